@@ -1,0 +1,96 @@
+// The context side's only link to the host: primitive-in, primitive-out functions plus a JSON codec.
+
+export interface ExecInfo {
+  kind: 'trigger' | 'simple' | 'menu' | 'server' | 'webapp' | 'editor';
+  user: string;
+  effectiveUser: string;
+  timeZone: string;
+  locale: string;
+  scopes: string[];
+  files: Record<string, string>;
+  spreadsheetId: string;
+  scriptId: string;
+  webAppUrl: string;
+}
+
+export interface Bridge {
+  rpc(op: string, argsJson: string): string;
+  now(): number;
+  sleep(ms: number): void;
+  check(): void;
+  digest(algorithm: string, dataB64: string): string;
+  hmac(algorithm: string, dataB64: string, keyB64: string): string;
+  uuid(): string;
+  log(level: string, text: string): void;
+  info: string;
+}
+
+let bridge: Bridge;
+let info: ExecInfo;
+
+export function setBridge(b: Bridge): void {
+  bridge = b;
+  info = JSON.parse(b.info);
+}
+
+export function getBridge(): Bridge {
+  return bridge;
+}
+
+export function execInfo(): ExecInfo {
+  return info;
+}
+
+export class GasError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'Exception';
+  }
+}
+
+// Dates travel as {"$d": epochMs}; nothing else a cell can hold is an object.
+export function encode(value: unknown): string {
+  return JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
+    const raw = this[key];
+    if (Object.prototype.toString.call(raw) === '[object Date]') return { $d: (raw as Date).getTime() };
+    return v;
+  });
+}
+
+export function decode(text: string): unknown {
+  return JSON.parse(text, (_k, v) => (v && typeof v === 'object' && typeof v.$d === 'number' && Object.keys(v).length === 1 ? new Date(v.$d) : v));
+}
+
+export function call<T = unknown>(op: string, args: Record<string, unknown> = {}): T {
+  const reply = decode(bridge.rpc(op, encode(args))) as { ok?: unknown; error?: { message: string } };
+  if (reply.error) throw new GasError(reply.error.message);
+  return reply.ok as T;
+}
+
+// Apps Script refuses a service whose scope the manifest does not declare.
+export function requireScope(service: string, ...anyOf: string[]): void {
+  bridge.check();
+  if (!anyOf.some((s) => info.scopes.indexOf(s) >= 0)) {
+    throw new GasError(`You do not have permission to call ${service}. Required permissions: ${anyOf[0]}`);
+  }
+}
+
+// Simple triggers run without authorization, so services that need it fail there.
+export function requireAuthorized(service: string): void {
+  if (info.kind === 'simple') throw new GasError(`You do not have permission to call ${service}`);
+}
+
+export const SCOPES = {
+  spreadsheets: 'https://www.googleapis.com/auth/spreadsheets',
+  spreadsheetsCurrent: 'https://www.googleapis.com/auth/spreadsheets.currentonly',
+  ui: 'https://www.googleapis.com/auth/script.container.ui',
+  fetch: 'https://www.googleapis.com/auth/script.external_request',
+  scriptapp: 'https://www.googleapis.com/auth/script.scriptapp',
+  email: 'https://www.googleapis.com/auth/userinfo.email',
+};
+
+export function enumOf<T extends string>(names: T[]): Record<T, T> {
+  const o = {} as Record<T, T>;
+  for (const n of names) o[n] = n;
+  return o;
+}

@@ -1,0 +1,117 @@
+// UrlFetchApp: synchronous HTTP through the host, fetchAll in parallel, HTTPResponse and errors as Apps Script has them.
+import { base64Decode, base64Encode, bytesOf, toSigned, utf8Decode } from './bytes.js';
+import { call, GasError, requireAuthorized, requireScope, SCOPES } from './bridge.js';
+import { Blob } from './utilities.js';
+
+interface Params {
+  url?: string;
+  method?: string;
+  contentType?: string;
+  payload?: string | number[] | Record<string, unknown> | Blob;
+  headers?: Record<string, string>;
+  muteHttpExceptions?: boolean;
+  followRedirects?: boolean;
+  validateHttpsCertificates?: boolean;
+  escaping?: boolean;
+}
+
+interface WireResponse {
+  code?: number;
+  headers?: Record<string, string | string[]>;
+  bodyB64?: string;
+  error?: string;
+}
+
+function formEncode(o: Record<string, unknown>): string {
+  const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
+  return Object.keys(o).map((k) => `${enc(k)}=${enc(String(o[k]))}`).join('&');
+}
+
+function toWire(url: string, p: Params) {
+  if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) throw new GasError(`Invalid argument: ${url}`);
+  const method = (p.method ?? 'get').toUpperCase();
+  const headers: Record<string, string> = {};
+  for (const k of Object.keys(p.headers ?? {})) {
+    if (/^(host|content-length)$/i.test(k)) throw new GasError(`Attribute provided with invalid value: Header:${k}`);
+    headers[k] = String(p.headers![k]);
+  }
+  let body: number[] | null = null;
+  const payload = p.payload;
+  if (payload !== undefined && payload !== null) {
+    let contentType = p.contentType;
+    if (payload instanceof Blob) {
+      body = bytesOf(payload.getBytes());
+      contentType = contentType ?? payload.getContentType() ?? undefined;
+    } else if (typeof payload === 'string' || Array.isArray(payload)) {
+      body = bytesOf(payload as string | number[]);
+    } else {
+      body = bytesOf(formEncode(payload));
+    }
+    headers['Content-Type'] = contentType ?? 'application/x-www-form-urlencoded';
+  }
+  if (!Object.keys(headers).some((k) => /^user-agent$/i.test(k))) headers['User-Agent'] = 'Mozilla/5.0 (compatible; Google-Apps-Script)';
+  return { url, method, headers, bodyB64: body ? base64Encode(body) : null, followRedirects: p.followRedirects !== false };
+}
+
+export class HTTPResponse {
+  private readonly bytes: number[];
+  constructor(private readonly code: number, private readonly headers: Record<string, string | string[]>, bodyB64: string) {
+    this.bytes = base64Decode(bodyB64).map((b) => b & 0xff);
+  }
+  getResponseCode(): number { return this.code; }
+  getContentText(charset?: string): string {
+    return charset && /^(US-ASCII|ISO-8859-1)$/i.test(charset) ? String.fromCharCode(...this.bytes) : utf8Decode(this.bytes);
+  }
+  getContent(): number[] { return toSigned(this.bytes); }
+  getHeaders(): Record<string, string> {
+    const o: Record<string, string> = {};
+    for (const k of Object.keys(this.headers)) {
+      const v = this.headers[k];
+      o[k.replace(/(^|-)([a-z])/g, (_m, a, b) => a + b.toUpperCase())] = Array.isArray(v) ? v[v.length - 1] : v;
+    }
+    return o;
+  }
+  getAllHeaders(): Record<string, string | string[]> {
+    const o: Record<string, string | string[]> = {};
+    for (const k of Object.keys(this.headers)) o[k.replace(/(^|-)([a-z])/g, (_m, a, b) => a + b.toUpperCase())] = this.headers[k];
+    return o;
+  }
+  getBlob(): Blob {
+    const type = this.getHeaders()['Content-Type'] ?? null;
+    return new Blob(this.bytes.slice(), type);
+  }
+  getAs(contentType: string): Blob { return this.getBlob().getAs(contentType); }
+}
+
+function finish(url: string, p: Params, w: WireResponse): HTTPResponse {
+  if (w.error) throw new GasError(w.error);
+  const res = new HTTPResponse(w.code!, w.headers!, w.bodyB64!);
+  if (w.code! >= 400 && !p.muteHttpExceptions) {
+    const text = res.getContentText();
+    throw new GasError(`Request failed for ${url} returned code ${w.code}. Truncated server response: ${text.slice(0, 100)}${text.length > 100 ? '...' : ''} (use muteHttpExceptions option to examine full response)`);
+  }
+  return res;
+}
+
+function guard(): void {
+  requireScope('UrlFetchApp.fetch', SCOPES.fetch);
+  requireAuthorized('UrlFetchApp.fetch');
+}
+
+export const UrlFetchApp = {
+  fetch(url: string, params: Params = {}): HTTPResponse {
+    guard();
+    const [w] = call<WireResponse[]>('fetch', { requests: [toWire(url, params)] });
+    return finish(url, params, w);
+  },
+  fetchAll(requests: (string | Params)[]): HTTPResponse[] {
+    guard();
+    const list = requests.map((r) => (typeof r === 'string' ? { url: r } : r));
+    const wires = call<WireResponse[]>('fetch', { requests: list.map((r) => toWire(r.url as string, r)) });
+    return wires.map((w, i) => finish(list[i].url as string, list[i], w));
+  },
+  getRequest(url: string, params: Params = {}) {
+    const w = toWire(url, params);
+    return { url: w.url, method: w.method.toLowerCase(), headers: w.headers, payload: w.bodyB64 ? utf8Decode(base64Decode(w.bodyB64)) : '', followRedirects: w.followRedirects };
+  },
+};

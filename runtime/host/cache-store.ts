@@ -1,0 +1,63 @@
+// CacheService's store: 100 KB per value, TTL at most 6 h (default 10 min), 1,000 items, LRU eviction.
+import { utf8Length } from './bytes.js';
+import { QuotaError } from './properties-store.js';
+
+export const MAX_CACHE_VALUE_BYTES = 100 * 1024;
+export const MAX_CACHE_KEY_CHARS = 250;
+export const MAX_CACHE_TTL_S = 21600;
+export const DEFAULT_CACHE_TTL_S = 600;
+export const MAX_CACHE_ITEMS = 1000;
+
+interface Entry {
+  value: string;
+  expiresAt: number;
+}
+
+export class CacheStore {
+  // Map iteration order doubles as recency order: a read re-inserts the key at the end.
+  private readonly items = new Map<string, Entry>();
+
+  constructor(private readonly now: () => number) {}
+
+  private live(key: string): Entry | undefined {
+    const e = this.items.get(key);
+    if (!e) return undefined;
+    if (e.expiresAt <= this.now()) {
+      this.items.delete(key);
+      return undefined;
+    }
+    return e;
+  }
+
+  get(key: string): string | null {
+    const e = this.live(key);
+    if (!e) return null;
+    this.items.delete(key);
+    this.items.set(key, e);
+    return e.value;
+  }
+
+  put(entries: Record<string, string>, ttlSeconds = DEFAULT_CACHE_TTL_S): void {
+    if (!(ttlSeconds >= 1) || ttlSeconds > MAX_CACHE_TTL_S) {
+      // Uncertain whether Apps Script caps or rejects a longer TTL; the stricter reading rejects it.
+      throw new QuotaError('Invalid argument: expirationInSeconds');
+    }
+    for (const [k, v] of Object.entries(entries)) {
+      if (k.length > MAX_CACHE_KEY_CHARS) throw new QuotaError('Argument too large: key');
+      if (utf8Length(String(v)) > MAX_CACHE_VALUE_BYTES) throw new QuotaError('Argument too large: value');
+    }
+    for (const [k, v] of Object.entries(entries)) {
+      this.items.delete(k);
+      this.items.set(k, { value: String(v), expiresAt: this.now() + ttlSeconds * 1000 });
+    }
+    while (this.items.size > MAX_CACHE_ITEMS) this.items.delete(this.items.keys().next().value!);
+  }
+
+  remove(keys: string[]): void {
+    for (const k of keys) this.items.delete(k);
+  }
+
+  size(): number {
+    return this.items.size;
+  }
+}

@@ -1,0 +1,216 @@
+// How a value written by a script becomes a cell: Sheets' input parsing, formulas, and the cell limit.
+//
+// The rule implemented (documented in README "Local runtime"):
+//   - null/undefined become '' (empty); numbers, booleans and Dates are stored as they are.
+//   - A string written into a cell whose number format is plain text ('@') is stored verbatim.
+//     Uncertain in Sheets: whether a leading apostrophe is still stripped in a plain-text cell.
+//     Stricter reading: it is kept, so code must not escape twice.
+//   - Otherwise a string is parsed the way Sheets parses typed input:
+//       "'..."                      -> text without the apostrophe (the Sheets escape)
+//       "=..."                      -> formula
+//       number-like ("-1", "+5", "1,234.5", "12%", "1e3") -> number
+//       "TRUE"/"FALSE" (any case)   -> boolean
+//       "2024-01-31", "2024/1/31 9:05[:07]", ISO 8601 with T -> Date in the spreadsheet time zone
+//       "+...", "-...", "@..." longer than one character and not a number -> formula "=" + text.
+//         Uncertain in Sheets (it does this for + and -; @ varies by surface). Stricter reading:
+//         all three become formulas, which evaluate to #ERROR!.
+//       anything else               -> text
+//   - A string (or formula) longer than 50,000 characters is rejected with Sheets' error.
+
+export type CellValue = string | number | boolean | Date;
+
+export interface Cell {
+  v: CellValue;
+  f?: string;
+}
+
+export const MAX_CELL_CHARS = 50000;
+export const CELL_LIMIT_MESSAGE = `Your input contains more than the maximum of ${MAX_CELL_CHARS} characters in a single cell.`;
+
+const NUMBER_RE = /^[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][+-]?\d+)?%?$/;
+const DATE_RE = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+export class CellInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'Exception';
+  }
+}
+
+export function isDate(v: unknown): v is Date {
+  return Object.prototype.toString.call(v) === '[object Date]';
+}
+
+// Converts a wall-clock time in a time zone to epoch milliseconds.
+export function zonedToEpoch(y: number, mo: number, d: number, h: number, mi: number, s: number, ms: number, timeZone: string): number {
+  const guess = Date.UTC(y, mo - 1, d, h, mi, s, ms);
+  const offset = zoneOffsetMinutes(guess, timeZone);
+  const first = guess - offset * 60000;
+  const corrected = zoneOffsetMinutes(first, timeZone);
+  return guess - corrected * 60000;
+}
+
+const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+export function zoneOffsetMinutes(epochMs: number, timeZone: string): number {
+  let fmt = offsetFormatters.get(timeZone);
+  if (!fmt) {
+    fmt = new Intl.DateTimeFormat('en-US', {
+      timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
+      hour: '2-digit', minute: '2-digit', second: '2-digit',
+    });
+    offsetFormatters.set(timeZone, fmt);
+  }
+  const parts: Record<string, number> = {};
+  for (const p of fmt.formatToParts(new Date(epochMs))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+  return Math.round((asUtc - Math.floor(epochMs / 1000) * 1000) / 60000);
+}
+
+function parseNumber(s: string): number | undefined {
+  if (!/\d/.test(s) || !NUMBER_RE.test(s)) return undefined;
+  const pct = s.endsWith('%');
+  const n = Number(s.replace(/,/g, '').replace('%', ''));
+  if (!Number.isFinite(n)) return undefined;
+  return pct ? n / 100 : n;
+}
+
+function parseDate(s: string, timeZone: string): Date | undefined {
+  const m = DATE_RE.exec(s);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, sec, ms] = [m[1], m[2], m[3], m[4] ?? '0', m[5] ?? '0', m[6] ?? '0', (m[7] ?? '0').padEnd(3, '0')].map(Number);
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 59) return undefined;
+  if (m[8]) {
+    const z = m[8] === 'Z' ? 0 : (m[8][0] === '-' ? -1 : 1) * (Number(m[8].slice(1, 3)) * 60 + Number(m[8].slice(-2)));
+    return new Date(Date.UTC(y, mo - 1, d, h, mi, sec, ms) - z * 60000);
+  }
+  return new Date(zonedToEpoch(y, mo, d, h, mi, sec, ms, timeZone));
+}
+
+export function checkLength(s: string): void {
+  if (s.length > MAX_CELL_CHARS) throw new CellInputError(CELL_LIMIT_MESSAGE);
+}
+
+// A value as written by setValue(s)/appendRow, parsed according to the cell's number format.
+export function coerceInput(raw: unknown, numberFormat: string, timeZone: string): Cell {
+  if (raw === null || raw === undefined) return { v: '' };
+  if (typeof raw === 'number') {
+    if (!Number.isFinite(raw)) return { v: '#NUM!' };
+    return { v: raw };
+  }
+  if (typeof raw === 'boolean') return { v: raw };
+  if (isDate(raw)) {
+    if (Number.isNaN(raw.getTime())) throw new CellInputError('Invalid argument: value (an invalid Date)');
+    return { v: new Date(raw.getTime()) };
+  }
+  if (typeof raw !== 'string') {
+    // Apps Script rejects objects and arrays in a value grid rather than stringifying them.
+    throw new CellInputError(`Cannot convert ${Array.isArray(raw) ? 'Array' : 'Object'} to a cell value.`);
+  }
+  const s = raw;
+  checkLength(s);
+  if (numberFormat === '@') return { v: s };
+  if (s.startsWith("'")) return { v: s.slice(1) };
+  if (s.startsWith('=')) return formulaCell(s);
+  const n = parseNumber(s);
+  if (n !== undefined) return { v: n };
+  if (/^(true|false)$/i.test(s)) return { v: s.toLowerCase() === 'true' };
+  const d = parseDate(s, timeZone);
+  if (d) return { v: d };
+  if (s.length > 1 && (s[0] === '+' || s[0] === '-' || s[0] === '@')) return formulaCell('=' + s);
+  return { v: s };
+}
+
+export function formulaCell(formula: string): Cell {
+  checkLength(formula);
+  return { v: evaluateFormula(formula), f: formula };
+}
+
+// The runtime is not a formula engine: it evaluates plain arithmetic so tests can see that a
+// formula was created, and reports every other formula as Sheets reports an unparsable one.
+export function evaluateFormula(formula: string): CellValue {
+  const expr = formula.slice(1);
+  if (!/^[\d\s.+\-*/()^]+$/.test(expr) || !/\d/.test(expr)) return '#ERROR!';
+  try {
+    const value = new ArithmeticParser(expr).parse();
+    return Number.isFinite(value) ? value : '#DIV/0!';
+  } catch {
+    return '#ERROR!';
+  }
+}
+
+class ArithmeticParser {
+  private i = 0;
+  constructor(private readonly s: string) {}
+  parse(): number {
+    const v = this.sum();
+    this.ws();
+    if (this.i !== this.s.length) throw new Error('trailing input');
+    return v;
+  }
+  private ws() { while (this.s[this.i] === ' ') this.i++; }
+  private sum(): number {
+    let v = this.product();
+    for (;;) {
+      this.ws();
+      const c = this.s[this.i];
+      if (c !== '+' && c !== '-') return v;
+      this.i++;
+      const r = this.product();
+      v = c === '+' ? v + r : v - r;
+    }
+  }
+  private product(): number {
+    let v = this.power();
+    for (;;) {
+      this.ws();
+      const c = this.s[this.i];
+      if (c !== '*' && c !== '/') return v;
+      this.i++;
+      const r = this.power();
+      v = c === '*' ? v * r : v / r;
+    }
+  }
+  private power(): number {
+    const base = this.unary();
+    this.ws();
+    if (this.s[this.i] === '^') {
+      this.i++;
+      return Math.pow(base, this.power());
+    }
+    return base;
+  }
+  private unary(): number {
+    this.ws();
+    const c = this.s[this.i];
+    if (c === '+' || c === '-') {
+      this.i++;
+      const v = this.unary();
+      return c === '-' ? -v : v;
+    }
+    if (c === '(') {
+      this.i++;
+      const v = this.sum();
+      this.ws();
+      if (this.s[this.i++] !== ')') throw new Error('missing )');
+      return v;
+    }
+    const m = /^\d*\.?\d+(?:[eE][+-]?\d+)?/.exec(this.s.slice(this.i));
+    if (!m) throw new Error('number expected');
+    this.i += m[0].length;
+    return Number(m[0]);
+  }
+}
+
+// What getDisplayValues shows for a cell: a simplified rendering of its value.
+export function displayValue(cell: Cell | undefined, timeZone: string): string {
+  if (!cell) return '';
+  const v = cell.v;
+  if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
+  if (isDate(v)) {
+    const offset = zoneOffsetMinutes(v.getTime(), timeZone);
+    const local = new Date(v.getTime() + offset * 60000);
+    const p = (n: number) => String(n).padStart(2, '0');
+    return `${local.getUTCFullYear()}/${p(local.getUTCMonth() + 1)}/${p(local.getUTCDate())} ${local.getUTCHours()}:${p(local.getUTCMinutes())}:${p(local.getUTCSeconds())}`;
+  }
+  return String(v);
+}

@@ -1,0 +1,106 @@
+// One execution host thread: loads the built Apps Script file into a fresh V8 context per execution.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import vm from 'node:vm';
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
+
+interface InitData {
+  codePath: string;
+  globalsPath: string;
+  clockBuffer: SharedArrayBuffer;
+  flagBuffer: SharedArrayBuffer;
+  rpcPort: MessagePort;
+}
+
+interface ExecMessage {
+  type: 'exec';
+  execId: number;
+  fn: string;
+  argsJson: string;
+  startedAt: number;
+  limitMs: number;
+  info: string;
+}
+
+const init = workerData as InitData;
+const offset = new Float64Array(init.clockBuffer);
+const flag = new Int32Array(init.flagBuffer);
+const parkCell = new Int32Array(new SharedArrayBuffer(4));
+const port = init.rpcPort;
+
+const code = new vm.Script(fs.readFileSync(init.codePath, 'utf8'), { filename: 'Code.js' });
+const globals = new vm.Script(`(function () {\n${fs.readFileSync(init.globalsPath, 'utf8')}\nreturn __gasGlobals.install;\n})()`, { filename: 'apps-script-globals.js' });
+
+const now = () => Date.now() + offset[0];
+
+// Waits for the host's reply to the request just posted; the host sets the flag after posting it.
+function exchange(message: unknown): string {
+  port.postMessage(message);
+  Atomics.wait(flag, 0, 0);
+  Atomics.store(flag, 0, 0);
+  for (;;) {
+    const m = receiveMessageOnPort(port);
+    if (m) return m.message as string;
+    Atomics.wait(flag, 0, 0, 5);
+  }
+}
+
+// The execution is over for good: tell the host and wait to be terminated.
+function park(reason: string): never {
+  port.postMessage({ op: '__fatal', args: reason });
+  for (;;) Atomics.wait(parkCell, 0, 0);
+}
+
+function run(msg: ExecMessage): void {
+  const check = () => {
+    if (now() - msg.startedAt > msg.limitMs) park('Exceeded maximum execution time');
+  };
+  const bridge = {
+    info: msg.info,
+    now,
+    check,
+    rpc(op: string, argsJson: string): string {
+      check();
+      return exchange({ op, args: argsJson });
+    },
+    sleep(ms: number) {
+      check();
+      if (now() + ms - msg.startedAt > msg.limitMs) {
+        Atomics.wait(parkCell, 0, 0, Math.max(0, msg.startedAt + msg.limitMs - now()));
+        park('Exceeded maximum execution time');
+      }
+      Atomics.wait(parkCell, 0, 0, ms);
+    },
+    digest(algorithm: string, dataB64: string): string {
+      return crypto.createHash(algorithm).update(Buffer.from(dataB64, 'base64')).digest('base64');
+    },
+    hmac(algorithm: string, dataB64: string, keyB64: string): string {
+      return crypto.createHmac(algorithm, Buffer.from(keyB64, 'base64')).update(Buffer.from(dataB64, 'base64')).digest('base64');
+    },
+    uuid: () => crypto.randomUUID(),
+    log(level: string, text: string) {
+      parentPort!.postMessage({ type: 'log', execId: msg.execId, level, text });
+    },
+  };
+  const context = vm.createContext({}, { name: 'Apps Script', codeGeneration: { strings: true, wasm: false } });
+  const globalObject = vm.runInContext('globalThis', context);
+  let helpers: { describe(v: unknown): string; decode(t: string): unknown };
+  try {
+    helpers = (globals.runInContext(context) as (g: unknown, b: unknown) => typeof helpers)(globalObject, bridge);
+    code.runInContext(context);
+    if (!/^[A-Za-z_$][\w$]*$/.test(msg.fn)) throw new Error(`Script function not found: ${msg.fn}`);
+    const fn = vm.runInContext(`typeof ${msg.fn} === 'function' ? ${msg.fn} : undefined`, context);
+    if (typeof fn !== 'function') throw new Error(`Script function not found: ${msg.fn}`);
+    const args = helpers.decode(msg.argsJson) as unknown[];
+    const value = fn.apply(undefined, args);
+    parentPort!.postMessage({ type: 'done', execId: msg.execId, result: helpers.describe(value) });
+  } catch (e) {
+    const err = e as { name?: string; message?: string; stack?: string };
+    const error = err && typeof err === 'object' ? { name: String(err.name ?? 'Error'), message: String(err.message ?? e), stack: String(err.stack ?? '') } : { name: 'Error', message: String(e), stack: '' };
+    parentPort!.postMessage({ type: 'done', execId: msg.execId, error });
+  }
+}
+
+parentPort!.on('message', (msg: ExecMessage) => {
+  if (msg.type === 'exec') run(msg);
+});

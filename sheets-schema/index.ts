@@ -1,0 +1,25 @@
+// Lookup over the tab definitions by key and by English or Japanese name.
+import { TABS } from './tabs.js';
+import type { TabSpec } from './types.js';
+
+export * from './tabs.js';
+export * from './types.js';
+
+export type TabKey = (typeof TABS)[number]['key'];
+
+export function tabByKey(key: string): TabSpec {
+  const t = TABS.find((x) => x.key === key);
+  if (!t) throw new Error(`unknown tab ${key}`);
+  return t;
+}
+
+export function tabByName(name: string): TabSpec | undefined {
+  const n = name.trim().toLowerCase();
+  return TABS.find((t) => t.key === n || t.name.toLowerCase() === n || t.nameJa === name.trim());
+}
+
+export function columnIndex(tab: TabSpec, key: string): number {
+  const i = tab.columns.findIndex((c) => c.key === key);
+  if (i < 0) throw new Error(`tab ${tab.name} has no column ${key}`);
+  return i;
+}

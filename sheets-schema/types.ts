@@ -1,0 +1,51 @@
+// The shape of a tab definition: the single source for names, columns, formats, validation and protection.
+
+export type ColumnType = 'id' | 'text' | 'json' | 'enum' | 'number' | 'integer' | 'boolean' | 'datetime' | 'date';
+
+export interface ColumnSpec {
+  key: string;
+  type: ColumnType;
+  width: number;
+  values?: readonly string[];
+  description: string;
+}
+
+export type TabKind = 'log' | 'config' | 'data' | 'dashboard';
+
+export interface TabSpec {
+  key: string;
+  name: string;
+  nameJa: string;
+  kind: TabKind;
+  description: string;
+  columns: readonly ColumnSpec[];
+  frozenRows: number;
+  // Log tabs are protected with a warning: people change state through the sidebar or the API.
+  protected: boolean;
+  retentionYears?: number;
+}
+
+// Text-like columns are plain text ('@') so nothing a model or a person writes becomes a formula.
+export function numberFormatOf(type: ColumnType): string {
+  switch (type) {
+    case 'id':
+    case 'text':
+    case 'json':
+    case 'enum':
+      return '@';
+    case 'datetime':
+      return 'yyyy-mm-dd hh:mm:ss';
+    case 'date':
+      return 'yyyy-mm-dd';
+    case 'integer':
+      return '0';
+    case 'number':
+      return '0.####';
+    case 'boolean':
+      return '';
+  }
+}
+
+export function col(key: string, type: ColumnType, width: number, description: string, values?: readonly string[]): ColumnSpec {
+  return values ? { key, type, width, description, values } : { key, type, width, description };
+}

@@ -1,0 +1,29 @@
+// User-facing strings in Japanese and English; the user's locale picks one.
+
+export type Lang = 'ja' | 'en';
+
+const STRINGS = {
+  menu: { ja: 'Kaigi', en: 'Kaigi' },
+  openSidebar: { ja: 'サイドバーを開く', en: 'Open sidebar' },
+  runQueue: { ja: 'キューを今すぐ実行', en: 'Run the queue now' },
+  setup: { ja: 'セットアップ／修復', en: 'Set up / repair' },
+  settings: { ja: '設定と API キー', en: 'Settings & API keys' },
+  help: { ja: 'ヘルプ', en: 'Help' },
+  sidebarTitle: { ja: 'Kaigi 会議', en: 'Kaigi council' },
+  settingsTitle: { ja: 'Kaigi の設定', en: 'Kaigi settings' },
+  setupDone: { ja: 'セットアップが完了しました', en: 'Setup finished' },
+  helpText: {
+    ja: 'Kaigi は 14 のエージェントが 6 フェーズで議論し、すべての発言と判断をこのスプレッドシートに記録します。メニューの「セットアップ／修復」でタブとトリガーを整え、サイドバーから議論を確認できます。',
+    en: 'Kaigi is a council of 14 agents that deliberates in six phases and records every message and decision in this spreadsheet. Use "Set up / repair" to create the tabs and triggers, and the sidebar to follow discussions.',
+  },
+} as const;
+
+export type StringKey = keyof typeof STRINGS;
+
+export function langOf(locale: string | undefined): Lang {
+  return locale && locale.toLowerCase().indexOf('ja') === 0 ? 'ja' : locale ? 'en' : 'ja';
+}
+
+export function t(key: StringKey, lang: Lang): string {
+  return STRINGS[key][lang];
+}

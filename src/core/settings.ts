@@ -1,0 +1,110 @@
+// Every threshold and limit Kaigi uses, with its default; the Settings tab holds the live values.
+
+export type SettingType = 'number' | 'integer' | 'boolean' | 'string' | 'json';
+
+export interface SettingDef {
+  key: string;
+  value: string;
+  type: SettingType;
+  description: string;
+}
+
+const s = (key: string, value: string | number | boolean | object, type: SettingType, description: string): SettingDef => ({
+  key,
+  value: typeof value === 'object' ? JSON.stringify(value) : String(value),
+  type,
+  description,
+});
+
+export const DEFAULT_SETTINGS: readonly SettingDef[] = [
+  s('locale', 'ja', 'string', 'Language of prompts and the sidebar: ja or en'),
+  s('limits.max_concurrent_discussions', 10, 'integer', 'Discussions in progress at once; more wait in the queue (seed 000 §9.2)'),
+  s('limits.max_messages_per_discussion', 100, 'integer', 'Messages per discussion before the next phase is forced'),
+  s('limits.max_tokens_per_discussion', 50000, 'integer', 'Tokens per discussion before earlier messages are summarised'),
+  s('limits.daily_token_budget', 2000000, 'integer', 'Tokens per day before the council falls back to rule-based agents'),
+  s('limits.daily_cost_budget_usd', 20, 'number', 'Cost per day (USD) before the council falls back to rule-based agents'),
+  s('limits.discussion_timeout_hours', 24, 'number', 'A discussion not DECIDED within this many hours becomes TIMEOUT'),
+  s('phase.max_seconds', { 1: 30, 2: 300, 3: 180, 4: 120, 5: 120, 6: 5 }, 'json', 'Maximum time per phase; a speaker beyond it gets E001'),
+  s('phase.target_seconds', { 1: 5, 2: 30, 3: 15, 4: 10, 5: 20, 6: 0 }, 'json', 'Target time per phase (shown on the dashboard)'),
+  s('confidence.weights', { data_recency: 0.2, data_completeness: 0.15, historical_accuracy: 0.25, sample_size: 0.2, expert_consensus: 0.2 }, 'json', 'Weights of the computed confidence (SPEC §4.4)'),
+  s('confidence.band_heavy', 0.9, 'number', 'At or above: weigh heavily'),
+  s('confidence.band_reference', 0.7, 'number', 'At or above: use as reference'),
+  s('confidence.band_crosscheck', 0.5, 'number', 'At or above: cross-check'),
+  s('confidence.band_feedback', 0.3, 'number', 'At or above (and below cross-check): ask for more data with FEEDBACK_REQUEST'),
+  s('confidence.max_feedback_rounds', 2, 'integer', 'Bound on FEEDBACK_REQUEST/RESPONSE rounds per discussion'),
+  s('queue.lease_seconds', 300, 'integer', 'How long a claimed task is held before another execution may re-claim it'),
+  s('queue.max_attempts', 3, 'integer', 'Attempts before a failed task becomes dead and a person is notified'),
+  s('queue.tick_budget_seconds', 270, 'integer', 'A trigger execution stops taking new work after this many seconds (Apps Script stops at 360)'),
+  s('queue.nudge_delay_ms', 1000, 'integer', 'Delay of the one-shot trigger scheduled after new work is enqueued'),
+  s('retry.max_attempts', 3, 'integer', 'HTTP attempts per model call (SPEC §7.2)'),
+  s('retry.base_seconds', 2, 'number', 'Backoff base: wait base × 2^(n-1) seconds plus jitter'),
+  s('retry.max_jitter_ms', 1000, 'integer', 'Random jitter added to each backoff wait'),
+  s('watcher.metric', 'contacts', 'string', 'KPI metric the watcher rule follows'),
+  s('watcher.consecutive_days', 3, 'integer', 'Open a discussion when the metric fell this many days in a row'),
+  s('watcher.min_drop_ratio', 0.3, 'number', 'Minimum total fall over those days, as a share of the starting value'),
+  s('outcome.confirm_max_error', 0.3, 'number', 'Prediction error at or below this confirms a decision'),
+  s('outcome.reject_min_error', 0.5, 'number', 'Prediction error at or above this rejects a decision'),
+  s('outcome.min_data_points', 5, 'integer', 'Fewer data points make the verdict inconclusive'),
+  s('learning.initial_confidence', 0.5, 'number', 'Confidence of a new learning'),
+  s('learning.deactivate_below', 0.2, 'number', 'A learning below this confidence is deactivated (kept, not deleted)'),
+  s('learning.promote_after_successes', 10, 'integer', 'An individual learning with this many successful uses becomes shared'),
+  s('learning.confirm_step', 0.1, 'number', 'Confidence added when a decision that used the learning is confirmed'),
+  s('learning.reject_step', 0.15, 'number', 'Confidence removed when a decision that used the learning is rejected'),
+  s('retrieval.top_k', 5, 'integer', 'Learnings retrieved per agent'),
+  s('retrieval.min_confidence', 0.3, 'number', 'Learnings below this confidence are not retrieved'),
+  s('embedding.provider', 'offline', 'string', 'offline, openai or gemini'),
+  s('embedding.model', 'kaigi-ngram-v1', 'string', 'Embedding model name'),
+  s('embedding.dimensions', 256, 'integer', 'Embedding dimensions'),
+  s('provider.default', 'rules', 'string', 'Provider for agents whose row names none: rules, openai, anthropic, gemini, openai-compatible'),
+  s('provider.base_url', '', 'string', 'Base URL for the openai-compatible provider'),
+  s('provider.default_models', { openai: 'gpt-4o-mini', anthropic: 'claude-3-5-haiku-latest', gemini: 'gemini-2.0-flash', 'openai-compatible': 'llama3.1' }, 'json', 'Default model per provider'),
+  s('provider.prices_per_1k_tokens_usd', { 'openai:gpt-4o-mini': { input: 0.00015, output: 0.0006 } }, 'json', 'Prices per 1,000 tokens, by provider:model'),
+  s('actions.allow_list', ['PRAISE_INCREASE', 'GOAL_ADJUSTMENT', 'MESSAGE_TIMING', 'ONE_ON_ONE', 'PEER_SUPPORT', 'REST_RECOMMENDATION', 'SKILL_TRAINING'], 'json', 'Action types an execution order may contain; anything else is rejected'),
+  s('api.rate_limit_per_minute', 60, 'integer', 'Web API requests per token per minute'),
+  s('api.max_body_bytes', 100000, 'integer', 'Largest web API request body accepted'),
+];
+
+export function defaultSetting(key: string): SettingDef {
+  const d = DEFAULT_SETTINGS.find((x) => x.key === key);
+  if (!d) throw new Error(`unknown setting ${key}`);
+  return d;
+}
+
+export function parseSetting(type: SettingType, raw: string): unknown {
+  switch (type) {
+    case 'number':
+    case 'integer': {
+      const n = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(n)) throw new Error(`not a number: ${raw}`);
+      return type === 'integer' ? Math.trunc(n) : n;
+    }
+    case 'boolean':
+      return /^(true|1|yes)$/i.test(raw.trim());
+    case 'json':
+      return JSON.parse(raw);
+    default:
+      return raw;
+  }
+}
+
+// Settings read from the tab; a missing or unreadable row falls back to its default.
+export class Settings {
+  constructor(private readonly values: Record<string, string>) {}
+
+  raw(key: string): string {
+    return key in this.values ? this.values[key] : defaultSetting(key).value;
+  }
+
+  get<T = unknown>(key: string): T {
+    const def = defaultSetting(key);
+    try {
+      return parseSetting(def.type, this.raw(key)) as T;
+    } catch {
+      return parseSetting(def.type, def.value) as T;
+    }
+  }
+
+  number(key: string): number {
+    return this.get<number>(key);
+  }
+}

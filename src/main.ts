@@ -1,0 +1,79 @@
+// Entry points: the functions Apps Script calls by name (triggers, menu items, google.script.run, web app).
+import { langOf, t } from './core/i18n.js';
+import { keyStatus, saveKey } from './adapters/gas/keys.js';
+import { removeTriggers } from './adapters/gas/triggers.js';
+import { buildMenu, showHtml, tellUser, userLang } from './adapters/gas/ui.js';
+import { runSetup, type SetupReport } from './app/setup.js';
+import { runTick, type TickReport } from './app/tick.js';
+import { sidebarData, type SidebarData } from './app/sidebar.js';
+import { handleWeb } from './app/web.js';
+
+export function onOpen(): void {
+  buildMenu(langOf(Session.getActiveUserLocale()));
+}
+
+export function setup(): SetupReport {
+  const ss = SpreadsheetApp.getActiveSpreadsheet();
+  const report = runSetup(ss);
+  PropertiesService.getScriptProperties().setProperty('KAIGI_SPREADSHEET_ID', ss.getId());
+  const lang = userLang();
+  const lines = [`created: ${report.created.length}, repaired: ${report.repaired.length}, settings added: ${report.settingsAdded}`].concat(report.problems);
+  tellUser(t('setupDone', lang), lines.join('\n'));
+  return report;
+}
+
+export function teardown(): { removed: number } {
+  return { removed: removeTriggers() };
+}
+
+export function tick(): TickReport {
+  return runTick();
+}
+
+// A one-shot trigger scheduled after new work is enqueued; it deletes itself so spent ones don't pile up.
+export function tickSoon(e?: { triggerUid?: string }): TickReport {
+  if (e && e.triggerUid) {
+    for (const trigger of ScriptApp.getProjectTriggers()) if (trigger.getUniqueId() === e.triggerUid) ScriptApp.deleteTrigger(trigger);
+  }
+  return runTick();
+}
+
+export function runQueueNow(): TickReport {
+  return runTick();
+}
+
+export function openSidebar(): void {
+  const lang = userLang();
+  showHtml('sidebar', t('sidebarTitle', lang), 'sidebar', lang);
+}
+
+export function showSettings(): void {
+  const lang = userLang();
+  showHtml('settings', t('settingsTitle', lang), 'dialog', lang);
+}
+
+export function showHelp(): void {
+  const lang = userLang();
+  tellUser(t('help', lang), t('helpText', lang));
+}
+
+export function getSidebarData(): SidebarData {
+  return sidebarData(SpreadsheetApp.getActiveSpreadsheet());
+}
+
+export function saveApiKey(provider: string, key: string): { provider: string; saved: boolean } {
+  saveKey(String(provider), String(key || ''));
+  return { provider: String(provider), saved: !!key };
+}
+
+export function getApiKeyStatus(): Record<string, boolean> {
+  return keyStatus();
+}
+
+export function doGet(e: GoogleAppsScript.Events.DoGet): GoogleAppsScript.Content.TextOutput {
+  return handleWeb('GET', e);
+}
+
+export function doPost(e: GoogleAppsScript.Events.DoPost): GoogleAppsScript.Content.TextOutput {
+  return handleWeb('POST', e);
+}
