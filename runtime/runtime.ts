@@ -11,6 +11,7 @@ import { LockManager } from './host/locks.js';
 import { PropertyStore } from './host/properties-store.js';
 import { TriggerStore, type TriggerModel } from './host/triggers.js';
 import { Workbook } from './host/workbook.js';
+import { loadXlsx, saveXlsx } from './host/xlsx.js';
 
 export type ExecutionKind = 'trigger' | 'simple' | 'menu' | 'server' | 'webapp' | 'editor';
 
@@ -21,6 +22,8 @@ export interface RunOptions {
   killAtCall?: number;
   // Called before each service call is carried out; tests use it to move the clock mid-execution.
   onCall?: (n: number, op: string) => void;
+  // Runs this source as a function body in the loaded project instead of a named function (tests only).
+  code?: string;
 }
 
 export interface ExecutionResult {
@@ -85,6 +88,10 @@ export function findRoot(from = path.dirname(fileURLToPath(import.meta.url))): s
     if (up === dir) throw new Error('cannot find the kaigi project root');
     dir = up;
   }
+}
+
+export function projectFile(workbookFile: string): string {
+  return `${workbookFile}.project.json`;
 }
 
 export class Runtime {
@@ -302,7 +309,7 @@ export class Runtime {
       run.watchdog.unref();
       slot.current = run;
       this.running.add(run);
-      slot.worker.postMessage({ type: 'exec', execId: id, fn, argsJson: encode(args), startedAt, limitMs, info });
+      slot.worker.postMessage({ type: 'exec', execId: id, fn, code: opts.code, argsJson: encode(args), startedAt, limitMs, info });
     });
   }
 
@@ -313,6 +320,11 @@ export class Runtime {
       out.push(await this.run(t.handler, [{ authMode: 'FULL', triggerUid: t.uid }], { kind: 'trigger', user: this.owner }));
     }
     return out;
+  }
+
+  // Runs a snippet of Apps Script code as one execution (used by the runtime's own conformance tests).
+  evaluate(code: string, opts: RunOptions = {}): Promise<ExecutionResult> {
+    return this.run('<snippet>', [], { ...opts, code });
   }
 
   // A menu item or a function run from the editor.
@@ -400,6 +412,34 @@ export class Runtime {
       firings += (await this.fireDueTriggers()).length;
     }
     return { firings, reason: 'done' };
+  }
+
+  // The workbook goes to .xlsx; project state that is not part of a spreadsheet (script properties,
+  // triggers, the clock) goes to a sidecar file next to it, never into a cell.
+  async save(file: string): Promise<void> {
+    await saveXlsx(this.workbook, file);
+    const project = {
+      clockOffset: this.clock.getOffset(),
+      scriptProperties: this.scriptProperties.all(),
+      documentProperties: this.documentProperties.all(),
+      userProperties: Object.fromEntries([...this.userPropertyStores].map(([u, s]) => [u, s.all()])),
+      triggers: this.triggers.triggers,
+    };
+    fs.writeFileSync(projectFile(file), JSON.stringify(project, null, 2));
+  }
+
+  static async open(file: string, opts: RuntimeOptions = {}): Promise<Runtime> {
+    if (!fs.existsSync(file)) return new Runtime(opts);
+    const rt = new Runtime({ ...opts, workbook: await loadXlsx(file) });
+    if (fs.existsSync(projectFile(file))) {
+      const p = JSON.parse(fs.readFileSync(projectFile(file), 'utf8'));
+      rt.clock.setOffset(Math.max(rt.clock.getOffset(), p.clockOffset ?? 0));
+      rt.scriptProperties.set(p.scriptProperties ?? {});
+      rt.documentProperties.set(p.documentProperties ?? {});
+      for (const [u, props] of Object.entries(p.userProperties ?? {})) rt.state().userProperties(u).set(props as Record<string, string>);
+      rt.triggers.restore(p.triggers ?? []);
+    }
+    return rt;
   }
 
   async close(): Promise<void> {

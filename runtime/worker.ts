@@ -16,6 +16,7 @@ interface ExecMessage {
   type: 'exec';
   execId: number;
   fn: string;
+  code?: string;
   argsJson: string;
   startedAt: number;
   limitMs: number;
@@ -88,6 +89,12 @@ function run(msg: ExecMessage): void {
   try {
     helpers = (globals.runInContext(context) as (g: unknown, b: unknown) => typeof helpers)(globalObject, bridge);
     code.runInContext(context);
+    if (msg.code !== undefined) {
+      // Runtime conformance tests run a snippet as the body of a function in the loaded project.
+      const value = vm.runInContext(`(function () {\n${msg.code}\n})()`, context, { filename: 'snippet.js' });
+      parentPort!.postMessage({ type: 'done', execId: msg.execId, result: helpers.describe(value) });
+      return;
+    }
     if (!/^[A-Za-z_$][\w$]*$/.test(msg.fn)) throw new Error(`Script function not found: ${msg.fn}`);
     const fn = vm.runInContext(`typeof ${msg.fn} === 'function' ? ${msg.fn} : undefined`, context);
     if (typeof fn !== 'function') throw new Error(`Script function not found: ${msg.fn}`);

@@ -109,8 +109,10 @@ export class Workbook {
       throw new SheetsError(`A sheet with the name "${sheetName}" already exists. Please enter another name.`);
     }
     this.ensureCapacity(rows * cols);
+    const idOf = (n: number) => (n === 0 ? 0 : n * 7919 + 100000);
+    while (this.sheets.some((x) => x.id === idOf(this.nextId))) this.nextId++;
     const sheet: SheetModel = {
-      id: this.nextId === 0 ? 0 : this.nextId * 7919 + 100000,
+      id: idOf(this.nextId),
       name: sheetName,
       cells: [],
       formats: [],

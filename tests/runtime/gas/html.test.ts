@@ -1,0 +1,43 @@
+// HtmlService templates, ContentService outputs, doGet/doPost and google.script.run's plain-data rule.
+import { describe, expect, it } from 'vitest';
+import { gas, withRuntime } from '../../helpers.js';
+
+describe('HtmlService', () => {
+  it('evaluates templates with escaped and raw scriptlets and serves project HTML files', async () => {
+    await withRuntime(async (rt) => {
+      const out = await gas(rt, `
+        var t = HtmlService.createTemplate('<p><?= name ?></p><? for (var i = 0; i < 2; i++) { ?><i><?!= i ?></i><? } ?>');
+        t.name = '<script>';
+        var side = HtmlService.createTemplateFromFile('sidebar'); side.lang = 'en';
+        return [t.evaluate().getContent(), side.evaluate().setTitle('S').getTitle(), side.evaluate().getContent().indexOf('Discussions') >= 0];`);
+      expect(out).toEqual(['<p>&lt;script&gt;</p><i>0</i><i>1</i>', 'S', true]);
+    });
+  });
+});
+
+describe('web app and google.script.run', () => {
+  it('answers doGet/doPost with ContentService output, always HTTP 200', async () => {
+    await withRuntime(async (rt) => {
+      const res = await rt.doPost({ path: '/nowhere' }, '{}');
+      expect(res.status).toBe(200);
+      expect(res.mimeType).toBe('application/json');
+      expect(JSON.parse(res.body)).toEqual({ error: { code: 'not_found', message: 'No endpoint POST /nowhere.' }, status: 404 });
+      const bad = await rt.doPost({ path: '/status' }, '{not json');
+      expect(JSON.parse(bad.body).status).toBe(400);
+      const anon = await rt.doGet({ path: '/status' });
+      expect(JSON.parse(anon.body)).toMatchObject({ status: 401, error: { code: 'unauthorized' } });
+    });
+  });
+
+  it('passes plain data through google.script.run and fails a call that returns a Date', async () => {
+    await withRuntime(async (rt) => {
+      await rt.run('setup', [], { kind: 'menu' });
+      const data = (await rt.callServer('getSidebarData')) as { tabs: unknown[] };
+      expect(data.tabs.length).toBe(17);
+      await expect(rt.callServer('getSidebarData', new Date())).rejects.toThrow(/illegal value/);
+      await expect(rt.callServer('runTick_')).rejects.toThrow(/not found/);
+      const r = await rt.evaluate('return { when: new Date() };');
+      expect(r.plain).toBe(false);
+    });
+  });
+});
