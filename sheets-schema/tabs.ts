@@ -50,7 +50,7 @@ export const TABS: readonly TabSpec[] = [
       col('speaker', 'text', 130, 'agent_id or human'),
       col('message_type', 'text', 190, 'One of the 14 types'),
       col('timestamp', 'text', 200, 'ISO 8601'),
-      col('content_json', 'json', 420, 'Content (this chunk)'),
+      col('message_json', 'json', 420, 'The whole message as JSON (this chunk); chunks concatenate losslessly'),
       col('processing_time_ms', 'integer', 110, 'Time to produce'),
       col('model_used', 'text', 170, 'provider:model'),
       col('tokens_consumed', 'integer', 100, 'Tokens'),
@@ -58,7 +58,7 @@ export const TABS: readonly TabSpec[] = [
       col('error_code', 'text', 80, 'E001–E005'),
       col('stated_confidence', 'number', 90, 'Confidence the agent stated'),
       col('computed_confidence', 'number', 90, 'Confidence computed from data'),
-      col('content_sha256', 'text', 200, 'SHA-256 of the whole content'),
+      col('message_sha256', 'text', 200, 'SHA-256 of the whole message JSON'),
     ],
   },
   {
@@ -282,6 +282,18 @@ export const TABS: readonly TabSpec[] = [
       col('joined_at', 'date', 110, 'Joined'),
       col('best_login_streak', 'integer', 110, 'Best login streak'),
       col('profile_json', 'json', 320, 'Profile'),
+    ],
+  },
+  {
+    key: 'overflow', name: 'Overflow', nameJa: '長文保管', kind: 'log', frozenRows: 1, protected: true, retentionYears: 5,
+    description: 'Values longer than one cell holds, in chunks; the original cell keeps a pointer with the SHA-256.',
+    columns: [
+      col('blob_id', 'id', 150, 'OVF-…'),
+      col('owner', 'text', 260, 'Tab, row key and column the value belongs to'),
+      col('chunk', 'integer', 60, 'Chunk index'),
+      col('chunks', 'integer', 60, 'Number of chunks'),
+      col('text', 'text', 420, 'This chunk of the value'),
+      col('sha256', 'text', 200, 'SHA-256 of the whole value'),
     ],
   },
   {

@@ -1,11 +1,20 @@
 // Entry points: the functions Apps Script calls by name (triggers, menu items, google.script.run, web app).
 import { langOf, t } from './core/i18n.js';
+import type { ObjectionInput, ResolutionInput } from './core/objections.js';
 import { keyStatus, saveKey } from './adapters/gas/keys.js';
+import { scriptZone } from './adapters/gas/records.js';
+import { openBound, SPREADSHEET_ID_PROPERTY } from './adapters/gas/spreadsheet.js';
+import { Store } from './adapters/gas/store.js';
 import { removeTriggers } from './adapters/gas/triggers.js';
 import { buildMenu, showHtml, tellUser, userLang } from './adapters/gas/ui.js';
+import { verifyAudit as verify, type AuditReport } from './app/audit.js';
+import { Council } from './app/council.js';
+import { requestDiscussion, requestObjection, requestResolution, type DiscussionRequest } from './app/requests.js';
+import { seedDemo } from './app/seed.js';
 import { runSetup, type SetupReport } from './app/setup.js';
+import { discussionView, sidebarData, type DiscussionView, type SidebarData } from './app/sidebar.js';
 import { runTick, type TickReport } from './app/tick.js';
-import { sidebarData, type SidebarData } from './app/sidebar.js';
+import { runWatcher, type WatchReport } from './app/watcher.js';
 import { handleWeb } from './app/web.js';
 
 export function onOpen(): void {
@@ -15,7 +24,7 @@ export function onOpen(): void {
 export function setup(): SetupReport {
   const ss = SpreadsheetApp.getActiveSpreadsheet();
   const report = runSetup(ss);
-  PropertiesService.getScriptProperties().setProperty('KAIGI_SPREADSHEET_ID', ss.getId());
+  PropertiesService.getScriptProperties().setProperty(SPREADSHEET_ID_PROPERTY, ss.getId());
   const lang = userLang();
   const lines = [`created: ${report.created.length}, repaired: ${report.repaired.length}, settings added: ${report.settingsAdded}`].concat(report.problems);
   tellUser(t('setupDone', lang), lines.join('\n'));
@@ -42,6 +51,21 @@ export function runQueueNow(): TickReport {
   return runTick();
 }
 
+export function dailyWatch(): WatchReport {
+  return runWatcher(new Council(openBound(), scriptZone()));
+}
+
+export function seedDemoData(): { members: number; kpi: number } {
+  return seedDemo(openBound());
+}
+
+export function verifyAudit(): AuditReport {
+  const report = verify(new Store(openBound(), scriptZone()));
+  const lang = userLang();
+  tellUser(report.ok ? t('auditOk', lang) : t('auditBroken', lang), report.ok ? `${report.rows} rows` : `${report.problem!.tab} row ${report.problem!.row}: ${report.problem!.detail}`);
+  return report;
+}
+
 export function openSidebar(): void {
   const lang = userLang();
   showHtml('sidebar', t('sidebarTitle', lang), 'sidebar', lang);
@@ -58,7 +82,23 @@ export function showHelp(): void {
 }
 
 export function getSidebarData(): SidebarData {
-  return sidebarData(SpreadsheetApp.getActiveSpreadsheet());
+  return sidebarData(openBound());
+}
+
+export function getDiscussion(id: string): DiscussionView {
+  return discussionView(openBound(), String(id));
+}
+
+export function startDiscussion(request: DiscussionRequest): { task_id: string; duplicate: boolean } {
+  return requestDiscussion(request);
+}
+
+export function fileObjection(input: Partial<ObjectionInput>): { task_id: string } {
+  return requestObjection({ ...input, source: input.source === 'api' ? 'api' : input.source === 'agent' ? 'agent' : 'human' });
+}
+
+export function resolveEscalation(input: Partial<ResolutionInput>): { task_id: string } {
+  return requestResolution(input);
 }
 
 export function saveApiKey(provider: string, key: string): { provider: string; saved: boolean } {

@@ -19,10 +19,12 @@ export interface ExecCounts {
   fetches: number;
   other: number;
   roundTrips: number;
+  // Round trips by operation, for finding where an execution spends them.
+  byOp: Record<string, number>;
 }
 
 export function newCounts(): ExecCounts {
-  return { calls: 0, reads: 0, writes: 0, appends: 0, flushes: 0, fetches: 0, other: 0, roundTrips: 0 };
+  return { calls: 0, reads: 0, writes: 0, appends: 0, flushes: 0, fetches: 0, other: 0, roundTrips: 0, byOp: {} };
 }
 
 export interface UiRecord {
@@ -74,7 +76,10 @@ export function count(c: ExecCounts, op: string, fetches = 1): void {
   c.calls++;
   const k = category(op);
   c[k] += k === 'fetches' ? fetches : 1;
-  if (k === 'reads' || k === 'writes' || k === 'appends' || k === 'flushes') c.roundTrips++;
+  if (k === 'reads' || k === 'writes' || k === 'appends' || k === 'flushes') {
+    c.roundTrips++;
+    c.byOp[op] = (c.byOp[op] ?? 0) + 1;
+  }
 }
 
 type Args = Record<string, any>;

@@ -1,6 +1,9 @@
 // What the sidebar shows: whether each tab is in place and the discussions in the log.
 import { tabByKey, TABS } from '../../sheets-schema/index.js';
 import { findSheet } from '../adapters/gas/tabs.js';
+import { scriptZone } from '../adapters/gas/records.js';
+import { briefMessage } from '../core/prompt.js';
+import { Council } from './council.js';
 
 export interface SidebarData {
   tabs: { name: string; nameJa: string; present: boolean }[];
@@ -27,4 +30,38 @@ export function sidebarData(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): Sideb
     }
   }
   return { tabs, discussions: discussions.reverse() };
+}
+
+export interface DiscussionView {
+  discussion_id: string;
+  status: string;
+  priority: string;
+  trigger: { type: string; source: string; target_user_id: string };
+  created_at: string;
+  closed_at: string;
+  phases: { phase: number; messages: number }[];
+  messages: { message_id: string; phase: number; speaker: string; type: string; brief: string; stated: number | null; computed: number | null; fallback_level: number; error_code: string }[];
+  decision: Record<string, unknown> | null;
+  notes: string[];
+}
+
+// One discussion's timeline for the sidebar: plain data only, since google.script.run cannot carry Dates.
+export function discussionView(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, id: string): DiscussionView {
+  const { d } = new Council(ss, scriptZone()).loadDiscussion(id);
+  const phases = [1, 2, 3, 4, 5, 6].map((phase) => ({ phase, messages: d.messages.filter((m) => m.phase === phase).length }));
+  return {
+    discussion_id: d.discussion_id,
+    status: d.status,
+    priority: d.priority,
+    trigger: { type: d.trigger.type, source: d.trigger.source, target_user_id: d.trigger.target_user_id },
+    created_at: d.created_at,
+    closed_at: d.closed_at,
+    phases,
+    messages: d.messages.map((m) => ({
+      message_id: m.message_id, phase: m.phase, speaker: m.speaker, type: m.message_type, brief: briefMessage(m),
+      stated: m.metadata.stated_confidence ?? null, computed: m.metadata.computed_confidence ?? null, fallback_level: m.metadata.fallback_level, error_code: m.metadata.error_code ?? '',
+    })),
+    decision: d.final_decision,
+    notes: d.notes,
+  };
 }

@@ -1,17 +1,49 @@
-// One worker execution: take the script lock and process queued work within the time budget.
+// One worker execution: claim queued work under the lock with a lease, run it, record the result.
+import { Council, type Outcome } from './council.js';
+import { scriptZone } from '../adapters/gas/records.js';
+import { openBound } from '../adapters/gas/spreadsheet.js';
 
 export interface TickReport {
   ran: boolean;
   processed: number;
+  failed: number;
   reason: string;
 }
 
 export function runTick(): TickReport {
-  const lock = LockService.getScriptLock();
-  if (!lock.tryLock(10000)) return { ran: false, processed: 0, reason: 'another execution holds the script lock' };
-  try {
-    return { ran: true, processed: 0, reason: 'queue empty' };
-  } finally {
-    lock.releaseLock();
+  const council = new Council(openBound(), scriptZone());
+  const started = Date.now();
+  const budget = council.settings().number('queue.tick_budget_seconds') * 1000;
+  const deadline = started + budget;
+  let processed = 0;
+  let failed = 0;
+  let reason = 'queue empty';
+  while (Date.now() < deadline) {
+    const claimed = council.claimNext();
+    if (!claimed) break;
+    const { malformed, inProgress } = claimed;
+    let item = claimed.item;
+    let outcome: Outcome | { kind: 'failed'; error: string };
+    if (malformed) outcome = { kind: 'failed', error: malformed };
+    else {
+      try {
+        if (item.type === 'discussion.open') {
+          outcome = council.open(item, inProgress);
+          if (outcome.kind === 'continue') {
+            item = outcome.item;
+            outcome = council.advance(item, deadline);
+          }
+        } else if (item.type === 'discussion.advance') outcome = council.advance(item, deadline);
+        else if (item.type === 'objection.process') outcome = council.objection(item);
+        else outcome = council.resolution(item);
+      } catch (e) {
+        outcome = { kind: 'failed', error: (e as Error).message || String(e) };
+      }
+    }
+    council.finish(item, outcome);
+    if (outcome.kind === 'failed') failed++;
+    else processed++;
   }
+  if (Date.now() >= deadline) reason = 'time budget spent';
+  return { ran: true, processed, failed, reason };
 }

@@ -15,7 +15,10 @@ export interface WantedTrigger {
 // One-shot triggers that only nudge the queue sooner; setup clears spent ones.
 export const NUDGE_HANDLER = 'tickSoon';
 
-export const WANTED_TRIGGERS: readonly WantedTrigger[] = [{ handler: 'tick', kind: 'everyMinutes', value: 1 }];
+export const WANTED_TRIGGERS: readonly WantedTrigger[] = [
+  { handler: 'tick', kind: 'everyMinutes', value: 1 },
+  { handler: 'dailyWatch', kind: 'daily', value: 7 },
+];
 
 export const KAIGI_HANDLERS: readonly string[] = [...WANTED_TRIGGERS.map((t) => t.handler), NUDGE_HANDLER];
 

@@ -1,0 +1,409 @@
+// The council at work in the spreadsheet: loading discussions, committing steps, and the queue's tasks.
+import { parsePointer, pointerText, MAX_CELL_CHARS } from '../core/cells.js';
+import { applyStep, planStep, runStep, type DecideInput, type EngineEnv, type StepResult } from '../core/engine.js';
+import { decisionId, discussionId } from '../core/ids.js';
+import { advanceHead, backoffMs, findDuplicate, inProgressCount, pickNext, TASK_TYPES, type QueueItem } from '../core/queue.js';
+import { RulesProvider } from '../core/providers/rules.js';
+import { Settings } from '../core/settings.js';
+import type { AgentDef, Discussion, InboxItem, Priority, PromptRow, Trigger } from '../core/types.js';
+import { runObjection, runResolution, type ObjectionInput, type ResolutionInput } from '../core/objections.js';
+import { sha256Hex } from '../adapters/gas/crypto.js';
+import {
+  dayOf, discussionFromRow, inboxRow, kpiFromRows, logRow, membersFromRows, messageRows, messagesFromRows, objectionRow, orderRow, queueItem, queueRow,
+} from '../adapters/gas/records.js';
+import { Store, type Commit, type StoreState } from '../adapters/gas/store.js';
+
+export interface Loaded {
+  row: number;
+  d: Discussion;
+  raw: unknown[];
+  resolved: unknown[];
+  span: [number, number] | null;
+}
+
+// done/requeue are written by finish(); finished and converted were already written by the last commit.
+export type Outcome = { kind: 'done' } | { kind: 'requeue'; progressed: boolean } | { kind: 'converted' } | { kind: 'finished' } | { kind: 'continue'; item: QueueItem };
+
+function parseBool(v: unknown): boolean {
+  return v === true || String(v).toLowerCase() === 'true';
+}
+
+export class Council {
+  readonly store: Store;
+  private cachedEnv: EngineEnv | null = null;
+  private cachedSettings: Settings | null = null;
+  // The commit in progress: decision ids are allocated from its counters so a replay allocates the same id.
+  private active: Commit | null = null;
+  readonly owner: string;
+
+  constructor(readonly ss: GoogleAppsScript.Spreadsheet.Spreadsheet, readonly tz: string) {
+    this.store = new Store(ss, tz);
+    this.owner = `exec-${Utilities.getUuid().slice(0, 8)}`;
+  }
+
+  now(): number {
+    return Date.now();
+  }
+
+  settings(): Settings {
+    if (!this.cachedSettings) {
+      const values: Record<string, string> = {};
+      for (const r of this.store.readTab('settings')) if (r[0] !== '') values[String(r[0])] = String(r[1]);
+      this.cachedSettings = new Settings(values);
+    }
+    return this.cachedSettings;
+  }
+
+  agents(): AgentDef[] {
+    return this.store.readTab('agents').filter((r) => r[0] !== '').map((r) => ({
+      agent_id: String(r[0]), name_ja: String(r[1]), name_en: String(r[2]), group: String(r[3]) as AgentDef['group'],
+      phases: String(r[4]).split(/[,\s]+/).filter(Boolean).map(Number), model: String(r[5]) || `${this.settings().raw('provider.default')}:default`,
+      temperature: Number(r[6]) || 0, substitute_agent: String(r[7]), active: parseBool(r[8]), prompt_version: Number(r[9]) || 1, description: String(r[10]),
+    }));
+  }
+
+  prompts(): PromptRow[] {
+    return this.store.readTab('prompts').filter((r) => r[0] !== '').map((r) => ({
+      prompt_id: String(r[0]), agent_id: String(r[1]), version: Number(r[2]), active: parseBool(r[3]), language: String(r[4]) as 'ja' | 'en',
+      text: String(r[5]), changed_by: String(r[6]), change_reason: String(r[7]),
+    }));
+  }
+
+  // Reads the KPI data, retrying a failed read three times before going on without it (E002).
+  private data(): { kpi: EngineEnv['kpi']; members: EngineEnv['members']; notes: string[] } {
+    const notes: string[] = [];
+    const attempt = <T>(what: string, f: () => T, empty: T): T => {
+      let last = '';
+      for (let i = 0; i < 3; i++) {
+        try {
+          return f();
+        } catch (e) {
+          last = (e as Error).message;
+        }
+      }
+      notes.push(`E002: ${what} could not be read after 3 attempts (${last}); continuing without it`);
+      return empty;
+    };
+    const kpi = attempt('KPI data', () => kpiFromRows(this.store.readTab('kpi'), this.tz), []);
+    const members = attempt('Members data', () => membersFromRows(this.store.readTab('members')), []);
+    return { kpi, members, notes };
+  }
+
+  env(): EngineEnv {
+    if (this.cachedEnv) return this.cachedEnv;
+    const settings = this.settings();
+    const agents = this.agents();
+    const prompts = this.prompts();
+    const lang = settings.raw('locale') === 'en' ? 'en' : 'ja';
+    const rules = new RulesProvider(() => Date.now());
+    const { kpi, members, notes } = this.data();
+    const today = dayOf(this.now(), this.tz);
+    this.cachedEnv = {
+      settings,
+      agents,
+      promptOf: (a) => {
+        const own = prompts.filter((p) => p.agent_id === a.agent_id && p.active);
+        return (own.find((p) => p.language === lang) ?? own[0])?.text ?? a.description;
+      },
+      providerFor: () => rules,
+      rules,
+      kpi,
+      members,
+      dataNotes: notes,
+      now: () => this.now(),
+      today,
+      isoNow: () => new Date(this.now()).toISOString(),
+      nextDecisionId: () => {
+        const c = this.active;
+        if (!c) throw new Error('a decision id can only be allocated inside a commit');
+        return decisionId(today, c.nextDaily('dec', today));
+      },
+      lang,
+      historicalAccuracy: () => 0.5,
+    };
+    return this.cachedEnv;
+  }
+
+  // ---- queue ----------------------------------------------------------------------------------
+
+  readQueue(state: StoreState): QueueItem[] {
+    const head = Math.max(2, state.queueHead);
+    const raw = this.store.readTail(state, 'queue', head);
+    const resolved = this.store.resolveOverflow(raw.map((r) => [r[5]]));
+    return raw.map((r, i) => {
+      const item = queueItem([...r.slice(0, 5), resolved[i][0], ...r.slice(6)], head + i);
+      return { ...item, rawPayload: String(r[5]), resolvedPayload: String(resolved[i][0]) } as QueueItem;
+    });
+  }
+
+  private writeQueueRow(c: Commit, item: QueueItem, marker: boolean): void {
+    const values = queueRow(item);
+    const q = item as QueueItem & { rawPayload?: string; resolvedPayload?: string };
+    if (q.rawPayload !== undefined && q.resolvedPayload === values[5]) values[5] = q.rawPayload;
+    if (marker) c.setMarker('queue', item.row, values, `Queue:${item.id}`);
+    else c.update('queue', item.row, values, `Queue:${item.id}`);
+  }
+
+  enqueue(type: string, payload: Record<string, unknown>, priority: Priority, dedupeKey = '', from = 'human'): { id: string; duplicate: boolean } {
+    return this.store.withLock((state) => {
+      const items = dedupeKey ? this.readQueue(state) : [];
+      const now = this.now();
+      const c = this.store.begin(state);
+      const dup = findDuplicate(items, dedupeKey);
+      if (dup) {
+        const item = { ...dup, payload, priority, updated_at: now };
+        this.writeQueueRow(c, item, true);
+        c.audit({ actor: from, event: 'enqueue_replaced', tab: 'Queue', row_key: dup.id, payload: { type, dedupe_key: dedupeKey } });
+        c.run(new Date(now).toISOString());
+        return { id: dup.id, duplicate: true };
+      }
+      const id = `Q-${c.nextSeq('queue')}`;
+      const item: QueueItem = {
+        row: 0, id, type, from, to: 'council', priority, payload, status: 'queued', attempts: 0, available_at: now, lease_owner: '', lease_until: 0,
+        dedupe_key: dedupeKey, created_at: now, updated_at: now, last_error: '',
+      };
+      const placed = c.setMarker('queue', 'append', queueRow(item), `Queue:${id}`);
+      c.audit({ actor: from, event: 'enqueue', tab: 'Queue', row_key: id, payload: { type, priority, row: placed.row, sha256: c.digest(placed.values) } });
+      c.run(new Date(now).toISOString());
+      return { id, duplicate: false };
+    });
+  }
+
+  claimNext(): { item: QueueItem; malformed: string | null; inProgress: number } | null {
+    const s = this.settings();
+    return this.store.withLock((state) => {
+      const items = this.readQueue(state);
+      const now = this.now();
+      const item = pickNext(items, now, { maxInProgress: s.number('limits.max_concurrent_discussions'), maxAttempts: s.number('queue.max_attempts') });
+      const head = advanceHead(items, state.queueHead);
+      if (!item) {
+        if (head !== state.queueHead) this.store.writeState({ ...state, queueHead: head });
+        return null;
+      }
+      const malformed = item.payloadError ?? (TASK_TYPES.indexOf(item.type as (typeof TASK_TYPES)[number]) < 0 ? `unknown task type "${item.type}"` : null);
+      const claimed: QueueItem = {
+        ...item,
+        status: 'processing',
+        attempts: item.attempts + 1,
+        lease_owner: this.owner,
+        lease_until: now + s.number('queue.lease_seconds') * 1000,
+        updated_at: now,
+        payload: item.payload && item.type === 'discussion.advance' ? { ...item.payload, started: true } : item.payload,
+      };
+      const c = this.store.begin(state);
+      c.state.queueHead = head;
+      this.writeQueueRow(c, claimed, true);
+      c.run(new Date(now).toISOString());
+      return { item: claimed, malformed, inProgress: inProgressCount(items.map((i) => (i.id === claimed.id ? claimed : i))) };
+    });
+  }
+
+  finish(item: QueueItem, outcome: Outcome | { kind: 'failed'; error: string }): void {
+    if (outcome.kind === 'converted' || outcome.kind === 'finished' || outcome.kind === 'continue') return;
+    const s = this.settings();
+    this.store.withLock((state) => {
+      const now = this.now();
+      const c = this.store.begin(state);
+      const raw = this.store.readRows('queue', item.row, 1)[0];
+      const current = raw[0] === item.id ? { ...queueItem(raw, item.row), payload: item.payload, rawPayload: String(raw[5]), resolvedPayload: (item as QueueItem & { resolvedPayload?: string }).resolvedPayload } as QueueItem : item;
+      // Another execution took the item over after our lease ran out: leave it to that execution.
+      if (current.lease_owner !== this.owner) return;
+      let next: QueueItem;
+      if (outcome.kind === 'done') next = { ...current, status: 'done', lease_owner: '', lease_until: 0, updated_at: now, last_error: '' };
+      else if (outcome.kind === 'requeue') next = { ...current, status: 'queued', lease_owner: '', lease_until: 0, updated_at: now, available_at: now, attempts: outcome.progressed ? 0 : current.attempts };
+      else {
+        const dead = current.attempts >= s.number('queue.max_attempts');
+        next = { ...current, status: dead ? 'dead' : 'failed', lease_owner: '', lease_until: 0, updated_at: now, available_at: now + backoffMs(current.attempts), last_error: outcome.error.slice(0, 2000) };
+        if (dead) {
+          const inbox: InboxItem = {
+            inbox_id: `INB-${c.nextSeq('inbox')}`, from_agent: 'system', type: 'anomaly_alert', priority: 'high', title: `Task ${current.id} (${current.type}) is dead`,
+            body: `After ${current.attempts} attempts: ${outcome.error.slice(0, 1500)}`, discussion_id: String(current.payload?.discussion_id ?? ''),
+          };
+          c.append('inbox', [inboxRow(inbox, now)]);
+          c.audit({ actor: 'system', event: 'inbox', tab: 'Inbox', row_key: inbox.inbox_id, payload: { title: inbox.title } });
+        }
+      }
+      this.writeQueueRow(c, next, true);
+      c.run(new Date(now).toISOString());
+    });
+  }
+
+  // ---- discussions -----------------------------------------------------------------------------
+
+  loadDiscussion(id: string, hint?: number): Loaded {
+    let row = hint && hint >= 2 ? hint : 0;
+    let raw = row ? this.store.readRows('discussions', row, 1)[0] : null;
+    if (!raw || raw[0] !== id) {
+      const found = this.store.findRow('discussions', id);
+      if (!found) throw new Error(`discussion ${id} was not found in the Discussion Log`);
+      row = found;
+      raw = this.store.readRows('discussions', row, 1)[0];
+    }
+    const resolved = this.store.resolveOverflow([raw])[0];
+    const base = discussionFromRow(resolved);
+    const p = parsePointer(raw[9]);
+    let messages;
+    if (p) {
+      messages = messagesFromRows(this.store.readRows('messages', p.rows[0], p.rows[1] - p.rows[0] + 1), id);
+      if (sha256Hex(JSON.stringify(messages)) !== p.sha256) throw new Error(`the messages of ${id} do not match the SHA-256 in its log row`);
+    } else messages = raw[9] === '' ? [] : JSON.parse(String(raw[9]));
+    return { row, d: { ...base, messages }, raw, resolved, span: p ? p.rows : null };
+  }
+
+  // Writes one step: messages, orders, inbox rows, audit rows, then the log row as the commit point.
+  commitStep(c: Commit, l: Loaded, r: StepResult, extra: (c: Commit) => void = () => {}): Loaded {
+    const now = this.now();
+    const d = applyStep(l.d, r);
+    const rows = r.messages.flatMap((m) => messageRows(m));
+    let span = l.span;
+    if (rows.length) {
+      const first = c.append('messages', rows);
+      const last = first + rows.length - 1;
+      if (!span && l.d.messages.length) {
+        const start = this.store.findRow('messages', l.d.messages[0].message_id);
+        span = [start ?? first, last];
+      } else span = span ? [span[0], last] : [first, last];
+      let at = first;
+      for (const m of r.messages) {
+        const n = messageRows(m).length;
+        c.audit({ actor: m.speaker, event: 'message', tab: 'Messages', row_key: m.message_id, payload: { type: m.message_type, rows: [at, at + n - 1], sha256: sha256Hex(JSON.stringify(m)) } });
+        at += n;
+      }
+    }
+    if (r.cancelDecision) {
+      for (const row of this.orderRows(r.cancelDecision)) {
+        const values = this.store.readRows('orders', row, 1)[0].slice();
+        values[5] = 'CANCELLED';
+        values[8] = new Date(now);
+        c.update('orders', row, values);
+        c.audit({ actor: 'decider', event: 'order_cancelled', tab: 'Orders', row_key: String(values[0]), payload: { row, sha256: c.digest(values) } });
+      }
+    }
+    if (r.orders.length) {
+      const orderValues = r.orders.map((o) => orderRow(o, now));
+      const first = c.append('orders', orderValues);
+      r.orders.forEach((o, i) => c.audit({ actor: 'decider', event: 'order', tab: 'Orders', row_key: o.order_id, payload: { row: first + i, sha256: c.digest(orderValues[i]) } }));
+    }
+    for (const item of r.inbox) {
+      const inbox = { ...item, inbox_id: `INB-${c.nextSeq('inbox')}` };
+      c.append('inbox', [inboxRow(inbox, now)]);
+      c.audit({ actor: inbox.from_agent, event: 'inbox', tab: 'Inbox', row_key: inbox.inbox_id, payload: { title: inbox.title } });
+    }
+    for (const t of r.transitions) c.audit({ actor: 'kaigi', event: 'status', tab: 'Discussion Log', row_key: d.discussion_id, payload: { from: t.from, to: t.to } });
+    extra(c);
+    const all = JSON.stringify(d.messages);
+    const cell = all.length <= MAX_CELL_CHARS || !span
+      ? all
+      : pointerText({ $ref: 'Messages', id: d.discussion_id, sha256: sha256Hex(all), length: all.length, rows: span, count: d.messages.length, first_id: d.messages[0].message_id, last_id: d.messages[d.messages.length - 1].message_id });
+    const values = logRow(d, cell);
+    // Unchanged long values keep their overflow pointer instead of being stored again.
+    values.forEach((v, i) => { if (i !== 9 && v === l.resolved[i] && l.raw[i] !== l.resolved[i]) values[i] = l.raw[i]; });
+    const placed = c.setMarker('discussions', l.row || 'append', values, `Discussion Log:${d.discussion_id}`);
+    c.audit({ actor: 'kaigi', event: l.row ? 'log_row_updated' : 'log_row', tab: 'Discussion Log', row_key: d.discussion_id, payload: { row: placed.row, status: d.status, sha256: c.digest(placed.values) } });
+    c.run(new Date(now).toISOString());
+    return { row: placed.row, d, raw: placed.values, resolved: logRow(d, cell), span };
+  }
+
+  private inCommit<T>(state: StoreState, f: (c: Commit) => T): T {
+    this.active = this.store.begin(state);
+    try {
+      return f(this.active);
+    } finally {
+      this.active = null;
+    }
+  }
+
+  orderRows(decision: string): number[] {
+    const s = this.store.sheet('orders');
+    return s.getRange(1, 2, s.getMaxRows(), 1).createTextFinder(decision).matchEntireCell(true).findAll().map((r) => r.getRow());
+  }
+
+  // discussion.open: allocate the id, write the log row, and turn the task into discussion.advance.
+  open(item: QueueItem, inProgress: number): Outcome {
+    const p = item.payload as { trigger: Trigger; priority?: Priority };
+    const trigger = validateTrigger(p.trigger);
+    const start = inProgress < this.settings().number('limits.max_concurrent_discussions');
+    return this.store.withLock((state) => {
+      const now = this.now();
+      const c = this.store.begin(state);
+      const day = dayOf(now, this.tz);
+      const id = discussionId(day, c.nextDaily('disc', day));
+      const d: Discussion = {
+        discussion_id: id, status: 'OPEN', priority: p.priority ?? item.priority, trigger, created_at: new Date(now).toISOString(), closed_at: '',
+        participants: [], messages: [], final_decision: null, execution_status: 'NOT_STARTED', outcome_evaluated: '', notes: [],
+      };
+      const values = logRow(d, '[]');
+      const row = c.append('discussions', [values], () => `Discussion Log:${id}`);
+      c.audit({ actor: trigger.source, event: 'log_row', tab: 'Discussion Log', row_key: id, payload: { row, status: 'OPEN', sha256: c.digest(values) } });
+      // With room under the in-progress limit the same execution goes straight on; otherwise it waits queued.
+      const next: QueueItem = start
+        ? { ...item, type: 'discussion.advance', payload: { discussion_id: id, row, started: true }, updated_at: now, attempts: 0 }
+        : { ...item, type: 'discussion.advance', payload: { discussion_id: id, row, started: false }, status: 'queued', lease_owner: '', lease_until: 0, updated_at: now, attempts: 0 };
+      this.writeQueueRow(c, next, true);
+      c.run(new Date(now).toISOString());
+      return start ? { kind: 'continue', item: { ...next, rawPayload: undefined } as QueueItem } : { kind: 'converted' };
+    });
+  }
+
+  // discussion.advance: run steps until the discussion waits, ends, or the time budget is spent.
+  // The lease makes this execution the discussion's only writer, so it is loaded once and kept in memory.
+  advance(item: QueueItem, deadline: number): Outcome {
+    const p = item.payload as { discussion_id: string; row?: number };
+    let l: Loaded | null = null;
+    let progressed = false;
+    for (;;) {
+      if (this.now() >= deadline) return { kind: 'requeue', progressed };
+      const outcome = this.store.withLock((state): Outcome | null => {
+        if (!l) l = this.loadDiscussion(p.discussion_id, p.row);
+        const env = this.env();
+        const step = planStep(l.d, env);
+        if (step.kind === 'idle') return { kind: 'done' };
+        return this.inCommit(state, (c) => {
+          const r = runStep(l!.d, step, env);
+          const last = planStep(applyStep(l!.d, r), env).kind === 'idle';
+          // The step that ends the work also closes the task, in the same commit.
+          l = this.commitStep(c, l!, r, last ? (cc) => this.writeQueueRow(cc, { ...item, status: 'done', lease_owner: '', lease_until: 0, updated_at: this.now(), last_error: '' }, false) : undefined);
+          return last ? { kind: 'finished' } : null;
+        });
+      });
+      if (outcome) return outcome;
+      progressed = true;
+    }
+  }
+
+  objection(item: QueueItem): Outcome {
+    const input = item.payload as unknown as ObjectionInput;
+    this.store.withLock((state) => {
+      const l = this.loadDiscussion(input.discussion_id);
+      this.inCommit(state, (c) => {
+        const { result, objection } = runObjection(l.d, { ...input, objection_id: input.objection_id || `OBJ-${c.nextSeq('objection')}` }, this.env(), new Date(this.now()).toISOString());
+        this.commitStep(c, l, result, (cc) => {
+          const values = objectionRow(objection);
+          const row = cc.append('objections', [values]);
+          cc.audit({ actor: objection.objector, event: 'objection', tab: 'Objections', row_key: objection.objection_id, payload: { row, status: objection.status, sha256: cc.digest(values) } });
+        });
+      });
+    });
+    return { kind: 'done' };
+  }
+
+  resolution(item: QueueItem): Outcome {
+    const input = item.payload as unknown as ResolutionInput;
+    this.store.withLock((state) => {
+      const l = this.loadDiscussion(input.discussion_id);
+      this.inCommit(state, (c) => this.commitStep(c, l, runResolution(l.d, input, this.env())));
+    });
+    return { kind: 'done' };
+  }
+}
+
+export function validateTrigger(t: unknown): Trigger {
+  const x = t as Trigger;
+  if (!x || typeof x !== 'object') throw new Error('trigger must be an object');
+  if (typeof x.type !== 'string' || !x.type) throw new Error('trigger.type must be a non-empty string');
+  if (typeof x.target_user_id !== 'string' || !x.target_user_id) throw new Error('trigger.target_user_id must be a non-empty string');
+  if (x.context !== undefined && (typeof x.context !== 'object' || x.context === null || Array.isArray(x.context))) throw new Error('trigger.context must be an object');
+  return { type: x.type, source: typeof x.source === 'string' && x.source ? x.source : 'human', target_user_id: x.target_user_id, context: (x.context ?? {}) as Record<string, unknown> };
+}
+
+export type { DecideInput };

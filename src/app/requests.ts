@@ -1,0 +1,78 @@
+// What people and rules ask of the council: open a discussion, object to a decision, resolve an escalation.
+import { Council, validateTrigger } from './council.js';
+import type { ObjectionInput, ResolutionInput } from '../core/objections.js';
+import type { Priority } from '../core/types.js';
+import { scriptZone } from '../adapters/gas/records.js';
+import { openBound } from '../adapters/gas/spreadsheet.js';
+import { NUDGE_HANDLER } from '../core/trigger-plan.js';
+
+const PRIORITIES: Priority[] = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
+const NUDGE_AT = 'KAIGI_NUDGE_AT';
+
+function priorityOf(v: unknown, fallback: Priority = 'MEDIUM'): Priority {
+  if (v === undefined || v === null || v === '') return fallback;
+  if (PRIORITIES.indexOf(v as Priority) < 0) throw new Error(`priority must be one of ${PRIORITIES.join(', ')}`);
+  return v as Priority;
+}
+
+// Schedules a one-shot trigger so new work starts within seconds instead of at the next minute.
+export function nudge(council: Council): void {
+  const props = PropertiesService.getScriptProperties();
+  const pending = ScriptApp.getProjectTriggers().filter((t) => t.getHandlerFunction() === NUDGE_HANDLER);
+  const at = Number(props.getProperty(NUDGE_AT) || 0);
+  const now = Date.now();
+  if (pending.length && at > now - 120000) return;
+  // A nudge whose time is long past has fired or died; it must not block new ones or use up the trigger quota.
+  for (const t of pending) ScriptApp.deleteTrigger(t);
+  const delay = council.settings().number('queue.nudge_delay_ms');
+  ScriptApp.newTrigger(NUDGE_HANDLER).timeBased().after(delay).create();
+  props.setProperty(NUDGE_AT, String(now + delay));
+}
+
+export interface DiscussionRequest {
+  type: string;
+  source?: string;
+  target_user_id: string;
+  context?: Record<string, unknown>;
+  priority?: Priority;
+  dedupe_key?: string;
+}
+
+export function requestDiscussion(req: DiscussionRequest, council = new Council(openBound(), scriptZone())): { task_id: string; duplicate: boolean } {
+  const trigger = validateTrigger(req);
+  const priority = priorityOf(req.priority);
+  const r = council.enqueue('discussion.open', { trigger, priority }, priority, req.dedupe_key ? String(req.dedupe_key) : '', trigger.source);
+  nudge(council);
+  return { task_id: r.id, duplicate: r.duplicate };
+}
+
+export function requestObjection(input: Partial<ObjectionInput>, council = new Council(openBound(), scriptZone())): { task_id: string } {
+  if (!input.discussion_id || !/^DISC-\d{4}-\d{2}-\d{2}-\d{3,}$/.test(input.discussion_id)) throw new Error('discussion_id must look like DISC-YYYY-MM-DD-SEQ');
+  if (!input.reason || !String(input.reason).trim()) throw new Error('an objection needs a reason');
+  const payload: ObjectionInput = {
+    discussion_id: input.discussion_id,
+    objection_id: '',
+    source: input.source === 'agent' || input.source === 'api' ? input.source : 'human',
+    objector: String(input.objector || 'human'),
+    reason: String(input.reason).slice(0, 20000),
+    alternative: String(input.alternative || '-').slice(0, 20000),
+    evidence: (Array.isArray(input.evidence) ? input.evidence : input.evidence ? [String(input.evidence)] : []).map((e) => String(e).slice(0, 2000)).slice(0, 20),
+    urgency: priorityOf(input.urgency),
+    kind: input.kind,
+  };
+  const r = council.enqueue('objection.process', payload as unknown as Record<string, unknown>, payload.urgency, '', payload.objector);
+  nudge(council);
+  return { task_id: r.id };
+}
+
+export function requestResolution(input: Partial<ResolutionInput>, council = new Council(openBound(), scriptZone())): { task_id: string } {
+  if (!input.discussion_id) throw new Error('discussion_id is required');
+  if (input.action !== 'approve' && input.action !== 'return' && input.action !== 'reject') throw new Error('action must be approve, return or reject');
+  if (input.action === 'return' && !input.guidance) throw new Error('returning a discussion to Phase 5 needs guidance');
+  const payload: ResolutionInput = { discussion_id: input.discussion_id, action: input.action, by: String(input.by || Session.getActiveUser().getEmail() || 'human') };
+  if (input.guidance) payload.guidance = String(input.guidance).slice(0, 20000);
+  if (input.order) payload.order = input.order;
+  const r = council.enqueue('escalation.resolve', payload as unknown as Record<string, unknown>, 'HIGH', '', payload.by);
+  nudge(council);
+  return { task_id: r.id };
+}

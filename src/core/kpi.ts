@@ -1,0 +1,77 @@
+// Reading the KPI data: a member's series per metric, recent change, runs of decline, team context.
+import type { KpiRow } from './types.js';
+
+export interface Point {
+  date: string;
+  value: number;
+}
+
+export function series(rows: readonly KpiRow[], member: string, metric: string): Point[] {
+  return rows
+    .filter((r) => r.member_id === member && r.metric === metric && typeof r.value === 'number' && isFinite(r.value))
+    .map((r) => ({ date: r.date, value: r.value }))
+    .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+}
+
+export function metricsOf(rows: readonly KpiRow[], member: string): string[] {
+  const out: string[] = [];
+  for (const r of rows) if (r.member_id === member && out.indexOf(r.metric) < 0) out.push(r.metric);
+  return out.sort();
+}
+
+// Number of consecutive day-over-day falls ending at the latest point.
+export function declineRun(s: readonly Point[]): number {
+  let n = 0;
+  for (let i = s.length - 1; i > 0 && s[i].value < s[i - 1].value; i--) n++;
+  return n;
+}
+
+export interface Change {
+  from: number;
+  to: number;
+  ratio: number;
+  days: number;
+}
+
+// Change over the latest run of `days` falls (or over the last `days` days when given).
+export function recentChange(s: readonly Point[], days: number): Change | null {
+  if (s.length < 2 || days < 1) return null;
+  const start = s[Math.max(0, s.length - 1 - days)];
+  const end = s[s.length - 1];
+  return { from: start.value, to: end.value, ratio: start.value === 0 ? 0 : (end.value - start.value) / start.value, days: Math.min(days, s.length - 1) };
+}
+
+export function mean(values: readonly number[]): number {
+  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;
+}
+
+export function windowMean(s: readonly Point[], from: number, to: number): number {
+  return mean(s.slice(Math.max(0, s.length - to), Math.max(0, s.length - from)).map((p) => p.value));
+}
+
+export function latest(s: readonly Point[]): number | null {
+  return s.length ? s[s.length - 1].value : null;
+}
+
+export function maxOf(s: readonly Point[]): number | null {
+  return s.length ? Math.max(...s.map((p) => p.value)) : null;
+}
+
+export function pct(ratio: number): string {
+  const v = Math.round(ratio * 100);
+  return `${v > 0 ? '+' : ''}${v}%`;
+}
+
+export interface TeamTrend {
+  members: number;
+  falling: number;
+  meanChange: number;
+}
+
+// How the rest of the team moved on a metric over the same window.
+export function teamTrend(rows: readonly KpiRow[], metric: string, except: string, days: number): TeamTrend {
+  const ids: string[] = [];
+  for (const r of rows) if (r.metric === metric && r.member_id !== except && ids.indexOf(r.member_id) < 0) ids.push(r.member_id);
+  const changes = ids.map((id) => recentChange(series(rows, id, metric), days)).filter((c): c is Change => c !== null);
+  return { members: changes.length, falling: changes.filter((c) => c.ratio < 0).length, meanChange: mean(changes.map((c) => c.ratio)) };
+}

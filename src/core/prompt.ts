@@ -1,0 +1,50 @@
+// Builds what a model sees: the agent's prompt as the system text, and the data as delimited, inert blocks.
+import type { Message } from './messages.js';
+import type { AgentContext, Expectation } from './provider.js';
+import { series, metricsOf } from './kpi.js';
+
+// Data is fenced and escaped so nothing inside it can close the fence or pose as an instruction.
+export function dataBlock(name: string, value: unknown): string {
+  const body = (typeof value === 'string' ? value : JSON.stringify(value, null, 1)).replace(/<\/?data\b/gi, (m) => m.replace('<', '‹'));
+  return `<data name="${name}">\n${body}\n</data>`;
+}
+
+export function briefMessage(m: Message): string {
+  const c = m.content as Record<string, unknown>;
+  const key = ['summary', 'analysis', 'viewpoint', 'risk', 'reality_check', 'notes', 'rationale', 'question', 'answer', 'reason', 'status', 'message'].find((k) => typeof c[k] === 'string');
+  const rec = (c.recommendation as { action_type?: string } | undefined)?.action_type;
+  const conf = typeof c.confidence === 'number' ? ` confidence=${c.confidence}` : '';
+  const check = typeof c.check_result === 'string' ? ` ${c.check_result}` : '';
+  return `[P${m.phase} ${m.speaker} ${m.message_type}${check}${rec ? ` → ${rec}` : ''}${conf}] ${key ? String(c[key]).slice(0, 300) : ''}`;
+}
+
+// The summary that replaces earlier messages once a discussion passes its token budget.
+export function summarize(messages: Message[]): string {
+  return messages.map(briefMessage).join('\n');
+}
+
+const TASK: Record<string, [string, string]> = {
+  DECISION: ['全意見を重み付けし、{"deliberation": DECISION_DELIBERATION, "order": EXECUTION_ORDER} の形の JSON を返してください。', 'Weigh every opinion and return JSON of the form {"deliberation": DECISION_DELIBERATION, "order": EXECUTION_ORDER}.'],
+};
+
+export function buildUserText(ctx: AgentContext, expect: Expectation): string {
+  const parts: string[] = [];
+  parts.push(dataBlock('trigger', { ...ctx.trigger, priority: ctx.priority, discussion_id: ctx.discussion_id, today: ctx.today }));
+  if (ctx.member) parts.push(dataBlock('member', ctx.member));
+  const rows: string[] = ['date,metric,value'];
+  for (const metric of metricsOf(ctx.kpi, ctx.trigger.target_user_id)) {
+    for (const p of series(ctx.kpi, ctx.trigger.target_user_id, metric).slice(-14)) rows.push(`${p.date},${metric},${p.value}`);
+  }
+  if (rows.length > 1) parts.push(dataBlock('kpi_last_14_days', rows.join('\n')));
+  if (ctx.dataNotes.length) parts.push(dataBlock('data_notes', ctx.dataNotes));
+  if (ctx.summary) parts.push(dataBlock('summary_of_earlier_messages', ctx.summary));
+  if (ctx.earlier.length) parts.push(dataBlock('earlier_messages', ctx.earlier.map((m) => ({ speaker: m.speaker, phase: m.phase, type: m.message_type, content: m.content, computed_confidence: m.metadata.computed_confidence }))));
+  if (ctx.objection) parts.push(dataBlock('objection', ctx.objection));
+  if (ctx.guidance) parts.push(dataBlock('human_guidance', ctx.guidance));
+  if (ctx.feedbackQuestion) parts.push(dataBlock('feedback_question', ctx.feedbackQuestion));
+  parts.push(dataBlock('allowed_action_types', ctx.allowList));
+  if (ctx.decisionId) parts.push(dataBlock('decision_id', ctx.decisionId));
+  const task = TASK[expect] ?? [`${expect} のスキーマに合う JSON オブジェクトを返してください。`, `Return a JSON object matching the ${expect} schema.`];
+  parts.push(ctx.lang === 'ja' ? `# 依頼\n${task[0]}` : `# Task\n${task[1]}`);
+  return parts.join('\n\n');
+}

@@ -1,0 +1,58 @@
+// What the engine asks of any model provider, and what it gets back; the engine never cares which answered.
+import type { Message, MessageType } from './messages.js';
+import type { AgentDef, KpiRow, Member, Priority, Trigger } from './types.js';
+import type { Bands, Weights } from './confidence.js';
+
+// The decider answers Phases 5 and 6 in one call: a deliberation and an order.
+export type Expectation = MessageType | 'DECISION';
+
+export interface AgentContext {
+  lang: 'ja' | 'en';
+  discussion_id: string;
+  today: string;
+  priority: Priority;
+  trigger: Trigger;
+  member: Member | null;
+  team: Member[];
+  kpi: KpiRow[];
+  dataNotes: string[];
+  earlier: Message[];
+  summary: string | null;
+  allowList: string[];
+  weights: Weights;
+  bands: Bands;
+  computed: Record<string, number>;
+  guidance?: string;
+  objection?: { reason: string; alternative: string; evidence: string[]; objector: string };
+  feedbackQuestion?: string;
+  decisionId?: string;
+  reviewDays: number;
+}
+
+export interface AgentRequest {
+  key: string;
+  agent: AgentDef;
+  phase: number;
+  expect: Expectation;
+  context: AgentContext;
+  system: string;
+  user: string;
+}
+
+export interface AgentResponse {
+  key: string;
+  ok: boolean;
+  content?: unknown;
+  model: string;
+  tokensIn: number;
+  tokensOut: number;
+  ms: number;
+  attempts: number;
+  error?: { code: string; message: string };
+}
+
+export interface Provider {
+  readonly name: string;
+  // All requests of one round at once, so a provider can run them in parallel.
+  respond(requests: AgentRequest[]): AgentResponse[];
+}

@@ -1,0 +1,22 @@
+// The offline provider: rule-based agents answer from the data; tokens are estimated so budgets still hold.
+import type { AgentRequest, AgentResponse, Provider } from '../provider.js';
+import { ruleAnswer } from '../rules/agents.js';
+import { estimateTokens } from '../tokens.js';
+
+export class RulesProvider implements Provider {
+  readonly name = 'rules';
+  constructor(private readonly now: () => number) {}
+
+  respond(requests: AgentRequest[]): AgentResponse[] {
+    return requests.map((r) => {
+      const started = this.now();
+      const base = { key: r.key, model: 'rules:default', tokensIn: estimateTokens(r.system + r.user), attempts: 1 };
+      try {
+        const content = ruleAnswer(r.agent.agent_id, r.expect, r.context);
+        return { ...base, ok: true, content, tokensOut: estimateTokens(JSON.stringify(content)), ms: this.now() - started };
+      } catch (e) {
+        return { ...base, ok: false, tokensOut: 0, ms: this.now() - started, error: { code: 'rules_failed', message: (e as Error).message } };
+      }
+    });
+  }
+}

@@ -1,0 +1,85 @@
+// The work queue's rules (SPEC §6): what may be claimed next, leases, retries, and duplicates.
+import { PRIORITY_RANK, type Priority } from './types.js';
+
+export type QueueStatus = 'queued' | 'processing' | 'done' | 'failed' | 'dead';
+
+export interface QueueItem {
+  row: number;
+  id: string;
+  type: string;
+  from: string;
+  to: string;
+  priority: Priority;
+  payload: Record<string, unknown> | null;
+  payloadError?: string;
+  status: QueueStatus;
+  attempts: number;
+  available_at: number;
+  lease_owner: string;
+  lease_until: number;
+  dedupe_key: string;
+  created_at: number;
+  updated_at: number;
+  last_error: string;
+}
+
+export const TASK_TYPES = ['discussion.open', 'discussion.advance', 'objection.process', 'escalation.resolve'] as const;
+
+export interface Limits {
+  maxInProgress: number;
+  maxAttempts: number;
+}
+
+function discussionOf(i: QueueItem): string {
+  return i.payload && typeof i.payload.discussion_id === 'string' ? i.payload.discussion_id : '';
+}
+
+export function isStarted(i: QueueItem): boolean {
+  return i.type === 'discussion.advance' && !!i.payload && i.payload.started === true && (i.status === 'queued' || i.status === 'processing');
+}
+
+export function inProgressCount(items: readonly QueueItem[]): number {
+  return items.filter(isStarted).length;
+}
+
+function leaseLive(i: QueueItem, now: number): boolean {
+  return i.status === 'processing' && i.lease_until > now;
+}
+
+// Highest priority first, then oldest; never two live leases on one discussion; at most N started.
+export function pickNext(items: readonly QueueItem[], now: number, limits: Limits): QueueItem | null {
+  const busy: string[] = [];
+  for (const i of items) if (leaseLive(i, now) && discussionOf(i)) busy.push(discussionOf(i));
+  const started = inProgressCount(items);
+  const ready = items.filter((i) => {
+    const claimable = (i.status === 'queued' || (i.status === 'failed' && i.attempts < limits.maxAttempts) || (i.status === 'processing' && i.lease_until <= now)) && i.available_at <= now;
+    if (!claimable) return false;
+    if (discussionOf(i) && busy.indexOf(discussionOf(i)) >= 0) return false;
+    if (i.type === 'discussion.advance' && i.payload && i.payload.started !== true && started >= limits.maxInProgress) return false;
+    return true;
+  });
+  ready.sort((a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || a.created_at - b.created_at || a.row - b.row);
+  return ready[0] ?? null;
+}
+
+// An active item with the same key is replaced by the newer one (SPEC §6: the newest wins).
+export function findDuplicate(items: readonly QueueItem[], dedupeKey: string): QueueItem | null {
+  if (!dedupeKey) return null;
+  return items.find((i) => i.dedupe_key === dedupeKey && i.status === 'queued') ?? null;
+}
+
+export function backoffMs(attempts: number): number {
+  return Math.min(3600_000, 60_000 * Math.pow(2, Math.max(0, attempts - 1)));
+}
+
+// The first row that is not finished: rows before it never need reading again.
+export function advanceHead(items: readonly QueueItem[], head: number): number {
+  const sorted = items.slice().sort((a, b) => a.row - b.row);
+  let h = head;
+  for (const i of sorted) {
+    if (i.row < h) continue;
+    if (i.row === h && (i.status === 'done' || i.status === 'dead')) h++;
+    else break;
+  }
+  return h;
+}

@@ -1,0 +1,83 @@
+// Facts the rule-based agents reason from: the target member's KPI movements and the team around them.
+import { declineRun, latest, maxOf, mean, pct, recentChange, series, teamTrend, windowMean, type Change, type TeamTrend } from '../kpi.js';
+import { daysBetween } from '../ids.js';
+import type { AgentContext } from '../provider.js';
+
+export interface Facts {
+  member: string;
+  name: string;
+  metric: string;
+  change: Change | null;
+  declineDays: number;
+  loginStreak: number | null;
+  bestStreak: number | null;
+  praise: number | null;
+  praiseBefore: number | null;
+  teamPraise: number;
+  overtimeRecent: number;
+  overtimeBefore: number;
+  conversionRecent: number | null;
+  conversionBefore: number | null;
+  team: TeamTrend;
+  recognition: string;
+  contactTime: string;
+  points: number;
+  daysCovered: number;
+  ageDays: number;
+  hasData: boolean;
+}
+
+export function facts(ctx: AgentContext): Facts {
+  const id = ctx.trigger.target_user_id;
+  const metric = String(ctx.trigger.context.metric ?? 'contacts');
+  const s = series(ctx.kpi, id, metric);
+  const run = declineRun(s);
+  const login = series(ctx.kpi, id, 'login_streak');
+  const praise = series(ctx.kpi, id, 'praise_count_last_7d');
+  const overtime = series(ctx.kpi, id, 'overtime_hours');
+  const appts = series(ctx.kpi, id, 'appointments');
+  const contacts = series(ctx.kpi, id, 'contacts');
+  const conv = (from: number, to: number) => {
+    const c = windowMean(contacts, from, to);
+    return c > 0 ? windowMean(appts, from, to) / c : null;
+  };
+  const teamPraise = mean(
+    (ctx.team.length ? ctx.team : []).filter((m) => m.member_id !== id).map((m) => latest(series(ctx.kpi, m.member_id, 'praise_count_last_7d')) ?? 0),
+  );
+  const days: string[] = [];
+  for (const r of ctx.kpi) if (r.member_id === id && days.indexOf(r.date) < 0) days.push(r.date);
+  days.sort();
+  const bestFromData = maxOf(login);
+  const profile = (ctx.member?.profile ?? {}) as Record<string, unknown>;
+  return {
+    member: id,
+    name: ctx.member?.name ?? id,
+    metric,
+    change: recentChange(s, Math.max(run, 3)),
+    declineDays: run,
+    loginStreak: latest(login),
+    bestStreak: Math.max(ctx.member?.best_login_streak ?? 0, bestFromData ?? 0) || null,
+    praise: latest(praise),
+    praiseBefore: praise.length > 7 ? praise[praise.length - 8].value : null,
+    teamPraise,
+    overtimeRecent: windowMean(overtime, 0, 7),
+    overtimeBefore: windowMean(overtime, 7, 21),
+    conversionRecent: conv(0, 7),
+    conversionBefore: conv(7, 21),
+    team: teamTrend(ctx.kpi, metric, id, Math.max(run, 3)),
+    recognition: String(profile.recognition_preference ?? 'UNKNOWN'),
+    contactTime: String(profile.preferred_contact_time ?? '09:30'),
+    points: s.length,
+    daysCovered: days.length,
+    ageDays: days.length ? Math.max(0, daysBetween(days[days.length - 1], ctx.today)) : 99,
+    hasData: s.length > 0,
+  };
+}
+
+export function changeText(f: Facts, lang: 'ja' | 'en'): string {
+  if (!f.change) return lang === 'ja' ? `${f.metric} のデータが不足` : `not enough ${f.metric} data`;
+  const { from, to, ratio } = f.change;
+  return lang === 'ja'
+    ? `${f.metric} が ${from} → ${to}（${pct(ratio)}）、${f.declineDays}日連続低下`
+    : `${f.metric} went ${from} → ${to} (${pct(ratio)}), falling ${f.declineDays} days in a row`;
+}

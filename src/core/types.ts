@@ -1,0 +1,109 @@
+// Types shared by the pure core: triggers, agents, discussions and the records Kaigi writes.
+import type { Message } from './messages.js';
+
+export type Priority = 'CRITICAL' | 'HIGH' | 'MEDIUM' | 'LOW';
+export type Status = 'OPEN' | 'IN_PROGRESS' | 'VOTING' | 'DECIDED' | 'CLOSED' | 'TIMEOUT' | 'ESCALATED';
+export type AgentGroup = 'specialist' | 'balancer' | 'governance' | 'decider';
+
+export interface Trigger {
+  type: string;
+  source: 'human' | 'watcher' | 'api' | 'objection' | 'cli' | string;
+  target_user_id: string;
+  context: Record<string, unknown>;
+}
+
+export interface AgentDef {
+  agent_id: string;
+  name_ja: string;
+  name_en: string;
+  group: AgentGroup;
+  phases: number[];
+  model: string;
+  temperature: number;
+  substitute_agent: string;
+  active: boolean;
+  prompt_version: number;
+  description: string;
+}
+
+export interface PromptRow {
+  prompt_id: string;
+  agent_id: string;
+  version: number;
+  active: boolean;
+  language: 'ja' | 'en';
+  text: string;
+  changed_by: string;
+  change_reason: string;
+}
+
+export interface Discussion {
+  discussion_id: string;
+  status: Status;
+  priority: Priority;
+  trigger: Trigger;
+  created_at: string;
+  closed_at: string;
+  participants: string[];
+  messages: Message[];
+  final_decision: Record<string, unknown> | null;
+  execution_status: string;
+  outcome_evaluated: string;
+  notes: string[];
+}
+
+export interface KpiRow {
+  date: string;
+  member_id: string;
+  metric: string;
+  value: number;
+}
+
+export interface Member {
+  member_id: string;
+  name: string;
+  team: string;
+  role: string;
+  best_login_streak: number;
+  profile: Record<string, unknown>;
+}
+
+export interface OrderRow {
+  order_id: string;
+  decision_id: string;
+  discussion_id: string;
+  target_agent: string;
+  action: Record<string, unknown>;
+  status: 'PENDING' | 'ACKNOWLEDGED' | 'IN_PROGRESS' | 'DONE' | 'CANCELLED';
+  review_date: string;
+  success_criteria: unknown;
+}
+
+export interface InboxItem {
+  inbox_id: string;
+  from_agent: string;
+  type: 'struggle' | 'proposal' | 'question' | 'status_report' | 'anomaly_alert' | 'milestone';
+  priority: 'low' | 'normal' | 'high' | 'urgent';
+  title: string;
+  body: string;
+  discussion_id: string;
+}
+
+export interface ObjectionRow {
+  objection_id: string;
+  discussion_id: string;
+  decision_id: string;
+  source: 'agent' | 'human' | 'api';
+  objector: string;
+  reason: string;
+  alternative: string;
+  evidence: string;
+  urgency: Priority;
+  status: 'OPEN' | 'ACCEPTED' | 'REJECTED' | 'RESOLVED' | 'FAILED';
+  resolution: string;
+  resolved_by: string;
+  created_at: string;
+  resolved_at: string;
+}
+
+export const PRIORITY_RANK: Record<Priority, number> = { CRITICAL: 0, HIGH: 1, MEDIUM: 2, LOW: 3 };
