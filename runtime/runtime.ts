@@ -51,6 +51,8 @@ export interface RuntimeOptions {
   fetchTimeoutMs?: number;
   echoLogs?: boolean;
   scriptProperties?: Record<string, string>;
+  // Sets the clock so that "now" starts at this instant (epoch ms); time then runs on from there.
+  startAt?: number;
 }
 
 export const EXECUTION_LIMIT_MS = 6 * 60 * 1000;
@@ -88,6 +90,14 @@ export function findRoot(from = path.dirname(fileURLToPath(import.meta.url))): s
     if (up === dir) throw new Error('cannot find the kaigi project root');
     dir = up;
   }
+}
+
+export interface RuntimeSnapshot {
+  workbook: Workbook;
+  script: Record<string, string>;
+  document: Record<string, string>;
+  triggers: TriggerModel[];
+  clockOffset: number;
 }
 
 export function projectFile(workbookFile: string): string {
@@ -130,6 +140,7 @@ export class Runtime {
     this.fetchTimeoutMs = opts.fetchTimeoutMs ?? 60_000;
     this.echoLogs = opts.echoLogs ?? false;
     if (opts.scriptProperties) this.scriptProperties.set(opts.scriptProperties);
+    if (opts.startAt !== undefined) this.clock.setOffset(opts.startAt - Date.now());
   }
 
   get codePath(): string {
@@ -412,6 +423,26 @@ export class Runtime {
       firings += (await this.fireDueTriggers()).length;
     }
     return { firings, reason: 'done' };
+  }
+
+  // A copy of everything an execution can change, so a test can replay the same start many times.
+  snapshot(): RuntimeSnapshot {
+    return {
+      workbook: this.workbook.clone(),
+      script: this.scriptProperties.all(),
+      document: this.documentProperties.all(),
+      triggers: structuredClone(this.triggers.triggers),
+      clockOffset: this.clock.getOffset(),
+    };
+  }
+
+  restore(s: RuntimeSnapshot): void {
+    this.workbook = s.workbook.clone();
+    this.scriptProperties.set(s.script, true);
+    this.documentProperties.set(s.document, true);
+    this.triggers.restore(structuredClone(s.triggers));
+    this.clock.setOffset(s.clockOffset);
+    this.caches.clear();
   }
 
   // The workbook goes to .xlsx; project state that is not part of a spreadsheet (script properties,

@@ -8,6 +8,7 @@ import { Store } from './adapters/gas/store.js';
 import { removeTriggers } from './adapters/gas/triggers.js';
 import { buildMenu, showHtml, tellUser, userLang } from './adapters/gas/ui.js';
 import { verifyAudit as verify, type AuditReport } from './app/audit.js';
+import { exportTab as exportRows, type LogicalRow } from './app/export.js';
 import { Council } from './app/council.js';
 import { requestDiscussion, requestObjection, requestResolution, type DiscussionRequest } from './app/requests.js';
 import { seedDemo } from './app/seed.js';
@@ -64,6 +65,10 @@ export function verifyAudit(): AuditReport {
   const lang = userLang();
   tellUser(report.ok ? t('auditOk', lang) : t('auditBroken', lang), report.ok ? `${report.rows} rows` : `${report.problem!.tab} row ${report.problem!.row}: ${report.problem!.detail}`);
   return report;
+}
+
+export function exportTab(name: string): { tab: string; columns: string[]; rows: LogicalRow[] } {
+  return exportRows(new Store(openBound(), scriptZone()), String(name));
 }
 
 export function openSidebar(): void {

@@ -89,6 +89,15 @@ export class Workbook {
     return wb;
   }
 
+  clone(): Workbook {
+    const wb = new Workbook(this.id, this.name, this.timeZone, this.locale);
+    wb.sheets = structuredClone(this.sheets);
+    wb.nextId = this.nextId;
+    wb.nextObjectId = this.nextObjectId;
+    wb.activeSheetId = this.activeSheetId;
+    return wb;
+  }
+
   totalCells(): number {
     let n = 0;
     for (const s of this.sheets) n += s.maxRows * s.maxCols;

@@ -4,7 +4,9 @@ import { applyStep, planStep, runStep, type DecideInput, type EngineEnv, type St
 import { decisionId, discussionId } from '../core/ids.js';
 import { advanceHead, backoffMs, findDuplicate, inProgressCount, pickNext, TASK_TYPES, type QueueItem } from '../core/queue.js';
 import { RulesProvider } from '../core/providers/rules.js';
+import { UnavailableProvider } from '../core/providers/unavailable.js';
 import { Settings } from '../core/settings.js';
+import { transition } from '../core/state-machine.js';
 import type { AgentDef, Discussion, InboxItem, Priority, PromptRow, Trigger } from '../core/types.js';
 import { runObjection, runResolution, type ObjectionInput, type ResolutionInput } from '../core/objections.js';
 import { sha256Hex } from '../adapters/gas/crypto.js';
@@ -105,7 +107,10 @@ export class Council {
         const own = prompts.filter((p) => p.agent_id === a.agent_id && p.active);
         return (own.find((p) => p.language === lang) ?? own[0])?.text ?? a.description;
       },
-      providerFor: () => rules,
+      providerFor: (a) => {
+        const name = a.model.split(':')[0] || settings.raw('provider.default');
+        return name === 'rules' ? rules : new UnavailableProvider(name);
+      },
       rules,
       kpi,
       members,
@@ -275,14 +280,13 @@ export class Council {
         const values = this.store.readRows('orders', row, 1)[0].slice();
         values[5] = 'CANCELLED';
         values[8] = new Date(now);
-        c.update('orders', row, values);
-        c.audit({ actor: 'decider', event: 'order_cancelled', tab: 'Orders', row_key: String(values[0]), payload: { row, sha256: c.digest(values) } });
+        const stored = c.update('orders', row, values);
+        c.audit({ actor: 'decider', event: 'order_cancelled', tab: 'Orders', row_key: String(values[0]), payload: { row, sha256: c.digest(stored) } });
       }
     }
-    if (r.orders.length) {
-      const orderValues = r.orders.map((o) => orderRow(o, now));
-      const first = c.append('orders', orderValues);
-      r.orders.forEach((o, i) => c.audit({ actor: 'decider', event: 'order', tab: 'Orders', row_key: o.order_id, payload: { row: first + i, sha256: c.digest(orderValues[i]) } }));
+    for (const o of r.orders) {
+      const placed = c.appendOne('orders', orderRow(o, now), `Orders:${o.order_id}`);
+      c.audit({ actor: 'decider', event: 'order', tab: 'Orders', row_key: o.order_id, payload: { row: placed.row, sha256: c.digest(placed.values) } });
     }
     for (const item of r.inbox) {
       const inbox = { ...item, inbox_id: `INB-${c.nextSeq('inbox')}` };
@@ -322,8 +326,10 @@ export class Council {
   open(item: QueueItem, inProgress: number): Outcome {
     const p = item.payload as { trigger: Trigger; priority?: Priority };
     const trigger = validateTrigger(p.trigger);
-    const start = inProgress < this.settings().number('limits.max_concurrent_discussions');
+    const max = this.settings().number('limits.max_concurrent_discussions');
     return this.store.withLock((state) => {
+      // Counted again under the lock: executions that claimed at the same time must not all start.
+      const start = inProgress < max && inProgressCount(this.readQueue(state)) < max;
       const now = this.now();
       const c = this.store.begin(state);
       const day = dayOf(now, this.tz);
@@ -332,9 +338,12 @@ export class Council {
         discussion_id: id, status: 'OPEN', priority: p.priority ?? item.priority, trigger, created_at: new Date(now).toISOString(), closed_at: '',
         participants: [], messages: [], final_decision: null, execution_status: 'NOT_STARTED', outcome_evaluated: '', notes: [],
       };
-      const values = logRow(d, '[]');
-      const row = c.append('discussions', [values], () => `Discussion Log:${id}`);
-      c.audit({ actor: trigger.source, event: 'log_row', tab: 'Discussion Log', row_key: id, payload: { row, status: 'OPEN', sha256: c.digest(values) } });
+      // Starting now, the discussion is in progress from its first row on, so the log never shows more than the limit.
+      const status = start ? transition('OPEN', 'IN_PROGRESS') : 'OPEN';
+      const placed = c.appendOne('discussions', logRow({ ...d, status }, '[]'), `Discussion Log:${id}`);
+      const row = placed.row;
+      c.audit({ actor: trigger.source, event: 'log_row', tab: 'Discussion Log', row_key: id, payload: { row, status, sha256: c.digest(placed.values) } });
+      if (start) c.audit({ actor: 'kaigi', event: 'status', tab: 'Discussion Log', row_key: id, payload: { from: 'OPEN', to: 'IN_PROGRESS' } });
       // With room under the in-progress limit the same execution goes straight on; otherwise it waits queued.
       const next: QueueItem = start
         ? { ...item, type: 'discussion.advance', payload: { discussion_id: id, row, started: true }, updated_at: now, attempts: 0 }
@@ -378,9 +387,8 @@ export class Council {
       this.inCommit(state, (c) => {
         const { result, objection } = runObjection(l.d, { ...input, objection_id: input.objection_id || `OBJ-${c.nextSeq('objection')}` }, this.env(), new Date(this.now()).toISOString());
         this.commitStep(c, l, result, (cc) => {
-          const values = objectionRow(objection);
-          const row = cc.append('objections', [values]);
-          cc.audit({ actor: objection.objector, event: 'objection', tab: 'Objections', row_key: objection.objection_id, payload: { row, status: objection.status, sha256: cc.digest(values) } });
+          const placed = cc.appendOne('objections', objectionRow(objection), `Objections:${objection.objection_id}`);
+          cc.audit({ actor: objection.objector, event: 'objection', tab: 'Objections', row_key: objection.objection_id, payload: { row: placed.row, status: objection.status, sha256: cc.digest(placed.values) } });
         });
       });
     });

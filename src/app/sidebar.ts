@@ -40,7 +40,10 @@ export interface DiscussionView {
   created_at: string;
   closed_at: string;
   phases: { phase: number; messages: number }[];
-  messages: { message_id: string; phase: number; speaker: string; type: string; brief: string; stated: number | null; computed: number | null; fallback_level: number; error_code: string }[];
+  messages: {
+    message_id: string; phase: number; speaker: string; type: string; brief: string; timestamp: string; model: string; tokens: number; processing_ms: number;
+    stated: number | null; computed: number | null; fallback_level: number; error_code: string; note: string;
+  }[];
   decision: Record<string, unknown> | null;
   notes: string[];
 }
@@ -58,7 +61,8 @@ export function discussionView(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, id:
     closed_at: d.closed_at,
     phases,
     messages: d.messages.map((m) => ({
-      message_id: m.message_id, phase: m.phase, speaker: m.speaker, type: m.message_type, brief: briefMessage(m),
+      message_id: m.message_id, phase: m.phase, speaker: m.speaker, type: m.message_type, brief: briefMessage(m), timestamp: m.timestamp,
+      model: m.metadata.model_used, tokens: m.metadata.tokens_consumed, processing_ms: m.metadata.processing_time_ms, note: m.metadata.note ?? '',
       stated: m.metadata.stated_confidence ?? null, computed: m.metadata.computed_confidence ?? null, fallback_level: m.metadata.fallback_level, error_code: m.metadata.error_code ?? '',
     })),
     decision: d.final_decision,

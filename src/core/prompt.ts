@@ -11,6 +11,10 @@ export function dataBlock(name: string, value: unknown): string {
 
 export function briefMessage(m: Message): string {
   const c = m.content as Record<string, unknown>;
+  if (m.message_type === 'EXECUTION_ORDER') {
+    const o = c as { decision_id: string; actions: { action_type: string; intensity: string }[]; monitoring: { review_date: string } };
+    return `[P${m.phase} ${m.speaker} ${m.message_type}] ${o.decision_id}: ${o.actions.map((a) => `${a.action_type}(${a.intensity})`).join(', ')}; review ${o.monitoring.review_date}`;
+  }
   const key = ['summary', 'analysis', 'viewpoint', 'risk', 'reality_check', 'notes', 'rationale', 'question', 'answer', 'reason', 'status', 'message'].find((k) => typeof c[k] === 'string');
   const rec = (c.recommendation as { action_type?: string } | undefined)?.action_type;
   const conf = typeof c.confidence === 'number' ? ` confidence=${c.confidence}` : '';

@@ -250,6 +250,14 @@ export class Commit {
     return first;
   }
 
+  // Appends one row and returns what is actually stored (long values replaced by pointers), for hashing.
+  appendOne(tab: string, values: unknown[], owner: string): { row: number; values: unknown[] } {
+    const fitted = this.fit(values, owner);
+    const row = this.reserve(tab, 1);
+    this.blocks.push({ tab, row, rows: [fitted] });
+    return { row, values: fitted };
+  }
+
   update(tab: string, row: number, values: unknown[], owner = `${tab}:${row}`): unknown[] {
     const fitted = this.fit(values, owner);
     this.blocks.push({ tab, row, rows: [fitted] });

@@ -9,6 +9,7 @@ import { changeText, facts, type Facts } from './facts.js';
 type L = (ja: string, en: string) => string;
 const langOf = (ctx: AgentContext): L => (ja, en) => (ctx.lang === 'ja' ? ja : en);
 const round2 = (x: number) => Math.round(x * 100) / 100;
+const rate = (x: number | null) => (x === null ? '-' : `${Math.round(x * 100)}%`);
 
 interface Opinion {
   analysis: string;
@@ -107,8 +108,8 @@ const specialists: Record<string, (ctx: AgentContext, f: Facts, t: L) => Opinion
     const stable = f.conversionRecent !== null && f.conversionBefore !== null && f.conversionRecent >= f.conversionBefore * 0.85;
     return {
       analysis: t(
-        `アポ転換率は直近${f.conversionRecent === null ? '-' : pct(f.conversionRecent)}（以前${f.conversionBefore === null ? '-' : pct(f.conversionBefore)}）。`,
-        `Appointment conversion is ${f.conversionRecent === null ? '-' : pct(f.conversionRecent)} recently (before: ${f.conversionBefore === null ? '-' : pct(f.conversionBefore)}).`,
+        `アポ転換率は直近${rate(f.conversionRecent)}（以前${rate(f.conversionBefore)}）。`,
+        `Appointment conversion is ${rate(f.conversionRecent)} recently (before: ${rate(f.conversionBefore)}).`,
       ),
       evidence: [`conversion_recent: ${f.conversionRecent === null ? 'n/a' : round2(f.conversionRecent)}`, `conversion_before: ${f.conversionBefore === null ? 'n/a' : round2(f.conversionBefore)}`],
       hypothesis: stable ? t('転換率は維持されており、課題は活動量', 'Conversion holds; the problem is volume') : t('転換率が低下しており、スキル面の課題', 'Conversion fell; the problem is skill'),

@@ -1,0 +1,273 @@
+// kaigi: the command line (SPEC §12) — runs the built Apps Script file in the local runtime on a workbook.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Runtime, type ExecutionResult } from '../runtime/runtime.js';
+
+class UsageError extends Error {}
+
+const USAGE = `usage:
+  kaigi run [--demo] [--trigger FILE.json] [--workbook FILE.xlsx] [--provider rules|openai|anthropic|gemini|openai-compatible]
+            [--base-url URL] [--model NAME] [--until decided|closed|idle] [--json]
+  kaigi tick --workbook FILE.xlsx
+  kaigi export --workbook FILE.xlsx --tab NAME [--format json|csv]
+  kaigi verify-audit --workbook FILE.xlsx
+  kaigi object --workbook FILE.xlsx --discussion ID --reason TEXT [--alternative TEXT] [--urgency LEVEL] [--objector WHO]
+  kaigi resolve --workbook FILE.xlsx --discussion ID --action approve|return|reject [--guidance TEXT] [--order FILE.json]`;
+
+const FLAGS = new Set(['demo', 'json']);
+
+function parse(argv: string[]): { command: string; opts: Record<string, string | boolean> } {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h') throw new UsageError('');
+  const opts: Record<string, string | boolean> = {};
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i];
+    if (!a.startsWith('--')) throw new UsageError(`unexpected argument "${a}"`);
+    const key = a.slice(2);
+    if (FLAGS.has(key)) opts[key] = true;
+    else {
+      const v = rest[++i];
+      if (v === undefined || v.startsWith('--')) throw new UsageError(`--${key} needs a value`);
+      opts[key] = v;
+    }
+  }
+  return { command, opts };
+}
+
+function need(opts: Record<string, string | boolean>, key: string): string {
+  const v = opts[key];
+  if (typeof v !== 'string' || !v) throw new UsageError(`--${key} is required`);
+  return v;
+}
+
+async function call(rt: Runtime, fn: string, args: unknown[] = [], kind: 'editor' | 'trigger' | 'server' = 'editor'): Promise<any> {
+  const r: ExecutionResult = await rt.run(fn, args, { kind });
+  if (!r.ok) throw new Error(`${fn} failed: ${r.error?.message}`);
+  return r.value;
+}
+
+async function openWorkbook(file: string): Promise<{ rt: Runtime; fresh: boolean }> {
+  const fresh = !fs.existsSync(file);
+  const rt = await Runtime.open(file, { echoLogs: process.env.KAIGI_DEBUG === '1' });
+  if (fresh) await call(rt, 'setup');
+  return { rt, fresh };
+}
+
+function readTrigger(file: string): Record<string, unknown> {
+  let t: unknown;
+  try {
+    t = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`cannot read trigger ${file}: ${(e as Error).message}`);
+  }
+  const x = t as Record<string, unknown>;
+  if (!x || typeof x !== 'object' || Array.isArray(x)) throw new UsageError('a trigger file holds a JSON object');
+  if (typeof x.type !== 'string' || typeof x.target_user_id !== 'string') throw new UsageError('a trigger needs "type" and "target_user_id" strings');
+  return x;
+}
+
+// The discussion a queue task became, once a tick has opened it.
+function discussionOfTask(rt: Runtime, taskId: string): { id: string; status: string } | null {
+  const wb = rt.workbook;
+  const queue = wb.sheetByName('Queue');
+  const log = wb.sheetByName('Discussion Log') ?? wb.sheetByName('議論ログ');
+  if (!queue || !log) return null;
+  const q = wb.getValues(queue, 1, 1, Math.max(1, wb.lastRow(queue)), 6).find((r) => r[0] === taskId);
+  if (!q) return null;
+  let id = '';
+  try {
+    id = String(JSON.parse(String(q[5])).discussion_id ?? '');
+  } catch {
+    return null;
+  }
+  if (!id) return null;
+  const row = wb.getValues(log, 1, 1, Math.max(1, wb.lastRow(log)), 2).find((r) => r[0] === id);
+  return row ? { id, status: String(row[1]) } : null;
+}
+
+function queueIdle(rt: Runtime): boolean {
+  const wb = rt.workbook;
+  const queue = wb.sheetByName('Queue');
+  if (!queue || wb.lastRow(queue) < 2) return true;
+  return wb.getValues(queue, 2, 7, wb.lastRow(queue) - 1, 1).every((r) => r[0] === 'done' || r[0] === 'dead');
+}
+
+const TERMINAL = ['DECIDED', 'CLOSED', 'TIMEOUT', 'ESCALATED'];
+
+interface View {
+  discussion_id: string;
+  status: string;
+  messages: { message_id: string; phase: number; speaker: string; type: string; brief: string; timestamp: string; tokens: number; processing_ms: number; stated: number | null; computed: number | null; fallback_level: number; error_code: string }[];
+}
+
+function summary(view: View, workbook: string) {
+  const phases = [1, 2, 3, 4, 5, 6].map((phase) => {
+    const ms = view.messages.filter((m) => m.phase === phase);
+    const times = ms.map((m) => Date.parse(m.timestamp));
+    const speakers = [...new Set(ms.map((m) => m.speaker))];
+    return ms.length
+      ? { phase, speakers, started_at: new Date(Math.min(...times) - Math.max(...ms.map((m) => m.processing_ms))).toISOString(), ended_at: new Date(Math.max(...times)).toISOString(), ms: Math.max(...times) - Math.min(...times) + Math.max(...ms.map((m) => m.processing_ms)) }
+      : { phase, speakers, started_at: null, ended_at: null, ms: 0 };
+  });
+  const fallbacks: Record<string, number> = {};
+  for (const m of view.messages) fallbacks[String(m.fallback_level)] = (fallbacks[String(m.fallback_level)] ?? 0) + 1;
+  return {
+    discussion_id: view.discussion_id,
+    status: view.status,
+    phases,
+    messages: view.messages.length,
+    tokens: view.messages.reduce((a, m) => a + m.tokens, 0),
+    fallbacks,
+    workbook,
+  };
+}
+
+function transcript(view: View, s: ReturnType<typeof summary>): string {
+  const lines = [`${view.discussion_id}  ${view.status}`, ''];
+  for (const p of s.phases) {
+    lines.push(`── Phase ${p.phase}  (${p.ms} ms, ${p.speakers.length} speaker${p.speakers.length === 1 ? '' : 's'})`);
+    for (const m of view.messages.filter((x) => x.phase === p.phase)) {
+      const conf = m.stated !== null || m.computed !== null ? ` conf stated=${m.stated ?? '-'} computed=${m.computed ?? '-'}` : '';
+      const fb = m.fallback_level ? ` fallback=L${m.fallback_level}` : '';
+      const err = m.error_code ? ` ${m.error_code}` : '';
+      lines.push(`  ${m.speaker.padEnd(16)} ${m.type.padEnd(22)}${conf}${fb}${err}  ${m.processing_ms}ms`);
+      lines.push(`      ${m.brief.replace(/^\[[^\]]*\]\s*/, '').slice(0, 160)}`);
+    }
+  }
+  lines.push('', `messages ${s.messages}, tokens ${s.tokens}, fallbacks ${JSON.stringify(s.fallbacks)}`, `workbook: ${s.workbook}`);
+  return lines.join('\n');
+}
+
+async function run(opts: Record<string, string | boolean>): Promise<number> {
+  const workbook = path.resolve(String(opts.workbook ?? 'kaigi.xlsx'));
+  const until = String(opts.until ?? 'decided');
+  if (['decided', 'closed', 'idle'].indexOf(until) < 0) throw new UsageError('--until must be decided, closed or idle');
+  const provider = String(opts.provider ?? 'rules');
+  if (['rules', 'openai', 'anthropic', 'gemini', 'openai-compatible'].indexOf(provider) < 0) throw new UsageError(`unknown provider ${provider}`);
+  if (provider !== 'rules') throw new UsageError(`the ${provider} provider is not available in this build; use --provider rules`);
+  if (!opts.demo && !opts.trigger) throw new UsageError('give --demo or --trigger FILE.json');
+  const trigger = opts.trigger ? readTrigger(String(opts.trigger)) : null;
+  const { rt } = await openWorkbook(workbook);
+  try {
+    let request: Record<string, unknown>;
+    if (trigger) request = trigger;
+    else {
+      await call(rt, 'seedDemoData');
+      request = { type: 'kpi_decline', source: 'watcher', target_user_id: 'tanaka', context: { metric: 'contacts', summary: '田中さんの連絡数が3日連続低下', previous: 12, current: 5 }, priority: 'HIGH' };
+    }
+    const { task_id } = await call(rt, 'startDiscussion', [request], 'server');
+    const done = () => {
+      if (until === 'idle') return queueIdle(rt);
+      const d = discussionOfTask(rt, task_id);
+      if (!d) return false;
+      return until === 'closed' ? d.status === 'CLOSED' || d.status === 'TIMEOUT' : TERMINAL.indexOf(d.status) >= 0;
+    };
+    await rt.runTriggers(done, { maxFirings: 2000, maxClockMs: 3 * 24 * 3600_000 });
+    const d = discussionOfTask(rt, task_id);
+    await rt.save(workbook);
+    if (!d) {
+      console.error(`kaigi: task ${task_id} never became a discussion`);
+      return 1;
+    }
+    const view = (await call(rt, 'getDiscussion', [d.id], 'server')) as View;
+    const s = summary(view, workbook);
+    if (opts.json) console.log(JSON.stringify(s));
+    else console.log(transcript(view, s));
+    const reached = until === 'idle' ? queueIdle(rt) : until === 'closed' ? d.status === 'CLOSED' : d.status === 'DECIDED' || d.status === 'CLOSED';
+    return reached ? 0 : 1;
+  } finally {
+    await rt.close();
+  }
+}
+
+function csv(columns: string[], rows: Record<string, unknown>[]): string {
+  const cell = (v: unknown) => {
+    const s = v === undefined || v === null ? '' : String(v);
+    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  return [columns.map(cell).join(',')].concat(rows.map((r) => columns.map((c) => cell(r[c])).join(','))).join('\n');
+}
+
+async function existing(opts: Record<string, string | boolean>): Promise<{ rt: Runtime; file: string }> {
+  const file = path.resolve(need(opts, 'workbook'));
+  if (!fs.existsSync(file)) throw new UsageError(`no workbook at ${file}`);
+  return { rt: await Runtime.open(file), file };
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { command, opts } = parse(argv);
+  switch (command) {
+    case 'run':
+      return run(opts);
+    case 'tick': {
+      const { rt, file } = await existing(opts);
+      try {
+        const r = await rt.run('tick', [], { kind: 'trigger' });
+        await rt.save(file);
+        console.log(JSON.stringify(r.ok ? r.value : { error: r.error?.message }));
+        return r.ok ? 0 : 1;
+      } finally {
+        await rt.close();
+      }
+    }
+    case 'export': {
+      const format = String(opts.format ?? 'json');
+      if (format !== 'json' && format !== 'csv') throw new UsageError('--format must be json or csv');
+      const { rt } = await existing(opts);
+      try {
+        const r = await rt.run('exportTab', [need(opts, 'tab')], { kind: 'editor' });
+        if (!r.ok) throw new UsageError(r.error!.message);
+        const out = r.value as { columns: string[]; rows: Record<string, unknown>[] };
+        console.log(format === 'json' ? JSON.stringify(out.rows, null, 1) : csv(out.columns, out.rows));
+        return 0;
+      } finally {
+        await rt.close();
+      }
+    }
+    case 'verify-audit': {
+      const { rt } = await existing(opts);
+      try {
+        const report = (await call(rt, 'verifyAudit')) as { ok: boolean; rows: number; problem?: { tab: string; row: number; detail: string } };
+        if (report.ok) console.log(`audit chain intact: ${report.rows} rows`);
+        else console.log(`audit broken at ${report.problem!.tab} row ${report.problem!.row}: ${report.problem!.detail}`);
+        return report.ok ? 0 : 1;
+      } finally {
+        await rt.close();
+      }
+    }
+    case 'object':
+    case 'resolve': {
+      const { rt, file } = await existing(opts);
+      try {
+        const input: Record<string, unknown> = { discussion_id: need(opts, 'discussion') };
+        if (command === 'object') Object.assign(input, { reason: need(opts, 'reason'), alternative: opts.alternative ?? '-', urgency: opts.urgency ?? 'MEDIUM', objector: opts.objector ?? 'human', source: 'human' });
+        else {
+          Object.assign(input, { action: need(opts, 'action'), guidance: opts.guidance, by: 'cli' });
+          if (opts.order) input.order = readTrigger(String(opts.order));
+        }
+        const r = await rt.run(command === 'object' ? 'fileObjection' : 'resolveEscalation', [input], { kind: 'server' });
+        if (!r.ok) throw new UsageError(r.error!.message);
+        await rt.runTriggers(() => queueIdle(rt), { maxFirings: 200 });
+        await rt.save(file);
+        console.log(JSON.stringify(r.value));
+        return 0;
+      } finally {
+        await rt.close();
+      }
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e) => {
+    if (e instanceof UsageError) {
+      console.error(e.message ? `kaigi: ${e.message}\n${USAGE}` : USAGE);
+      process.exit(2);
+    }
+    console.error(`kaigi: ${(e as Error).message}`);
+    process.exit(1);
+  },
+);

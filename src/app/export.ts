@@ -1,0 +1,43 @@
+// Logical rows of a tab: headers as keys, overflowed values reassembled, messages rejoined from their chunks.
+import { tabByName } from '../../sheets-schema/index.js';
+import { parsePointer } from '../core/cells.js';
+import { isDate, messagesFromRows } from '../adapters/gas/records.js';
+import { Store } from '../adapters/gas/store.js';
+
+export type LogicalRow = Record<string, string | number | boolean>;
+
+function plain(v: unknown): string | number | boolean {
+  if (isDate(v)) return v.toISOString();
+  return v as string | number | boolean;
+}
+
+export function exportTab(store: Store, name: string): { tab: string; columns: string[]; rows: LogicalRow[] } {
+  const spec = tabByName(name);
+  if (!spec) throw new Error(`no tab named "${name}"`);
+  const columns = spec.columns.map((c) => c.key);
+  let raw = store.readTab(spec.key).filter((r) => r.some((v) => v !== ''));
+  if (spec.key === 'messages') {
+    // One logical row per message: its chunk rows joined back into the full message JSON.
+    const ids: string[] = [];
+    for (const r of raw) if (ids.indexOf(String(r[1])) < 0) ids.push(String(r[1]));
+    const firstRows = raw.filter((r) => Number(r[3]) === 0);
+    const full: Record<string, string> = {};
+    for (const id of ids) for (const m of messagesFromRows(raw, id)) full[m.message_id] = JSON.stringify(m);
+    raw = firstRows.map((r) => r.map((v, i) => (i === 9 ? full[String(r[0])] : i === 3 ? 0 : i === 4 ? 1 : v)));
+  } else {
+    raw = store.resolveOverflow(raw);
+  }
+  const rows = raw.map((r) => {
+    const o: LogicalRow = {};
+    columns.forEach((c, i) => (o[c] = plain(r[i])));
+    return o;
+  });
+  if (spec.key === 'discussions') {
+    const messages = store.readTab('messages');
+    for (const o of rows) {
+      const p = parsePointer(o.messages_json);
+      if (p) o.messages_json = JSON.stringify(messagesFromRows(messages, String(o.discussion_id)));
+    }
+  }
+  return { tab: spec.name, columns, rows };
+}
