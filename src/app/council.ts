@@ -146,7 +146,7 @@ export class Council {
     const q = item as QueueItem & { rawPayload?: string; resolvedPayload?: string };
     if (q.rawPayload !== undefined && q.resolvedPayload === values[5]) values[5] = q.rawPayload;
     if (marker) c.setMarker('queue', item.row, values, `Queue:${item.id}`);
-    else c.update('queue', item.row, values, `Queue:${item.id}`);
+    else c.updateAfter('queue', item.row, values, `Queue:${item.id}`);
   }
 
   enqueue(type: string, payload: Record<string, unknown>, priority: Priority, dedupeKey = '', from = 'human'): { id: string; duplicate: boolean } {

@@ -202,6 +202,7 @@ export class Commit {
   private readonly blocks: { tab: string; row: number; rows: unknown[][] }[] = [];
   private readonly events: AuditEvent[] = [];
   private marker: { tab: string; row: number; values: unknown[] } | null = null;
+  private readonly post: { tab: string; row: number; rows: unknown[][] }[] = [];
   private readonly appended: Record<string, [number, number]> = {};
 
   constructor(private readonly store: Store, readonly state: StoreState) {}
@@ -264,6 +265,12 @@ export class Commit {
     return fitted;
   }
 
+  // A write made only once the commit point is in the sheet: a crash before it rolls the commit back, and
+  // a crash after it leaves work that a replay finds already done (e.g. a task still marked as leased).
+  updateAfter(tab: string, row: number, values: unknown[], owner = `${tab}:${row}`): void {
+    this.post.push({ tab, row, rows: [this.fit(values, owner)] });
+  }
+
   // The last write of the commit; once it is in the sheet the commit counts as done.
   setMarker(tab: string, row: number | 'append', values: unknown[], owner: string): { row: number; values: unknown[] } {
     const fitted = this.fit(values, owner);
@@ -308,6 +315,7 @@ export class Commit {
     const ordered = this.blocks.filter((b) => b.tab !== 'audit').concat(this.blocks.filter((b) => b.tab === 'audit'));
     for (const b of ordered) store.sheet(b.tab).getRange(b.row, 1, b.rows.length, store.width(b.tab)).setValues(b.rows.map((r) => pad(r, store.width(b.tab))));
     store.sheet(this.marker.tab).getRange(this.marker.row, 1, 1, store.width(this.marker.tab)).setValues([markerValues]);
+    for (const b of this.post) store.sheet(b.tab).getRange(b.row, 1, b.rows.length, store.width(b.tab)).setValues(b.rows.map((r) => pad(r, store.width(b.tab))));
     store.writeState(after);
     return after;
   }
