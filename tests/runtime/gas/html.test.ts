@@ -33,7 +33,7 @@ describe('web app and google.script.run', () => {
     await withRuntime(async (rt) => {
       await rt.run('setup', [], { kind: 'menu' });
       const data = (await rt.callServer('getSidebarData')) as { tabs: unknown[] };
-      expect(data.tabs.length).toBe(17);
+      expect(data.tabs.length).toBe(18);
       await expect(rt.callServer('getSidebarData', new Date())).rejects.toThrow(/illegal value/);
       await expect(rt.callServer('runTick_')).rejects.toThrow(/not found/);
       const r = await rt.evaluate('return { when: new Date() };');
