@@ -410,10 +410,11 @@ export class Workbook {
     if (at < 1 || at > sheet.maxRows + 1) throw new SheetsError('Those rows are out of bounds.');
     this.ensureCapacity(count * sheet.maxCols);
     const template = sheet.formats[copyFrom - 1];
-    if (at - 1 < sheet.cells.length) sheet.cells.splice(at - 1, 0, ...new Array(count).fill(undefined));
+    // concat, not splice(...spread): a spread of a large insert overflows the call stack.
+    if (at - 1 < sheet.cells.length) sheet.cells = sheet.cells.slice(0, at - 1).concat(new Array(count).fill(undefined), sheet.cells.slice(at - 1));
     const fmtRows = new Array(count).fill(undefined).map(() => (template ? template.slice() : undefined));
     while (sheet.formats.length < at - 1) sheet.formats.push(undefined);
-    sheet.formats.splice(at - 1, 0, ...fmtRows);
+    sheet.formats = sheet.formats.slice(0, at - 1).concat(fmtRows, sheet.formats.slice(at - 1));
     sheet.validations = shiftKeys(sheet.validations, at, count);
     sheet.styles = shiftKeys(sheet.styles, at, count);
     sheet.maxRows += count;

@@ -36,6 +36,16 @@ export function applyTab(ss: Spreadsheet, spec: TabSpec, existing: Sheet | null,
     sheet.getRange(1, ins.at, 1, 1).setValues([[ins.key]]);
   }
   const n = spec.columns.length;
+  // Unused columns still count toward the 10,000,000-cell limit: drop trailing ones that are entirely empty.
+  const maxCols = sheet.getMaxColumns();
+  const width = Math.max(n, plan.header.length);
+  if (maxCols > width) {
+    const rows = Math.max(1, sheet.getLastRow());
+    const extra = sheet.getRange(1, width + 1, rows, maxCols - width).getValues();
+    let keep = 0;
+    extra.forEach((row) => row.forEach((v, i) => { if (v !== '' && i + 1 > keep) keep = i + 1; }));
+    if (width + keep < maxCols) sheet.deleteColumns(width + keep + 1, maxCols - width - keep);
+  }
   if (sheet.getMaxColumns() < plan.header.length) sheet.insertColumnsAfter(sheet.getMaxColumns(), plan.header.length - sheet.getMaxColumns());
   if (plan.writeHeader) sheet.getRange(1, 1, 1, n).setValues([spec.columns.map((c) => c.key)]);
   const head = sheet.getRange(1, 1, 1, n);

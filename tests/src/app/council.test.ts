@@ -6,10 +6,14 @@ describe('a full discussion on the rules provider', () => {
   it('runs six phases with all fourteen agents and issues an allow-listed order', async () => {
     const rt = await council();
     try {
+      const from = rt.executions.length;
       await start(rt);
       await settle(rt);
       const [id] = Object.keys(statuses(rt));
       expect(statuses(rt)[id]).toBe('DECIDED');
+      // SPEC §15: at most 40 Sheets round trips for the whole discussion, request to decision.
+      const trips = rt.executions.slice(from).reduce((a, r) => a + r.counts.roundTrips, 0);
+      expect(trips).toBeLessThanOrEqual(40);
       const ms = messages(rt, id);
       const speakers = new Set(ms.map((m) => m.speaker));
       expect(speakers.size).toBe(14);

@@ -30,6 +30,9 @@ describe('setup()', () => {
       expect(rt.workbook.getValues(log, 1, 1, 1, 14)[0]).toEqual(['discussion_id', 'status', 'priority', 'trigger_type', 'trigger_target_user', 'trigger_context_json', 'created_at', 'closed_at', 'participants_json', 'messages_json', 'final_decision_json', 'execution_status', 'outcome_evaluated', 'notes']);
       const settings = rt.workbook.sheetByName('Settings')!;
       expect(rt.workbook.lastRow(settings)).toBeGreaterThan(40);
+      // The council is seeded: 14 agents, and a prompt per agent in Japanese and English.
+      expect(rt.workbook.lastRow(rt.workbook.sheetByName('Agents')!)).toBe(15);
+      expect(rt.workbook.lastRow(rt.workbook.sheetByName('Prompts')!)).toBe(29);
       expect(rt.scriptProperties.get('KAIGI_SPREADSHEET_ID')).toBe(rt.workbook.id);
       expect(rt.ui.alerts.length).toBe(1);
     });
@@ -40,9 +43,9 @@ describe('setup()', () => {
       await rt.run('setup', [], { kind: 'menu' });
       const first = snapshot(rt);
       const again = await rt.run('setup', [], { kind: 'menu' });
-      expect(again.value).toMatchObject({ created: [], repaired: [], problems: [], settingsAdded: 0, triggersCreated: 0 });
+      expect(again.value).toMatchObject({ created: [], repaired: [], problems: [], settingsAdded: 0, agentsAdded: 0, promptsAdded: 0, triggersCreated: 0 });
       expect(snapshot(rt)).toBe(first);
-      expect(rt.triggers.triggers.map((t) => t.handler)).toEqual(['tick']);
+      expect(rt.triggers.triggers.map((t) => t.handler)).toEqual(['tick', 'dailyWatch']);
     });
   });
 
@@ -80,7 +83,7 @@ describe('teardown() and onOpen', () => {
       await rt.run('setup', [], { kind: 'menu' });
       await gas(rt, "ScriptApp.newTrigger('myOwnReport').timeBased().everyHours(1).create();");
       const r = await rt.run('teardown', [], { kind: 'menu' });
-      expect(r.value).toEqual({ removed: 1 });
+      expect(r.value).toEqual({ removed: 2 });
       expect(rt.triggers.triggers.map((t) => t.handler)).toEqual(['myOwnReport']);
     });
   });
@@ -90,7 +93,7 @@ describe('teardown() and onOpen', () => {
       const [open] = await rt.open();
       expect(open.ok).toBe(true);
       expect(rt.ui.menus[0].caption).toBe('Kaigi');
-      expect((rt.ui.menus[0].items as { fn?: string }[]).map((i) => i.fn).filter(Boolean)).toEqual(['openSidebar', 'runQueueNow', 'setup', 'showSettings', 'showHelp']);
+      expect((rt.ui.menus[0].items as { fn?: string }[]).map((i) => i.fn).filter(Boolean)).toEqual(['openSidebar', 'runQueueNow', 'dailyWatch', 'verifyAudit', 'seedDemoData', 'setup', 'showSettings', 'showHelp']);
     });
   });
 });

@@ -1,0 +1,125 @@
+// npm run bench: measures SPEC §15 targets through the built file in the local runtime.
+import os from 'node:os';
+import { Runtime, type ExecutionResult } from '../runtime/runtime.js';
+import type { SheetModel, Workbook } from '../runtime/host/workbook.js';
+
+const START = Date.UTC(2026, 0, 15, 1, 0, 0);
+const TRIGGER = { type: 'kpi_decline', source: 'watcher', target_user_id: 'tanaka', context: { metric: 'contacts' }, priority: 'HIGH' };
+
+function must(r: ExecutionResult): any {
+  if (!r.ok) throw new Error(`${r.fn}: ${r.error?.message}`);
+  return r.value;
+}
+
+function sheet(wb: Workbook, name: string): SheetModel {
+  const s = wb.sheetByName(name);
+  if (!s) throw new Error(`no ${name} tab`);
+  return s;
+}
+
+// Runs one discussion from the request to DECIDED and returns the executions it took.
+async function discussion(rt: Runtime): Promise<ExecutionResult[]> {
+  const runs = [await rt.run('startDiscussion', [TRIGGER], { kind: 'server' })];
+  must(runs[0]);
+  for (let i = 0; i < 20; i++) {
+    const r = await rt.run('tick', [], { kind: 'trigger' });
+    must(r);
+    runs.push(r);
+    const log = sheet(rt.workbook, 'Discussion Log');
+    const last = rt.workbook.lastRow(log);
+    if (rt.workbook.getValues(log, last, 2, 1, 1)[0][0] === 'DECIDED') break;
+    rt.clock.advance(60_000);
+  }
+  return runs;
+}
+
+// Copies the rows of one real discussion `copies` times, as if the log already held that many.
+function replicate(rt: Runtime, copies: number): void {
+  const wb = rt.workbook;
+  const tabs = ['Discussion Log', 'Messages', 'Orders', 'Audit', 'Queue'];
+  const templates: Record<string, unknown[][]> = {};
+  for (const t of tabs) {
+    const s = sheet(wb, t);
+    templates[t] = wb.getValues(s, 2, 1, wb.lastRow(s) - 1, s.maxCols);
+  }
+  const id = String(templates['Discussion Log'][0][0]);
+  const state = JSON.parse(rt.scriptProperties.get('KAIGI_STATE')!);
+  for (const t of tabs) {
+    const s = sheet(wb, t);
+    const rows: unknown[][] = [];
+    for (let i = 1; i <= copies; i++) {
+      const copyId = `DISC-2025-01-01-${String(i).padStart(5, '0')}`;
+      for (const r of templates[t]) rows.push(r.map((v) => (typeof v === 'string' ? v.split(id).join(copyId) : v)));
+    }
+    const at = wb.lastRow(s) + 1;
+    const need = at + rows.length - 1 - s.maxRows;
+    if (need > 0) wb.insertRows(s, s.maxRows + 1, need + 10, s.maxRows);
+    // Written straight into the model: this is set-up, not an execution, so it is not counted.
+    for (let i = 0; i < rows.length; i += 5000) {
+      const chunk = rows.slice(i, i + 5000);
+      const values = chunk.map((r) => r.map((v) => (v instanceof Date ? new Date(v.getTime()) : v)));
+      wb.setValues(s, at + i, 1, chunk.length, s.maxCols, values);
+    }
+    const key = { 'Discussion Log': 'discussions', Messages: 'messages', Orders: 'orders', Audit: 'audit', Queue: 'queue' }[t]!;
+    state.tails[key] = { last: wb.lastRow(s), max: s.maxRows };
+  }
+  state.queueHead = state.tails.queue.last + 1;
+  rt.scriptProperties.set({ KAIGI_STATE: JSON.stringify(state) });
+}
+
+async function sheetsBench(earlier: number): Promise<{ roundTrips: number; executions: number; byOp: Record<string, number> }> {
+  const rt = new Runtime({ startAt: START });
+  try {
+    must(await rt.run('setup', [], { kind: 'menu' }));
+    must(await rt.run('seedDemoData', [], { kind: 'menu' }));
+    await discussion(rt);
+    if (earlier > 1) replicate(rt, earlier - 1);
+    const runs = await discussion(rt);
+    const byOp: Record<string, number> = {};
+    for (const r of runs) for (const [k, v] of Object.entries(r.counts.byOp)) byOp[k] = (byOp[k] ?? 0) + v;
+    return { roundTrips: runs.reduce((a, r) => a + r.counts.roundTrips, 0), executions: runs.length, byOp };
+  } finally {
+    await rt.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const json = process.argv.includes('--json');
+  const large = Number(process.env.KAIGI_BENCH_LARGE_LOG ?? 10000);
+  const small = await sheetsBench(10);
+  const big = await sheetsBench(large);
+  const result = {
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version },
+    latency: null,
+    sheets: {
+      round_trips_small_log: small.roundTrips,
+      round_trips_large_log: big.roundTrips,
+      small_log: 10,
+      large_log: large,
+      ratio: Math.round((big.roundTrips / small.roundTrips) * 1000) / 1000,
+      executions: big.executions,
+      by_operation_large_log: big.byOp,
+    },
+    retrieval: null,
+    learning: null,
+  };
+  if (json) {
+    console.log(JSON.stringify(result));
+    return;
+  }
+  console.log(`Kaigi bench — ${result.machine.cpus} × ${result.machine.model}, Node ${result.machine.node}\n`);
+  console.log('Sheets round trips per full discussion (target ≤ 40, large/small ≤ 1.2)');
+  console.log(`  log of ${String(10).padStart(6)} earlier discussions: ${small.roundTrips} round trips in ${small.executions} executions`);
+  console.log(`  log of ${String(large).padStart(6)} earlier discussions: ${big.roundTrips} round trips in ${big.executions} executions`);
+  console.log(`  ratio: ${result.sheets.ratio}`);
+  console.log(`  by operation (large log): ${JSON.stringify(big.byOp)}`);
+  console.log('\nlatency, retrieval, learning: not measured by this build (model providers and memory are not built yet)');
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

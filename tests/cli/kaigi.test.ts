@@ -1,0 +1,94 @@
+// The command line as a user runs it: the demo, export, verify-audit on a saved workbook, and its exit codes.
+import ExcelJS from 'exceljs';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { findRoot } from '../../runtime/runtime.js';
+
+const root = findRoot();
+const kaigi = (...args: string[]) => spawnSync(process.execPath, [path.join(root, 'bin', 'kaigi.js'), ...args], { encoding: 'utf8', cwd: root, timeout: 120_000 });
+
+describe('kaigi', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaigi-cli-'));
+  const book = path.join(dir, 'demo.xlsx');
+
+  it('run --demo --json reaches DECIDED with 14 speakers over six phases and saves the workbook', () => {
+    const r = kaigi('run', '--demo', '--workbook', book, '--json');
+    expect(r.status, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout.trim());
+    expect(s).toMatchObject({ status: 'DECIDED', workbook: book });
+    expect(s.discussion_id).toMatch(/^DISC-\d{4}-\d{2}-\d{2}-001$/);
+    expect(s.phases.map((p: { phase: number }) => p.phase)).toEqual([1, 2, 3, 4, 5, 6]);
+    const speakers = new Set(s.phases.flatMap((p: { speakers: string[] }) => p.speakers));
+    expect(speakers.size).toBe(14);
+    for (const p of s.phases) expect(p).toHaveProperty('ms');
+    expect(s.messages).toBeGreaterThanOrEqual(16);
+    expect(s.tokens).toBeGreaterThan(0);
+    expect(s.fallbacks).toEqual({ '0': s.messages });
+    expect(fs.existsSync(book)).toBe(true);
+  });
+
+  it('prints a readable transcript without --json', () => {
+    const r = kaigi('run', '--demo', '--workbook', path.join(dir, 'text.xlsx'));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/── Phase 1/);
+    expect(r.stdout).toMatch(/analyst\s+SITUATION_REPORT/);
+    expect(r.stdout).toMatch(/12 → 5/);
+    expect(r.stdout).toMatch(/decider\s+EXECUTION_ORDER/);
+  });
+
+  it('exports logical rows by English or Japanese tab name, as JSON or CSV', () => {
+    const json = kaigi('export', '--workbook', book, '--tab', '議論ログ');
+    expect(json.status, json.stderr).toBe(0);
+    const rows = JSON.parse(json.stdout);
+    expect(rows.length).toBe(1);
+    expect(rows[0].status).toBe('DECIDED');
+    expect(JSON.parse(rows[0].messages_json).length).toBeGreaterThanOrEqual(16);
+    const csv = kaigi('export', '--workbook', book, '--tab', 'Orders', '--format', 'csv');
+    expect(csv.status).toBe(0);
+    expect(csv.stdout.split('\n')[0]).toBe('order_id,decision_id,discussion_id,target_agent,action_json,status,review_date,success_criteria_json,updated_at');
+    expect(kaigi('export', '--workbook', book, '--tab', 'Nope').status).toBe(2);
+  });
+
+  it('verify-audit passes on the saved workbook and fails with the row after an edit in a spreadsheet program', async () => {
+    const ok = kaigi('verify-audit', '--workbook', book);
+    expect(ok.status, ok.stdout + ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/audit chain intact/);
+    const x = new ExcelJS.Workbook();
+    await x.xlsx.readFile(book);
+    x.getWorksheet('Discussion Log')!.getCell('N2').value = 'changed in Excel';
+    const tampered = path.join(dir, 'tampered.xlsx');
+    await x.xlsx.writeFile(tampered);
+    fs.copyFileSync(`${book}.project.json`, `${tampered}.project.json`);
+    const bad = kaigi('verify-audit', '--workbook', tampered);
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toMatch(/audit broken at Discussion Log row 2/);
+  });
+
+  it('runs one tick on a saved workbook', () => {
+    const r = kaigi('tick', '--workbook', book);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ran: true });
+  });
+
+  it('exits 2 with a one-line reason for bad usage or input', () => {
+    const none = kaigi('run');
+    expect(none.status).toBe(2);
+    expect(none.stderr.split('\n')[0]).toMatch(/^kaigi: give --demo or --trigger/);
+    const file = path.join(dir, 'bad.json');
+    fs.writeFileSync(file, '{"type": 1}');
+    expect(kaigi('run', '--trigger', file, '--workbook', path.join(dir, 'x.xlsx')).status).toBe(2);
+    expect(kaigi('frobnicate').status).toBe(2);
+    expect(kaigi('tick', '--workbook', path.join(dir, 'missing.xlsx')).status).toBe(2);
+  });
+
+  it('runs a trigger file and exits 1 when the discussion ends escalated', () => {
+    const file = path.join(dir, 'trigger.json');
+    fs.writeFileSync(file, JSON.stringify({ type: 'request', source: 'human', target_user_id: 'tanaka', context: { request: '位置情報を監視したい' }, priority: 'HIGH' }));
+    const r = kaigi('run', '--trigger', file, '--workbook', path.join(dir, 'esc.xlsx'), '--json');
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout).status).toBe('ESCALATED');
+  });
+});
