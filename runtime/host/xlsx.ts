@@ -15,25 +15,14 @@ interface Run<T> {
   value: T;
 }
 
-interface SheetMeta {
-  id: number;
-  name: string;
-  maxRows: number;
-  maxCols: number;
-  frozenRows: number;
-  frozenCols: number;
-  columnWidths: Record<number, number>;
-  hidden: boolean;
-  tabColor: string | null;
-  protections: SheetModel['protections'];
-  charts: SheetModel['charts'];
-  styles: SheetModel['styles'];
+// What the xlsx format cannot say about a sheet, kept in the hidden metadata sheet.
+type SheetMeta = Pick<SheetModel, 'id' | 'name' | 'maxRows' | 'maxCols' | 'frozenRows' | 'frozenCols' | 'columnWidths' | 'hidden' | 'tabColor' | 'protections' | 'charts' | 'styles'> & {
   formats: Run<string>[];
   validations: Run<number>[];
   rules: ValidationRule[];
   overflow: { r: number; c: number; rest: string }[];
   formulas: { r: number; c: number; f: string }[];
-}
+};
 
 interface Meta {
   version: 1;
