@@ -5,6 +5,23 @@ import { decisionId, discussionId } from '../core/ids.js';
 import { advanceHead, backoffMs, findDuplicate, inProgressCount, pickNext, TASK_TYPES, type QueueItem } from '../core/queue.js';
 import { RulesProvider } from '../core/providers/rules.js';
 import { UnavailableProvider } from '../core/providers/unavailable.js';
+import { HttpProvider } from '../core/providers/http.js';
+import { BudgetProvider } from '../core/providers/budget.js';
+import type { Vendor } from '../core/providers/schema.js';
+import type { Provider } from '../core/provider.js';
+import { keyProperty, type KeyedProvider } from '../adapters/gas/keys.js';
+import { urlFetchPort } from '../adapters/gas/http-port.js';
+
+const USAGE_KEY = 'KAIGI_USAGE';
+const PENDING_DECISION = 'DEC-0000-00-00-000';
+const PENDING_OBJECTION = 'OBJ-PENDING';
+
+function replaceDeep<T>(v: T, from: string, to: string): T {
+  return JSON.parse(JSON.stringify(v).split(from).join(to)) as T;
+}
+// Set by the command line (--provider/--model/--base-url): every agent uses that model for this workbook.
+export const OVERRIDE_KEY = 'KAIGI_PROVIDER_OVERRIDE';
+const VENDORS: Vendor[] = ['openai', 'anthropic', 'gemini', 'openai-compatible'];
 import { Settings } from '../core/settings.js';
 import { transition } from '../core/state-machine.js';
 import type { AgentDef, Discussion, InboxItem, Priority, PromptRow, Trigger } from '../core/types.js';
@@ -34,8 +51,6 @@ export class Council {
   readonly store: Store;
   private cachedEnv: EngineEnv | null = null;
   private cachedSettings: Settings | null = null;
-  // The commit in progress: decision ids are allocated from its counters so a replay allocates the same id.
-  private active: Commit | null = null;
   readonly owner: string;
 
   constructor(readonly ss: GoogleAppsScript.Spreadsheet.Spreadsheet, readonly tz: string) {
@@ -107,10 +122,7 @@ export class Council {
         const own = prompts.filter((p) => p.agent_id === a.agent_id && p.active);
         return (own.find((p) => p.language === lang) ?? own[0])?.text ?? a.description;
       },
-      providerFor: (a) => {
-        const name = a.model.split(':')[0] || settings.raw('provider.default');
-        return name === 'rules' ? rules : new UnavailableProvider(name);
-      },
+      providerFor: (a) => this.providerFor(a, rules),
       rules,
       kpi,
       members,
@@ -118,16 +130,92 @@ export class Council {
       now: () => this.now(),
       today,
       isoNow: () => new Date(this.now()).toISOString(),
-      nextDecisionId: () => {
-        const c = this.active;
-        if (!c) throw new Error('a decision id can only be allocated inside a commit');
-        return decisionId(today, c.nextDaily('dec', today));
-      },
+      // The real id is allocated inside the commit (see assignDecisionId), so models run outside the lock.
+      nextDecisionId: () => PENDING_DECISION,
       lang,
       historicalAccuracy: () => 0.5,
+      priceOf: (model) => settings.get<Record<string, { input: number; output: number }>>('provider.prices_per_1k_tokens_usd')[model] ?? null,
     };
     return this.cachedEnv;
   }
+
+  // ---- providers and budgets ------------------------------------------------------------------
+
+  private readonly providers: Record<string, Provider> = {};
+  // The tick's deadline: a retry wait past it re-queues the work instead of sleeping.
+  deadline = Date.now() + 270_000;
+  private budgetNotice = false;
+
+  usage(): { day: string; tokens: number; cost: number; notified: boolean } {
+    const today = dayOf(this.now(), this.tz);
+    const raw = PropertiesService.getScriptProperties().getProperty(USAGE_KEY);
+    const u = raw ? JSON.parse(raw) : null;
+    return u && u.day === today ? u : { day: today, tokens: 0, cost: 0, notified: false };
+  }
+
+  private overBudget(): boolean {
+    const u = this.usage();
+    const s = this.settings();
+    return u.tokens >= s.number('limits.daily_token_budget') || u.cost >= s.number('limits.daily_cost_budget_usd');
+  }
+
+  private providerFor(a: AgentDef, rules: Provider): Provider {
+    const s = this.settings();
+    const props = PropertiesService.getScriptProperties();
+    const override = props.getProperty(OVERRIDE_KEY);
+    const spec = override ? (JSON.parse(override) as { provider: string; model?: string; base_url?: string }) : null;
+    const [first, ...rest] = (spec ? `${spec.provider}:${spec.model || 'default'}` : a.model).split(':');
+    const name = first || s.raw('provider.default');
+    if (name === 'rules') return rules;
+    if (this.overBudget()) {
+      if (!this.usage().notified) this.budgetNotice = true;
+      return new BudgetProvider(rules);
+    }
+    if (VENDORS.indexOf(name as Vendor) < 0) return new UnavailableProvider(name);
+    let model = rest.join(':');
+    if (!model || model === 'default') model = s.get<Record<string, string>>('provider.default_models')[name] ?? '';
+    const key = props.getProperty(keyProperty(name as KeyedProvider)) ?? '';
+    const baseUrl = name === 'openai-compatible' ? spec?.base_url || s.raw('provider.base_url') : '';
+    if (!key && name !== 'openai-compatible') return new UnavailableProvider(name, 'no API key is set');
+    if (name === 'openai-compatible' && !baseUrl) return new UnavailableProvider(name, 'no base URL is set (Settings: provider.base_url)');
+    const id = `${name}:${model}:${baseUrl}`;
+    if (!this.providers[id]) {
+      this.providers[id] = new HttpProvider(
+        {
+          vendor: name as Vendor, model, key, baseUrl,
+          maxAttempts: s.number('retry.max_attempts'), baseSeconds: s.number('retry.base_seconds'), jitterMs: s.number('retry.max_jitter_ms'),
+          parallel: s.get<boolean>('provider.parallel'), deadline: 0,
+        },
+        urlFetchPort,
+        { now: () => Date.now(), sleep: (ms) => Utilities.sleep(Math.min(300000, Math.ceil(ms))), random: () => Math.random() },
+      );
+    }
+    const p = this.providers[id] as HttpProvider;
+    p.setDeadline(this.deadline);
+    return p;
+  }
+
+  // Adds a step's tokens and cost to today's totals, and tells a person once the day's budget is spent.
+  private recordUsage(c: Commit, messages: StepResult['messages']): void {
+    const u = this.usage();
+    for (const m of messages) {
+      u.tokens += m.metadata.tokens_consumed;
+      u.cost += m.metadata.cost_usd ?? 0;
+    }
+    if (this.budgetNotice && !u.notified) {
+      const inbox: InboxItem = {
+        inbox_id: `INB-${c.nextSeq('inbox')}`, from_agent: 'system', type: 'anomaly_alert', priority: 'high', title: `Daily model budget spent (${u.day})`,
+        body: `Tokens ${u.tokens}, cost ${u.cost.toFixed(4)} USD today: the council answers with rule-based agents until tomorrow.`, discussion_id: '',
+      };
+      c.append('inbox', [inboxRow(inbox, this.now())]);
+      c.audit({ actor: 'system', event: 'inbox', tab: 'Inbox', row_key: inbox.inbox_id, payload: { title: inbox.title } });
+      u.notified = true;
+      this.budgetNotice = false;
+    }
+    this.pendingUsage = u;
+  }
+
+  private pendingUsage: ReturnType<Council['usage']> | null = null;
 
   // ---- queue ----------------------------------------------------------------------------------
 
@@ -295,26 +383,27 @@ export class Council {
     }
     for (const t of r.transitions) c.audit({ actor: 'kaigi', event: 'status', tab: 'Discussion Log', row_key: d.discussion_id, payload: { from: t.from, to: t.to } });
     extra(c);
+    this.recordUsage(c, r.messages);
     const all = JSON.stringify(d.messages);
     const cell = all.length <= MAX_CELL_CHARS || !span
       ? all
       : pointerText({ $ref: 'Messages', id: d.discussion_id, sha256: sha256Hex(all), length: all.length, rows: span, count: d.messages.length, first_id: d.messages[0].message_id, last_id: d.messages[d.messages.length - 1].message_id });
+    const tokens = d.messages.reduce((a, m) => a + m.metadata.tokens_consumed, 0);
+    const cost = d.messages.reduce((a, m) => a + (m.metadata.cost_usd ?? 0), 0);
+    d.notes = d.notes.filter((n) => n.indexOf('usage: ') !== 0).concat([`usage: tokens=${tokens} cost_usd=${Math.round(cost * 1e6) / 1e6}`]);
     const values = logRow(d, cell);
     // Unchanged long values keep their overflow pointer instead of being stored again.
     values.forEach((v, i) => { if (i !== 9 && v === l.resolved[i] && l.raw[i] !== l.resolved[i]) values[i] = l.raw[i]; });
     const placed = c.setMarker('discussions', l.row || 'append', values, `Discussion Log:${d.discussion_id}`);
     c.audit({ actor: 'kaigi', event: l.row ? 'log_row_updated' : 'log_row', tab: 'Discussion Log', row_key: d.discussion_id, payload: { row: placed.row, status: d.status, sha256: c.digest(placed.values) } });
     c.run(new Date(now).toISOString());
+    if (this.pendingUsage) PropertiesService.getScriptProperties().setProperty(USAGE_KEY, JSON.stringify(this.pendingUsage));
+    this.pendingUsage = null;
     return { row: placed.row, d, raw: placed.values, resolved: logRow(d, cell), span };
   }
 
   private inCommit<T>(state: StoreState, f: (c: Commit) => T): T {
-    this.active = this.store.begin(state);
-    try {
-      return f(this.active);
-    } finally {
-      this.active = null;
-    }
+    return f(this.store.begin(state));
   }
 
   orderRows(decision: string): number[] {
@@ -354,53 +443,67 @@ export class Council {
     });
   }
 
-  // discussion.advance: run steps until the discussion waits, ends, or the time budget is spent.
-  // The lease makes this execution the discussion's only writer, so it is loaded once and kept in memory.
+  // A step's decision id comes from the day's counter, allocated in the same commit that stores it.
+  private assignDecisionId<T>(c: Commit, r: StepResult, alongside?: T): { r: StepResult; alongside?: T } {
+    if (JSON.stringify(r).indexOf(PENDING_DECISION) < 0) return { r, alongside };
+    const day = dayOf(this.now(), this.tz);
+    const id = decisionId(day, c.nextDaily('dec', day));
+    return { r: replaceDeep(r, PENDING_DECISION, id), alongside: alongside === undefined ? undefined : replaceDeep(alongside, PENDING_DECISION, id) };
+  }
+
+  // discussion.advance: run steps until the discussion waits, ends, or the time budget is spent. The lease
+  // makes this execution the discussion's only writer: it is loaded once, agents are asked outside the lock,
+  // and only the commit holds it.
   advance(item: QueueItem, deadline: number): Outcome {
+    this.deadline = deadline;
     const p = item.payload as { discussion_id: string; row?: number };
     let l: Loaded | null = null;
     let progressed = false;
     for (;;) {
       if (this.now() >= deadline) return { kind: 'requeue', progressed };
-      const outcome = this.store.withLock((state): Outcome | null => {
-        if (!l) l = this.loadDiscussion(p.discussion_id, p.row);
-        const env = this.env();
-        const step = planStep(l.d, env);
-        if (step.kind === 'idle') return { kind: 'done' };
-        return this.inCommit(state, (c) => {
-          const r = runStep(l!.d, step, env);
-          const last = planStep(applyStep(l!.d, r), env).kind === 'idle';
-          // The step that ends the work also closes the task, in the same commit.
-          l = this.commitStep(c, l!, r, last ? (cc) => this.writeQueueRow(cc, { ...item, status: 'done', lease_owner: '', lease_until: 0, updated_at: this.now(), last_error: '' }, false) : undefined);
-          return last ? { kind: 'finished' } : null;
-        });
-      });
-      if (outcome) return outcome;
+      if (!l) l = this.loadDiscussion(p.discussion_id, p.row);
+      const env = this.env();
+      const step = planStep(l.d, env);
+      if (step.kind === 'idle') return { kind: 'done' };
+      const computed = runStep(l.d, step, env);
+      const last: boolean = planStep(applyStep(l.d, computed), env).kind === 'idle';
+      const loaded: Loaded = l;
+      l = this.store.withLock((state): Loaded =>
+        this.inCommit(state, (c): Loaded => {
+          const { r } = this.assignDecisionId(c, computed);
+          // The step that ends the work also closes the task, right after the commit point.
+          return this.commitStep(c, loaded, r, last ? (cc) => this.writeQueueRow(cc, { ...item, status: 'done', lease_owner: '', lease_until: 0, updated_at: this.now(), last_error: '' }, false) : undefined);
+        }),
+      );
       progressed = true;
+      if (last) return { kind: 'finished' };
     }
   }
 
   objection(item: QueueItem): Outcome {
     const input = item.payload as unknown as ObjectionInput;
-    this.store.withLock((state) => {
-      const l = this.loadDiscussion(input.discussion_id);
+    const l = this.loadDiscussion(input.discussion_id);
+    // The objection's id is only known inside the commit; it is filled in there like a decision id.
+    const computed = runObjection(l.d, { ...input, objection_id: input.objection_id || PENDING_OBJECTION }, this.env(), new Date(this.now()).toISOString());
+    this.store.withLock((state) =>
       this.inCommit(state, (c) => {
-        const { result, objection } = runObjection(l.d, { ...input, objection_id: input.objection_id || `OBJ-${c.nextSeq('objection')}` }, this.env(), new Date(this.now()).toISOString());
-        this.commitStep(c, l, result, (cc) => {
-          const placed = cc.appendOne('objections', objectionRow(objection), `Objections:${objection.objection_id}`);
-          cc.audit({ actor: objection.objector, event: 'objection', tab: 'Objections', row_key: objection.objection_id, payload: { row: placed.row, status: objection.status, sha256: cc.digest(placed.values) } });
+        const id = input.objection_id || `OBJ-${c.nextSeq('objection')}`;
+        const named = replaceDeep(computed, PENDING_OBJECTION, id);
+        const { r, alongside } = this.assignDecisionId(c, named.result, named.objection);
+        this.commitStep(c, l, r, (cc) => {
+          const placed = cc.appendOne('objections', objectionRow(alongside!), `Objections:${id}`);
+          cc.audit({ actor: alongside!.objector, event: 'objection', tab: 'Objections', row_key: id, payload: { row: placed.row, status: alongside!.status, sha256: cc.digest(placed.values) } });
         });
-      });
-    });
+      }),
+    );
     return { kind: 'done' };
   }
 
   resolution(item: QueueItem): Outcome {
     const input = item.payload as unknown as ResolutionInput;
-    this.store.withLock((state) => {
-      const l = this.loadDiscussion(input.discussion_id);
-      this.inCommit(state, (c) => this.commitStep(c, l, runResolution(l.d, input, this.env())));
-    });
+    const l = this.loadDiscussion(input.discussion_id);
+    const computed = runResolution(l.d, input, this.env());
+    this.store.withLock((state) => this.inCommit(state, (c) => this.commitStep(c, l, this.assignDecisionId(c, computed).r)));
     return { kind: 'done' };
   }
 }

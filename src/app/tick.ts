@@ -37,7 +37,8 @@ export function runTick(): TickReport {
         else if (item.type === 'objection.process') outcome = council.objection(item);
         else outcome = council.resolution(item);
       } catch (e) {
-        outcome = { kind: 'failed', error: (e as Error).message || String(e) };
+        // A retry wait that would outlast this execution gives the work back to the queue, not a failure.
+        outcome = (e as Error).name === 'RequeueError' ? { kind: 'requeue', progressed: false } : { kind: 'failed', error: (e as Error).message || String(e) };
       }
     }
     council.finish(item, outcome);

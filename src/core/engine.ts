@@ -32,6 +32,8 @@ export interface EngineEnv {
   nextDecisionId: () => string;
   lang: 'ja' | 'en';
   historicalAccuracy: (agentId: string) => number;
+  // Price per 1,000 tokens of a provider:model, from Settings; null when unknown.
+  priceOf: (model: string) => { input: number; output: number } | null;
 }
 
 export interface StepResult {
@@ -158,14 +160,18 @@ function ask(env: EngineEnv, requests: AgentRequest[], allowDefault: boolean): A
   byProvider.forEach((reqs, p) => p.respond(reqs).forEach((res) => responses.set(res.key, res)));
   return requests.map((r) => {
     const res = responses.get(r.key)!;
+    const maxMs = (env.settings.get<Record<string, number>>('phase.max_seconds')[String(r.phase)] ?? 300) * 1000;
     let problem = res.ok ? valid(r.expect, res.content, allow) : res.error?.message ?? 'no answer';
-    if (!problem) return { agent: r.agent, content: res.content, response: res, level: res.attempts > 1 ? 1 : 0 };
+    if (!problem && res.ms > maxMs) problem = `E001: the answer took ${res.ms} ms, past phase ${r.phase}'s maximum of ${maxMs} ms`;
+    const level = Math.max(res.attempts > 1 || res.repaired ? 1 : 0, res.fallbackLevel ?? 0);
+    if (!problem) return { agent: r.agent, content: res.content, response: res, level, note: res.note };
     // Level 2: a substitute from the same group answers in the agent's place.
     const sub = env.agents.find((a) => a.agent_id === r.agent.substitute_agent && a.active && a.group === r.agent.group);
     if (sub) {
       const sr = { ...r, agent: sub, system: env.promptOf(sub), key: r.key + '/substitute' };
       const [sres] = env.providerFor(sub).respond([sr]);
-      const sp = sres.ok ? valid(r.expect, sres.content, allow) : sres.error?.message ?? 'no answer';
+      let sp = sres.ok ? valid(r.expect, sres.content, allow) : sres.error?.message ?? 'no answer';
+      if (!sp && sres.ms > maxMs) sp = `the answer took ${sres.ms} ms, past the phase maximum`;
       if (!sp) return { agent: r.agent, content: sres.content, response: sres, level: 2, note: `answered by substitute ${sub.agent_id}: ${problem}` };
       problem = `${problem}; substitute ${sub.agent_id}: ${sp}`;
     }
@@ -254,6 +260,8 @@ export class Builder {
       ...extra,
     };
     if (stated !== undefined) meta.stated_confidence = stated;
+    const price = this.env.priceOf(r.model);
+    if (price) meta.cost_usd = Math.round(((r.tokensIn * price.input + r.tokensOut * price.output) / 1000) * 1e6) / 1e6;
     if (a.errorCode) meta.error_code = a.errorCode;
     if (a.isDefault) meta.default_opinion = true;
     if (a.note) meta.note = a.note.slice(0, 1000);

@@ -88,6 +88,7 @@ export const metadataSchema = z.object({
   stated_confidence: z.number().min(0).max(1).optional(),
   computed_confidence: z.number().min(0).max(1).optional(),
   default_opinion: z.boolean().optional(),
+  cost_usd: z.number().min(0).optional(),
   note: z.string().optional(),
 });
 

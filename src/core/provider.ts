@@ -48,6 +48,11 @@ export interface AgentResponse {
   tokensOut: number;
   ms: number;
   attempts: number;
+  // The answer needed the one repair call (counts as a retry, fallback level 1).
+  repaired?: boolean;
+  // A provider that stands in for another (the daily budget's rule-based fallback) names its level.
+  fallbackLevel?: number;
+  note?: string;
   error?: { code: string; message: string };
 }
 

@@ -2,7 +2,7 @@
 import type { AgentRequest, AgentResponse, Provider } from '../provider.js';
 
 export class UnavailableProvider implements Provider {
-  constructor(readonly name: string) {}
+  constructor(readonly name: string, private readonly why = 'is not configured in this deployment') {}
 
   respond(requests: AgentRequest[]): AgentResponse[] {
     return requests.map((r) => ({
@@ -13,7 +13,7 @@ export class UnavailableProvider implements Provider {
       tokensOut: 0,
       ms: 0,
       attempts: 1,
-      error: { code: 'provider_unavailable', message: `provider "${this.name}" is not configured in this deployment` },
+      error: { code: 'provider_unavailable', message: `provider "${this.name}" ${this.why}` },
     }));
   }
 }
