@@ -46,9 +46,31 @@ async function call(rt: Runtime, fn: string, args: unknown[] = [], kind: 'editor
   return r.value;
 }
 
-async function openWorkbook(file: string): Promise<{ rt: Runtime; fresh: boolean }> {
+const ENV_KEYS: Record<string, string> = {
+  OPENAI_API_KEY: 'KAIGI_KEY_OPENAI',
+  ANTHROPIC_API_KEY: 'KAIGI_KEY_ANTHROPIC',
+  GEMINI_API_KEY: 'KAIGI_KEY_GEMINI',
+  KAIGI_API_KEY: 'KAIGI_KEY_OPENAI_COMPATIBLE',
+};
+const OVERRIDE = 'KAIGI_PROVIDER_OVERRIDE';
+
+// Keys come from the environment only; they reach the script as properties that are never saved.
+function keysFromEnv(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [env, prop] of Object.entries(ENV_KEYS)) if (process.env[env]) out[prop] = String(process.env[env]);
+  return out;
+}
+
+function defaultProvider(): string {
+  if (process.env.OPENAI_API_KEY) return 'openai';
+  if (process.env.ANTHROPIC_API_KEY) return 'anthropic';
+  if (process.env.GEMINI_API_KEY) return 'gemini';
+  return 'rules';
+}
+
+async function openWorkbook(file: string, secrets: Record<string, string> = {}): Promise<{ rt: Runtime; fresh: boolean }> {
   const fresh = !fs.existsSync(file);
-  const rt = await Runtime.open(file, { echoLogs: process.env.KAIGI_DEBUG === '1' });
+  const rt = await Runtime.open(file, { echoLogs: process.env.KAIGI_DEBUG === '1', secrets });
   if (fresh) await call(rt, 'setup');
   return { rt, fresh };
 }
@@ -97,7 +119,7 @@ const TERMINAL = ['DECIDED', 'CLOSED', 'TIMEOUT', 'ESCALATED'];
 interface View {
   discussion_id: string;
   status: string;
-  messages: { message_id: string; phase: number; speaker: string; type: string; brief: string; timestamp: string; tokens: number; processing_ms: number; stated: number | null; computed: number | null; fallback_level: number; error_code: string }[];
+  messages: { message_id: string; phase: number; speaker: string; type: string; brief: string; timestamp: string; tokens: number; processing_ms: number; stated: number | null; computed: number | null; fallback_level: number; error_code: string; model: string }[];
 }
 
 function summary(view: View, workbook: string) {
@@ -142,12 +164,15 @@ async function run(opts: Record<string, string | boolean>): Promise<number> {
   const workbook = path.resolve(String(opts.workbook ?? 'kaigi.xlsx'));
   const until = String(opts.until ?? 'decided');
   if (['decided', 'closed', 'idle'].indexOf(until) < 0) throw new UsageError('--until must be decided, closed or idle');
-  const provider = String(opts.provider ?? 'rules');
+  const provider = String(opts.provider ?? defaultProvider());
+  if (provider === 'openai-compatible' && !opts['base-url']) throw new UsageError('--provider openai-compatible needs --base-url');
   if (['rules', 'openai', 'anthropic', 'gemini', 'openai-compatible'].indexOf(provider) < 0) throw new UsageError(`unknown provider ${provider}`);
-  if (provider !== 'rules') throw new UsageError(`the ${provider} provider is not available in this build; use --provider rules`);
   if (!opts.demo && !opts.trigger) throw new UsageError('give --demo or --trigger FILE.json');
   const trigger = opts.trigger ? readTrigger(String(opts.trigger)) : null;
-  const { rt } = await openWorkbook(workbook);
+  const { rt } = await openWorkbook(workbook, keysFromEnv());
+  // The model choice is configuration of this workbook, kept with its project state (no secret in it).
+  if (provider === 'rules') rt.scriptProperties.delete(OVERRIDE);
+  else rt.scriptProperties.set({ [OVERRIDE]: JSON.stringify({ provider, model: opts.model ? String(opts.model) : 'default', base_url: opts['base-url'] ? String(opts['base-url']) : '' }) });
   try {
     let request: Record<string, unknown>;
     if (trigger) request = trigger;
@@ -191,7 +216,7 @@ function csv(columns: string[], rows: Record<string, unknown>[]): string {
 async function existing(opts: Record<string, string | boolean>): Promise<{ rt: Runtime; file: string }> {
   const file = path.resolve(need(opts, 'workbook'));
   if (!fs.existsSync(file)) throw new UsageError(`no workbook at ${file}`);
-  return { rt: await Runtime.open(file), file };
+  return { rt: await Runtime.open(file, { secrets: keysFromEnv() }), file };
 }
 
 async function main(argv: string[]): Promise<number> {

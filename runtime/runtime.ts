@@ -53,6 +53,8 @@ export interface RuntimeOptions {
   scriptProperties?: Record<string, string>;
   // Sets the clock so that "now" starts at this instant (epoch ms); time then runs on from there.
   startAt?: number;
+  // Script properties for this process only (API keys from the environment): visible to executions, never saved.
+  secrets?: Record<string, string>;
 }
 
 export const EXECUTION_LIMIT_MS = 6 * 60 * 1000;
@@ -124,6 +126,7 @@ export class Runtime {
   private readonly running = new Set<Running>();
   private nextExecId = 1;
   private serverCalls = 0;
+  private readonly secretKeys: string[];
   executionLimitMs: number;
   fetchTimeoutMs: number;
   echoLogs: boolean;
@@ -141,6 +144,8 @@ export class Runtime {
     this.echoLogs = opts.echoLogs ?? false;
     if (opts.scriptProperties) this.scriptProperties.set(opts.scriptProperties);
     if (opts.startAt !== undefined) this.clock.setOffset(opts.startAt - Date.now());
+    this.secretKeys = Object.keys(opts.secrets ?? {});
+    if (opts.secrets) this.scriptProperties.set(opts.secrets);
   }
 
   get codePath(): string {
@@ -451,7 +456,7 @@ export class Runtime {
     await saveXlsx(this.workbook, file);
     const project = {
       clockOffset: this.clock.getOffset(),
-      scriptProperties: this.scriptProperties.all(),
+      scriptProperties: Object.fromEntries(Object.entries(this.scriptProperties.all()).filter(([k]) => this.secretKeys.indexOf(k) < 0)),
       documentProperties: this.documentProperties.all(),
       userProperties: Object.fromEntries([...this.userPropertyStores].map(([u, s]) => [u, s.all()])),
       triggers: this.triggers.triggers,

@@ -41,7 +41,7 @@ export interface Loaded {
 }
 
 // done/requeue are written by finish(); finished and converted were already written by the last commit.
-export type Outcome = { kind: 'done' } | { kind: 'requeue'; progressed: boolean } | { kind: 'converted' } | { kind: 'finished' } | { kind: 'continue'; item: QueueItem };
+export type Outcome = { kind: 'done' } | { kind: 'requeue'; progressed: boolean; notBefore?: number } | { kind: 'converted' } | { kind: 'finished' } | { kind: 'continue'; item: QueueItem };
 
 function parseBool(v: unknown): boolean {
   return v === true || String(v).toLowerCase() === 'true';
@@ -175,7 +175,8 @@ export class Council {
     let model = rest.join(':');
     if (!model || model === 'default') model = s.get<Record<string, string>>('provider.default_models')[name] ?? '';
     const key = props.getProperty(keyProperty(name as KeyedProvider)) ?? '';
-    const baseUrl = name === 'openai-compatible' ? spec?.base_url || s.raw('provider.base_url') : '';
+    // Any vendor may be reached through another base URL (a gateway, a regional endpoint, a local test server).
+    const baseUrl = spec?.base_url || (name === 'openai-compatible' ? s.raw('provider.base_url') : s.get<Record<string, string>>('provider.base_urls')[name] ?? '');
     if (!key && name !== 'openai-compatible') return new UnavailableProvider(name, 'no API key is set');
     if (name === 'openai-compatible' && !baseUrl) return new UnavailableProvider(name, 'no base URL is set (Settings: provider.base_url)');
     const id = `${name}:${model}:${baseUrl}`;
@@ -303,7 +304,7 @@ export class Council {
       if (current.lease_owner !== this.owner) return;
       let next: QueueItem;
       if (outcome.kind === 'done') next = { ...current, status: 'done', lease_owner: '', lease_until: 0, updated_at: now, last_error: '' };
-      else if (outcome.kind === 'requeue') next = { ...current, status: 'queued', lease_owner: '', lease_until: 0, updated_at: now, available_at: now, attempts: outcome.progressed ? 0 : current.attempts };
+      else if (outcome.kind === 'requeue') next = { ...current, status: 'queued', lease_owner: '', lease_until: 0, updated_at: now, available_at: Math.max(now, outcome.notBefore ?? now), attempts: outcome.progressed ? 0 : current.attempts };
       else {
         const dead = current.attempts >= s.number('queue.max_attempts');
         next = { ...current, status: dead ? 'dead' : 'failed', lease_owner: '', lease_until: 0, updated_at: now, available_at: now + backoffMs(current.attempts), last_error: outcome.error.slice(0, 2000) };

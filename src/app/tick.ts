@@ -38,7 +38,8 @@ export function runTick(): TickReport {
         else outcome = council.resolution(item);
       } catch (e) {
         // A retry wait that would outlast this execution gives the work back to the queue, not a failure.
-        outcome = (e as Error).name === 'RequeueError' ? { kind: 'requeue', progressed: false } : { kind: 'failed', error: (e as Error).message || String(e) };
+        const err = e as Error & { retryAt?: number };
+        outcome = err.name === 'RequeueError' ? { kind: 'requeue', progressed: false, notBefore: err.retryAt } : { kind: 'failed', error: err.message || String(e) };
       }
     }
     council.finish(item, outcome);

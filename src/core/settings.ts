@@ -57,6 +57,7 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   s('embedding.dimensions', 256, 'integer', 'Embedding dimensions'),
   s('provider.default', 'rules', 'string', 'Provider for agents whose row names none: rules, openai, anthropic, gemini, openai-compatible'),
   s('provider.base_url', '', 'string', 'Base URL for the openai-compatible provider'),
+  s('provider.base_urls', { openai: '', anthropic: '', gemini: '' }, 'json', 'Base URL per vendor when calls go through a gateway; empty means the vendor\'s own endpoint'),
   s('provider.parallel', true, 'boolean', 'Call the agents of a phase in parallel (one fetchAll); false calls them one by one'),
   s('provider.default_models', { openai: 'gpt-4o-mini', anthropic: 'claude-3-5-haiku-latest', gemini: 'gemini-2.0-flash', 'openai-compatible': 'llama3.1' }, 'json', 'Default model per provider'),
   s('provider.prices_per_1k_tokens_usd', { 'openai:gpt-4o-mini': { input: 0.00015, output: 0.0006 } }, 'json', 'Prices per 1,000 tokens, by provider:model'),

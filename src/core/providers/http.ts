@@ -37,7 +37,7 @@ export interface HttpOptions {
 
 // A retry wait would outlast the execution: the step is given back to the queue instead of sleeping.
 export class RequeueError extends Error {
-  constructor(message: string) {
+  constructor(message: string, readonly retryAt: number) {
     super(message);
     this.name = 'RequeueError';
   }
@@ -97,7 +97,7 @@ export class HttpProvider implements Provider {
       if (!open.length) break;
       const wait = Math.max(0, ...open.map((p) => p.waitUntil)) - this.clock.now();
       if (wait > 0) {
-        if (this.clock.now() + wait > this.o.deadline) throw new RequeueError(`a retry wait of ${Math.round(wait)} ms would pass the execution's time budget`);
+        if (this.clock.now() + wait > this.o.deadline) throw new RequeueError(`a retry wait of ${Math.round(wait)} ms would pass the execution's time budget`, this.clock.now() + wait);
         this.clock.sleep(wait);
       }
       const wires = open.map((p) => build(this.o.vendor, p.call, this.o.key, this.o.baseUrl));
