@@ -92,3 +92,47 @@ describe('kaigi', () => {
     expect(JSON.parse(r.stdout).status).toBe('ESCALATED');
   });
 });
+
+describe('kaigi with a model provider', () => {
+  it('run --demo --provider openai-compatible reaches DECIDED against the local model server; no key leaks', async () => {
+    const { ModelServer } = await import('../../tools/model-server.js');
+    const { spawn } = await import('node:child_process');
+    const server = new ModelServer();
+    const base = await server.start();
+    const key = 'local-test-key-9f8e7d6c5b4a3210';
+    server.plan = (r) => (r.system.indexOf('「心理学特化」') >= 0 ? { status: 401, fault: 'echo_auth' } : r.system.indexOf('「倫理特化」') >= 0 ? { fault: 'echo_auth' } : {});
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaigi-llm-'));
+    const book = path.join(dir, 'llm.xlsx');
+    try {
+      const out = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        const p = spawn(process.execPath, [path.join(root, 'bin', 'kaigi.js'), 'run', '--demo', '--provider', 'openai-compatible', '--base-url', `${base}/v1`, '--model', 'any', '--workbook', book, '--json'], {
+          cwd: root, env: { ...process.env, KAIGI_API_KEY: key },
+        });
+        let stdout = '';
+        let stderr = '';
+        p.stdout.on('data', (d) => (stdout += d));
+        p.stderr.on('data', (d) => (stderr += d));
+        p.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+      });
+      expect(out.code, out.stderr).toBe(0);
+      const s = JSON.parse(out.stdout.trim());
+      expect(s.status).toBe('DECIDED');
+      expect(server.requests.length).toBeGreaterThanOrEqual(15);
+      for (const r of server.requests) {
+        expect(r.body.response_format.type).toBe('json_schema');
+        expect(r.body.response_format.json_schema.schema.type).toBe('object');
+        expect(r.headers.authorization).toBe(`Bearer ${key}`);
+      }
+      expect(out.stdout + out.stderr).not.toContain(key);
+      const x = new ExcelJS.Workbook();
+      await x.xlsx.readFile(book);
+      x.eachSheet((ws) => ws.eachRow((row) => row.eachCell((cell) => expect(String(cell.value)).not.toContain(key))));
+      expect(fs.readFileSync(`${book}.project.json`, 'utf8')).not.toContain(key);
+      const exported = kaigi('export', '--workbook', book, '--tab', 'Messages');
+      expect(exported.stdout).toContain('[redacted]');
+      expect(exported.stdout).not.toContain(key);
+    } finally {
+      await server.stop();
+    }
+  });
+});
