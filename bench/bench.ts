@@ -86,10 +86,10 @@ async function sheetsBench(earlier: number): Promise<{ roundTrips: number; execu
   }
 }
 
-function setSetting(rt: Runtime, key: string, value: string): void {
+async function setSetting(rt: Runtime, key: string, value: string): Promise<void> {
   const s = sheet(rt.workbook, 'Settings');
   const keys = rt.workbook.getValues(s, 2, 1, rt.workbook.lastRow(s) - 1, 1).map((r) => r[0]);
-  rt.workbook.setValues(s, keys.indexOf(key) + 2, 2, 1, 1, [[value]]);
+  for (const r of await rt.edit('Settings', keys.indexOf(key) + 2, 2, [[value]])) must(r);
 }
 
 interface LatencyRun {
@@ -108,7 +108,7 @@ async function latencyRun(L: number, parallel: boolean): Promise<LatencyRun> {
     must(await rt.run('setup', [], { kind: 'menu' }));
     must(await rt.run('seedDemoData', [], { kind: 'menu' }));
     rt.scriptProperties.set({ KAIGI_PROVIDER_OVERRIDE: JSON.stringify({ provider: 'openai-compatible', model: 'bench', base_url: `${base}/v1` }) });
-    setSetting(rt, 'provider.parallel', parallel ? 'true' : 'false');
+    await setSetting(rt, 'provider.parallel', parallel ? 'true' : 'false');
     const t0 = Date.now();
     const runs = await discussion(rt);
     const wall = Date.now() - t0;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { decode, encode } from './gas/bridge.js';
-import { CacheStore } from './host/cache-store.js';
+import { CacheStore, type Entry as CacheEntry } from './host/cache-store.js';
 import { Clock } from './host/clock.js';
 import { count, dispatch, newCounts, type ExecCounts, type ExecContext, type HostState, type UiRecord } from './host/dispatch.js';
 import { LockManager } from './host/locks.js';
@@ -100,6 +100,7 @@ export interface RuntimeSnapshot {
   document: Record<string, string>;
   triggers: TriggerModel[];
   clockOffset: number;
+  caches: [string, [string, CacheEntry][]][];
 }
 
 export function projectFile(workbookFile: string): string {
@@ -396,6 +397,17 @@ export class Runtime {
     return { status: 200 as const, mimeType: 'text/html', body: `<html><body><div>Error: ${message.replace(/</g, '&lt;')}</div></body></html>`, result };
   }
 
+  // A person typing into the sheet: values are parsed as typed input, then installable on-edit triggers fire.
+  async edit(sheetName: string, row: number, col: number, values: unknown[][]): Promise<ExecutionResult[]> {
+    const sheet = this.workbook.sheetByName(sheetName);
+    if (!sheet) throw new Error(`no sheet named ${sheetName}`);
+    this.workbook.setValues(sheet, row, col, values.length, values[0].length, values);
+    const event = { authMode: 'FULL', user: this.owner, range: { $range: { sheet: sheet.id, name: sheet.name, row, col, rows: values.length, cols: values[0].length } } };
+    const out: ExecutionResult[] = [];
+    for (const t of this.triggers.triggers.filter((x) => x.eventType === 'ON_EDIT')) out.push(await this.run(t.handler, [event], { kind: 'trigger', user: this.owner }));
+    return out;
+  }
+
   // Fires every clock trigger due now, one execution each, in time order.
   async fireDueTriggers(): Promise<ExecutionResult[]> {
     const out: ExecutionResult[] = [];
@@ -438,6 +450,7 @@ export class Runtime {
       document: this.documentProperties.all(),
       triggers: structuredClone(this.triggers.triggers),
       clockOffset: this.clock.getOffset(),
+      caches: [...this.caches].map(([k, c]) => [k, c.dump()] as [string, [string, CacheEntry][]]),
     };
   }
 
@@ -448,6 +461,11 @@ export class Runtime {
     this.triggers.restore(structuredClone(s.triggers));
     this.clock.setOffset(s.clockOffset);
     this.caches.clear();
+    for (const [k, entries] of s.caches) {
+      const c = new CacheStore(() => this.clock.now());
+      c.load(entries);
+      this.caches.set(k, c);
+    }
   }
 
   // The workbook goes to .xlsx; project state that is not part of a spreadsheet (script properties,

@@ -4,7 +4,10 @@ import type { ObjectionInput, ResolutionInput } from './core/objections.js';
 import { keyStatus, saveKey } from './adapters/gas/keys.js';
 import { scriptZone } from './adapters/gas/records.js';
 import { openBound, SPREADSHEET_ID_PROPERTY } from './adapters/gas/spreadsheet.js';
-import { Store } from './adapters/gas/store.js';
+import { bumpConfigVersion, Store } from './adapters/gas/store.js';
+import { tabByKey } from '../sheets-schema/index.js';
+
+const CONFIG_TABS = ['settings', 'agents', 'prompts'];
 import { removeTriggers } from './adapters/gas/triggers.js';
 import { buildMenu, showHtml, tellUser, userLang } from './adapters/gas/ui.js';
 import { verifyAudit as verify, type AuditReport } from './app/audit.js';
@@ -50,6 +53,12 @@ export function tickSoon(e?: { triggerUid?: string }): TickReport {
 
 export function runQueueNow(): TickReport {
   return runTick();
+}
+
+// Installable on-edit trigger: a person changed a configuration tab, so cached copies are stale.
+export function onConfigEdit(e?: { range?: GoogleAppsScript.Spreadsheet.Range }): void {
+  const name = e && e.range ? e.range.getSheet().getName() : '';
+  if (CONFIG_TABS.some((key) => tabByKey(key).name === name || tabByKey(key).nameJa === name)) bumpConfigVersion();
 }
 
 export function dailyWatch(): WatchReport {

@@ -71,3 +71,17 @@ export async function view(rt: Runtime, id: string): Promise<any> {
 export function expectStatus(rt: Runtime, id: string, status: string): void {
   expect(statuses(rt)[id]).toBe(status);
 }
+
+// Changes a Settings value the way a person would: typed into the sheet, firing the on-edit trigger.
+export async function setSetting(rt: Runtime, key: string, value: string): Promise<void> {
+  const s = rt.workbook.sheetByName('Settings')!;
+  const keys = rt.workbook.getValues(s, 2, 1, rt.workbook.lastRow(s) - 1, 1).map((r) => r[0]);
+  if (keys.indexOf(key) < 0) throw new Error(`no setting ${key}`);
+  for (const r of await rt.edit('Settings', keys.indexOf(key) + 2, 2, [[value]])) ok(r);
+}
+
+export async function setAgent(rt: Runtime, agent: string, column: number, value: unknown): Promise<void> {
+  const s = rt.workbook.sheetByName('Agents')!;
+  const ids = rt.workbook.getValues(s, 2, 1, rt.workbook.lastRow(s) - 1, 1).map((r) => r[0]);
+  for (const r of await rt.edit('Agents', ids.indexOf(agent) + 2, column, [[value]])) ok(r);
+}

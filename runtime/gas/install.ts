@@ -1,9 +1,9 @@
 // Installs Apps Script's globals into a fresh V8 context and returns the host's helpers for it.
-import { setBridge, encode, decode, type Bridge, getBridge } from './bridge.js';
+import { setBridge, encode, type Bridge, getBridge } from './bridge.js';
 import { ContentService, HtmlOutput, HtmlService, TextOutput } from './html.js';
 import { console, Logger } from './logger.js';
 import { ScriptApp } from './script-app.js';
-import { Charts, SpreadsheetApp } from './spreadsheet.js';
+import { Charts, Sheet, SpreadsheetApp } from './spreadsheet.js';
 import { CacheService, LockService, PropertiesService } from './stores.js';
 import { UrlFetchApp } from './url-fetch.js';
 import { Session, Utilities } from './utilities.js';
@@ -42,7 +42,17 @@ export function install(g: Record<string, unknown>, bridge: Bridge) {
   };
   for (const k of Object.keys(globals)) Object.defineProperty(g, k, { value: globals[k], writable: true, configurable: true, enumerable: false });
   return {
-    decode,
+    // Event objects may name a range ({$range}); the script receives a live Range, as Apps Script passes one.
+    decode(text: string): unknown {
+      return JSON.parse(text, (_k, v) => {
+        if (v && typeof v === 'object' && typeof v.$d === 'number' && Object.keys(v).length === 1) return new Date(v.$d);
+        if (v && typeof v === 'object' && v.$range) {
+          const r = v.$range as { sheet: number; name: string; row: number; col: number; rows: number; cols: number };
+          return new Sheet({ id: r.sheet, name: r.name }).getRange(r.row, r.col, r.rows, r.cols);
+        }
+        return v;
+      });
+    },
     // How the host sees a function's return value: outputs by their content, data as JSON.
     describe(value: unknown): string {
       if (value instanceof TextOutput) return JSON.stringify({ kind: 'text', mimeType: value.contentType(), content: value.getContent() });

@@ -8,7 +8,7 @@ export const MAX_CACHE_TTL_S = 21600;
 export const DEFAULT_CACHE_TTL_S = 600;
 export const MAX_CACHE_ITEMS = 1000;
 
-interface Entry {
+export interface Entry {
   value: string;
   expiresAt: number;
 }
@@ -55,6 +55,15 @@ export class CacheStore {
 
   remove(keys: string[]): void {
     for (const k of keys) this.items.delete(k);
+  }
+
+  dump(): [string, Entry][] {
+    return [...this.items].map(([k, e]) => [k, { ...e }]);
+  }
+
+  load(entries: [string, Entry][]): void {
+    this.items.clear();
+    for (const [k, e] of entries) this.items.set(k, { ...e });
   }
 
   size(): number {

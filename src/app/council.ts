@@ -65,14 +65,14 @@ export class Council {
   settings(): Settings {
     if (!this.cachedSettings) {
       const values: Record<string, string> = {};
-      for (const r of this.store.readTab('settings')) if (r[0] !== '') values[String(r[0])] = String(r[1]);
+      for (const r of this.store.readConfig('settings')) if (r[0] !== '') values[String(r[0])] = String(r[1]);
       this.cachedSettings = new Settings(values);
     }
     return this.cachedSettings;
   }
 
   agents(): AgentDef[] {
-    return this.store.readTab('agents').filter((r) => r[0] !== '').map((r) => ({
+    return this.store.readConfig('agents').filter((r) => r[0] !== '').map((r) => ({
       agent_id: String(r[0]), name_ja: String(r[1]), name_en: String(r[2]), group: String(r[3]) as AgentDef['group'],
       phases: String(r[4]).split(/[,\s]+/).filter(Boolean).map(Number), model: String(r[5]) || `${this.settings().raw('provider.default')}:default`,
       temperature: Number(r[6]) || 0, substitute_agent: String(r[7]), active: parseBool(r[8]), prompt_version: Number(r[9]) || 1, description: String(r[10]),
@@ -80,7 +80,7 @@ export class Council {
   }
 
   prompts(): PromptRow[] {
-    return this.store.readTab('prompts').filter((r) => r[0] !== '').map((r) => ({
+    return this.store.readConfig('prompts').filter((r) => r[0] !== '').map((r) => ({
       prompt_id: String(r[0]), agent_id: String(r[1]), version: Number(r[2]), active: parseBool(r[3]), language: String(r[4]) as 'ja' | 'en',
       text: String(r[5]), changed_by: String(r[6]), change_reason: String(r[7]),
     }));

@@ -6,7 +6,7 @@ import { seedSettings } from '../adapters/gas/settings-tab.js';
 import { applyTab, findSheet, readHeader } from '../adapters/gas/tabs.js';
 import { installTriggers } from '../adapters/gas/triggers.js';
 import { seedCouncil } from './seed.js';
-import { Store } from '../adapters/gas/store.js';
+import { bumpConfigVersion, Store } from '../adapters/gas/store.js';
 
 export interface SetupReport {
   created: string[];
@@ -34,6 +34,7 @@ export function runSetup(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): SetupRep
   report.agentsAdded = council.agents;
   report.promptsAdded = council.prompts;
   new Store(ss, Session.getScriptTimeZone()).ensureState();
+  if (report.created.length || report.repaired.length || report.settingsAdded || report.agentsAdded || report.promptsAdded) bumpConfigVersion();
   const triggers = installTriggers();
   report.triggersCreated = triggers.create.length;
   report.triggersRemoved = triggers.remove.length;

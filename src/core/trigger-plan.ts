@@ -8,7 +8,7 @@ export interface TriggerInfo {
 
 export interface WantedTrigger {
   handler: string;
-  kind: 'everyMinutes' | 'daily';
+  kind: 'everyMinutes' | 'daily' | 'onEdit';
   value: number;
 }
 
@@ -18,6 +18,7 @@ export const NUDGE_HANDLER = 'tickSoon';
 export const WANTED_TRIGGERS: readonly WantedTrigger[] = [
   { handler: 'tick', kind: 'everyMinutes', value: 1 },
   { handler: 'dailyWatch', kind: 'daily', value: 7 },
+  { handler: 'onConfigEdit', kind: 'onEdit', value: 0 },
 ];
 
 export const KAIGI_HANDLERS: readonly string[] = [...WANTED_TRIGGERS.map((t) => t.handler), NUDGE_HANDLER];
@@ -31,7 +32,7 @@ export function planTriggers(existing: TriggerInfo[], wanted: readonly WantedTri
   const remove: string[] = [];
   const create: WantedTrigger[] = [];
   for (const w of wanted) {
-    const same = existing.filter((t) => t.handler === w.handler && t.eventType === 'CLOCK');
+    const same = existing.filter((t) => t.handler === w.handler && t.eventType === (w.kind === 'onEdit' ? 'ON_EDIT' : 'CLOCK'));
     if (same.length === 0) create.push(w);
     for (const extra of same.slice(1)) remove.push(extra.id);
   }

@@ -12,6 +12,25 @@ const STATE_KEY = 'KAIGI_STATE';
 // Tabs Kaigi appends to; their tails live in the state so no execution has to ask for the last row.
 export const APPEND_TABS = ['discussions', 'messages', 'queue', 'orders', 'objections', 'inbox', 'overflow', 'audit', 'outcomes', 'learnings', 'reflections', 'directives'] as const;
 const GROW_BY = 500;
+export const CONFIG_VERSION = 'KAIGI_CONFIG_VERSION';
+const CONFIG_TTL_S = 300;
+
+export function bumpConfigVersion(): void {
+  const props = PropertiesService.getScriptProperties();
+  props.setProperty(CONFIG_VERSION, String(Number(props.getProperty(CONFIG_VERSION) ?? '0') + 1));
+}
+
+// Dates survive the cache as tagged values.
+function encodeRows(rows: unknown[][]): string {
+  return JSON.stringify(rows, function (this: Record<string, unknown>, k: string, v: unknown) {
+    const raw = this[k];
+    return Object.prototype.toString.call(raw) === '[object Date]' ? { $d: (raw as Date).getTime() } : v;
+  });
+}
+
+function decodeRows(text: string): unknown[][] {
+  return JSON.parse(text, (_k, v) => (v && typeof v === 'object' && typeof v.$d === 'number' ? new Date(v.$d) : v));
+}
 
 interface Tail {
   last: number;
@@ -150,6 +169,21 @@ export class Store {
       this.tabCache[key] = last < 2 ? [] : s.getRange(2, 1, last - 1, this.width(key)).getValues();
     }
     return this.tabCache[key];
+  }
+
+  // Configuration tabs people rarely change (Settings, Agents, Prompts) are cached between executions.
+  // An edit in the sheet fires onConfigEdit, which moves the version on; Kaigi's own edits do the same.
+  readConfig(key: string): unknown[][] {
+    if (this.tabCache[key]) return this.tabCache[key];
+    const cache = CacheService.getScriptCache();
+    const version = PropertiesService.getScriptProperties().getProperty(CONFIG_VERSION) ?? '0';
+    const name = `kaigi:cfg:${version}:${key}`;
+    const hit = cache.get(name);
+    if (hit) return (this.tabCache[key] = decodeRows(hit));
+    const rows = this.readTab(key);
+    const text = encodeRows(rows);
+    if (text.length < 90_000) cache.put(name, text, CONFIG_TTL_S);
+    return rows;
   }
 
   // Rows of an append tab from `from` to its committed tail.

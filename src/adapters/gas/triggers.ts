@@ -6,6 +6,10 @@ export function installTriggers(): TriggerPlan {
   const plan = planTriggers(existing.map((t) => ({ id: t.getUniqueId(), handler: t.getHandlerFunction(), eventType: String(t.getEventType()) })));
   for (const t of existing) if (plan.remove.indexOf(t.getUniqueId()) >= 0) ScriptApp.deleteTrigger(t);
   for (const w of plan.create) {
+    if (w.kind === 'onEdit') {
+      ScriptApp.newTrigger(w.handler).forSpreadsheet(SpreadsheetApp.getActiveSpreadsheet()).onEdit().create();
+      continue;
+    }
     const b = ScriptApp.newTrigger(w.handler).timeBased();
     if (w.kind === 'everyMinutes') b.everyMinutes(w.value).create();
     else b.everyDays(1).atHour(w.value).create();

@@ -1,6 +1,6 @@
 // The council end to end through the built file: phases, storage, limits, objections, escalations and failures.
 import { describe, expect, it } from 'vitest';
-import { council, messages, ok, rows, settle, start, statuses, view } from '../../council-helpers.js';
+import { council, messages, ok, rows, setSetting, settle, start, statuses, view } from '../../council-helpers.js';
 
 describe('a full discussion on the rules provider', () => {
   it('runs six phases with all fourteen agents and issues an allow-listed order', async () => {
@@ -135,10 +135,8 @@ describe('limits', () => {
   it('forces the next phase at the message limit and summarises past the token budget', async () => {
     const rt = await council();
     try {
-      const settings = rt.workbook.sheetByName('Settings')!;
-      const keys = rt.workbook.getValues(settings, 2, 1, rt.workbook.lastRow(settings) - 1, 1).map((r) => r[0]);
-      rt.workbook.setValues(settings, keys.indexOf('limits.max_messages_per_discussion') + 2, 2, 1, 1, [['5']]);
-      rt.workbook.setValues(settings, keys.indexOf('limits.max_tokens_per_discussion') + 2, 2, 1, 1, [['2000']]);
+      await setSetting(rt, 'limits.max_messages_per_discussion', '5');
+      await setSetting(rt, 'limits.max_tokens_per_discussion', '2000');
       await start(rt);
       await settle(rt);
       const [id] = Object.keys(statuses(rt));
@@ -156,14 +154,12 @@ describe('limits', () => {
     const rt = await council();
     try {
       await start(rt);
-      const settings = rt.workbook.sheetByName('Settings')!;
-      const keys = rt.workbook.getValues(settings, 2, 1, rt.workbook.lastRow(settings) - 1, 1).map((r) => r[0]);
-      rt.workbook.setValues(settings, keys.indexOf('limits.max_concurrent_discussions') + 2, 2, 1, 1, [['0']]);
+      await setSetting(rt, 'limits.max_concurrent_discussions', '0');
       ok(await rt.run('tick', [], { kind: 'trigger' }));
       const [id] = Object.keys(statuses(rt));
       expect(statuses(rt)[id]).toBe('OPEN');
       rt.clock.advance(25 * 3600_000);
-      rt.workbook.setValues(settings, keys.indexOf('limits.max_concurrent_discussions') + 2, 2, 1, 1, [['10']]);
+      await setSetting(rt, 'limits.max_concurrent_discussions', '10');
       await settle(rt);
       expect(statuses(rt)[id]).toBe('TIMEOUT');
       expect(String(rows(rt, 'Discussion Log')[0][7])).not.toBe('');

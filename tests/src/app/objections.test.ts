@@ -1,7 +1,7 @@
 // Objections, human resolution of escalations, and every failure code and fallback level on the messages they affect.
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
-import { council, messages, ok, rows, settle, start, statuses } from '../../council-helpers.js';
+import { council, messages, ok, rows, setAgent, settle, start, statuses } from '../../council-helpers.js';
 
 async function decided(priority = 'HIGH'): Promise<{ rt: Runtime; id: string }> {
   const rt = await council();
@@ -12,11 +12,6 @@ async function decided(priority = 'HIGH'): Promise<{ rt: Runtime; id: string }> 
   return { rt, id };
 }
 
-function setAgent(rt: Runtime, agent: string, column: number, value: unknown): void {
-  const sheet = rt.workbook.sheetByName('Agents')!;
-  const ids = rt.workbook.getValues(sheet, 2, 1, rt.workbook.lastRow(sheet) - 1, 1).map((r) => r[0]);
-  rt.workbook.setValues(sheet, ids.indexOf(agent) + 2, column, 1, 1, [[value]]);
-}
 
 describe('objections', () => {
   it('re-discusses from Phase 5 when a governance agent objects, and records the objection and its resolution', async () => {
@@ -83,7 +78,7 @@ describe('objections', () => {
   it('E005: when objection processing fails, the original order runs provisionally and is flagged', async () => {
     const { rt, id } = await decided();
     try {
-      setAgent(rt, 'decider', 9, false);
+      await setAgent(rt, 'decider', 9, false);
       ok(await rt.run('fileObjection', [{ discussion_id: id, reason: '再検討してください', alternative: 'ONE_ON_ONE', urgency: 'HIGH' }], { kind: 'server' }));
       await settle(rt);
       const err = messages(rt, id).find((m) => m.message_type === 'ERROR')!;
@@ -165,9 +160,9 @@ describe('escalations and failure codes', () => {
   it('E001 with fallback levels 2 and 3: a failing agent is replaced by its substitute, then by a marked default opinion', async () => {
     const rt = await council();
     try {
-      setAgent(rt, 'psychology', 6, 'openai:gpt-4o-mini');
-      setAgent(rt, 'wellbeing', 6, 'openai:gpt-4o-mini');
-      setAgent(rt, 'neuroscience', 6, 'openai:gpt-4o-mini');
+      await setAgent(rt, 'psychology', 6, 'openai:gpt-4o-mini');
+      await setAgent(rt, 'wellbeing', 6, 'openai:gpt-4o-mini');
+      await setAgent(rt, 'neuroscience', 6, 'openai:gpt-4o-mini');
       await start(rt);
       await settle(rt);
       const ms = messages(rt);
@@ -203,7 +198,7 @@ describe('escalations and failure codes', () => {
   it('E003: without a decider answer, an urgent discussion gets a rule-based decision (level 4), another one escalates (level 5)', async () => {
     const rt = await council();
     try {
-      setAgent(rt, 'decider', 6, 'anthropic:claude');
+      await setAgent(rt, 'decider', 6, 'anthropic:claude');
       await start(rt, { type: 'kpi_decline', source: 'human', target_user_id: 'tanaka', context: { metric: 'contacts' }, priority: 'HIGH' });
       await start(rt, { type: 'kpi_decline', source: 'human', target_user_id: 'sato', context: { metric: 'contacts' }, priority: 'LOW' });
       await settle(rt);

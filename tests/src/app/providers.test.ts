@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
 import { ModelServer, type Behavior, type Recorded } from '../../../tools/model-server.js';
-import { council, messages, ok, rows, settle, start, statuses } from '../../council-helpers.js';
+import { council, messages, ok, rows, setSetting, settle, start, statuses } from '../../council-helpers.js';
 
 const KEY = 'test-key-not-a-secret-0123456789';
 let server: ModelServer;
@@ -18,11 +18,6 @@ function useProvider(rt: Runtime, provider: string, model: string, path = '/v1')
   rt.scriptProperties.set({ KAIGI_PROVIDER_OVERRIDE: JSON.stringify({ provider, model, base_url: base + path }) });
 }
 
-function setSetting(rt: Runtime, key: string, value: string): void {
-  const s = rt.workbook.sheetByName('Settings')!;
-  const keys = rt.workbook.getValues(s, 2, 1, rt.workbook.lastRow(s) - 1, 1).map((r) => r[0]);
-  rt.workbook.setValues(s, keys.indexOf(key) + 2, 2, 1, 1, [[value]]);
-}
 
 const persona = (r: Recorded, name: string) => r.system.indexOf(`「${name}」`) >= 0 || r.system.indexOf(`"${name}"`) >= 0;
 
@@ -170,7 +165,7 @@ describe('faults, each recorded on the stored message', () => {
   async function faulty(plan: (r: Recorded, i: number) => Behavior, tune: (rt: Runtime) => void = () => {}) {
     const rt = await council();
     useProvider(rt, 'openai-compatible', 'any');
-    setSetting(rt, 'retry.base_seconds', '0.05');
+    await setSetting(rt, 'retry.base_seconds', '0.05');
     tune(rt);
     const reqs = await discussion(rt, plan);
     const psych = messages(rt).find((m) => m.speaker === 'psychology' && m.phase === 2)!;
@@ -305,7 +300,7 @@ describe('budgets and secrets', () => {
     const rt = await council();
     try {
       useProvider(rt, 'openai-compatible', 'any');
-      setSetting(rt, 'limits.daily_token_budget', '3000');
+      await setSetting(rt, 'limits.daily_token_budget', '3000');
       await discussion(rt);
       const ms = messages(rt);
       expect(ms[0].metadata.model_used).toBe('openai-compatible:any');
