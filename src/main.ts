@@ -7,7 +7,7 @@ import { openBound, SPREADSHEET_ID_PROPERTY } from './adapters/gas/spreadsheet.j
 import { bumpConfigVersion, Store } from './adapters/gas/store.js';
 import { tabByKey } from '../sheets-schema/index.js';
 
-const CONFIG_TABS = ['settings', 'agents', 'prompts'];
+const CONFIG_TABS = ['settings', 'agents', 'prompts', 'directives'];
 import { removeTriggers } from './adapters/gas/triggers.js';
 import { buildMenu, showHtml, tellUser, userLang } from './adapters/gas/ui.js';
 import { verifyAudit as verify, type AuditReport } from './app/audit.js';
@@ -19,6 +19,8 @@ import { runSetup, type SetupReport } from './app/setup.js';
 import { discussionView, sidebarData, type DiscussionView, type SidebarData } from './app/sidebar.js';
 import { runTick, type TickReport } from './app/tick.js';
 import { runWatcher, type WatchReport } from './app/watcher.js';
+import { runReview, type ReviewReport } from './app/review.js';
+import { addDirective as addDirectiveTo, editPrompt as editPromptOf, replay as replayOf, rollbackPrompt as rollbackPromptOf, type DirectiveInput, type ReplayResult } from './app/admin.js';
 import { handleWeb } from './app/web.js';
 
 export function onOpen(): void {
@@ -59,6 +61,10 @@ export function runQueueNow(): TickReport {
 export function onConfigEdit(e?: { range?: GoogleAppsScript.Spreadsheet.Range }): void {
   const name = e && e.range ? e.range.getSheet().getName() : '';
   if (CONFIG_TABS.some((key) => tabByKey(key).name === name || tabByKey(key).nameJa === name)) bumpConfigVersion();
+}
+
+export function dailyReview(): ReviewReport {
+  return runReview(new Council(openBound(), scriptZone()));
 }
 
 export function dailyWatch(): WatchReport {
@@ -113,6 +119,22 @@ export function fileObjection(input: Partial<ObjectionInput>): { task_id: string
 
 export function resolveEscalation(input: Partial<ResolutionInput>): { task_id: string } {
   return requestResolution(input);
+}
+
+export function addDirective(input: DirectiveInput): { directive_id: string } {
+  return addDirectiveTo(new Council(openBound(), scriptZone()), { ...input, by: input.by || Session.getActiveUser().getEmail() || 'human' });
+}
+
+export function editPrompt(input: { agent_id: string; language?: 'ja' | 'en'; text: string; reason?: string }): { prompt_id: string; version: number } {
+  return editPromptOf(new Council(openBound(), scriptZone()), { ...input, by: Session.getActiveUser().getEmail() || 'human' });
+}
+
+export function rollbackPrompt(input: { agent_id: string; language?: 'ja' | 'en'; version: number }): { prompt_id: string; version: number } {
+  return rollbackPromptOf(new Council(openBound(), scriptZone()), { ...input, by: Session.getActiveUser().getEmail() || 'human' });
+}
+
+export function replayPhase(input: { discussion_id: string; phase: number; model?: string; prompt_version?: number }): ReplayResult {
+  return replayOf(new Council(openBound(), scriptZone()), input);
 }
 
 export function saveApiKey(provider: string, key: string): { provider: string; saved: boolean } {

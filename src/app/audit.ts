@@ -20,7 +20,7 @@ interface Recorded {
 
 const ROW_TABS: Record<string, { key: string; events: string[] }> = {
   'Discussion Log': { key: 'discussions', events: ['log_row', 'log_row_updated'] },
-  Orders: { key: 'orders', events: ['order', 'order_cancelled'] },
+  Orders: { key: 'orders', events: ['order', 'order_cancelled', 'order_done'] },
   Objections: { key: 'objections', events: ['objection'] },
 };
 

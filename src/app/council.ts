@@ -13,6 +13,8 @@ import { keyProperty, type KeyedProvider } from '../adapters/gas/keys.js';
 import { urlFetchPort } from '../adapters/gas/http-port.js';
 
 const USAGE_KEY = 'KAIGI_USAGE';
+export const STATS_KEY = 'KAIGI_AGENT_STATS';
+export const NEXT_ACTIONS_KEY = 'KAIGI_NEXT_ACTIONS';
 const PENDING_DECISION = 'DEC-0000-00-00-000';
 const PENDING_OBJECTION = 'OBJ-PENDING';
 
@@ -30,7 +32,10 @@ import { sha256Hex } from '../adapters/gas/crypto.js';
 import {
   dayOf, discussionFromRow, inboxRow, kpiFromRows, logRow, membersFromRows, messageRows, messagesFromRows, objectionRow, orderRow, queueItem, queueRow,
 } from '../adapters/gas/records.js';
-import { Store, type Commit, type StoreState } from '../adapters/gas/store.js';
+import { bumpConfigVersion, Store, type Commit, type StoreState } from '../adapters/gas/store.js';
+import { learningRow, Memory } from '../adapters/gas/memory.js';
+import { caseText, EMPTY_MEMORY, situationText, type AgentMemory, type CaseContext } from '../core/memory.js';
+import type { ContentOf } from '../core/messages.js';
 
 export interface Loaded {
   row: number;
@@ -133,11 +138,95 @@ export class Council {
       // The real id is allocated inside the commit (see assignDecisionId), so models run outside the lock.
       nextDecisionId: () => PENDING_DECISION,
       lang,
-      historicalAccuracy: () => 0.5,
+      historicalAccuracy: (agent) => this.historicalAccuracy(agent),
       priceOf: (model) => settings.get<Record<string, { input: number; output: number }>>('provider.prices_per_1k_tokens_usd')[model] ?? null,
+      memoryFor: (agent, d) => this.memoryFor(agent, d),
     };
-    return this.cachedEnv;
+    return this.cachedEnv!;
   }
+
+  // ---- memory ----------------------------------------------------------------------------------
+
+  private memoryStore: Memory | null = null;
+  private readonly recalled: Record<string, Pick<AgentMemory, 'learnings' | 'cases'>> = {};
+
+  memory(): Memory {
+    if (!this.memoryStore) this.memoryStore = new Memory(this.store, this.settings());
+    return this.memoryStore;
+  }
+
+  agentStats(): Record<string, { hits: number; misses: number; brier: number; n: number }> {
+    const raw = PropertiesService.getScriptProperties().getProperty(STATS_KEY);
+    return raw ? JSON.parse(raw) : {};
+  }
+
+  private historicalAccuracy(agent: string): number {
+    const s = this.agentStats()[agent];
+    return s && s.hits + s.misses > 0 ? s.hits / (s.hits + s.misses) : 0.5;
+  }
+
+  directives(): { id: string; content: string; priority: string; targets: string[]; row: number; status: string }[] {
+    return this.store.readConfig('directives').map((r, i) => ({
+      id: String(r[0]), content: String(r[2]), priority: String(r[4]), targets: String(r[3]).split(/[,\s]+/).filter(Boolean), row: i + 2, status: String(r[5]),
+    })).filter((x) => x.id !== '' && x.status === 'active');
+  }
+
+  private memoryFor(agent: AgentDef, d: Discussion): AgentMemory {
+    if (!this.settings().get<boolean>('memory.enabled')) return EMPTY_MEMORY;
+    const key = `${d.discussion_id}/${agent.agent_id}`;
+    if (!this.recalled[key]) this.recalled[key] = this.memory().retrieve(situationText(d), agent.agent_id, d.discussion_id);
+    const next = JSON.parse(PropertiesService.getScriptProperties().getProperty(NEXT_ACTIONS_KEY) ?? '{}') as Record<string, string[]>;
+    const directives = this.directives().filter((x) => x.targets.indexOf('all') >= 0 || x.targets.indexOf(agent.agent_id) >= 0).map((x) => ({ id: x.id, content: x.content, priority: x.priority }));
+    return { ...this.recalled[key], nextActions: (next[agent.agent_id] ?? []).slice(-3), directives };
+  }
+
+  // At a decision: the case joins memory, and the learnings and directives this cycle used are marked.
+  private rememberDecision(c: Commit, before: Discussion, after: Discussion, r: StepResult): void {
+    const order = r.messages.find((m) => m.message_type === 'EXECUTION_ORDER');
+    if (!order || !this.settings().get<boolean>('memory.enabled')) return;
+    const now = this.now();
+    const mem = this.memory();
+    const o = order.content as ContentOf<'EXECUTION_ORDER'>;
+    const ctx: CaseContext = { discussion_id: after.discussion_id, decision_id: o.decision_id, member: after.trigger.target_user_id, metric: String(after.trigger.context.metric ?? ''), actions: o.actions.map((a) => a.action_type), verdict: '' };
+    const content = caseText(after);
+    const [cell] = mem.embed([content]);
+    const id = `LRN-${c.nextSeq('learning')}`;
+    c.appendOne('learnings', learningRow({ learning_id: id, scope: 'case', agent_id: '', category: 'case', content, context: JSON.stringify(ctx), confidence: this.settings().number('learning.initial_confidence'), times_applied: 0, times_successful: 0, is_active: true, source: after.discussion_id, embedding: cell, embedding_model: mem.tag }, now, null), `Learnings:${id}`);
+    c.audit({ actor: 'kaigi', event: 'learning', tab: 'Learnings', row_key: id, payload: { scope: 'case', discussion_id: after.discussion_id } });
+    // The messages of this decision cycle: everything after the previous order.
+    let start = 0;
+    before.messages.forEach((m, i) => { if (m.message_type === 'EXECUTION_ORDER') start = i + 1; });
+    const cycle = before.messages.slice(start).concat(r.messages);
+    const applied = new Set<string>();
+    const delivered = new Set<string>();
+    for (const m of cycle) {
+      for (const x of m.metadata.learnings ?? []) applied.add(x);
+      for (const x of m.metadata.directives ?? []) delivered.add(x);
+    }
+    const rows = mem.rows().filter((l) => applied.has(l.learning_id)).map((l) => l.row);
+    if (rows.length) {
+      const from = Math.min(...rows);
+      const block = this.store.readRows('learnings', from, Math.max(...rows) - from + 1).map((v) => v.slice());
+      for (const row of rows) {
+        const v = block[row - from];
+        v[7] = (Number(v[7]) || 0) + 1;
+        v[14] = new Date(now);
+      }
+      c.updateBlockAfter('learnings', from, block);
+      c.audit({ actor: 'kaigi', event: 'learnings_applied', tab: 'Learnings', row_key: after.discussion_id, payload: { ids: [...applied] } });
+    }
+    for (const dir of this.directives().filter((x) => delivered.has(x.id))) {
+      const v = this.store.readRows('directives', dir.row, 1)[0].slice();
+      const by = JSON.parse(String(v[6] || '[]')) as string[];
+      v[5] = 'consumed';
+      v[6] = JSON.stringify(by.concat([after.discussion_id]));
+      c.updateAfter('directives', dir.row, v);
+      c.audit({ actor: 'kaigi', event: 'directive_consumed', tab: 'Directives', row_key: dir.id, payload: { discussion_id: after.discussion_id } });
+      this.configChanged = true;
+    }
+  }
+
+  private configChanged = false;
 
   // ---- providers and budgets ------------------------------------------------------------------
 
@@ -384,6 +473,7 @@ export class Council {
     }
     for (const t of r.transitions) c.audit({ actor: 'kaigi', event: 'status', tab: 'Discussion Log', row_key: d.discussion_id, payload: { from: t.from, to: t.to } });
     extra(c);
+    this.rememberDecision(c, l.d, d, r);
     this.recordUsage(c, r.messages);
     const all = JSON.stringify(d.messages);
     const cell = all.length <= MAX_CELL_CHARS || !span
@@ -400,6 +490,9 @@ export class Council {
     c.run(new Date(now).toISOString());
     if (this.pendingUsage) PropertiesService.getScriptProperties().setProperty(USAGE_KEY, JSON.stringify(this.pendingUsage));
     this.pendingUsage = null;
+    if (this.configChanged) bumpConfigVersion();
+    this.configChanged = false;
+    this.memoryStore?.forget();
     return { row: placed.row, d, raw: placed.values, resolved: logRow(d, cell), span };
   }
 

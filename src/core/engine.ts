@@ -7,6 +7,7 @@ import type { AgentContext, AgentRequest, AgentResponse, Expectation, Provider }
 import type { Settings } from './settings.js';
 import { transition } from './state-machine.js';
 import type { AgentDef, Discussion, InboxItem, KpiRow, Member, OrderRow, Status } from './types.js';
+import type { AgentMemory } from './memory.js';
 
 export type Step =
   | { kind: 'start' }
@@ -34,6 +35,8 @@ export interface EngineEnv {
   historicalAccuracy: (agentId: string) => number;
   // Price per 1,000 tokens of a provider:model, from Settings; null when unknown.
   priceOf: (model: string) => { input: number; output: number } | null;
+  // What memory gives this agent in this discussion (empty when memory is off).
+  memoryFor: (agent: AgentDef, d: Discussion) => AgentMemory;
 }
 
 export interface StepResult {
@@ -106,6 +109,7 @@ export function planStep(d: Discussion, env: EngineEnv): Step {
 
 interface Answer {
   agent: AgentDef;
+  memory?: AgentMemory;
   content: unknown;
   response: AgentResponse;
   level: number;
@@ -164,7 +168,7 @@ function ask(env: EngineEnv, requests: AgentRequest[], allowDefault: boolean): A
     let problem = res.ok ? valid(r.expect, res.content, allow) : res.error?.message ?? 'no answer';
     if (!problem && res.ms > maxMs) problem = `E001: the answer took ${res.ms} ms, past phase ${r.phase}'s maximum of ${maxMs} ms`;
     const level = Math.max(res.attempts > 1 || res.repaired ? 1 : 0, res.fallbackLevel ?? 0);
-    if (!problem) return { agent: r.agent, content: res.content, response: res, level, note: res.note };
+    if (!problem) return { agent: r.agent, content: res.content, response: res, level, note: res.note, memory: r.context.memory };
     // Level 2: a substitute from the same group answers in the agent's place.
     const sub = env.agents.find((a) => a.agent_id === r.agent.substitute_agent && a.active && a.group === r.agent.group);
     if (sub) {
@@ -172,7 +176,7 @@ function ask(env: EngineEnv, requests: AgentRequest[], allowDefault: boolean): A
       const [sres] = env.providerFor(sub).respond([sr]);
       let sp = sres.ok ? valid(r.expect, sres.content, allow) : sres.error?.message ?? 'no answer';
       if (!sp && sres.ms > maxMs) sp = `the answer took ${sres.ms} ms, past the phase maximum`;
-      if (!sp) return { agent: r.agent, content: sres.content, response: sres, level: 2, note: `answered by substitute ${sub.agent_id}: ${problem}` };
+      if (!sp) return { agent: r.agent, content: sres.content, response: sres, level: 2, note: `answered by substitute ${sub.agent_id}: ${problem}`, memory: sr.context.memory };
       problem = `${problem}; substitute ${sub.agent_id}: ${sp}`;
     }
     if (!allowDefault) return { agent: r.agent, content: null, response: res, level: 2, errorCode: 'E001', note: problem };
@@ -215,9 +219,19 @@ function context(d: Discussion, env: EngineEnv, v: Visible, extra: Partial<Agent
   };
 }
 
-function request(d: Discussion, env: EngineEnv, agent: AgentDef, phase: number, expect: Expectation, ctx: AgentContext): AgentRequest {
+function request(d: Discussion, env: EngineEnv, agent: AgentDef, phase: number, expect: Expectation, base: AgentContext): AgentRequest {
   const attempt = d.messages.filter((m) => m.speaker === agent.agent_id && m.phase === phase).length + 1;
+  const ctx = { ...base, memory: env.memoryFor(agent, d) };
   return { key: `${d.discussion_id}/${phase}/${agent.agent_id}/${attempt}`, agent, phase, expect, context: ctx, system: env.promptOf(agent), user: buildUserText(ctx, expect) };
+}
+
+function memoryIds(m: AgentMemory | undefined): { learnings?: string[]; directives?: string[] } {
+  if (!m) return {};
+  const out: { learnings?: string[]; directives?: string[] } = {};
+  const ids = m.learnings.map((l) => l.id).concat(m.cases.map((c) => c.id));
+  if (ids.length) out.learnings = ids;
+  if (m.directives.length) out.directives = m.directives.map((x) => x.id);
+  return out;
 }
 
 export class Builder {
@@ -252,6 +266,7 @@ export class Builder {
     const r = a.response;
     const stated = typeof (a.content as { confidence?: unknown }).confidence === 'number' ? (a.content as { confidence: number }).confidence : undefined;
     const meta: Partial<Metadata> & { step_key: string } = {
+      ...memoryIds(a.memory),
       step_key: r.key.replace(/\/substitute$/, ''),
       processing_time_ms: Math.max(0, Math.round(r.ms)),
       model_used: r.model,
@@ -475,6 +490,22 @@ export function runStep(d: Discussion, step: Step, env: EngineEnv, input: Decide
       break;
   }
   return b.out;
+}
+
+// The requests a phase made, rebuilt from the record as it stood before that phase (for replay).
+export function phaseRequests(d: Discussion, env: EngineEnv, phase: number): AgentRequest[] {
+  const before: Discussion = { ...d, messages: d.messages.filter((m) => m.phase < phase) };
+  const old = d.messages.find((m) => m.message_type === 'EXECUTION_ORDER');
+  const decisionId = old ? String((old.content as { decision_id: string }).decision_id) : undefined;
+  const types: Record<string, Expectation> = { positive: 'PERSPECTIVE_POSITIVE', devils_advocate: 'PERSPECTIVE_NEGATIVE', human_view: 'PERSPECTIVE_HUMAN', ethics: 'GOVERNANCE_ETHICS', legal: 'GOVERNANCE_LEGAL' };
+  const pick = (group: string, p: number) => active(env, group, p);
+  const make = (agents: AgentDef[], expect: (a: AgentDef) => Expectation, filter: (m: Message) => boolean, extra: Partial<AgentContext> = {}) =>
+    agents.map((a) => request(before, env, a, phase, expect(a), context(before, env, visible(before, env, filter), extra)));
+  if (phase === 1) return make(env.agents.filter((a) => a.active && a.phases.indexOf(1) >= 0).slice(0, 1), () => 'SITUATION_REPORT', () => false);
+  if (phase === 2) return make(pick('specialist', 2), () => 'SPECIALIST_OPINION', (m) => m.phase === 1);
+  if (phase === 3) return make(pick('balancer', 3), (a) => types[a.agent_id] ?? 'PERSPECTIVE_POSITIVE', (m) => m.phase <= 2);
+  if (phase === 4) return make(pick('governance', 4), (a) => types[a.agent_id] ?? 'GOVERNANCE_ETHICS', (m) => m.phase <= 2);
+  return make(env.agents.filter((a) => a.group === 'decider' && a.active), () => 'DECISION', () => true, { decisionId });
 }
 
 export function applyStep(d: Discussion, r: StepResult): Discussion {

@@ -89,6 +89,8 @@ export const metadataSchema = z.object({
   computed_confidence: z.number().min(0).max(1).optional(),
   default_opinion: z.boolean().optional(),
   cost_usd: z.number().min(0).optional(),
+  learnings: z.array(z.string()).optional(),
+  directives: z.array(z.string()).optional(),
   note: z.string().optional(),
 });
 

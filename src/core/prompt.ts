@@ -43,6 +43,11 @@ export function buildUserText(ctx: AgentContext, expect: Expectation): string {
   if (ctx.dataNotes.length) parts.push(dataBlock('data_notes', ctx.dataNotes));
   if (ctx.summary) parts.push(dataBlock('summary_of_earlier_messages', ctx.summary));
   if (ctx.earlier.length) parts.push(dataBlock('earlier_messages', ctx.earlier.map((m) => ({ speaker: m.speaker, phase: m.phase, type: m.message_type, content: m.content, computed_confidence: m.metadata.computed_confidence }))));
+  const mem = ctx.memory;
+  if (mem && mem.learnings.length) parts.push(dataBlock('retrieved_learnings', mem.learnings.map((l) => ({ id: l.id, scope: l.scope, confidence: l.confidence, learning: l.content }))));
+  if (mem && mem.cases.length) parts.push(dataBlock('similar_past_cases', mem.cases.map((c) => ({ id: c.id, case: c.content, verdict: c.verdict, similarity: c.similarity }))));
+  if (mem && mem.nextActions.length) parts.push(dataBlock('your_next_actions_from_recent_reflections', mem.nextActions));
+  if (mem && mem.directives.length) parts.push(dataBlock('directives_from_people', mem.directives.map((x) => ({ id: x.id, priority: x.priority, directive: x.content }))));
   if (ctx.objection) parts.push(dataBlock('objection', ctx.objection));
   if (ctx.guidance) parts.push(dataBlock('human_guidance', ctx.guidance));
   if (ctx.feedbackQuestion) parts.push(dataBlock('feedback_question', ctx.feedbackQuestion));

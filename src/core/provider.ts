@@ -2,6 +2,7 @@
 import type { Message, MessageType } from './messages.js';
 import type { AgentDef, KpiRow, Member, Priority, Trigger } from './types.js';
 import type { Bands, Weights } from './confidence.js';
+import type { AgentMemory } from './memory.js';
 
 // The decider answers Phases 5 and 6 in one call: a deliberation and an order.
 export type Expectation = MessageType | 'DECISION';
@@ -27,6 +28,8 @@ export interface AgentContext {
   feedbackQuestion?: string;
   decisionId?: string;
   reviewDays: number;
+  // Retrieved learnings and cases (with ids), the agent's last next actions, and directives for it.
+  memory?: AgentMemory;
 }
 
 export interface AgentRequest {

@@ -50,6 +50,7 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   s('learning.promote_after_successes', 10, 'integer', 'An individual learning with this many successful uses becomes shared'),
   s('learning.confirm_step', 0.1, 'number', 'Confidence added when a decision that used the learning is confirmed'),
   s('learning.reject_step', 0.15, 'number', 'Confidence removed when a decision that used the learning is rejected'),
+  s('memory.enabled', true, 'boolean', 'Retrieve learnings and past cases into discussions, and learn from outcomes'),
   s('retrieval.top_k', 5, 'integer', 'Learnings retrieved per agent'),
   s('retrieval.min_confidence', 0.3, 'number', 'Learnings below this confidence are not retrieved'),
   s('embedding.provider', 'offline', 'string', 'offline, openai or gemini'),

@@ -17,6 +17,7 @@ export const NUDGE_HANDLER = 'tickSoon';
 
 export const WANTED_TRIGGERS: readonly WantedTrigger[] = [
   { handler: 'tick', kind: 'everyMinutes', value: 1 },
+  { handler: 'dailyReview', kind: 'daily', value: 6 },
   { handler: 'dailyWatch', kind: 'daily', value: 7 },
   { handler: 'onConfigEdit', kind: 'onEdit', value: 0 },
 ];

@@ -305,6 +305,11 @@ export class Commit {
     this.post.push({ tab, row, rows: [this.fit(values, owner)] });
   }
 
+  // Several consecutive rows in one write, after the commit point (counters that must never be applied twice).
+  updateBlockAfter(tab: string, row: number, rows: unknown[][]): void {
+    this.post.push({ tab, row, rows: rows.map((r, i) => this.fit(r, `${tab}:${row + i}`)) });
+  }
+
   // The last write of the commit; once it is in the sheet the commit counts as done.
   setMarker(tab: string, row: number | 'append', values: unknown[], owner: string): { row: number; values: unknown[] } {
     const fitted = this.fit(values, owner);

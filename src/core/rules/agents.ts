@@ -5,6 +5,7 @@ import { pct } from '../kpi.js';
 import type { Action, ContentOf, Message } from '../messages.js';
 import type { AgentContext, Expectation } from '../provider.js';
 import { changeText, facts, type Facts } from './facts.js';
+import { caseAdjustment } from '../memory.js';
 
 type L = (ja: string, en: string) => string;
 const langOf = (ctx: AgentContext): L => (ja, en) => (ctx.lang === 'ja' ? ja : en);
@@ -235,6 +236,14 @@ function decide(ctx: AgentContext, t: L): { deliberation: ContentOf<'DECISION_DE
   const proposed = ctx.objection ? ctx.allowList.filter((a) => ctx.objection!.alternative.indexOf(a) >= 0) : [];
   const guided = ctx.guidance ? ctx.allowList.filter((a) => ctx.guidance!.indexOf(a) >= 0) : [];
   for (const a of proposed.concat(guided)) (votes[a] ??= { agents: [], score: 0 }).score = round2(votes[a].score + 0.5);
+  // Memory: similar past cases pull toward what was confirmed and away from what was rejected.
+  const cases = ctx.memory?.cases ?? [];
+  for (const a of ctx.allowList) {
+    const adj = caseAdjustment(a, cases);
+    if (adj === 0) continue;
+    const v = (votes[a] ??= { agents: [], score: 0 });
+    v.score = round2(Math.max(0, v.score + 0.5 * adj));
+  }
   const ranked = Object.keys(votes)
     .filter((a) => ctx.allowList.indexOf(a) >= 0 && objected.indexOf(a) < 0)
     .sort((a, b) => votes[b].score - votes[a].score || (a < b ? -1 : 1));
@@ -257,6 +266,7 @@ function decide(ctx: AgentContext, t: L): { deliberation: ContentOf<'DECISION_DE
     negative ? t('Devil\'s Advocate の指摘を受け強度は low とする。', 'Intensity set to low after the devil\'s advocate\'s warning.') : '',
     ctx.objection ? t(`異議（${ctx.objection.objector}）を考慮：${ctx.objection.reason}`, `Objection from ${ctx.objection.objector} considered: ${ctx.objection.reason}`) : '',
     ctx.guidance ? t(`人間からの指示を反映：${ctx.guidance}`, `Human guidance applied: ${ctx.guidance}`) : '',
+    cases.length ? t(`類似事例 ${cases.map((c) => `${c.id}(${c.verdict})`).join(', ')} を参照。`, `Similar cases consulted: ${cases.map((c) => `${c.id} (${c.verdict})`).join(', ')}.`) : '',
   ].filter(Boolean).join(' ');
   const metric = f.metric;
   return {

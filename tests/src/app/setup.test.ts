@@ -45,7 +45,7 @@ describe('setup()', () => {
       const again = await rt.run('setup', [], { kind: 'menu' });
       expect(again.value).toMatchObject({ created: [], repaired: [], problems: [], settingsAdded: 0, agentsAdded: 0, promptsAdded: 0, triggersCreated: 0 });
       expect(snapshot(rt)).toBe(first);
-      expect(rt.triggers.triggers.map((t) => t.handler)).toEqual(['tick', 'dailyWatch', 'onConfigEdit']);
+      expect(rt.triggers.triggers.map((t) => t.handler)).toEqual(['tick', 'dailyReview', 'dailyWatch', 'onConfigEdit']);
     });
   });
 
@@ -83,7 +83,7 @@ describe('teardown() and onOpen', () => {
       await rt.run('setup', [], { kind: 'menu' });
       await gas(rt, "ScriptApp.newTrigger('myOwnReport').timeBased().everyHours(1).create();");
       const r = await rt.run('teardown', [], { kind: 'menu' });
-      expect(r.value).toEqual({ removed: 3 });
+      expect(r.value).toEqual({ removed: 4 });
       expect(rt.triggers.triggers.map((t) => t.handler)).toEqual(['myOwnReport']);
     });
   });

@@ -1,0 +1,125 @@
+// The Learnings tab as memory: embeddings written with rows, decoded once per execution, searched by cosine.
+import { OFFLINE_MODEL, embedOffline, encodeVector, l2normalise, modelTag } from '../../core/embedding.js';
+import { EMPTY_MEMORY, type AgentMemory, type CaseContext, type Learning } from '../../core/memory.js';
+import { buildEmbedding, parseEmbedding, type EmbeddingVendor } from '../../core/providers/embeddings.js';
+import { redact } from '../../core/providers/http.js';
+import { decodeMatrix, topK, type Matrix } from '../../core/retrieval.js';
+import type { Settings } from '../../core/settings.js';
+import { urlFetchPort } from './http-port.js';
+import { keyProperty } from './keys.js';
+import { ms } from './records.js';
+import type { Store } from './store.js';
+
+export class Memory {
+  private cached: Learning[] | null = null;
+  private matrixCache: { tag: string; m: Matrix } | null = null;
+
+  constructor(private readonly store: Store, private readonly settings: Settings) {}
+
+  get dims(): number {
+    return this.settings.number('embedding.dimensions');
+  }
+
+  get provider(): string {
+    return this.settings.raw('embedding.provider');
+  }
+
+  get model(): string {
+    return this.provider === 'offline' ? OFFLINE_MODEL : this.settings.raw('embedding.model');
+  }
+
+  get tag(): string {
+    return modelTag(this.model, this.dims);
+  }
+
+  rows(): Learning[] {
+    if (!this.cached) {
+      this.cached = this.store.readTab('learnings').map((r, i) => ({
+        row: i + 2, learning_id: String(r[0]), scope: String(r[1]) as Learning['scope'], agent_id: String(r[2]), category: String(r[3]), content: String(r[4]),
+        context: String(r[5]), confidence: Number(r[6]) || 0, times_applied: Number(r[7]) || 0, times_successful: Number(r[8]) || 0,
+        is_active: r[9] === true || String(r[9]).toLowerCase() === 'true', source: String(r[10]), embedding: String(r[11]), embedding_model: String(r[12]),
+      })).filter((l) => l.learning_id !== '');
+    }
+    return this.cached;
+  }
+
+  forget(): void {
+    this.cached = null;
+    this.matrixCache = null;
+  }
+
+  // One request per batch; the offline embedding needs no network and no key.
+  embed(texts: string[]): string[] {
+    if (!texts.length) return [];
+    if (this.provider === 'offline') return texts.map((t) => encodeVector(embedOffline(t, this.dims)));
+    const vendor = this.provider as EmbeddingVendor;
+    const key = PropertiesService.getScriptProperties().getProperty(keyProperty(vendor)) ?? '';
+    if (!key) throw new Error(`embedding.provider is ${vendor} but no API key is set`);
+    const base = this.settings.get<Record<string, string>>('provider.base_urls')[vendor] ?? '';
+    const [res] = urlFetchPort.fetchAll([buildEmbedding(vendor, this.model, this.dims, texts, key, base)]);
+    if (res.error || res.code !== 200) throw new Error(redact(`embedding request failed: ${res.error ?? `HTTP ${res.code} ${res.body.slice(0, 200)}`}`, key));
+    return parseEmbedding(vendor, redact(res.body, key), texts.length).map((v) => encodeVector(l2normalise(v)));
+  }
+
+  // Rows embedded by another model are never compared with this one; they wait for re-embedding.
+  stale(): Learning[] {
+    return this.rows().filter((l) => l.embedding && l.embedding_model !== this.tag);
+  }
+
+  private matrix(): { m: Matrix; rows: Learning[] } {
+    const rows = this.rows().filter((l) => l.embedding && l.embedding_model === this.tag);
+    if (!this.matrixCache || this.matrixCache.tag !== this.tag || this.matrixCache.m.rows !== rows.length) {
+      this.matrixCache = { tag: this.tag, m: decodeMatrix(rows.map((l) => l.embedding), this.dims, rows.map((l) => l.row)) };
+    }
+    return { m: this.matrixCache.m, rows };
+  }
+
+  // Top-k active learnings for an agent (its own first, then shared) and top-k similar past cases.
+  retrieve(query: string, agent: string, exclude: string): Pick<AgentMemory, 'learnings' | 'cases'> {
+    if (!this.rows().length) return { learnings: EMPTY_MEMORY.learnings, cases: EMPTY_MEMORY.cases };
+    const k = this.settings.number('retrieval.top_k');
+    const min = this.settings.number('retrieval.min_confidence');
+    const { m, rows } = this.matrix();
+    const byRow: Record<number, Learning> = {};
+    for (const l of rows) byRow[l.row] = l;
+    const q = this.provider === 'offline' ? embedOffline(query, this.dims) : this.decodeOne(this.embed([query])[0]);
+    const usable = (l: Learning) => l.is_active && l.confidence >= min;
+    const own = topK(m, q, k, (row) => byRow[row].scope === 'individual' && byRow[row].agent_id === agent && usable(byRow[row]));
+    const shared = topK(m, q, Math.max(0, k - own.length), (row) => byRow[row].scope === 'shared' && usable(byRow[row]));
+    const cases = topK(m, q, k, (row) => byRow[row].scope === 'case' && byRow[row].is_active && caseOf(byRow[row]).discussion_id !== exclude && caseOf(byRow[row]).verdict !== '');
+    return {
+      learnings: own.concat(shared).map((h) => ({ id: byRow[h.key].learning_id, scope: byRow[h.key].scope, content: byRow[h.key].content, confidence: byRow[h.key].confidence })),
+      cases: cases.map((h) => {
+        const c = caseOf(byRow[h.key]);
+        return { id: byRow[h.key].learning_id, content: byRow[h.key].content, actions: c.actions, verdict: c.verdict, similarity: Math.round(h.score * 1000) / 1000 };
+      }),
+    };
+  }
+
+  private decodeOne(cell: string): Float32Array {
+    const m = decodeMatrix([cell], this.dims);
+    const out = new Float32Array(this.dims);
+    for (let i = 0; i < this.dims; i++) out[i] = m.data[i];
+    return out;
+  }
+
+  byId(id: string): Learning | undefined {
+    return this.rows().find((l) => l.learning_id === id);
+  }
+}
+
+export function caseOf(l: Learning): CaseContext {
+  try {
+    return JSON.parse(l.context) as CaseContext;
+  } catch (e) {
+    return { discussion_id: '', decision_id: '', member: '', metric: '', actions: [], verdict: '' };
+  }
+}
+
+export function learningRow(l: Omit<Learning, 'row'>, createdAt: number, lastApplied: number | null): unknown[] {
+  return [l.learning_id, l.scope, l.agent_id, l.category, l.content, l.context, l.confidence, l.times_applied, l.times_successful, l.is_active, l.source, l.embedding, l.embedding_model, new Date(createdAt), lastApplied ? new Date(lastApplied) : ''];
+}
+
+export function lastAppliedOf(values: unknown[]): number | null {
+  return values[14] === '' ? null : ms(values[14]);
+}
