@@ -129,15 +129,23 @@ export function reflect(d: Discussion, verdict: Verdict, lang: 'ja' | 'en'): Ref
   });
 }
 
-// Seed 003 §12.5: when an agent writes to a person instead of staying quiet.
-export function shouldNotify(history: { self_score: number; to_improve: string }[]): { type: 'struggle' | 'milestone'; reason: string } | null {
-  const last = history.slice(-3);
+// Seed 003 §12.5: when an agent writes to a person instead of staying quiet. A condition speaks once,
+// when it starts to hold, not again at every later reflection while it lasts.
+function condition(h: { self_score: number; to_improve: string }[]): { type: 'struggle' | 'milestone'; reason: string } | null {
+  const last = h.slice(-3);
   if (last.length === 3 && last[1].self_score <= last[0].self_score && last[2].self_score <= last[1].self_score && last[2].self_score < last[0].self_score) {
-    return { type: 'struggle', reason: `self score fell three times in a row (${last.map((h) => h.self_score).join(' → ')})` };
+    return { type: 'struggle', reason: `self score fell three times in a row (${last.map((x) => x.self_score).join(' → ')})` };
   }
-  if (last.length === 3 && last.every((h) => h.to_improve === last[0].to_improve)) return { type: 'struggle', reason: `the same point to improve three times: ${last[0].to_improve}` };
-  if (history.length >= 5 && history.slice(-5).every((h) => h.self_score >= 8)) return { type: 'milestone', reason: 'five high self scores in a row' };
+  if (last.length === 3 && last.every((x) => x.to_improve === last[0].to_improve)) return { type: 'struggle', reason: `the same point to improve three times: ${last[0].to_improve}` };
+  if (h.length >= 5 && h.slice(-5).every((x) => x.self_score >= 8)) return { type: 'milestone', reason: 'five high self scores in a row' };
   return null;
+}
+
+export function shouldNotify(history: { self_score: number; to_improve: string }[]): { type: 'struggle' | 'milestone'; reason: string } | null {
+  const now = condition(history);
+  if (!now) return null;
+  const before = condition(history.slice(0, -1));
+  return before && before.type === now.type && before.reason === now.reason ? null : now;
 }
 
 // Case memory makes the rule-based decider prefer what worked in similar cases and avoid what did not.

@@ -1,0 +1,146 @@
+// The council learns: outcomes on the review date, learnings with embeddings, retrieval into later discussions.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ModelServer } from '../../../tools/model-server.js';
+import { simulate } from '../../../tools/simulated-team.js';
+import { council, messages, ok, rows, settle, start, statuses } from '../../council-helpers.js';
+
+describe('sixty simulated days', () => {
+  it('opens discussions, carries out orders, evaluates outcomes, learns, and retrieves what it learned', async () => {
+    const rt = await council();
+    try {
+      const run = await simulate(rt, 60, 42);
+      expect(run.discussions).toBeGreaterThan(5);
+      // Orders were carried out and reviewed: DONE, with an Outcomes row and the verdict in column M.
+      const outcomes = rows(rt, 'Outcomes');
+      expect(outcomes.length).toBeGreaterThan(3);
+      expect(rows(rt, 'Orders').some((r) => r[5] === 'DONE')).toBe(true);
+      const log = rows(rt, 'Discussion Log');
+      const closed = log.filter((r) => r[1] === 'CLOSED');
+      expect(closed.length).toBe(outcomes.length);
+      for (const r of closed) expect(['confirmed', 'rejected', 'inconclusive']).toContain(r[12]);
+      for (const o of outcomes) expect(['confirmed', 'rejected', 'inconclusive']).toContain(o[8]);
+      // Learnings are written with embeddings: int8 in base64, with model and dimensions, well under a cell.
+      const learnings = rows(rt, 'Learnings');
+      expect(learnings.filter((r) => r[1] === 'case').length).toBeGreaterThan(0);
+      expect(learnings.filter((r) => r[1] === 'individual' || r[1] === 'shared').length).toBeGreaterThan(0);
+      for (const r of learnings) {
+        expect(String(r[11])).toMatch(/^[\d.e-]+\|[A-Za-z0-9+/]+=*$/);
+        expect(String(r[11]).length).toBeLessThan(400);
+        expect(r[12]).toBe('kaigi-ngram-v1:256');
+      }
+      // Later discussions retrieved them: their ids are on the messages and exist in the tab.
+      const ids = new Set(learnings.map((r) => String(r[0])));
+      const used = messages(rt).flatMap((m) => m.metadata.learnings ?? []);
+      expect(used.length).toBeGreaterThan(0);
+      for (const id of used) expect(ids.has(id)).toBe(true);
+      expect(learnings.some((r) => Number(r[7]) > 0)).toBe(true);
+      // Confidence moves in the direction the verdicts say, starting from the initial 0.5.
+      const last: Record<string, number> = {};
+      let moved = 0;
+      for (const r of rows(rt, 'Audit').filter((x) => x[3] === 'learning_updated')) {
+        const u = JSON.parse(String(r[6]));
+        const prev = last[String(r[5])] ?? 0.5;
+        if (u.verdict === 'confirmed') expect(u.confidence).toBeGreaterThan(prev);
+        if (u.verdict === 'rejected') expect(u.confidence).toBeLessThan(prev);
+        last[String(r[5])] = u.confidence;
+        moved++;
+      }
+      expect(moved).toBeGreaterThan(0);
+      // Reflections were written for the speakers, and the agents' next actions are kept for their next discussion.
+      expect(rows(rt, 'Reflections').length).toBeGreaterThan(14);
+      expect(Object.keys(JSON.parse(rt.scriptProperties.get('KAIGI_NEXT_ACTIONS')!)).length).toBeGreaterThan(10);
+      expect(Object.keys(JSON.parse(rt.scriptProperties.get('KAIGI_AGENT_STATS')!)).length).toBeGreaterThan(0);
+      expect(ok(await rt.run('verifyAudit', [], { kind: 'editor' })).ok).toBe(true);
+    } finally {
+      await rt.close();
+    }
+  }, 300_000);
+});
+
+describe('what memory puts in front of a model', () => {
+  let server: ModelServer;
+  let base = '';
+  beforeAll(async () => {
+    server = new ModelServer();
+    base = await server.start();
+  });
+  afterAll(() => server.stop());
+
+  it('shows retrieved learnings (with ids), directives and last next actions in the prompts of the agents they belong to', async () => {
+    const rt = await council();
+    try {
+      await simulate(rt, 14, 42);
+      expect(rows(rt, 'Outcomes').length).toBeGreaterThan(0);
+      ok(await rt.run('addDirective', [{ content: '称賛は公の場で行うこと', target_agents: ['psychology'], priority: 'high' }], { kind: 'server' }));
+      rt.scriptProperties.set({ KAIGI_PROVIDER_OVERRIDE: JSON.stringify({ provider: 'openai-compatible', model: 'any', base_url: `${base}/v1` }) });
+      const from = server.requests.length;
+      await start(rt, { type: 'kpi_decline', source: 'watcher', target_user_id: 'ito', context: { metric: 'contacts', summary: '伊藤さんの連絡数が3日連続低下' }, priority: 'HIGH' });
+      await settle(rt);
+      const reqs = server.requests.slice(from);
+      const psych = reqs.find((r) => r.system.indexOf('「心理学特化」') >= 0)!;
+      const coach = reqs.find((r) => r.system.indexOf('「コーチング特化」') >= 0)!;
+      const decider = reqs.find((r) => r.system.indexOf('「決裁者」') >= 0)!;
+      expect(psych.user).toMatch(/<data name="directives_from_people">[\s\S]*DIR-1[\s\S]*称賛は公の場で行うこと/);
+      expect(coach.user).not.toMatch(/directives_from_people/);
+      expect(psych.user).toMatch(/<data name="your_next_actions_from_recent_reflections">/);
+      expect(decider.user).toMatch(/<data name="similar_past_cases">[\s\S]*"id": "LRN-\d+"/);
+      expect(reqs.some((r) => /<data name="retrieved_learnings">[\s\S]*"id": "LRN-\d+"/.test(r.user))).toBe(true);
+      // The directive reached its agent and is consumed.
+      const directive = rows(rt, 'Directives')[0];
+      expect(directive[5]).toBe('consumed');
+      expect(JSON.parse(String(directive[6]))).toEqual([Object.keys(statuses(rt)).pop()]);
+    } finally {
+      await rt.close();
+    }
+  }, 300_000);
+
+  it('uses the active prompt version, and a rollback restores the old one', async () => {
+    const rt = await council();
+    try {
+      rt.scriptProperties.set({ KAIGI_PROVIDER_OVERRIDE: JSON.stringify({ provider: 'openai-compatible', model: 'any', base_url: `${base}/v1` }) });
+      const v2 = ok(await rt.run('editPrompt', [{ agent_id: 'psychology', language: 'ja', text: '# 役割\nあなたは「心理学特化」v2 です。', reason: 'tighter' }], { kind: 'server' }));
+      expect(v2).toEqual({ prompt_id: 'PRM-psychology-v2-ja', version: 2 });
+      let from = server.requests.length;
+      await start(rt);
+      await settle(rt);
+      expect(server.requests.slice(from).some((r) => r.system.indexOf('v2 です') >= 0)).toBe(true);
+      const prompts = rows(rt, 'Prompts').filter((r) => r[1] === 'psychology' && r[4] === 'ja');
+      expect(prompts.map((r) => [r[2], r[3]])).toEqual([[1, false], [2, true]]);
+      ok(await rt.run('rollbackPrompt', [{ agent_id: 'psychology', language: 'ja', version: 1 }], { kind: 'server' }));
+      from = server.requests.length;
+      await start(rt, { type: 'kpi_decline', source: 'human', target_user_id: 'sato', context: { metric: 'contacts' }, priority: 'MEDIUM' });
+      await settle(rt);
+      const later = server.requests.slice(from).filter((r) => r.system.indexOf('心理学特化') >= 0);
+      expect(later.length).toBeGreaterThan(0);
+      expect(later.every((r) => r.system.indexOf('v2 です') < 0)).toBe(true);
+      expect(rows(rt, 'Agents').find((r) => r[0] === 'psychology')![9]).toBe(1);
+    } finally {
+      await rt.close();
+    }
+  });
+
+  it('replays a phase with another model side by side, leaving the record untouched', async () => {
+    const rt = await council();
+    try {
+      await start(rt);
+      await settle(rt);
+      const [id] = Object.keys(statuses(rt));
+      const before = JSON.stringify(rt.workbook.sheets.map((s) => s.cells));
+      const r = ok(await rt.run('replayPhase', [{ discussion_id: id, phase: 2, model: 'openai-compatible:any' }], { kind: 'server' }));
+      // No base URL is configured in Settings for this model: the replay reports the failure per agent.
+      expect(r.answers.length).toBe(8);
+      expect(r.answers[0].original).toBeTruthy();
+      expect(r.answers[0].error).toMatch(/base URL/);
+      const s = rt.workbook.sheetByName('Settings')!;
+      const keys = rt.workbook.getValues(s, 2, 1, rt.workbook.lastRow(s) - 1, 1).map((x) => x[0]);
+      for (const x of await rt.edit('Settings', keys.indexOf('provider.base_url') + 2, 2, [[`${base}/v1`]])) ok(x);
+      const again = ok(await rt.run('replayPhase', [{ discussion_id: id, phase: 2, model: 'openai-compatible:any' }], { kind: 'server' }));
+      expect(again.answers.every((a: { replay: unknown; error: string | null }) => a.replay && !a.error)).toBe(true);
+      expect(again.answers[1].original.hypothesis).not.toBe(again.answers[1].replay.hypothesis);
+      const after = JSON.stringify(rt.workbook.sheets.filter((x) => x.name !== 'Settings').map((x) => x.cells));
+      expect(after).toBe(JSON.stringify(JSON.parse(before).filter((_: unknown, i: number) => rt.workbook.sheets[i].name !== 'Settings')));
+    } finally {
+      await rt.close();
+    }
+  });
+});
