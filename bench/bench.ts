@@ -5,6 +5,7 @@ import type { SheetModel, Workbook } from '../runtime/host/workbook.js';
 import { ModelServer } from '../tools/model-server.js';
 import { encodeVector, l2normalise } from '../src/core/embedding.js';
 import { decodeMatrix, topK } from '../src/core/retrieval.js';
+import { confirmedRate, simulate } from '../tools/simulated-team.js';
 
 const START = Date.UTC(2026, 0, 15, 1, 0, 0);
 const TRIGGER = { type: 'kpi_decline', source: 'watcher', target_user_id: 'tanaka', context: { metric: 'contacts' }, priority: 'HIGH' };
@@ -184,6 +185,27 @@ function retrievalBench(dims: number, n = 10000): { dims: number; n: number; med
   return { dims, n, median_ms: Math.round(times[Math.floor(times.length / 2)] * 100) / 100, recall_at_10: Math.round((recall / queries.length) * 1000) / 1000, cell_chars: cells[0].length };
 }
 
+// Sixty days of the simulated team with memory on and off, same seed: the share of confirmed verdicts
+// (inconclusive ones left out) in the second half.
+async function learningBench(days: number, seed: number): Promise<{ confirmed_rate_memory: number; confirmed_rate_no_memory: number; days: number; verdicts_memory: number; verdicts_no_memory: number; seed: number }> {
+  const rates: number[] = [];
+  const counts: number[] = [];
+  for (const memory of [true, false]) {
+    const rt = new Runtime({ startAt: START });
+    try {
+      must(await rt.run('setup', [], { kind: 'menu' }));
+      must(await rt.run('seedDemoData', [], { kind: 'menu' }));
+      if (!memory) await setSetting(rt, 'memory.enabled', 'false');
+      const r = await simulate(rt, days, seed);
+      rates.push(Math.round(confirmedRate(r.verdicts, Math.floor(days / 2)) * 1000) / 1000);
+      counts.push(r.verdicts.filter((v) => v.day >= Math.floor(days / 2) && v.verdict !== 'inconclusive').length);
+    } finally {
+      await rt.close();
+    }
+  }
+  return { confirmed_rate_memory: rates[0], confirmed_rate_no_memory: rates[1], days, verdicts_memory: counts[0], verdicts_no_memory: counts[1], seed };
+}
+
 async function main(): Promise<void> {
   const json = process.argv.includes('--json');
   const large = Number(process.env.KAIGI_BENCH_LARGE_LOG ?? 10000);
@@ -196,6 +218,7 @@ async function main(): Promise<void> {
     const ser = await latencyRun(L, false);
     latency.push({ L_ms: L, rounds: par.rounds, wall_ms: par.wall_ms, ratio: Math.round((par.wall_ms / (par.rounds * L)) * 1000) / 1000, serial_wall_ms: ser.wall_ms, serial_rounds: ser.rounds, requests: par.requests });
   }
+  const learning = want('learning') ? await learningBench(60, 42) : null;
   const small = want('sheets') ? await sheetsBench(10) : { roundTrips: 0, executions: 0, byOp: {} };
   const big = want('sheets') ? await sheetsBench(large) : { roundTrips: 0, executions: 0, byOp: {} };
   const result = {
@@ -212,7 +235,7 @@ async function main(): Promise<void> {
       by_operation_large_log: big.byOp,
     },
     retrieval,
-    learning: null,
+    learning,
   };
   if (json) {
     console.log(JSON.stringify(result));
@@ -229,7 +252,10 @@ async function main(): Promise<void> {
   console.log(`  by operation (large log): ${JSON.stringify(big.byOp)}`);
   console.log('\nRetrieval: top-10 over stored int8 embeddings, decoding included (target at 256 dims: median ≤ 50 ms, recall@10 ≥ 0.95)');
   for (const r of retrieval) console.log(`  ${String(r.dims).padStart(4)} dims × ${r.n}: median ${r.median_ms} ms, recall@10 ${r.recall_at_10}, ${r.cell_chars} characters per cell`);
-  console.log('\nlearning: not measured by this build');
+  if (learning) {
+    console.log('\nLearning: simulated team, 60 days, second-half share of confirmed verdicts (target: memory > no memory)');
+    console.log(`  memory on: ${learning.confirmed_rate_memory} (${learning.verdicts_memory} verdicts); memory off: ${learning.confirmed_rate_no_memory} (${learning.verdicts_no_memory} verdicts)`);
+  }
 }
 
 main().then(

@@ -233,7 +233,12 @@ export class Runtime {
       this.finish(slot, run, { ok: false, killed: true, error: { name: 'Killed', message: `execution killed at service call ${n} (${op})`, stack: '' } }, true);
       return;
     }
-    run.opts.onCall?.(n, op);
+    try {
+      run.opts.onCall?.(n, op);
+    } catch (e) {
+      this.finish(slot, run, { ok: false, killed: true, error: { name: 'Killed', message: `killed by the test's onCall: ${(e as Error).message}`, stack: '' } }, true);
+      return;
+    }
     if (this.clock.now() - run.startedAt > run.limitMs) {
       this.finish(slot, run, { ok: false, timedOut: true, error: { name: 'Exception', message: 'Exceeded maximum execution time', stack: '' } }, true);
       return;

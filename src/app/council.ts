@@ -190,6 +190,7 @@ export class Council {
     const ctx: CaseContext = { discussion_id: after.discussion_id, decision_id: o.decision_id, member: after.trigger.target_user_id, metric: String(after.trigger.context.metric ?? ''), actions: o.actions.map((a) => a.action_type), verdict: '' };
     const content = caseText(after);
     const [cell] = mem.embed([content]);
+    this.learningsChanged = true;
     const id = `LRN-${c.nextSeq('learning')}`;
     c.appendOne('learnings', learningRow({ learning_id: id, scope: 'case', agent_id: '', category: 'case', content, context: JSON.stringify(ctx), confidence: this.settings().number('learning.initial_confidence'), times_applied: 0, times_successful: 0, is_active: true, source: after.discussion_id, embedding: cell, embedding_model: mem.tag }, now, null), `Learnings:${id}`);
     c.audit({ actor: 'kaigi', event: 'learning', tab: 'Learnings', row_key: id, payload: { scope: 'case', discussion_id: after.discussion_id } });
@@ -227,6 +228,7 @@ export class Council {
   }
 
   private configChanged = false;
+  private learningsChanged = false;
 
   // ---- providers and budgets ------------------------------------------------------------------
 
@@ -492,7 +494,8 @@ export class Council {
     this.pendingUsage = null;
     if (this.configChanged) bumpConfigVersion();
     this.configChanged = false;
-    this.memoryStore?.forget();
+    if (this.learningsChanged) this.memoryStore?.forget();
+    this.learningsChanged = false;
     return { row: placed.row, d, raw: placed.values, resolved: logRow(d, cell), span };
   }
 
@@ -591,6 +594,30 @@ export class Council {
       }),
     );
     return { kind: 'done' };
+  }
+
+  // memory.reembed: rows embedded by another model (or dimensions) are embedded again, a batch per commit.
+  reembed(deadline: number): Outcome {
+    const mem = this.memory();
+    for (;;) {
+      mem.forget();
+      const stale = mem.stale().slice(0, 100);
+      if (!stale.length) return { kind: 'done' };
+      if (this.now() >= deadline) return { kind: 'requeue', progressed: true };
+      const cells = mem.embed(stale.map((l) => l.content));
+      this.store.withLock((state) => {
+        const c = this.store.begin(state);
+        stale.forEach((l, i) => {
+          const v = this.store.readRows('learnings', l.row, 1)[0].slice();
+          v[11] = cells[i];
+          v[12] = mem.tag;
+          if (i === stale.length - 1) c.setMarker('learnings', l.row, v, `Learnings:${l.learning_id}`);
+          else c.update('learnings', l.row, v);
+        });
+        c.audit({ actor: 'kaigi', event: 'reembedded', tab: 'Learnings', row_key: mem.tag, payload: { ids: stale.map((l) => l.learning_id) } });
+        c.run(new Date(this.now()).toISOString());
+      });
+    }
   }
 
   resolution(item: QueueItem): Outcome {

@@ -11,6 +11,7 @@ import { Council, NEXT_ACTIONS_KEY, STATS_KEY } from './council.js';
 
 export interface ReviewReport {
   evaluated: { decision_id: string; discussion_id: string; verdict: Verdict; error: number; points: number }[];
+  reembed: boolean;
 }
 
 const HISTORY_KEY = 'KAIGI_REFLECTION_HISTORY';
@@ -37,8 +38,13 @@ export function runReview(council: Council): ReviewReport {
     const d = (due[String(r[1])] ??= { discussion: String(r[2]), rows: [] });
     d.rows.push(i + 2);
   });
-  const report: ReviewReport = { evaluated: [] };
+  const report: ReviewReport = { evaluated: [], reembed: false };
   const env = council.env();
+  // A changed embedding model or size: old vectors are never compared with new ones, they are embedded again.
+  if (council.memory().stale().length) {
+    council.enqueue('memory.reembed', {}, 'LOW', 'memory.reembed', 'kaigi');
+    report.reembed = true;
+  }
   for (const decision of Object.keys(due)) {
     const { discussion, rows } = due[decision];
     const l = council.loadDiscussion(discussion);

@@ -3,10 +3,12 @@ import { tabByKey, TABS } from '../../sheets-schema/index.js';
 import { findSheet } from '../adapters/gas/tabs.js';
 import { scriptZone } from '../adapters/gas/records.js';
 import { briefMessage } from '../core/prompt.js';
-import { Council } from './council.js';
+import { Council, STATS_KEY } from './council.js';
 
 export interface SidebarData {
   tabs: { name: string; nameJa: string; present: boolean }[];
+  // Per agent: historical accuracy (confirmed / decided) and calibration (1 − Brier score of stated confidence).
+  agents: { agent_id: string; accuracy: number | null; calibration: number | null; outcomes: number }[];
   discussions: { id: string; status: string; priority: string; target: string; createdAt: string }[];
 }
 
@@ -29,7 +31,13 @@ export function sidebarData(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): Sideb
       });
     }
   }
-  return { tabs, discussions: discussions.reverse() };
+  const stats = JSON.parse(PropertiesService.getScriptProperties().getProperty(STATS_KEY) ?? '{}') as Record<string, { hits: number; misses: number; brier: number; n: number }>;
+  const agents = Object.keys(stats).sort().map((id) => {
+    const st = stats[id];
+    const decided = st.hits + st.misses;
+    return { agent_id: id, accuracy: decided ? Math.round((st.hits / decided) * 1000) / 1000 : null, calibration: st.n ? Math.round((1 - st.brier / st.n) * 1000) / 1000 : null, outcomes: st.n };
+  });
+  return { tabs, agents, discussions: discussions.reverse() };
 }
 
 export interface DiscussionView {

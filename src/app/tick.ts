@@ -35,6 +35,7 @@ export function runTick(): TickReport {
           }
         } else if (item.type === 'discussion.advance') outcome = council.advance(item, deadline);
         else if (item.type === 'objection.process') outcome = council.objection(item);
+        else if (item.type === 'memory.reembed') outcome = council.reembed(deadline);
         else outcome = council.resolution(item);
       } catch (e) {
         // A retry wait that would outlast this execution gives the work back to the queue, not a failure.

@@ -23,7 +23,7 @@ export interface QueueItem {
   last_error: string;
 }
 
-export const TASK_TYPES = ['discussion.open', 'discussion.advance', 'objection.process', 'escalation.resolve'] as const;
+export const TASK_TYPES = ['discussion.open', 'discussion.advance', 'objection.process', 'escalation.resolve', 'memory.reembed'] as const;
 
 export interface Limits {
   maxInProgress: number;

@@ -46,6 +46,7 @@ export class Memory {
   forget(): void {
     this.cached = null;
     this.matrixCache = null;
+    this.store.forgetTab('learnings');
   }
 
   // One request per batch; the offline embedding needs no network and no key.

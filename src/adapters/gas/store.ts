@@ -186,6 +186,10 @@ export class Store {
     return rows;
   }
 
+  forgetTab(key: string): void {
+    delete this.tabCache[key];
+  }
+
   // Rows of an append tab from `from` to its committed tail.
   readTail(state: StoreState, key: string, from: number): unknown[][] {
     const last = state.tails[key]?.last ?? 1;

@@ -144,3 +144,27 @@ describe('what memory puts in front of a model', () => {
     }
   });
 });
+
+describe('a changed embedding model', () => {
+  it('re-embeds every stored row through queued work, so vectors of different models are never compared', async () => {
+    const rt = await council();
+    try {
+      await simulate(rt, 14, 42);
+      const before = rows(rt, 'Learnings');
+      expect(before.length).toBeGreaterThan(0);
+      expect(new Set(before.map((r) => r[12]))).toEqual(new Set(['kaigi-ngram-v1:256']));
+      const s = rt.workbook.sheetByName('Settings')!;
+      const keys = rt.workbook.getValues(s, 2, 1, rt.workbook.lastRow(s) - 1, 1).map((x) => x[0]);
+      for (const x of await rt.edit('Settings', keys.indexOf('embedding.dimensions') + 2, 2, [['128']])) ok(x);
+      const review = ok(await rt.run('dailyReview', [], { kind: 'trigger' }));
+      expect(review.reembed).toBe(true);
+      await settle(rt);
+      const after = rows(rt, 'Learnings');
+      expect(after.length).toBe(before.length);
+      expect(new Set(after.map((r) => r[12]))).toEqual(new Set(['kaigi-ngram-v1:128']));
+      for (const r of after) expect(String(r[11]).length).toBeLessThan(200);
+    } finally {
+      await rt.close();
+    }
+  }, 120_000);
+});
