@@ -136,3 +136,16 @@ describe('kaigi with a model provider', () => {
     }
   });
 });
+
+describe('kaigi run --until closed', () => {
+  it('waits for the review date, evaluates the outcome and closes the discussion', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaigi-closed-'));
+    const r = kaigi('run', '--demo', '--workbook', path.join(dir, 'c.xlsx'), '--until', 'closed', '--json');
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout.trim()).status).toBe('CLOSED');
+    const rows = JSON.parse(kaigi('export', '--workbook', path.join(dir, 'c.xlsx'), '--tab', 'Outcomes').stdout);
+    expect(rows.length).toBe(1);
+    // No KPI arrives after the decision in the demo, so there are too few data points to judge.
+    expect(rows[0].verdict).toBe('inconclusive');
+  });
+});
