@@ -1,4 +1,5 @@
 // The council at work in the spreadsheet: loading discussions, committing steps, and the queue's tasks.
+import { props, sleep, uuid } from '../adapters/gas/services.js';
 import { parsePointer, pointerText, MAX_CELL_CHARS } from '../core/cells.js';
 import { applyStep, planStep, runStep, type DecideInput, type EngineEnv, type StepResult } from '../core/engine.js';
 import { decisionId, discussionId } from '../core/ids.js';
@@ -60,7 +61,7 @@ export class Council {
 
   constructor(readonly ss: GoogleAppsScript.Spreadsheet.Spreadsheet, readonly tz: string) {
     this.store = new Store(ss, tz);
-    this.owner = `exec-${Utilities.getUuid().slice(0, 8)}`;
+    this.owner = `exec-${uuid().slice(0, 8)}`;
   }
 
   now(): number {
@@ -156,8 +157,7 @@ export class Council {
   }
 
   agentStats(): Record<string, { hits: number; misses: number; brier: number; n: number }> {
-    const raw = PropertiesService.getScriptProperties().getProperty(STATS_KEY);
-    return raw ? JSON.parse(raw) : {};
+    return props.json(STATS_KEY, {});
   }
 
   private historicalAccuracy(agent: string): number {
@@ -175,7 +175,7 @@ export class Council {
     if (!this.settings().get<boolean>('memory.enabled')) return EMPTY_MEMORY;
     const key = `${d.discussion_id}/${agent.agent_id}`;
     if (!this.recalled[key]) this.recalled[key] = this.memory().retrieve(situationText(d), agent.agent_id, d.discussion_id);
-    const next = JSON.parse(PropertiesService.getScriptProperties().getProperty(NEXT_ACTIONS_KEY) ?? '{}') as Record<string, string[]>;
+    const next = props.json<Record<string, string[]>>(NEXT_ACTIONS_KEY, {});
     const directives = this.directives().filter((x) => x.targets.indexOf('all') >= 0 || x.targets.indexOf(agent.agent_id) >= 0).map((x) => ({ id: x.id, content: x.content, priority: x.priority }));
     return { ...this.recalled[key], nextActions: (next[agent.agent_id] ?? []).slice(-3), directives };
   }
@@ -239,8 +239,7 @@ export class Council {
 
   usage(): { day: string; tokens: number; cost: number; notified: boolean } {
     const today = dayOf(this.now(), this.tz);
-    const raw = PropertiesService.getScriptProperties().getProperty(USAGE_KEY);
-    const u = raw ? JSON.parse(raw) : null;
+    const u = props.json<{ day: string; tokens: number; cost: number; notified: boolean } | null>(USAGE_KEY, null);
     return u && u.day === today ? u : { day: today, tokens: 0, cost: 0, notified: false };
   }
 
@@ -252,8 +251,7 @@ export class Council {
 
   private providerFor(a: AgentDef, rules: Provider): Provider {
     const s = this.settings();
-    const props = PropertiesService.getScriptProperties();
-    const override = props.getProperty(OVERRIDE_KEY);
+    const override = props.get(OVERRIDE_KEY);
     const spec = override ? (JSON.parse(override) as { provider: string; model?: string; base_url?: string }) : null;
     const [first, ...rest] = (spec ? `${spec.provider}:${spec.model || 'default'}` : a.model).split(':');
     const name = first || s.raw('provider.default');
@@ -265,7 +263,7 @@ export class Council {
     if (VENDORS.indexOf(name as Vendor) < 0) return new UnavailableProvider(name);
     let model = rest.join(':');
     if (!model || model === 'default') model = s.get<Record<string, string>>('provider.default_models')[name] ?? '';
-    const key = props.getProperty(keyProperty(name as KeyedProvider)) ?? '';
+    const key = props.get(keyProperty(name as KeyedProvider)) ?? '';
     // Any vendor may be reached through another base URL (a gateway, a regional endpoint, a local test server).
     const baseUrl = spec?.base_url || (name === 'openai-compatible' ? s.raw('provider.base_url') : s.get<Record<string, string>>('provider.base_urls')[name] ?? '');
     if (!key && name !== 'openai-compatible') return new UnavailableProvider(name, 'no API key is set');
@@ -279,7 +277,7 @@ export class Council {
           parallel: s.get<boolean>('provider.parallel'), deadline: 0,
         },
         urlFetchPort,
-        { now: () => Date.now(), sleep: (ms) => Utilities.sleep(Math.min(300000, Math.ceil(ms))), random: () => Math.random() },
+        { now: () => Date.now(), sleep, random: () => Math.random() },
       );
     }
     const p = this.providers[id] as HttpProvider;
@@ -490,7 +488,7 @@ export class Council {
     const placed = c.setMarker('discussions', l.row || 'append', values, `Discussion Log:${d.discussion_id}`);
     c.audit({ actor: 'kaigi', event: l.row ? 'log_row_updated' : 'log_row', tab: 'Discussion Log', row_key: d.discussion_id, payload: { row: placed.row, status: d.status, sha256: c.digest(placed.values) } });
     c.run(new Date(now).toISOString());
-    if (this.pendingUsage) PropertiesService.getScriptProperties().setProperty(USAGE_KEY, JSON.stringify(this.pendingUsage));
+    if (this.pendingUsage) props.set({ [USAGE_KEY]: JSON.stringify(this.pendingUsage) });
     this.pendingUsage = null;
     if (this.configChanged) bumpConfigVersion();
     this.configChanged = false;

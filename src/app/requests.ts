@@ -1,4 +1,5 @@
 // What people and rules ask of the council: open a discussion, object to a decision, resolve an escalation.
+import { activeUserEmail, props, scheduleOnce } from '../adapters/gas/services.js';
 import { Council, validateTrigger } from './council.js';
 import type { ObjectionInput, ResolutionInput } from '../core/objections.js';
 import type { Priority } from '../core/types.js';
@@ -17,16 +18,9 @@ function priorityOf(v: unknown, fallback: Priority = 'MEDIUM'): Priority {
 
 // Schedules a one-shot trigger so new work starts within seconds instead of at the next minute.
 export function nudge(council: Council): void {
-  const props = PropertiesService.getScriptProperties();
-  const pending = ScriptApp.getProjectTriggers().filter((t) => t.getHandlerFunction() === NUDGE_HANDLER);
-  const at = Number(props.getProperty(NUDGE_AT) || 0);
-  const now = Date.now();
-  if (pending.length && at > now - 120000) return;
-  // A nudge whose time is long past has fired or died; it must not block new ones or use up the trigger quota.
-  for (const t of pending) ScriptApp.deleteTrigger(t);
   const delay = council.settings().number('queue.nudge_delay_ms');
-  ScriptApp.newTrigger(NUDGE_HANDLER).timeBased().after(delay).create();
-  props.setProperty(NUDGE_AT, String(now + delay));
+  // A nudge whose time is long past has fired or died; it must not block new ones or use up the trigger quota.
+  if (scheduleOnce(NUDGE_HANDLER, delay, Number(props.get(NUDGE_AT) || 0))) props.set({ [NUDGE_AT]: String(Date.now() + delay) });
 }
 
 export interface DiscussionRequest {
@@ -69,7 +63,7 @@ export function requestResolution(input: Partial<ResolutionInput>, council = new
   if (!input.discussion_id) throw new Error('discussion_id is required');
   if (input.action !== 'approve' && input.action !== 'return' && input.action !== 'reject') throw new Error('action must be approve, return or reject');
   if (input.action === 'return' && !input.guidance) throw new Error('returning a discussion to Phase 5 needs guidance');
-  const payload: ResolutionInput = { discussion_id: input.discussion_id, action: input.action, by: String(input.by || Session.getActiveUser().getEmail() || 'human') };
+  const payload: ResolutionInput = { discussion_id: input.discussion_id, action: input.action, by: String(input.by || activeUserEmail() || 'human') };
   if (input.guidance) payload.guidance = String(input.guidance).slice(0, 20000);
   if (input.order) payload.order = input.order;
   const r = council.enqueue('escalation.resolve', payload as unknown as Record<string, unknown>, 'HIGH', '', payload.by);

@@ -1,4 +1,5 @@
 // The daily review: every decision whose review date has come is measured, closed, and turned into memory.
+import { props } from '../adapters/gas/services.js';
 import { dayOf as dayOfId } from '../core/ids.js';
 import { applyVerdict, extractLearnings, orderOf, reflect, shouldNotify, type CaseContext, type LearningRules } from '../core/memory.js';
 import type { ContentOf } from '../core/messages.js';
@@ -57,7 +58,7 @@ export function runReview(council: Council): ReviewReport {
     const now = council.now();
     const lang = env.lang;
     const reflections = reflect(d, ev.verdict, lang);
-    const history = JSON.parse(PropertiesService.getScriptProperties().getProperty(HISTORY_KEY) ?? '{}') as Record<string, { self_score: number; to_improve: string }[]>;
+    const history = props.json<Record<string, { self_score: number; to_improve: string }[]>>(HISTORY_KEY, {});
     const stats = council.agentStats();
     store.withLock((state) => {
       const c = store.begin(state);
@@ -135,9 +136,9 @@ export function runReview(council: Council): ReviewReport {
       const placed = c.setMarker('discussions', l.row, values, `Discussion Log:${discussion}`);
       c.audit({ actor: 'kaigi', event: 'log_row_updated', tab: 'Discussion Log', row_key: discussion, payload: { row: placed.row, status: 'CLOSED', sha256: c.digest(placed.values) } });
       c.run(new Date(now).toISOString());
-      const next = JSON.parse(PropertiesService.getScriptProperties().getProperty(NEXT_ACTIONS_KEY) ?? '{}') as Record<string, string[]>;
+      const next = props.json<Record<string, string[]>>(NEXT_ACTIONS_KEY, {});
       for (const ref of reflections) next[ref.agent_id] = (next[ref.agent_id] ?? []).concat(ref.next_actions).slice(-3);
-      PropertiesService.getScriptProperties().setProperties({ [NEXT_ACTIONS_KEY]: JSON.stringify(next), [STATS_KEY]: JSON.stringify(stats), [HISTORY_KEY]: JSON.stringify(history) });
+      props.set({ [NEXT_ACTIONS_KEY]: JSON.stringify(next), [STATS_KEY]: JSON.stringify(stats), [HISTORY_KEY]: JSON.stringify(history) });
       mem.forget();
     });
     report.evaluated.push({ decision_id: decision, discussion_id: discussion, verdict: ev.verdict, error: ev.error, points: ev.points });

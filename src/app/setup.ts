@@ -1,4 +1,5 @@
 // setup(): create or repair every tab, seed missing settings, install triggers — idempotently.
+import { scriptZone } from '../adapters/gas/records.js';
 import { TABS } from '../../sheets-schema/index.js';
 import { DEFAULT_SETTINGS } from '../core/settings.js';
 import { describePlan, planTab } from '../core/tab-plan.js';
@@ -33,7 +34,7 @@ export function runSetup(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): SetupRep
   const council = seedCouncil(ss);
   report.agentsAdded = council.agents;
   report.promptsAdded = council.prompts;
-  new Store(ss, Session.getScriptTimeZone()).ensureState();
+  new Store(ss, scriptZone()).ensureState();
   if (report.created.length || report.repaired.length || report.settingsAdded || report.agentsAdded || report.promptsAdded) bumpConfigVersion();
   const triggers = installTriggers();
   report.triggersCreated = triggers.create.length;

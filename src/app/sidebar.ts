@@ -1,4 +1,5 @@
 // What the sidebar shows: whether each tab is in place and the discussions in the log.
+import { props } from '../adapters/gas/services.js';
 import { tabByKey, TABS } from '../../sheets-schema/index.js';
 import { findSheet } from '../adapters/gas/tabs.js';
 import { scriptZone } from '../adapters/gas/records.js';
@@ -31,7 +32,7 @@ export function sidebarData(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): Sideb
       });
     }
   }
-  const stats = JSON.parse(PropertiesService.getScriptProperties().getProperty(STATS_KEY) ?? '{}') as Record<string, { hits: number; misses: number; brier: number; n: number }>;
+  const stats = props.json<Record<string, { hits: number; misses: number; brier: number; n: number }>>(STATS_KEY, {});
   const agents = Object.keys(stats).sort().map((id) => {
     const st = stats[id];
     const decided = st.hits + st.misses;

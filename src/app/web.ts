@@ -1,4 +1,6 @@
 // doGet/doPost: token authentication, role checks and routing; answers are JSON with the status inside.
+import { jsonOutput, props } from '../adapters/gas/services.js';
+import { openBound, SPREADSHEET_ID_PROPERTY } from '../adapters/gas/spreadsheet.js';
 import { apiError, constantTimeEqual, routeKey, ROUTE_ROLES, type ApiError, type Role } from '../core/api.js';
 import { TABS } from '../../sheets-schema/index.js';
 import { sha256Hex } from '../adapters/gas/crypto.js';
@@ -13,10 +15,8 @@ interface TokenRecord {
 export const TOKENS_PROPERTY = 'KAIGI_API_TOKENS';
 
 function tokens(): TokenRecord[] {
-  const raw = PropertiesService.getScriptProperties().getProperty(TOKENS_PROPERTY);
-  if (!raw) return [];
   try {
-    return JSON.parse(raw) as TokenRecord[];
+    return props.json<TokenRecord[]>(TOKENS_PROPERTY, []);
   } catch (e) {
     return [];
   }
@@ -30,14 +30,11 @@ function authenticate(token: string | undefined): TokenRecord | null {
   return found;
 }
 
-function json(body: unknown): GoogleAppsScript.Content.TextOutput {
-  return ContentService.createTextOutput(JSON.stringify(body)).setMimeType(ContentService.MimeType.JSON);
-}
+const json = jsonOutput;
 
 function status(): unknown {
-  const id = PropertiesService.getScriptProperties().getProperty('KAIGI_SPREADSHEET_ID');
-  if (!id) return apiError(409, 'not_set_up', 'Kaigi has not been set up in its spreadsheet yet.');
-  const ss = SpreadsheetApp.openById(id);
+  if (!props.get(SPREADSHEET_ID_PROPERTY)) return apiError(409, 'not_set_up', 'Kaigi has not been set up in its spreadsheet yet.');
+  const ss = openBound();
   return { status: 200, tabs: TABS.map((t) => ({ tab: t.name, present: findSheet(ss, t) !== null })) };
 }
 
