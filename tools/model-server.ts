@@ -45,11 +45,15 @@ function textsOf(vendor: Recorded['vendor'], body: Json): { system: string; user
   return { system: msgs.filter((m) => m.role === 'system').map((m) => m.content).join('\n'), user: msgs.filter((m) => m.role !== 'system').map((m) => m.content).join('\n') };
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
+let today = () => new Date().toISOString().slice(0, 10);
 
 // A value that satisfies a JSON Schema (OpenAI/Anthropic style or Gemini's upper-case subset).
+// Values a sensible model would give for the fields whose meaning the schema alone does not pin down.
+const SENSIBLE: Record<string, unknown> = { window_days: 7, duration_days: 7, target_change: 0.2, confidence: 0.7, agent_id: 'psychology' };
+
 export function sample(schema: any, key = ''): any {
   if (!schema) return null;
+  if (key in SENSIBLE && schema.type && String(schema.type).toLowerCase() !== 'array') return SENSIBLE[key];
   if (schema.anyOf) return sample(schema.anyOf.find((s: Json) => String(s.type).toLowerCase() !== 'null') ?? schema.anyOf[0], key);
   const type = String(schema.type ?? '').toLowerCase();
   if (schema.enum) return schema.enum[0];
@@ -73,6 +77,7 @@ export function sample(schema: any, key = ''): any {
       return null;
     default:
       if (key === 'decision_id') return `DEC-${today()}-001`;
+      if (key === 'metric' || key === 'metrics') return 'contacts';
       if (/date/.test(key)) return today();
       return `${key || 'text'}: answer from the local model server`;
   }
@@ -159,7 +164,12 @@ export class ModelServer {
       return;
     }
     const model = String(rec.body.model ?? rec.path.split('/models/')[1]?.split(':')[0] ?? 'local');
+    // Like a model reading its data, dates are set a week after the "today" the trigger block names.
+    const seen = /"today": "(\d{4}-\d{2}-\d{2})"/.exec(rec.user);
+    const realToday = today;
+    if (seen) today = () => new Date(Date.parse(seen[1]) + 7 * 86400000).toISOString().slice(0, 10);
     const valid = sample(rec.schema);
+    today = realToday;
     let text: string;
     switch (b.fault) {
       case 'malformed':

@@ -5,6 +5,9 @@ import { applyVerdict, extractLearnings, orderOf, reflect, shouldNotify, type Ca
 import type { ContentOf } from '../core/messages.js';
 import { evaluate, type Verdict } from '../core/outcomes.js';
 import { transition } from '../core/state-machine.js';
+import { learningRequest } from '../core/engine.js';
+import { validationErrors } from '../core/providers/http.js';
+import type { LearningContent } from '../core/messages.js';
 import type { InboxItem } from '../core/types.js';
 import { caseOf, learningRow, lastAppliedOf } from '../adapters/gas/memory.js';
 import { dayCell, dayOf, inboxRow, logRow } from '../adapters/gas/records.js';
@@ -60,6 +63,17 @@ export function runReview(council: Council): ReviewReport {
     const reflections = reflect(d, ev.verdict, lang);
     const history = props.json<Record<string, { self_score: number; to_improve: string }[]>>(HISTORY_KEY, {});
     const stats = council.agentStats();
+    // A model provider fills the learning schema; the rule-based extraction is the fallback and the offline default.
+    let extracted = extractLearnings(d, ev.verdict, lang);
+    let source = 'rules';
+    const req = ev.verdict === 'inconclusive' ? null : learningRequest(d, env, { verdict: ev.verdict, error: ev.error, measured: ev.measured });
+    if (req) {
+      const [res] = env.providerFor(req.agent).respond([req]);
+      if (res.ok && !validationErrors(req, res.content)) {
+        extracted = (res.content as LearningContent).learnings.map((x) => ({ ...x, scope: x.scope, agent_id: x.scope === 'shared' ? '' : x.agent_id }));
+        source = res.model;
+      }
+    }
     store.withLock((state) => {
       const c = store.begin(state);
       const mem = council.memory();
@@ -94,11 +108,11 @@ export function runReview(council: Council): ReviewReport {
         c.audit({ actor: 'kaigi', event: isCase ? 'case_verdict' : 'learning_updated', tab: 'Learnings', row_key: lrn.learning_id, payload: { verdict: ev.verdict, confidence: next.confidence, active: next.is_active, scope: next.scope } });
       }
       // New learnings, embedded as they are written.
-      const fresh = extractLearnings(d, ev.verdict, lang);
+      const fresh = extracted;
       const cells = mem.embed(fresh.map((f) => f.content));
       fresh.forEach((f, i) => {
         const id = `LRN-${c.nextSeq('learning')}`;
-        c.appendOne('learnings', learningRow({ learning_id: id, scope: f.scope, agent_id: f.agent_id, category: f.category, content: f.content, context: f.context, confidence: r.initial, times_applied: 0, times_successful: 0, is_active: true, source: outcomeId, embedding: cells[i], embedding_model: mem.tag }, now, null), `Learnings:${id}`);
+        c.appendOne('learnings', learningRow({ learning_id: id, scope: f.scope, agent_id: f.agent_id, category: f.category, content: f.content, context: f.context, confidence: r.initial, times_applied: 0, times_successful: 0, is_active: true, source: `${outcomeId} ${source}`, embedding: cells[i], embedding_model: mem.tag }, now, null), `Learnings:${id}`);
         c.audit({ actor: 'kaigi', event: 'learning', tab: 'Learnings', row_key: id, payload: { scope: f.scope, agent_id: f.agent_id, verdict: ev.verdict } });
       });
       // Reflections, and the agent → human messages seed 003 §12.5 calls for.

@@ -1,6 +1,6 @@
 // The discussion engine: plans the next step from the record alone and runs it through any provider.
 import { bandOf, computeConfidence, type Bands, type Weights } from './confidence.js';
-import { messageId } from './ids.js';
+import { addDays, messageId } from './ids.js';
 import { validateContent, type ContentOf, type Message, type MessageType, type Metadata } from './messages.js';
 import { buildUserText, summarize } from './prompt.js';
 import type { AgentContext, AgentRequest, AgentResponse, Expectation, Provider } from './provider.js';
@@ -119,15 +119,20 @@ interface Answer {
 }
 
 function expectedType(e: Expectation): MessageType {
+  if (e === 'LEARNING') throw new Error('LEARNING is not a message type');
   return e === 'DECISION' ? 'EXECUTION_ORDER' : e;
 }
 
-function valid(e: Expectation, content: unknown, allow: string[]): string | null {
+function valid(e: Expectation, content: unknown, allow: string[], today = ''): string | null {
   try {
     if (e === 'DECISION') {
       const c = content as { deliberation?: unknown; order?: unknown };
       validateContent('DECISION_DELIBERATION', c?.deliberation, allow);
-      validateContent('EXECUTION_ORDER', c?.order, allow);
+      const order = validateContent('EXECUTION_ORDER', c?.order, allow);
+      // A review date has to lie ahead, within the 90 days a measurement window can cover.
+      if (today && (order.monitoring.review_date <= today || order.monitoring.review_date > addDays(today, 90))) {
+        return `monitoring.review_date ${order.monitoring.review_date} must be after ${today} and within 90 days`;
+      }
     } else validateContent(expectedType(e), content, allow);
     return null;
   } catch (err) {
@@ -165,7 +170,7 @@ function ask(env: EngineEnv, requests: AgentRequest[], allowDefault: boolean): A
   return requests.map((r) => {
     const res = responses.get(r.key)!;
     const maxMs = (env.settings.get<Record<string, number>>('phase.max_seconds')[String(r.phase)] ?? 300) * 1000;
-    let problem = res.ok ? valid(r.expect, res.content, allow) : res.error?.message ?? 'no answer';
+    let problem = res.ok ? valid(r.expect, res.content, allow, env.today) : res.error?.message ?? 'no answer';
     if (!problem && res.ms > maxMs) problem = `E001: the answer took ${res.ms} ms, past phase ${r.phase}'s maximum of ${maxMs} ms`;
     const level = Math.max(res.attempts > 1 || res.repaired ? 1 : 0, res.fallbackLevel ?? 0);
     if (!problem) return { agent: r.agent, content: res.content, response: res, level, note: res.note, memory: r.context.memory };
@@ -506,6 +511,14 @@ export function phaseRequests(d: Discussion, env: EngineEnv, phase: number): Age
   if (phase === 3) return make(pick('balancer', 3), (a) => types[a.agent_id] ?? 'PERSPECTIVE_POSITIVE', (m) => m.phase <= 2);
   if (phase === 4) return make(pick('governance', 4), (a) => types[a.agent_id] ?? 'GOVERNANCE_ETHICS', (m) => m.phase <= 2);
   return make(env.agents.filter((a) => a.group === 'decider' && a.active), () => 'DECISION', () => true, { decisionId });
+}
+
+// After an outcome the decider's model is asked what to learn from the whole discussion and its result.
+export function learningRequest(d: Discussion, env: EngineEnv, outcome: NonNullable<AgentContext['outcome']>): AgentRequest | null {
+  const decider = env.agents.find((a) => a.group === 'decider' && a.active);
+  if (!decider) return null;
+  const ctx = { ...context(d, env, visible(d, env, () => true)), outcome };
+  return { key: `${d.discussion_id}/review/${decider.agent_id}/learning`, agent: decider, phase: 6, expect: 'LEARNING', context: ctx, system: env.promptOf(decider), user: buildUserText(ctx, 'LEARNING') };
 }
 
 export function applyStep(d: Discussion, r: StepResult): Discussion {

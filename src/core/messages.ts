@@ -76,6 +76,18 @@ export const CONTENT_SCHEMAS = {
   ERROR: z.object({ error_code: z.enum(ERROR_CODES), message: text }),
 } as const;
 
+// What a model fills after an outcome: the learnings worth keeping (SPEC §8.5).
+export const LEARNING_SCHEMA = z.object({
+  learnings: z.array(z.object({
+    scope: z.enum(['individual', 'shared']),
+    agent_id: z.string().max(40),
+    category: z.string().min(1).max(80),
+    content: text,
+    context: z.string().max(2000),
+  })).max(20),
+});
+export type LearningContent = z.infer<typeof LEARNING_SCHEMA>;
+
 export type ContentOf<T extends MessageType> = z.infer<(typeof CONTENT_SCHEMAS)[T]>;
 
 export const metadataSchema = z.object({

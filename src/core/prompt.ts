@@ -28,6 +28,10 @@ export function summarize(messages: Message[]): string {
 }
 
 const TASK: Record<string, [string, string]> = {
+  LEARNING: [
+    '決定とその結果（outcome）から、次の議論で役立つ学びを抽出し、{"learnings": [...]} の JSON を返してください。各学びは scope（individual は特定エージェント向け、shared は全員向け）、agent_id、category（施策の種類など）、content、context を持ちます。',
+    'From the decision and its measured outcome, extract the learnings that will help next time and return JSON of the form {"learnings": [...]}. Each has scope (individual for one agent, shared for all), agent_id, category (such as the action type), content and context.',
+  ],
   DECISION: ['全意見を重み付けし、{"deliberation": DECISION_DELIBERATION, "order": EXECUTION_ORDER} の形の JSON を返してください。', 'Weigh every opinion and return JSON of the form {"deliberation": DECISION_DELIBERATION, "order": EXECUTION_ORDER}.'],
 };
 
@@ -48,6 +52,7 @@ export function buildUserText(ctx: AgentContext, expect: Expectation): string {
   if (mem && mem.cases.length) parts.push(dataBlock('similar_past_cases', mem.cases.map((c) => ({ id: c.id, case: c.content, verdict: c.verdict, similarity: c.similarity }))));
   if (mem && mem.nextActions.length) parts.push(dataBlock('your_next_actions_from_recent_reflections', mem.nextActions));
   if (mem && mem.directives.length) parts.push(dataBlock('directives_from_people', mem.directives.map((x) => ({ id: x.id, priority: x.priority, directive: x.content }))));
+  if (ctx.outcome) parts.push(dataBlock('outcome', ctx.outcome));
   if (ctx.objection) parts.push(dataBlock('objection', ctx.objection));
   if (ctx.guidance) parts.push(dataBlock('human_guidance', ctx.guidance));
   if (ctx.feedbackQuestion) parts.push(dataBlock('feedback_question', ctx.feedbackQuestion));

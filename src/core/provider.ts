@@ -5,7 +5,7 @@ import type { Bands, Weights } from './confidence.js';
 import type { AgentMemory } from './memory.js';
 
 // The decider answers Phases 5 and 6 in one call: a deliberation and an order.
-export type Expectation = MessageType | 'DECISION';
+export type Expectation = MessageType | 'DECISION' | 'LEARNING';
 
 export interface AgentContext {
   lang: 'ja' | 'en';
@@ -30,6 +30,8 @@ export interface AgentContext {
   reviewDays: number;
   // Retrieved learnings and cases (with ids), the agent's last next actions, and directives for it.
   memory?: AgentMemory;
+  // The measured outcome of the decision, when learnings are extracted from it.
+  outcome?: { verdict: string; error: number; measured: unknown };
 }
 
 export interface AgentRequest {

@@ -1,5 +1,5 @@
 // A model provider over HTTP: one parallel round per phase, retries, one repair call, usage, and no key in any text.
-import { validateContent } from '../messages.js';
+import { LEARNING_SCHEMA, validateContent } from '../messages.js';
 import type { AgentRequest, AgentResponse, Provider } from '../provider.js';
 import { dropNulls, type Vendor } from './schema.js';
 import { build, parse, retryable, retryDelayMs, type Call, type WireRequest } from './vendors.js';
@@ -61,6 +61,10 @@ export function redact(text: string, secret: string): string {
 
 export function validationErrors(req: AgentRequest, content: unknown): string | null {
   try {
+    if (req.expect === 'LEARNING') {
+      const r = LEARNING_SCHEMA.safeParse(content);
+      return r.success ? null : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    }
     if (req.expect === 'DECISION') {
       const c = content as { deliberation?: unknown; order?: unknown };
       validateContent('DECISION_DELIBERATION', c?.deliberation, req.context.allowList);

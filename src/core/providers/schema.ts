@@ -1,6 +1,6 @@
 // JSON Schema for structured output, generated from the zod message schemas and shaped for each vendor.
 import { z } from 'zod';
-import { CONTENT_SCHEMAS, type MessageType } from '../messages.js';
+import { CONTENT_SCHEMAS, LEARNING_SCHEMA, type MessageType } from '../messages.js';
 import type { Expectation } from '../provider.js';
 
 export type Vendor = 'openai' | 'anthropic' | 'gemini' | 'openai-compatible';
@@ -10,6 +10,7 @@ const KEEP_OPENAI = ['type', 'properties', 'required', 'additionalProperties', '
 const KEEP_GEMINI = ['type', 'properties', 'required', 'items', 'enum', 'anyOf', 'description', 'minimum', 'maximum', 'minItems', 'maxItems', 'nullable', 'propertyOrdering'];
 
 function base(expect: Expectation): Json {
+  if (expect === 'LEARNING') return z.toJSONSchema(LEARNING_SCHEMA, { io: 'input' }) as Json;
   if (expect === 'DECISION') {
     return z.toJSONSchema(z.object({ deliberation: CONTENT_SCHEMAS.DECISION_DELIBERATION, order: CONTENT_SCHEMAS.EXECUTION_ORDER }), { io: 'input' }) as Json;
   }

@@ -5,7 +5,9 @@ import { pct } from '../kpi.js';
 import type { Action, ContentOf, Message } from '../messages.js';
 import type { AgentContext, Expectation } from '../provider.js';
 import { changeText, facts, type Facts } from './facts.js';
-import { caseAdjustment } from '../memory.js';
+import { caseAdjustment, extractLearnings } from '../memory.js';
+import type { Verdict } from '../outcomes.js';
+import type { Discussion } from '../types.js';
 
 type L = (ja: string, en: string) => string;
 const langOf = (ctx: AgentContext): L => (ja, en) => (ctx.lang === 'ja' ? ja : en);
@@ -355,6 +357,12 @@ export function ruleAnswer(agentId: string, expect: Expectation, ctx: AgentConte
       return governance(ctx, 'legal', t, f);
     case 'DECISION':
       return decide(ctx, t);
+    case 'LEARNING': {
+      const order = ctx.earlier.filter((m) => m.message_type === 'EXECUTION_ORDER').pop();
+      const d = { discussion_id: ctx.discussion_id, status: 'DECIDED', priority: ctx.priority, trigger: ctx.trigger, created_at: '', closed_at: '', participants: [], messages: ctx.earlier, final_decision: order ? order.content : null, execution_status: '', outcome_evaluated: '', notes: [] } as Discussion;
+      const verdict = (ctx.outcome?.verdict ?? 'inconclusive') as Verdict;
+      return { learnings: extractLearnings(d, verdict, ctx.lang) };
+    }
     default:
       throw new Error(`the rules provider has no answer of type ${expect}`);
   }

@@ -94,6 +94,25 @@ describe('what memory puts in front of a model', () => {
     }
   }, 300_000);
 
+  it('has a model provider fill the learning schema after an outcome', async () => {
+    const rt = await council();
+    try {
+      rt.scriptProperties.set({ KAIGI_PROVIDER_OVERRIDE: JSON.stringify({ provider: 'openai-compatible', model: 'any', base_url: `${base}/v1` }) });
+      const from = server.requests.length;
+      await simulate(rt, 14, 42);
+      const asked = server.requests.slice(from).filter((r) => r.body.response_format?.json_schema?.name === 'learning');
+      const outcomes = rows(rt, 'Outcomes').filter((o) => o[8] !== 'inconclusive');
+      expect(outcomes.length).toBeGreaterThan(0);
+      expect(asked.length).toBe(outcomes.length);
+      expect(asked[0].user).toMatch(/<data name="outcome">/);
+      expect(asked[0].body.response_format.json_schema.schema.properties.learnings.type).toBe('array');
+      const fromModel = rows(rt, 'Learnings').filter((r) => String(r[10]).indexOf('openai-compatible:any') >= 0);
+      expect(fromModel.length).toBeGreaterThan(0);
+    } finally {
+      await rt.close();
+    }
+  }, 300_000);
+
   it('uses the active prompt version, and a rollback restores the old one', async () => {
     const rt = await council();
     try {
