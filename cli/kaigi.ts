@@ -119,7 +119,7 @@ const TERMINAL = ['DECIDED', 'CLOSED', 'TIMEOUT', 'ESCALATED'];
 interface View {
   discussion_id: string;
   status: string;
-  messages: { message_id: string; phase: number; speaker: string; type: string; brief: string; timestamp: string; tokens: number; processing_ms: number; stated: number | null; computed: number | null; fallback_level: number; error_code: string; model: string }[];
+  messages: { message_id: string; phase: number; speaker: string; type: string; brief: string; timestamp: string; tokens: number; processing_ms: number; stated: number | null; computed: number | null; fallback_level: number; error_code: string; model: string; cost_usd?: number }[];
 }
 
 function summary(view: View, workbook: string) {
@@ -139,6 +139,7 @@ function summary(view: View, workbook: string) {
     phases,
     messages: view.messages.length,
     tokens: view.messages.reduce((a, m) => a + m.tokens, 0),
+    cost_usd: Math.round(view.messages.reduce((a, m) => a + (m.cost_usd ?? 0), 0) * 1e6) / 1e6,
     fallbacks,
     workbook,
   };

@@ -50,7 +50,7 @@ export interface DiscussionView {
   closed_at: string;
   phases: { phase: number; messages: number }[];
   messages: {
-    message_id: string; phase: number; speaker: string; type: string; brief: string; timestamp: string; model: string; tokens: number; processing_ms: number;
+    message_id: string; phase: number; speaker: string; type: string; brief: string; timestamp: string; model: string; tokens: number; cost_usd: number; processing_ms: number;
     stated: number | null; computed: number | null; fallback_level: number; error_code: string; note: string;
   }[];
   decision: Record<string, unknown> | null;
@@ -71,7 +71,7 @@ export function discussionView(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, id:
     phases,
     messages: d.messages.map((m) => ({
       message_id: m.message_id, phase: m.phase, speaker: m.speaker, type: m.message_type, brief: briefMessage(m), timestamp: m.timestamp,
-      model: m.metadata.model_used, tokens: m.metadata.tokens_consumed, processing_ms: m.metadata.processing_time_ms, note: m.metadata.note ?? '',
+      model: m.metadata.model_used, tokens: m.metadata.tokens_consumed, cost_usd: m.metadata.cost_usd ?? 0, processing_ms: m.metadata.processing_time_ms, note: m.metadata.note ?? '',
       stated: m.metadata.stated_confidence ?? null, computed: m.metadata.computed_confidence ?? null, fallback_level: m.metadata.fallback_level, error_code: m.metadata.error_code ?? '',
     })),
     decision: d.final_decision,

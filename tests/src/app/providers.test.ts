@@ -233,6 +233,17 @@ describe('faults, each recorded on the stored message', () => {
     }
   });
 
+  it('oversized content is refused by validation and never stored', async () => {
+    const { rt, psych } = await faulty((r) => (persona(r, '心理学特化') ? { fault: 'oversized' } : {}));
+    try {
+      expect(psych.metadata.fallback_level).toBe(2);
+      expect(psych.metadata.note).toMatch(/analysis/);
+      for (const sheet of rt.workbook.sheets) for (const row of sheet.cells) for (const cell of row ?? []) expect(String(cell?.v ?? '')).not.toMatch(/x{100000}/);
+    } finally {
+      await rt.close();
+    }
+  });
+
   it('a timeout is E001', async () => {
     const { rt, psych } = await faulty(
       (r) => (persona(r, '心理学特化') || persona(r, 'コーチング特化') ? { fault: 'hang' } : {}),
