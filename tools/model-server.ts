@@ -154,7 +154,31 @@ export class ModelServer {
     });
   }
 
+  // Embedding endpoints: deterministic unit vectors of the requested size, one per input text.
+  private embeddings(rec: Recorded, res: http.ServerResponse): boolean {
+    const vec = (text: string, dims: number) => {
+      const v = Array.from({ length: dims }, (_, i) => Math.sin((i + 1) * (text.length + 1)) + (text.charCodeAt(i % Math.max(1, text.length)) % 7) / 7);
+      const n = Math.hypot(...v) || 1;
+      return v.map((x) => x / n);
+    };
+    if (rec.path.endsWith('/embeddings')) {
+      const input: string[] = Array.isArray(rec.body.input) ? rec.body.input : [rec.body.input];
+      const dims = Number(rec.body.dimensions ?? 1536);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', model: rec.body.model, data: input.map((t, index) => ({ object: 'embedding', index, embedding: vec(t, dims) })), usage: { prompt_tokens: input.join('').length, total_tokens: input.join('').length } }));
+      return true;
+    }
+    if (rec.path.endsWith(':batchEmbedContents')) {
+      const reqs: Json[] = rec.body.requests ?? [];
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ embeddings: reqs.map((r) => ({ values: vec(r.content.parts.map((p: Json) => p.text).join(''), Number(r.outputDimensionality ?? 768)) })) }));
+      return true;
+    }
+    return false;
+  }
+
   private answer(rec: Recorded, b: Behavior, res: http.ServerResponse): void {
+    if ((!b.status || b.status === 200) && this.embeddings(rec, res)) return;
     const auth = String(rec.headers.authorization ?? rec.headers['x-api-key'] ?? rec.headers['x-goog-api-key'] ?? '');
     if (b.status && b.status !== 200) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };

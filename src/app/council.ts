@@ -97,14 +97,15 @@ export class Council {
     const notes: string[] = [];
     const attempt = <T>(what: string, f: () => T, empty: T): T => {
       let last = '';
-      for (let i = 0; i < 3; i++) {
+      const attempts = this.settings().number('data.read_attempts');
+      for (let i = 0; i < attempts; i++) {
         try {
           return f();
         } catch (e) {
           last = (e as Error).message;
         }
       }
-      notes.push(`E002: ${what} could not be read after 3 attempts (${last}); continuing without it`);
+      notes.push(`E002: ${what} could not be read after ${attempts} attempts (${last}); continuing without it`);
       return empty;
     };
     const kpi = attempt('KPI data', () => kpiFromRows(this.store.readTab('kpi'), this.tz), []);

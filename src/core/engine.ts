@@ -219,7 +219,9 @@ function context(d: Discussion, env: EngineEnv, v: Visible, extra: Partial<Agent
     weights: s.get<Weights>('confidence.weights'),
     bands: bands(s),
     computed: latestComputed(d),
-    reviewDays: 7,
+    reviewDays: s.number('outcome.review_days'),
+    targetChange: s.number('outcome.target_change'),
+    windowDays: s.number('outcome.window_days'),
     ...extra,
   };
 }

@@ -28,6 +28,8 @@ export interface AgentContext {
   feedbackQuestion?: string;
   decisionId?: string;
   reviewDays: number;
+  targetChange: number;
+  windowDays: number;
   // Retrieved learnings and cases (with ids), the agent's last next actions, and directives for it.
   memory?: AgentMemory;
   // The measured outcome of the decision, when learnings are extracted from it.

@@ -83,7 +83,7 @@ export class Memory {
     const { m, rows } = this.matrix();
     const byRow: Record<number, Learning> = {};
     for (const l of rows) byRow[l.row] = l;
-    const q = this.provider === 'offline' ? embedOffline(query, this.dims) : this.decodeOne(this.embed([query])[0]);
+    const q = this.queryVector(query);
     const usable = (l: Learning) => l.is_active && l.confidence >= min;
     const own = topK(m, q, k, (row) => byRow[row].scope === 'individual' && byRow[row].agent_id === agent && usable(byRow[row]));
     const shared = topK(m, q, Math.max(0, k - own.length), (row) => byRow[row].scope === 'shared' && usable(byRow[row]));
@@ -95,6 +95,19 @@ export class Memory {
         return { id: byRow[h.key].learning_id, content: byRow[h.key].content, actions: c.actions, verdict: c.verdict, similarity: Math.round(h.score * 1000) / 1000 };
       }),
     };
+  }
+
+  // Every agent of a discussion asks with the same situation: it is embedded once per execution.
+  private readonly queries = new Map<string, Float32Array>();
+
+  private queryVector(text: string): Float32Array {
+    const key = `${this.tag}\n${text}`;
+    let v = this.queries.get(key);
+    if (!v) {
+      v = this.provider === 'offline' ? embedOffline(text, this.dims) : this.decodeOne(this.embed([text])[0]);
+      this.queries.set(key, v);
+    }
+    return v;
   }
 
   private decodeOne(cell: string): Float32Array {

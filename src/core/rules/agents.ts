@@ -287,7 +287,7 @@ function decide(ctx: AgentContext, t: L): { deliberation: ContentOf<'DECISION_DE
       monitoring: {
         metrics: [metric, 'login_streak'],
         review_date: addDays(ctx.today, ctx.reviewDays),
-        success_criteria: [{ metric, direction: 'increase', target_change: 0.2, window_days: 7 }],
+        success_criteria: [{ metric, direction: 'increase', target_change: ctx.targetChange, window_days: ctx.windowDays }],
       },
     },
   };

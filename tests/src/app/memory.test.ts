@@ -187,3 +187,54 @@ describe('a changed embedding model', () => {
     }
   }, 120_000);
 });
+
+describe('embedding providers', () => {
+  let server: ModelServer;
+  let base = '';
+  beforeAll(async () => {
+    server = new ModelServer();
+    base = await server.start();
+  });
+  afterAll(() => server.stop());
+
+  for (const [vendor, model, path, keyProp] of [
+    ['openai', 'text-embedding-3-small', '/v1', 'KAIGI_KEY_OPENAI'],
+    ['gemini', 'text-embedding-004', '/v1beta', 'KAIGI_KEY_GEMINI'],
+  ] as const) {
+    it(`${vendor}: embeds a learning when its row is written, at the configured size`, async () => {
+      const rt = await council();
+      try {
+        rt.scriptProperties.set({ [keyProp]: 'embedding-test-key-000000' });
+        const s = rt.workbook.sheetByName('Settings')!;
+        const keys = rt.workbook.getValues(s, 2, 1, rt.workbook.lastRow(s) - 1, 1).map((x) => x[0]);
+        const set = async (k: string, v: string) => {
+          for (const x of await rt.edit('Settings', keys.indexOf(k) + 2, 2, [[v]])) ok(x);
+        };
+        await set('embedding.provider', vendor);
+        await set('embedding.model', model);
+        await set('provider.base_urls', JSON.stringify({ [vendor]: `${base}${path}` }));
+        const from = server.requests.length;
+        await start(rt);
+        await settle(rt);
+        const calls = server.requests.slice(from);
+        const call = calls[calls.length - 1];
+        if (vendor === 'openai') {
+          expect(call.path).toBe('/v1/embeddings');
+          expect(call.headers.authorization).toBe('Bearer embedding-test-key-000000');
+          expect(call.body).toMatchObject({ model, dimensions: 256 });
+          expect(Array.isArray(call.body.input)).toBe(true);
+        } else {
+          expect(call.path).toBe(`/v1beta/models/${model}:batchEmbedContents`);
+          expect(call.headers['x-goog-api-key']).toBe('embedding-test-key-000000');
+          expect(call.body.requests[0]).toMatchObject({ model: `models/${model}`, outputDimensionality: 256 });
+        }
+        const learnings = rows(rt, 'Learnings');
+        expect(learnings.length).toBe(1);
+        expect(learnings[0][12]).toBe(`${model}:256`);
+        expect(String(learnings[0][11]).length).toBeLessThan(400);
+      } finally {
+        await rt.close();
+      }
+    });
+  }
+});
