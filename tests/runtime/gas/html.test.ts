@@ -41,3 +41,24 @@ describe('web app and google.script.run', () => {
     });
   });
 });
+
+describe('the sidebar and dialogs', () => {
+  it('call only server functions the built file declares at top level', async () => {
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const { findRoot } = await import('../../../runtime/runtime.js');
+    const dir = path.join(findRoot(), 'dist', 'gas');
+    const code = fs.readFileSync(path.join(dir, 'Code.js'), 'utf8');
+    let calls = 0;
+    for (const file of ['sidebar.html', 'settings.html']) {
+      const html = fs.readFileSync(path.join(dir, file), 'utf8');
+      // The server function is the call that follows the last handler in each google.script.run chain.
+      for (const m of html.matchAll(/Handler\(\w+\)(?=\s*\.\s*(\w+)\()/g)) {
+        if (/^with(Success|Failure)Handler$/.test(m[1])) continue;
+        expect(code, `${file} calls ${m[1]}`).toMatch(new RegExp(`^function ${m[1]}\\(`, 'm'));
+        calls++;
+      }
+    }
+    expect(calls).toBeGreaterThanOrEqual(7);
+  });
+});
