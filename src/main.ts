@@ -1,5 +1,5 @@
 // Entry points: the functions Apps Script calls by name (triggers, menu items, google.script.run, web app).
-import { langOf, t } from './core/i18n.js';
+import { t } from './core/i18n.js';
 import type { ObjectionInput, ResolutionInput } from './core/objections.js';
 import { keyStatus, saveKey } from './adapters/gas/keys.js';
 import { scriptZone } from './adapters/gas/records.js';
@@ -8,7 +8,8 @@ import { bumpConfigVersion, Store } from './adapters/gas/store.js';
 import { tabByKey } from '../sheets-schema/index.js';
 
 const CONFIG_TABS = ['settings', 'agents', 'prompts', 'directives'];
-import { removeTriggers } from './adapters/gas/triggers.js';
+import { deleteTrigger, removeTriggers } from './adapters/gas/triggers.js';
+import { activeUserEmail, props } from './adapters/gas/services.js';
 import { buildMenu, showHtml, tellUser, userLang } from './adapters/gas/ui.js';
 import { verifyAudit as verify, type AuditReport } from './app/audit.js';
 import { exportTab as exportRows, type LogicalRow } from './app/export.js';
@@ -24,13 +25,13 @@ import { addDirective as addDirectiveTo, editPrompt as editPromptOf, replay as r
 import { handleWeb } from './app/web.js';
 
 export function onOpen(): void {
-  buildMenu(langOf(Session.getActiveUserLocale()));
+  buildMenu(userLang());
 }
 
 export function setup(): SetupReport {
-  const ss = SpreadsheetApp.getActiveSpreadsheet();
+  const ss = openBound();
   const report = runSetup(ss);
-  PropertiesService.getScriptProperties().setProperty(SPREADSHEET_ID_PROPERTY, ss.getId());
+  props.set({ [SPREADSHEET_ID_PROPERTY]: ss.getId() });
   const lang = userLang();
   const lines = [`created: ${report.created.length}, repaired: ${report.repaired.length}, settings added: ${report.settingsAdded}`].concat(report.problems);
   tellUser(t('setupDone', lang), lines.join('\n'));
@@ -48,7 +49,7 @@ export function tick(): TickReport {
 // A one-shot trigger scheduled after new work is enqueued; it deletes itself so spent ones don't pile up.
 export function tickSoon(e?: { triggerUid?: string }): TickReport {
   if (e && e.triggerUid) {
-    for (const trigger of ScriptApp.getProjectTriggers()) if (trigger.getUniqueId() === e.triggerUid) ScriptApp.deleteTrigger(trigger);
+    deleteTrigger(e.triggerUid);
   }
   return runTick();
 }
@@ -122,15 +123,15 @@ export function resolveEscalation(input: Partial<ResolutionInput>): { task_id: s
 }
 
 export function addDirective(input: DirectiveInput): { directive_id: string } {
-  return addDirectiveTo(new Council(openBound(), scriptZone()), { ...input, by: input.by || Session.getActiveUser().getEmail() || 'human' });
+  return addDirectiveTo(new Council(openBound(), scriptZone()), { ...input, by: input.by || activeUserEmail() || 'human' });
 }
 
 export function editPrompt(input: { agent_id: string; language?: 'ja' | 'en'; text: string; reason?: string }): { prompt_id: string; version: number } {
-  return editPromptOf(new Council(openBound(), scriptZone()), { ...input, by: Session.getActiveUser().getEmail() || 'human' });
+  return editPromptOf(new Council(openBound(), scriptZone()), { ...input, by: activeUserEmail() || 'human' });
 }
 
 export function rollbackPrompt(input: { agent_id: string; language?: 'ja' | 'en'; version: number }): { prompt_id: string; version: number } {
-  return rollbackPromptOf(new Council(openBound(), scriptZone()), { ...input, by: Session.getActiveUser().getEmail() || 'human' });
+  return rollbackPromptOf(new Council(openBound(), scriptZone()), { ...input, by: activeUserEmail() || 'human' });
 }
 
 export function replayPhase(input: { discussion_id: string; phase: number; model?: string; prompt_version?: number }): ReplayResult {

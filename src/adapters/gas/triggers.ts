@@ -17,6 +17,11 @@ export function installTriggers(): TriggerPlan {
   return plan;
 }
 
+// A spent one-shot trigger removes itself, so they never pile up toward the 20-trigger limit.
+export function deleteTrigger(uid: string): void {
+  for (const t of ScriptApp.getProjectTriggers()) if (t.getUniqueId() === uid) ScriptApp.deleteTrigger(t);
+}
+
 // Removes only Kaigi's own triggers; other triggers of the project stay.
 export function removeTriggers(): number {
   let removed = 0;

@@ -1,9 +1,8 @@
 // The Sheets UI: menu, sidebar, dialogs and alerts; absent in trigger and web-app executions.
-import { t, type Lang } from '../../core/i18n.js';
+import { langOf, t, type Lang } from '../../core/i18n.js';
 
 export function userLang(): Lang {
-  const locale = Session.getActiveUserLocale();
-  return locale && locale.indexOf('ja') === 0 ? 'ja' : locale ? 'en' : 'ja';
+  return langOf(Session.getActiveUserLocale());
 }
 
 export function buildMenu(lang: Lang): void {
