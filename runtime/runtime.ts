@@ -349,11 +349,6 @@ export class Runtime {
     return this.run('<snippet>', [], { ...opts, code });
   }
 
-  // A menu item or a function run from the editor.
-  menu(fn: string): Promise<ExecutionResult> {
-    return this.run(fn, [], { kind: 'menu' });
-  }
-
   // google.script.run: plain data in, plain data out, at most 10 at once, no private functions.
   async callServer(fn: string, ...args: unknown[]): Promise<unknown> {
     if (fn.endsWith('_')) throw new Error(`Script function not found: ${fn}`);

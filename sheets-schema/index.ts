@@ -17,9 +17,3 @@ export function tabByName(name: string): TabSpec | undefined {
   const n = name.trim().toLowerCase();
   return TABS.find((t) => t.key === n || t.name.toLowerCase() === n || t.nameJa === name.trim());
 }
-
-export function columnIndex(tab: TabSpec, key: string): number {
-  const i = tab.columns.findIndex((c) => c.key === key);
-  if (i < 0) throw new Error(`tab ${tab.name} has no column ${key}`);
-  return i;
-}

@@ -1,7 +1,7 @@
 // The discussion engine: plans the next step from the record alone and runs it through any provider.
 import { bandOf, computeConfidence, type Bands, type Weights } from './confidence.js';
 import { addDays, messageId } from './ids.js';
-import { validateContent, type ContentOf, type Message, type MessageType, type Metadata } from './messages.js';
+import { validateContent, validateMessage, type ContentOf, type Message, type MessageType, type Metadata } from './messages.js';
 import { buildUserText, summarize } from './prompt.js';
 import type { AgentContext, AgentRequest, AgentResponse, Expectation, Provider } from './provider.js';
 import type { Settings } from './settings.js';
@@ -256,7 +256,7 @@ export class Builder {
   add(phase: number, speaker: string, type: MessageType, content: unknown, meta: Partial<Metadata> & { step_key: string }): Message {
     const allow = this.env.settings.get<string[]>('actions.allow_list');
     const parsed = validateContent(type, content, allow) as Record<string, unknown>;
-    const m: Message = {
+    const m: Message = validateMessage({
       message_id: messageId(this.d.discussion_id, ++this.seq),
       discussion_id: this.d.discussion_id,
       phase,
@@ -265,7 +265,7 @@ export class Builder {
       timestamp: this.env.isoNow(),
       content: parsed,
       metadata: { processing_time_ms: 0, model_used: 'kaigi', tokens_consumed: 0, fallback_level: 0, ...meta },
-    };
+    }, allow);
     this.out.messages.push(m);
     return m;
   }

@@ -27,11 +27,3 @@ export function transition(from: Status, to: Status): Status {
   if (!canTransition(from, to)) throw new IllegalTransitionError(from, to);
   return to;
 }
-
-export function isActive(s: Status): boolean {
-  return s === 'OPEN' || s === 'IN_PROGRESS' || s === 'VOTING';
-}
-
-export function isInProgress(s: Status): boolean {
-  return s === 'IN_PROGRESS' || s === 'VOTING';
-}

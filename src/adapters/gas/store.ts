@@ -1,5 +1,5 @@
 // Kaigi's tabs as a store: batched reads, journaled commits at known tails, overflow for long values.
-import { tabByKey, type TabSpec } from '../../../sheets-schema/index.js';
+import { tabByKey } from '../../../sheets-schema/index.js';
 import { auditRows, GENESIS, type AuditEvent, type ChainHead } from '../../core/audit.js';
 import { canonical, chunks, MAX_CELL_CHARS, parsePointer, pointerText, type Pointer } from '../../core/cells.js';
 import { sha256Hex } from './crypto.js';
@@ -368,8 +368,4 @@ function pad(r: unknown[], width: number): unknown[] {
   const out = r.slice(0, width).map((v) => (v === null || v === undefined ? '' : v));
   while (out.length < width) out.push('');
   return out;
-}
-
-export function tabSpec(key: string): TabSpec {
-  return tabByKey(key);
 }

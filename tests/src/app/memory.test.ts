@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelServer } from '../../../tools/model-server.js';
 import { simulate } from '../../../tools/simulated-team.js';
-import { council, messages, ok, rows, settle, start, statuses } from '../../council-helpers.js';
+import { council, messages, ok, rows, setSetting, settle, start, statuses } from '../../council-helpers.js';
 
 describe('sixty simulated days', () => {
   it('opens discussions, carries out orders, evaluates outcomes, learns, and retrieves what it learned', async () => {
@@ -150,9 +150,7 @@ describe('what memory puts in front of a model', () => {
       expect(r.answers.length).toBe(8);
       expect(r.answers[0].original).toBeTruthy();
       expect(r.answers[0].error).toMatch(/base URL/);
-      const s = rt.workbook.sheetByName('Settings')!;
-      const keys = rt.workbook.getValues(s, 2, 1, rt.workbook.lastRow(s) - 1, 1).map((x) => x[0]);
-      for (const x of await rt.edit('Settings', keys.indexOf('provider.base_url') + 2, 2, [[`${base}/v1`]])) ok(x);
+      await setSetting(rt, 'provider.base_url', `${base}/v1`);
       const again = ok(await rt.run('replayPhase', [{ discussion_id: id, phase: 2, model: 'openai-compatible:any' }], { kind: 'server' }));
       expect(again.answers.every((a: { replay: unknown; error: string | null }) => a.replay && !a.error)).toBe(true);
       expect(again.answers[1].original.hypothesis).not.toBe(again.answers[1].replay.hypothesis);
@@ -172,9 +170,7 @@ describe('a changed embedding model', () => {
       const before = rows(rt, 'Learnings');
       expect(before.length).toBeGreaterThan(0);
       expect(new Set(before.map((r) => r[12]))).toEqual(new Set(['kaigi-ngram-v1:256']));
-      const s = rt.workbook.sheetByName('Settings')!;
-      const keys = rt.workbook.getValues(s, 2, 1, rt.workbook.lastRow(s) - 1, 1).map((x) => x[0]);
-      for (const x of await rt.edit('Settings', keys.indexOf('embedding.dimensions') + 2, 2, [['128']])) ok(x);
+      await setSetting(rt, 'embedding.dimensions', '128');
       const review = ok(await rt.run('dailyReview', [], { kind: 'trigger' }));
       expect(review.reembed).toBe(true);
       await settle(rt);
@@ -205,11 +201,7 @@ describe('embedding providers', () => {
       const rt = await council();
       try {
         rt.scriptProperties.set({ [keyProp]: 'embedding-test-key-000000' });
-        const s = rt.workbook.sheetByName('Settings')!;
-        const keys = rt.workbook.getValues(s, 2, 1, rt.workbook.lastRow(s) - 1, 1).map((x) => x[0]);
-        const set = async (k: string, v: string) => {
-          for (const x of await rt.edit('Settings', keys.indexOf(k) + 2, 2, [[v]])) ok(x);
-        };
+        const set = (k: string, v: string) => setSetting(rt, k, v);
         await set('embedding.provider', vendor);
         await set('embedding.model', model);
         await set('provider.base_urls', JSON.stringify({ [vendor]: `${base}${path}` }));
