@@ -8,7 +8,13 @@ import { decodeMatrix, topK } from '../src/core/retrieval.js';
 import { confirmedRate, simulate } from '../tools/simulated-team.js';
 
 const START = Date.UTC(2026, 0, 15, 1, 0, 0);
-const TRIGGER = { type: 'kpi_decline', source: 'watcher', target_user_id: 'tanaka', context: { metric: 'contacts' }, priority: 'HIGH' };
+const TRIGGER = {
+  type: 'kpi_decline',
+  source: 'watcher',
+  target_user_id: 'tanaka',
+  context: { metric: 'contacts' },
+  priority: 'HIGH',
+};
 
 function must(r: ExecutionResult): any {
   if (!r.ok) throw new Error(`${r.fn}: ${r.error?.message}`);
@@ -64,14 +70,22 @@ function replicate(rt: Runtime, copies: number): void {
       const values = chunk.map((r) => r.map((v) => (v instanceof Date ? new Date(v.getTime()) : v)));
       wb.setValues(s, at + i, 1, chunk.length, s.maxCols, values);
     }
-    const key = { 'Discussion Log': 'discussions', Messages: 'messages', Orders: 'orders', Audit: 'audit', Queue: 'queue' }[t]!;
+    const key = {
+      'Discussion Log': 'discussions',
+      Messages: 'messages',
+      Orders: 'orders',
+      Audit: 'audit',
+      Queue: 'queue',
+    }[t]!;
     state.tails[key] = { last: wb.lastRow(s), max: s.maxRows };
   }
   state.queueHead = state.tails.queue.last + 1;
   rt.scriptProperties.set({ KAIGI_STATE: JSON.stringify(state) });
 }
 
-async function sheetsBench(earlier: number): Promise<{ roundTrips: number; executions: number; byOp: Record<string, number> }> {
+async function sheetsBench(
+  earlier: number,
+): Promise<{ roundTrips: number; executions: number; byOp: Record<string, number> }> {
   const rt = new Runtime({ startAt: START });
   try {
     must(await rt.run('setup', [], { kind: 'menu' }));
@@ -108,13 +122,20 @@ async function latencyRun(L: number, parallel: boolean): Promise<LatencyRun> {
   try {
     must(await rt.run('setup', [], { kind: 'menu' }));
     must(await rt.run('seedDemoData', [], { kind: 'menu' }));
-    rt.scriptProperties.set({ KAIGI_PROVIDER_OVERRIDE: JSON.stringify({ provider: 'openai-compatible', model: 'bench', base_url: `${base}/v1` }) });
+    rt.scriptProperties.set({
+      KAIGI_PROVIDER_OVERRIDE: JSON.stringify({
+        provider: 'openai-compatible',
+        model: 'bench',
+        base_url: `${base}/v1`,
+      }),
+    });
     await setSetting(rt, 'provider.parallel', parallel ? 'true' : 'false');
     const t0 = Date.now();
     const runs = await discussion(rt);
     const wall = Date.now() - t0;
     const log = sheet(rt.workbook, 'Discussion Log');
-    if (rt.workbook.getValues(log, 2, 2, 1, 1)[0][0] !== 'DECIDED') throw new Error('the latency discussion did not reach DECIDED');
+    if (rt.workbook.getValues(log, 2, 2, 1, 1)[0][0] !== 'DECIDED')
+      throw new Error('the latency discussion did not reach DECIDED');
     // A round is a burst of requests sent together; the next burst starts after the previous answers.
     const times = server.requests.map((r) => r.at).sort((a, b) => a - b);
     let rounds = times.length ? 1 : 0;
@@ -164,10 +185,16 @@ function exactTop(vs: Float32Array[], q: Float32Array, k: number): number[] {
     }
     return { i, s: dot / Math.sqrt(nv * nq) };
   });
-  return scores.sort((a, b) => b.s - a.s).slice(0, k).map((x) => x.i);
+  return scores
+    .sort((a, b) => b.s - a.s)
+    .slice(0, k)
+    .map((x) => x.i);
 }
 
-function retrievalBench(dims: number, n = 10000): { dims: number; n: number; median_ms: number; recall_at_10: number; cell_chars: number } {
+function retrievalBench(
+  dims: number,
+  n = 10000,
+): { dims: number; n: number; median_ms: number; recall_at_10: number; cell_chars: number } {
   const vs = vectors(n, dims, 7 + dims);
   const cells = vs.map((v) => encodeVector(v));
   const queries = vectors(25, dims, 99 + dims);
@@ -182,12 +209,28 @@ function retrievalBench(dims: number, n = 10000): { dims: number; n: number; med
     recall += hits.filter((h) => truth.has(h.key)).length / 10;
   }
   times.sort((a, b) => a - b);
-  return { dims, n, median_ms: Math.round(times[Math.floor(times.length / 2)] * 100) / 100, recall_at_10: Math.round((recall / queries.length) * 1000) / 1000, cell_chars: cells[0].length };
+  return {
+    dims,
+    n,
+    median_ms: Math.round(times[Math.floor(times.length / 2)] * 100) / 100,
+    recall_at_10: Math.round((recall / queries.length) * 1000) / 1000,
+    cell_chars: cells[0].length,
+  };
 }
 
 // Sixty days of the simulated team with memory on and off, same seed: the share of confirmed verdicts
 // (inconclusive ones left out) in the second half.
-async function learningBench(days: number, seed: number): Promise<{ confirmed_rate_memory: number; confirmed_rate_no_memory: number; days: number; verdicts_memory: number; verdicts_no_memory: number; seed: number }> {
+async function learningBench(
+  days: number,
+  seed: number,
+): Promise<{
+  confirmed_rate_memory: number;
+  confirmed_rate_no_memory: number;
+  days: number;
+  verdicts_memory: number;
+  verdicts_no_memory: number;
+  seed: number;
+}> {
   const rates: number[] = [];
   const counts: number[] = [];
   for (const memory of [true, false]) {
@@ -203,7 +246,14 @@ async function learningBench(days: number, seed: number): Promise<{ confirmed_ra
       await rt.close();
     }
   }
-  return { confirmed_rate_memory: rates[0], confirmed_rate_no_memory: rates[1], days, verdicts_memory: counts[0], verdicts_no_memory: counts[1], seed };
+  return {
+    confirmed_rate_memory: rates[0],
+    confirmed_rate_no_memory: rates[1],
+    days,
+    verdicts_memory: counts[0],
+    verdicts_no_memory: counts[1],
+    seed,
+  };
 }
 
 async function main(): Promise<void> {
@@ -216,7 +266,15 @@ async function main(): Promise<void> {
   for (const L of want('latency') ? [200, 1000] : []) {
     const par = await latencyRun(L, true);
     const ser = await latencyRun(L, false);
-    latency.push({ L_ms: L, rounds: par.rounds, wall_ms: par.wall_ms, ratio: Math.round((par.wall_ms / (par.rounds * L)) * 1000) / 1000, serial_wall_ms: ser.wall_ms, serial_rounds: ser.rounds, requests: par.requests });
+    latency.push({
+      L_ms: L,
+      rounds: par.rounds,
+      wall_ms: par.wall_ms,
+      ratio: Math.round((par.wall_ms / (par.rounds * L)) * 1000) / 1000,
+      serial_wall_ms: ser.wall_ms,
+      serial_rounds: ser.rounds,
+      requests: par.requests,
+    });
   }
   const learning = want('learning') ? await learningBench(60, 42) : null;
   const small = want('sheets') ? await sheetsBench(10) : { roundTrips: 0, executions: 0, byOp: {} };
@@ -243,18 +301,34 @@ async function main(): Promise<void> {
   }
   console.log(`Kaigi bench — ${result.machine.cpus} × ${result.machine.model}, Node ${result.machine.node}\n`);
   console.log('Discussion latency against the local model server (target: wall ≤ 1.25 × rounds × L, rounds ≤ 5)');
-  for (const l of latency) console.log(`  L = ${String(l.L_ms).padStart(4)} ms: ${l.rounds} rounds, ${l.wall_ms} ms wall, ratio ${l.ratio}; phases forced serial: ${l.serial_wall_ms} ms (${l.serial_rounds} rounds)`);
+  for (const l of latency)
+    console.log(
+      `  L = ${String(l.L_ms).padStart(4)} ms: ${l.rounds} rounds, ${l.wall_ms} ms wall, ratio ${l.ratio}; phases forced serial: ${l.serial_wall_ms} ms (${l.serial_rounds} rounds)`,
+    );
   console.log('');
   console.log('Sheets round trips per full discussion (target ≤ 40, large/small ≤ 1.2)');
-  console.log(`  log of ${String(10).padStart(6)} earlier discussions: ${small.roundTrips} round trips in ${small.executions} executions`);
-  console.log(`  log of ${String(large).padStart(6)} earlier discussions: ${big.roundTrips} round trips in ${big.executions} executions`);
+  console.log(
+    `  log of ${String(10).padStart(6)} earlier discussions: ${small.roundTrips} round trips in ${small.executions} executions`,
+  );
+  console.log(
+    `  log of ${String(large).padStart(6)} earlier discussions: ${big.roundTrips} round trips in ${big.executions} executions`,
+  );
   console.log(`  ratio: ${result.sheets.ratio}`);
   console.log(`  by operation (large log): ${JSON.stringify(big.byOp)}`);
-  console.log('\nRetrieval: top-10 over stored int8 embeddings, decoding included (target at 256 dims: median ≤ 50 ms, recall@10 ≥ 0.95)');
-  for (const r of retrieval) console.log(`  ${String(r.dims).padStart(4)} dims × ${r.n}: median ${r.median_ms} ms, recall@10 ${r.recall_at_10}, ${r.cell_chars} characters per cell`);
+  console.log(
+    '\nRetrieval: top-10 over stored int8 embeddings, decoding included (target at 256 dims: median ≤ 50 ms, recall@10 ≥ 0.95)',
+  );
+  for (const r of retrieval)
+    console.log(
+      `  ${String(r.dims).padStart(4)} dims × ${r.n}: median ${r.median_ms} ms, recall@10 ${r.recall_at_10}, ${r.cell_chars} characters per cell`,
+    );
   if (learning) {
-    console.log('\nLearning: simulated team, 60 days, second-half share of confirmed verdicts (target: memory > no memory)');
-    console.log(`  memory on: ${learning.confirmed_rate_memory} (${learning.verdicts_memory} verdicts); memory off: ${learning.confirmed_rate_no_memory} (${learning.verdicts_no_memory} verdicts)`);
+    console.log(
+      '\nLearning: simulated team, 60 days, second-half share of confirmed verdicts (target: memory > no memory)',
+    );
+    console.log(
+      `  memory on: ${learning.confirmed_rate_memory} (${learning.verdicts_memory} verdicts); memory off: ${learning.confirmed_rate_no_memory} (${learning.verdicts_no_memory} verdicts)`,
+    );
   }
 }
 

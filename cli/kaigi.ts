@@ -40,7 +40,12 @@ function need(opts: Record<string, string | boolean>, key: string): string {
   return v;
 }
 
-async function call(rt: Runtime, fn: string, args: unknown[] = [], kind: 'editor' | 'trigger' | 'server' = 'editor'): Promise<any> {
+async function call(
+  rt: Runtime,
+  fn: string,
+  args: unknown[] = [],
+  kind: 'editor' | 'trigger' | 'server' = 'editor',
+): Promise<any> {
   const r: ExecutionResult = await rt.run(fn, args, { kind });
   if (!r.ok) throw new Error(`${fn} failed: ${r.error?.message}`);
   return r.value;
@@ -68,7 +73,10 @@ function defaultProvider(): string {
   return 'rules';
 }
 
-async function openWorkbook(file: string, secrets: Record<string, string> = {}): Promise<{ rt: Runtime; fresh: boolean }> {
+async function openWorkbook(
+  file: string,
+  secrets: Record<string, string> = {},
+): Promise<{ rt: Runtime; fresh: boolean }> {
   const fresh = !fs.existsSync(file);
   const rt = await Runtime.open(file, { echoLogs: process.env.KAIGI_DEBUG === '1', secrets });
   if (fresh) await call(rt, 'setup');
@@ -84,7 +92,8 @@ function readTrigger(file: string): Record<string, unknown> {
   }
   const x = t as Record<string, unknown>;
   if (!x || typeof x !== 'object' || Array.isArray(x)) throw new UsageError('a trigger file holds a JSON object');
-  if (typeof x.type !== 'string' || typeof x.target_user_id !== 'string') throw new UsageError('a trigger needs "type" and "target_user_id" strings');
+  if (typeof x.type !== 'string' || typeof x.target_user_id !== 'string')
+    throw new UsageError('a trigger needs "type" and "target_user_id" strings');
   return x;
 }
 
@@ -119,7 +128,22 @@ const TERMINAL = ['DECIDED', 'CLOSED', 'TIMEOUT', 'ESCALATED'];
 interface View {
   discussion_id: string;
   status: string;
-  messages: { message_id: string; phase: number; speaker: string; type: string; brief: string; timestamp: string; tokens: number; processing_ms: number; stated: number | null; computed: number | null; fallback_level: number; error_code: string; model: string; cost_usd?: number }[];
+  messages: {
+    message_id: string;
+    phase: number;
+    speaker: string;
+    type: string;
+    brief: string;
+    timestamp: string;
+    tokens: number;
+    processing_ms: number;
+    stated: number | null;
+    computed: number | null;
+    fallback_level: number;
+    error_code: string;
+    model: string;
+    cost_usd?: number;
+  }[];
 }
 
 function summary(view: View, workbook: string) {
@@ -128,7 +152,13 @@ function summary(view: View, workbook: string) {
     const times = ms.map((m) => Date.parse(m.timestamp));
     const speakers = [...new Set(ms.map((m) => m.speaker))];
     return ms.length
-      ? { phase, speakers, started_at: new Date(Math.min(...times) - Math.max(...ms.map((m) => m.processing_ms))).toISOString(), ended_at: new Date(Math.max(...times)).toISOString(), ms: Math.max(...times) - Math.min(...times) + Math.max(...ms.map((m) => m.processing_ms)) }
+      ? {
+          phase,
+          speakers,
+          started_at: new Date(Math.min(...times) - Math.max(...ms.map((m) => m.processing_ms))).toISOString(),
+          ended_at: new Date(Math.max(...times)).toISOString(),
+          ms: Math.max(...times) - Math.min(...times) + Math.max(...ms.map((m) => m.processing_ms)),
+        }
       : { phase, speakers, started_at: null, ended_at: null, ms: 0 };
   });
   const fallbacks: Record<string, number> = {};
@@ -150,14 +180,19 @@ function transcript(view: View, s: ReturnType<typeof summary>): string {
   for (const p of s.phases) {
     lines.push(`── Phase ${p.phase}  (${p.ms} ms, ${p.speakers.length} speaker${p.speakers.length === 1 ? '' : 's'})`);
     for (const m of view.messages.filter((x) => x.phase === p.phase)) {
-      const conf = m.stated !== null || m.computed !== null ? ` conf stated=${m.stated ?? '-'} computed=${m.computed ?? '-'}` : '';
+      const conf =
+        m.stated !== null || m.computed !== null ? ` conf stated=${m.stated ?? '-'} computed=${m.computed ?? '-'}` : '';
       const fb = m.fallback_level ? ` fallback=L${m.fallback_level}` : '';
       const err = m.error_code ? ` ${m.error_code}` : '';
       lines.push(`  ${m.speaker.padEnd(16)} ${m.type.padEnd(22)}${conf}${fb}${err}  ${m.processing_ms}ms`);
       lines.push(`      ${m.brief.replace(/^\[[^\]]*\]\s*/, '').slice(0, 160)}`);
     }
   }
-  lines.push('', `messages ${s.messages}, tokens ${s.tokens}, fallbacks ${JSON.stringify(s.fallbacks)}`, `workbook: ${s.workbook}`);
+  lines.push(
+    '',
+    `messages ${s.messages}, tokens ${s.tokens}, fallbacks ${JSON.stringify(s.fallbacks)}`,
+    `workbook: ${s.workbook}`,
+  );
   return lines.join('\n');
 }
 
@@ -166,20 +201,35 @@ async function run(opts: Record<string, string | boolean>): Promise<number> {
   const until = String(opts.until ?? 'decided');
   if (['decided', 'closed', 'idle'].indexOf(until) < 0) throw new UsageError('--until must be decided, closed or idle');
   const provider = String(opts.provider ?? defaultProvider());
-  if (provider === 'openai-compatible' && !opts['base-url']) throw new UsageError('--provider openai-compatible needs --base-url');
-  if (['rules', 'openai', 'anthropic', 'gemini', 'openai-compatible'].indexOf(provider) < 0) throw new UsageError(`unknown provider ${provider}`);
+  if (provider === 'openai-compatible' && !opts['base-url'])
+    throw new UsageError('--provider openai-compatible needs --base-url');
+  if (['rules', 'openai', 'anthropic', 'gemini', 'openai-compatible'].indexOf(provider) < 0)
+    throw new UsageError(`unknown provider ${provider}`);
   if (!opts.demo && !opts.trigger) throw new UsageError('give --demo or --trigger FILE.json');
   const trigger = opts.trigger ? readTrigger(String(opts.trigger)) : null;
   const { rt } = await openWorkbook(workbook, keysFromEnv());
   // The model choice is configuration of this workbook, kept with its project state (no secret in it).
   if (provider === 'rules') rt.scriptProperties.delete(OVERRIDE);
-  else rt.scriptProperties.set({ [OVERRIDE]: JSON.stringify({ provider, model: opts.model ? String(opts.model) : 'default', base_url: opts['base-url'] ? String(opts['base-url']) : '' }) });
+  else
+    rt.scriptProperties.set({
+      [OVERRIDE]: JSON.stringify({
+        provider,
+        model: opts.model ? String(opts.model) : 'default',
+        base_url: opts['base-url'] ? String(opts['base-url']) : '',
+      }),
+    });
   try {
     let request: Record<string, unknown>;
     if (trigger) request = trigger;
     else {
       await call(rt, 'seedDemoData');
-      request = { type: 'kpi_decline', source: 'watcher', target_user_id: 'tanaka', context: { metric: 'contacts', summary: '田中さんの連絡数が3日連続低下', previous: 12, current: 5 }, priority: 'HIGH' };
+      request = {
+        type: 'kpi_decline',
+        source: 'watcher',
+        target_user_id: 'tanaka',
+        context: { metric: 'contacts', summary: '田中さんの連絡数が3日連続低下', previous: 12, current: 5 },
+        priority: 'HIGH',
+      };
     }
     const { task_id } = await call(rt, 'startDiscussion', [request], 'server');
     const status = () => discussionOfTask(rt, task_id)?.status ?? '';
@@ -189,7 +239,10 @@ async function run(opts: Record<string, string | boolean>): Promise<number> {
       if (!d) return false;
       return until === 'closed' ? d.status === 'CLOSED' || d.status === 'TIMEOUT' : TERMINAL.indexOf(d.status) >= 0;
     };
-    await rt.runTriggers(() => done() || (until === 'closed' && TERMINAL.indexOf(status()) >= 0), { maxFirings: 2000, maxClockMs: 3 * 24 * 3600_000 });
+    await rt.runTriggers(() => done() || (until === 'closed' && TERMINAL.indexOf(status()) >= 0), {
+      maxFirings: 2000,
+      maxClockMs: 3 * 24 * 3600_000,
+    });
     // Closing waits for the review date: skip the idle minutes and go from one daily review to the next.
     for (let day = 0; until === 'closed' && status() === 'DECIDED' && day < 60; day++) {
       const review = rt.triggers.triggers.find((t) => t.handler === 'dailyReview' && t.nextAt !== null);
@@ -208,7 +261,12 @@ async function run(opts: Record<string, string | boolean>): Promise<number> {
     const s = summary(view, workbook);
     if (opts.json) console.log(JSON.stringify(s));
     else console.log(transcript(view, s));
-    const reached = until === 'idle' ? queueIdle(rt) : until === 'closed' ? d.status === 'CLOSED' : d.status === 'DECIDED' || d.status === 'CLOSED';
+    const reached =
+      until === 'idle'
+        ? queueIdle(rt)
+        : until === 'closed'
+          ? d.status === 'CLOSED'
+          : d.status === 'DECIDED' || d.status === 'CLOSED';
     return reached ? 0 : 1;
   } finally {
     await rt.close();
@@ -262,9 +320,14 @@ async function main(argv: string[]): Promise<number> {
     case 'verify-audit': {
       const { rt } = await existing(opts);
       try {
-        const report = (await call(rt, 'verifyAudit')) as { ok: boolean; rows: number; problem?: { tab: string; row: number; detail: string } };
+        const report = (await call(rt, 'verifyAudit')) as {
+          ok: boolean;
+          rows: number;
+          problem?: { tab: string; row: number; detail: string };
+        };
         if (report.ok) console.log(`audit chain intact: ${report.rows} rows`);
-        else console.log(`audit broken at ${report.problem!.tab} row ${report.problem!.row}: ${report.problem!.detail}`);
+        else
+          console.log(`audit broken at ${report.problem!.tab} row ${report.problem!.row}: ${report.problem!.detail}`);
         return report.ok ? 0 : 1;
       } finally {
         await rt.close();
@@ -275,12 +338,21 @@ async function main(argv: string[]): Promise<number> {
       const { rt, file } = await existing(opts);
       try {
         const input: Record<string, unknown> = { discussion_id: need(opts, 'discussion') };
-        if (command === 'object') Object.assign(input, { reason: need(opts, 'reason'), alternative: opts.alternative ?? '-', urgency: opts.urgency ?? 'MEDIUM', objector: opts.objector ?? 'human', source: 'human' });
+        if (command === 'object')
+          Object.assign(input, {
+            reason: need(opts, 'reason'),
+            alternative: opts.alternative ?? '-',
+            urgency: opts.urgency ?? 'MEDIUM',
+            objector: opts.objector ?? 'human',
+            source: 'human',
+          });
         else {
           Object.assign(input, { action: need(opts, 'action'), guidance: opts.guidance, by: 'cli' });
           if (opts.order) input.order = readTrigger(String(opts.order));
         }
-        const r = await rt.run(command === 'object' ? 'fileObjection' : 'resolveEscalation', [input], { kind: 'server' });
+        const r = await rt.run(command === 'object' ? 'fileObjection' : 'resolveEscalation', [input], {
+          kind: 'server',
+        });
         if (!r.ok) throw new UsageError(r.error!.message);
         await rt.runTriggers(() => queueIdle(rt), { maxFirings: 200 });
         await rt.save(file);

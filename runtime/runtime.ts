@@ -6,7 +6,15 @@ import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { decode, encode } from './gas/bridge.js';
 import { CacheStore, type Entry as CacheEntry } from './host/cache-store.js';
 import { Clock } from './host/clock.js';
-import { count, dispatch, newCounts, type ExecCounts, type ExecContext, type HostState, type UiRecord } from './host/dispatch.js';
+import {
+  count,
+  dispatch,
+  newCounts,
+  type ExecCounts,
+  type ExecContext,
+  type HostState,
+  type UiRecord,
+} from './host/dispatch.js';
 import { LockManager } from './host/locks.js';
 import { PropertyStore } from './host/properties-store.js';
 import { TriggerStore, type TriggerModel } from './host/triggers.js';
@@ -137,7 +145,8 @@ export class Runtime {
     const gasDir = path.join(this.root, 'dist', 'gas');
     this.manifest = JSON.parse(fs.readFileSync(path.join(gasDir, 'appsscript.json'), 'utf8'));
     this.files = {};
-    for (const f of fs.readdirSync(gasDir)) if (f.endsWith('.html')) this.files[f.replace(/\.html$/, '')] = fs.readFileSync(path.join(gasDir, f), 'utf8');
+    for (const f of fs.readdirSync(gasDir))
+      if (f.endsWith('.html')) this.files[f.replace(/\.html$/, '')] = fs.readFileSync(path.join(gasDir, f), 'utf8');
     this.owner = opts.owner ?? 'owner@example.com';
     this.workbook = opts.workbook ?? Workbook.create({ timeZone: this.manifest.timeZone });
     this.executionLimitMs = opts.executionLimitMs ?? EXECUTION_LIMIT_MS;
@@ -194,20 +203,36 @@ export class Runtime {
     const slot: Slot = { worker, port: port1, flag: new Int32Array(flagBuffer), busy: false };
     worker.unref();
     port1.unref();
-    worker.on('message', (m: { type: string; execId: number; level?: string; text?: string; result?: string; error?: ExecutionResult['error'] }) => {
-      const run = slot.current;
-      if (!run || run.ex.id !== m.execId) return;
-      if (m.type === 'log') {
-        run.logs.push({ level: m.level!, text: m.text! });
-        this.logs.push({ execId: m.execId, level: m.level!, text: m.text! });
-        if (this.echoLogs) process.stderr.write(`[${m.level}] ${m.text}\n`);
-      } else if (m.type === 'done') {
-        this.finish(slot, run, m.error ? { ok: false, error: m.error } : { ok: true, ...this.describe(m.result!) });
-      }
-    });
+    worker.on(
+      'message',
+      (m: {
+        type: string;
+        execId: number;
+        level?: string;
+        text?: string;
+        result?: string;
+        error?: ExecutionResult['error'];
+      }) => {
+        const run = slot.current;
+        if (!run || run.ex.id !== m.execId) return;
+        if (m.type === 'log') {
+          run.logs.push({ level: m.level!, text: m.text! });
+          this.logs.push({ execId: m.execId, level: m.level!, text: m.text! });
+          if (this.echoLogs) process.stderr.write(`[${m.level}] ${m.text}\n`);
+        } else if (m.type === 'done') {
+          this.finish(slot, run, m.error ? { ok: false, error: m.error } : { ok: true, ...this.describe(m.result!) });
+        }
+      },
+    );
     worker.on('error', (e) => {
       const run = slot.current;
-      if (run) this.finish(slot, run, { ok: false, error: { name: 'Error', message: `execution host failed: ${e.message}`, stack: e.stack ?? '' } }, true);
+      if (run)
+        this.finish(
+          slot,
+          run,
+          { ok: false, error: { name: 'Error', message: `execution host failed: ${e.message}`, stack: e.stack ?? '' } },
+          true,
+        );
     });
     port1.on('message', (m: { op: string; args: string }) => {
       const run = slot.current;
@@ -225,22 +250,54 @@ export class Runtime {
 
   private async serve(slot: Slot, run: Running, op: string, args: string): Promise<void> {
     if (op === '__fatal') {
-      this.finish(slot, run, { ok: false, timedOut: true, error: { name: 'Exception', message: args, stack: '' } }, true);
+      this.finish(
+        slot,
+        run,
+        { ok: false, timedOut: true, error: { name: 'Exception', message: args, stack: '' } },
+        true,
+      );
       return;
     }
     const n = run.ex.counts.calls + 1;
     if (run.opts.killAtCall !== undefined && n >= run.opts.killAtCall) {
-      this.finish(slot, run, { ok: false, killed: true, error: { name: 'Killed', message: `execution killed at service call ${n} (${op})`, stack: '' } }, true);
+      this.finish(
+        slot,
+        run,
+        {
+          ok: false,
+          killed: true,
+          error: { name: 'Killed', message: `execution killed at service call ${n} (${op})`, stack: '' },
+        },
+        true,
+      );
       return;
     }
     try {
       run.opts.onCall?.(n, op);
     } catch (e) {
-      this.finish(slot, run, { ok: false, killed: true, error: { name: 'Killed', message: `killed by the test's onCall: ${(e as Error).message}`, stack: '' } }, true);
+      this.finish(
+        slot,
+        run,
+        {
+          ok: false,
+          killed: true,
+          error: { name: 'Killed', message: `killed by the test's onCall: ${(e as Error).message}`, stack: '' },
+        },
+        true,
+      );
       return;
     }
     if (this.clock.now() - run.startedAt > run.limitMs) {
-      this.finish(slot, run, { ok: false, timedOut: true, error: { name: 'Exception', message: 'Exceeded maximum execution time', stack: '' } }, true);
+      this.finish(
+        slot,
+        run,
+        {
+          ok: false,
+          timedOut: true,
+          error: { name: 'Exception', message: 'Exceeded maximum execution time', stack: '' },
+        },
+        true,
+      );
       return;
     }
     let reply: string;
@@ -290,14 +347,17 @@ export class Runtime {
   run(fn: string, args: unknown[] = [], opts: RunOptions = {}): Promise<ExecutionResult> {
     const kind = opts.kind ?? 'editor';
     if (this.running.size >= MAX_CONCURRENT_EXECUTIONS) {
-      return Promise.reject(new Error('There are too many scripts running simultaneously for this Google user account.'));
+      return Promise.reject(
+        new Error('There are too many scripts running simultaneously for this Google user account.'),
+      );
     }
     const slot = this.slots.find((s) => !s.busy) ?? this.spawn();
     slot.busy = true;
     const id = this.nextExecId++;
     const user = opts.user ?? (kind === 'trigger' || kind === 'webapp' ? '' : this.owner);
     const startedAt = this.clock.now();
-    const limitMs = kind === 'simple' ? Math.min(SIMPLE_TRIGGER_LIMIT_MS, this.executionLimitMs) : this.executionLimitMs;
+    const limitMs =
+      kind === 'simple' ? Math.min(SIMPLE_TRIGGER_LIMIT_MS, this.executionLimitMs) : this.executionLimitMs;
     const info = JSON.stringify({
       kind,
       user,
@@ -325,21 +385,43 @@ export class Runtime {
       // A script busy in pure computation makes no service calls; the watchdog still ends it on time.
       run.watchdog = setInterval(() => {
         if (this.clock.now() - startedAt > limitMs + 1000) {
-          this.finish(slot, run, { ok: false, timedOut: true, error: { name: 'Exception', message: 'Exceeded maximum execution time', stack: '' } }, true);
+          this.finish(
+            slot,
+            run,
+            {
+              ok: false,
+              timedOut: true,
+              error: { name: 'Exception', message: 'Exceeded maximum execution time', stack: '' },
+            },
+            true,
+          );
         }
       }, 250);
       run.watchdog.unref();
       slot.current = run;
       this.running.add(run);
-      slot.worker.postMessage({ type: 'exec', execId: id, fn, code: opts.code, argsJson: encode(args), startedAt, limitMs, info });
+      slot.worker.postMessage({
+        type: 'exec',
+        execId: id,
+        fn,
+        code: opts.code,
+        argsJson: encode(args),
+        startedAt,
+        limitMs,
+        info,
+      });
     });
   }
 
   // Opening the spreadsheet: the simple onOpen trigger, then installable on-open triggers.
   async open(): Promise<ExecutionResult[]> {
-    const out = [await this.run('onOpen', [{ authMode: 'LIMITED', source: null, user: this.owner }], { kind: 'simple' })];
+    const out = [
+      await this.run('onOpen', [{ authMode: 'LIMITED', source: null, user: this.owner }], { kind: 'simple' }),
+    ];
     for (const t of this.triggers.triggers.filter((x) => x.eventType === 'ON_OPEN')) {
-      out.push(await this.run(t.handler, [{ authMode: 'FULL', triggerUid: t.uid }], { kind: 'trigger', user: this.owner }));
+      out.push(
+        await this.run(t.handler, [{ authMode: 'FULL', triggerUid: t.uid }], { kind: 'trigger', user: this.owner }),
+      );
     }
     return out;
   }
@@ -353,15 +435,27 @@ export class Runtime {
   async callServer(fn: string, ...args: unknown[]): Promise<unknown> {
     if (fn.endsWith('_')) throw new Error(`Script function not found: ${fn}`);
     const plain = (v: unknown): boolean =>
-      v === null || ['string', 'number', 'boolean', 'undefined'].includes(typeof v) ||
-      (Array.isArray(v) ? v.every(plain) : typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype && Object.values(v as object).every(plain));
-    if (!args.every(plain)) throw new Error('Failed due to illegal value in argument: only primitives, arrays and plain objects may be passed.');
-    if (this.serverCalls >= MAX_CONCURRENT_SERVER_CALLS) throw new Error('Too many concurrent google.script.run calls (at most 10).');
+      v === null ||
+      ['string', 'number', 'boolean', 'undefined'].includes(typeof v) ||
+      (Array.isArray(v)
+        ? v.every(plain)
+        : typeof v === 'object' &&
+          Object.getPrototypeOf(v) === Object.prototype &&
+          Object.values(v as object).every(plain));
+    if (!args.every(plain))
+      throw new Error(
+        'Failed due to illegal value in argument: only primitives, arrays and plain objects may be passed.',
+      );
+    if (this.serverCalls >= MAX_CONCURRENT_SERVER_CALLS)
+      throw new Error('Too many concurrent google.script.run calls (at most 10).');
     this.serverCalls++;
     try {
       const r = await this.run(fn, args, { kind: 'server' });
       if (!r.ok) throw Object.assign(new Error(r.error!.message), { name: r.error!.name });
-      if (r.plain === false) throw new Error('Failed due to illegal value in the return value: only primitives, arrays and plain objects may be returned.');
+      if (r.plain === false)
+        throw new Error(
+          'Failed due to illegal value in the return value: only primitives, arrays and plain objects may be returned.',
+        );
       return r.value;
     } finally {
       this.serverCalls--;
@@ -375,26 +469,54 @@ export class Runtime {
       params[k] = Array.isArray(v) ? v : [v];
       parameter[k] = params[k][0];
     }
-    const queryString = Object.entries(params).flatMap(([k, vs]) => vs.map((v) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)).join('&');
-    const e: Record<string, unknown> = { parameter, parameters: params, queryString, contextPath: '', contentLength: body ? Buffer.byteLength(body.contents) : -1 };
-    if (body) e.postData = { contents: body.contents, length: Buffer.byteLength(body.contents), type: body.type, name: 'postData' };
+    const queryString = Object.entries(params)
+      .flatMap(([k, vs]) => vs.map((v) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`))
+      .join('&');
+    const e: Record<string, unknown> = {
+      parameter,
+      parameters: params,
+      queryString,
+      contextPath: '',
+      contentLength: body ? Buffer.byteLength(body.contents) : -1,
+    };
+    if (body)
+      e.postData = {
+        contents: body.contents,
+        length: Buffer.byteLength(body.contents),
+        type: body.type,
+        name: 'postData',
+      };
     return e;
   }
 
   // A web-app request; Apps Script always answers 200, so only the body carries the outcome.
-  async doGet(parameters: Record<string, string | string[]> = {}): Promise<{ status: 200; mimeType: string; body: string; result: ExecutionResult }> {
+  async doGet(
+    parameters: Record<string, string | string[]> = {},
+  ): Promise<{ status: 200; mimeType: string; body: string; result: ExecutionResult }> {
     return this.web('doGet', this.webEvent(parameters));
   }
 
-  async doPost(parameters: Record<string, string | string[]>, contents: string, type = 'application/json'): Promise<{ status: 200; mimeType: string; body: string; result: ExecutionResult }> {
+  async doPost(
+    parameters: Record<string, string | string[]>,
+    contents: string,
+    type = 'application/json',
+  ): Promise<{ status: 200; mimeType: string; body: string; result: ExecutionResult }> {
     return this.web('doPost', this.webEvent(parameters, { contents, type }));
   }
 
   private async web(fn: string, e: unknown) {
     const result = await this.run(fn, [e], { kind: 'webapp' });
-    if (result.ok && result.output) return { status: 200 as const, mimeType: result.output.mimeType, body: result.output.content, result };
-    const message = result.ok ? 'The script completed but did not return anything.' : `${result.error!.name === 'Exception' ? 'Exception: ' : ''}${result.error!.message}`;
-    return { status: 200 as const, mimeType: 'text/html', body: `<html><body><div>Error: ${message.replace(/</g, '&lt;')}</div></body></html>`, result };
+    if (result.ok && result.output)
+      return { status: 200 as const, mimeType: result.output.mimeType, body: result.output.content, result };
+    const message = result.ok
+      ? 'The script completed but did not return anything.'
+      : `${result.error!.name === 'Exception' ? 'Exception: ' : ''}${result.error!.message}`;
+    return {
+      status: 200 as const,
+      mimeType: 'text/html',
+      body: `<html><body><div>Error: ${message.replace(/</g, '&lt;')}</div></body></html>`,
+      result,
+    };
   }
 
   // A person typing into the sheet: values are parsed as typed input, then installable on-edit triggers fire.
@@ -402,9 +524,14 @@ export class Runtime {
     const sheet = this.workbook.sheetByName(sheetName);
     if (!sheet) throw new Error(`no sheet named ${sheetName}`);
     this.workbook.setValues(sheet, row, col, values.length, values[0].length, values);
-    const event = { authMode: 'FULL', user: this.owner, range: { $range: { sheet: sheet.id, name: sheet.name, row, col, rows: values.length, cols: values[0].length } } };
+    const event = {
+      authMode: 'FULL',
+      user: this.owner,
+      range: { $range: { sheet: sheet.id, name: sheet.name, row, col, rows: values.length, cols: values[0].length } },
+    };
     const out: ExecutionResult[] = [];
-    for (const t of this.triggers.triggers.filter((x) => x.eventType === 'ON_EDIT')) out.push(await this.run(t.handler, [event], { kind: 'trigger', user: this.owner }));
+    for (const t of this.triggers.triggers.filter((x) => x.eventType === 'ON_EDIT'))
+      out.push(await this.run(t.handler, [event], { kind: 'trigger', user: this.owner }));
     return out;
   }
 
@@ -421,14 +548,25 @@ export class Runtime {
   fireTrigger(t: TriggerModel, opts: RunOptions = {}): Promise<ExecutionResult> {
     const d = new Date(this.clock.now());
     const event = {
-      authMode: 'FULL', triggerUid: t.uid, year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, 'day-of-month': d.getUTCDate(),
-      'day-of-week': d.getUTCDay() || 7, hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(), timezone: 'UTC',
+      authMode: 'FULL',
+      triggerUid: t.uid,
+      year: d.getUTCFullYear(),
+      month: d.getUTCMonth() + 1,
+      'day-of-month': d.getUTCDate(),
+      'day-of-week': d.getUTCDay() || 7,
+      hour: d.getUTCHours(),
+      minute: d.getUTCMinutes(),
+      second: d.getUTCSeconds(),
+      timezone: 'UTC',
     };
     return this.run(t.handler, [event], { ...opts, kind: 'trigger' });
   }
 
   // Moves the clock to each next trigger time and fires what is due, until `until` holds or nothing is scheduled.
-  async runTriggers(until: () => boolean, limits: { maxFirings?: number; maxClockMs?: number } = {}): Promise<{ firings: number; reason: 'done' | 'idle' | 'limit' }> {
+  async runTriggers(
+    until: () => boolean,
+    limits: { maxFirings?: number; maxClockMs?: number } = {},
+  ): Promise<{ firings: number; reason: 'done' | 'idle' | 'limit' }> {
     const stopAt = this.clock.now() + (limits.maxClockMs ?? 7 * 24 * 3600_000);
     let firings = 0;
     while (!until()) {
@@ -474,7 +612,9 @@ export class Runtime {
     await saveXlsx(this.workbook, file);
     const project = {
       clockOffset: this.clock.getOffset(),
-      scriptProperties: Object.fromEntries(Object.entries(this.scriptProperties.all()).filter(([k]) => this.secretKeys.indexOf(k) < 0)),
+      scriptProperties: Object.fromEntries(
+        Object.entries(this.scriptProperties.all()).filter(([k]) => this.secretKeys.indexOf(k) < 0),
+      ),
       documentProperties: this.documentProperties.all(),
       userProperties: Object.fromEntries([...this.userPropertyStores].map(([u, s]) => [u, s.all()])),
       triggers: this.triggers.triggers,
@@ -490,7 +630,10 @@ export class Runtime {
       rt.clock.setOffset(Math.max(rt.clock.getOffset(), p.clockOffset ?? 0));
       rt.scriptProperties.set(p.scriptProperties ?? {});
       rt.documentProperties.set(p.documentProperties ?? {});
-      for (const [u, props] of Object.entries(p.userProperties ?? {})) rt.state().userProperties(u).set(props as Record<string, string>);
+      for (const [u, props] of Object.entries(p.userProperties ?? {}))
+        rt.state()
+          .userProperties(u)
+          .set(props as Record<string, string>);
       rt.triggers.restore(p.triggers ?? []);
     }
     return rt;

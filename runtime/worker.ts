@@ -30,7 +30,10 @@ const parkCell = new Int32Array(new SharedArrayBuffer(4));
 const port = init.rpcPort;
 
 const code = new vm.Script(fs.readFileSync(init.codePath, 'utf8'), { filename: 'Code.js' });
-const globals = new vm.Script(`(function () {\n${fs.readFileSync(init.globalsPath, 'utf8')}\nreturn __gasGlobals.install;\n})()`, { filename: 'apps-script-globals.js' });
+const globals = new vm.Script(
+  `(function () {\n${fs.readFileSync(init.globalsPath, 'utf8')}\nreturn __gasGlobals.install;\n})()`,
+  { filename: 'apps-script-globals.js' },
+);
 
 const now = () => Date.now() + offset[0];
 
@@ -76,7 +79,10 @@ function run(msg: ExecMessage): void {
       return crypto.createHash(algorithm).update(Buffer.from(dataB64, 'base64')).digest('base64');
     },
     hmac(algorithm: string, dataB64: string, keyB64: string): string {
-      return crypto.createHmac(algorithm, Buffer.from(keyB64, 'base64')).update(Buffer.from(dataB64, 'base64')).digest('base64');
+      return crypto
+        .createHmac(algorithm, Buffer.from(keyB64, 'base64'))
+        .update(Buffer.from(dataB64, 'base64'))
+        .digest('base64');
     },
     uuid: () => crypto.randomUUID(),
     log(level: string, text: string) {
@@ -103,7 +109,10 @@ function run(msg: ExecMessage): void {
     parentPort!.postMessage({ type: 'done', execId: msg.execId, result: helpers.describe(value) });
   } catch (e) {
     const err = e as { name?: string; message?: string; stack?: string };
-    const error = err && typeof err === 'object' ? { name: String(err.name ?? 'Error'), message: String(err.message ?? e), stack: String(err.stack ?? '') } : { name: 'Error', message: String(e), stack: '' };
+    const error =
+      err && typeof err === 'object'
+        ? { name: String(err.name ?? 'Error'), message: String(err.message ?? e), stack: String(err.stack ?? '') }
+        : { name: 'Error', message: String(e), stack: '' };
     parentPort!.postMessage({ type: 'done', execId: msg.execId, error });
   }
 }

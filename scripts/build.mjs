@@ -45,17 +45,20 @@ await build({
 });
 
 const code = fs.readFileSync(path.join(gasDir, 'Code.js'), 'utf8');
-if (/^\s*(import|export)\s/m.test(code)) throw new Error('the Apps Script bundle must not contain import/export statements');
+if (/^\s*(import|export)\s/m.test(code))
+  throw new Error('the Apps Script bundle must not contain import/export statements');
 for (const name of exportsList) {
-  if (!new RegExp(`^function ${name}\\(`, 'm').test(code)) throw new Error(`entry point ${name} is not a top-level function`);
+  if (!new RegExp(`^function ${name}\\(`, 'm').test(code))
+    throw new Error(`entry point ${name} is not a top-level function`);
 }
 
 fs.copyFileSync(path.join(root, 'appsscript.json'), path.join(gasDir, 'appsscript.json'));
 const htmlDir = path.join(root, 'src', 'html');
 if (fs.existsSync(htmlDir)) {
-  for (const f of fs.readdirSync(htmlDir)) if (f.endsWith('.html')) fs.copyFileSync(path.join(htmlDir, f), path.join(gasDir, f));
+  for (const f of fs.readdirSync(htmlDir))
+    if (f.endsWith('.html')) fs.copyFileSync(path.join(htmlDir, f), path.join(gasDir, f));
 }
-fs.writeFileSync(path.join(gasDir, 'entry-points.json'), JSON.stringify(exportsList, null, 2) + '\n');
+fs.writeFileSync(path.join(gasDir, 'entry-points.json'), `${JSON.stringify(exportsList, null, 2)}\n`);
 
 // The globals installed into each execution's V8 context: no Node APIs, only the bridge.
 await build({
@@ -85,4 +88,6 @@ await build({
   logLevel: 'warning',
 });
 
-console.log(`built dist/gas/Code.js (${(code.length / 1024).toFixed(0)} KB, entry points: ${exportsList.join(', ')}) and dist/node/`);
+console.log(
+  `built dist/gas/Code.js (${(code.length / 1024).toFixed(0)} KB, entry points: ${exportsList.join(', ')}) and dist/node/`,
+);

@@ -1,11 +1,26 @@
 // Every tab Kaigi keeps (SPEC §5), in order, with its columns.
 import { col, type TabSpec } from './types.js';
 
-export const DISCUSSION_STATUSES = ['OPEN', 'IN_PROGRESS', 'VOTING', 'DECIDED', 'CLOSED', 'TIMEOUT', 'ESCALATED'] as const;
+export const DISCUSSION_STATUSES = [
+  'OPEN',
+  'IN_PROGRESS',
+  'VOTING',
+  'DECIDED',
+  'CLOSED',
+  'TIMEOUT',
+  'ESCALATED',
+] as const;
 export const PRIORITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
 export const QUEUE_STATUSES = ['queued', 'processing', 'done', 'failed', 'dead'] as const;
 export const ORDER_STATUSES = ['PENDING', 'ACKNOWLEDGED', 'IN_PROGRESS', 'DONE', 'CANCELLED'] as const;
-export const EXECUTION_STATUSES = ['NOT_STARTED', 'PENDING', 'IN_PROGRESS', 'DONE', 'CANCELLED', 'PROVISIONAL'] as const;
+export const EXECUTION_STATUSES = [
+  'NOT_STARTED',
+  'PENDING',
+  'IN_PROGRESS',
+  'DONE',
+  'CANCELLED',
+  'PROVISIONAL',
+] as const;
 export const VERDICTS = ['confirmed', 'rejected', 'inconclusive'] as const;
 export const LEARNING_SCOPES = ['individual', 'shared', 'case'] as const;
 export const INBOX_TYPES = ['struggle', 'proposal', 'question', 'status_report', 'anomaly_alert', 'milestone'] as const;
@@ -18,7 +33,13 @@ export const SETTING_TYPES = ['number', 'integer', 'boolean', 'string', 'json'] 
 
 export const TABS: readonly TabSpec[] = [
   {
-    key: 'discussions', name: 'Discussion Log', nameJa: '議論ログ', kind: 'log', frozenRows: 1, protected: true, retentionYears: 3,
+    key: 'discussions',
+    name: 'Discussion Log',
+    nameJa: '議論ログ',
+    kind: 'log',
+    frozenRows: 1,
+    protected: true,
+    retentionYears: 3,
     description: 'One row per discussion; columns A–N exactly as seed 000 §8.1.',
     columns: [
       col('discussion_id', 'id', 190, 'DISC-YYYY-MM-DD-SEQ'),
@@ -38,7 +59,13 @@ export const TABS: readonly TabSpec[] = [
     ],
   },
   {
-    key: 'messages', name: 'Messages', nameJa: 'メッセージ', kind: 'log', frozenRows: 1, protected: true, retentionYears: 3,
+    key: 'messages',
+    name: 'Messages',
+    nameJa: 'メッセージ',
+    kind: 'log',
+    frozenRows: 1,
+    protected: true,
+    retentionYears: 3,
     description: 'Every message in order; long content continues on chunk rows.',
     columns: [
       col('message_id', 'id', 230, 'MSG-{discussion_id}-{seq}'),
@@ -62,7 +89,12 @@ export const TABS: readonly TabSpec[] = [
     ],
   },
   {
-    key: 'queue', name: 'Queue', nameJa: 'キュー', kind: 'log', frozenRows: 1, protected: true,
+    key: 'queue',
+    name: 'Queue',
+    nameJa: 'キュー',
+    kind: 'log',
+    frozenRows: 1,
+    protected: true,
     description: 'Every unit of work, claimed by trigger executions under a lease.',
     columns: [
       col('id', 'id', 170, 'Task id'),
@@ -83,7 +115,13 @@ export const TABS: readonly TabSpec[] = [
     ],
   },
   {
-    key: 'orders', name: 'Orders', nameJa: '実行指示', kind: 'log', frozenRows: 1, protected: true, retentionYears: 5,
+    key: 'orders',
+    name: 'Orders',
+    nameJa: '実行指示',
+    kind: 'log',
+    frozenRows: 1,
+    protected: true,
+    retentionYears: 5,
     description: 'One row per action of an execution order.',
     columns: [
       col('order_id', 'id', 220, 'DEC-…-A{n}'),
@@ -98,7 +136,13 @@ export const TABS: readonly TabSpec[] = [
     ],
   },
   {
-    key: 'objections', name: 'Objections', nameJa: '異議', kind: 'log', frozenRows: 1, protected: true, retentionYears: 3,
+    key: 'objections',
+    name: 'Objections',
+    nameJa: '異議',
+    kind: 'log',
+    frozenRows: 1,
+    protected: true,
+    retentionYears: 3,
     description: 'Every objection and its resolution.',
     columns: [
       col('objection_id', 'id', 200, 'OBJ-…'),
@@ -118,7 +162,13 @@ export const TABS: readonly TabSpec[] = [
     ],
   },
   {
-    key: 'outcomes', name: 'Outcomes', nameJa: '効果測定', kind: 'log', frozenRows: 1, protected: true, retentionYears: 3,
+    key: 'outcomes',
+    name: 'Outcomes',
+    nameJa: '効果測定',
+    kind: 'log',
+    frozenRows: 1,
+    protected: true,
+    retentionYears: 3,
     description: 'Evaluated decisions: measured metrics, prediction error, verdict.',
     columns: [
       col('outcome_id', 'id', 200, 'OUT-…'),
@@ -135,7 +185,12 @@ export const TABS: readonly TabSpec[] = [
     ],
   },
   {
-    key: 'learnings', name: 'Learnings', nameJa: '学習', kind: 'log', frozenRows: 1, protected: true,
+    key: 'learnings',
+    name: 'Learnings',
+    nameJa: '学習',
+    kind: 'log',
+    frozenRows: 1,
+    protected: true,
     description: 'Individual, shared and case learnings with their embeddings.',
     columns: [
       col('learning_id', 'id', 190, 'LRN-…'),
@@ -156,7 +211,12 @@ export const TABS: readonly TabSpec[] = [
     ],
   },
   {
-    key: 'reflections', name: 'Reflections', nameJa: '振り返り', kind: 'log', frozenRows: 1, protected: true,
+    key: 'reflections',
+    name: 'Reflections',
+    nameJa: '振り返り',
+    kind: 'log',
+    frozenRows: 1,
+    protected: true,
     description: 'One self-reflection per agent per discussion.',
     columns: [
       col('reflection_id', 'id', 200, 'REF-…'),
@@ -171,7 +231,12 @@ export const TABS: readonly TabSpec[] = [
     ],
   },
   {
-    key: 'inbox', name: 'Inbox', nameJa: '受信箱', kind: 'log', frozenRows: 1, protected: true,
+    key: 'inbox',
+    name: 'Inbox',
+    nameJa: '受信箱',
+    kind: 'log',
+    frozenRows: 1,
+    protected: true,
     description: 'Messages from agents to people.',
     columns: [
       col('inbox_id', 'id', 180, 'INB-…'),
@@ -188,7 +253,12 @@ export const TABS: readonly TabSpec[] = [
     ],
   },
   {
-    key: 'directives', name: 'Directives', nameJa: '指示', kind: 'log', frozenRows: 1, protected: true,
+    key: 'directives',
+    name: 'Directives',
+    nameJa: '指示',
+    kind: 'log',
+    frozenRows: 1,
+    protected: true,
     description: 'Instructions from people to agents, delivered in their next discussion.',
     columns: [
       col('directive_id', 'id', 180, 'DIR-…'),
@@ -204,7 +274,12 @@ export const TABS: readonly TabSpec[] = [
     ],
   },
   {
-    key: 'agents', name: 'Agents', nameJa: 'エージェント', kind: 'config', frozenRows: 1, protected: false,
+    key: 'agents',
+    name: 'Agents',
+    nameJa: 'エージェント',
+    kind: 'config',
+    frozenRows: 1,
+    protected: false,
     description: 'The council: one row per agent.',
     columns: [
       col('agent_id', 'id', 130, 'Stable id'),
@@ -221,7 +296,12 @@ export const TABS: readonly TabSpec[] = [
     ],
   },
   {
-    key: 'prompts', name: 'Prompts', nameJa: 'プロンプト', kind: 'config', frozenRows: 1, protected: true,
+    key: 'prompts',
+    name: 'Prompts',
+    nameJa: 'プロンプト',
+    kind: 'config',
+    frozenRows: 1,
+    protected: true,
     description: 'Versioned prompts; editing adds a version, rollback re-activates one.',
     columns: [
       col('prompt_id', 'id', 170, 'PRM-{agent}-v{n}-{lang}'),
@@ -236,7 +316,12 @@ export const TABS: readonly TabSpec[] = [
     ],
   },
   {
-    key: 'settings', name: 'Settings', nameJa: '設定', kind: 'config', frozenRows: 1, protected: false,
+    key: 'settings',
+    name: 'Settings',
+    nameJa: '設定',
+    kind: 'config',
+    frozenRows: 1,
+    protected: false,
     description: 'Every threshold and limit, as key/value rows.',
     columns: [
       col('key', 'id', 260, 'Setting'),
@@ -246,7 +331,13 @@ export const TABS: readonly TabSpec[] = [
     ],
   },
   {
-    key: 'audit', name: 'Audit', nameJa: '監査', kind: 'log', frozenRows: 1, protected: true, retentionYears: 5,
+    key: 'audit',
+    name: 'Audit',
+    nameJa: '監査',
+    kind: 'log',
+    frozenRows: 1,
+    protected: true,
+    retentionYears: 5,
     description: 'Hash-chained record of every audited event.',
     columns: [
       col('seq', 'integer', 70, 'Position in the chain'),
@@ -261,7 +352,12 @@ export const TABS: readonly TabSpec[] = [
     ],
   },
   {
-    key: 'kpi', name: 'KPI', nameJa: 'KPI', kind: 'data', frozenRows: 1, protected: false,
+    key: 'kpi',
+    name: 'KPI',
+    nameJa: 'KPI',
+    kind: 'data',
+    frozenRows: 1,
+    protected: false,
     description: 'Daily metrics per member, one row per date × member × metric.',
     columns: [
       col('date', 'date', 110, 'Day'),
@@ -272,7 +368,12 @@ export const TABS: readonly TabSpec[] = [
     ],
   },
   {
-    key: 'members', name: 'Members', nameJa: 'メンバー', kind: 'data', frozenRows: 1, protected: false,
+    key: 'members',
+    name: 'Members',
+    nameJa: 'メンバー',
+    kind: 'data',
+    frozenRows: 1,
+    protected: false,
     description: 'The people the council reasons about.',
     columns: [
       col('member_id', 'id', 110, 'Id'),
@@ -285,7 +386,13 @@ export const TABS: readonly TabSpec[] = [
     ],
   },
   {
-    key: 'overflow', name: 'Overflow', nameJa: '長文保管', kind: 'log', frozenRows: 1, protected: true, retentionYears: 5,
+    key: 'overflow',
+    name: 'Overflow',
+    nameJa: '長文保管',
+    kind: 'log',
+    frozenRows: 1,
+    protected: true,
+    retentionYears: 5,
     description: 'Values longer than one cell holds, in chunks; the original cell keeps a pointer with the SHA-256.',
     columns: [
       col('blob_id', 'id', 150, 'OVF-…'),
@@ -297,7 +404,12 @@ export const TABS: readonly TabSpec[] = [
     ],
   },
   {
-    key: 'dashboard', name: 'Dashboard', nameJa: 'ダッシュボード', kind: 'dashboard', frozenRows: 1, protected: true,
+    key: 'dashboard',
+    name: 'Dashboard',
+    nameJa: 'ダッシュボード',
+    kind: 'dashboard',
+    frozenRows: 1,
+    protected: true,
     description: 'Summary tables behind the native charts.',
     columns: [
       col('metric', 'text', 200, 'Series'),

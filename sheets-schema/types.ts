@@ -46,6 +46,12 @@ export function numberFormatOf(type: ColumnType): string {
   }
 }
 
-export function col(key: string, type: ColumnType, width: number, description: string, values?: readonly string[]): ColumnSpec {
+export function col(
+  key: string,
+  type: ColumnType,
+  width: number,
+  description: string,
+  values?: readonly string[],
+): ColumnSpec {
   return values ? { key, type, width, description, values } : { key, type, width, description };
 }

@@ -21,7 +21,14 @@ import { discussionView, sidebarData, type DiscussionView, type SidebarData } fr
 import { runTick, type TickReport } from './app/tick.js';
 import { runWatcher, type WatchReport } from './app/watcher.js';
 import { runReview, type ReviewReport } from './app/review.js';
-import { addDirective as addDirectiveTo, editPrompt as editPromptOf, replay as replayOf, rollbackPrompt as rollbackPromptOf, type DirectiveInput, type ReplayResult } from './app/admin.js';
+import {
+  addDirective as addDirectiveTo,
+  editPrompt as editPromptOf,
+  replay as replayOf,
+  rollbackPrompt as rollbackPromptOf,
+  type DirectiveInput,
+  type ReplayResult,
+} from './app/admin.js';
 import { handleWeb } from './app/web.js';
 
 export function onOpen(): void {
@@ -33,7 +40,9 @@ export function setup(): SetupReport {
   const report = runSetup(ss);
   props.set({ [SPREADSHEET_ID_PROPERTY]: ss.getId() });
   const lang = userLang();
-  const lines = [`created: ${report.created.length}, repaired: ${report.repaired.length}, settings added: ${report.settingsAdded}`].concat(report.problems);
+  const lines = [
+    `created: ${report.created.length}, repaired: ${report.repaired.length}, settings added: ${report.settingsAdded}`,
+  ].concat(report.problems);
   tellUser(t('setupDone', lang), lines.join('\n'));
   return report;
 }
@@ -48,7 +57,7 @@ export function tick(): TickReport {
 
 // A one-shot trigger scheduled after new work is enqueued; it deletes itself so spent ones don't pile up.
 export function tickSoon(e?: { triggerUid?: string }): TickReport {
-  if (e && e.triggerUid) {
+  if (e?.triggerUid) {
     deleteTrigger(e.triggerUid);
   }
   return runTick();
@@ -60,7 +69,7 @@ export function runQueueNow(): TickReport {
 
 // Installable on-edit trigger: a person changed a configuration tab, so cached copies are stale.
 export function onConfigEdit(e?: { range?: GoogleAppsScript.Spreadsheet.Range }): void {
-  const name = e && e.range ? e.range.getSheet().getName() : '';
+  const name = e?.range ? e.range.getSheet().getName() : '';
   if (CONFIG_TABS.some((key) => tabByKey(key).name === name || tabByKey(key).nameJa === name)) bumpConfigVersion();
 }
 
@@ -79,7 +88,10 @@ export function seedDemoData(): { members: number; kpi: number } {
 export function verifyAudit(): AuditReport {
   const report = verify(new Store(openBound(), scriptZone()));
   const lang = userLang();
-  tellUser(report.ok ? t('auditOk', lang) : t('auditBroken', lang), report.ok ? `${report.rows} rows` : `${report.problem!.tab} row ${report.problem!.row}: ${report.problem!.detail}`);
+  tellUser(
+    report.ok ? t('auditOk', lang) : t('auditBroken', lang),
+    report.ok ? `${report.rows} rows` : `${report.problem!.tab} row ${report.problem!.row}: ${report.problem!.detail}`,
+  );
   return report;
 }
 
@@ -115,7 +127,10 @@ export function startDiscussion(request: DiscussionRequest): { task_id: string; 
 }
 
 export function fileObjection(input: Partial<ObjectionInput>): { task_id: string } {
-  return requestObjection({ ...input, source: input.source === 'api' ? 'api' : input.source === 'agent' ? 'agent' : 'human' });
+  return requestObjection({
+    ...input,
+    source: input.source === 'api' ? 'api' : input.source === 'agent' ? 'agent' : 'human',
+  });
 }
 
 export function resolveEscalation(input: Partial<ResolutionInput>): { task_id: string } {
@@ -123,18 +138,32 @@ export function resolveEscalation(input: Partial<ResolutionInput>): { task_id: s
 }
 
 export function addDirective(input: DirectiveInput): { directive_id: string } {
-  return addDirectiveTo(new Council(openBound(), scriptZone()), { ...input, by: input.by || activeUserEmail() || 'human' });
+  return addDirectiveTo(new Council(openBound(), scriptZone()), {
+    ...input,
+    by: input.by || activeUserEmail() || 'human',
+  });
 }
 
-export function editPrompt(input: { agent_id: string; language?: 'ja' | 'en'; text: string; reason?: string }): { prompt_id: string; version: number } {
+export function editPrompt(input: { agent_id: string; language?: 'ja' | 'en'; text: string; reason?: string }): {
+  prompt_id: string;
+  version: number;
+} {
   return editPromptOf(new Council(openBound(), scriptZone()), { ...input, by: activeUserEmail() || 'human' });
 }
 
-export function rollbackPrompt(input: { agent_id: string; language?: 'ja' | 'en'; version: number }): { prompt_id: string; version: number } {
+export function rollbackPrompt(input: { agent_id: string; language?: 'ja' | 'en'; version: number }): {
+  prompt_id: string;
+  version: number;
+} {
   return rollbackPromptOf(new Council(openBound(), scriptZone()), { ...input, by: activeUserEmail() || 'human' });
 }
 
-export function replayPhase(input: { discussion_id: string; phase: number; model?: string; prompt_version?: number }): ReplayResult {
+export function replayPhase(input: {
+  discussion_id: string;
+  phase: number;
+  model?: string;
+  prompt_version?: number;
+}): ReplayResult {
   return replayOf(new Council(openBound(), scriptZone()), input);
 }
 

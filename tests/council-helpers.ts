@@ -17,7 +17,13 @@ export async function council(opts: { demo?: boolean; startAt?: number } = {}): 
   return rt;
 }
 
-export const DEMO_TRIGGER = { type: 'kpi_decline', source: 'watcher', target_user_id: 'tanaka', context: { metric: 'contacts', summary: '田中さんの連絡数が3日連続低下' }, priority: 'HIGH' };
+export const DEMO_TRIGGER = {
+  type: 'kpi_decline',
+  source: 'watcher',
+  target_user_id: 'tanaka',
+  context: { metric: 'contacts', summary: '田中さんの連絡数が3日連続低下' },
+  priority: 'HIGH',
+};
 
 export async function start(rt: Runtime, trigger: Record<string, unknown> = DEMO_TRIGGER): Promise<string> {
   return ok(await rt.run('startDiscussion', [trigger], { kind: 'server' })).task_id;
@@ -61,7 +67,16 @@ export interface Message {
 export function messages(rt: Runtime, discussion?: string): Message[] {
   const parts: Record<string, unknown[][]> = {};
   for (const r of rows(rt, 'Messages')) if (!discussion || r[1] === discussion) (parts[String(r[0])] ??= []).push(r);
-  return Object.keys(parts).sort().map((id) => JSON.parse(parts[id].sort((a, b) => Number(a[3]) - Number(b[3])).map((r) => String(r[9])).join('')));
+  return Object.keys(parts)
+    .sort()
+    .map((id) =>
+      JSON.parse(
+        parts[id]
+          .sort((a, b) => Number(a[3]) - Number(b[3]))
+          .map((r) => String(r[9]))
+          .join(''),
+      ),
+    );
 }
 
 export async function view(rt: Runtime, id: string): Promise<any> {

@@ -5,7 +5,10 @@ import path from 'node:path';
 
 export default function setup(): void {
   const root = path.resolve(__dirname, '..');
-  if (!fs.existsSync(path.join(root, 'dist', 'gas', 'Code.js')) || !fs.existsSync(path.join(root, 'dist', 'node', 'worker.js'))) {
+  if (
+    !fs.existsSync(path.join(root, 'dist', 'gas', 'Code.js')) ||
+    !fs.existsSync(path.join(root, 'dist', 'node', 'worker.js'))
+  ) {
     execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { stdio: 'inherit' });
   }
 }

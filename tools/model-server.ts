@@ -39,22 +39,48 @@ function schemaOf(vendor: Recorded['vendor'], body: Json): any {
 }
 
 function textsOf(vendor: Recorded['vendor'], body: Json): { system: string; user: string } {
-  if (vendor === 'anthropic') return { system: (body.system ?? []).map((b: Json) => b.text).join('\n'), user: (body.messages ?? []).map((m: Json) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n') };
-  if (vendor === 'gemini') return { system: (body.systemInstruction?.parts ?? []).map((p: Json) => p.text).join('\n'), user: (body.contents ?? []).flatMap((c: Json) => c.parts.map((p: Json) => p.text)).join('\n') };
+  if (vendor === 'anthropic')
+    return {
+      system: (body.system ?? []).map((b: Json) => b.text).join('\n'),
+      user: (body.messages ?? [])
+        .map((m: Json) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+        .join('\n'),
+    };
+  if (vendor === 'gemini')
+    return {
+      system: (body.systemInstruction?.parts ?? []).map((p: Json) => p.text).join('\n'),
+      user: (body.contents ?? []).flatMap((c: Json) => c.parts.map((p: Json) => p.text)).join('\n'),
+    };
   const msgs: Json[] = body.messages ?? [];
-  return { system: msgs.filter((m) => m.role === 'system').map((m) => m.content).join('\n'), user: msgs.filter((m) => m.role !== 'system').map((m) => m.content).join('\n') };
+  return {
+    system: msgs
+      .filter((m) => m.role === 'system')
+      .map((m) => m.content)
+      .join('\n'),
+    user: msgs
+      .filter((m) => m.role !== 'system')
+      .map((m) => m.content)
+      .join('\n'),
+  };
 }
 
 let today = () => new Date().toISOString().slice(0, 10);
 
 // A value that satisfies a JSON Schema (OpenAI/Anthropic style or Gemini's upper-case subset).
 // Values a sensible model would give for the fields whose meaning the schema alone does not pin down.
-const SENSIBLE: Record<string, unknown> = { window_days: 7, duration_days: 7, target_change: 0.2, confidence: 0.7, agent_id: 'psychology' };
+const SENSIBLE: Record<string, unknown> = {
+  window_days: 7,
+  duration_days: 7,
+  target_change: 0.2,
+  confidence: 0.7,
+  agent_id: 'psychology',
+};
 
 export function sample(schema: any, key = ''): any {
   if (!schema) return null;
   if (key in SENSIBLE && schema.type && String(schema.type).toLowerCase() !== 'array') return SENSIBLE[key];
-  if (schema.anyOf) return sample(schema.anyOf.find((s: Json) => String(s.type).toLowerCase() !== 'null') ?? schema.anyOf[0], key);
+  if (schema.anyOf)
+    return sample(schema.anyOf.find((s: Json) => String(s.type).toLowerCase() !== 'null') ?? schema.anyOf[0], key);
   const type = String(schema.type ?? '').toLowerCase();
   if (schema.enum) return schema.enum[0];
   switch (type) {
@@ -68,7 +94,9 @@ export function sample(schema: any, key = ''): any {
       return Array.from({ length: n }, () => sample(schema.items, key));
     }
     case 'number':
-      return schema.minimum !== undefined && schema.maximum !== undefined ? (Number(schema.minimum) + Number(schema.maximum)) / 2 : 0.5;
+      return schema.minimum !== undefined && schema.maximum !== undefined
+        ? (Number(schema.minimum) + Number(schema.maximum)) / 2
+        : 0.5;
     case 'integer':
       return Math.max(1, Number(schema.minimum ?? 1));
     case 'boolean':
@@ -83,7 +111,12 @@ export function sample(schema: any, key = ''): any {
   }
 }
 
-function envelope(vendor: Recorded['vendor'], text: string, model: string, usage: { input: number; output: number }): Json {
+function envelope(
+  vendor: Recorded['vendor'],
+  text: string,
+  model: string,
+  usage: { input: number; output: number },
+): Json {
   if (vendor === 'anthropic') {
     let input: unknown = text;
     try {
@@ -92,20 +125,36 @@ function envelope(vendor: Recorded['vendor'], text: string, model: string, usage
       // Malformed output stays a string in the tool input, as a confused model's would.
     }
     return {
-      id: 'msg_local', type: 'message', role: 'assistant', model, stop_reason: 'tool_use',
+      id: 'msg_local',
+      type: 'message',
+      role: 'assistant',
+      model,
+      stop_reason: 'tool_use',
       content: [{ type: 'tool_use', id: 'toolu_local', name: 'answer', input }],
-      usage: { input_tokens: usage.input, output_tokens: usage.output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      usage: {
+        input_tokens: usage.input,
+        output_tokens: usage.output,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+      },
     };
   }
   if (vendor === 'gemini') {
     return {
       candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
-      usageMetadata: { promptTokenCount: usage.input, candidatesTokenCount: usage.output, totalTokenCount: usage.input + usage.output },
+      usageMetadata: {
+        promptTokenCount: usage.input,
+        candidatesTokenCount: usage.output,
+        totalTokenCount: usage.input + usage.output,
+      },
       modelVersion: model,
     };
   }
   return {
-    id: 'chatcmpl-local', object: 'chat.completion', created: Math.floor(Date.now() / 1000), model,
+    id: 'chatcmpl-local',
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
     choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, finish_reason: 'stop' }],
     usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
   };
@@ -143,7 +192,16 @@ export class ModelServer {
       }
       const path = (req.url ?? '/').split('?')[0];
       const vendor = vendorOf(path);
-      const rec: Recorded = { at: Date.now(), method: req.method ?? '', path, headers: req.headers, body, vendor, schema: schemaOf(vendor, body), ...textsOf(vendor, body) };
+      const rec: Recorded = {
+        at: Date.now(),
+        method: req.method ?? '',
+        path,
+        headers: req.headers,
+        body,
+        vendor,
+        schema: schemaOf(vendor, body),
+        ...textsOf(vendor, body),
+      };
       const index = this.requests.push(rec) - 1;
       const b = this.plan(rec, index);
       if (b.fault === 'hang') {
@@ -157,7 +215,10 @@ export class ModelServer {
   // Embedding endpoints: deterministic unit vectors of the requested size, one per input text.
   private embeddings(rec: Recorded, res: http.ServerResponse): boolean {
     const vec = (text: string, dims: number) => {
-      const v = Array.from({ length: dims }, (_, i) => Math.sin((i + 1) * (text.length + 1)) + (text.charCodeAt(i % Math.max(1, text.length)) % 7) / 7);
+      const v = Array.from(
+        { length: dims },
+        (_, i) => Math.sin((i + 1) * (text.length + 1)) + (text.charCodeAt(i % Math.max(1, text.length)) % 7) / 7,
+      );
       const n = Math.hypot(...v) || 1;
       return v.map((x) => x / n);
     };
@@ -165,13 +226,26 @@ export class ModelServer {
       const input: string[] = Array.isArray(rec.body.input) ? rec.body.input : [rec.body.input];
       const dims = Number(rec.body.dimensions ?? 1536);
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', model: rec.body.model, data: input.map((t, index) => ({ object: 'embedding', index, embedding: vec(t, dims) })), usage: { prompt_tokens: input.join('').length, total_tokens: input.join('').length } }));
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          model: rec.body.model,
+          data: input.map((t, index) => ({ object: 'embedding', index, embedding: vec(t, dims) })),
+          usage: { prompt_tokens: input.join('').length, total_tokens: input.join('').length },
+        }),
+      );
       return true;
     }
     if (rec.path.endsWith(':batchEmbedContents')) {
       const reqs: Json[] = rec.body.requests ?? [];
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ embeddings: reqs.map((r) => ({ values: vec(r.content.parts.map((p: Json) => p.text).join(''), Number(r.outputDimensionality ?? 768)) })) }));
+      res.end(
+        JSON.stringify({
+          embeddings: reqs.map((r) => ({
+            values: vec(r.content.parts.map((p: Json) => p.text).join(''), Number(r.outputDimensionality ?? 768)),
+          })),
+        }),
+      );
       return true;
     }
     return false;
@@ -184,7 +258,15 @@ export class ModelServer {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (b.retryAfter !== undefined) headers['retry-after'] = String(b.retryAfter);
       res.writeHead(b.status, headers);
-      res.end(b.body ?? JSON.stringify({ error: { message: b.fault === 'echo_auth' ? `invalid credentials: ${auth}` : `status ${b.status}`, type: 'local_test' } }));
+      res.end(
+        b.body ??
+          JSON.stringify({
+            error: {
+              message: b.fault === 'echo_auth' ? `invalid credentials: ${auth}` : `status ${b.status}`,
+              type: 'local_test',
+            },
+          }),
+      );
       return;
     }
     const model = String(rec.body.model ?? rec.path.split('/models/')[1]?.split(':')[0] ?? 'local');
@@ -223,7 +305,14 @@ export class ModelServer {
         text = b.body ?? JSON.stringify(valid);
     }
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(envelope(rec.vendor, text, model, { input: Math.ceil((rec.system.length + rec.user.length) / 4), output: Math.ceil(text.length / 4) })));
+    res.end(
+      JSON.stringify(
+        envelope(rec.vendor, text, model, {
+          input: Math.ceil((rec.system.length + rec.user.length) / 4),
+          output: Math.ceil(text.length / 4),
+        }),
+      ),
+    );
   }
 }
 

@@ -46,7 +46,12 @@ function day(t: number): string {
 }
 
 // Runs `days` days on the runtime's clock: KPI arrives each morning, the review and the watcher run, the queue drains.
-export async function simulate(rt: Runtime, days: number, seed: number, onDay?: (d: number) => Promise<void>): Promise<SimulationResult> {
+export async function simulate(
+  rt: Runtime,
+  days: number,
+  seed: number,
+  onDay?: (d: number) => Promise<void>,
+): Promise<SimulationResult> {
   const rand = rng(seed);
   const members = Object.keys(HIDDEN_EFFECTS);
   const state: Record<string, MemberState> = {};
@@ -57,7 +62,8 @@ export async function simulate(rt: Runtime, days: number, seed: number, onDay?: 
     const today = day(rt.clock.now());
     // The orders now in force: PENDING orders reviewed in the future.
     const orders = rt.workbook.sheetByName('Orders')!;
-    const orderRows = rt.workbook.lastRow(orders) < 2 ? [] : rt.workbook.getValues(orders, 2, 1, rt.workbook.lastRow(orders) - 1, 9);
+    const orderRows =
+      rt.workbook.lastRow(orders) < 2 ? [] : rt.workbook.getValues(orders, 2, 1, rt.workbook.lastRow(orders) - 1, 9);
     const logRows = (() => {
       const s = rt.workbook.sheetByName('Discussion Log')!;
       return rt.workbook.lastRow(s) < 2 ? [] : rt.workbook.getValues(s, 2, 1, rt.workbook.lastRow(s) - 1, 5);
@@ -67,7 +73,9 @@ export async function simulate(rt: Runtime, days: number, seed: number, onDay?: 
     const rows: unknown[][] = [];
     for (const m of members) {
       const s = state[m];
-      const active = orderRows.filter((o) => memberOf[String(o[2])] === m && o[5] === 'PENDING').map((o) => JSON.parse(String(o[4])).action_type as string);
+      const active = orderRows
+        .filter((o) => memberOf[String(o[2])] === m && o[5] === 'PENDING')
+        .map((o) => JSON.parse(String(o[4])).action_type as string);
       if (active.indexOf(HIDDEN_EFFECTS[m]) >= 0) s.recovering = true;
       if (s.slumpDay < 0 && !s.recovering && rand() < 0.06) s.slumpDay = 0;
       if (s.recovering) {
@@ -87,14 +95,23 @@ export async function simulate(rt: Runtime, days: number, seed: number, onDay?: 
       s.streak = s.slumpDay >= 0 && !s.recovering ? Math.max(0, s.streak - 2) : s.streak + 1;
       const contacts = Math.max(1, Math.round(s.level + (rand() - 0.5)));
       const when = new Date(Date.parse(`${today}T00:00:00+09:00`));
-      rows.push([when, m, 'contacts', contacts, ''], [when, m, 'appointments', Math.round(contacts * 0.3), ''], [when, m, 'login_streak', s.streak, ''],
-        [when, m, 'praise_count_last_7d', s.slumpDay >= 0 ? 1 : 4, ''], [when, m, 'overtime_hours', s.slumpDay >= 0 ? 2.6 : 1.2, '']);
+      rows.push(
+        [when, m, 'contacts', contacts, ''],
+        [when, m, 'appointments', Math.round(contacts * 0.3), ''],
+        [when, m, 'login_streak', s.streak, ''],
+        [when, m, 'praise_count_last_7d', s.slumpDay >= 0 ? 1 : 4, ''],
+        [when, m, 'overtime_hours', s.slumpDay >= 0 ? 2.6 : 1.2, ''],
+      );
     }
     const at = rt.workbook.lastRow(kpi) + 1;
-    if (at + rows.length - 1 > kpi.maxRows) rt.workbook.insertRows(kpi, kpi.maxRows + 1, rows.length + 500, kpi.maxRows);
+    if (at + rows.length - 1 > kpi.maxRows)
+      rt.workbook.insertRows(kpi, kpi.maxRows + 1, rows.length + 500, kpi.maxRows);
     rt.workbook.setValues(kpi, at, 1, rows.length, 5, rows);
-    const review = ok(await rt.run('dailyReview', [], { kind: 'trigger' })) as { evaluated: { discussion_id: string; verdict: string }[] };
-    for (const e of review.evaluated) verdicts.push({ day: d, member: memberOf[e.discussion_id] ?? '', verdict: e.verdict });
+    const review = ok(await rt.run('dailyReview', [], { kind: 'trigger' })) as {
+      evaluated: { discussion_id: string; verdict: string }[];
+    };
+    for (const e of review.evaluated)
+      verdicts.push({ day: d, member: memberOf[e.discussion_id] ?? '', verdict: e.verdict });
     ok(await rt.run('dailyWatch', [], { kind: 'trigger' }));
     for (let i = 0; i < 8; i++) {
       const r = ok(await rt.run('tick', [], { kind: 'trigger' })) as { processed: number };

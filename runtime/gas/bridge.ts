@@ -58,7 +58,9 @@ export function encode(value: unknown): string {
 }
 
 export function decode(text: string): unknown {
-  return JSON.parse(text, (_k, v) => (v && typeof v === 'object' && typeof v.$d === 'number' && Object.keys(v).length === 1 ? new Date(v.$d) : v));
+  return JSON.parse(text, (_k, v) =>
+    v && typeof v === 'object' && typeof v.$d === 'number' && Object.keys(v).length === 1 ? new Date(v.$d) : v,
+  );
 }
 
 export function call<T = unknown>(op: string, args: Record<string, unknown> = {}): T {

@@ -3,7 +3,7 @@
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 export function toSigned(bytes: number[]): number[] {
-  return bytes.map((b) => (b & 0xff) > 127 ? (b & 0xff) - 256 : b & 0xff);
+  return bytes.map((b) => ((b & 0xff) > 127 ? (b & 0xff) - 256 : b & 0xff));
 }
 
 export function utf8Encode(s: string): number[] {
@@ -63,7 +63,10 @@ export function base64Encode(bytes: number[], webSafe = false): string {
 }
 
 export function base64Decode(text: string): number[] {
-  const s = text.replace(/-/g, '+').replace(/_/g, '/').replace(/[\s=]+/g, '');
+  const s = text
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .replace(/[\s=]+/g, '');
   if (/[^A-Za-z0-9+/]/.test(s)) throw new Error('Could not decode string.');
   const out: number[] = [];
   let acc = 0;

@@ -12,29 +12,81 @@ export class HtmlOutput {
   private readonly meta: { name: string; content: string }[] = [];
   xFrame = 'DEFAULT';
   constructor(private content = '') {}
-  getContent(): string { return this.content; }
-  setContent(c: string): HtmlOutput { this.content = String(c); return this; }
-  append(c: string): HtmlOutput { this.content += String(c); return this; }
-  appendUntrusted(c: string): HtmlOutput { this.content += escapeHtml(String(c)); return this; }
-  clear(): HtmlOutput { this.content = ''; return this; }
-  getTitle(): string { return this.title; }
-  setTitle(t: string): HtmlOutput { this.title = String(t); return this; }
-  getWidth(): number { return this.width; }
-  setWidth(w: number): HtmlOutput { this.width = w; return this; }
-  getHeight(): number { return this.height; }
-  setHeight(h: number): HtmlOutput { this.height = h; return this; }
-  setSandboxMode(_m: string): HtmlOutput { return this; }
-  setXFrameOptionsMode(m: string): HtmlOutput { this.xFrame = m; return this; }
-  setFaviconUrl(_u: string): HtmlOutput { return this; }
-  addMetaTag(name: string, content: string): HtmlOutput { this.meta.push({ name, content }); return this; }
-  getMetaTags() { return this.meta.slice(); }
-  asTemplate(): HtmlTemplate { return new HtmlTemplate(this.content); }
-  getBlob(): Blob { return new Blob(this.content, 'text/html', this.title || null); }
-  getAs(t: string): Blob { return this.getBlob().getAs(t); }
+  getContent(): string {
+    return this.content;
+  }
+  setContent(c: string): HtmlOutput {
+    this.content = String(c);
+    return this;
+  }
+  append(c: string): HtmlOutput {
+    this.content += String(c);
+    return this;
+  }
+  appendUntrusted(c: string): HtmlOutput {
+    this.content += escapeHtml(String(c));
+    return this;
+  }
+  clear(): HtmlOutput {
+    this.content = '';
+    return this;
+  }
+  getTitle(): string {
+    return this.title;
+  }
+  setTitle(t: string): HtmlOutput {
+    this.title = String(t);
+    return this;
+  }
+  getWidth(): number {
+    return this.width;
+  }
+  setWidth(w: number): HtmlOutput {
+    this.width = w;
+    return this;
+  }
+  getHeight(): number {
+    return this.height;
+  }
+  setHeight(h: number): HtmlOutput {
+    this.height = h;
+    return this;
+  }
+  setSandboxMode(_m: string): HtmlOutput {
+    return this;
+  }
+  setXFrameOptionsMode(m: string): HtmlOutput {
+    this.xFrame = m;
+    return this;
+  }
+  setFaviconUrl(_u: string): HtmlOutput {
+    return this;
+  }
+  addMetaTag(name: string, content: string): HtmlOutput {
+    this.meta.push({ name, content });
+    return this;
+  }
+  getMetaTags() {
+    return this.meta.slice();
+  }
+  asTemplate(): HtmlTemplate {
+    return new HtmlTemplate(this.content);
+  }
+  getBlob(): Blob {
+    return new Blob(this.content, 'text/html', this.title || null);
+  }
+  getAs(t: string): Blob {
+    return this.getBlob().getAs(t);
+  }
 }
 
 export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 // Compiles <? code ?>, <?= escaped ?> and <?!= raw ?> into a function run with the template's fields in scope.
@@ -47,7 +99,7 @@ function compile(source: string): string {
     js += `__o.push(${JSON.stringify(source.slice(last, m.index))});\n`;
     if (m[1] === '=') js += `__o.push(__esc(${m[2]}));\n`;
     else if (m[1] === '!=') js += `__o.push(String(${m[2]}));\n`;
-    else js += m[2] + '\n';
+    else js += `${m[2]}\n`;
     last = re.lastIndex;
   }
   js += `__o.push(${JSON.stringify(source.slice(last))});\n}\nreturn __o.join('');`;
@@ -57,8 +109,12 @@ function compile(source: string): string {
 export class HtmlTemplate {
   [field: string]: unknown;
   constructor(private readonly source: string) {}
-  getRawContent(): string { return this.source; }
-  getCode(): string { return compile(this.source); }
+  getRawContent(): string {
+    return this.source;
+  }
+  getCode(): string {
+    return compile(this.source);
+  }
   evaluate(): HtmlOutput {
     getBridge().check();
     const data: Record<string, unknown> = {};
@@ -83,38 +139,79 @@ export const HtmlService = {
     getBridge().check();
     return new HtmlOutput(typeof html === 'string' ? html : html.getDataAsString());
   },
-  createHtmlOutputFromFile(name: string): HtmlOutput { getBridge().check(); return new HtmlOutput(file(name)); },
-  createTemplate(html: string): HtmlTemplate { getBridge().check(); return new HtmlTemplate(String(html)); },
-  createTemplateFromFile(name: string): HtmlTemplate { getBridge().check(); return new HtmlTemplate(file(name)); },
-  getUserAgent(): string { return 'Mozilla/5.0 (local runtime)'; },
+  createHtmlOutputFromFile(name: string): HtmlOutput {
+    getBridge().check();
+    return new HtmlOutput(file(name));
+  },
+  createTemplate(html: string): HtmlTemplate {
+    getBridge().check();
+    return new HtmlTemplate(String(html));
+  },
+  createTemplateFromFile(name: string): HtmlTemplate {
+    getBridge().check();
+    return new HtmlTemplate(file(name));
+  },
+  getUserAgent(): string {
+    return 'Mozilla/5.0 (local runtime)';
+  },
 };
 
 export const MimeType = enumOf(['ATOM', 'CSV', 'ICAL', 'JAVASCRIPT', 'JSON', 'RSS', 'TEXT', 'VCARD', 'XML']);
 const MIME: Record<string, string> = {
-  ATOM: 'application/atom+xml', CSV: 'text/csv', ICAL: 'text/calendar', JAVASCRIPT: 'application/javascript',
-  JSON: 'application/json', RSS: 'application/rss+xml', TEXT: 'text/plain', VCARD: 'text/vcard', XML: 'text/xml',
+  ATOM: 'application/atom+xml',
+  CSV: 'text/csv',
+  ICAL: 'text/calendar',
+  JAVASCRIPT: 'application/javascript',
+  JSON: 'application/json',
+  RSS: 'application/rss+xml',
+  TEXT: 'text/plain',
+  VCARD: 'text/vcard',
+  XML: 'text/xml',
 };
 
 export class TextOutput {
   private mime = 'TEXT';
   private fileName: string | null = null;
   constructor(private content = '') {}
-  getContent(): string { return this.content; }
-  setContent(c: string): TextOutput { this.content = String(c); return this; }
-  append(c: string): TextOutput { this.content += String(c); return this; }
-  clear(): TextOutput { this.content = ''; return this; }
-  getMimeType(): string { return this.mime; }
+  getContent(): string {
+    return this.content;
+  }
+  setContent(c: string): TextOutput {
+    this.content = String(c);
+    return this;
+  }
+  append(c: string): TextOutput {
+    this.content += String(c);
+    return this;
+  }
+  clear(): TextOutput {
+    this.content = '';
+    return this;
+  }
+  getMimeType(): string {
+    return this.mime;
+  }
   setMimeType(m: string): TextOutput {
     if (!(m in MIME)) throw new GasError('Invalid argument: mimeType');
     this.mime = m;
     return this;
   }
-  downloadAsFile(name: string): TextOutput { this.fileName = name; return this; }
-  getFileName(): string | null { return this.fileName; }
-  contentType(): string { return MIME[this.mime]; }
+  downloadAsFile(name: string): TextOutput {
+    this.fileName = name;
+    return this;
+  }
+  getFileName(): string | null {
+    return this.fileName;
+  }
+  contentType(): string {
+    return MIME[this.mime];
+  }
 }
 
 export const ContentService = {
   MimeType,
-  createTextOutput(content?: string): TextOutput { getBridge().check(); return new TextOutput(content === undefined ? '' : String(content)); },
+  createTextOutput(content?: string): TextOutput {
+    getBridge().check();
+    return new TextOutput(content === undefined ? '' : String(content));
+  },
 };

@@ -9,8 +9,14 @@ import { UrlFetchApp } from './url-fetch.js';
 import { Session, Utilities } from './utilities.js';
 
 const MIME_TYPES: Record<string, string> = {
-  PLAIN_TEXT: 'text/plain', HTML: 'text/html', JSON: 'application/json', CSV: 'text/csv', PDF: 'application/pdf',
-  PNG: 'image/png', JPEG: 'image/jpeg', MICROSOFT_EXCEL: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  PLAIN_TEXT: 'text/plain',
+  HTML: 'text/html',
+  JSON: 'application/json',
+  CSV: 'text/csv',
+  PDF: 'application/pdf',
+  PNG: 'image/png',
+  JPEG: 'image/jpeg',
+  MICROSOFT_EXCEL: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   GOOGLE_SHEETS: 'application/vnd.google-apps.spreadsheet',
 };
 
@@ -20,7 +26,8 @@ function installClock(g: Record<string, unknown>): void {
   const now = () => getBridge().now();
   const ClockDate = function (this: unknown, ...args: unknown[]) {
     if (!new.target) return new RealDate(now()).toString();
-    const d = args.length === 0 ? new RealDate(now()) : new (RealDate as unknown as new (...a: unknown[]) => Date)(...args);
+    const d =
+      args.length === 0 ? new RealDate(now()) : new (RealDate as unknown as new (...a: unknown[]) => Date)(...args);
     if (new.target !== ClockDate) Object.setPrototypeOf(d, new.target.prototype);
     return d;
   } as unknown as DateConstructor;
@@ -37,15 +44,29 @@ export function install(g: Record<string, unknown>, bridge: Bridge) {
   for (const name of ['SharedArrayBuffer', 'Atomics', 'WebAssembly']) delete g[name];
   installClock(g);
   const globals: Record<string, unknown> = {
-    SpreadsheetApp, PropertiesService, CacheService, LockService, UrlFetchApp, Utilities, ScriptApp,
-    HtmlService, ContentService, Session, Logger, console, Charts, MimeType: MIME_TYPES,
+    SpreadsheetApp,
+    PropertiesService,
+    CacheService,
+    LockService,
+    UrlFetchApp,
+    Utilities,
+    ScriptApp,
+    HtmlService,
+    ContentService,
+    Session,
+    Logger,
+    console,
+    Charts,
+    MimeType: MIME_TYPES,
   };
-  for (const k of Object.keys(globals)) Object.defineProperty(g, k, { value: globals[k], writable: true, configurable: true, enumerable: false });
+  for (const k of Object.keys(globals))
+    Object.defineProperty(g, k, { value: globals[k], writable: true, configurable: true, enumerable: false });
   return {
     // Event objects may name a range ({$range}); the script receives a live Range, as Apps Script passes one.
     decode(text: string): unknown {
       return JSON.parse(text, (_k, v) => {
-        if (v && typeof v === 'object' && typeof v.$d === 'number' && Object.keys(v).length === 1) return new Date(v.$d);
+        if (v && typeof v === 'object' && typeof v.$d === 'number' && Object.keys(v).length === 1)
+          return new Date(v.$d);
         if (v && typeof v === 'object' && v.$range) {
           const r = v.$range as { sheet: number; name: string; row: number; col: number; rows: number; cols: number };
           return new Sheet({ id: r.sheet, name: r.name }).getRange(r.row, r.col, r.rows, r.cols);
@@ -55,8 +76,15 @@ export function install(g: Record<string, unknown>, bridge: Bridge) {
     },
     // How the host sees a function's return value: outputs by their content, data as JSON.
     describe(value: unknown): string {
-      if (value instanceof TextOutput) return JSON.stringify({ kind: 'text', mimeType: value.contentType(), content: value.getContent() });
-      if (value instanceof HtmlOutput) return JSON.stringify({ kind: 'html', mimeType: 'text/html', content: value.getContent(), title: value.getTitle() });
+      if (value instanceof TextOutput)
+        return JSON.stringify({ kind: 'text', mimeType: value.contentType(), content: value.getContent() });
+      if (value instanceof HtmlOutput)
+        return JSON.stringify({
+          kind: 'html',
+          mimeType: 'text/html',
+          content: value.getContent(),
+          title: value.getTitle(),
+        });
       if (value === undefined) return JSON.stringify({ kind: 'data', value: null, undefined: true });
       return JSON.stringify({ kind: 'data', value: JSON.parse(encode(value) ?? 'null'), plain: isPlain(value) });
     },
@@ -65,7 +93,8 @@ export function install(g: Record<string, unknown>, bridge: Bridge) {
 
 // google.script.run accepts only primitives, arrays and plain objects; a Date or a function fails the call.
 function isPlain(v: unknown): boolean {
-  if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v === undefined) return true;
+  if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v === undefined)
+    return true;
   if (typeof v === 'function') return false;
   if (Array.isArray(v)) return v.every(isPlain);
   if (typeof v === 'object') {

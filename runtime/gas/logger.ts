@@ -29,8 +29,12 @@ export const Logger = {
     getBridge().log('info', text);
     return Logger;
   },
-  getLog(): string { return lines.join('\n'); },
-  clear(): void { lines.length = 0; },
+  getLog(): string {
+    return lines.join('\n');
+  },
+  clear(): void {
+    lines.length = 0;
+  },
 };
 
 export const console = {

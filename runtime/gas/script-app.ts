@@ -16,11 +16,21 @@ interface TriggerWire {
 
 class Trigger {
   constructor(private readonly w: TriggerWire) {}
-  getUniqueId(): string { return this.w.uid; }
-  getHandlerFunction(): string { return this.w.handler; }
-  getEventType(): string { return this.w.eventType; }
-  getTriggerSource(): string { return this.w.source; }
-  getTriggerSourceId(): string | null { return this.w.sourceId ?? null; }
+  getUniqueId(): string {
+    return this.w.uid;
+  }
+  getHandlerFunction(): string {
+    return this.w.handler;
+  }
+  getEventType(): string {
+    return this.w.eventType;
+  }
+  getTriggerSource(): string {
+    return this.w.source;
+  }
+  getTriggerSourceId(): string | null {
+    return this.w.sourceId ?? null;
+  }
 }
 
 function guard(): void {
@@ -30,53 +40,110 @@ function guard(): void {
 
 class ClockTriggerBuilder {
   private spec: Record<string, unknown> = { eventType: 'CLOCK', source: 'CLOCK' };
-  constructor(handler: string) { this.spec.handler = handler; }
-  after(ms: number) { this.spec.afterMs = Number(ms); return this; }
-  at(date: Date) { this.spec.atMs = date.getTime(); return this; }
-  atDate(y: number, m: number, d: number) { this.spec.atMs = new Date(y, m - 1, d).getTime(); return this; }
+  constructor(handler: string) {
+    this.spec.handler = handler;
+  }
+  after(ms: number) {
+    this.spec.afterMs = Number(ms);
+    return this;
+  }
+  at(date: Date) {
+    this.spec.atMs = date.getTime();
+    return this;
+  }
+  atDate(y: number, m: number, d: number) {
+    this.spec.atMs = new Date(y, m - 1, d).getTime();
+    return this;
+  }
   everyMinutes(n: number) {
-    if ([1, 5, 10, 15, 30].indexOf(n) < 0) throw new GasError('The value passed to everyMinutes must be one of 1, 5, 10, 15 or 30.');
+    if ([1, 5, 10, 15, 30].indexOf(n) < 0)
+      throw new GasError('The value passed to everyMinutes must be one of 1, 5, 10, 15 or 30.');
     this.spec.everyMs = n * 60000;
     return this;
   }
   everyHours(n: number) {
-    if ([1, 2, 4, 6, 8, 12].indexOf(n) < 0) throw new GasError('The value passed to everyHours must be one of 1, 2, 4, 6, 8 or 12.');
+    if ([1, 2, 4, 6, 8, 12].indexOf(n) < 0)
+      throw new GasError('The value passed to everyHours must be one of 1, 2, 4, 6, 8 or 12.');
     this.spec.everyMs = n * 3600000;
     return this;
   }
-  everyDays(n: number) { this.spec.everyMs = n * 86400000; return this; }
-  everyWeeks(n: number) { this.spec.everyMs = n * 7 * 86400000; return this; }
+  everyDays(n: number) {
+    this.spec.everyMs = n * 86400000;
+    return this;
+  }
+  everyWeeks(n: number) {
+    this.spec.everyMs = n * 7 * 86400000;
+    return this;
+  }
   atHour(h: number) {
     if (!(h >= 0 && h <= 23)) throw new GasError('Invalid argument: hour');
     this.spec.atHour = h;
     return this;
   }
-  nearMinute(m: number) { this.spec.nearMinute = m; return this; }
-  onWeekDay(day: string) { if (WEEKDAYS.indexOf(day) < 0) throw new GasError('Invalid argument: day'); this.spec.everyMs = 7 * 86400000; return this; }
-  onMonthDay(_d: number) { this.spec.everyMs = 30 * 86400000; return this; }
-  inTimezone(tz: string) { this.spec.timeZone = tz; return this; }
+  nearMinute(m: number) {
+    this.spec.nearMinute = m;
+    return this;
+  }
+  onWeekDay(day: string) {
+    if (WEEKDAYS.indexOf(day) < 0) throw new GasError('Invalid argument: day');
+    this.spec.everyMs = 7 * 86400000;
+    return this;
+  }
+  onMonthDay(_d: number) {
+    this.spec.everyMs = 30 * 86400000;
+    return this;
+  }
+  inTimezone(tz: string) {
+    this.spec.timeZone = tz;
+    return this;
+  }
   create(): Trigger {
     guard();
     const s = this.spec;
-    if (s.afterMs === undefined && s.atMs === undefined && s.everyMs === undefined) throw new GasError('Missing a time-based trigger type. Call after(), at(), everyMinutes(), everyHours(), everyDays() or everyWeeks().');
+    if (s.afterMs === undefined && s.atMs === undefined && s.everyMs === undefined)
+      throw new GasError(
+        'Missing a time-based trigger type. Call after(), at(), everyMinutes(), everyHours(), everyDays() or everyWeeks().',
+      );
     return new Trigger(call<TriggerWire>('trig.create', { spec: s }));
   }
 }
 
 class SpreadsheetTriggerBuilder {
-  constructor(private readonly handler: string, private readonly sourceId: string) {}
+  constructor(
+    private readonly handler: string,
+    private readonly sourceId: string,
+  ) {}
   private make(eventType: string) {
-    return { create: (): Trigger => { guard(); return new Trigger(call<TriggerWire>('trig.create', { spec: { handler: this.handler, eventType, source: 'SPREADSHEETS', sourceId: this.sourceId } })); } };
+    return {
+      create: (): Trigger => {
+        guard();
+        return new Trigger(
+          call<TriggerWire>('trig.create', {
+            spec: { handler: this.handler, eventType, source: 'SPREADSHEETS', sourceId: this.sourceId },
+          }),
+        );
+      },
+    };
   }
-  onOpen() { return this.make('ON_OPEN'); }
-  onEdit() { return this.make('ON_EDIT'); }
-  onChange() { return this.make('ON_CHANGE'); }
-  onFormSubmit() { return this.make('ON_FORM_SUBMIT'); }
+  onOpen() {
+    return this.make('ON_OPEN');
+  }
+  onEdit() {
+    return this.make('ON_EDIT');
+  }
+  onChange() {
+    return this.make('ON_CHANGE');
+  }
+  onFormSubmit() {
+    return this.make('ON_FORM_SUBMIT');
+  }
 }
 
 class TriggerBuilder {
   constructor(private readonly handler: string) {}
-  timeBased() { return new ClockTriggerBuilder(this.handler); }
+  timeBased() {
+    return new ClockTriggerBuilder(this.handler);
+  }
   forSpreadsheet(ss: { getId(): string } | string) {
     return new SpreadsheetTriggerBuilder(this.handler, typeof ss === 'string' ? ss : ss.getId());
   }
@@ -96,16 +163,24 @@ export const ScriptApp = {
     guard();
     return call<TriggerWire[]>('trig.list').map((w) => new Trigger(w));
   },
-  getUserTriggers(_container: unknown): Trigger[] { return ScriptApp.getProjectTriggers(); },
+  getUserTriggers(_container: unknown): Trigger[] {
+    return ScriptApp.getProjectTriggers();
+  },
   deleteTrigger(trigger: Trigger): void {
     guard();
     call('trig.delete', { uid: trigger.getUniqueId() });
   },
-  getScriptId(): string { getBridge().check(); return execInfo().scriptId; },
+  getScriptId(): string {
+    getBridge().check();
+    return execInfo().scriptId;
+  },
   getService() {
     return { getUrl: () => execInfo().webAppUrl, isEnabled: () => true };
   },
-  getOAuthToken(): string { getBridge().check(); return 'local-oauth-token'; },
+  getOAuthToken(): string {
+    getBridge().check();
+    return 'local-oauth-token';
+  },
   getAuthorizationInfo() {
     return { getAuthorizationStatus: () => 'NOT_REQUIRED', getAuthorizationUrl: () => null };
   },

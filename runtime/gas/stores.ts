@@ -5,9 +5,15 @@ type StoreName = 'script' | 'user' | 'document';
 
 class Properties {
   constructor(private readonly store: StoreName) {}
-  getProperty(key: string): string | null { return call('props.get', { store: this.store, key: String(key) }); }
-  getProperties(): Record<string, string> { return call('props.all', { store: this.store }); }
-  getKeys(): string[] { return Object.keys(this.getProperties()); }
+  getProperty(key: string): string | null {
+    return call('props.get', { store: this.store, key: String(key) });
+  }
+  getProperties(): Record<string, string> {
+    return call('props.all', { store: this.store });
+  }
+  getKeys(): string[] {
+    return Object.keys(this.getProperties());
+  }
   setProperty(key: string, value: string): Properties {
     call('props.set', { store: this.store, entries: { [String(key)]: String(value) }, deleteAllOthers: false });
     return this;
@@ -18,34 +24,66 @@ class Properties {
     call('props.set', { store: this.store, entries, deleteAllOthers });
     return this;
   }
-  deleteProperty(key: string): Properties { call('props.delete', { store: this.store, key: String(key) }); return this; }
-  deleteAllProperties(): Properties { call('props.clear', { store: this.store }); return this; }
+  deleteProperty(key: string): Properties {
+    call('props.delete', { store: this.store, key: String(key) });
+    return this;
+  }
+  deleteAllProperties(): Properties {
+    call('props.clear', { store: this.store });
+    return this;
+  }
 }
 
 export const PropertiesService = {
-  getScriptProperties: () => { getBridge().check(); return new Properties('script'); },
-  getUserProperties: () => { getBridge().check(); return new Properties('user'); },
-  getDocumentProperties: () => { getBridge().check(); return new Properties('document'); },
+  getScriptProperties: () => {
+    getBridge().check();
+    return new Properties('script');
+  },
+  getUserProperties: () => {
+    getBridge().check();
+    return new Properties('user');
+  },
+  getDocumentProperties: () => {
+    getBridge().check();
+    return new Properties('document');
+  },
 };
 
 class Cache {
   constructor(private readonly store: StoreName) {}
-  get(key: string): string | null { return call<Record<string, string>>('cache.get', { store: this.store, keys: [String(key)] })[key] ?? null; }
-  getAll(keys: string[]): Record<string, string> { return call('cache.get', { store: this.store, keys: keys.map(String) }); }
+  get(key: string): string | null {
+    return call<Record<string, string>>('cache.get', { store: this.store, keys: [String(key)] })[key] ?? null;
+  }
+  getAll(keys: string[]): Record<string, string> {
+    return call('cache.get', { store: this.store, keys: keys.map(String) });
+  }
   put(key: string, value: string, expirationInSeconds?: number): void {
     call('cache.put', { store: this.store, entries: { [String(key)]: String(value) }, ttl: expirationInSeconds });
   }
   putAll(values: Record<string, string>, expirationInSeconds?: number): void {
     call('cache.put', { store: this.store, entries: values, ttl: expirationInSeconds });
   }
-  remove(key: string): void { call('cache.remove', { store: this.store, keys: [String(key)] }); }
-  removeAll(keys: string[]): void { call('cache.remove', { store: this.store, keys: keys.map(String) }); }
+  remove(key: string): void {
+    call('cache.remove', { store: this.store, keys: [String(key)] });
+  }
+  removeAll(keys: string[]): void {
+    call('cache.remove', { store: this.store, keys: keys.map(String) });
+  }
 }
 
 export const CacheService = {
-  getScriptCache: () => { getBridge().check(); return new Cache('script'); },
-  getUserCache: () => { getBridge().check(); return new Cache('user'); },
-  getDocumentCache: () => { getBridge().check(); return execInfo().kind === 'webapp' ? null : new Cache('document'); },
+  getScriptCache: () => {
+    getBridge().check();
+    return new Cache('script');
+  },
+  getUserCache: () => {
+    getBridge().check();
+    return new Cache('user');
+  },
+  getDocumentCache: () => {
+    getBridge().check();
+    return execInfo().kind === 'webapp' ? null : new Cache('document');
+  },
 };
 
 class Lock {
@@ -56,7 +94,8 @@ class Lock {
     return this.held;
   }
   waitLock(timeoutInMillis: number): void {
-    if (!this.tryLock(timeoutInMillis)) throw new GasError('Lock timeout: another process was holding the lock for too long.');
+    if (!this.tryLock(timeoutInMillis))
+      throw new GasError('Lock timeout: another process was holding the lock for too long.');
   }
   releaseLock(): void {
     call('lock.release', { scope: this.scope });
@@ -69,8 +108,17 @@ class Lock {
 }
 
 export const LockService = {
-  getScriptLock: () => { getBridge().check(); return new Lock('script'); },
-  getUserLock: () => { getBridge().check(); return new Lock('user'); },
+  getScriptLock: () => {
+    getBridge().check();
+    return new Lock('script');
+  },
+  getUserLock: () => {
+    getBridge().check();
+    return new Lock('user');
+  },
   // Apps Script has no containing document for a web-app execution, so there is no document lock.
-  getDocumentLock: () => { getBridge().check(); return execInfo().kind === 'webapp' ? null : new Lock('document'); },
+  getDocumentLock: () => {
+    getBridge().check();
+    return execInfo().kind === 'webapp' ? null : new Lock('document');
+  },
 };

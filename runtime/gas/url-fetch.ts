@@ -24,7 +24,9 @@ interface WireResponse {
 
 function formEncode(o: Record<string, unknown>): string {
   const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
-  return Object.keys(o).map((k) => `${enc(k)}=${enc(String(o[k]))}`).join('&');
+  return Object.keys(o)
+    .map((k) => `${enc(k)}=${enc(String(o[k]))}`)
+    .join('&');
 }
 
 function toWire(url: string, p: Params) {
@@ -49,20 +51,37 @@ function toWire(url: string, p: Params) {
     }
     headers['Content-Type'] = contentType ?? 'application/x-www-form-urlencoded';
   }
-  if (!Object.keys(headers).some((k) => /^user-agent$/i.test(k))) headers['User-Agent'] = 'Mozilla/5.0 (compatible; Google-Apps-Script)';
-  return { url, method, headers, bodyB64: body ? base64Encode(body) : null, followRedirects: p.followRedirects !== false };
+  if (!Object.keys(headers).some((k) => /^user-agent$/i.test(k)))
+    headers['User-Agent'] = 'Mozilla/5.0 (compatible; Google-Apps-Script)';
+  return {
+    url,
+    method,
+    headers,
+    bodyB64: body ? base64Encode(body) : null,
+    followRedirects: p.followRedirects !== false,
+  };
 }
 
 export class HTTPResponse {
   private readonly bytes: number[];
-  constructor(private readonly code: number, private readonly headers: Record<string, string | string[]>, bodyB64: string) {
+  constructor(
+    private readonly code: number,
+    private readonly headers: Record<string, string | string[]>,
+    bodyB64: string,
+  ) {
     this.bytes = base64Decode(bodyB64).map((b) => b & 0xff);
   }
-  getResponseCode(): number { return this.code; }
-  getContentText(charset?: string): string {
-    return charset && /^(US-ASCII|ISO-8859-1)$/i.test(charset) ? String.fromCharCode(...this.bytes) : utf8Decode(this.bytes);
+  getResponseCode(): number {
+    return this.code;
   }
-  getContent(): number[] { return toSigned(this.bytes); }
+  getContentText(charset?: string): string {
+    return charset && /^(US-ASCII|ISO-8859-1)$/i.test(charset)
+      ? String.fromCharCode(...this.bytes)
+      : utf8Decode(this.bytes);
+  }
+  getContent(): number[] {
+    return toSigned(this.bytes);
+  }
   getHeaders(): Record<string, string> {
     const o: Record<string, string> = {};
     for (const k of Object.keys(this.headers)) {
@@ -73,14 +92,17 @@ export class HTTPResponse {
   }
   getAllHeaders(): Record<string, string | string[]> {
     const o: Record<string, string | string[]> = {};
-    for (const k of Object.keys(this.headers)) o[k.replace(/(^|-)([a-z])/g, (_m, a, b) => a + b.toUpperCase())] = this.headers[k];
+    for (const k of Object.keys(this.headers))
+      o[k.replace(/(^|-)([a-z])/g, (_m, a, b) => a + b.toUpperCase())] = this.headers[k];
     return o;
   }
   getBlob(): Blob {
     const type = this.getHeaders()['Content-Type'] ?? null;
     return new Blob(this.bytes.slice(), type);
   }
-  getAs(contentType: string): Blob { return this.getBlob().getAs(contentType); }
+  getAs(contentType: string): Blob {
+    return this.getBlob().getAs(contentType);
+  }
 }
 
 function finish(url: string, p: Params, w: WireResponse): HTTPResponse {
@@ -88,7 +110,9 @@ function finish(url: string, p: Params, w: WireResponse): HTTPResponse {
   const res = new HTTPResponse(w.code!, w.headers!, w.bodyB64!);
   if (w.code! >= 400 && !p.muteHttpExceptions) {
     const text = res.getContentText();
-    throw new GasError(`Request failed for ${url} returned code ${w.code}. Truncated server response: ${text.slice(0, 100)}${text.length > 100 ? '...' : ''} (use muteHttpExceptions option to examine full response)`);
+    throw new GasError(
+      `Request failed for ${url} returned code ${w.code}. Truncated server response: ${text.slice(0, 100)}${text.length > 100 ? '...' : ''} (use muteHttpExceptions option to examine full response)`,
+    );
   }
   return res;
 }
@@ -112,6 +136,12 @@ export const UrlFetchApp = {
   },
   getRequest(url: string, params: Params = {}) {
     const w = toWire(url, params);
-    return { url: w.url, method: w.method.toLowerCase(), headers: w.headers, payload: w.bodyB64 ? utf8Decode(base64Decode(w.bodyB64)) : '', followRedirects: w.followRedirects };
+    return {
+      url: w.url,
+      method: w.method.toLowerCase(),
+      headers: w.headers,
+      payload: w.bodyB64 ? utf8Decode(base64Decode(w.bodyB64)) : '',
+      followRedirects: w.followRedirects,
+    };
   },
 };

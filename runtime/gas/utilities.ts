@@ -9,30 +9,66 @@ export const Charset = enumOf(['US_ASCII', 'UTF_8']);
 
 export class Blob {
   private bytes: number[];
-  constructor(data: string | number[] = [], private contentType: string | null = null, private name: string | null = null) {
+  constructor(
+    data: string | number[] = [],
+    private contentType: string | null = null,
+    private name: string | null = null,
+  ) {
     this.bytes = bytesOf(data);
   }
-  getBytes(): number[] { return toSigned(this.bytes); }
-  setBytes(data: number[]): Blob { this.bytes = bytesOf(data); return this; }
+  getBytes(): number[] {
+    return toSigned(this.bytes);
+  }
+  setBytes(data: number[]): Blob {
+    this.bytes = bytesOf(data);
+    return this;
+  }
   getDataAsString(charset?: string): string {
     return charset === 'US_ASCII' ? String.fromCharCode(...this.bytes.map((b) => b & 0x7f)) : utf8Decode(this.bytes);
   }
-  setDataFromString(s: string): Blob { this.bytes = bytesOf(s); return this; }
-  getContentType(): string | null { return this.contentType; }
-  setContentType(t: string): Blob { this.contentType = t; return this; }
-  getName(): string | null { return this.name; }
-  setName(n: string): Blob { this.name = n; return this; }
-  copyBlob(): Blob { return new Blob(this.bytes.slice(), this.contentType, this.name); }
-  isGoogleType(): boolean { return false; }
+  setDataFromString(s: string): Blob {
+    this.bytes = bytesOf(s);
+    return this;
+  }
+  getContentType(): string | null {
+    return this.contentType;
+  }
+  setContentType(t: string): Blob {
+    this.contentType = t;
+    return this;
+  }
+  getName(): string | null {
+    return this.name;
+  }
+  setName(n: string): Blob {
+    this.name = n;
+    return this;
+  }
+  copyBlob(): Blob {
+    return new Blob(this.bytes.slice(), this.contentType, this.name);
+  }
+  isGoogleType(): boolean {
+    return false;
+  }
   getAs(contentType: string): Blob {
-    if (contentType !== this.contentType) throw new GasError(`Converting from ${this.contentType} to ${contentType} is not supported.`);
+    if (contentType !== this.contentType)
+      throw new GasError(`Converting from ${this.contentType} to ${contentType} is not supported.`);
     return this.copyBlob();
   }
-  getBlob(): Blob { return this; }
+  getBlob(): Blob {
+    return this;
+  }
 }
 
 function digestName(alg: string): string {
-  const map: Record<string, string> = { MD2: 'md2', MD5: 'md5', SHA_1: 'sha1', SHA_256: 'sha256', SHA_384: 'sha384', SHA_512: 'sha512' };
+  const map: Record<string, string> = {
+    MD2: 'md2',
+    MD5: 'md5',
+    SHA_1: 'sha1',
+    SHA_256: 'sha256',
+    SHA_384: 'sha384',
+    SHA_512: 'sha512',
+  };
   const n = map[alg];
   if (!n) throw new GasError('Invalid argument: algorithm');
   return n;
@@ -51,10 +87,22 @@ export const Utilities = {
     if (!(ms >= 0) || ms > 300000) throw new GasError('Invalid argument: milliseconds');
     getBridge().sleep(ms);
   },
-  base64Encode(data: string | number[], charset?: string): string { getBridge().check(); return base64Encode(bytesOf(data, charset)); },
-  base64EncodeWebSafe(data: string | number[], charset?: string): string { getBridge().check(); return base64Encode(bytesOf(data, charset), true); },
-  base64Decode(text: string): number[] { getBridge().check(); return base64Decode(text); },
-  base64DecodeWebSafe(text: string): number[] { getBridge().check(); return base64Decode(text); },
+  base64Encode(data: string | number[], charset?: string): string {
+    getBridge().check();
+    return base64Encode(bytesOf(data, charset));
+  },
+  base64EncodeWebSafe(data: string | number[], charset?: string): string {
+    getBridge().check();
+    return base64Encode(bytesOf(data, charset), true);
+  },
+  base64Decode(text: string): number[] {
+    getBridge().check();
+    return base64Decode(text);
+  },
+  base64DecodeWebSafe(text: string): number[] {
+    getBridge().check();
+    return base64Decode(text);
+  },
   computeDigest(alg: string, value: string | number[], charset?: string): number[] {
     getBridge().check();
     return base64Decode(getBridge().digest(digestName(alg), base64Encode(bytesOf(value, charset))));
@@ -67,7 +115,10 @@ export const Utilities = {
     getBridge().check();
     return hmac(alg, value, key, charset);
   },
-  getUuid(): string { getBridge().check(); return getBridge().uuid(); },
+  getUuid(): string {
+    getBridge().check();
+    return getBridge().uuid();
+  },
   formatDate(date: Date, timeZone: string, format: string): string {
     getBridge().check();
     try {
@@ -78,7 +129,9 @@ export const Utilities = {
   },
   formatString(template: string, ...args: unknown[]): string {
     let i = 0;
-    return template.replace(/%[sdif%]/g, (m) => (m === '%%' ? '%' : String(m === '%d' || m === '%i' ? Math.trunc(Number(args[i++])) : args[i++])));
+    return template.replace(/%[sdif%]/g, (m) =>
+      m === '%%' ? '%' : String(m === '%d' || m === '%i' ? Math.trunc(Number(args[i++])) : args[i++]),
+    );
   },
   newBlob(data: string | number[] = [], contentType?: string, name?: string): Blob {
     getBridge().check();
@@ -93,33 +146,60 @@ export const Utilities = {
     for (let i = 0; i < csv.length; i++) {
       const ch = csv[i];
       if (quoted) {
-        if (ch === '"' && csv[i + 1] === '"') { cell += '"'; i++; }
-        else if (ch === '"') quoted = false;
+        if (ch === '"' && csv[i + 1] === '"') {
+          cell += '"';
+          i++;
+        } else if (ch === '"') quoted = false;
         else cell += ch;
       } else if (ch === '"') quoted = true;
-      else if (ch === delimiter) { row.push(cell); cell = ''; }
-      else if (ch === '\n' || ch === '\r') {
+      else if (ch === delimiter) {
+        row.push(cell);
+        cell = '';
+      } else if (ch === '\n' || ch === '\r') {
         if (ch === '\r' && csv[i + 1] === '\n') i++;
-        row.push(cell); rows.push(row); row = []; cell = '';
+        row.push(cell);
+        rows.push(row);
+        row = [];
+        cell = '';
       } else cell += ch;
     }
-    if (cell !== '' || row.length) { row.push(cell); rows.push(row); }
+    if (cell !== '' || row.length) {
+      row.push(cell);
+      rows.push(row);
+    }
     return rows;
   },
 };
 
 export const Session = {
-  getActiveUser() { return user(execInfo().user); },
-  getEffectiveUser() { return user(execInfo().effectiveUser); },
-  getScriptTimeZone(): string { return execInfo().timeZone; },
-  getActiveUserLocale(): string { return execInfo().locale.split('_')[0]; },
-  getTemporaryActiveUserKey(): string { return 'tmp-' + execInfo().user.replace(/[^a-z0-9]/gi, ''); },
+  getActiveUser() {
+    return user(execInfo().user);
+  },
+  getEffectiveUser() {
+    return user(execInfo().effectiveUser);
+  },
+  getScriptTimeZone(): string {
+    return execInfo().timeZone;
+  },
+  getActiveUserLocale(): string {
+    return execInfo().locale.split('_')[0];
+  },
+  getTemporaryActiveUserKey(): string {
+    return `tmp-${execInfo().user.replace(/[^a-z0-9]/gi, '')}`;
+  },
 };
 
 function user(email: string) {
   return {
-    getEmail(): string { getBridge().check(); return email; },
-    getUsername(): string { return email.split('@')[0]; },
-    toString(): string { return email; },
+    getEmail(): string {
+      getBridge().check();
+      return email;
+    },
+    getUsername(): string {
+      return email.split('@')[0];
+    },
+    toString(): string {
+      return email;
+    },
   };
 }

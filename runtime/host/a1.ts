@@ -41,7 +41,10 @@ export function parseA1(ref: string): GridRange {
   let body = ref.trim();
   const bang = body.lastIndexOf('!');
   if (bang >= 0) {
-    sheetName = body.slice(0, bang).replace(/^'(.*)'$/, '$1').replace(/''/g, "'");
+    sheetName = body
+      .slice(0, bang)
+      .replace(/^'(.*)'$/, '$1')
+      .replace(/''/g, "'");
     body = body.slice(bang + 1);
   }
   const [a, b = a] = body.split(':');

@@ -47,7 +47,13 @@ export async function httpFetch(req: FetchRequest, redirects = 0): Promise<Fetch
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (c: Buffer) => chunks.push(c));
-        response.on('end', () => resolve({ code: response.statusCode ?? 0, headers: response.headers as Record<string, string | string[]>, body: Buffer.concat(chunks) }));
+        response.on('end', () =>
+          resolve({
+            code: response.statusCode ?? 0,
+            headers: response.headers as Record<string, string | string[]>,
+            body: Buffer.concat(chunks),
+          }),
+        );
         response.on('error', (e) => reject(new FetchError(`Address unavailable: ${req.url} (${e.message})`)));
       },
     );
@@ -60,7 +66,10 @@ export async function httpFetch(req: FetchRequest, redirects = 0): Promise<Fetch
   if (req.followRedirects && res.code >= 300 && res.code < 400 && typeof location === 'string' && redirects < 10) {
     const next = new URL(location, req.url).toString();
     const keep = res.code === 307 || res.code === 308;
-    return httpFetch({ ...req, url: next, method: keep ? req.method : 'GET', body: keep ? req.body : null }, redirects + 1);
+    return httpFetch(
+      { ...req, url: next, method: keep ? req.method : 'GET', body: keep ? req.body : null },
+      redirects + 1,
+    );
   }
   return res;
 }

@@ -38,7 +38,9 @@ export class PropertyStore {
       next.set(k, v);
     }
     if (this.size(next) > MAX_STORE_BYTES) {
-      throw new QuotaError('You have exceeded the property storage quota. Please remove some properties and try again.');
+      throw new QuotaError(
+        'You have exceeded the property storage quota. Please remove some properties and try again.',
+      );
     }
     this.data.clear();
     for (const [k, v] of next) this.data.set(k, v);

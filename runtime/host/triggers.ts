@@ -23,7 +23,8 @@ export interface TriggerModel extends TriggerSpec {
 }
 
 export const MAX_TRIGGERS_PER_USER = 20;
-export const TOO_MANY_TRIGGERS = 'This script has too many triggers. Triggers must be deleted from the script before more can be added.';
+export const TOO_MANY_TRIGGERS =
+  'This script has too many triggers. Triggers must be deleted from the script before more can be added.';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -33,7 +34,8 @@ export class TriggerStore {
   private seq = 1;
 
   create(spec: TriggerSpec, owner: string, now: number, zoneOffsetMs: (t: number) => number): TriggerModel {
-    if (this.triggers.filter((t) => t.owner === owner).length >= MAX_TRIGGERS_PER_USER) throw Object.assign(new Error(TOO_MANY_TRIGGERS), { name: 'Exception' });
+    if (this.triggers.filter((t) => t.owner === owner).length >= MAX_TRIGGERS_PER_USER)
+      throw Object.assign(new Error(TOO_MANY_TRIGGERS), { name: 'Exception' });
     const uid = String(1000000 + this.seq++ * 7);
     const oneShot = spec.atMs !== undefined || spec.afterMs !== undefined;
     const t: TriggerModel = { ...spec, uid, owner, oneShot, fired: false, nextAt: null };

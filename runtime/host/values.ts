@@ -28,7 +28,8 @@ export const MAX_CELL_CHARS = 50000;
 export const CELL_LIMIT_MESSAGE = `Your input contains more than the maximum of ${MAX_CELL_CHARS} characters in a single cell.`;
 
 const NUMBER_RE = /^[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][+-]?\d+)?%?$/;
-const DATE_RE = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+const DATE_RE =
+  /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 export class CellInputError extends Error {
   constructor(message: string) {
@@ -42,7 +43,16 @@ export function isDate(v: unknown): v is Date {
 }
 
 // Converts a wall-clock time in a time zone to epoch milliseconds.
-export function zonedToEpoch(y: number, mo: number, d: number, h: number, mi: number, s: number, ms: number, timeZone: string): number {
+export function zonedToEpoch(
+  y: number,
+  mo: number,
+  d: number,
+  h: number,
+  mi: number,
+  s: number,
+  ms: number,
+  timeZone: string,
+): number {
   const guess = Date.UTC(y, mo - 1, d, h, mi, s, ms);
   const offset = zoneOffsetMinutes(guess, timeZone);
   const first = guess - offset * 60000;
@@ -55,8 +65,14 @@ export function zoneOffsetMinutes(epochMs: number, timeZone: string): number {
   let fmt = offsetFormatters.get(timeZone);
   if (!fmt) {
     fmt = new Intl.DateTimeFormat('en-US', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
-      hour: '2-digit', minute: '2-digit', second: '2-digit',
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
     });
     offsetFormatters.set(timeZone, fmt);
   }
@@ -77,7 +93,15 @@ function parseNumber(s: string): number | undefined {
 function parseDate(s: string, timeZone: string): Date | undefined {
   const m = DATE_RE.exec(s);
   if (!m) return undefined;
-  const [y, mo, d, h, mi, sec, ms] = [m[1], m[2], m[3], m[4] ?? '0', m[5] ?? '0', m[6] ?? '0', (m[7] ?? '0').padEnd(3, '0')].map(Number);
+  const [y, mo, d, h, mi, sec, ms] = [
+    m[1],
+    m[2],
+    m[3],
+    m[4] ?? '0',
+    m[5] ?? '0',
+    m[6] ?? '0',
+    (m[7] ?? '0').padEnd(3, '0'),
+  ].map(Number);
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 59) return undefined;
   if (m[8]) {
     const z = m[8] === 'Z' ? 0 : (m[8][0] === '-' ? -1 : 1) * (Number(m[8].slice(1, 3)) * 60 + Number(m[8].slice(-2)));
@@ -116,7 +140,7 @@ export function coerceInput(raw: unknown, numberFormat: string, timeZone: string
   if (/^(true|false)$/i.test(s)) return { v: s.toLowerCase() === 'true' };
   const d = parseDate(s, timeZone);
   if (d) return { v: d };
-  if (s.length > 1 && (s[0] === '+' || s[0] === '-' || s[0] === '@')) return formulaCell('=' + s);
+  if (s.length > 1 && (s[0] === '+' || s[0] === '-' || s[0] === '@')) return formulaCell(`=${s}`);
   return { v: s };
 }
 
@@ -147,7 +171,9 @@ class ArithmeticParser {
     if (this.i !== this.s.length) throw new Error('trailing input');
     return v;
   }
-  private ws() { while (this.s[this.i] === ' ') this.i++; }
+  private ws() {
+    while (this.s[this.i] === ' ') this.i++;
+  }
   private sum(): number {
     let v = this.product();
     for (;;) {
@@ -175,7 +201,7 @@ class ArithmeticParser {
     this.ws();
     if (this.s[this.i] === '^') {
       this.i++;
-      return Math.pow(base, this.power());
+      return base ** this.power();
     }
     return base;
   }

@@ -84,7 +84,12 @@ export class Workbook {
   ) {}
 
   static create(opts: { id?: string; name?: string; timeZone?: string; locale?: string } = {}): Workbook {
-    const wb = new Workbook(opts.id ?? 'local-spreadsheet', opts.name ?? 'Kaigi', opts.timeZone ?? 'Asia/Tokyo', opts.locale ?? 'ja_JP');
+    const wb = new Workbook(
+      opts.id ?? 'local-spreadsheet',
+      opts.name ?? 'Kaigi',
+      opts.timeZone ?? 'Asia/Tokyo',
+      opts.locale ?? 'ja_JP',
+    );
     wb.insertSheet('Sheet1');
     return wb;
   }
@@ -209,7 +214,7 @@ export class Workbook {
   lastRow(sheet: SheetModel): number {
     for (let r = sheet.cells.length - 1; r >= 0; r--) {
       const row = sheet.cells[r];
-      if (row && row.some((c) => !emptyCell(c))) return r + 1;
+      if (row?.some((c) => !emptyCell(c))) return r + 1;
     }
     return 0;
   }
@@ -247,7 +252,8 @@ export class Workbook {
 
   private trim(sheet: SheetModel): void {
     const cells = sheet.cells;
-    while (cells.length && (!cells[cells.length - 1] || cells[cells.length - 1].every((c) => emptyCell(c)))) cells.pop();
+    while (cells.length && (!cells[cells.length - 1] || cells[cells.length - 1].every((c) => emptyCell(c))))
+      cells.pop();
   }
 
   getValues(sheet: SheetModel, r: number, c: number, nr: number, nc: number): CellValue[][] {
@@ -289,14 +295,20 @@ export class Workbook {
 
   private checkGrid(values: unknown, nr: number, nc: number, method: string): unknown[][] {
     if (!Array.isArray(values) || values.some((row) => !Array.isArray(row))) {
-      throw new SheetsError(`The parameters (${Array.isArray(values) ? 'number[]' : typeof values}) don't match the method signature for SpreadsheetApp.Range.${method}.`);
+      throw new SheetsError(
+        `The parameters (${Array.isArray(values) ? 'number[]' : typeof values}) don't match the method signature for SpreadsheetApp.Range.${method}.`,
+      );
     }
     if (values.length !== nr) {
-      throw new SheetsError(`The number of rows in the data does not match the number of rows in the range. The data has ${values.length} but the range has ${nr}.`);
+      throw new SheetsError(
+        `The number of rows in the data does not match the number of rows in the range. The data has ${values.length} but the range has ${nr}.`,
+      );
     }
     for (const row of values as unknown[][]) {
       if (row.length !== nc) {
-        throw new SheetsError(`The number of columns in the data does not match the number of columns in the range. The data has ${row.length} but the range has ${nc}.`);
+        throw new SheetsError(
+          `The number of columns in the data does not match the number of columns in the range. The data has ${row.length} but the range has ${nc}.`,
+        );
       }
     }
     return values as unknown[][];
@@ -314,7 +326,11 @@ export class Workbook {
   setFormulas(sheet: SheetModel, r: number, c: number, nr: number, nc: number, formulas: unknown): void {
     this.checkRange(sheet, r, c, nr, nc);
     const grid = this.checkGrid(formulas, nr, nc, 'setFormulas');
-    const parsed = grid.map((row) => row.map((f) => (f === '' || f == null ? { v: '' } : formulaCell(String(f).startsWith('=') ? String(f) : '=' + String(f)))));
+    const parsed = grid.map((row) =>
+      row.map((f) =>
+        f === '' || f == null ? { v: '' } : formulaCell(String(f).startsWith('=') ? String(f) : `=${String(f)}`),
+      ),
+    );
     parsed.forEach((row, i) => row.forEach((cell, j) => this.putCell(sheet, r + i, c + j, cell)));
     this.trim(sheet);
   }
@@ -329,7 +345,10 @@ export class Workbook {
   }
 
   appendRow(sheet: SheetModel, values: unknown): number {
-    if (!Array.isArray(values)) throw new SheetsError("The parameters (String) don't match the method signature for SpreadsheetApp.Sheet.appendRow.");
+    if (!Array.isArray(values))
+      throw new SheetsError(
+        "The parameters (String) don't match the method signature for SpreadsheetApp.Sheet.appendRow.",
+      );
     const row = this.lastRow(sheet) + 1;
     const parsed = values.map((v, j) => this.parse(v, this.format(sheet, row, j + 1)));
     const growRows = row > sheet.maxRows ? row - sheet.maxRows : 0;
@@ -341,7 +360,14 @@ export class Workbook {
     return row;
   }
 
-  clear(sheet: SheetModel, r: number, c: number, nr: number, nc: number, opts: { contents?: boolean; formats?: boolean; validations?: boolean }): void {
+  clear(
+    sheet: SheetModel,
+    r: number,
+    c: number,
+    nr: number,
+    nc: number,
+    opts: { contents?: boolean; formats?: boolean; validations?: boolean },
+  ): void {
     this.checkRange(sheet, r, c, nr, nc);
     for (let i = 0; i < nr; i++) {
       for (let j = 0; j < nc; j++) {
@@ -411,7 +437,8 @@ export class Workbook {
     this.ensureCapacity(count * sheet.maxCols);
     const template = sheet.formats[copyFrom - 1];
     // concat, not splice(...spread): a spread of a large insert overflows the call stack.
-    if (at - 1 < sheet.cells.length) sheet.cells = sheet.cells.slice(0, at - 1).concat(new Array(count).fill(undefined), sheet.cells.slice(at - 1));
+    if (at - 1 < sheet.cells.length)
+      sheet.cells = sheet.cells.slice(0, at - 1).concat(new Array(count).fill(undefined), sheet.cells.slice(at - 1));
     const fmtRows = new Array(count).fill(undefined).map(() => (template ? template.slice() : undefined));
     while (sheet.formats.length < at - 1) sheet.formats.push(undefined);
     sheet.formats = sheet.formats.slice(0, at - 1).concat(fmtRows, sheet.formats.slice(at - 1));
@@ -421,7 +448,8 @@ export class Workbook {
   }
 
   deleteRows(sheet: SheetModel, start: number, count: number): void {
-    if (start < 1 || count < 1 || start + count - 1 > sheet.maxRows) throw new SheetsError('Those rows are out of bounds.');
+    if (start < 1 || count < 1 || start + count - 1 > sheet.maxRows)
+      throw new SheetsError('Those rows are out of bounds.');
     if (count >= sheet.maxRows) throw new SheetsError("You can't delete all the rows on the sheet.");
     sheet.cells.splice(start - 1, count);
     sheet.formats.splice(start - 1, count);
@@ -435,13 +463,16 @@ export class Workbook {
     if (count < 1) throw new SheetsError('Invalid argument: howMany');
     if (at < 1 || at > sheet.maxCols + 1) throw new SheetsError('Those columns are out of bounds.');
     this.ensureCapacity(count * sheet.maxRows);
-    for (const row of sheet.cells) if (row && row.length >= at) row.splice(at - 1, 0, ...new Array(count).fill(undefined));
-    for (const row of sheet.formats) if (row && row.length >= at) row.splice(at - 1, 0, ...new Array(count).fill(row[at - 2]));
+    for (const row of sheet.cells)
+      if (row && row.length >= at) row.splice(at - 1, 0, ...new Array(count).fill(undefined));
+    for (const row of sheet.formats)
+      if (row && row.length >= at) row.splice(at - 1, 0, ...new Array(count).fill(row[at - 2]));
     sheet.maxCols += count;
   }
 
   deleteColumns(sheet: SheetModel, start: number, count: number): void {
-    if (start < 1 || count < 1 || start + count - 1 > sheet.maxCols) throw new SheetsError('Those columns are out of bounds.');
+    if (start < 1 || count < 1 || start + count - 1 > sheet.maxCols)
+      throw new SheetsError('Those columns are out of bounds.');
     if (count >= sheet.maxCols) throw new SheetsError("You can't delete all the columns on the sheet.");
     for (const row of sheet.cells) if (row) row.splice(start - 1, count);
     for (const row of sheet.formats) if (row) row.splice(start - 1, count);
@@ -449,7 +480,14 @@ export class Workbook {
     this.trim(sheet);
   }
 
-  find(sheet: SheetModel, r: number, c: number, nr: number, nc: number, o: FindOptions): { row: number; col: number }[] {
+  find(
+    sheet: SheetModel,
+    r: number,
+    c: number,
+    nr: number,
+    nc: number,
+    o: FindOptions,
+  ): { row: number; col: number }[] {
     this.checkRange(sheet, r, c, nr, nc);
     const hits: { row: number; col: number }[] = [];
     const flags = o.matchCase ? '' : 'i';
@@ -469,7 +507,7 @@ export class Workbook {
     return hits;
   }
 
-  a1(sheet: SheetModel, r: number, c: number, nr: number, nc: number): string {
+  a1(r: number, c: number, nr: number, nc: number): string {
     return toA1(r, c, nr, nc);
   }
 }

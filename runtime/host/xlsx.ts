@@ -16,7 +16,21 @@ interface Run<T> {
 }
 
 // What the xlsx format cannot say about a sheet, kept in the hidden metadata sheet.
-type SheetMeta = Pick<SheetModel, 'id' | 'name' | 'maxRows' | 'maxCols' | 'frozenRows' | 'frozenCols' | 'columnWidths' | 'hidden' | 'tabColor' | 'protections' | 'charts' | 'styles'> & {
+type SheetMeta = Pick<
+  SheetModel,
+  | 'id'
+  | 'name'
+  | 'maxRows'
+  | 'maxCols'
+  | 'frozenRows'
+  | 'frozenCols'
+  | 'columnWidths'
+  | 'hidden'
+  | 'tabColor'
+  | 'protections'
+  | 'charts'
+  | 'styles'
+> & {
   formats: Run<string>[];
   validations: Run<number>[];
   rules: ValidationRule[];
@@ -35,7 +49,12 @@ interface Meta {
 }
 
 // Column-wise run-length encoding of a per-cell attribute.
-function encodeRuns<T>(get: (r: number, c: number) => T | undefined, rows: number, cols: number, same: (a: T, b: T) => boolean): Run<T>[] {
+function encodeRuns<T>(
+  get: (r: number, c: number) => T | undefined,
+  rows: number,
+  cols: number,
+  same: (a: T, b: T) => boolean,
+): Run<T>[] {
   const runs: Run<T>[] = [];
   for (let c = 1; c <= cols; c++) {
     let cur: Run<T> | null = null;
@@ -67,7 +86,8 @@ function sheetMeta(s: SheetModel): SheetMeta {
     row?.forEach((cell, ci) => {
       if (!cell) return;
       if (cell.f) formulas.push({ r: ri + 1, c: ci + 1, f: cell.f });
-      if (typeof cell.v === 'string' && cell.v.length > EXCEL_CELL_CHARS) overflow.push({ r: ri + 1, c: ci + 1, rest: cell.v.slice(EXCEL_CELL_CHARS) });
+      if (typeof cell.v === 'string' && cell.v.length > EXCEL_CELL_CHARS)
+        overflow.push({ r: ri + 1, c: ci + 1, rest: cell.v.slice(EXCEL_CELL_CHARS) });
     }),
   );
   const maxFormatRow = s.formats.length;
@@ -84,8 +104,18 @@ function sheetMeta(s: SheetModel): SheetMeta {
     protections: s.protections,
     charts: s.charts,
     styles: s.styles,
-    formats: encodeRuns((r, c) => s.formats[r - 1]?.[c - 1], maxFormatRow, s.maxCols, (a, b) => a === b),
-    validations: encodeRuns((r, c) => (s.validations[`${r}:${c}`] ? ruleIndex(s.validations[`${r}:${c}`]) : undefined), s.maxRows, s.maxCols, (a, b) => a === b),
+    formats: encodeRuns(
+      (r, c) => s.formats[r - 1]?.[c - 1],
+      maxFormatRow,
+      s.maxCols,
+      (a, b) => a === b,
+    ),
+    validations: encodeRuns(
+      (r, c) => (s.validations[`${r}:${c}`] ? ruleIndex(s.validations[`${r}:${c}`]) : undefined),
+      s.maxRows,
+      s.maxCols,
+      (a, b) => a === b,
+    ),
     rules,
     overflow,
     formulas,
@@ -100,23 +130,36 @@ export async function saveXlsx(wb: Workbook, file: string): Promise<void> {
       state: s.hidden ? 'hidden' : 'visible',
       views: s.frozenRows || s.frozenCols ? [{ state: 'frozen', ySplit: s.frozenRows, xSplit: s.frozenCols }] : [],
     });
-    for (const [c, w] of Object.entries(s.columnWidths)) ws.getColumn(Number(c)).width = Math.round((w / 7) * 100) / 100;
+    for (const [c, w] of Object.entries(s.columnWidths))
+      ws.getColumn(Number(c)).width = Math.round((w / 7) * 100) / 100;
     s.cells.forEach((row, ri) =>
       row?.forEach((cell, ci) => {
         if (!cell) return;
         const xc = ws.getCell(ri + 1, ci + 1);
-        const v = typeof cell.v === 'string' && cell.v.length > EXCEL_CELL_CHARS ? cell.v.slice(0, EXCEL_CELL_CHARS) : cell.v;
-        xc.value = cell.f ? { formula: cell.f.slice(1), result: v as string | number | boolean } : (v as ExcelJS.CellValue);
+        const v =
+          typeof cell.v === 'string' && cell.v.length > EXCEL_CELL_CHARS ? cell.v.slice(0, EXCEL_CELL_CHARS) : cell.v;
+        xc.value = cell.f
+          ? { formula: cell.f.slice(1), result: v as string | number | boolean }
+          : (v as ExcelJS.CellValue);
         const fmt = s.formats[ri]?.[ci];
         if (fmt) xc.numFmt = fmt;
         if (s.styles[`${ri + 1}:${ci + 1}`]?.fontWeight === 'bold') xc.font = { bold: true };
       }),
     );
   }
-  const meta: Meta = { version: 1, id: wb.id, name: wb.name, timeZone: wb.timeZone, locale: wb.locale, activeSheetId: wb.activeSheetId, sheets: wb.sheets.map(sheetMeta) };
+  const meta: Meta = {
+    version: 1,
+    id: wb.id,
+    name: wb.name,
+    timeZone: wb.timeZone,
+    locale: wb.locale,
+    activeSheetId: wb.activeSheetId,
+    sheets: wb.sheets.map(sheetMeta),
+  };
   const ms = x.addWorksheet(META_SHEET, { state: 'veryHidden' });
   const text = JSON.stringify(meta);
-  for (let i = 0, r = 1; i < text.length; i += EXCEL_CELL_CHARS, r++) ms.getCell(r, 1).value = text.slice(i, i + EXCEL_CELL_CHARS);
+  for (let i = 0, r = 1; i < text.length; i += EXCEL_CELL_CHARS, r++)
+    ms.getCell(r, 1).value = text.slice(i, i + EXCEL_CELL_CHARS);
   await x.xlsx.writeFile(file);
 }
 
@@ -125,7 +168,7 @@ function cellFrom(v: ExcelJS.CellValue): Cell | undefined {
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return { v };
   if (isDate(v)) return { v: new Date(v.getTime()) };
   const o = v as unknown as Record<string, unknown>;
-  if ('formula' in o) return { v: (o.result as string | number | boolean) ?? '', f: '=' + String(o.formula) };
+  if ('formula' in o) return { v: (o.result as string | number | boolean) ?? '', f: `=${String(o.formula)}` };
   if ('richText' in o) return { v: (o.richText as { text: string }[]).map((t) => t.text).join('') };
   if ('text' in o) return { v: String(o.text) };
   if ('error' in o) return { v: String(o.error) };
@@ -141,7 +184,12 @@ export async function loadXlsx(file: string): Promise<Workbook> {
     text += String(row.getCell(1).value ?? '');
   });
   const meta: Meta | null = text ? JSON.parse(text) : null;
-  const wb = new Workbook(meta?.id ?? 'local-spreadsheet', meta?.name ?? 'Kaigi', meta?.timeZone ?? 'Asia/Tokyo', meta?.locale ?? 'ja_JP');
+  const wb = new Workbook(
+    meta?.id ?? 'local-spreadsheet',
+    meta?.name ?? 'Kaigi',
+    meta?.timeZone ?? 'Asia/Tokyo',
+    meta?.locale ?? 'ja_JP',
+  );
   x.eachSheet((ws) => {
     if (ws.name === META_SHEET) return;
     const m = meta?.sheets.find((s) => s.name === ws.name);
@@ -171,8 +219,10 @@ export async function loadXlsx(file: string): Promise<Workbook> {
       });
     });
     if (m) {
-      for (const run of m.formats) for (let r = run.from; r <= run.to; r++) (s.formats[r - 1] ??= [])[run.col - 1] = run.value;
-      for (const run of m.validations) for (let r = run.from; r <= run.to; r++) s.validations[`${r}:${run.col}`] = m.rules[run.value];
+      for (const run of m.formats)
+        for (let r = run.from; r <= run.to; r++) (s.formats[r - 1] ??= [])[run.col - 1] = run.value;
+      for (const run of m.validations)
+        for (let r = run.from; r <= run.to; r++) s.validations[`${r}:${run.col}`] = m.rules[run.value];
       for (const o of m.overflow) {
         const cell = s.cells[o.r - 1]?.[o.c - 1];
         if (cell && typeof cell.v === 'string') cell.v += o.rest;

@@ -3,7 +3,7 @@ import { phaseRequests } from '../core/engine.js';
 import { validationErrors } from '../core/providers/http.js';
 import type { AgentDef } from '../core/types.js';
 import { bumpConfigVersion } from '../adapters/gas/store.js';
-import { Council } from './council.js';
+import type { Council } from './council.js';
 
 export interface DirectiveInput {
   type?: string;
@@ -14,18 +14,48 @@ export interface DirectiveInput {
 }
 
 export function addDirective(council: Council, input: DirectiveInput): { directive_id: string } {
-  if (!input || !input.content || !String(input.content).trim()) throw new Error('a directive needs content');
-  const targets = Array.isArray(input.target_agents) ? input.target_agents : String(input.target_agents || 'all').split(/[,\s]+/).filter(Boolean);
-  const known = council.agents().map((a) => a.agent_id).concat(['all']);
+  if (!input?.content || !String(input.content).trim()) throw new Error('a directive needs content');
+  const targets = Array.isArray(input.target_agents)
+    ? input.target_agents
+    : String(input.target_agents || 'all')
+        .split(/[,\s]+/)
+        .filter(Boolean);
+  const known = council
+    .agents()
+    .map((a) => a.agent_id)
+    .concat(['all']);
   for (const t of targets) if (known.indexOf(t) < 0) throw new Error(`unknown agent in target_agents: ${t}`);
   const priority = input.priority ?? 'normal';
-  if (['low', 'normal', 'high', 'urgent'].indexOf(priority) < 0) throw new Error('priority must be low, normal, high or urgent');
+  if (['low', 'normal', 'high', 'urgent'].indexOf(priority) < 0)
+    throw new Error('priority must be low, normal, high or urgent');
   const out = council.store.withLock((state) => {
     const c = council.store.begin(state);
     const now = council.now();
     const id = `DIR-${c.nextSeq('directive')}`;
-    const placed = c.setMarker('directives', 'append', [id, input.type || 'instruction', String(input.content).slice(0, 20000), targets.join(','), priority, 'active', '[]', input.by || 'human', new Date(now), ''], `Directives:${id}`);
-    c.audit({ actor: input.by || 'human', event: 'directive', tab: 'Directives', row_key: id, payload: { row: placed.row, targets, sha256: c.digest(placed.values) } });
+    const placed = c.setMarker(
+      'directives',
+      'append',
+      [
+        id,
+        input.type || 'instruction',
+        String(input.content).slice(0, 20000),
+        targets.join(','),
+        priority,
+        'active',
+        '[]',
+        input.by || 'human',
+        new Date(now),
+        '',
+      ],
+      `Directives:${id}`,
+    );
+    c.audit({
+      actor: input.by || 'human',
+      event: 'directive',
+      tab: 'Directives',
+      row_key: id,
+      payload: { row: placed.row, targets, sha256: c.digest(placed.values) },
+    });
     c.run(new Date(now).toISOString());
     return { directive_id: id };
   });
@@ -39,7 +69,10 @@ interface PromptRowRef {
 }
 
 function promptRows(council: Council, agent: string, language: string): PromptRowRef[] {
-  return council.store.readTab('prompts').map((values, i) => ({ row: i + 2, values })).filter((p) => p.values[1] === agent && p.values[4] === language);
+  return council.store
+    .readTab('prompts')
+    .map((values, i) => ({ row: i + 2, values }))
+    .filter((p) => p.values[1] === agent && p.values[4] === language);
 }
 
 function agentRow(council: Council, agent: string): number {
@@ -49,9 +82,12 @@ function agentRow(council: Council, agent: string): number {
 }
 
 // Editing a prompt adds a version and makes it the active one; nothing is overwritten.
-export function editPrompt(council: Council, input: { agent_id: string; language?: 'ja' | 'en'; text: string; reason?: string; by?: string }): { prompt_id: string; version: number } {
+export function editPrompt(
+  council: Council,
+  input: { agent_id: string; language?: 'ja' | 'en'; text: string; reason?: string; by?: string },
+): { prompt_id: string; version: number } {
   const language = input.language ?? 'ja';
-  if (!input.text || !input.text.trim()) throw new Error('a prompt needs text');
+  if (!input.text?.trim()) throw new Error('a prompt needs text');
   const rows = promptRows(council, input.agent_id, language);
   const aRow = agentRow(council, input.agent_id);
   const version = rows.reduce((m, p) => Math.max(m, Number(p.values[2]) || 0), 0) + 1;
@@ -59,19 +95,44 @@ export function editPrompt(council: Council, input: { agent_id: string; language
   council.store.withLock((state) => {
     const c = council.store.begin(state);
     const now = council.now();
-    for (const p of rows.filter((x) => x.values[3] === true)) c.update('prompts', p.row, [...p.values.slice(0, 3), false, ...p.values.slice(4)]);
+    for (const p of rows.filter((x) => x.values[3] === true))
+      c.update('prompts', p.row, [...p.values.slice(0, 3), false, ...p.values.slice(4)]);
     const agent = council.store.readRows('agents', aRow, 1)[0].slice();
     agent[9] = version;
     c.update('agents', aRow, agent);
-    const placed = c.setMarker('prompts', appendRow(council, 'prompts'), [id, input.agent_id, version, true, language, input.text.slice(0, 45000), input.by || 'human', input.reason || '', new Date(now)], `Prompts:${id}`);
-    c.audit({ actor: input.by || 'human', event: 'prompt_version', tab: 'Prompts', row_key: id, payload: { row: placed.row, version, reason: input.reason || '' } });
+    const placed = c.setMarker(
+      'prompts',
+      appendRow(council, 'prompts'),
+      [
+        id,
+        input.agent_id,
+        version,
+        true,
+        language,
+        input.text.slice(0, 45000),
+        input.by || 'human',
+        input.reason || '',
+        new Date(now),
+      ],
+      `Prompts:${id}`,
+    );
+    c.audit({
+      actor: input.by || 'human',
+      event: 'prompt_version',
+      tab: 'Prompts',
+      row_key: id,
+      payload: { row: placed.row, version, reason: input.reason || '' },
+    });
     c.run(new Date(now).toISOString());
   });
   bumpConfigVersion();
   return { prompt_id: id, version };
 }
 
-export function rollbackPrompt(council: Council, input: { agent_id: string; language?: 'ja' | 'en'; version: number; by?: string }): { prompt_id: string; version: number } {
+export function rollbackPrompt(
+  council: Council,
+  input: { agent_id: string; language?: 'ja' | 'en'; version: number; by?: string },
+): { prompt_id: string; version: number } {
   const language = input.language ?? 'ja';
   const rows = promptRows(council, input.agent_id, language);
   const target = rows.find((p) => Number(p.values[2]) === Number(input.version));
@@ -80,12 +141,24 @@ export function rollbackPrompt(council: Council, input: { agent_id: string; lang
   council.store.withLock((state) => {
     const c = council.store.begin(state);
     const now = council.now();
-    for (const p of rows.filter((x) => x.values[3] === true && x.row !== target.row)) c.update('prompts', p.row, [...p.values.slice(0, 3), false, ...p.values.slice(4)]);
+    for (const p of rows.filter((x) => x.values[3] === true && x.row !== target.row))
+      c.update('prompts', p.row, [...p.values.slice(0, 3), false, ...p.values.slice(4)]);
     const agent = council.store.readRows('agents', aRow, 1)[0].slice();
     agent[9] = Number(input.version);
     c.update('agents', aRow, agent);
-    c.setMarker('prompts', target.row, [...target.values.slice(0, 3), true, ...target.values.slice(4)], `Prompts:${String(target.values[0])}`);
-    c.audit({ actor: input.by || 'human', event: 'prompt_rollback', tab: 'Prompts', row_key: String(target.values[0]), payload: { version: input.version } });
+    c.setMarker(
+      'prompts',
+      target.row,
+      [...target.values.slice(0, 3), true, ...target.values.slice(4)],
+      `Prompts:${String(target.values[0])}`,
+    );
+    c.audit({
+      actor: input.by || 'human',
+      event: 'prompt_rollback',
+      tab: 'Prompts',
+      row_key: String(target.values[0]),
+      payload: { version: input.version },
+    });
     c.run(new Date(now).toISOString());
   });
   bumpConfigVersion();
@@ -106,7 +179,10 @@ export interface ReplayResult {
 }
 
 // Re-runs one phase with another model or prompt version and returns both answers; the record is not touched.
-export function replay(council: Council, input: { discussion_id: string; phase: number; model?: string; prompt_version?: number }): ReplayResult {
+export function replay(
+  council: Council,
+  input: { discussion_id: string; phase: number; model?: string; prompt_version?: number },
+): ReplayResult {
   const phase = Number(input.phase);
   if (!(phase >= 1 && phase <= 6)) throw new Error('phase must be 1–6');
   const { d } = council.loadDiscussion(input.discussion_id);
@@ -115,15 +191,32 @@ export function replay(council: Council, input: { discussion_id: string; phase: 
   const alt = (a: AgentDef): AgentDef => (input.model ? { ...a, model: input.model } : a);
   const requests = phaseRequests(d, env, phase === 6 ? 5 : phase).map((r) => {
     const agent = alt(r.agent);
-    const version = input.prompt_version ? prompts.find((p) => p.agent_id === r.agent.agent_id && p.version === Number(input.prompt_version) && p.language === env.lang) : null;
+    const version = input.prompt_version
+      ? prompts.find(
+          (p) =>
+            p.agent_id === r.agent.agent_id && p.version === Number(input.prompt_version) && p.language === env.lang,
+        )
+      : null;
     return { ...r, agent, key: `${r.key}/replay`, system: version ? version.text : r.system };
   });
   const byAgent: Record<string, unknown> = {};
-  for (const m of d.messages.filter((x) => x.phase === phase || (phase === 5 && x.phase === 6))) byAgent[m.speaker] ??= m.content;
+  for (const m of d.messages.filter((x) => x.phase === phase || (phase === 5 && x.phase === 6)))
+    byAgent[m.speaker] ??= m.content;
   const answers = requests.map((r) => {
     const [res] = env.providerFor(r.agent).respond([r]);
-    const problem = res.ok ? validationErrors(r, res.content) : res.error?.message ?? 'no answer';
-    return { agent_id: r.agent.agent_id, original: byAgent[r.agent.agent_id] ?? null, replay: problem ? null : res.content, error: problem };
+    const problem = res.ok ? validationErrors(r, res.content) : (res.error?.message ?? 'no answer');
+    return {
+      agent_id: r.agent.agent_id,
+      original: byAgent[r.agent.agent_id] ?? null,
+      replay: problem ? null : res.content,
+      error: problem,
+    };
   });
-  return { discussion_id: d.discussion_id, phase, model: input.model ?? 'as recorded', prompt_version: input.prompt_version ?? null, answers };
+  return {
+    discussion_id: d.discussion_id,
+    phase,
+    model: input.model ?? 'as recorded',
+    prompt_version: input.prompt_version ?? null,
+    answers,
+  };
 }

@@ -2,7 +2,7 @@
 import { tabByName } from '../../sheets-schema/index.js';
 import { parsePointer } from '../core/cells.js';
 import { isDate, messagesFromRows } from '../adapters/gas/records.js';
-import { Store } from '../adapters/gas/store.js';
+import type { Store } from '../adapters/gas/store.js';
 
 export type LogicalRow = Record<string, string | number | boolean>;
 

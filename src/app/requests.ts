@@ -20,7 +20,8 @@ function priorityOf(v: unknown, fallback: Priority = 'MEDIUM'): Priority {
 export function nudge(council: Council): void {
   const delay = council.settings().number('queue.nudge_delay_ms');
   // A nudge whose time is long past has fired or died; it must not block new ones or use up the trigger quota.
-  if (scheduleOnce(NUDGE_HANDLER, delay, Number(props.get(NUDGE_AT) || 0))) props.set({ [NUDGE_AT]: String(Date.now() + delay) });
+  if (scheduleOnce(NUDGE_HANDLER, delay, Number(props.get(NUDGE_AT) || 0)))
+    props.set({ [NUDGE_AT]: String(Date.now() + delay) });
 }
 
 export interface DiscussionRequest {
@@ -32,16 +33,29 @@ export interface DiscussionRequest {
   dedupe_key?: string;
 }
 
-export function requestDiscussion(req: DiscussionRequest, council = new Council(openBound(), scriptZone())): { task_id: string; duplicate: boolean } {
+export function requestDiscussion(
+  req: DiscussionRequest,
+  council = new Council(openBound(), scriptZone()),
+): { task_id: string; duplicate: boolean } {
   const trigger = validateTrigger(req);
   const priority = priorityOf(req.priority);
-  const r = council.enqueue('discussion.open', { trigger, priority }, priority, req.dedupe_key ? String(req.dedupe_key) : '', trigger.source);
+  const r = council.enqueue(
+    'discussion.open',
+    { trigger, priority },
+    priority,
+    req.dedupe_key ? String(req.dedupe_key) : '',
+    trigger.source,
+  );
   nudge(council);
   return { task_id: r.id, duplicate: r.duplicate };
 }
 
-export function requestObjection(input: Partial<ObjectionInput>, council = new Council(openBound(), scriptZone())): { task_id: string } {
-  if (!input.discussion_id || !/^DISC-\d{4}-\d{2}-\d{2}-\d{3,}$/.test(input.discussion_id)) throw new Error('discussion_id must look like DISC-YYYY-MM-DD-SEQ');
+export function requestObjection(
+  input: Partial<ObjectionInput>,
+  council = new Council(openBound(), scriptZone()),
+): { task_id: string } {
+  if (!input.discussion_id || !/^DISC-\d{4}-\d{2}-\d{2}-\d{3,}$/.test(input.discussion_id))
+    throw new Error('discussion_id must look like DISC-YYYY-MM-DD-SEQ');
   if (!input.reason || !String(input.reason).trim()) throw new Error('an objection needs a reason');
   const payload: ObjectionInput = {
     discussion_id: input.discussion_id,
@@ -50,23 +64,45 @@ export function requestObjection(input: Partial<ObjectionInput>, council = new C
     objector: String(input.objector || 'human'),
     reason: String(input.reason).slice(0, 20000),
     alternative: String(input.alternative || '-').slice(0, 20000),
-    evidence: (Array.isArray(input.evidence) ? input.evidence : input.evidence ? [String(input.evidence)] : []).map((e) => String(e).slice(0, 2000)).slice(0, 20),
+    evidence: (Array.isArray(input.evidence) ? input.evidence : input.evidence ? [String(input.evidence)] : [])
+      .map((e) => String(e).slice(0, 2000))
+      .slice(0, 20),
     urgency: priorityOf(input.urgency),
     kind: input.kind,
   };
-  const r = council.enqueue('objection.process', payload as unknown as Record<string, unknown>, payload.urgency, '', payload.objector);
+  const r = council.enqueue(
+    'objection.process',
+    payload as unknown as Record<string, unknown>,
+    payload.urgency,
+    '',
+    payload.objector,
+  );
   nudge(council);
   return { task_id: r.id };
 }
 
-export function requestResolution(input: Partial<ResolutionInput>, council = new Council(openBound(), scriptZone())): { task_id: string } {
+export function requestResolution(
+  input: Partial<ResolutionInput>,
+  council = new Council(openBound(), scriptZone()),
+): { task_id: string } {
   if (!input.discussion_id) throw new Error('discussion_id is required');
-  if (input.action !== 'approve' && input.action !== 'return' && input.action !== 'reject') throw new Error('action must be approve, return or reject');
+  if (input.action !== 'approve' && input.action !== 'return' && input.action !== 'reject')
+    throw new Error('action must be approve, return or reject');
   if (input.action === 'return' && !input.guidance) throw new Error('returning a discussion to Phase 5 needs guidance');
-  const payload: ResolutionInput = { discussion_id: input.discussion_id, action: input.action, by: String(input.by || activeUserEmail() || 'human') };
+  const payload: ResolutionInput = {
+    discussion_id: input.discussion_id,
+    action: input.action,
+    by: String(input.by || activeUserEmail() || 'human'),
+  };
   if (input.guidance) payload.guidance = String(input.guidance).slice(0, 20000);
   if (input.order) payload.order = input.order;
-  const r = council.enqueue('escalation.resolve', payload as unknown as Record<string, unknown>, 'HIGH', '', payload.by);
+  const r = council.enqueue(
+    'escalation.resolve',
+    payload as unknown as Record<string, unknown>,
+    'HIGH',
+    '',
+    payload.by,
+  );
   nudge(council);
   return { task_id: r.id };
 }

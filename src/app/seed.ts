@@ -14,7 +14,13 @@ function addMissing(ss: Spreadsheet, key: string, rows: unknown[][]): number {
   const sheet = findSheet(ss, spec);
   if (!sheet) throw new Error(`the ${spec.name} tab is missing; run setup`);
   const last = sheet.getLastRow();
-  const present = last >= 2 ? sheet.getRange(2, 1, last - 1, 1).getValues().map((r) => String(r[0])) : [];
+  const present =
+    last >= 2
+      ? sheet
+          .getRange(2, 1, last - 1, 1)
+          .getValues()
+          .map((r) => String(r[0]))
+      : [];
   const missing = rows.filter((r) => present.indexOf(String(r[0])) < 0);
   if (!missing.length) return 0;
   const start = Math.max(last, 1) + 1;
@@ -26,15 +32,57 @@ function addMissing(ss: Spreadsheet, key: string, rows: unknown[][]): number {
 
 export function seedCouncil(ss: Spreadsheet): { agents: number; prompts: number } {
   const now = new Date();
-  const agents = addMissing(ss, 'agents', defaultAgents().map((a) => [a.agent_id, a.name_ja, a.name_en, a.group, a.phases.join(','), a.model, a.temperature, a.substitute_agent, a.active, a.prompt_version, a.description]));
-  const prompts = addMissing(ss, 'prompts', defaultPrompts().map((p) => [p.prompt_id, p.agent_id, p.version, p.active, p.language, p.text, p.changed_by, p.change_reason, now]));
+  const agents = addMissing(
+    ss,
+    'agents',
+    defaultAgents().map((a) => [
+      a.agent_id,
+      a.name_ja,
+      a.name_en,
+      a.group,
+      a.phases.join(','),
+      a.model,
+      a.temperature,
+      a.substitute_agent,
+      a.active,
+      a.prompt_version,
+      a.description,
+    ]),
+  );
+  const prompts = addMissing(
+    ss,
+    'prompts',
+    defaultPrompts().map((p) => [
+      p.prompt_id,
+      p.agent_id,
+      p.version,
+      p.active,
+      p.language,
+      p.text,
+      p.changed_by,
+      p.change_reason,
+      now,
+    ]),
+  );
   return { agents, prompts };
 }
 
 // The demo team's 30 days end yesterday, so the watcher and the seed's example find a fresh decline.
 export function seedDemo(ss: Spreadsheet): { members: number; kpi: number } {
   const tz = scriptZone();
-  const members = addMissing(ss, 'members', DEMO_MEMBERS.map((m) => [m.member_id, m.name, m.team, m.role, dayToDate('2023-04-01', tz), m.best_login_streak, JSON.stringify(m.profile)]));
+  const members = addMissing(
+    ss,
+    'members',
+    DEMO_MEMBERS.map((m) => [
+      m.member_id,
+      m.name,
+      m.team,
+      m.role,
+      dayToDate('2023-04-01', tz),
+      m.best_login_streak,
+      JSON.stringify(m.profile),
+    ]),
+  );
   const kpiSheet = findSheet(ss, tabByKey('kpi'));
   if (!kpiSheet) throw new Error('the KPI tab is missing; run setup');
   if (kpiSheet.getLastRow() >= 2) return { members, kpi: 0 };

@@ -21,7 +21,16 @@ export interface SetupReport {
 }
 
 export function runSetup(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): SetupReport {
-  const report: SetupReport = { created: [], repaired: [], problems: [], settingsAdded: 0, agentsAdded: 0, promptsAdded: 0, triggersCreated: 0, triggersRemoved: 0 };
+  const report: SetupReport = {
+    created: [],
+    repaired: [],
+    problems: [],
+    settingsAdded: 0,
+    agentsAdded: 0,
+    promptsAdded: 0,
+    triggersCreated: 0,
+    triggersRemoved: 0,
+  };
   for (const spec of TABS) {
     const existing = findSheet(ss, spec);
     const plan = planTab(spec, existing ? readHeader(existing) : []);
@@ -35,7 +44,14 @@ export function runSetup(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): SetupRep
   report.agentsAdded = council.agents;
   report.promptsAdded = council.prompts;
   new Store(ss, scriptZone()).ensureState();
-  if (report.created.length || report.repaired.length || report.settingsAdded || report.agentsAdded || report.promptsAdded) bumpConfigVersion();
+  if (
+    report.created.length ||
+    report.repaired.length ||
+    report.settingsAdded ||
+    report.agentsAdded ||
+    report.promptsAdded
+  )
+    bumpConfigVersion();
   const triggers = installTriggers();
   report.triggersCreated = triggers.create.length;
   report.triggersRemoved = triggers.remove.length;

@@ -28,16 +28,26 @@ export function sidebarData(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): Sideb
         priority: String(row[2]),
         target: String(row[4]),
         // google.script.run cannot return a Date, so times travel as ISO strings.
-        createdAt: Object.prototype.toString.call(created) === '[object Date]' ? (created as Date).toISOString() : String(created),
+        createdAt:
+          Object.prototype.toString.call(created) === '[object Date]'
+            ? (created as Date).toISOString()
+            : String(created),
       });
     }
   }
   const stats = props.json<Record<string, { hits: number; misses: number; brier: number; n: number }>>(STATS_KEY, {});
-  const agents = Object.keys(stats).sort().map((id) => {
-    const st = stats[id];
-    const decided = st.hits + st.misses;
-    return { agent_id: id, accuracy: decided ? Math.round((st.hits / decided) * 1000) / 1000 : null, calibration: st.n ? Math.round((1 - st.brier / st.n) * 1000) / 1000 : null, outcomes: st.n };
-  });
+  const agents = Object.keys(stats)
+    .sort()
+    .map((id) => {
+      const st = stats[id];
+      const decided = st.hits + st.misses;
+      return {
+        agent_id: id,
+        accuracy: decided ? Math.round((st.hits / decided) * 1000) / 1000 : null,
+        calibration: st.n ? Math.round((1 - st.brier / st.n) * 1000) / 1000 : null,
+        outcomes: st.n,
+      };
+    });
   return { tabs, agents, discussions: discussions.reverse() };
 }
 
@@ -50,8 +60,21 @@ export interface DiscussionView {
   closed_at: string;
   phases: { phase: number; messages: number }[];
   messages: {
-    message_id: string; phase: number; speaker: string; type: string; brief: string; timestamp: string; model: string; tokens: number; cost_usd: number; processing_ms: number;
-    stated: number | null; computed: number | null; fallback_level: number; error_code: string; note: string;
+    message_id: string;
+    phase: number;
+    speaker: string;
+    type: string;
+    brief: string;
+    timestamp: string;
+    model: string;
+    tokens: number;
+    cost_usd: number;
+    processing_ms: number;
+    stated: number | null;
+    computed: number | null;
+    fallback_level: number;
+    error_code: string;
+    note: string;
   }[];
   decision: Record<string, unknown> | null;
   notes: string[];
@@ -60,7 +83,10 @@ export interface DiscussionView {
 // One discussion's timeline for the sidebar: plain data only, since google.script.run cannot carry Dates.
 export function discussionView(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, id: string): DiscussionView {
   const { d } = new Council(ss, scriptZone()).loadDiscussion(id);
-  const phases = [1, 2, 3, 4, 5, 6].map((phase) => ({ phase, messages: d.messages.filter((m) => m.phase === phase).length }));
+  const phases = [1, 2, 3, 4, 5, 6].map((phase) => ({
+    phase,
+    messages: d.messages.filter((m) => m.phase === phase).length,
+  }));
   return {
     discussion_id: d.discussion_id,
     status: d.status,
@@ -70,9 +96,21 @@ export function discussionView(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, id:
     closed_at: d.closed_at,
     phases,
     messages: d.messages.map((m) => ({
-      message_id: m.message_id, phase: m.phase, speaker: m.speaker, type: m.message_type, brief: briefMessage(m), timestamp: m.timestamp,
-      model: m.metadata.model_used, tokens: m.metadata.tokens_consumed, cost_usd: m.metadata.cost_usd ?? 0, processing_ms: m.metadata.processing_time_ms, note: m.metadata.note ?? '',
-      stated: m.metadata.stated_confidence ?? null, computed: m.metadata.computed_confidence ?? null, fallback_level: m.metadata.fallback_level, error_code: m.metadata.error_code ?? '',
+      message_id: m.message_id,
+      phase: m.phase,
+      speaker: m.speaker,
+      type: m.message_type,
+      brief: briefMessage(m),
+      timestamp: m.timestamp,
+      model: m.metadata.model_used,
+      tokens: m.metadata.tokens_consumed,
+      cost_usd: m.metadata.cost_usd ?? 0,
+      processing_ms: m.metadata.processing_time_ms,
+      note: m.metadata.note ?? '',
+      stated: m.metadata.stated_confidence ?? null,
+      computed: m.metadata.computed_confidence ?? null,
+      fallback_level: m.metadata.fallback_level,
+      error_code: m.metadata.error_code ?? '',
     })),
     decision: d.final_decision,
     notes: d.notes,

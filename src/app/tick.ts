@@ -40,7 +40,10 @@ export function runTick(): TickReport {
       } catch (e) {
         // A retry wait that would outlast this execution gives the work back to the queue, not a failure.
         const err = e as Error & { retryAt?: number };
-        outcome = err.name === 'RequeueError' ? { kind: 'requeue', progressed: false, notBefore: err.retryAt } : { kind: 'failed', error: err.message || String(e) };
+        outcome =
+          err.name === 'RequeueError'
+            ? { kind: 'requeue', progressed: false, notBefore: err.retryAt }
+            : { kind: 'failed', error: err.message || String(e) };
       }
     }
     council.finish(item, outcome);

@@ -1,7 +1,7 @@
 // The KPI watcher: a metric that fell N days in a row (thresholds in Settings) opens a discussion.
 import { declineRun, recentChange, series } from '../core/kpi.js';
 import type { Priority } from '../core/types.js';
-import { Council } from './council.js';
+import type { Council } from './council.js';
 import { requestDiscussion } from './requests.js';
 
 export interface WatchReport {
@@ -24,13 +24,23 @@ export function runWatcher(council: Council): WatchReport {
     if (run < days || !change || -change.ratio < minDrop) continue;
     const priority: Priority = -change.ratio >= 0.5 ? 'HIGH' : 'MEDIUM';
     const member = env.members.find((m) => m.member_id === id);
-    const summary = env.lang === 'ja' ? `${member?.name ?? id}さんの${metric}が${run}日連続低下` : `${member?.name ?? id}: ${metric} fell ${run} days in a row`;
+    const summary =
+      env.lang === 'ja'
+        ? `${member?.name ?? id}さんの${metric}が${run}日連続低下`
+        : `${member?.name ?? id}: ${metric} fell ${run} days in a row`;
     const r = requestDiscussion(
       {
         type: 'kpi_decline',
         source: 'watcher',
         target_user_id: id,
-        context: { metric, summary, previous: change.from, current: change.to, days: run, last_date: points[points.length - 1].date },
+        context: {
+          metric,
+          summary,
+          previous: change.from,
+          current: change.to,
+          days: run,
+          last_date: points[points.length - 1].date,
+        },
         priority,
         dedupe_key: `watch:${id}:${metric}:${points[points.length - 1].date}`,
       },

@@ -17,7 +17,7 @@ export const TOKENS_PROPERTY = 'KAIGI_API_TOKENS';
 function tokens(): TokenRecord[] {
   try {
     return props.json<TokenRecord[]>(TOKENS_PROPERTY, []);
-  } catch (e) {
+  } catch {
     return [];
   }
 }
@@ -33,18 +33,22 @@ function authenticate(token: string | undefined): TokenRecord | null {
 const json = jsonOutput;
 
 function status(): unknown {
-  if (!props.get(SPREADSHEET_ID_PROPERTY)) return apiError(409, 'not_set_up', 'Kaigi has not been set up in its spreadsheet yet.');
+  if (!props.get(SPREADSHEET_ID_PROPERTY))
+    return apiError(409, 'not_set_up', 'Kaigi has not been set up in its spreadsheet yet.');
   const ss = openBound();
   return { status: 200, tabs: TABS.map((t) => ({ tab: t.name, present: findSheet(ss, t) !== null })) };
 }
 
-export function handleWeb(method: 'GET' | 'POST', e: GoogleAppsScript.Events.DoGet | GoogleAppsScript.Events.DoPost): GoogleAppsScript.Content.TextOutput {
+export function handleWeb(
+  method: 'GET' | 'POST',
+  e: GoogleAppsScript.Events.DoGet | GoogleAppsScript.Events.DoPost,
+): GoogleAppsScript.Content.TextOutput {
   let body: Record<string, unknown> = {};
   if (method === 'POST') {
     const post = (e as GoogleAppsScript.Events.DoPost).postData;
     try {
-      body = post && post.contents ? (JSON.parse(post.contents) as Record<string, unknown>) : {};
-    } catch (err) {
+      body = post?.contents ? (JSON.parse(post.contents) as Record<string, unknown>) : {};
+    } catch {
       return json(apiError(400, 'invalid_json', 'The request body is not valid JSON.'));
     }
   }
@@ -55,7 +59,8 @@ export function handleWeb(method: 'GET' | 'POST', e: GoogleAppsScript.Events.DoG
   const token = (e.parameter.token as string | undefined) ?? (typeof body.token === 'string' ? body.token : undefined);
   const caller = authenticate(token);
   if (!caller) return json(apiError(401, 'unauthorized', 'A valid API token is required.'));
-  if (roles.indexOf(caller.role) < 0) return json(apiError(403, 'forbidden', `The ${caller.role} role cannot call ${key}.`));
+  if (roles.indexOf(caller.role) < 0)
+    return json(apiError(403, 'forbidden', `The ${caller.role} role cannot call ${key}.`));
   const result: unknown | ApiError = key === 'GET /status' ? status() : apiError(404, 'not_found', key);
   return json(result);
 }

@@ -35,13 +35,23 @@ export function parsePointer(v: unknown): Pointer | null {
   if (typeof v !== 'string' || v.indexOf('{"$ref":') !== 0) return null;
   try {
     const p = JSON.parse(v) as Pointer;
-    return (p.$ref === 'Overflow' || p.$ref === 'Messages') && typeof p.sha256 === 'string' && Array.isArray(p.rows) ? p : null;
-  } catch (e) {
+    return (p.$ref === 'Overflow' || p.$ref === 'Messages') && typeof p.sha256 === 'string' && Array.isArray(p.rows)
+      ? p
+      : null;
+  } catch {
     return null;
   }
 }
 
 // The form in which a row's values are hashed: Dates as ISO strings, empty as ''.
 export function canonical(values: readonly unknown[]): string {
-  return JSON.stringify(values.map((v) => (Object.prototype.toString.call(v) === '[object Date]' ? (v as Date).toISOString() : v === null || v === undefined ? '' : v)));
+  return JSON.stringify(
+    values.map((v) =>
+      Object.prototype.toString.call(v) === '[object Date]'
+        ? (v as Date).toISOString()
+        : v === null || v === undefined
+          ? ''
+          : v,
+    ),
+  );
 }

@@ -41,4 +41,10 @@ export function bandOf(c: number, b: Bands): Band {
 }
 
 // How much a vote counts: heavy 1, reference 0.75, cross-check 0.5, feedback 0.25, note 0.1.
-export const BAND_WEIGHT: Record<Band, number> = { heavy: 1, reference: 0.75, crosscheck: 0.5, feedback: 0.25, note: 0.1 };
+export const BAND_WEIGHT: Record<Band, number> = {
+  heavy: 1,
+  reference: 0.75,
+  crosscheck: 0.5,
+  feedback: 0.25,
+  note: 0.1,
+};

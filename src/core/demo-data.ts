@@ -3,11 +3,46 @@ import { addDays } from './ids.js';
 import type { KpiRow, Member, Trigger } from './types.js';
 
 export const DEMO_MEMBERS: readonly Member[] = [
-  { member_id: 'tanaka', name: '田中 太郎', team: '営業1課', role: '営業', best_login_streak: 15, profile: { recognition_preference: 'PUBLIC', tenure_years: 3, preferred_contact_time: '09:30' } },
-  { member_id: 'sato', name: '佐藤 花子', team: '営業1課', role: '営業', best_login_streak: 22, profile: { recognition_preference: 'PRIVATE', tenure_years: 6, preferred_contact_time: '13:00' } },
-  { member_id: 'suzuki', name: '鈴木 一郎', team: '営業1課', role: '営業', best_login_streak: 9, profile: { recognition_preference: 'PUBLIC', tenure_years: 1, preferred_contact_time: '10:00' } },
-  { member_id: 'takahashi', name: '高橋 美咲', team: '営業2課', role: '営業', best_login_streak: 30, profile: { recognition_preference: 'PRIVATE', tenure_years: 8, preferred_contact_time: '08:45' } },
-  { member_id: 'ito', name: '伊藤 健', team: '営業2課', role: 'リーダー', best_login_streak: 18, profile: { recognition_preference: 'PUBLIC', tenure_years: 10, preferred_contact_time: '17:00' } },
+  {
+    member_id: 'tanaka',
+    name: '田中 太郎',
+    team: '営業1課',
+    role: '営業',
+    best_login_streak: 15,
+    profile: { recognition_preference: 'PUBLIC', tenure_years: 3, preferred_contact_time: '09:30' },
+  },
+  {
+    member_id: 'sato',
+    name: '佐藤 花子',
+    team: '営業1課',
+    role: '営業',
+    best_login_streak: 22,
+    profile: { recognition_preference: 'PRIVATE', tenure_years: 6, preferred_contact_time: '13:00' },
+  },
+  {
+    member_id: 'suzuki',
+    name: '鈴木 一郎',
+    team: '営業1課',
+    role: '営業',
+    best_login_streak: 9,
+    profile: { recognition_preference: 'PUBLIC', tenure_years: 1, preferred_contact_time: '10:00' },
+  },
+  {
+    member_id: 'takahashi',
+    name: '高橋 美咲',
+    team: '営業2課',
+    role: '営業',
+    best_login_streak: 30,
+    profile: { recognition_preference: 'PRIVATE', tenure_years: 8, preferred_contact_time: '08:45' },
+  },
+  {
+    member_id: 'ito',
+    name: '伊藤 健',
+    team: '営業2課',
+    role: 'リーダー',
+    best_login_streak: 18,
+    profile: { recognition_preference: 'PUBLIC', tenure_years: 10, preferred_contact_time: '17:00' },
+  },
 ];
 
 // A small deterministic generator so the demo is the same on every machine.

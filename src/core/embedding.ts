@@ -13,7 +13,11 @@ function fnv(s: string, seed: number): number {
 }
 
 function normalise(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/[\s、。,.!?！？「」『』（）()\[\]{}:;'"・…\-–—_/\\]+/g, ' ').trim();
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s、。,.!?！？「」『』（）()[\]{}:;'"・…\-–—_/\\]+/g, ' ')
+    .trim();
 }
 
 // Feature hashing of character 1-, 2- and 3-grams: needs no word boundaries, so it works for Japanese.
@@ -61,7 +65,11 @@ export function bytesToBase64(b: Uint8Array): string {
   let out = '';
   for (let i = 0; i < b.length; i += 3) {
     const n = (b[i] << 16) | ((b[i + 1] ?? 0) << 8) | (b[i + 2] ?? 0);
-    out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63] + (i + 1 < b.length ? B64[(n >> 6) & 63] : '=') + (i + 2 < b.length ? B64[n & 63] : '=');
+    out +=
+      B64[(n >> 18) & 63] +
+      B64[(n >> 12) & 63] +
+      (i + 1 < b.length ? B64[(n >> 6) & 63] : '=') +
+      (i + 2 < b.length ? B64[n & 63] : '=');
   }
   return out;
 }

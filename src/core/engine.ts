@@ -1,7 +1,14 @@
 // The discussion engine: plans the next step from the record alone and runs it through any provider.
 import { bandOf, computeConfidence, type Bands, type Weights } from './confidence.js';
 import { addDays, messageId } from './ids.js';
-import { validateContent, validateMessage, type ContentOf, type Message, type MessageType, type Metadata } from './messages.js';
+import {
+  validateContent,
+  validateMessage,
+  type ContentOf,
+  type Message,
+  type MessageType,
+  type Metadata,
+} from './messages.js';
 import { buildUserText, summarize } from './prompt.js';
 import type { AgentContext, AgentRequest, AgentResponse, Expectation, Provider } from './provider.js';
 import type { Settings } from './settings.js';
@@ -68,22 +75,38 @@ function totalTokens(d: Discussion): number {
 
 export function latestComputed(d: Discussion): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const m of d.messages) if (m.metadata.computed_confidence !== undefined && (m.message_type === 'SPECIALIST_OPINION' || m.message_type === 'FEEDBACK_RESPONSE')) out[m.speaker] = m.metadata.computed_confidence;
+  for (const m of d.messages)
+    if (
+      m.metadata.computed_confidence !== undefined &&
+      (m.message_type === 'SPECIALIST_OPINION' || m.message_type === 'FEEDBACK_RESPONSE')
+    )
+      out[m.speaker] = m.metadata.computed_confidence;
   return out;
 }
 
 function feedbackRounds(d: Discussion, agent: string): number {
-  return d.messages.filter((m) => m.message_type === 'FEEDBACK_REQUEST' && (m.content as { target_agent: string }).target_agent === agent).length;
+  return d.messages.filter(
+    (m) => m.message_type === 'FEEDBACK_REQUEST' && (m.content as { target_agent: string }).target_agent === agent,
+  ).length;
 }
 
 function bands(s: Settings): Bands {
-  return { heavy: s.number('confidence.band_heavy'), reference: s.number('confidence.band_reference'), crosscheck: s.number('confidence.band_crosscheck'), feedback: s.number('confidence.band_feedback') };
+  return {
+    heavy: s.number('confidence.band_heavy'),
+    reference: s.number('confidence.band_reference'),
+    crosscheck: s.number('confidence.band_crosscheck'),
+    feedback: s.number('confidence.band_feedback'),
+  };
 }
 
 export function planStep(d: Discussion, env: EngineEnv): Step {
   const s = env.settings;
   const timeoutMs = s.number('limits.discussion_timeout_hours') * 3600_000;
-  if ((d.status === 'OPEN' || d.status === 'IN_PROGRESS' || d.status === 'VOTING') && env.now() - Date.parse(d.created_at) > timeoutMs) return { kind: 'timeout' };
+  if (
+    (d.status === 'OPEN' || d.status === 'IN_PROGRESS' || d.status === 'VOTING') &&
+    env.now() - Date.parse(d.created_at) > timeoutMs
+  )
+    return { kind: 'timeout' };
   if (d.status === 'OPEN') return { kind: 'start' };
   if (d.status === 'VOTING') return { kind: 'decide' };
   if (d.status !== 'IN_PROGRESS') return { kind: 'idle', reason: d.status };
@@ -100,7 +123,9 @@ export function planStep(d: Discussion, env: EngineEnv): Step {
     return c !== undefined && bandOf(c, b) === 'feedback' && feedbackRounds(d, a.agent_id) < maxRounds;
   });
   if (ask.length) return { kind: 'feedback', agents: ask.map((a) => a.agent_id) };
-  const p34 = active(env, 'balancer', 3).concat(active(env, 'governance', 4)).filter((a) => !d.messages.some((m) => m.speaker === a.agent_id && (m.phase === 3 || m.phase === 4)));
+  const p34 = active(env, 'balancer', 3)
+    .concat(active(env, 'governance', 4))
+    .filter((a) => !d.messages.some((m) => m.speaker === a.agent_id && (m.phase === 3 || m.phase === 4)));
   if (p34.length) return { kind: 'phase34', agents: p34.map((a) => a.agent_id) };
   return { kind: 'decide' };
 }
@@ -142,18 +167,50 @@ function valid(e: Expectation, content: unknown, allow: string[], today = ''): s
 
 function defaultContent(e: Expectation, env: EngineEnv, agent: AgentDef, reason: string): unknown {
   const t = (ja: string, en: string) => (env.lang === 'ja' ? ja : en);
-  const note = t(`応答が得られなかったため既定の意見を記録（${reason.slice(0, 200)}）`, `No usable answer; default opinion recorded (${reason.slice(0, 200)})`);
+  const note = t(
+    `応答が得られなかったため既定の意見を記録（${reason.slice(0, 200)}）`,
+    `No usable answer; default opinion recorded (${reason.slice(0, 200)})`,
+  );
   switch (e) {
-    case 'SITUATION_REPORT': return { summary: note, data_points: [{ metric: 'none', value: 'n/a', change: '', note: '' }], severity: 'MEDIUM' };
-    case 'SPECIALIST_OPINION': return { analysis: note, evidence: ['E001'], hypothesis: t('判断保留', 'No judgement'), confidence: 0, recommendation: { action_type: env.settings.get<string[]>('actions.allow_list')[0], target: '-', description: note, intensity: 'low', timing: '', duration_days: 1 } };
-    case 'FEEDBACK_RESPONSE': return { answer: note, source_data: [] };
-    case 'PERSPECTIVE_POSITIVE': return { viewpoint: note, opportunity: '-' };
-    case 'PERSPECTIVE_NEGATIVE': return { risk: note, concern: '-', counter_proposal: '-' };
-    case 'PERSPECTIVE_HUMAN': return { reality_check: note, human_insight: '-' };
+    case 'SITUATION_REPORT':
+      return {
+        summary: note,
+        data_points: [{ metric: 'none', value: 'n/a', change: '', note: '' }],
+        severity: 'MEDIUM',
+      };
+    case 'SPECIALIST_OPINION':
+      return {
+        analysis: note,
+        evidence: ['E001'],
+        hypothesis: t('判断保留', 'No judgement'),
+        confidence: 0,
+        recommendation: {
+          action_type: env.settings.get<string[]>('actions.allow_list')[0],
+          target: '-',
+          description: note,
+          intensity: 'low',
+          timing: '',
+          duration_days: 1,
+        },
+      };
+    case 'FEEDBACK_RESPONSE':
+      return { answer: note, source_data: [] };
+    case 'PERSPECTIVE_POSITIVE':
+      return { viewpoint: note, opportunity: '-' };
+    case 'PERSPECTIVE_NEGATIVE':
+      return { risk: note, concern: '-', counter_proposal: '-' };
+    case 'PERSPECTIVE_HUMAN':
+      return { reality_check: note, human_insight: '-' };
     // A governance check that could not run is never a pass.
     case 'GOVERNANCE_ETHICS':
-    case 'GOVERNANCE_LEGAL': return { check_result: 'FAIL', concerns: [note], notes: t(`${agent.name_ja}の審査を実施できず`, `${agent.name_en} could not review`) };
-    default: throw new Error(`no default for ${e}`);
+    case 'GOVERNANCE_LEGAL':
+      return {
+        check_result: 'FAIL',
+        concerns: [note],
+        notes: t(`${agent.name_ja}の審査を実施できず`, `${agent.name_en} could not review`),
+      };
+    default:
+      throw new Error(`no default for ${e}`);
   }
 }
 
@@ -170,23 +227,44 @@ function ask(env: EngineEnv, requests: AgentRequest[], allowDefault: boolean): A
   return requests.map((r) => {
     const res = responses.get(r.key)!;
     const maxMs = (env.settings.get<Record<string, number>>('phase.max_seconds')[String(r.phase)] ?? 300) * 1000;
-    let problem = res.ok ? valid(r.expect, res.content, allow, env.today) : res.error?.message ?? 'no answer';
-    if (!problem && res.ms > maxMs) problem = `E001: the answer took ${res.ms} ms, past phase ${r.phase}'s maximum of ${maxMs} ms`;
+    let problem = res.ok ? valid(r.expect, res.content, allow, env.today) : (res.error?.message ?? 'no answer');
+    if (!problem && res.ms > maxMs)
+      problem = `E001: the answer took ${res.ms} ms, past phase ${r.phase}'s maximum of ${maxMs} ms`;
     const level = Math.max(res.attempts > 1 || res.repaired ? 1 : 0, res.fallbackLevel ?? 0);
-    if (!problem) return { agent: r.agent, content: res.content, response: res, level, note: res.note, memory: r.context.memory };
+    if (!problem)
+      return { agent: r.agent, content: res.content, response: res, level, note: res.note, memory: r.context.memory };
     // Level 2: a substitute from the same group answers in the agent's place.
-    const sub = env.agents.find((a) => a.agent_id === r.agent.substitute_agent && a.active && a.group === r.agent.group);
+    const sub = env.agents.find(
+      (a) => a.agent_id === r.agent.substitute_agent && a.active && a.group === r.agent.group,
+    );
     if (sub) {
-      const sr = { ...r, agent: sub, system: env.promptOf(sub), key: r.key + '/substitute' };
+      const sr = { ...r, agent: sub, system: env.promptOf(sub), key: `${r.key}/substitute` };
       const [sres] = env.providerFor(sub).respond([sr]);
-      let sp = sres.ok ? valid(r.expect, sres.content, allow) : sres.error?.message ?? 'no answer';
+      let sp = sres.ok ? valid(r.expect, sres.content, allow) : (sres.error?.message ?? 'no answer');
       if (!sp && sres.ms > maxMs) sp = `the answer took ${sres.ms} ms, past the phase maximum`;
-      if (!sp) return { agent: r.agent, content: sres.content, response: sres, level: 2, note: `answered by substitute ${sub.agent_id}: ${problem}`, memory: sr.context.memory };
+      if (!sp)
+        return {
+          agent: r.agent,
+          content: sres.content,
+          response: sres,
+          level: 2,
+          note: `answered by substitute ${sub.agent_id}: ${problem}`,
+          memory: sr.context.memory,
+        };
       problem = `${problem}; substitute ${sub.agent_id}: ${sp}`;
     }
-    if (!allowDefault) return { agent: r.agent, content: null, response: res, level: 2, errorCode: 'E001', note: problem };
+    if (!allowDefault)
+      return { agent: r.agent, content: null, response: res, level: 2, errorCode: 'E001', note: problem };
     // Level 3: continue without this opinion; a default opinion marked as such keeps the record complete.
-    return { agent: r.agent, content: defaultContent(r.expect, env, r.agent, problem), response: res, level: 3, errorCode: 'E001', isDefault: true, note: problem };
+    return {
+      agent: r.agent,
+      content: defaultContent(r.expect, env, r.agent, problem),
+      response: res,
+      level: 3,
+      errorCode: 'E001',
+      isDefault: true,
+      note: problem,
+    };
   });
 }
 
@@ -197,7 +275,8 @@ export interface Visible {
 
 function visible(d: Discussion, env: EngineEnv, filter: (m: Message) => boolean): Visible {
   const earlier = d.messages.filter(filter);
-  if (totalTokens(d) > env.settings.number('limits.max_tokens_per_discussion')) return { earlier: earlier.slice(-3), summary: summarize(earlier.slice(0, -3)) };
+  if (totalTokens(d) > env.settings.number('limits.max_tokens_per_discussion'))
+    return { earlier: earlier.slice(-3), summary: summarize(earlier.slice(0, -3)) };
   return { earlier, summary: null };
 }
 
@@ -226,10 +305,25 @@ function context(d: Discussion, env: EngineEnv, v: Visible, extra: Partial<Agent
   };
 }
 
-function request(d: Discussion, env: EngineEnv, agent: AgentDef, phase: number, expect: Expectation, base: AgentContext): AgentRequest {
+function request(
+  d: Discussion,
+  env: EngineEnv,
+  agent: AgentDef,
+  phase: number,
+  expect: Expectation,
+  base: AgentContext,
+): AgentRequest {
   const attempt = d.messages.filter((m) => m.speaker === agent.agent_id && m.phase === phase).length + 1;
   const ctx = { ...base, memory: env.memoryFor(agent, d) };
-  return { key: `${d.discussion_id}/${phase}/${agent.agent_id}/${attempt}`, agent, phase, expect, context: ctx, system: env.promptOf(agent), user: buildUserText(ctx, expect) };
+  return {
+    key: `${d.discussion_id}/${phase}/${agent.agent_id}/${attempt}`,
+    agent,
+    phase,
+    expect,
+    context: ctx,
+    system: env.promptOf(agent),
+    user: buildUserText(ctx, expect),
+  };
 }
 
 function memoryIds(m: AgentMemory | undefined): { learnings?: string[]; directives?: string[] } {
@@ -244,7 +338,10 @@ function memoryIds(m: AgentMemory | undefined): { learnings?: string[]; directiv
 export class Builder {
   readonly out: StepResult;
   private seq: number;
-  constructor(private readonly d: Discussion, private readonly env: EngineEnv) {
+  constructor(
+    private readonly d: Discussion,
+    private readonly env: EngineEnv,
+  ) {
     this.seq = d.messages.length;
     this.out = { messages: [], status: d.status, transitions: [], orders: [], inbox: [], notes: [] };
   }
@@ -253,25 +350,37 @@ export class Builder {
     this.out.transitions.push({ from: this.out.status, to: next });
     this.out.status = next;
   }
-  add(phase: number, speaker: string, type: MessageType, content: unknown, meta: Partial<Metadata> & { step_key: string }): Message {
+  add(
+    phase: number,
+    speaker: string,
+    type: MessageType,
+    content: unknown,
+    meta: Partial<Metadata> & { step_key: string },
+  ): Message {
     const allow = this.env.settings.get<string[]>('actions.allow_list');
     const parsed = validateContent(type, content, allow) as Record<string, unknown>;
-    const m: Message = validateMessage({
-      message_id: messageId(this.d.discussion_id, ++this.seq),
-      discussion_id: this.d.discussion_id,
-      phase,
-      speaker,
-      message_type: type,
-      timestamp: this.env.isoNow(),
-      content: parsed,
-      metadata: { processing_time_ms: 0, model_used: 'kaigi', tokens_consumed: 0, fallback_level: 0, ...meta },
-    }, allow);
+    const m: Message = validateMessage(
+      {
+        message_id: messageId(this.d.discussion_id, ++this.seq),
+        discussion_id: this.d.discussion_id,
+        phase,
+        speaker,
+        message_type: type,
+        timestamp: this.env.isoNow(),
+        content: parsed,
+        metadata: { processing_time_ms: 0, model_used: 'kaigi', tokens_consumed: 0, fallback_level: 0, ...meta },
+      },
+      allow,
+    );
     this.out.messages.push(m);
     return m;
   }
   answer(a: Answer, phase: number, type: MessageType, extra: Partial<Metadata> = {}): Message {
     const r = a.response;
-    const stated = typeof (a.content as { confidence?: unknown }).confidence === 'number' ? (a.content as { confidence: number }).confidence : undefined;
+    const stated =
+      typeof (a.content as { confidence?: unknown }).confidence === 'number'
+        ? (a.content as { confidence: number }).confidence
+        : undefined;
     const meta: Partial<Metadata> & { step_key: string } = {
       ...memoryIds(a.memory),
       step_key: r.key.replace(/\/substitute$/, ''),
@@ -290,19 +399,38 @@ export class Builder {
     return this.add(phase, a.agent.agent_id, type, a.content, meta);
   }
   system(phase: number, code: Metadata['error_code'] & string, message: string, level: number): Message {
-    return this.add(phase, SYSTEM, 'ERROR', { error_code: code, message }, { step_key: `${this.d.discussion_id}/${phase}/${SYSTEM}/${this.seq + 1}`, fallback_level: level, error_code: code });
+    return this.add(
+      phase,
+      SYSTEM,
+      'ERROR',
+      { error_code: code, message },
+      {
+        step_key: `${this.d.discussion_id}/${phase}/${SYSTEM}/${this.seq + 1}`,
+        fallback_level: level,
+        error_code: code,
+      },
+    );
   }
   note(text: string): void {
     if (this.d.notes.indexOf(text) < 0 && this.out.notes.indexOf(text) < 0) this.out.notes.push(text);
   }
 }
 
-function computedFor(d: Discussion, env: EngineEnv, agent: string, opinion: ContentOf<'SPECIALIST_OPINION'>, all: { speaker: string; type: string }[], bonus = 0): number {
+function computedFor(
+  d: Discussion,
+  env: EngineEnv,
+  agent: string,
+  opinion: ContentOf<'SPECIALIST_OPINION'>,
+  all: { speaker: string; type: string }[],
+  bonus = 0,
+): number {
   const target = d.trigger.target_user_id;
   const days: string[] = [];
   for (const r of env.kpi) if (r.member_id === target && days.indexOf(r.date) < 0) days.push(r.date);
   days.sort();
-  const age = days.length ? Math.max(0, Math.round((Date.parse(env.today) - Date.parse(days[days.length - 1])) / 86400000)) : 30;
+  const age = days.length
+    ? Math.max(0, Math.round((Date.parse(env.today) - Date.parse(days[days.length - 1])) / 86400000))
+    : 30;
   const others = all.filter((o) => o.speaker !== agent);
   const agree = others.filter((o) => o.type === opinion.recommendation.action_type).length;
   return computeConfidence(
@@ -320,16 +448,33 @@ function computedFor(d: Discussion, env: EngineEnv, agent: string, opinion: Cont
 function phase2(d: Discussion, env: EngineEnv, b: Builder, agents: string[]): void {
   const v = visible(d, env, (m) => m.phase === 1);
   const defs = env.agents.filter((a) => agents.indexOf(a.agent_id) >= 0);
-  const answers = ask(env, defs.map((a) => request(d, env, a, 2, 'SPECIALIST_OPINION', context(d, env, v))), true);
+  const answers = ask(
+    env,
+    defs.map((a) => request(d, env, a, 2, 'SPECIALIST_OPINION', context(d, env, v))),
+    true,
+  );
   const all = d.messages
     .filter((m) => m.message_type === 'SPECIALIST_OPINION' && !m.metadata.default_opinion)
-    .map((m) => ({ speaker: m.speaker, type: (m.content as ContentOf<'SPECIALIST_OPINION'>).recommendation.action_type }))
-    .concat(answers.filter((a) => !a.isDefault).map((a) => ({ speaker: a.agent.agent_id, type: (a.content as ContentOf<'SPECIALIST_OPINION'>).recommendation.action_type })));
+    .map((m) => ({
+      speaker: m.speaker,
+      type: (m.content as ContentOf<'SPECIALIST_OPINION'>).recommendation.action_type,
+    }))
+    .concat(
+      answers
+        .filter((a) => !a.isDefault)
+        .map((a) => ({
+          speaker: a.agent.agent_id,
+          type: (a.content as ContentOf<'SPECIALIST_OPINION'>).recommendation.action_type,
+        })),
+    );
   for (const a of answers) {
-    const computed = a.isDefault ? 0 : computedFor(d, env, a.agent.agent_id, a.content as ContentOf<'SPECIALIST_OPINION'>, all);
+    const computed = a.isDefault
+      ? 0
+      : computedFor(d, env, a.agent.agent_id, a.content as ContentOf<'SPECIALIST_OPINION'>, all);
     b.answer(a, 2, 'SPECIALIST_OPINION', { computed_confidence: computed });
   }
-  if (answers.length && answers.every((a) => a.isDefault)) b.note('fallback level 3: the specialist group gave no usable opinion; continuing without it');
+  if (answers.length && answers.every((a) => a.isDefault))
+    b.note('fallback level 3: the specialist group gave no usable opinion; continuing without it');
 }
 
 function feedback(d: Discussion, env: EngineEnv, b: Builder, agents: string[]): void {
@@ -337,21 +482,43 @@ function feedback(d: Discussion, env: EngineEnv, b: Builder, agents: string[]): 
   const requests: AgentRequest[] = [];
   for (const a of defs) {
     const c = latestComputed(d)[a.agent_id];
-    const question = env.lang === 'ja'
-      ? `計算上の信頼度が ${c} と低いため、推奨を裏付ける追加データを示してください。`
-      : `Your computed confidence is low (${c}); give the additional data behind your recommendation.`;
-    b.add(2, 'decider', 'FEEDBACK_REQUEST', { question, target_agent: a.agent_id }, { step_key: `${d.discussion_id}/2/decider→${a.agent_id}/${feedbackRounds(d, a.agent_id) + 1}` });
+    const question =
+      env.lang === 'ja'
+        ? `計算上の信頼度が ${c} と低いため、推奨を裏付ける追加データを示してください。`
+        : `Your computed confidence is low (${c}); give the additional data behind your recommendation.`;
+    b.add(
+      2,
+      'decider',
+      'FEEDBACK_REQUEST',
+      { question, target_agent: a.agent_id },
+      { step_key: `${d.discussion_id}/2/decider→${a.agent_id}/${feedbackRounds(d, a.agent_id) + 1}` },
+    );
     const own = d.messages.filter((m) => m.phase === 1 || m.speaker === a.agent_id);
-    requests.push(request(d, env, a, 2, 'FEEDBACK_RESPONSE', context(d, env, { earlier: own, summary: null }, { feedbackQuestion: question })));
+    requests.push(
+      request(
+        d,
+        env,
+        a,
+        2,
+        'FEEDBACK_RESPONSE',
+        context(d, env, { earlier: own, summary: null }, { feedbackQuestion: question }),
+      ),
+    );
   }
   const answers = ask(env, requests, true);
   const all = d.messages
     .filter((m) => m.message_type === 'SPECIALIST_OPINION' && !m.metadata.default_opinion)
-    .map((m) => ({ speaker: m.speaker, type: (m.content as ContentOf<'SPECIALIST_OPINION'>).recommendation.action_type }));
+    .map((m) => ({
+      speaker: m.speaker,
+      type: (m.content as ContentOf<'SPECIALIST_OPINION'>).recommendation.action_type,
+    }));
   for (const a of answers) {
     const op = d.messages.find((m) => m.speaker === a.agent.agent_id && m.message_type === 'SPECIALIST_OPINION');
     const bonus = 0.2 * (feedbackRounds(d, a.agent.agent_id) + 1);
-    const computed = a.isDefault || !op ? 0 : computedFor(d, env, a.agent.agent_id, op.content as ContentOf<'SPECIALIST_OPINION'>, all, bonus);
+    const computed =
+      a.isDefault || !op
+        ? 0
+        : computedFor(d, env, a.agent.agent_id, op.content as ContentOf<'SPECIALIST_OPINION'>, all, bonus);
     b.answer(a, 2, 'FEEDBACK_RESPONSE', { computed_confidence: computed });
   }
 }
@@ -359,9 +526,20 @@ function feedback(d: Discussion, env: EngineEnv, b: Builder, agents: string[]): 
 function phase34(d: Discussion, env: EngineEnv, b: Builder, agents: string[]): void {
   const v = visible(d, env, (m) => m.phase <= 2);
   const defs = env.agents.filter((a) => agents.indexOf(a.agent_id) >= 0);
-  const types: Record<string, Expectation> = { positive: 'PERSPECTIVE_POSITIVE', devils_advocate: 'PERSPECTIVE_NEGATIVE', human_view: 'PERSPECTIVE_HUMAN', ethics: 'GOVERNANCE_ETHICS', legal: 'GOVERNANCE_LEGAL' };
-  const expectOf = (a: AgentDef): Expectation => types[a.agent_id] ?? (a.group === 'governance' ? 'GOVERNANCE_ETHICS' : 'PERSPECTIVE_POSITIVE');
-  const answers = ask(env, defs.map((a) => request(d, env, a, a.group === 'governance' ? 4 : 3, expectOf(a), context(d, env, v))), true);
+  const types: Record<string, Expectation> = {
+    positive: 'PERSPECTIVE_POSITIVE',
+    devils_advocate: 'PERSPECTIVE_NEGATIVE',
+    human_view: 'PERSPECTIVE_HUMAN',
+    ethics: 'GOVERNANCE_ETHICS',
+    legal: 'GOVERNANCE_LEGAL',
+  };
+  const expectOf = (a: AgentDef): Expectation =>
+    types[a.agent_id] ?? (a.group === 'governance' ? 'GOVERNANCE_ETHICS' : 'PERSPECTIVE_POSITIVE');
+  const answers = ask(
+    env,
+    defs.map((a) => request(d, env, a, a.group === 'governance' ? 4 : 3, expectOf(a), context(d, env, v))),
+    true,
+  );
   const failed: string[] = [];
   for (const a of answers) {
     const phase = a.agent.group === 'governance' ? 4 : 3;
@@ -373,14 +551,29 @@ function phase34(d: Discussion, env: EngineEnv, b: Builder, agents: string[]): v
     if (fail) failed.push(`${a.agent.agent_id}: ${((a.content as { concerns: string[] }).concerns || []).join('; ')}`);
   }
   const balancers = answers.filter((a) => a.agent.group === 'balancer');
-  if (balancers.length && balancers.every((a) => a.isDefault)) b.note('fallback level 3: no usable balancer opinion; continuing without the balancer group');
-  const governanceDone = active(env, 'governance', 4).every((g) => d.messages.concat(b.out.messages).some((m) => m.speaker === g.agent_id && m.phase === 4));
-  const anyFail = d.messages.concat(b.out.messages).some((m) => m.phase === 4 && (m.content as { check_result?: string }).check_result === 'FAIL');
+  if (balancers.length && balancers.every((a) => a.isDefault))
+    b.note('fallback level 3: no usable balancer opinion; continuing without the balancer group');
+  const governanceDone = active(env, 'governance', 4).every((g) =>
+    d.messages.concat(b.out.messages).some((m) => m.speaker === g.agent_id && m.phase === 4),
+  );
+  const anyFail = d.messages
+    .concat(b.out.messages)
+    .some((m) => m.phase === 4 && (m.content as { check_result?: string }).check_result === 'FAIL');
   if (governanceDone && anyFail) {
-    const text = env.lang === 'ja' ? `ガバナンスチェック不合格のため決定を保留し、人間に判断を求めます：${failed.join(' / ')}` : `Governance check failed; the decision is on hold for a person: ${failed.join(' / ')}`;
+    const text =
+      env.lang === 'ja'
+        ? `ガバナンスチェック不合格のため決定を保留し、人間に判断を求めます：${failed.join(' / ')}`
+        : `Governance check failed; the decision is on hold for a person: ${failed.join(' / ')}`;
     b.system(4, 'E004', text, 5);
     b.to('ESCALATED');
-    b.out.inbox.push({ from_agent: 'ethics', type: 'anomaly_alert', priority: 'urgent', title: `E004 ${d.discussion_id}`, body: text, discussion_id: d.discussion_id });
+    b.out.inbox.push({
+      from_agent: 'ethics',
+      type: 'anomaly_alert',
+      priority: 'urgent',
+      title: `E004 ${d.discussion_id}`,
+      body: text,
+      discussion_id: d.discussion_id,
+    });
   }
 }
 
@@ -391,7 +584,11 @@ export interface DecideInput {
 
 function sameActions(a: ContentOf<'EXECUTION_ORDER'>, b: Record<string, unknown> | null): boolean {
   if (!b) return false;
-  const key = (o: { actions: { action_type: string; intensity: string }[] }) => o.actions.map((x) => `${x.action_type}:${x.intensity}`).sort().join(',');
+  const key = (o: { actions: { action_type: string; intensity: string }[] }) =>
+    o.actions
+      .map((x) => `${x.action_type}:${x.intensity}`)
+      .sort()
+      .join(',');
   return key(a) === key(b as ContentOf<'EXECUTION_ORDER'>);
 }
 
@@ -407,14 +604,27 @@ export function decideStep(d: Discussion, env: EngineEnv, b: Builder, input: Dec
     if (!a.errorCode) answer = a;
     else if (d.priority === 'CRITICAL' || d.priority === 'HIGH') {
       // E003 on an urgent discussion: a rule-based decision (level 4).
-      const [r] = env.rules.respond([{ ...request(d, env, decider, 5, 'DECISION', ctx), key: `${d.discussion_id}/5/decider/rules` }]);
-      if (r.ok && !valid('DECISION', r.content, ctx.allowList)) answer = { agent: decider, content: r.content, response: r, level: 4, errorCode: 'E003', note: a.note };
+      const [r] = env.rules.respond([
+        { ...request(d, env, decider, 5, 'DECISION', ctx), key: `${d.discussion_id}/5/decider/rules` },
+      ]);
+      if (r.ok && !valid('DECISION', r.content, ctx.allowList))
+        answer = { agent: decider, content: r.content, response: r, level: 4, errorCode: 'E003', note: a.note };
     }
     if (!answer) {
-      const text = env.lang === 'ja' ? `決裁者から応答がないため人間の判断を求めます（${(a.note ?? '').slice(0, 300)}）` : `The decider gave no answer; a person must decide (${(a.note ?? '').slice(0, 300)})`;
+      const text =
+        env.lang === 'ja'
+          ? `決裁者から応答がないため人間の判断を求めます（${(a.note ?? '').slice(0, 300)}）`
+          : `The decider gave no answer; a person must decide (${(a.note ?? '').slice(0, 300)})`;
       b.system(5, 'E003', text, 5);
       b.to('ESCALATED');
-      b.out.inbox.push({ from_agent: 'decider', type: 'struggle', priority: 'high', title: `E003 ${d.discussion_id}`, body: text, discussion_id: d.discussion_id });
+      b.out.inbox.push({
+        from_agent: 'decider',
+        type: 'struggle',
+        priority: 'high',
+        title: `E003 ${d.discussion_id}`,
+        body: text,
+        discussion_id: d.discussion_id,
+      });
       return;
     }
   }
@@ -424,8 +634,17 @@ export function decideStep(d: Discussion, env: EngineEnv, b: Builder, input: Dec
   b.answer({ ...answer, content: c.deliberation }, 5, 'DECISION_DELIBERATION');
   const previous = d.final_decision;
   if ((input.objection || input.guidance) && previous && sameActions(order, previous)) {
-    const why = env.lang === 'ja' ? `再検討の結果、原案（${String(previous.decision_id)}）を維持：${c.deliberation.rationale}` : `After reconsideration the original order (${String(previous.decision_id)}) stands: ${c.deliberation.rationale}`;
-    b.add(6, 'decider', 'ACKNOWLEDGEMENT', { status: 'ORIGINAL_ORDER_KEPT', note: why }, { step_key: `${d.discussion_id}/6/decider/${d.messages.length + 1}` });
+    const why =
+      env.lang === 'ja'
+        ? `再検討の結果、原案（${String(previous.decision_id)}）を維持：${c.deliberation.rationale}`
+        : `After reconsideration the original order (${String(previous.decision_id)}) stands: ${c.deliberation.rationale}`;
+    b.add(
+      6,
+      'decider',
+      'ACKNOWLEDGEMENT',
+      { status: 'ORIGINAL_ORDER_KEPT', note: why },
+      { step_key: `${d.discussion_id}/6/decider/${d.messages.length + 1}` },
+    );
     b.to('DECIDED');
     return;
   }
@@ -458,7 +677,11 @@ export function recordOrder(d: Discussion, b: Builder, msg: Message): void {
 export function reanalyse(d: Discussion, env: EngineEnv, b: Builder): void {
   const analyst = env.agents.find((a) => a.active && a.phases.indexOf(1) >= 0);
   if (!analyst) throw new Error('no active phase-1 agent in the council');
-  const [a] = ask(env, [request(d, env, analyst, 1, 'SITUATION_REPORT', context(d, env, { earlier: [], summary: null }))], true);
+  const [a] = ask(
+    env,
+    [request(d, env, analyst, 1, 'SITUATION_REPORT', context(d, env, { earlier: [], summary: null }))],
+    true,
+  );
   if (env.dataNotes.length && !a.errorCode) {
     a.errorCode = 'E002';
     a.level = Math.max(a.level, 1);
@@ -469,7 +692,8 @@ export function reanalyse(d: Discussion, env: EngineEnv, b: Builder): void {
 
 export function runStep(d: Discussion, step: Step, env: EngineEnv, input: DecideInput = {}): StepResult {
   const b = new Builder(d, env);
-  if (totalTokens(d) > env.settings.number('limits.max_tokens_per_discussion')) b.note(`summarised: earlier messages passed ${env.settings.number('limits.max_tokens_per_discussion')} tokens`);
+  if (totalTokens(d) > env.settings.number('limits.max_tokens_per_discussion'))
+    b.note(`summarised: earlier messages passed ${env.settings.number('limits.max_tokens_per_discussion')} tokens`);
   switch (step.kind) {
     case 'timeout':
       b.to('TIMEOUT');
@@ -490,7 +714,8 @@ export function runStep(d: Discussion, step: Step, env: EngineEnv, input: Decide
       phase34(d, env, b, step.agents);
       break;
     case 'decide':
-      if (d.messages.length >= env.settings.number('limits.max_messages_per_discussion')) b.note(`message limit ${env.settings.number('limits.max_messages_per_discussion')} reached: forced to phase 5`);
+      if (d.messages.length >= env.settings.number('limits.max_messages_per_discussion'))
+        b.note(`message limit ${env.settings.number('limits.max_messages_per_discussion')} reached: forced to phase 5`);
       decideStep(d, env, b, input);
       break;
     case 'idle':
@@ -504,23 +729,80 @@ export function phaseRequests(d: Discussion, env: EngineEnv, phase: number): Age
   const before: Discussion = { ...d, messages: d.messages.filter((m) => m.phase < phase) };
   const old = d.messages.find((m) => m.message_type === 'EXECUTION_ORDER');
   const decisionId = old ? String((old.content as { decision_id: string }).decision_id) : undefined;
-  const types: Record<string, Expectation> = { positive: 'PERSPECTIVE_POSITIVE', devils_advocate: 'PERSPECTIVE_NEGATIVE', human_view: 'PERSPECTIVE_HUMAN', ethics: 'GOVERNANCE_ETHICS', legal: 'GOVERNANCE_LEGAL' };
+  const types: Record<string, Expectation> = {
+    positive: 'PERSPECTIVE_POSITIVE',
+    devils_advocate: 'PERSPECTIVE_NEGATIVE',
+    human_view: 'PERSPECTIVE_HUMAN',
+    ethics: 'GOVERNANCE_ETHICS',
+    legal: 'GOVERNANCE_LEGAL',
+  };
   const pick = (group: string, p: number) => active(env, group, p);
-  const make = (agents: AgentDef[], expect: (a: AgentDef) => Expectation, filter: (m: Message) => boolean, extra: Partial<AgentContext> = {}) =>
-    agents.map((a) => request(before, env, a, phase, expect(a), context(before, env, visible(before, env, filter), extra)));
-  if (phase === 1) return make(env.agents.filter((a) => a.active && a.phases.indexOf(1) >= 0).slice(0, 1), () => 'SITUATION_REPORT', () => false);
-  if (phase === 2) return make(pick('specialist', 2), () => 'SPECIALIST_OPINION', (m) => m.phase === 1);
-  if (phase === 3) return make(pick('balancer', 3), (a) => types[a.agent_id] ?? 'PERSPECTIVE_POSITIVE', (m) => m.phase <= 2);
-  if (phase === 4) return make(pick('governance', 4), (a) => types[a.agent_id] ?? 'GOVERNANCE_ETHICS', (m) => m.phase <= 2);
-  return make(env.agents.filter((a) => a.group === 'decider' && a.active), () => 'DECISION', () => true, { decisionId });
+  const make = (
+    agents: AgentDef[],
+    expect: (a: AgentDef) => Expectation,
+    filter: (m: Message) => boolean,
+    extra: Partial<AgentContext> = {},
+  ) =>
+    agents.map((a) =>
+      request(before, env, a, phase, expect(a), context(before, env, visible(before, env, filter), extra)),
+    );
+  if (phase === 1)
+    return make(
+      env.agents.filter((a) => a.active && a.phases.indexOf(1) >= 0).slice(0, 1),
+      () => 'SITUATION_REPORT',
+      () => false,
+    );
+  if (phase === 2)
+    return make(
+      pick('specialist', 2),
+      () => 'SPECIALIST_OPINION',
+      (m) => m.phase === 1,
+    );
+  if (phase === 3)
+    return make(
+      pick('balancer', 3),
+      (a) => types[a.agent_id] ?? 'PERSPECTIVE_POSITIVE',
+      (m) => m.phase <= 2,
+    );
+  if (phase === 4)
+    return make(
+      pick('governance', 4),
+      (a) => types[a.agent_id] ?? 'GOVERNANCE_ETHICS',
+      (m) => m.phase <= 2,
+    );
+  return make(
+    env.agents.filter((a) => a.group === 'decider' && a.active),
+    () => 'DECISION',
+    () => true,
+    { decisionId },
+  );
 }
 
 // After an outcome the decider's model is asked what to learn from the whole discussion and its result.
-export function learningRequest(d: Discussion, env: EngineEnv, outcome: NonNullable<AgentContext['outcome']>): AgentRequest | null {
+export function learningRequest(
+  d: Discussion,
+  env: EngineEnv,
+  outcome: NonNullable<AgentContext['outcome']>,
+): AgentRequest | null {
   const decider = env.agents.find((a) => a.group === 'decider' && a.active);
   if (!decider) return null;
-  const ctx = { ...context(d, env, visible(d, env, () => true)), outcome };
-  return { key: `${d.discussion_id}/review/${decider.agent_id}/learning`, agent: decider, phase: 6, expect: 'LEARNING', context: ctx, system: env.promptOf(decider), user: buildUserText(ctx, 'LEARNING') };
+  const ctx = {
+    ...context(
+      d,
+      env,
+      visible(d, env, () => true),
+    ),
+    outcome,
+  };
+  return {
+    key: `${d.discussion_id}/review/${decider.agent_id}/learning`,
+    agent: decider,
+    phase: 6,
+    expect: 'LEARNING',
+    context: ctx,
+    system: env.promptOf(decider),
+    user: buildUserText(ctx, 'LEARNING'),
+  };
 }
 
 export function applyStep(d: Discussion, r: StepResult): Discussion {

@@ -8,7 +8,9 @@ export interface Point {
 
 export function series(rows: readonly KpiRow[], member: string, metric: string): Point[] {
   return rows
-    .filter((r) => r.member_id === member && r.metric === metric && typeof r.value === 'number' && isFinite(r.value))
+    .filter(
+      (r) => r.member_id === member && r.metric === metric && typeof r.value === 'number' && Number.isFinite(r.value),
+    )
     .map((r) => ({ date: r.date, value: r.value }))
     .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
 }
@@ -38,7 +40,12 @@ export function recentChange(s: readonly Point[], days: number): Change | null {
   if (s.length < 2 || days < 1) return null;
   const start = s[Math.max(0, s.length - 1 - days)];
   const end = s[s.length - 1];
-  return { from: start.value, to: end.value, ratio: start.value === 0 ? 0 : (end.value - start.value) / start.value, days: Math.min(days, s.length - 1) };
+  return {
+    from: start.value,
+    to: end.value,
+    ratio: start.value === 0 ? 0 : (end.value - start.value) / start.value,
+    days: Math.min(days, s.length - 1),
+  };
 }
 
 export function mean(values: readonly number[]): number {
@@ -71,7 +78,12 @@ export interface TeamTrend {
 // How the rest of the team moved on a metric over the same window.
 export function teamTrend(rows: readonly KpiRow[], metric: string, except: string, days: number): TeamTrend {
   const ids: string[] = [];
-  for (const r of rows) if (r.metric === metric && r.member_id !== except && ids.indexOf(r.member_id) < 0) ids.push(r.member_id);
+  for (const r of rows)
+    if (r.metric === metric && r.member_id !== except && ids.indexOf(r.member_id) < 0) ids.push(r.member_id);
   const changes = ids.map((id) => recentChange(series(rows, id, metric), days)).filter((c): c is Change => c !== null);
-  return { members: changes.length, falling: changes.filter((c) => c.ratio < 0).length, meanChange: mean(changes.map((c) => c.ratio)) };
+  return {
+    members: changes.length,
+    falling: changes.filter((c) => c.ratio < 0).length,
+    meanChange: mean(changes.map((c) => c.ratio)),
+  };
 }

@@ -50,15 +50,27 @@ export const EMPTY_MEMORY: AgentMemory = { learnings: [], cases: [], nextActions
 // A verdict moves the confidence of every learning applied in the decision (SPEC §8.5).
 export function applyVerdict(l: Learning, verdict: Verdict, r: LearningRules): Learning {
   if (verdict === 'inconclusive') return l;
-  const confidence = Math.max(0, Math.min(1, Math.round((l.confidence + (verdict === 'confirmed' ? r.confirmStep : -r.rejectStep)) * 1000) / 1000));
+  const confidence = Math.max(
+    0,
+    Math.min(1, Math.round((l.confidence + (verdict === 'confirmed' ? r.confirmStep : -r.rejectStep)) * 1000) / 1000),
+  );
   const times_successful = l.times_successful + (verdict === 'confirmed' ? 1 : 0);
   const promoted = l.scope === 'individual' && times_successful >= r.promoteAfter;
-  return { ...l, confidence, times_successful, is_active: confidence >= r.deactivateBelow, scope: promoted ? 'shared' : l.scope, agent_id: promoted ? '' : l.agent_id };
+  return {
+    ...l,
+    confidence,
+    times_successful,
+    is_active: confidence >= r.deactivateBelow,
+    scope: promoted ? 'shared' : l.scope,
+    agent_id: promoted ? '' : l.agent_id,
+  };
 }
 
 export function situationText(d: Discussion): string {
   const ctx = d.trigger.context as Record<string, unknown>;
-  return [d.trigger.type, d.trigger.target_user_id, String(ctx.metric ?? ''), String(ctx.summary ?? '')].filter(Boolean).join(' ');
+  return [d.trigger.type, d.trigger.target_user_id, String(ctx.metric ?? ''), String(ctx.summary ?? '')]
+    .filter(Boolean)
+    .join(' ');
 }
 
 export function orderOf(d: Discussion): ContentOf<'EXECUTION_ORDER'> | null {
@@ -71,19 +83,45 @@ export function caseText(d: Discussion): string {
 }
 
 // Rule-based extraction after an outcome: one learning per specialist whose advice was carried out, and a shared one.
-export function extractLearnings(d: Discussion, verdict: Verdict, lang: 'ja' | 'en'): { scope: 'individual' | 'shared'; agent_id: string; category: string; content: string; context: string }[] {
+export function extractLearnings(
+  d: Discussion,
+  verdict: Verdict,
+  lang: 'ja' | 'en',
+): { scope: 'individual' | 'shared'; agent_id: string; category: string; content: string; context: string }[] {
   const order = orderOf(d);
   if (!order || verdict === 'inconclusive') return [];
   const chosen = order.actions.map((a) => a.action_type);
   const situation = situationText(d);
-  const word = verdict === 'confirmed' ? (lang === 'ja' ? '効果があった' : 'worked') : lang === 'ja' ? '効果がなかった' : 'did not work';
+  const word =
+    verdict === 'confirmed'
+      ? lang === 'ja'
+        ? '効果があった'
+        : 'worked'
+      : lang === 'ja'
+        ? '効果がなかった'
+        : 'did not work';
   const out: ReturnType<typeof extractLearnings> = [];
   for (const m of d.messages.filter((x) => x.message_type === 'SPECIALIST_OPINION' && !x.metadata.default_opinion)) {
     const rec = (m.content as ContentOf<'SPECIALIST_OPINION'>).recommendation.action_type;
     if (chosen.indexOf(rec) < 0) continue;
-    out.push({ scope: 'individual', agent_id: m.speaker, category: rec, content: lang === 'ja' ? `「${situation}」で ${rec} は${word}` : `${rec} ${word} for "${situation}"`, context: JSON.stringify({ discussion_id: d.discussion_id, verdict }) });
+    out.push({
+      scope: 'individual',
+      agent_id: m.speaker,
+      category: rec,
+      content: lang === 'ja' ? `「${situation}」で ${rec} は${word}` : `${rec} ${word} for "${situation}"`,
+      context: JSON.stringify({ discussion_id: d.discussion_id, verdict }),
+    });
   }
-  out.push({ scope: 'shared', agent_id: '', category: chosen.join('+'), content: lang === 'ja' ? `「${situation}」への ${chosen.join(', ')} は${word}` : `${chosen.join(', ')} ${word} for "${situation}"`, context: JSON.stringify({ discussion_id: d.discussion_id, verdict }) });
+  out.push({
+    scope: 'shared',
+    agent_id: '',
+    category: chosen.join('+'),
+    content:
+      lang === 'ja'
+        ? `「${situation}」への ${chosen.join(', ')} は${word}`
+        : `${chosen.join(', ')} ${word} for "${situation}"`,
+    context: JSON.stringify({ discussion_id: d.discussion_id, verdict }),
+  });
   return out;
 }
 
@@ -102,13 +140,23 @@ export function reflect(d: Discussion, verdict: Verdict, lang: 'ja' | 'en'): Ref
   const chosen = order ? order.actions.map((a) => a.action_type) : [];
   const t = (ja: string, en: string) => (lang === 'ja' ? ja : en);
   const speakers: string[] = [];
-  for (const m of d.messages) if (m.speaker !== 'system' && m.speaker !== 'human' && speakers.indexOf(m.speaker) < 0) speakers.push(m.speaker);
+  for (const m of d.messages)
+    if (m.speaker !== 'system' && m.speaker !== 'human' && speakers.indexOf(m.speaker) < 0) speakers.push(m.speaker);
   return speakers.map((agent) => {
     const op = d.messages.find((m: Message) => m.speaker === agent && m.message_type === 'SPECIALIST_OPINION');
     const rec = op ? (op.content as ContentOf<'SPECIALIST_OPINION'>).recommendation.action_type : '';
     const adopted = rec !== '' && chosen.indexOf(rec) >= 0;
     let score = verdict === 'confirmed' ? 7 : verdict === 'rejected' ? 4 : 5;
-    if (rec) score += adopted ? (verdict === 'confirmed' ? 2 : verdict === 'rejected' ? -2 : 0) : verdict === 'rejected' ? 1 : -1;
+    if (rec)
+      score += adopted
+        ? verdict === 'confirmed'
+          ? 2
+          : verdict === 'rejected'
+            ? -2
+            : 0
+        : verdict === 'rejected'
+          ? 1
+          : -1;
     if (op?.metadata.default_opinion) score = 2;
     score = Math.max(1, Math.min(10, score));
     const improve = op?.metadata.default_opinion
@@ -121,27 +169,52 @@ export function reflect(d: Discussion, verdict: Verdict, lang: 'ja' | 'en'): Ref
     return {
       agent_id: agent,
       self_score: score,
-      reasoning: t(`判定は ${verdict}、推奨 ${rec || '-'} は${adopted ? '採用' : '不採用'}`, `Verdict ${verdict}; recommendation ${rec || '-'} ${adopted ? 'adopted' : 'not adopted'}`),
-      went_well: verdict === 'confirmed' && adopted ? t(`${rec} の提案が成果につながった`, `Recommending ${rec} paid off`) : t('議論に必要な視点を出せた', 'Contributed a needed view'),
+      reasoning: t(
+        `判定は ${verdict}、推奨 ${rec || '-'} は${adopted ? '採用' : '不採用'}`,
+        `Verdict ${verdict}; recommendation ${rec || '-'} ${adopted ? 'adopted' : 'not adopted'}`,
+      ),
+      went_well:
+        verdict === 'confirmed' && adopted
+          ? t(`${rec} の提案が成果につながった`, `Recommending ${rec} paid off`)
+          : t('議論に必要な視点を出せた', 'Contributed a needed view'),
       to_improve: improve,
-      next_actions: [improve, verdict === 'rejected' ? t('似た事例で否定された施策を避ける', 'Avoid actions rejected in similar cases') : t('似た事例で確認された施策を参照する', 'Refer to actions confirmed in similar cases')],
+      next_actions: [
+        improve,
+        verdict === 'rejected'
+          ? t('似た事例で否定された施策を避ける', 'Avoid actions rejected in similar cases')
+          : t('似た事例で確認された施策を参照する', 'Refer to actions confirmed in similar cases'),
+      ],
     };
   });
 }
 
 // Seed 003 §12.5: when an agent writes to a person instead of staying quiet. A condition speaks once,
 // when it starts to hold, not again at every later reflection while it lasts.
-function condition(h: { self_score: number; to_improve: string }[]): { type: 'struggle' | 'milestone'; reason: string } | null {
+function condition(
+  h: { self_score: number; to_improve: string }[],
+): { type: 'struggle' | 'milestone'; reason: string } | null {
   const last = h.slice(-3);
-  if (last.length === 3 && last[1].self_score <= last[0].self_score && last[2].self_score <= last[1].self_score && last[2].self_score < last[0].self_score) {
-    return { type: 'struggle', reason: `self score fell three times in a row (${last.map((x) => x.self_score).join(' → ')})` };
+  if (
+    last.length === 3 &&
+    last[1].self_score <= last[0].self_score &&
+    last[2].self_score <= last[1].self_score &&
+    last[2].self_score < last[0].self_score
+  ) {
+    return {
+      type: 'struggle',
+      reason: `self score fell three times in a row (${last.map((x) => x.self_score).join(' → ')})`,
+    };
   }
-  if (last.length === 3 && last.every((x) => x.to_improve === last[0].to_improve)) return { type: 'struggle', reason: `the same point to improve three times: ${last[0].to_improve}` };
-  if (h.length >= 5 && h.slice(-5).every((x) => x.self_score >= 8)) return { type: 'milestone', reason: 'five high self scores in a row' };
+  if (last.length === 3 && last.every((x) => x.to_improve === last[0].to_improve))
+    return { type: 'struggle', reason: `the same point to improve three times: ${last[0].to_improve}` };
+  if (h.length >= 5 && h.slice(-5).every((x) => x.self_score >= 8))
+    return { type: 'milestone', reason: 'five high self scores in a row' };
   return null;
 }
 
-export function shouldNotify(history: { self_score: number; to_improve: string }[]): { type: 'struggle' | 'milestone'; reason: string } | null {
+export function shouldNotify(
+  history: { self_score: number; to_improve: string }[],
+): { type: 'struggle' | 'milestone'; reason: string } | null {
   const now = condition(history);
   if (!now) return null;
   const before = condition(history.slice(0, -1));

@@ -33,66 +33,179 @@ interface Judgement {
 export function judge(o: ObjectionInput, env: EngineEnv): Judgement {
   const t = (ja: string, en: string) => (env.lang === 'ja' ? ja : en);
   const agent = env.agents.find((a) => a.agent_id === o.objector);
-  if (agent && agent.group === 'governance') return { accepted: true, reanalyse: false, why: t('ガバナンスからの異議は必ず再議論', 'Objections from governance always reopen the decision') };
-  if (o.objector === 'analyst' && o.kind === 'data_error') return { accepted: true, reanalyse: true, why: t('データの誤りのため再分析して再議論', 'A data error: re-analyse, then reopen') };
+  if (agent && agent.group === 'governance')
+    return {
+      accepted: true,
+      reanalyse: false,
+      why: t('ガバナンスからの異議は必ず再議論', 'Objections from governance always reopen the decision'),
+    };
+  if (o.objector === 'analyst' && o.kind === 'data_error')
+    return {
+      accepted: true,
+      reanalyse: true,
+      why: t('データの誤りのため再分析して再議論', 'A data error: re-analyse, then reopen'),
+    };
   const allow = env.settings.get<string[]>('actions.allow_list');
   const named = allow.filter((a) => o.alternative.indexOf(a) >= 0);
-  if (o.urgency === 'CRITICAL' || o.urgency === 'HIGH') return { accepted: true, reanalyse: false, why: t(`緊急度 ${o.urgency} のため受理`, `Accepted: urgency ${o.urgency}`) };
-  if (named.length) return { accepted: true, reanalyse: false, why: t(`代案（${named.join(', ')}）が許可された施策のため受理`, `Accepted: the alternative (${named.join(', ')}) is an allowed action`) };
-  if (o.evidence.length >= 2) return { accepted: true, reanalyse: false, why: t('根拠が複数示されたため受理', 'Accepted: several pieces of evidence') };
-  return { accepted: false, reanalyse: false, why: t('根拠が不足し、代案も許可された施策を示していないため却下', 'Rejected: too little evidence, and the alternative names no allowed action') };
+  if (o.urgency === 'CRITICAL' || o.urgency === 'HIGH')
+    return {
+      accepted: true,
+      reanalyse: false,
+      why: t(`緊急度 ${o.urgency} のため受理`, `Accepted: urgency ${o.urgency}`),
+    };
+  if (named.length)
+    return {
+      accepted: true,
+      reanalyse: false,
+      why: t(
+        `代案（${named.join(', ')}）が許可された施策のため受理`,
+        `Accepted: the alternative (${named.join(', ')}) is an allowed action`,
+      ),
+    };
+  if (o.evidence.length >= 2)
+    return {
+      accepted: true,
+      reanalyse: false,
+      why: t('根拠が複数示されたため受理', 'Accepted: several pieces of evidence'),
+    };
+  return {
+    accepted: false,
+    reanalyse: false,
+    why: t(
+      '根拠が不足し、代案も許可された施策を示していないため却下',
+      'Rejected: too little evidence, and the alternative names no allowed action',
+    ),
+  };
 }
 
-export function runObjection(d: Discussion, o: ObjectionInput, env: EngineEnv, nowIso: string): { result: StepResult; objection: ObjectionRow } {
+export function runObjection(
+  d: Discussion,
+  o: ObjectionInput,
+  env: EngineEnv,
+  nowIso: string,
+): { result: StepResult; objection: ObjectionRow } {
   const row: ObjectionRow = {
-    objection_id: o.objection_id, discussion_id: d.discussion_id, decision_id: String(d.final_decision?.decision_id ?? ''), source: o.source, objector: o.objector,
-    reason: o.reason, alternative: o.alternative, evidence: o.evidence.join('\n'), urgency: o.urgency, status: 'OPEN', resolution: '', resolved_by: '', created_at: nowIso, resolved_at: '',
+    objection_id: o.objection_id,
+    discussion_id: d.discussion_id,
+    decision_id: String(d.final_decision?.decision_id ?? ''),
+    source: o.source,
+    objector: o.objector,
+    reason: o.reason,
+    alternative: o.alternative,
+    evidence: o.evidence.join('\n'),
+    urgency: o.urgency,
+    status: 'OPEN',
+    resolution: '',
+    resolved_by: '',
+    created_at: nowIso,
+    resolved_at: '',
   };
-  const content = { reason: o.reason, alternative: o.alternative, target_decision: row.decision_id, evidence: o.evidence, urgency: o.urgency };
+  const content = {
+    reason: o.reason,
+    alternative: o.alternative,
+    target_decision: row.decision_id,
+    evidence: o.evidence,
+    urgency: o.urgency,
+  };
   validateContent('OBJECTION', content, env.settings.get<string[]>('actions.allow_list'));
   const key = (who: string) => `${d.discussion_id}/5/${who}/objection-${o.objection_id}`;
   const b = new Builder(d, env);
   try {
     b.add(5, o.objector, 'OBJECTION', content, { step_key: key(o.objector) });
     if (d.status !== 'DECIDED' || !d.final_decision) {
-      const why = env.lang === 'ja' ? `異議の対象となる決定がありません（状態 ${d.status}）` : `There is no decision to object to (status ${d.status})`;
+      const why =
+        env.lang === 'ja'
+          ? `異議の対象となる決定がありません（状態 ${d.status}）`
+          : `There is no decision to object to (status ${d.status})`;
       b.add(5, 'decider', 'ACKNOWLEDGEMENT', { status: 'OBJECTION_REJECTED', note: why }, { step_key: key('decider') });
-      return { result: b.out, objection: { ...row, status: 'REJECTED', resolution: why, resolved_by: 'decider', resolved_at: nowIso } };
+      return {
+        result: b.out,
+        objection: { ...row, status: 'REJECTED', resolution: why, resolved_by: 'decider', resolved_at: nowIso },
+      };
     }
     const j = judge(o, env);
-    b.add(5, 'decider', 'ACKNOWLEDGEMENT', { status: j.accepted ? 'OBJECTION_ACCEPTED' : 'OBJECTION_REJECTED', note: j.why }, { step_key: key('decider') });
-    if (!j.accepted) return { result: b.out, objection: { ...row, status: 'REJECTED', resolution: j.why, resolved_by: 'decider', resolved_at: nowIso } };
+    b.add(
+      5,
+      'decider',
+      'ACKNOWLEDGEMENT',
+      { status: j.accepted ? 'OBJECTION_ACCEPTED' : 'OBJECTION_REJECTED', note: j.why },
+      { step_key: key('decider') },
+    );
+    if (!j.accepted)
+      return {
+        result: b.out,
+        objection: { ...row, status: 'REJECTED', resolution: j.why, resolved_by: 'decider', resolved_at: nowIso },
+      };
     b.to('VOTING');
     const seen = (): Discussion => ({ ...d, messages: d.messages.concat(b.out.messages) });
     if (j.reanalyse) reanalyse(seen(), env, b);
-    decideStep(seen(), env, b, { objection: { reason: o.reason, alternative: o.alternative, evidence: o.evidence, objector: o.objector } });
+    decideStep(seen(), env, b, {
+      objection: { reason: o.reason, alternative: o.alternative, evidence: o.evidence, objector: o.objector },
+    });
     const order = b.out.messages.find((m) => m.message_type === 'EXECUTION_ORDER');
-    const kept = b.out.messages.find((m) => m.message_type === 'ACKNOWLEDGEMENT' && (m.content as { status: string }).status === 'ORIGINAL_ORDER_KEPT');
+    const kept = b.out.messages.find(
+      (m) => m.message_type === 'ACKNOWLEDGEMENT' && (m.content as { status: string }).status === 'ORIGINAL_ORDER_KEPT',
+    );
     const resolution = order
       ? `${j.why}; revised order ${(order.content as ContentOf<'EXECUTION_ORDER'>).decision_id} replaces ${row.decision_id}`
       : kept
         ? `${j.why}; ${(kept.content as { note: string }).note}`
         : `${j.why}; escalated to a person`;
-    return { result: b.out, objection: { ...row, status: b.out.status === 'ESCALATED' ? 'ACCEPTED' : 'RESOLVED', resolution, resolved_by: 'decider', resolved_at: nowIso } };
+    return {
+      result: b.out,
+      objection: {
+        ...row,
+        status: b.out.status === 'ESCALATED' ? 'ACCEPTED' : 'RESOLVED',
+        resolution,
+        resolved_by: 'decider',
+        resolved_at: nowIso,
+      },
+    };
   } catch (e) {
     // E005: the original order runs provisionally and the objection is flagged for review.
     const f = new Builder(d, env);
     f.add(5, o.objector, 'OBJECTION', content, { step_key: key(o.objector) });
-    const text = env.lang === 'ja' ? `異議の処理に失敗したため原案で仮実行し、後日レビューします：${(e as Error).message}` : `Objection processing failed; the original order runs provisionally and is flagged for review: ${(e as Error).message}`;
+    const text =
+      env.lang === 'ja'
+        ? `異議の処理に失敗したため原案で仮実行し、後日レビューします：${(e as Error).message}`
+        : `Objection processing failed; the original order runs provisionally and is flagged for review: ${(e as Error).message}`;
     f.system(5, 'E005', text.slice(0, 2000), 5);
     f.out.executionStatus = 'PROVISIONAL';
     f.note(`E005 review needed: ${o.objection_id}`);
-    f.out.inbox.push({ from_agent: 'decider', type: 'question', priority: 'high', title: `E005 ${d.discussion_id}`, body: text.slice(0, 2000), discussion_id: d.discussion_id });
-    return { result: f.out, objection: { ...row, status: 'FAILED', resolution: text.slice(0, 2000), resolved_by: 'system', resolved_at: nowIso } };
+    f.out.inbox.push({
+      from_agent: 'decider',
+      type: 'question',
+      priority: 'high',
+      title: `E005 ${d.discussion_id}`,
+      body: text.slice(0, 2000),
+      discussion_id: d.discussion_id,
+    });
+    return {
+      result: f.out,
+      objection: {
+        ...row,
+        status: 'FAILED',
+        resolution: text.slice(0, 2000),
+        resolved_by: 'system',
+        resolved_at: nowIso,
+      },
+    };
   }
 }
 
 export function runResolution(d: Discussion, r: ResolutionInput, env: EngineEnv): StepResult {
-  if (d.status !== 'ESCALATED') throw new Error(`${d.discussion_id} is ${d.status}; only an ESCALATED discussion can be resolved`);
+  if (d.status !== 'ESCALATED')
+    throw new Error(`${d.discussion_id} is ${d.status}; only an ESCALATED discussion can be resolved`);
   const b = new Builder(d, env);
   const key = `${d.discussion_id}/6/human/resolution-${d.messages.length + 1}`;
   const status = r.action === 'approve' ? 'APPROVED' : r.action === 'return' ? 'RETURNED_TO_PHASE_5' : 'REJECTED';
-  b.add(r.action === 'reject' ? 6 : 5, 'human', 'ACKNOWLEDGEMENT', { status, note: `by ${r.by}`, ...(r.guidance ? { guidance: r.guidance } : {}) }, { step_key: key, note: r.by });
+  b.add(
+    r.action === 'reject' ? 6 : 5,
+    'human',
+    'ACKNOWLEDGEMENT',
+    { status, note: `by ${r.by}`, ...(r.guidance ? { guidance: r.guidance } : {}) },
+    { step_key: key, note: r.by },
+  );
   const seen = (): Discussion => ({ ...d, messages: d.messages.concat(b.out.messages) });
   if (r.action === 'reject') {
     b.to('CLOSED');

@@ -35,20 +35,37 @@ function relativeError(predicted: number, actual: number): number {
 }
 
 // The baseline is the window before the decision; the actual value is the window ending on the review date.
-export function evaluate(member: string, criteria: SuccessCriterion[], decisionDay: string, reviewDay: string, kpi: readonly KpiRow[], t: Thresholds): Evaluation {
+export function evaluate(
+  member: string,
+  criteria: SuccessCriterion[],
+  decisionDay: string,
+  reviewDay: string,
+  kpi: readonly KpiRow[],
+  t: Thresholds,
+): Evaluation {
   const measured: Measured[] = [];
   for (const c of criteria) {
     const s = series(kpi, member, c.metric);
     const before = s.filter((p) => p.date < decisionDay && p.date >= addDays(decisionDay, -c.window_days));
-    const after = s.filter((p) => p.date > decisionDay && p.date <= reviewDay && p.date > addDays(reviewDay, -c.window_days));
+    const after = s.filter(
+      (p) => p.date > decisionDay && p.date <= reviewDay && p.date > addDays(reviewDay, -c.window_days),
+    );
     const baseline = mean(before.map((p) => p.value));
     const actual = mean(after.map((p) => p.value));
     const predicted = c.direction === 'increase' ? baseline * (1 + c.target_change) : baseline * (1 - c.target_change);
-    measured.push({ metric: c.metric, baseline, predicted, actual, error: after.length ? relativeError(predicted, actual) : 1, points: Math.min(before.length, after.length) });
+    measured.push({
+      metric: c.metric,
+      baseline,
+      predicted,
+      actual,
+      error: after.length ? relativeError(predicted, actual) : 1,
+      points: Math.min(before.length, after.length),
+    });
   }
   const points = measured.length ? Math.min(...measured.map((m) => m.points)) : 0;
   const error = measured.length ? mean(measured.map((m) => m.error)) : 1;
-  let verdict: Verdict = error <= t.confirmMaxError ? 'confirmed' : error >= t.rejectMinError ? 'rejected' : 'inconclusive';
+  let verdict: Verdict =
+    error <= t.confirmMaxError ? 'confirmed' : error >= t.rejectMinError ? 'rejected' : 'inconclusive';
   if (points < t.minDataPoints) verdict = 'inconclusive';
   return { verdict, error: Math.round(error * 1000) / 1000, points, measured };
 }

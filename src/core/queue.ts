@@ -23,7 +23,13 @@ export interface QueueItem {
   last_error: string;
 }
 
-export const TASK_TYPES = ['discussion.open', 'discussion.advance', 'objection.process', 'escalation.resolve', 'memory.reembed'] as const;
+export const TASK_TYPES = [
+  'discussion.open',
+  'discussion.advance',
+  'objection.process',
+  'escalation.resolve',
+  'memory.reembed',
+] as const;
 
 export interface Limits {
   maxInProgress: number;
@@ -35,7 +41,12 @@ function discussionOf(i: QueueItem): string {
 }
 
 export function isStarted(i: QueueItem): boolean {
-  return i.type === 'discussion.advance' && !!i.payload && i.payload.started === true && (i.status === 'queued' || i.status === 'processing');
+  return (
+    i.type === 'discussion.advance' &&
+    !!i.payload &&
+    i.payload.started === true &&
+    (i.status === 'queued' || i.status === 'processing')
+  );
 }
 
 export function inProgressCount(items: readonly QueueItem[]): number {
@@ -52,13 +63,20 @@ export function pickNext(items: readonly QueueItem[], now: number, limits: Limit
   for (const i of items) if (leaseLive(i, now) && discussionOf(i)) busy.push(discussionOf(i));
   const started = inProgressCount(items);
   const ready = items.filter((i) => {
-    const claimable = (i.status === 'queued' || (i.status === 'failed' && i.attempts < limits.maxAttempts) || (i.status === 'processing' && i.lease_until <= now)) && i.available_at <= now;
+    const claimable =
+      (i.status === 'queued' ||
+        (i.status === 'failed' && i.attempts < limits.maxAttempts) ||
+        (i.status === 'processing' && i.lease_until <= now)) &&
+      i.available_at <= now;
     if (!claimable) return false;
     if (discussionOf(i) && busy.indexOf(discussionOf(i)) >= 0) return false;
-    if (i.type === 'discussion.advance' && i.payload && i.payload.started !== true && started >= limits.maxInProgress) return false;
+    if (i.type === 'discussion.advance' && i.payload && i.payload.started !== true && started >= limits.maxInProgress)
+      return false;
     return true;
   });
-  ready.sort((a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || a.created_at - b.created_at || a.row - b.row);
+  ready.sort(
+    (a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || a.created_at - b.created_at || a.row - b.row,
+  );
   return ready[0] ?? null;
 }
 
@@ -69,7 +87,7 @@ export function findDuplicate(items: readonly QueueItem[], dedupeKey: string): Q
 }
 
 export function backoffMs(attempts: number): number {
-  return Math.min(3600_000, 60_000 * Math.pow(2, Math.max(0, attempts - 1)));
+  return Math.min(3600_000, 60_000 * 2 ** Math.max(0, attempts - 1));
 }
 
 // The first row that is not finished: rows before it never need reading again.

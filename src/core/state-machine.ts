@@ -14,7 +14,10 @@ const TRANSITIONS: Record<Status, readonly Status[]> = {
 };
 
 export class IllegalTransitionError extends Error {
-  constructor(readonly from: Status, readonly to: Status) {
+  constructor(
+    readonly from: Status,
+    readonly to: Status,
+  ) {
     super(`illegal status transition ${from} → ${to}`);
   }
 }

@@ -45,7 +45,9 @@ export function planTab(spec: TabSpec, existing: string[]): TabPlan {
 export function describePlan(p: TabPlan): string[] {
   const out: string[] = [];
   for (const c of p.insert) out.push(`${p.tab}: column "${c.key}" was missing and has been added at position ${c.at}`);
-  for (const u of p.unknown) out.push(`${p.tab}: column ${u.column} "${u.header}" is not a Kaigi column (renamed?) — kept as it is`);
-  for (const m of p.misplaced) out.push(`${p.tab}: column "${m.key}" is at position ${m.found}, expected ${m.expected}`);
+  for (const u of p.unknown)
+    out.push(`${p.tab}: column ${u.column} "${u.header}" is not a Kaigi column (renamed?) — kept as it is`);
+  for (const m of p.misplaced)
+    out.push(`${p.tab}: column "${m.key}" is at position ${m.found}, expected ${m.expected}`);
   return out;
 }

@@ -33,7 +33,9 @@ export function planTriggers(existing: TriggerInfo[], wanted: readonly WantedTri
   const remove: string[] = [];
   const create: WantedTrigger[] = [];
   for (const w of wanted) {
-    const same = existing.filter((t) => t.handler === w.handler && t.eventType === (w.kind === 'onEdit' ? 'ON_EDIT' : 'CLOCK'));
+    const same = existing.filter(
+      (t) => t.handler === w.handler && t.eventType === (w.kind === 'onEdit' ? 'ON_EDIT' : 'CLOCK'),
+    );
     if (same.length === 0) create.push(w);
     for (const extra of same.slice(1)) remove.push(extra.id);
   }

@@ -8,7 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { findRoot } from '../../runtime/runtime.js';
 
 const root = findRoot();
-const kaigi = (...args: string[]) => spawnSync(process.execPath, [path.join(root, 'bin', 'kaigi.js'), ...args], { encoding: 'utf8', cwd: root, timeout: 120_000 });
+const kaigi = (...args: string[]) =>
+  spawnSync(process.execPath, [path.join(root, 'bin', 'kaigi.js'), ...args], {
+    encoding: 'utf8',
+    cwd: root,
+    timeout: 120_000,
+  });
 
 describe('kaigi', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaigi-cli-'));
@@ -48,7 +53,9 @@ describe('kaigi', () => {
     expect(JSON.parse(rows[0].messages_json).length).toBeGreaterThanOrEqual(16);
     const csv = kaigi('export', '--workbook', book, '--tab', 'Orders', '--format', 'csv');
     expect(csv.status).toBe(0);
-    expect(csv.stdout.split('\n')[0]).toBe('order_id,decision_id,discussion_id,target_agent,action_json,status,review_date,success_criteria_json,updated_at');
+    expect(csv.stdout.split('\n')[0]).toBe(
+      'order_id,decision_id,discussion_id,target_agent,action_json,status,review_date,success_criteria_json,updated_at',
+    );
     expect(kaigi('export', '--workbook', book, '--tab', 'Nope').status).toBe(2);
   });
 
@@ -86,7 +93,16 @@ describe('kaigi', () => {
 
   it('runs a trigger file and exits 1 when the discussion ends escalated', () => {
     const file = path.join(dir, 'trigger.json');
-    fs.writeFileSync(file, JSON.stringify({ type: 'request', source: 'human', target_user_id: 'tanaka', context: { request: '位置情報を監視したい' }, priority: 'HIGH' }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        type: 'request',
+        source: 'human',
+        target_user_id: 'tanaka',
+        context: { request: '位置情報を監視したい' },
+        priority: 'HIGH',
+      }),
+    );
     const r = kaigi('run', '--trigger', file, '--workbook', path.join(dir, 'esc.xlsx'), '--json');
     expect(r.status).toBe(1);
     expect(JSON.parse(r.stdout).status).toBe('ESCALATED');
@@ -100,14 +116,37 @@ describe('kaigi with a model provider', () => {
     const server = new ModelServer();
     const base = await server.start();
     const key = 'local-test-key-9f8e7d6c5b4a3210';
-    server.plan = (r) => (r.system.indexOf('「心理学特化」') >= 0 ? { status: 401, fault: 'echo_auth' } : r.system.indexOf('「倫理特化」') >= 0 ? { fault: 'echo_auth' } : {});
+    server.plan = (r) =>
+      r.system.indexOf('「心理学特化」') >= 0
+        ? { status: 401, fault: 'echo_auth' }
+        : r.system.indexOf('「倫理特化」') >= 0
+          ? { fault: 'echo_auth' }
+          : {};
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaigi-llm-'));
     const book = path.join(dir, 'llm.xlsx');
     try {
       const out = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        const p = spawn(process.execPath, [path.join(root, 'bin', 'kaigi.js'), 'run', '--demo', '--provider', 'openai-compatible', '--base-url', `${base}/v1`, '--model', 'any', '--workbook', book, '--json'], {
-          cwd: root, env: { ...process.env, KAIGI_API_KEY: key },
-        });
+        const p = spawn(
+          process.execPath,
+          [
+            path.join(root, 'bin', 'kaigi.js'),
+            'run',
+            '--demo',
+            '--provider',
+            'openai-compatible',
+            '--base-url',
+            `${base}/v1`,
+            '--model',
+            'any',
+            '--workbook',
+            book,
+            '--json',
+          ],
+          {
+            cwd: root,
+            env: { ...process.env, KAIGI_API_KEY: key },
+          },
+        );
         let stdout = '';
         let stderr = '';
         p.stdout.on('data', (d) => (stdout += d));

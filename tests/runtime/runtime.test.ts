@@ -5,11 +5,18 @@ import { gas, withRuntime } from '../helpers.js';
 describe('executions', () => {
   it('throws "Exceeded maximum execution time" at the first service call after 6 minutes, and it cannot be caught', async () => {
     await withRuntime(async (rt) => {
-      const r = await rt.evaluate(`
+      const r = await rt.evaluate(
+        `
         var p = PropertiesService.getScriptProperties();
         p.setProperty('step', '1');
         try { p.setProperty('step', '2'); } catch (e) { p.setProperty('caught', e.message); }
-        return 'finished';`, { onCall: (n) => { if (n === 2) rt.clock.advance(6 * 60_000 + 1); } });
+        return 'finished';`,
+        {
+          onCall: (n) => {
+            if (n === 2) rt.clock.advance(6 * 60_000 + 1);
+          },
+        },
+      );
       expect(r.ok).toBe(false);
       expect(r.timedOut).toBe(true);
       expect(r.error?.message).toBe('Exceeded maximum execution time');
@@ -30,10 +37,15 @@ describe('executions', () => {
 
   it('kills an execution just before its N-th service call; earlier calls took effect', async () => {
     await withRuntime(async (rt) => {
-      const code = "var p = PropertiesService.getScriptProperties(); p.setProperty('a', '1'); p.setProperty('b', '2'); p.setProperty('c', '3'); return 'done';";
+      const code =
+        "var p = PropertiesService.getScriptProperties(); p.setProperty('a', '1'); p.setProperty('b', '2'); p.setProperty('c', '3'); return 'done';";
       const r = await rt.evaluate(code, { killAtCall: 3 });
       expect(r.killed).toBe(true);
-      expect([rt.scriptProperties.get('a'), rt.scriptProperties.get('b'), rt.scriptProperties.get('c')]).toEqual(['1', '2', null]);
+      expect([rt.scriptProperties.get('a'), rt.scriptProperties.get('b'), rt.scriptProperties.get('c')]).toEqual([
+        '1',
+        '2',
+        null,
+      ]);
       expect((await rt.evaluate(code)).value).toBe('done');
     });
   });
@@ -50,9 +62,14 @@ describe('executions', () => {
 
   it('refuses services whose OAuth scope the manifest lacks', async () => {
     await withRuntime(async (rt) => {
-      (rt.manifest.oauthScopes as string[]).splice(rt.manifest.oauthScopes.indexOf('https://www.googleapis.com/auth/script.external_request'), 1);
+      (rt.manifest.oauthScopes as string[]).splice(
+        rt.manifest.oauthScopes.indexOf('https://www.googleapis.com/auth/script.external_request'),
+        1,
+      );
       const r = await rt.evaluate("UrlFetchApp.fetch('http://127.0.0.1:1/');");
-      expect(r.error?.message).toBe('You do not have permission to call UrlFetchApp.fetch. Required permissions: https://www.googleapis.com/auth/script.external_request');
+      expect(r.error?.message).toBe(
+        'You do not have permission to call UrlFetchApp.fetch. Required permissions: https://www.googleapis.com/auth/script.external_request',
+      );
     });
   });
 

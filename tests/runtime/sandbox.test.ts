@@ -8,11 +8,37 @@ import { gas, withRuntime } from '../helpers.js';
 
 const root = findRoot();
 const code = fs.readFileSync(path.join(root, 'dist', 'gas', 'Code.js'), 'utf8');
-const SERVICES = ['SpreadsheetApp', 'PropertiesService', 'CacheService', 'LockService', 'UrlFetchApp', 'Utilities', 'ScriptApp', 'HtmlService', 'ContentService', 'Session', 'Logger', 'console', 'Charts', 'MimeType'];
+const SERVICES = [
+  'SpreadsheetApp',
+  'PropertiesService',
+  'CacheService',
+  'LockService',
+  'UrlFetchApp',
+  'Utilities',
+  'ScriptApp',
+  'HtmlService',
+  'ContentService',
+  'Session',
+  'Logger',
+  'console',
+  'Charts',
+  'MimeType',
+];
 
 describe('the built Apps Script file', () => {
   it('declares every entry point Apps Script calls as a top-level function', () => {
-    for (const name of ['onOpen', 'setup', 'teardown', 'tick', 'doGet', 'doPost', 'getSidebarData', 'saveApiKey', 'getApiKeyStatus', 'openSidebar']) {
+    for (const name of [
+      'onOpen',
+      'setup',
+      'teardown',
+      'tick',
+      'doGet',
+      'doPost',
+      'getSidebarData',
+      'saveApiKey',
+      'getApiKeyStatus',
+      'openSidebar',
+    ]) {
       expect(code).toMatch(new RegExp(`^function ${name}\\(`, 'm'));
     }
   });
@@ -30,7 +56,15 @@ describe('the built Apps Script file', () => {
     const touched: string[] = [];
     const sandbox: Record<string, unknown> = {};
     for (const name of SERVICES) {
-      sandbox[name] = new Proxy({}, { get: (_t, p) => { touched.push(`${name}.${String(p)}`); return undefined; } });
+      sandbox[name] = new Proxy(
+        {},
+        {
+          get: (_t, p) => {
+            touched.push(`${name}.${String(p)}`);
+            return undefined;
+          },
+        },
+      );
     }
     const context = vm.createContext(sandbox);
     vm.runInContext(code, context);
@@ -45,15 +79,41 @@ describe('the built Apps Script file', () => {
 describe('the execution context', () => {
   it('has none of the Web or Node globals Apps Script lacks', async () => {
     await withRuntime(async (rt) => {
-      const names = ['URL', 'URLSearchParams', 'atob', 'btoa', 'TextEncoder', 'TextDecoder', 'setTimeout', 'setInterval', 'fetch', 'crypto', 'process', 'structuredClone', 'require', 'performance', 'Buffer', 'module', 'global', 'SharedArrayBuffer', 'WebAssembly'];
-      const types = await gas(rt, `return ${JSON.stringify(names)}.map(function (n) { return [n, typeof globalThis[n]]; });`);
+      const names = [
+        'URL',
+        'URLSearchParams',
+        'atob',
+        'btoa',
+        'TextEncoder',
+        'TextDecoder',
+        'setTimeout',
+        'setInterval',
+        'fetch',
+        'crypto',
+        'process',
+        'structuredClone',
+        'require',
+        'performance',
+        'Buffer',
+        'module',
+        'global',
+        'SharedArrayBuffer',
+        'WebAssembly',
+      ];
+      const types = await gas(
+        rt,
+        `return ${JSON.stringify(names)}.map(function (n) { return [n, typeof globalThis[n]]; });`,
+      );
       for (const [name, type] of types) expect({ name, type }).toEqual({ name, type: 'undefined' });
     });
   });
 
   it('has the Apps Script services as globals', async () => {
     await withRuntime(async (rt) => {
-      const types = await gas(rt, `return ${JSON.stringify(SERVICES)}.map(function (n) { return typeof globalThis[n]; });`);
+      const types = await gas(
+        rt,
+        `return ${JSON.stringify(SERVICES)}.map(function (n) { return typeof globalThis[n]; });`,
+      );
       expect(new Set(types)).toEqual(new Set(['object']));
     });
   });
@@ -68,7 +128,10 @@ describe('the execution context', () => {
   it('runs Date on the runtime clock', async () => {
     await withRuntime(async (rt) => {
       rt.clock.advance(10 * 24 * 3600_000);
-      const t = await gas(rt, 'var d = new Date(); return [d.getTime(), Date.now(), d instanceof Date, Object.prototype.toString.call(d), typeof Date()];');
+      const t = await gas(
+        rt,
+        'var d = new Date(); return [d.getTime(), Date.now(), d instanceof Date, Object.prototype.toString.call(d), typeof Date()];',
+      );
       expect(Math.abs(t[0] - rt.clock.now())).toBeLessThan(5000);
       expect(Math.abs(t[1] - t[0])).toBeLessThan(1000);
       expect(t.slice(2)).toEqual([true, '[object Date]', 'string']);

@@ -3,7 +3,14 @@ import type { HttpPort, HttpResult } from '../../core/providers/http.js';
 import type { WireRequest } from '../../core/providers/vendors.js';
 
 function params(w: WireRequest): GoogleAppsScript.URL_Fetch.URLFetchRequest {
-  return { url: w.url, method: w.method, contentType: w.contentType, headers: w.headers, payload: w.payload, muteHttpExceptions: true };
+  return {
+    url: w.url,
+    method: w.method,
+    contentType: w.contentType,
+    headers: w.headers,
+    payload: w.payload,
+    muteHttpExceptions: true,
+  };
 }
 
 function result(r: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpResult {
@@ -14,7 +21,7 @@ export const urlFetchPort: HttpPort = {
   fetchAll(requests: WireRequest[]): HttpResult[] {
     try {
       return UrlFetchApp.fetchAll(requests.map(params)).map(result);
-    } catch (e) {
+    } catch {
       // fetchAll fails as a whole on a network error; ask one by one so one bad request fails alone.
       return requests.map((w) => {
         try {

@@ -8,7 +8,8 @@ export function keyProperty(provider: KeyedProvider): string {
 }
 
 export function saveKey(provider: string, key: string): void {
-  if ((PROVIDERS_WITH_KEYS as readonly string[]).indexOf(provider) < 0) throw new Error(`unknown provider: ${provider}`);
+  if ((PROVIDERS_WITH_KEYS as readonly string[]).indexOf(provider) < 0)
+    throw new Error(`unknown provider: ${provider}`);
   const props = PropertiesService.getScriptProperties();
   const name = keyProperty(provider as KeyedProvider);
   if (key) props.setProperty(name, key);

@@ -14,7 +14,10 @@ export class Memory {
   private cached: Learning[] | null = null;
   private matrixCache: { tag: string; m: Matrix } | null = null;
 
-  constructor(private readonly store: Store, private readonly settings: Settings) {}
+  constructor(
+    private readonly store: Store,
+    private readonly settings: Settings,
+  ) {}
 
   get dims(): number {
     return this.settings.number('embedding.dimensions');
@@ -34,11 +37,25 @@ export class Memory {
 
   rows(): Learning[] {
     if (!this.cached) {
-      this.cached = this.store.readTab('learnings').map((r, i) => ({
-        row: i + 2, learning_id: String(r[0]), scope: String(r[1]) as Learning['scope'], agent_id: String(r[2]), category: String(r[3]), content: String(r[4]),
-        context: String(r[5]), confidence: Number(r[6]) || 0, times_applied: Number(r[7]) || 0, times_successful: Number(r[8]) || 0,
-        is_active: r[9] === true || String(r[9]).toLowerCase() === 'true', source: String(r[10]), embedding: String(r[11]), embedding_model: String(r[12]),
-      })).filter((l) => l.learning_id !== '');
+      this.cached = this.store
+        .readTab('learnings')
+        .map((r, i) => ({
+          row: i + 2,
+          learning_id: String(r[0]),
+          scope: String(r[1]) as Learning['scope'],
+          agent_id: String(r[2]),
+          category: String(r[3]),
+          content: String(r[4]),
+          context: String(r[5]),
+          confidence: Number(r[6]) || 0,
+          times_applied: Number(r[7]) || 0,
+          times_successful: Number(r[8]) || 0,
+          is_active: r[9] === true || String(r[9]).toLowerCase() === 'true',
+          source: String(r[10]),
+          embedding: String(r[11]),
+          embedding_model: String(r[12]),
+        }))
+        .filter((l) => l.learning_id !== '');
     }
     return this.cached;
   }
@@ -58,7 +75,10 @@ export class Memory {
     if (!key) throw new Error(`embedding.provider is ${vendor} but no API key is set`);
     const base = this.settings.get<Record<string, string>>('provider.base_urls')[vendor] ?? '';
     const [res] = urlFetchPort.fetchAll([buildEmbedding(vendor, this.model, this.dims, texts, key, base)]);
-    if (res.error || res.code !== 200) throw new Error(redact(`embedding request failed: ${res.error ?? `HTTP ${res.code} ${res.body.slice(0, 200)}`}`, key));
+    if (res.error || res.code !== 200)
+      throw new Error(
+        redact(`embedding request failed: ${res.error ?? `HTTP ${res.code} ${res.body.slice(0, 200)}`}`, key),
+      );
     return parseEmbedding(vendor, redact(res.body, key), texts.length).map((v) => encodeVector(l2normalise(v)));
   }
 
@@ -70,7 +90,14 @@ export class Memory {
   private matrix(): { m: Matrix; rows: Learning[] } {
     const rows = this.rows().filter((l) => l.embedding && l.embedding_model === this.tag);
     if (!this.matrixCache || this.matrixCache.tag !== this.tag || this.matrixCache.m.rows !== rows.length) {
-      this.matrixCache = { tag: this.tag, m: decodeMatrix(rows.map((l) => l.embedding), this.dims, rows.map((l) => l.row)) };
+      this.matrixCache = {
+        tag: this.tag,
+        m: decodeMatrix(
+          rows.map((l) => l.embedding),
+          this.dims,
+          rows.map((l) => l.row),
+        ),
+      };
     }
     return { m: this.matrixCache.m, rows };
   }
@@ -85,14 +112,44 @@ export class Memory {
     for (const l of rows) byRow[l.row] = l;
     const q = this.queryVector(query);
     const usable = (l: Learning) => l.is_active && l.confidence >= min;
-    const own = topK(m, q, k, (row) => byRow[row].scope === 'individual' && byRow[row].agent_id === agent && usable(byRow[row]));
-    const shared = topK(m, q, Math.max(0, k - own.length), (row) => byRow[row].scope === 'shared' && usable(byRow[row]));
-    const cases = topK(m, q, k, (row) => byRow[row].scope === 'case' && byRow[row].is_active && caseOf(byRow[row]).discussion_id !== exclude && caseOf(byRow[row]).verdict !== '');
+    const own = topK(
+      m,
+      q,
+      k,
+      (row) => byRow[row].scope === 'individual' && byRow[row].agent_id === agent && usable(byRow[row]),
+    );
+    const shared = topK(
+      m,
+      q,
+      Math.max(0, k - own.length),
+      (row) => byRow[row].scope === 'shared' && usable(byRow[row]),
+    );
+    const cases = topK(
+      m,
+      q,
+      k,
+      (row) =>
+        byRow[row].scope === 'case' &&
+        byRow[row].is_active &&
+        caseOf(byRow[row]).discussion_id !== exclude &&
+        caseOf(byRow[row]).verdict !== '',
+    );
     return {
-      learnings: own.concat(shared).map((h) => ({ id: byRow[h.key].learning_id, scope: byRow[h.key].scope, content: byRow[h.key].content, confidence: byRow[h.key].confidence })),
+      learnings: own.concat(shared).map((h) => ({
+        id: byRow[h.key].learning_id,
+        scope: byRow[h.key].scope,
+        content: byRow[h.key].content,
+        confidence: byRow[h.key].confidence,
+      })),
       cases: cases.map((h) => {
         const c = caseOf(byRow[h.key]);
-        return { id: byRow[h.key].learning_id, content: byRow[h.key].content, actions: c.actions, verdict: c.verdict, similarity: Math.round(h.score * 1000) / 1000 };
+        return {
+          id: byRow[h.key].learning_id,
+          content: byRow[h.key].content,
+          actions: c.actions,
+          verdict: c.verdict,
+          similarity: Math.round(h.score * 1000) / 1000,
+        };
       }),
     };
   }
@@ -125,13 +182,29 @@ export class Memory {
 export function caseOf(l: Learning): CaseContext {
   try {
     return JSON.parse(l.context) as CaseContext;
-  } catch (e) {
+  } catch {
     return { discussion_id: '', decision_id: '', member: '', metric: '', actions: [], verdict: '' };
   }
 }
 
 export function learningRow(l: Omit<Learning, 'row'>, createdAt: number, lastApplied: number | null): unknown[] {
-  return [l.learning_id, l.scope, l.agent_id, l.category, l.content, l.context, l.confidence, l.times_applied, l.times_successful, l.is_active, l.source, l.embedding, l.embedding_model, new Date(createdAt), lastApplied ? new Date(lastApplied) : ''];
+  return [
+    l.learning_id,
+    l.scope,
+    l.agent_id,
+    l.category,
+    l.content,
+    l.context,
+    l.confidence,
+    l.times_applied,
+    l.times_successful,
+    l.is_active,
+    l.source,
+    l.embedding,
+    l.embedding_model,
+    new Date(createdAt),
+    lastApplied ? new Date(lastApplied) : '',
+  ];
 }
 
 export function lastAppliedOf(values: unknown[]): number | null {

@@ -2,7 +2,16 @@
 import { chunks } from '../../core/cells.js';
 import type { Message } from '../../core/messages.js';
 import type { QueueItem } from '../../core/queue.js';
-import type { Discussion, InboxItem, KpiRow, Member, ObjectionRow, OrderRow, Priority, Status } from '../../core/types.js';
+import type {
+  Discussion,
+  InboxItem,
+  KpiRow,
+  Member,
+  ObjectionRow,
+  OrderRow,
+  Priority,
+  Status,
+} from '../../core/types.js';
 import { sha256Hex } from './crypto.js';
 
 export function isDate(v: unknown): v is Date {
@@ -13,7 +22,7 @@ export function ms(v: unknown): number {
   if (isDate(v)) return v.getTime();
   if (typeof v === 'number') return v;
   const t = Date.parse(String(v));
-  return isNaN(t) ? 0 : t;
+  return Number.isNaN(t) ? 0 : t;
 }
 
 export function scriptZone(): string {
@@ -50,7 +59,23 @@ function parseJson<T>(v: unknown, fallback: T): T {
 // ---- queue ---------------------------------------------------------------------------------
 
 export function queueRow(i: QueueItem): unknown[] {
-  return [i.id, i.type, i.from, i.to, i.priority, json(i.payload), i.status, i.attempts, new Date(i.available_at), i.lease_owner, i.lease_until ? new Date(i.lease_until) : '', i.dedupe_key, new Date(i.created_at), new Date(i.updated_at), i.last_error];
+  return [
+    i.id,
+    i.type,
+    i.from,
+    i.to,
+    i.priority,
+    json(i.payload),
+    i.status,
+    i.attempts,
+    new Date(i.available_at),
+    i.lease_owner,
+    i.lease_until ? new Date(i.lease_until) : '',
+    i.dedupe_key,
+    new Date(i.created_at),
+    new Date(i.updated_at),
+    i.last_error,
+  ];
 }
 
 export function queueItem(r: unknown[], row: number): QueueItem {
@@ -58,7 +83,8 @@ export function queueItem(r: unknown[], row: number): QueueItem {
   let payloadError: string | undefined;
   try {
     payload = parseJson<Record<string, unknown> | null>(r[5], null);
-    if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw new Error('payload is not a JSON object');
+    if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
+      throw new Error('payload is not a JSON object');
   } catch (e) {
     payload = null;
     payloadError = `malformed payload_json: ${(e as Error).message}`;
@@ -88,10 +114,20 @@ export function queueItem(r: unknown[], row: number): QueueItem {
 
 export function logRow(d: Discussion, messagesCell: string): unknown[] {
   return [
-    d.discussion_id, d.status, d.priority, d.trigger.type, d.trigger.target_user_id,
+    d.discussion_id,
+    d.status,
+    d.priority,
+    d.trigger.type,
+    d.trigger.target_user_id,
     JSON.stringify({ source: d.trigger.source, context: d.trigger.context }),
-    new Date(Date.parse(d.created_at)), d.closed_at ? new Date(Date.parse(d.closed_at)) : '',
-    JSON.stringify(d.participants), messagesCell, json(d.final_decision), d.execution_status, d.outcome_evaluated, d.notes.join('\n'),
+    new Date(Date.parse(d.created_at)),
+    d.closed_at ? new Date(Date.parse(d.closed_at)) : '',
+    JSON.stringify(d.participants),
+    messagesCell,
+    json(d.final_decision),
+    d.execution_status,
+    d.outcome_evaluated,
+    d.notes.join('\n'),
   ];
 }
 
@@ -119,9 +155,24 @@ export function messageRows(m: Message): unknown[][] {
   const parts = chunks(text);
   const seq = Number(m.message_id.slice(m.message_id.lastIndexOf('-') + 1));
   return parts.map((p, i) => [
-    m.message_id, m.discussion_id, seq, i, parts.length, m.phase, m.speaker, m.message_type, m.timestamp, p,
-    m.metadata.processing_time_ms, m.metadata.model_used, m.metadata.tokens_consumed, m.metadata.fallback_level,
-    m.metadata.error_code ?? '', m.metadata.stated_confidence ?? '', m.metadata.computed_confidence ?? '', i === 0 ? sha : '',
+    m.message_id,
+    m.discussion_id,
+    seq,
+    i,
+    parts.length,
+    m.phase,
+    m.speaker,
+    m.message_type,
+    m.timestamp,
+    p,
+    m.metadata.processing_time_ms,
+    m.metadata.model_used,
+    m.metadata.tokens_consumed,
+    m.metadata.fallback_level,
+    m.metadata.error_code ?? '',
+    m.metadata.stated_confidence ?? '',
+    m.metadata.computed_confidence ?? '',
+    i === 0 ? sha : '',
   ]);
 }
 
@@ -134,7 +185,8 @@ export function messagesFromRows(rows: unknown[][], discussionId: string): Messa
     const parts = byId[id].sort((a, b) => Number(a[3]) - Number(b[3]));
     const text = parts.map((p) => String(p[9])).join('');
     const sha = String(parts[0][17]);
-    if (parts.length !== Number(parts[0][4]) || sha256Hex(text) !== sha) throw new Error(`message ${id} is incomplete or altered in the Messages tab`);
+    if (parts.length !== Number(parts[0][4]) || sha256Hex(text) !== sha)
+      throw new Error(`message ${id} is incomplete or altered in the Messages tab`);
     out.push(JSON.parse(text) as Message);
   }
   return out.sort((a, b) => (a.message_id < b.message_id ? -1 : 1));
@@ -143,16 +195,52 @@ export function messagesFromRows(rows: unknown[][], discussionId: string): Messa
 // ---- other records -------------------------------------------------------------------------
 
 export function orderRow(o: OrderRow, now: number): unknown[] {
-  return [o.order_id, o.decision_id, o.discussion_id, o.target_agent, JSON.stringify(o.action), o.status, dayToDate(o.review_date), JSON.stringify(o.success_criteria), new Date(now)];
+  return [
+    o.order_id,
+    o.decision_id,
+    o.discussion_id,
+    o.target_agent,
+    JSON.stringify(o.action),
+    o.status,
+    dayToDate(o.review_date),
+    JSON.stringify(o.success_criteria),
+    new Date(now),
+  ];
 }
 
 export function objectionRow(o: ObjectionRow): unknown[] {
-  return [o.objection_id, o.discussion_id, o.decision_id, o.source, o.objector, o.reason, o.alternative, o.evidence, o.urgency, o.status, o.resolution, o.resolved_by,
-    o.created_at ? new Date(Date.parse(o.created_at)) : '', o.resolved_at ? new Date(Date.parse(o.resolved_at)) : ''];
+  return [
+    o.objection_id,
+    o.discussion_id,
+    o.decision_id,
+    o.source,
+    o.objector,
+    o.reason,
+    o.alternative,
+    o.evidence,
+    o.urgency,
+    o.status,
+    o.resolution,
+    o.resolved_by,
+    o.created_at ? new Date(Date.parse(o.created_at)) : '',
+    o.resolved_at ? new Date(Date.parse(o.resolved_at)) : '',
+  ];
 }
 
 export function inboxRow(i: InboxItem, now: number): unknown[] {
-  return [i.inbox_id, i.from_agent, i.type, i.priority, i.title, i.body, i.discussion_id, 'unread', '', new Date(now), new Date(now)];
+  return [
+    i.inbox_id,
+    i.from_agent,
+    i.type,
+    i.priority,
+    i.title,
+    i.body,
+    i.discussion_id,
+    'unread',
+    '',
+    new Date(now),
+    new Date(now),
+  ];
 }
 
 export function kpiFromRows(rows: unknown[][], tz = scriptZone()): KpiRow[] {
@@ -164,5 +252,12 @@ export function kpiFromRows(rows: unknown[][], tz = scriptZone()): KpiRow[] {
 export function membersFromRows(rows: unknown[][]): Member[] {
   return rows
     .filter((r) => r[0] !== '')
-    .map((r) => ({ member_id: String(r[0]), name: String(r[1]), team: String(r[2]), role: String(r[3]), best_login_streak: Number(r[5]) || 0, profile: parseJson<Record<string, unknown>>(r[6], {}) }));
+    .map((r) => ({
+      member_id: String(r[0]),
+      name: String(r[1]),
+      team: String(r[2]),
+      role: String(r[3]),
+      best_login_streak: Number(r[5]) || 0,
+      profile: parseJson<Record<string, unknown>>(r[6], {}),
+    }));
 }

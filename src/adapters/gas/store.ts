@@ -10,7 +10,20 @@ type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
 const STATE_KEY = 'KAIGI_STATE';
 // Tabs Kaigi appends to; their tails live in the state so no execution has to ask for the last row.
-export const APPEND_TABS = ['discussions', 'messages', 'queue', 'orders', 'objections', 'inbox', 'overflow', 'audit', 'outcomes', 'learnings', 'reflections', 'directives'] as const;
+export const APPEND_TABS = [
+  'discussions',
+  'messages',
+  'queue',
+  'orders',
+  'objections',
+  'inbox',
+  'overflow',
+  'audit',
+  'outcomes',
+  'learnings',
+  'reflections',
+  'directives',
+] as const;
 const GROW_BY = 500;
 export const CONFIG_VERSION = 'KAIGI_CONFIG_VERSION';
 const CONFIG_TTL_S = 300;
@@ -64,7 +77,10 @@ export class Store {
   private readonly sheets: Record<string, Sheet> = {};
   private readonly tabCache: Record<string, unknown[][]> = {};
 
-  constructor(readonly ss: Spreadsheet, readonly timeZone: string) {}
+  constructor(
+    readonly ss: Spreadsheet,
+    readonly timeZone: string,
+  ) {}
 
   sheet(key: string): Sheet {
     if (!this.sheets[key]) {
@@ -129,7 +145,8 @@ export class Store {
   // Runs fn holding the script lock, after finishing or undoing a commit a dead execution left behind.
   withLock<T>(fn: (state: StoreState) => T, timeoutMs = 30000): T {
     const lock = LockService.getScriptLock();
-    if (!lock.tryLock(timeoutMs)) throw new StoreError('Kaigi is busy: another execution held the lock for too long. Try again.');
+    if (!lock.tryLock(timeoutMs))
+      throw new StoreError('Kaigi is busy: another execution held the lock for too long. Try again.');
     try {
       return fn(this.recover(this.readState()));
     } finally {
@@ -147,7 +164,10 @@ export class Store {
     }
     for (const tab of Object.keys(j.appended)) {
       const [from, to] = j.appended[tab];
-      if (to >= from) this.sheet(tab).getRange(from, 1, to - from + 1, this.width(tab)).clearContent();
+      if (to >= from)
+        this.sheet(tab)
+          .getRange(from, 1, to - from + 1, this.width(tab))
+          .clearContent();
     }
     const back = { ...state, journal: null };
     this.writeState(back);
@@ -198,17 +218,24 @@ export class Store {
 
   findRow(key: string, id: string): number | null {
     const s = this.sheet(key);
-    const hits = s.getRange(1, 1, s.getMaxRows(), 1).createTextFinder(id).matchEntireCell(true).matchCase(true).findAll();
+    const hits = s
+      .getRange(1, 1, s.getMaxRows(), 1)
+      .createTextFinder(id)
+      .matchEntireCell(true)
+      .matchCase(true)
+      .findAll();
     return hits.length ? hits[0].getRow() : null;
   }
 
   // Replaces overflow pointers in the given rows by their full, verified text (one read per call).
   resolveOverflow(rows: unknown[][]): unknown[][] {
     const pointers: { p: Pointer; r: number; c: number }[] = [];
-    rows.forEach((row, r) => row.forEach((v, c) => {
-      const p = parsePointer(v);
-      if (p && p.$ref === 'Overflow') pointers.push({ p, r, c });
-    }));
+    rows.forEach((row, r) =>
+      row.forEach((v, c) => {
+        const p = parsePointer(v);
+        if (p && p.$ref === 'Overflow') pointers.push({ p, r, c });
+      }),
+    );
     if (!pointers.length) return rows;
     const from = Math.min(...pointers.map((x) => x.p.rows[0]));
     const to = Math.max(...pointers.map((x) => x.p.rows[1]));
@@ -217,7 +244,8 @@ export class Store {
     for (const { p, r, c } of pointers) {
       const parts = blobRows.filter((b) => b[0] === p.id).sort((a, b) => Number(a[2]) - Number(b[2]));
       const text = parts.map((b) => String(b[4])).join('');
-      if (sha256Hex(text) !== p.sha256) throw new StoreError(`Overflow ${p.id} does not match its SHA-256: the value was altered or is incomplete.`);
+      if (sha256Hex(text) !== p.sha256)
+        throw new StoreError(`Overflow ${p.id} does not match its SHA-256: the value was altered or is incomplete.`);
       out[r][c] = text;
     }
     return out;
@@ -243,7 +271,10 @@ export class Commit {
   private readonly post: { tab: string; row: number; rows: unknown[][] }[] = [];
   private readonly appended: Record<string, [number, number]> = {};
 
-  constructor(private readonly store: Store, readonly state: StoreState) {}
+  constructor(
+    private readonly store: Store,
+    readonly state: StoreState,
+  ) {}
 
   nextSeq(name: string): number {
     const n = (Number(this.state.counters[name]) || 0) + 1;
@@ -277,8 +308,18 @@ export class Commit {
       const sha = sha256Hex(v);
       const parts = chunks(v);
       const first = this.reserve('overflow', parts.length);
-      this.blocks.push({ tab: 'overflow', row: first, rows: parts.map((p, k) => [id, `${owner}#${i + 1}`, k, parts.length, p, sha]) });
-      return pointerText({ $ref: 'Overflow', id, sha256: sha, length: v.length, rows: [first, first + parts.length - 1] });
+      this.blocks.push({
+        tab: 'overflow',
+        row: first,
+        rows: parts.map((p, k) => [id, `${owner}#${i + 1}`, k, parts.length, p, sha]),
+      });
+      return pointerText({
+        $ref: 'Overflow',
+        id,
+        sha256: sha,
+        length: v.length,
+        rows: [first, first + parts.length - 1],
+      });
     });
   }
 
@@ -354,11 +395,31 @@ export class Commit {
     }
     if (grew) store.writeState(before);
     const after: StoreState = { ...this.state, journal: null };
-    store.writeState({ ...before, journal: { tab: this.marker.tab, row: this.marker.row, digest: this.digest(markerValues), appended: this.appended, after } });
+    store.writeState({
+      ...before,
+      journal: {
+        tab: this.marker.tab,
+        row: this.marker.row,
+        digest: this.digest(markerValues),
+        appended: this.appended,
+        after,
+      },
+    });
     const ordered = this.blocks.filter((b) => b.tab !== 'audit').concat(this.blocks.filter((b) => b.tab === 'audit'));
-    for (const b of ordered) store.sheet(b.tab).getRange(b.row, 1, b.rows.length, store.width(b.tab)).setValues(b.rows.map((r) => pad(r, store.width(b.tab))));
-    store.sheet(this.marker.tab).getRange(this.marker.row, 1, 1, store.width(this.marker.tab)).setValues([markerValues]);
-    for (const b of this.post) store.sheet(b.tab).getRange(b.row, 1, b.rows.length, store.width(b.tab)).setValues(b.rows.map((r) => pad(r, store.width(b.tab))));
+    for (const b of ordered)
+      store
+        .sheet(b.tab)
+        .getRange(b.row, 1, b.rows.length, store.width(b.tab))
+        .setValues(b.rows.map((r) => pad(r, store.width(b.tab))));
+    store
+      .sheet(this.marker.tab)
+      .getRange(this.marker.row, 1, 1, store.width(this.marker.tab))
+      .setValues([markerValues]);
+    for (const b of this.post)
+      store
+        .sheet(b.tab)
+        .getRange(b.row, 1, b.rows.length, store.width(b.tab))
+        .setValues(b.rows.map((r) => pad(r, store.width(b.tab))));
     store.writeState(after);
     return after;
   }

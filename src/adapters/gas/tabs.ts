@@ -12,7 +12,10 @@ export function findSheet(ss: Spreadsheet, spec: TabSpec): Sheet | null {
 export function readHeader(sheet: Sheet): string[] {
   const width = sheet.getLastColumn();
   if (width === 0) return [];
-  return sheet.getRange(1, 1, 1, width).getValues()[0].map((v) => String(v));
+  return sheet
+    .getRange(1, 1, 1, width)
+    .getValues()[0]
+    .map((v) => String(v));
 }
 
 function fill<T>(rows: number, cols: number, f: (c: number) => T): T[][] {
@@ -43,10 +46,15 @@ export function applyTab(ss: Spreadsheet, spec: TabSpec, existing: Sheet | null,
     const rows = Math.max(1, sheet.getLastRow());
     const extra = sheet.getRange(1, width + 1, rows, maxCols - width).getValues();
     let keep = 0;
-    extra.forEach((row) => row.forEach((v, i) => { if (v !== '' && i + 1 > keep) keep = i + 1; }));
+    extra.forEach((row) =>
+      row.forEach((v, i) => {
+        if (v !== '' && i + 1 > keep) keep = i + 1;
+      }),
+    );
     if (width + keep < maxCols) sheet.deleteColumns(width + keep + 1, maxCols - width - keep);
   }
-  if (sheet.getMaxColumns() < plan.header.length) sheet.insertColumnsAfter(sheet.getMaxColumns(), plan.header.length - sheet.getMaxColumns());
+  if (sheet.getMaxColumns() < plan.header.length)
+    sheet.insertColumnsAfter(sheet.getMaxColumns(), plan.header.length - sheet.getMaxColumns());
   if (plan.writeHeader) sheet.getRange(1, 1, 1, n).setValues([spec.columns.map((c) => c.key)]);
   const head = sheet.getRange(1, 1, 1, n);
   head.setFontWeight('bold').setBackground('#e8eaed');
@@ -55,11 +63,15 @@ export function applyTab(ss: Spreadsheet, spec: TabSpec, existing: Sheet | null,
   const dataRows = sheet.getMaxRows() - spec.frozenRows;
   if (dataRows > 0) {
     const first = spec.frozenRows + 1;
-    sheet.getRange(first, 1, dataRows, n).setNumberFormats(fill(dataRows, n, (c) => numberFormatOf(spec.columns[c].type)));
+    sheet
+      .getRange(first, 1, dataRows, n)
+      .setNumberFormats(fill(dataRows, n, (c) => numberFormatOf(spec.columns[c].type)));
     spec.columns.forEach((c, i) => {
       const range = sheet.getRange(first, i + 1, dataRows, 1);
       if (c.values) {
-        range.setDataValidation(SpreadsheetApp.newDataValidation().requireValueInList(c.values.slice(), true).setAllowInvalid(false).build());
+        range.setDataValidation(
+          SpreadsheetApp.newDataValidation().requireValueInList(c.values.slice(), true).setAllowInvalid(false).build(),
+        );
       } else if (c.type === 'boolean') {
         range.setDataValidation(SpreadsheetApp.newDataValidation().requireCheckbox().build());
       }
@@ -67,7 +79,9 @@ export function applyTab(ss: Spreadsheet, spec: TabSpec, existing: Sheet | null,
   }
   if (spec.protected) {
     const protection = sheet.getProtections(SpreadsheetApp.ProtectionType.SHEET)[0] ?? sheet.protect();
-    protection.setDescription(`Kaigi: ${spec.name} is written by Kaigi; change state through the sidebar or the API.`).setWarningOnly(true);
+    protection
+      .setDescription(`Kaigi: ${spec.name} is written by Kaigi; change state through the sidebar or the API.`)
+      .setWarningOnly(true);
   }
   return sheet;
 }

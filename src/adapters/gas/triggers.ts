@@ -3,7 +3,13 @@ import { KAIGI_HANDLERS, planTriggers, type TriggerPlan } from '../../core/trigg
 
 export function installTriggers(): TriggerPlan {
   const existing = ScriptApp.getProjectTriggers();
-  const plan = planTriggers(existing.map((t) => ({ id: t.getUniqueId(), handler: t.getHandlerFunction(), eventType: String(t.getEventType()) })));
+  const plan = planTriggers(
+    existing.map((t) => ({
+      id: t.getUniqueId(),
+      handler: t.getHandlerFunction(),
+      eventType: String(t.getEventType()),
+    })),
+  );
   for (const t of existing) if (plan.remove.indexOf(t.getUniqueId()) >= 0) ScriptApp.deleteTrigger(t);
   for (const w of plan.create) {
     if (w.kind === 'onEdit') {

@@ -23,7 +23,11 @@ export function buildMenu(lang: Lang): void {
 export function showHtml(file: string, title: string, mode: 'sidebar' | 'dialog', lang: Lang): void {
   const template = HtmlService.createTemplateFromFile(file);
   template.lang = lang;
-  const out = template.evaluate().setTitle(title).setWidth(mode === 'sidebar' ? 320 : 480).setHeight(520);
+  const out = template
+    .evaluate()
+    .setTitle(title)
+    .setWidth(mode === 'sidebar' ? 320 : 480)
+    .setHeight(520);
   if (mode === 'sidebar') SpreadsheetApp.getUi().showSidebar(out);
   else SpreadsheetApp.getUi().showModalDialog(out, title);
 }
@@ -33,7 +37,7 @@ export function tellUser(title: string, message: string): boolean {
   let ui: GoogleAppsScript.Base.Ui;
   try {
     ui = SpreadsheetApp.getUi();
-  } catch (e) {
+  } catch {
     return false;
   }
   ui.alert(title, message, ui.ButtonSet.OK);

@@ -6,6 +6,8 @@ export class BudgetProvider implements Provider {
   constructor(private readonly rules: Provider) {}
 
   respond(requests: AgentRequest[]): AgentResponse[] {
-    return this.rules.respond(requests).map((r) => ({ ...r, fallbackLevel: 4, note: 'daily model budget spent: rule-based answer' }));
+    return this.rules
+      .respond(requests)
+      .map((r) => ({ ...r, fallbackLevel: 4, note: 'daily model budget spent: rule-based answer' }));
   }
 }

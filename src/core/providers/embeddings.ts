@@ -3,7 +3,14 @@ import { join, type WireRequest } from './vendors.js';
 
 export type EmbeddingVendor = 'openai' | 'gemini';
 
-export function buildEmbedding(vendor: EmbeddingVendor, model: string, dims: number, texts: string[], key: string, baseUrl: string): WireRequest {
+export function buildEmbedding(
+  vendor: EmbeddingVendor,
+  model: string,
+  dims: number,
+  texts: string[],
+  key: string,
+  baseUrl: string,
+): WireRequest {
   if (vendor === 'gemini') {
     const base = baseUrl || 'https://generativelanguage.googleapis.com/v1beta';
     return {
@@ -11,7 +18,13 @@ export function buildEmbedding(vendor: EmbeddingVendor, model: string, dims: num
       method: 'post',
       contentType: 'application/json',
       headers: { 'x-goog-api-key': key },
-      payload: JSON.stringify({ requests: texts.map((t) => ({ model: `models/${model}`, content: { parts: [{ text: t }] }, outputDimensionality: dims })) }),
+      payload: JSON.stringify({
+        requests: texts.map((t) => ({
+          model: `models/${model}`,
+          content: { parts: [{ text: t }] },
+          outputDimensionality: dims,
+        })),
+      }),
     };
   }
   return {
@@ -25,9 +38,14 @@ export function buildEmbedding(vendor: EmbeddingVendor, model: string, dims: num
 
 export function parseEmbedding(vendor: EmbeddingVendor, body: string, count: number): number[][] {
   const j = JSON.parse(body);
-  const vectors: number[][] = vendor === 'gemini'
-    ? (j.embeddings ?? []).map((e: { values: number[] }) => e.values)
-    : (j.data ?? []).slice().sort((a: { index: number }, b: { index: number }) => a.index - b.index).map((d: { embedding: number[] }) => d.embedding);
-  if (vectors.length !== count || vectors.some((v) => !Array.isArray(v) || !v.length)) throw new Error(`the embedding answer holds ${vectors.length} vectors for ${count} texts`);
+  const vectors: number[][] =
+    vendor === 'gemini'
+      ? (j.embeddings ?? []).map((e: { values: number[] }) => e.values)
+      : (j.data ?? [])
+          .slice()
+          .sort((a: { index: number }, b: { index: number }) => a.index - b.index)
+          .map((d: { embedding: number[] }) => d.embedding);
+  if (vectors.length !== count || vectors.some((v) => !Array.isArray(v) || !v.length))
+    throw new Error(`the embedding answer holds ${vectors.length} vectors for ${count} texts`);
   return vectors;
 }

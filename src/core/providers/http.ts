@@ -37,7 +37,10 @@ export interface HttpOptions {
 
 // A retry wait would outlast the execution: the step is given back to the queue instead of sleeping.
 export class RequeueError extends Error {
-  constructor(message: string, readonly retryAt: number) {
+  constructor(
+    message: string,
+    readonly retryAt: number,
+  ) {
     super(message);
     this.name = 'RequeueError';
   }
@@ -78,7 +81,11 @@ export function validationErrors(req: AgentRequest, content: unknown): string | 
 
 export class HttpProvider implements Provider {
   readonly name: string;
-  constructor(private readonly o: HttpOptions, private readonly http: HttpPort, private readonly clock: Clock) {
+  constructor(
+    private readonly o: HttpOptions,
+    private readonly http: HttpPort,
+    private readonly clock: Clock,
+  ) {
     this.name = o.vendor;
   }
 
@@ -88,20 +95,39 @@ export class HttpProvider implements Provider {
 
   private fail(p: Pending, code: string, message: string): void {
     p.result = {
-      key: p.req.key, ok: false, model: `${this.o.vendor}:${this.o.model}`, tokensIn: p.tokensIn, tokensOut: p.tokensOut,
-      ms: this.clock.now() - p.started, attempts: p.attempts, error: { code, message: redact(message, this.o.key).slice(0, 1000) },
+      key: p.req.key,
+      ok: false,
+      model: `${this.o.vendor}:${this.o.model}`,
+      tokensIn: p.tokensIn,
+      tokensOut: p.tokensOut,
+      ms: this.clock.now() - p.started,
+      attempts: p.attempts,
+      error: { code, message: redact(message, this.o.key).slice(0, 1000) },
     };
   }
 
   respond(requests: AgentRequest[]): AgentResponse[] {
     const now = this.clock.now();
-    const all: Pending[] = requests.map((req) => ({ req, call: { req, model: this.o.model }, attempts: 0, tokensIn: 0, tokensOut: 0, started: now, waitUntil: 0, repaired: false }));
+    const all: Pending[] = requests.map((req) => ({
+      req,
+      call: { req, model: this.o.model },
+      attempts: 0,
+      tokensIn: 0,
+      tokensOut: 0,
+      started: now,
+      waitUntil: 0,
+      repaired: false,
+    }));
     for (;;) {
       const open = all.filter((p) => !p.result);
       if (!open.length) break;
       const wait = Math.max(0, ...open.map((p) => p.waitUntil)) - this.clock.now();
       if (wait > 0) {
-        if (this.clock.now() + wait > this.o.deadline) throw new RequeueError(`a retry wait of ${Math.round(wait)} ms would pass the execution's time budget`, this.clock.now() + wait);
+        if (this.clock.now() + wait > this.o.deadline)
+          throw new RequeueError(
+            `a retry wait of ${Math.round(wait)} ms would pass the execution's time budget`,
+            this.clock.now() + wait,
+          );
         this.clock.sleep(wait);
       }
       const wires = open.map((p) => build(this.o.vendor, p.call, this.o.key, this.o.baseUrl));
@@ -116,13 +142,28 @@ export class HttpProvider implements Provider {
     const body = redact(res.body ?? '', this.o.key);
     if (res.error || retryable(res.code)) {
       const why = res.error ? redact(res.error, this.o.key) : `HTTP ${res.code}: ${body.slice(0, 300)}`;
-      if (p.attempts >= this.o.maxAttempts) return this.fail(p, res.error ? 'network' : `http_${res.code}`, `${why} (after ${p.attempts} attempts)`);
+      if (p.attempts >= this.o.maxAttempts) {
+        this.fail(p, res.error ? 'network' : `http_${res.code}`, `${why} (after ${p.attempts} attempts)`);
+        return;
+      }
       const retryAfter = res.headers['Retry-After'] ?? res.headers['retry-after'];
-      p.waitUntil = this.clock.now() + retryDelayMs(p.attempts, retryAfter, this.o.baseSeconds, this.o.jitterMs, this.clock.random(), this.clock.now());
+      p.waitUntil =
+        this.clock.now() +
+        retryDelayMs(
+          p.attempts,
+          retryAfter,
+          this.o.baseSeconds,
+          this.o.jitterMs,
+          this.clock.random(),
+          this.clock.now(),
+        );
       return;
     }
     p.waitUntil = 0;
-    if (res.code < 200 || res.code >= 300) return this.fail(p, `http_${res.code}`, `HTTP ${res.code}: ${body.slice(0, 300)}`);
+    if (res.code < 200 || res.code >= 300) {
+      this.fail(p, `http_${res.code}`, `HTTP ${res.code}: ${body.slice(0, 300)}`);
+      return;
+    }
     const parsed = parse(this.o.vendor, body);
     p.tokensIn += parsed.tokensIn;
     p.tokensOut += parsed.tokensOut;
@@ -138,8 +179,15 @@ export class HttpProvider implements Provider {
     }
     if (!problem) {
       p.result = {
-        key: p.req.key, ok: true, content, model: `${this.o.vendor}:${this.o.model}`, tokensIn: p.tokensIn, tokensOut: p.tokensOut,
-        ms: this.clock.now() - p.started, attempts: p.attempts, repaired: p.repaired,
+        key: p.req.key,
+        ok: true,
+        content,
+        model: `${this.o.vendor}:${this.o.model}`,
+        tokensIn: p.tokensIn,
+        tokensOut: p.tokensOut,
+        ms: this.clock.now() - p.started,
+        attempts: p.attempts,
+        repaired: p.repaired,
       };
       return;
     }

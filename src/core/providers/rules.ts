@@ -13,9 +13,21 @@ export class RulesProvider implements Provider {
       const base = { key: r.key, model: 'rules:default', tokensIn: estimateTokens(r.system + r.user), attempts: 1 };
       try {
         const content = ruleAnswer(r.agent.agent_id, r.expect, r.context);
-        return { ...base, ok: true, content, tokensOut: estimateTokens(JSON.stringify(content)), ms: this.now() - started };
+        return {
+          ...base,
+          ok: true,
+          content,
+          tokensOut: estimateTokens(JSON.stringify(content)),
+          ms: this.now() - started,
+        };
       } catch (e) {
-        return { ...base, ok: false, tokensOut: 0, ms: this.now() - started, error: { code: 'rules_failed', message: (e as Error).message } };
+        return {
+          ...base,
+          ok: false,
+          tokensOut: 0,
+          ms: this.now() - started,
+          error: { code: 'rules_failed', message: (e as Error).message },
+        };
       }
     });
   }

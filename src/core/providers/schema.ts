@@ -6,13 +6,44 @@ import type { Expectation } from '../provider.js';
 export type Vendor = 'openai' | 'anthropic' | 'gemini' | 'openai-compatible';
 type Json = Record<string, any>;
 
-const KEEP_OPENAI = ['type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'anyOf', 'description', 'pattern', 'minimum', 'maximum', 'minItems', 'maxItems'];
-const KEEP_GEMINI = ['type', 'properties', 'required', 'items', 'enum', 'anyOf', 'description', 'minimum', 'maximum', 'minItems', 'maxItems', 'nullable', 'propertyOrdering'];
+const KEEP_OPENAI = [
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'enum',
+  'anyOf',
+  'description',
+  'pattern',
+  'minimum',
+  'maximum',
+  'minItems',
+  'maxItems',
+];
+const KEEP_GEMINI = [
+  'type',
+  'properties',
+  'required',
+  'items',
+  'enum',
+  'anyOf',
+  'description',
+  'minimum',
+  'maximum',
+  'minItems',
+  'maxItems',
+  'nullable',
+  'propertyOrdering',
+];
 
 function base(expect: Expectation): Json {
   if (expect === 'LEARNING') return z.toJSONSchema(LEARNING_SCHEMA, { io: 'input' }) as Json;
   if (expect === 'DECISION') {
-    return z.toJSONSchema(z.object({ deliberation: CONTENT_SCHEMAS.DECISION_DELIBERATION, order: CONTENT_SCHEMAS.EXECUTION_ORDER }), { io: 'input' }) as Json;
+    return z.toJSONSchema(
+      z.object({ deliberation: CONTENT_SCHEMAS.DECISION_DELIBERATION, order: CONTENT_SCHEMAS.EXECUTION_ORDER }),
+      { io: 'input' },
+    ) as Json;
   }
   return z.toJSONSchema(CONTENT_SCHEMAS[expect as MessageType], { io: 'input' }) as Json;
 }

@@ -2,7 +2,10 @@
 import type { AgentRequest, AgentResponse, Provider } from '../provider.js';
 
 export class UnavailableProvider implements Provider {
-  constructor(readonly name: string, private readonly why = 'is not configured in this deployment') {}
+  constructor(
+    readonly name: string,
+    private readonly why = 'is not configured in this deployment',
+  ) {}
 
   respond(requests: AgentRequest[]): AgentResponse[] {
     return requests.map((r) => ({

@@ -51,7 +51,11 @@ export function build(vendor: Vendor, call: Call, key: string, baseUrl: string):
   const base = baseUrl || DEFAULT_BASE[vendor];
   if (vendor === 'anthropic') {
     const messages: unknown[] = [{ role: 'user', content: r.user }];
-    if (call.repair) messages.push({ role: 'assistant', content: call.repair.previous }, { role: 'user', content: repairText(call.repair.errors, lang) });
+    if (call.repair)
+      messages.push(
+        { role: 'assistant', content: call.repair.previous },
+        { role: 'user', content: repairText(call.repair.errors, lang) },
+      );
     return {
       url: join(base, '/messages'),
       method: 'post',
@@ -71,7 +75,11 @@ export function build(vendor: Vendor, call: Call, key: string, baseUrl: string):
   }
   if (vendor === 'gemini') {
     const contents: unknown[] = [{ role: 'user', parts: [{ text: r.user }] }];
-    if (call.repair) contents.push({ role: 'model', parts: [{ text: call.repair.previous }] }, { role: 'user', parts: [{ text: repairText(call.repair.errors, lang) }] });
+    if (call.repair)
+      contents.push(
+        { role: 'model', parts: [{ text: call.repair.previous }] },
+        { role: 'user', parts: [{ text: repairText(call.repair.errors, lang) }] },
+      );
     return {
       url: join(base, `/models/${encodeURIComponent(call.model)}:generateContent`),
       method: 'post',
@@ -80,12 +88,23 @@ export function build(vendor: Vendor, call: Call, key: string, baseUrl: string):
       payload: JSON.stringify({
         systemInstruction: { parts: [{ text: r.system }] },
         contents,
-        generationConfig: { temperature: r.agent.temperature, responseMimeType: 'application/json', responseSchema: schema },
+        generationConfig: {
+          temperature: r.agent.temperature,
+          responseMimeType: 'application/json',
+          responseSchema: schema,
+        },
       }),
     };
   }
-  const messages: unknown[] = [{ role: 'system', content: r.system }, { role: 'user', content: r.user }];
-  if (call.repair) messages.push({ role: 'assistant', content: call.repair.previous }, { role: 'user', content: repairText(call.repair.errors, lang) });
+  const messages: unknown[] = [
+    { role: 'system', content: r.system },
+    { role: 'user', content: r.user },
+  ];
+  if (call.repair)
+    messages.push(
+      { role: 'assistant', content: call.repair.previous },
+      { role: 'user', content: repairText(call.repair.errors, lang) },
+    );
   const headers: Record<string, string> = {};
   if (key) {
     if (/\.openai\.azure\.com/.test(base)) headers['api-key'] = key;
@@ -106,7 +125,7 @@ export function build(vendor: Vendor, call: Call, key: string, baseUrl: string):
 }
 
 function num(v: unknown): number {
-  return typeof v === 'number' && isFinite(v) ? v : 0;
+  return typeof v === 'number' && Number.isFinite(v) ? v : 0;
 }
 
 // Reads a 2xx answer; anything unreadable is an error the caller treats as an unusable answer.
@@ -114,27 +133,47 @@ export function parse(vendor: Vendor, body: string): Parsed {
   let j: any;
   try {
     j = JSON.parse(body);
-  } catch (e) {
+  } catch {
     return { tokensIn: 0, tokensOut: 0, error: 'the response body is not JSON' };
   }
   if (vendor === 'anthropic') {
     const u = j.usage ?? {};
     const tokensIn = num(u.input_tokens) + num(u.cache_creation_input_tokens) + num(u.cache_read_input_tokens);
     const tool = Array.isArray(j.content) ? j.content.find((c: { type: string }) => c.type === 'tool_use') : null;
-    if (!tool) return { tokensIn, tokensOut: num(u.output_tokens), error: `no tool_use block in the answer (stop_reason ${j.stop_reason})` };
+    if (!tool)
+      return {
+        tokensIn,
+        tokensOut: num(u.output_tokens),
+        error: `no tool_use block in the answer (stop_reason ${j.stop_reason})`,
+      };
     return { text: JSON.stringify(tool.input), tokensIn, tokensOut: num(u.output_tokens) };
   }
   if (vendor === 'gemini') {
     const u = j.usageMetadata ?? {};
     const cand = Array.isArray(j.candidates) ? j.candidates[0] : null;
     const text = cand?.content?.parts?.map((p: { text?: string }) => p.text ?? '').join('');
-    if (!text) return { tokensIn: num(u.promptTokenCount), tokensOut: num(u.candidatesTokenCount), error: `no text in the answer (finishReason ${cand?.finishReason})` };
+    if (!text)
+      return {
+        tokensIn: num(u.promptTokenCount),
+        tokensOut: num(u.candidatesTokenCount),
+        error: `no text in the answer (finishReason ${cand?.finishReason})`,
+      };
     return { text, tokensIn: num(u.promptTokenCount), tokensOut: num(u.candidatesTokenCount) };
   }
   const u = j.usage ?? {};
   const msg = Array.isArray(j.choices) ? j.choices[0]?.message : null;
-  if (msg?.refusal) return { tokensIn: num(u.prompt_tokens), tokensOut: num(u.completion_tokens), error: `the model refused: ${String(msg.refusal).slice(0, 200)}` };
-  if (typeof msg?.content !== 'string') return { tokensIn: num(u.prompt_tokens), tokensOut: num(u.completion_tokens), error: 'no message content in the answer' };
+  if (msg?.refusal)
+    return {
+      tokensIn: num(u.prompt_tokens),
+      tokensOut: num(u.completion_tokens),
+      error: `the model refused: ${String(msg.refusal).slice(0, 200)}`,
+    };
+  if (typeof msg?.content !== 'string')
+    return {
+      tokensIn: num(u.prompt_tokens),
+      tokensOut: num(u.completion_tokens),
+      error: 'no message content in the answer',
+    };
   return { text: msg.content, tokensIn: num(u.prompt_tokens), tokensOut: num(u.completion_tokens) };
 }
 
@@ -144,12 +183,19 @@ export function retryable(code: number): boolean {
 }
 
 // Wait before attempt n+1: Retry-After when the server gives one, else 2 × 2^(n-1) s plus jitter.
-export function retryDelayMs(attempt: number, retryAfter: string | undefined, baseSeconds: number, jitterMs: number, rand: number, now: number): number {
+export function retryDelayMs(
+  attempt: number,
+  retryAfter: string | undefined,
+  baseSeconds: number,
+  jitterMs: number,
+  rand: number,
+  now: number,
+): number {
   if (retryAfter) {
     const s = Number(retryAfter);
-    if (isFinite(s) && s >= 0) return s * 1000;
+    if (Number.isFinite(s) && s >= 0) return s * 1000;
     const t = Date.parse(retryAfter);
-    if (!isNaN(t)) return Math.max(0, t - now);
+    if (!Number.isNaN(t)) return Math.max(0, t - now);
   }
-  return baseSeconds * 1000 * Math.pow(2, attempt - 1) + Math.floor(rand * jitterMs);
+  return baseSeconds * 1000 * 2 ** (attempt - 1) + Math.floor(rand * jitterMs);
 }

@@ -1,5 +1,17 @@
 // Facts the rule-based agents reason from: the target member's KPI movements and the team around them.
-import { declineRun, latest, maxOf, mean, pct, recentChange, series, teamTrend, windowMean, type Change, type TeamTrend } from '../kpi.js';
+import {
+  declineRun,
+  latest,
+  maxOf,
+  mean,
+  pct,
+  recentChange,
+  series,
+  teamTrend,
+  windowMean,
+  type Change,
+  type TeamTrend,
+} from '../kpi.js';
 import { daysBetween } from '../ids.js';
 import type { AgentContext } from '../provider.js';
 
@@ -42,7 +54,9 @@ export function facts(ctx: AgentContext): Facts {
     return c > 0 ? windowMean(appts, from, to) / c : null;
   };
   const teamPraise = mean(
-    (ctx.team.length ? ctx.team : []).filter((m) => m.member_id !== id).map((m) => latest(series(ctx.kpi, m.member_id, 'praise_count_last_7d')) ?? 0),
+    (ctx.team.length ? ctx.team : [])
+      .filter((m) => m.member_id !== id)
+      .map((m) => latest(series(ctx.kpi, m.member_id, 'praise_count_last_7d')) ?? 0),
   );
   const days: string[] = [];
   for (const r of ctx.kpi) if (r.member_id === id && days.indexOf(r.date) < 0) days.push(r.date);

@@ -5,11 +5,14 @@ import { gas, withRuntime } from '../../helpers.js';
 describe('HtmlService', () => {
   it('evaluates templates with escaped and raw scriptlets and serves project HTML files', async () => {
     await withRuntime(async (rt) => {
-      const out = await gas(rt, `
+      const out = await gas(
+        rt,
+        `
         var t = HtmlService.createTemplate('<p><?= name ?></p><? for (var i = 0; i < 2; i++) { ?><i><?!= i ?></i><? } ?>');
         t.name = '<script>';
         var side = HtmlService.createTemplateFromFile('sidebar'); side.lang = 'en';
-        return [t.evaluate().getContent(), side.evaluate().setTitle('S').getTitle(), side.evaluate().getContent().indexOf('Discussions') >= 0];`);
+        return [t.evaluate().getContent(), side.evaluate().setTitle('S').getTitle(), side.evaluate().getContent().indexOf('Discussions') >= 0];`,
+      );
       expect(out).toEqual(['<p>&lt;script&gt;</p><i>0</i><i>1</i>', 'S', true]);
     });
   });
@@ -21,7 +24,10 @@ describe('web app and google.script.run', () => {
       const res = await rt.doPost({ path: '/nowhere' }, '{}');
       expect(res.status).toBe(200);
       expect(res.mimeType).toBe('application/json');
-      expect(JSON.parse(res.body)).toEqual({ error: { code: 'not_found', message: 'No endpoint POST /nowhere.' }, status: 404 });
+      expect(JSON.parse(res.body)).toEqual({
+        error: { code: 'not_found', message: 'No endpoint POST /nowhere.' },
+        status: 404,
+      });
       const bad = await rt.doPost({ path: '/status' }, '{not json');
       expect(JSON.parse(bad.body).status).toBe(400);
       const anon = await rt.doGet({ path: '/status' });

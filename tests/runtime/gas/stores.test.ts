@@ -5,25 +5,38 @@ import { gas, gasError, withRuntime } from '../../helpers.js';
 describe('PropertiesService', () => {
   it('stores strings per store and rejects a value over 9 KB the way Apps Script does', async () => {
     await withRuntime(async (rt) => {
-      const out = await gas(rt, `
+      const out = await gas(
+        rt,
+        `
         var p = PropertiesService.getScriptProperties();
         p.setProperty('a', 'x'); p.setProperties({ b: 2 });
         PropertiesService.getUserProperties().setProperty('u', 'user');
         p.setProperty('max', new Array(9 * 1024 + 1).join('x'));
-        return [p.getProperty('a'), p.getProperty('b'), p.getProperty('none'), p.getKeys().sort(), PropertiesService.getUserProperties().getProperty('a')];`);
+        return [p.getProperty('a'), p.getProperty('b'), p.getProperty('none'), p.getKeys().sort(), PropertiesService.getUserProperties().getProperty('a')];`,
+      );
       expect(out).toEqual(['x', '2', null, ['a', 'b', 'max'], null]);
-      expect(await gasError(rt, "PropertiesService.getScriptProperties().setProperty('big', new Array(9 * 1024 + 2).join('x'));")).toBe('Argument too large: value');
+      expect(
+        await gasError(
+          rt,
+          "PropertiesService.getScriptProperties().setProperty('big', new Array(9 * 1024 + 2).join('x'));",
+        ),
+      ).toBe('Argument too large: value');
       // Multi-byte text counts in bytes: 3,073 characters of three bytes each pass 9 KB.
-      expect(await gasError(rt, "PropertiesService.getScriptProperties().setProperty('ja', new Array(3074).join('あ'));")).toBe('Argument too large: value');
+      expect(
+        await gasError(rt, "PropertiesService.getScriptProperties().setProperty('ja', new Array(3074).join('あ'));"),
+      ).toBe('Argument too large: value');
       expect(rt.scriptProperties.get('big')).toBeNull();
     });
   });
 
   it('refuses to grow a store past 500 KB', async () => {
     await withRuntime(async (rt) => {
-      const msg = await gasError(rt, `
+      const msg = await gasError(
+        rt,
+        `
         var p = PropertiesService.getScriptProperties();
-        for (var i = 0; i < 60; i++) p.setProperty('k' + i, new Array(9000).join('x'));`);
+        for (var i = 0; i < 60; i++) p.setProperty('k' + i, new Array(9000).join('x'));`,
+      );
       expect(msg).toBe('You have exceeded the property storage quota. Please remove some properties and try again.');
       expect(rt.scriptProperties.all()).not.toHaveProperty('k59');
     });
@@ -33,23 +46,38 @@ describe('PropertiesService', () => {
 describe('CacheService', () => {
   it('expires values on the runtime clock and caps TTL at 6 hours', async () => {
     await withRuntime(async (rt) => {
-      await gas(rt, "CacheService.getScriptCache().put('k', 'v', 60); CacheService.getScriptCache().putAll({ a: '1', b: '2' });");
-      expect(await gas(rt, "return CacheService.getScriptCache().getAll(['k', 'a', 'zz']);")).toEqual({ k: 'v', a: '1' });
+      await gas(
+        rt,
+        "CacheService.getScriptCache().put('k', 'v', 60); CacheService.getScriptCache().putAll({ a: '1', b: '2' });",
+      );
+      expect(await gas(rt, "return CacheService.getScriptCache().getAll(['k', 'a', 'zz']);")).toEqual({
+        k: 'v',
+        a: '1',
+      });
       rt.clock.advance(61_000);
-      expect(await gas(rt, "return [CacheService.getScriptCache().get('k'), CacheService.getScriptCache().get('a')];")).toEqual([null, '1']);
-      expect(await gasError(rt, "CacheService.getScriptCache().put('k', 'v', 21601);")).toBe('Invalid argument: expirationInSeconds');
-      expect(await gasError(rt, "CacheService.getScriptCache().put('k', new Array(100 * 1024 + 2).join('x'));")).toBe('Argument too large: value');
+      expect(
+        await gas(rt, "return [CacheService.getScriptCache().get('k'), CacheService.getScriptCache().get('a')];"),
+      ).toEqual([null, '1']);
+      expect(await gasError(rt, "CacheService.getScriptCache().put('k', 'v', 21601);")).toBe(
+        'Invalid argument: expirationInSeconds',
+      );
+      expect(await gasError(rt, "CacheService.getScriptCache().put('k', new Array(100 * 1024 + 2).join('x'));")).toBe(
+        'Argument too large: value',
+      );
     });
   });
 
   it('evicts the least recently used items beyond 1,000', async () => {
     await withRuntime(async (rt) => {
-      const out = await gas(rt, `
+      const out = await gas(
+        rt,
+        `
         var c = CacheService.getScriptCache();
         for (var i = 0; i < 1000; i++) c.put('k' + i, String(i));
         c.get('k0');
         c.put('extra', 'x');
-        return [c.get('k0'), c.get('k1'), c.get('extra')];`);
+        return [c.get('k0'), c.get('k1'), c.get('extra')];`,
+      );
       expect(out).toEqual(['0', null, 'x']);
     });
   });
@@ -81,8 +109,13 @@ describe('LockService', () => {
       const events = rt.locks.history.filter((h) => h.key === 'script');
       let held: number | null = null;
       for (const e of events) {
-        if (e.event === 'acquire') { expect(held).toBeNull(); held = e.exec; }
-        else { expect(held).toBe(e.exec); held = null; }
+        if (e.event === 'acquire') {
+          expect(held).toBeNull();
+          held = e.exec;
+        } else {
+          expect(held).toBe(e.exec);
+          held = null;
+        }
       }
       expect(events.length).toBe(8);
     });
@@ -103,7 +136,10 @@ describe('LockService', () => {
     await withRuntime(async (rt) => {
       await gas(rt, 'LockService.getScriptLock().waitLock(1000); return 1;');
       expect(rt.locks.holder('script')).toBeUndefined();
-      const killed = await rt.evaluate("LockService.getScriptLock().waitLock(1000); PropertiesService.getScriptProperties().setProperty('x', '1'); return 1;", { killAtCall: 2 });
+      const killed = await rt.evaluate(
+        "LockService.getScriptLock().waitLock(1000); PropertiesService.getScriptProperties().setProperty('x', '1'); return 1;",
+        { killAtCall: 2 },
+      );
       expect(killed.killed).toBe(true);
       expect(rt.scriptProperties.get('x')).toBeNull();
       expect(rt.locks.holder('script')).toBeUndefined();
@@ -113,7 +149,11 @@ describe('LockService', () => {
 
   it('has no document lock in a web-app execution', async () => {
     await withRuntime(async (rt) => {
-      expect(await gas(rt, 'return [LockService.getDocumentLock() === null, LockService.getScriptLock() !== null];', { kind: 'webapp' })).toEqual([true, true]);
+      expect(
+        await gas(rt, 'return [LockService.getDocumentLock() === null, LockService.getScriptLock() !== null];', {
+          kind: 'webapp',
+        }),
+      ).toEqual([true, true]);
       expect(await gas(rt, 'return LockService.getDocumentLock() === null;', { kind: 'trigger' })).toBe(false);
     });
   });

@@ -56,7 +56,13 @@ describe('a full discussion on the rules provider', () => {
   it('produces different reasoning for different data', async () => {
     const rt = await council();
     try {
-      await start(rt, { type: 'kpi_decline', source: 'human', target_user_id: 'sato', context: { metric: 'contacts' }, priority: 'MEDIUM' });
+      await start(rt, {
+        type: 'kpi_decline',
+        source: 'human',
+        target_user_id: 'sato',
+        context: { metric: 'contacts' },
+        priority: 'MEDIUM',
+      });
       await settle(rt);
       const ms = messages(rt);
       const report = ms.find((m) => m.message_type === 'SITUATION_REPORT')!;
@@ -75,9 +81,17 @@ describe('feedback rounds', () => {
       // A newcomer with only six days of data: computed confidence falls into the feedback band.
       const kpi = rt.workbook.sheetByName('KPI')!;
       const values: unknown[][] = [];
-      [9, 8, 7, 6, 5, 4].forEach((v, i) => values.push([`2026-01-${String(9 + i).padStart(2, '0')}`, 'newbie', 'contacts', v, '']));
+      [9, 8, 7, 6, 5, 4].forEach((v, i) =>
+        values.push([`2026-01-${String(9 + i).padStart(2, '0')}`, 'newbie', 'contacts', v, '']),
+      );
       rt.workbook.setValues(kpi, 2, 1, values.length, 5, values);
-      await start(rt, { type: 'kpi_decline', source: 'human', target_user_id: 'newbie', context: { metric: 'contacts' }, priority: 'MEDIUM' });
+      await start(rt, {
+        type: 'kpi_decline',
+        source: 'human',
+        target_user_id: 'newbie',
+        context: { metric: 'contacts' },
+        priority: 'MEDIUM',
+      });
       await settle(rt);
       const ms = messages(rt);
       const requests = ms.filter((m) => m.message_type === 'FEEDBACK_REQUEST');
@@ -103,7 +117,14 @@ describe('limits', () => {
     const rt = await council();
     try {
       const members = ['tanaka', 'sato', 'suzuki', 'takahashi', 'ito'];
-      for (let i = 0; i < 12; i++) await start(rt, { type: 'kpi_decline', source: 'human', target_user_id: members[i % 5], context: { metric: 'contacts', n: i }, priority: 'MEDIUM' });
+      for (let i = 0; i < 12; i++)
+        await start(rt, {
+          type: 'kpi_decline',
+          source: 'human',
+          target_user_id: members[i % 5],
+          context: { metric: 'contacts', n: i },
+          priority: 'MEDIUM',
+        });
       const runs = await Promise.all(Array.from({ length: 12 }, () => rt.run('tick', [], { kind: 'trigger' })));
       for (const r of runs) expect(r.ok, r.error?.message).toBe(true);
       // The audit trail shows the queue at work: never more than 10 in progress, and the 2 discussions
@@ -126,7 +147,8 @@ describe('limits', () => {
       // No queue item was processed twice: every discussion has one set of messages, ids unique.
       const ids = messages(rt).map((m) => m.message_id);
       expect(new Set(ids).size).toBe(ids.length);
-      for (const id of Object.keys(statuses(rt))) expect(messages(rt, id).filter((m) => m.message_type === 'EXECUTION_ORDER').length).toBe(1);
+      for (const id of Object.keys(statuses(rt)))
+        expect(messages(rt, id).filter((m) => m.message_type === 'EXECUTION_ORDER').length).toBe(1);
     } finally {
       await rt.close();
     }

@@ -71,10 +71,28 @@ describe('what memory puts in front of a model', () => {
     try {
       await simulate(rt, 14, 42);
       expect(rows(rt, 'Outcomes').length).toBeGreaterThan(0);
-      ok(await rt.run('addDirective', [{ content: '称賛は公の場で行うこと', target_agents: ['psychology'], priority: 'high' }], { kind: 'server' }));
-      rt.scriptProperties.set({ KAIGI_PROVIDER_OVERRIDE: JSON.stringify({ provider: 'openai-compatible', model: 'any', base_url: `${base}/v1` }) });
+      ok(
+        await rt.run(
+          'addDirective',
+          [{ content: '称賛は公の場で行うこと', target_agents: ['psychology'], priority: 'high' }],
+          { kind: 'server' },
+        ),
+      );
+      rt.scriptProperties.set({
+        KAIGI_PROVIDER_OVERRIDE: JSON.stringify({
+          provider: 'openai-compatible',
+          model: 'any',
+          base_url: `${base}/v1`,
+        }),
+      });
       const from = server.requests.length;
-      await start(rt, { type: 'kpi_decline', source: 'watcher', target_user_id: 'ito', context: { metric: 'contacts', summary: '伊藤さんの連絡数が3日連続低下' }, priority: 'HIGH' });
+      await start(rt, {
+        type: 'kpi_decline',
+        source: 'watcher',
+        target_user_id: 'ito',
+        context: { metric: 'contacts', summary: '伊藤さんの連絡数が3日連続低下' },
+        priority: 'HIGH',
+      });
       await settle(rt);
       const reqs = server.requests.slice(from);
       const psych = reqs.find((r) => r.system.indexOf('「心理学特化」') >= 0)!;
@@ -97,7 +115,13 @@ describe('what memory puts in front of a model', () => {
   it('has a model provider fill the learning schema after an outcome', async () => {
     const rt = await council();
     try {
-      rt.scriptProperties.set({ KAIGI_PROVIDER_OVERRIDE: JSON.stringify({ provider: 'openai-compatible', model: 'any', base_url: `${base}/v1` }) });
+      rt.scriptProperties.set({
+        KAIGI_PROVIDER_OVERRIDE: JSON.stringify({
+          provider: 'openai-compatible',
+          model: 'any',
+          base_url: `${base}/v1`,
+        }),
+      });
       const from = server.requests.length;
       await simulate(rt, 14, 42);
       const asked = server.requests.slice(from).filter((r) => r.body.response_format?.json_schema?.name === 'learning');
@@ -116,18 +140,46 @@ describe('what memory puts in front of a model', () => {
   it('uses the active prompt version, and a rollback restores the old one', async () => {
     const rt = await council();
     try {
-      rt.scriptProperties.set({ KAIGI_PROVIDER_OVERRIDE: JSON.stringify({ provider: 'openai-compatible', model: 'any', base_url: `${base}/v1` }) });
-      const v2 = ok(await rt.run('editPrompt', [{ agent_id: 'psychology', language: 'ja', text: '# 役割\nあなたは「心理学特化」v2 です。', reason: 'tighter' }], { kind: 'server' }));
+      rt.scriptProperties.set({
+        KAIGI_PROVIDER_OVERRIDE: JSON.stringify({
+          provider: 'openai-compatible',
+          model: 'any',
+          base_url: `${base}/v1`,
+        }),
+      });
+      const v2 = ok(
+        await rt.run(
+          'editPrompt',
+          [
+            {
+              agent_id: 'psychology',
+              language: 'ja',
+              text: '# 役割\nあなたは「心理学特化」v2 です。',
+              reason: 'tighter',
+            },
+          ],
+          { kind: 'server' },
+        ),
+      );
       expect(v2).toEqual({ prompt_id: 'PRM-psychology-v2-ja', version: 2 });
       let from = server.requests.length;
       await start(rt);
       await settle(rt);
       expect(server.requests.slice(from).some((r) => r.system.indexOf('v2 です') >= 0)).toBe(true);
       const prompts = rows(rt, 'Prompts').filter((r) => r[1] === 'psychology' && r[4] === 'ja');
-      expect(prompts.map((r) => [r[2], r[3]])).toEqual([[1, false], [2, true]]);
+      expect(prompts.map((r) => [r[2], r[3]])).toEqual([
+        [1, false],
+        [2, true],
+      ]);
       ok(await rt.run('rollbackPrompt', [{ agent_id: 'psychology', language: 'ja', version: 1 }], { kind: 'server' }));
       from = server.requests.length;
-      await start(rt, { type: 'kpi_decline', source: 'human', target_user_id: 'sato', context: { metric: 'contacts' }, priority: 'MEDIUM' });
+      await start(rt, {
+        type: 'kpi_decline',
+        source: 'human',
+        target_user_id: 'sato',
+        context: { metric: 'contacts' },
+        priority: 'MEDIUM',
+      });
       await settle(rt);
       const later = server.requests.slice(from).filter((r) => r.system.indexOf('心理学特化') >= 0);
       expect(later.length).toBeGreaterThan(0);
@@ -145,17 +197,27 @@ describe('what memory puts in front of a model', () => {
       await settle(rt);
       const [id] = Object.keys(statuses(rt));
       const before = JSON.stringify(rt.workbook.sheets.map((s) => s.cells));
-      const r = ok(await rt.run('replayPhase', [{ discussion_id: id, phase: 2, model: 'openai-compatible:any' }], { kind: 'server' }));
+      const r = ok(
+        await rt.run('replayPhase', [{ discussion_id: id, phase: 2, model: 'openai-compatible:any' }], {
+          kind: 'server',
+        }),
+      );
       // No base URL is configured in Settings for this model: the replay reports the failure per agent.
       expect(r.answers.length).toBe(8);
       expect(r.answers[0].original).toBeTruthy();
       expect(r.answers[0].error).toMatch(/base URL/);
       await setSetting(rt, 'provider.base_url', `${base}/v1`);
-      const again = ok(await rt.run('replayPhase', [{ discussion_id: id, phase: 2, model: 'openai-compatible:any' }], { kind: 'server' }));
+      const again = ok(
+        await rt.run('replayPhase', [{ discussion_id: id, phase: 2, model: 'openai-compatible:any' }], {
+          kind: 'server',
+        }),
+      );
       expect(again.answers.every((a: { replay: unknown; error: string | null }) => a.replay && !a.error)).toBe(true);
       expect(again.answers[1].original.hypothesis).not.toBe(again.answers[1].replay.hypothesis);
       const after = JSON.stringify(rt.workbook.sheets.filter((x) => x.name !== 'Settings').map((x) => x.cells));
-      expect(after).toBe(JSON.stringify(JSON.parse(before).filter((_: unknown, i: number) => rt.workbook.sheets[i].name !== 'Settings')));
+      expect(after).toBe(
+        JSON.stringify(JSON.parse(before).filter((_: unknown, i: number) => rt.workbook.sheets[i].name !== 'Settings')),
+      );
     } finally {
       await rt.close();
     }

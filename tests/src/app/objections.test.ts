@@ -5,20 +5,40 @@ import { council, messages, ok, rows, setAgent, settle, start, statuses } from '
 
 async function decided(priority = 'HIGH'): Promise<{ rt: Runtime; id: string }> {
   const rt = await council();
-  await start(rt, { type: 'kpi_decline', source: 'watcher', target_user_id: 'tanaka', context: { metric: 'contacts' }, priority });
+  await start(rt, {
+    type: 'kpi_decline',
+    source: 'watcher',
+    target_user_id: 'tanaka',
+    context: { metric: 'contacts' },
+    priority,
+  });
   await settle(rt);
   const [id] = Object.keys(statuses(rt));
   expect(statuses(rt)[id]).toBe('DECIDED');
   return { rt, id };
 }
 
-
 describe('objections', () => {
   it('re-discusses from Phase 5 when a governance agent objects, and records the objection and its resolution', async () => {
     const { rt, id } = await decided();
     try {
       const before = messages(rt, id).find((m) => m.message_type === 'EXECUTION_ORDER')!.content;
-      ok(await rt.run('fileObjection', [{ discussion_id: id, source: 'agent', objector: 'legal', reason: 'GOAL_ADJUSTMENT の運用で残業が増える恐れ', alternative: 'PRAISE_INCREASE と ONE_ON_ONE に切り替える', urgency: 'MEDIUM' }], { kind: 'server' }));
+      ok(
+        await rt.run(
+          'fileObjection',
+          [
+            {
+              discussion_id: id,
+              source: 'agent',
+              objector: 'legal',
+              reason: 'GOAL_ADJUSTMENT の運用で残業が増える恐れ',
+              alternative: 'PRAISE_INCREASE と ONE_ON_ONE に切り替える',
+              urgency: 'MEDIUM',
+            },
+          ],
+          { kind: 'server' },
+        ),
+      );
       await settle(rt);
       const ms = messages(rt, id);
       const objection = ms.find((m) => m.message_type === 'OBJECTION')!;
@@ -28,7 +48,9 @@ describe('objections', () => {
       const orders = ms.filter((m) => m.message_type === 'EXECUTION_ORDER');
       expect(orders.length).toBe(2);
       expect(orders[1].content.decision_id).not.toBe(before.decision_id);
-      expect(orders[1].content.actions.map((a: { action_type: string }) => a.action_type)).not.toContain('GOAL_ADJUSTMENT');
+      expect(orders[1].content.actions.map((a: { action_type: string }) => a.action_type)).not.toContain(
+        'GOAL_ADJUSTMENT',
+      );
       expect(statuses(rt)[id]).toBe('DECIDED');
       const obj = rows(rt, 'Objections');
       expect(obj.length).toBe(1);
@@ -38,7 +60,9 @@ describe('objections', () => {
       // The first decision's orders are cancelled, the revised ones pending.
       const orderRows = rows(rt, 'Orders');
       expect(orderRows.filter((r) => r[1] === before.decision_id).every((r) => r[5] === 'CANCELLED')).toBe(true);
-      expect(orderRows.filter((r) => r[1] === orders[1].content.decision_id).every((r) => r[5] === 'PENDING')).toBe(true);
+      expect(orderRows.filter((r) => r[1] === orders[1].content.decision_id).every((r) => r[5] === 'PENDING')).toBe(
+        true,
+      );
       expect(ok(await rt.run('verifyAudit', [], { kind: 'editor' })).ok).toBe(true);
     } finally {
       await rt.close();
@@ -48,7 +72,13 @@ describe('objections', () => {
   it('lets the decider reject a weak general objection, with its reason', async () => {
     const { rt, id } = await decided();
     try {
-      ok(await rt.run('fileObjection', [{ discussion_id: id, reason: 'なんとなく不安', alternative: '様子を見る', urgency: 'LOW' }], { kind: 'server' }));
+      ok(
+        await rt.run(
+          'fileObjection',
+          [{ discussion_id: id, reason: 'なんとなく不安', alternative: '様子を見る', urgency: 'LOW' }],
+          { kind: 'server' },
+        ),
+      );
       await settle(rt);
       const obj = rows(rt, 'Objections')[0];
       expect(obj[3]).toBe('human');
@@ -63,11 +93,19 @@ describe('objections', () => {
   it('keeps the original order, with reasons, when re-deliberation reaches the same decision', async () => {
     const { rt, id } = await decided();
     try {
-      ok(await rt.run('fileObjection', [{ discussion_id: id, reason: '本当にこれで良いか確認したい', alternative: '-', urgency: 'HIGH' }], { kind: 'server' }));
+      ok(
+        await rt.run(
+          'fileObjection',
+          [{ discussion_id: id, reason: '本当にこれで良いか確認したい', alternative: '-', urgency: 'HIGH' }],
+          { kind: 'server' },
+        ),
+      );
       await settle(rt);
       const ms = messages(rt, id);
       expect(ms.filter((m) => m.message_type === 'EXECUTION_ORDER').length).toBe(1);
-      expect(ms.some((m) => m.message_type === 'ACKNOWLEDGEMENT' && m.content.status === 'ORIGINAL_ORDER_KEPT')).toBe(true);
+      expect(ms.some((m) => m.message_type === 'ACKNOWLEDGEMENT' && m.content.status === 'ORIGINAL_ORDER_KEPT')).toBe(
+        true,
+      );
       expect(String(rows(rt, 'Objections')[0][10])).toMatch(/原案/);
       expect(statuses(rt)[id]).toBe('DECIDED');
     } finally {
@@ -79,7 +117,13 @@ describe('objections', () => {
     const { rt, id } = await decided();
     try {
       await setAgent(rt, 'decider', 9, false);
-      ok(await rt.run('fileObjection', [{ discussion_id: id, reason: '再検討してください', alternative: 'ONE_ON_ONE', urgency: 'HIGH' }], { kind: 'server' }));
+      ok(
+        await rt.run(
+          'fileObjection',
+          [{ discussion_id: id, reason: '再検討してください', alternative: 'ONE_ON_ONE', urgency: 'HIGH' }],
+          { kind: 'server' },
+        ),
+      );
       await settle(rt);
       const err = messages(rt, id).find((m) => m.message_type === 'ERROR')!;
       expect(err.content.error_code).toBe('E005');
@@ -99,7 +143,13 @@ describe('escalations and failure codes', () => {
   it('E004: a governance FAIL escalates, notifies a person, and a person can return it to Phase 5 with guidance', async () => {
     const rt = await council();
     try {
-      await start(rt, { type: 'kpi_decline', source: 'human', target_user_id: 'tanaka', context: { metric: 'contacts', request: '位置情報を監視して行動を把握したい' }, priority: 'HIGH' });
+      await start(rt, {
+        type: 'kpi_decline',
+        source: 'human',
+        target_user_id: 'tanaka',
+        context: { metric: 'contacts', request: '位置情報を監視して行動を把握したい' },
+        priority: 'HIGH',
+      });
       await settle(rt);
       const [id] = Object.keys(statuses(rt));
       expect(statuses(rt)[id]).toBe('ESCALATED');
@@ -112,11 +162,20 @@ describe('escalations and failure codes', () => {
       const inbox = rows(rt, 'Inbox');
       expect(inbox.length).toBe(1);
       expect(inbox[0].slice(1, 4)).toEqual(['ethics', 'anomaly_alert', 'urgent']);
-      ok(await rt.run('resolveEscalation', [{ discussion_id: id, action: 'return', guidance: '監視はしない。ONE_ON_ONE を中心に' }], { kind: 'server' }));
+      ok(
+        await rt.run(
+          'resolveEscalation',
+          [{ discussion_id: id, action: 'return', guidance: '監視はしない。ONE_ON_ONE を中心に' }],
+          { kind: 'server' },
+        ),
+      );
       await settle(rt);
       expect(statuses(rt)[id]).toBe('DECIDED');
       const after = messages(rt, id);
-      expect(after.find((m) => m.speaker === 'human')!.content).toMatchObject({ status: 'RETURNED_TO_PHASE_5', guidance: '監視はしない。ONE_ON_ONE を中心に' });
+      expect(after.find((m) => m.speaker === 'human')!.content).toMatchObject({
+        status: 'RETURNED_TO_PHASE_5',
+        guidance: '監視はしない。ONE_ON_ONE を中心に',
+      });
       const order = after.find((m) => m.message_type === 'EXECUTION_ORDER')!;
       expect(order.content.actions.map((a: { action_type: string }) => a.action_type)).toContain('ONE_ON_ONE');
     } finally {
@@ -127,11 +186,36 @@ describe('escalations and failure codes', () => {
   it('lets a person approve an escalation with an edited order, or reject it', async () => {
     const rt = await council();
     try {
-      for (const who of ['tanaka', 'sato']) await start(rt, { type: 'kpi_decline', source: 'human', target_user_id: who, context: { metric: 'contacts', request: '降格を検討' }, priority: 'HIGH' });
+      for (const who of ['tanaka', 'sato'])
+        await start(rt, {
+          type: 'kpi_decline',
+          source: 'human',
+          target_user_id: who,
+          context: { metric: 'contacts', request: '降格を検討' },
+          priority: 'HIGH',
+        });
       await settle(rt);
       const [a, b] = Object.keys(statuses(rt));
       expect([statuses(rt)[a], statuses(rt)[b]]).toEqual(['ESCALATED', 'ESCALATED']);
-      const order = { decision_id: 'DEC-2026-01-15-999', target_agents: ['buddy'], actions: [{ action_type: 'ONE_ON_ONE', target: '本人', description: '面談で状況を聞く', intensity: 'low', timing: '10:00', duration_days: 7 }], monitoring: { metrics: ['contacts'], review_date: '2026-01-22', success_criteria: [{ metric: 'contacts', direction: 'increase', target_change: 0.2, window_days: 7 }] } };
+      const order = {
+        decision_id: 'DEC-2026-01-15-999',
+        target_agents: ['buddy'],
+        actions: [
+          {
+            action_type: 'ONE_ON_ONE',
+            target: '本人',
+            description: '面談で状況を聞く',
+            intensity: 'low',
+            timing: '10:00',
+            duration_days: 7,
+          },
+        ],
+        monitoring: {
+          metrics: ['contacts'],
+          review_date: '2026-01-22',
+          success_criteria: [{ metric: 'contacts', direction: 'increase', target_change: 0.2, window_days: 7 }],
+        },
+      };
       ok(await rt.run('resolveEscalation', [{ discussion_id: a, action: 'approve', order }], { kind: 'server' }));
       ok(await rt.run('resolveEscalation', [{ discussion_id: b, action: 'reject' }], { kind: 'server' }));
       await settle(rt);
@@ -142,7 +226,13 @@ describe('escalations and failure codes', () => {
       expect(approved.content.decision_id).toMatch(/^DEC-2026-01-15-00\d$/);
       expect(rows(rt, 'Orders').filter((r) => r[2] === a).length).toBe(1);
       // A disallowed action in an edited order is refused, and the task fails with the reason.
-      await start(rt, { type: 'kpi_decline', source: 'human', target_user_id: 'suzuki', context: { metric: 'contacts', request: '監視' }, priority: 'HIGH' });
+      await start(rt, {
+        type: 'kpi_decline',
+        source: 'human',
+        target_user_id: 'suzuki',
+        context: { metric: 'contacts', request: '監視' },
+        priority: 'HIGH',
+      });
       await settle(rt);
       const c = Object.keys(statuses(rt)).find((x) => x !== a && x !== b)!;
       const bad = { ...order, actions: [{ ...order.actions[0], action_type: 'SALARY_CUT' }] };
@@ -173,7 +263,9 @@ describe('escalations and failure codes', () => {
       const well = ms.find((m) => m.speaker === 'wellbeing' && m.phase === 2)!;
       expect(well.metadata).toMatchObject({ fallback_level: 3, error_code: 'E001', default_opinion: true });
       const deliberation = ms.find((m) => m.message_type === 'DECISION_DELIBERATION')!;
-      expect(deliberation.content.weight_assignment.map((w: { agent_id: string }) => w.agent_id)).not.toContain('wellbeing');
+      expect(deliberation.content.weight_assignment.map((w: { agent_id: string }) => w.agent_id)).not.toContain(
+        'wellbeing',
+      );
       expect(Object.values(statuses(rt))).toEqual(['DECIDED']);
     } finally {
       await rt.close();
@@ -199,8 +291,20 @@ describe('escalations and failure codes', () => {
     const rt = await council();
     try {
       await setAgent(rt, 'decider', 6, 'anthropic:claude');
-      await start(rt, { type: 'kpi_decline', source: 'human', target_user_id: 'tanaka', context: { metric: 'contacts' }, priority: 'HIGH' });
-      await start(rt, { type: 'kpi_decline', source: 'human', target_user_id: 'sato', context: { metric: 'contacts' }, priority: 'LOW' });
+      await start(rt, {
+        type: 'kpi_decline',
+        source: 'human',
+        target_user_id: 'tanaka',
+        context: { metric: 'contacts' },
+        priority: 'HIGH',
+      });
+      await start(rt, {
+        type: 'kpi_decline',
+        source: 'human',
+        target_user_id: 'sato',
+        context: { metric: 'contacts' },
+        priority: 'LOW',
+      });
       await settle(rt);
       const [urgent, calm] = Object.keys(statuses(rt));
       expect(statuses(rt)[urgent]).toBe('DECIDED');
@@ -235,7 +339,9 @@ describe('the queue', () => {
     try {
       const q = rt.workbook.sheetByName('Queue')!;
       const now = new Date(rt.clock.now());
-      rt.workbook.setValues(q, 2, 1, 1, 15, [['Q-bad', 'discussion.open', 'x', 'council', 'HIGH', '{not json', 'queued', 0, now, '', '', '', now, now, '']]);
+      rt.workbook.setValues(q, 2, 1, 1, 15, [
+        ['Q-bad', 'discussion.open', 'x', 'council', 'HIGH', '{not json', 'queued', 0, now, '', '', '', now, now, ''],
+      ]);
       ok(await rt.run('setup', [], { kind: 'menu' }));
       rt.scriptProperties.delete('KAIGI_STATE');
       await start(rt);
@@ -257,9 +363,18 @@ describe('the queue', () => {
   it('collapses items with the same dedupe key (the newest wins) and schedules a one-shot trigger', async () => {
     const rt = await council();
     try {
-      const t = { type: 'kpi_decline', source: 'watcher', target_user_id: 'tanaka', context: { metric: 'contacts', v: 1 }, priority: 'MEDIUM', dedupe_key: 'k1' };
+      const t = {
+        type: 'kpi_decline',
+        source: 'watcher',
+        target_user_id: 'tanaka',
+        context: { metric: 'contacts', v: 1 },
+        priority: 'MEDIUM',
+        dedupe_key: 'k1',
+      };
       const a = ok(await rt.run('startDiscussion', [t], { kind: 'server' }));
-      const b = ok(await rt.run('startDiscussion', [{ ...t, context: { metric: 'contacts', v: 2 } }], { kind: 'server' }));
+      const b = ok(
+        await rt.run('startDiscussion', [{ ...t, context: { metric: 'contacts', v: 2 } }], { kind: 'server' }),
+      );
       expect(b).toEqual({ task_id: a.task_id, duplicate: true });
       const queue = rows(rt, 'Queue');
       expect(queue.length).toBe(1);

@@ -11,10 +11,25 @@ function record(rt: Runtime) {
     return rest;
   };
   return {
-    messages: messages(rt).map((m) => [m.message_id, m.phase, m.speaker, m.message_type, JSON.stringify(m.content), m.metadata.fallback_level, m.metadata.error_code ?? '']),
+    messages: messages(rt).map((m) => [
+      m.message_id,
+      m.phase,
+      m.speaker,
+      m.message_type,
+      JSON.stringify(m.content),
+      m.metadata.fallback_level,
+      m.metadata.error_code ?? '',
+    ]),
     orders: rows(rt, 'Orders').map((r) => r.slice(0, 8).map((v) => (v instanceof Date ? v.toISOString() : v))),
     log: rows(rt, 'Discussion Log').map((r) => [r[0], r[1], r[2], r[8], r[11]]),
-    audit: rows(rt, 'Audit').map((r) => [r[0], r[2], r[3], r[4], r[5], JSON.stringify(strip(JSON.parse(String(r[6]))))]),
+    audit: rows(rt, 'Audit').map((r) => [
+      r[0],
+      r[2],
+      r[3],
+      r[4],
+      r[5],
+      JSON.stringify(strip(JSON.parse(String(r[6])))),
+    ]),
     queue: rows(rt, 'Queue').map((r) => [r[0], r[1], r[6]]),
   };
 }
@@ -57,12 +72,19 @@ describe('hostile and oversized text', () => {
       const hostile = ['=IMPORTXML("http://x","//a")', '+cmd', '-1+2', '@SUM(A1)'];
       const long = '会議の記録。'.repeat(20000);
       expect(long.length).toBe(120000);
-      await start(rt, { type: hostile[0], source: 'human', target_user_id: 'tanaka', context: { metric: 'contacts', notes: hostile, summary: hostile[1], memo: long }, priority: 'HIGH' });
+      await start(rt, {
+        type: hostile[0],
+        source: 'human',
+        target_user_id: 'tanaka',
+        context: { metric: 'contacts', notes: hostile, summary: hostile[1], memo: long },
+        priority: 'HIGH',
+      });
       await settle(rt);
       const [id] = Object.keys(statuses(rt));
       expect(statuses(rt)[id]).toBe('DECIDED');
       // No cell anywhere became a formula.
-      for (const sheet of rt.workbook.sheets) for (const row of sheet.cells) for (const cell of row ?? []) expect(cell?.f).toBeUndefined();
+      for (const sheet of rt.workbook.sheets)
+        for (const row of sheet.cells) for (const cell of row ?? []) expect(cell?.f).toBeUndefined();
       // The log row keeps the trigger type verbatim and points to the overflowed context by hash.
       const log = rows(rt, 'Discussion Log')[0];
       expect(log[3]).toBe(hostile[0]);
@@ -87,14 +109,28 @@ describe('hostile and oversized text', () => {
   it('spreads a message array too long for column J over the Messages tab and reassembles it', async () => {
     const rt = await council();
     try {
-      await start(rt, { type: 'kpi_decline', source: 'human', target_user_id: 'tanaka', context: { metric: 'contacts' }, priority: 'HIGH' });
-      await start(rt, { type: 'kpi_decline', source: 'human', target_user_id: 'sato', context: { metric: 'contacts' }, priority: 'HIGH' });
+      await start(rt, {
+        type: 'kpi_decline',
+        source: 'human',
+        target_user_id: 'tanaka',
+        context: { metric: 'contacts' },
+        priority: 'HIGH',
+      });
+      await start(rt, {
+        type: 'kpi_decline',
+        source: 'human',
+        target_user_id: 'sato',
+        context: { metric: 'contacts' },
+        priority: 'HIGH',
+      });
       await settle(rt);
       for (const [i, r] of rows(rt, 'Discussion Log').entries()) {
         const j = String(r[9]);
         const exported = ok(await rt.run('exportTab', ['Discussion Log'], { kind: 'editor' })).rows[i];
         const full = JSON.parse(exported.messages_json);
-        expect(full.map((m: { message_id: string }) => m.message_id)).toEqual(messages(rt, String(r[0])).map((m) => m.message_id));
+        expect(full.map((m: { message_id: string }) => m.message_id)).toEqual(
+          messages(rt, String(r[0])).map((m) => m.message_id),
+        );
         if (j.length > 200) continue;
         const p = JSON.parse(j);
         expect(p).toMatchObject({ $ref: 'Messages', count: full.length });
@@ -109,7 +145,13 @@ describe('verify-audit', () => {
   async function decided(): Promise<Runtime> {
     const rt = await council();
     await start(rt);
-    await start(rt, { type: 'kpi_decline', source: 'human', target_user_id: 'sato', context: { metric: 'contacts' }, priority: 'MEDIUM' });
+    await start(rt, {
+      type: 'kpi_decline',
+      source: 'human',
+      target_user_id: 'sato',
+      context: { metric: 'contacts' },
+      priority: 'MEDIUM',
+    });
     await settle(rt);
     expect(ok(await rt.run('verifyAudit', [], { kind: 'editor' })).ok).toBe(true);
     return rt;

@@ -5,7 +5,11 @@ import type { Runtime } from '../../../runtime/runtime.js';
 import { gas, withRuntime } from '../../helpers.js';
 
 function snapshot(rt: Runtime) {
-  return JSON.stringify({ sheets: rt.workbook.sheets, triggers: rt.triggers.triggers.map((t) => [t.handler, t.everyMs]), props: rt.scriptProperties.all() });
+  return JSON.stringify({
+    sheets: rt.workbook.sheets,
+    triggers: rt.triggers.triggers.map((t) => [t.handler, t.everyMs]),
+    props: rt.scriptProperties.all(),
+  });
 }
 
 describe('setup()', () => {
@@ -22,12 +26,32 @@ describe('setup()', () => {
         spec.columns.forEach((c, i) => {
           expect(sheet.columnWidths[i + 1]).toBe(c.width);
           expect(rt.workbook.format(sheet, 2, i + 1)).toBe(numberFormatOf(c.type));
-          if (c.values) expect(sheet.validations[`2:${i + 1}`]).toMatchObject({ criteria: 'VALUE_IN_LIST', args: [c.values, true], allowInvalid: false });
+          if (c.values)
+            expect(sheet.validations[`2:${i + 1}`]).toMatchObject({
+              criteria: 'VALUE_IN_LIST',
+              args: [c.values, true],
+              allowInvalid: false,
+            });
         });
         expect(sheet.protections.length).toBe(spec.protected ? 1 : 0);
       }
       const log = rt.workbook.sheetByName('Discussion Log')!;
-      expect(rt.workbook.getValues(log, 1, 1, 1, 14)[0]).toEqual(['discussion_id', 'status', 'priority', 'trigger_type', 'trigger_target_user', 'trigger_context_json', 'created_at', 'closed_at', 'participants_json', 'messages_json', 'final_decision_json', 'execution_status', 'outcome_evaluated', 'notes']);
+      expect(rt.workbook.getValues(log, 1, 1, 1, 14)[0]).toEqual([
+        'discussion_id',
+        'status',
+        'priority',
+        'trigger_type',
+        'trigger_target_user',
+        'trigger_context_json',
+        'created_at',
+        'closed_at',
+        'participants_json',
+        'messages_json',
+        'final_decision_json',
+        'execution_status',
+        'outcome_evaluated',
+        'notes',
+      ]);
       const settings = rt.workbook.sheetByName('Settings')!;
       expect(rt.workbook.lastRow(settings)).toBeGreaterThan(40);
       // The council is seeded: 14 agents, and a prompt per agent in Japanese and English.
@@ -43,7 +67,15 @@ describe('setup()', () => {
       await rt.run('setup', [], { kind: 'menu' });
       const first = snapshot(rt);
       const again = await rt.run('setup', [], { kind: 'menu' });
-      expect(again.value).toMatchObject({ created: [], repaired: [], problems: [], settingsAdded: 0, agentsAdded: 0, promptsAdded: 0, triggersCreated: 0 });
+      expect(again.value).toMatchObject({
+        created: [],
+        repaired: [],
+        problems: [],
+        settingsAdded: 0,
+        agentsAdded: 0,
+        promptsAdded: 0,
+        triggersCreated: 0,
+      });
       expect(snapshot(rt)).toBe(first);
       expect(rt.triggers.triggers.map((t) => t.handler)).toEqual(['tick', 'dailyReview', 'dailyWatch', 'onConfigEdit']);
     });
@@ -52,18 +84,39 @@ describe('setup()', () => {
   it('repairs a missing column without losing data and reports a renamed one', async () => {
     await withRuntime(async (rt) => {
       await rt.run('setup', [], { kind: 'menu' });
-      await gas(rt, `var sh = SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Discussion Log');
+      await gas(
+        rt,
+        `var sh = SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Discussion Log');
         sh.getRange(2, 1, 1, 14).setValues([['DISC-2026-11-21-001', 'OPEN', 'HIGH', 'kpi', 'tanaka', '{}', '', '', '[]', '[]', '', 'NOT_STARTED', '', 'keep me']]);
         sh.deleteColumns(7, 1);
-        sh.getRange(1, 13).setValue('メモ');`);
+        sh.getRange(1, 13).setValue('メモ');`,
+      );
       const r = await rt.run('setup', [], { kind: 'menu' });
       expect((r.value as any).repaired).toEqual(['Discussion Log']);
-      expect((r.value as any).problems.join('\n')).toMatch(/"created_at" was missing[\s\S]*"notes" was missing[\s\S]*"メモ"/);
+      expect((r.value as any).problems.join('\n')).toMatch(
+        /"created_at" was missing[\s\S]*"notes" was missing[\s\S]*"メモ"/,
+      );
       const log = rt.workbook.sheetByName('Discussion Log')!;
       const header = rt.workbook.getValues(log, 1, 1, 1, 15)[0];
       expect(header.slice(0, 14)).toEqual(TABS[0].columns.map((c) => c.key));
       expect(header[14]).toBe('メモ');
-      expect(rt.workbook.getValues(log, 2, 1, 1, 15)[0]).toEqual(['DISC-2026-11-21-001', 'OPEN', 'HIGH', 'kpi', 'tanaka', '{}', '', '', '[]', '[]', '', 'NOT_STARTED', '', '', 'keep me']);
+      expect(rt.workbook.getValues(log, 2, 1, 1, 15)[0]).toEqual([
+        'DISC-2026-11-21-001',
+        'OPEN',
+        'HIGH',
+        'kpi',
+        'tanaka',
+        '{}',
+        '',
+        '',
+        '[]',
+        '[]',
+        '',
+        'NOT_STARTED',
+        '',
+        '',
+        'keep me',
+      ]);
     });
   });
 
@@ -93,7 +146,16 @@ describe('teardown() and onOpen', () => {
       const [open] = await rt.open();
       expect(open.ok).toBe(true);
       expect(rt.ui.menus[0].caption).toBe('Kaigi');
-      expect((rt.ui.menus[0].items as { fn?: string }[]).map((i) => i.fn).filter(Boolean)).toEqual(['openSidebar', 'runQueueNow', 'dailyWatch', 'verifyAudit', 'seedDemoData', 'setup', 'showSettings', 'showHelp']);
+      expect((rt.ui.menus[0].items as { fn?: string }[]).map((i) => i.fn).filter(Boolean)).toEqual([
+        'openSidebar',
+        'runQueueNow',
+        'dailyWatch',
+        'verifyAudit',
+        'seedDemoData',
+        'setup',
+        'showSettings',
+        'showHelp',
+      ]);
     });
   });
 });

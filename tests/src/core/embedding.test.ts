@@ -30,7 +30,8 @@ describe('offline embedding', () => {
         return xs.reduce((a, b) => a + b, 0) / xs.length;
       };
       // On average its own situation is closer than any other situation.
-      for (let g = 0; g < GROUPS.length; g++) if (g !== q.gi) expect(mean(q.gi), `${q.text} vs group ${g}`).toBeGreaterThan(mean(g));
+      for (let g = 0; g < GROUPS.length; g++)
+        if (g !== q.gi) expect(mean(q.gi), `${q.text} vs group ${g}`).toBeGreaterThan(mean(g));
       if (others.sort((a, b) => b.s - a.s)[0].gi === q.gi) nearestRight++;
     }
     // A character n-gram embedding is lexical: most, not all, nearest neighbours are in the same group.

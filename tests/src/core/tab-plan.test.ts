@@ -18,7 +18,10 @@ describe('planTab', () => {
   });
 
   it('inserts a missing column at its position so A–N stays in order', () => {
-    const p = planTab(log, keys.filter((k) => k !== 'created_at'));
+    const p = planTab(
+      log,
+      keys.filter((k) => k !== 'created_at'),
+    );
     expect(p.insert).toEqual([{ at: 7, key: 'created_at' }]);
     expect(p.header).toEqual(keys);
   });
