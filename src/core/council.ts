@@ -338,8 +338,6 @@ const P: Persona[] = [
   },
 ];
 
-export const COUNCIL_IDS = P.map((p) => p.id);
-
 export function defaultAgents(): AgentDef[] {
   return P.map((p) => ({
     agent_id: p.id,
@@ -393,8 +391,4 @@ export function defaultPrompts(): PromptRow[] {
     }
   }
   return rows;
-}
-
-export function agentName(a: AgentDef, lang: 'ja' | 'en'): string {
-  return lang === 'ja' ? a.name_ja : a.name_en;
 }

@@ -1,0 +1,105 @@
+// The decision: the decider's deliberation and order, its fallbacks, and the order's record.
+import type { ContentOf, Message } from '../messages.js';
+import type { AgentContext } from '../provider.js';
+import type { Discussion } from '../types.js';
+import { ask, valid, type Answer } from './ask.js';
+import type { Builder } from './builder.js';
+import { context, request, visible } from './requests.js';
+import type { EngineEnv } from './types.js';
+
+export interface DecideInput {
+  objection?: AgentContext['objection'];
+  guidance?: string;
+}
+
+function sameActions(a: ContentOf<'EXECUTION_ORDER'>, b: Record<string, unknown> | null): boolean {
+  if (!b) return false;
+  const key = (o: { actions: { action_type: string; intensity: string }[] }) =>
+    o.actions
+      .map((x) => `${x.action_type}:${x.intensity}`)
+      .sort()
+      .join(',');
+  return key(a) === key(b as ContentOf<'EXECUTION_ORDER'>);
+}
+
+export function decideStep(d: Discussion, env: EngineEnv, b: Builder, input: DecideInput): void {
+  if (b.out.status !== 'VOTING') b.to('VOTING');
+  const decider = env.agents.find((a) => a.group === 'decider' && a.active);
+  const decisionId = env.nextDecisionId();
+  const v = visible(d, env, () => true);
+  const ctx = context(d, env, v, { decisionId, objection: input.objection, guidance: input.guidance });
+  let answer: Answer | null = null;
+  if (decider) {
+    const [a] = ask(env, [request(d, env, decider, 5, 'DECISION', ctx)], false);
+    if (!a.errorCode) answer = a;
+    else if (d.priority === 'CRITICAL' || d.priority === 'HIGH') {
+      // E003 on an urgent discussion: a rule-based decision (level 4).
+      const [r] = env.rules.respond([
+        { ...request(d, env, decider, 5, 'DECISION', ctx), key: `${d.discussion_id}/5/decider/rules` },
+      ]);
+      if (r.ok && !valid('DECISION', r.content, ctx.allowList))
+        answer = { agent: decider, content: r.content, response: r, level: 4, errorCode: 'E003', note: a.note };
+    }
+    if (!answer) {
+      const text =
+        env.lang === 'ja'
+          ? `決裁者から応答がないため人間の判断を求めます（${(a.note ?? '').slice(0, 300)}）`
+          : `The decider gave no answer; a person must decide (${(a.note ?? '').slice(0, 300)})`;
+      b.system(5, 'E003', text, 5);
+      b.to('ESCALATED');
+      b.out.inbox.push({
+        from_agent: 'decider',
+        type: 'struggle',
+        priority: 'high',
+        title: `E003 ${d.discussion_id}`,
+        body: text,
+        discussion_id: d.discussion_id,
+      });
+      return;
+    }
+  }
+  if (!answer) throw new Error('no active decider in the council');
+  const c = answer.content as { deliberation: ContentOf<'DECISION_DELIBERATION'>; order: ContentOf<'EXECUTION_ORDER'> };
+  const order = { ...c.order, decision_id: decisionId };
+  b.answer({ ...answer, content: c.deliberation }, 5, 'DECISION_DELIBERATION');
+  const previous = d.final_decision;
+  if ((input.objection || input.guidance) && previous && sameActions(order, previous)) {
+    const why =
+      env.lang === 'ja'
+        ? `再検討の結果、原案（${String(previous.decision_id)}）を維持：${c.deliberation.rationale}`
+        : `After reconsideration the original order (${String(previous.decision_id)}) stands: ${c.deliberation.rationale}`;
+    b.add(
+      6,
+      'decider',
+      'ACKNOWLEDGEMENT',
+      { status: 'ORIGINAL_ORDER_KEPT', note: why },
+      { step_key: `${d.discussion_id}/6/decider/${d.messages.length + 1}` },
+    );
+    b.to('DECIDED');
+    return;
+  }
+  const msg = b.answer({ ...answer, content: order }, 6, 'EXECUTION_ORDER');
+  recordOrder(d, b, msg);
+}
+
+// Turns a stored EXECUTION_ORDER into the decision, its Orders rows, and the cancellation of an earlier one.
+export function recordOrder(d: Discussion, b: Builder, msg: Message): void {
+  const order = msg.content as ContentOf<'EXECUTION_ORDER'>;
+  const previous = d.final_decision;
+  b.to('DECIDED');
+  b.out.finalDecision = msg.content;
+  b.out.executionStatus = 'PENDING';
+  if (previous && previous.decision_id !== order.decision_id) b.out.cancelDecision = String(previous.decision_id);
+  order.actions.forEach((action, i) =>
+    b.out.orders.push({
+      order_id: `${order.decision_id}-A${i + 1}`,
+      decision_id: order.decision_id,
+      discussion_id: d.discussion_id,
+      target_agent: order.target_agents[0],
+      action,
+      status: 'PENDING',
+      review_date: order.monitoring.review_date,
+      success_criteria: order.monitoring.success_criteria,
+    }),
+  );
+}

@@ -1,0 +1,187 @@
+// The discussion phases before the decision: the situation report, specialists, feedback, balancers and governance.
+import { computeConfidence, type Weights } from '../confidence.js';
+import type { ContentOf } from '../messages.js';
+import type { AgentRequest, Expectation } from '../provider.js';
+import type { AgentDef, Discussion } from '../types.js';
+import { ask, expectedType } from './ask.js';
+import type { Builder } from './builder.js';
+import { active, feedbackRounds, latestComputed } from './plan.js';
+import { context, request, visible } from './requests.js';
+import type { EngineEnv } from './types.js';
+
+function computedFor(
+  d: Discussion,
+  env: EngineEnv,
+  agent: string,
+  opinion: ContentOf<'SPECIALIST_OPINION'>,
+  all: { speaker: string; type: string }[],
+  bonus = 0,
+): number {
+  const target = d.trigger.target_user_id;
+  const days: string[] = [];
+  for (const r of env.kpi) if (r.member_id === target && days.indexOf(r.date) < 0) days.push(r.date);
+  days.sort();
+  const age = days.length
+    ? Math.max(0, Math.round((Date.parse(env.today) - Date.parse(days[days.length - 1])) / 86400000))
+    : 30;
+  const others = all.filter((o) => o.speaker !== agent);
+  const agree = others.filter((o) => o.type === opinion.recommendation.action_type).length;
+  return computeConfidence(
+    {
+      data_recency: Math.max(0, 1 - age / 7),
+      data_completeness: Math.min(1, days.length / 30 + bonus),
+      historical_accuracy: env.historicalAccuracy(agent),
+      sample_size: Math.min(1, days.length / 30),
+      expert_consensus: others.length ? agree / Math.max(1, Math.min(others.length, 4)) : 0,
+    },
+    env.settings.get<Weights>('confidence.weights'),
+  );
+}
+
+export function phase2(d: Discussion, env: EngineEnv, b: Builder, agents: string[]): void {
+  const v = visible(d, env, (m) => m.phase === 1);
+  const defs = env.agents.filter((a) => agents.indexOf(a.agent_id) >= 0);
+  const answers = ask(
+    env,
+    defs.map((a) => request(d, env, a, 2, 'SPECIALIST_OPINION', context(d, env, v))),
+    true,
+  );
+  const all = d.messages
+    .filter((m) => m.message_type === 'SPECIALIST_OPINION' && !m.metadata.default_opinion)
+    .map((m) => ({
+      speaker: m.speaker,
+      type: (m.content as ContentOf<'SPECIALIST_OPINION'>).recommendation.action_type,
+    }))
+    .concat(
+      answers
+        .filter((a) => !a.isDefault)
+        .map((a) => ({
+          speaker: a.agent.agent_id,
+          type: (a.content as ContentOf<'SPECIALIST_OPINION'>).recommendation.action_type,
+        })),
+    );
+  for (const a of answers) {
+    const computed = a.isDefault
+      ? 0
+      : computedFor(d, env, a.agent.agent_id, a.content as ContentOf<'SPECIALIST_OPINION'>, all);
+    b.answer(a, 2, 'SPECIALIST_OPINION', { computed_confidence: computed });
+  }
+  if (answers.length && answers.every((a) => a.isDefault))
+    b.note('fallback level 3: the specialist group gave no usable opinion; continuing without it');
+}
+
+export function feedback(d: Discussion, env: EngineEnv, b: Builder, agents: string[]): void {
+  const defs = env.agents.filter((a) => agents.indexOf(a.agent_id) >= 0);
+  const requests: AgentRequest[] = [];
+  for (const a of defs) {
+    const c = latestComputed(d)[a.agent_id];
+    const question =
+      env.lang === 'ja'
+        ? `計算上の信頼度が ${c} と低いため、推奨を裏付ける追加データを示してください。`
+        : `Your computed confidence is low (${c}); give the additional data behind your recommendation.`;
+    b.add(
+      2,
+      'decider',
+      'FEEDBACK_REQUEST',
+      { question, target_agent: a.agent_id },
+      { step_key: `${d.discussion_id}/2/decider→${a.agent_id}/${feedbackRounds(d, a.agent_id) + 1}` },
+    );
+    const own = d.messages.filter((m) => m.phase === 1 || m.speaker === a.agent_id);
+    requests.push(
+      request(
+        d,
+        env,
+        a,
+        2,
+        'FEEDBACK_RESPONSE',
+        context(d, env, { earlier: own, summary: null }, { feedbackQuestion: question }),
+      ),
+    );
+  }
+  const answers = ask(env, requests, true);
+  const all = d.messages
+    .filter((m) => m.message_type === 'SPECIALIST_OPINION' && !m.metadata.default_opinion)
+    .map((m) => ({
+      speaker: m.speaker,
+      type: (m.content as ContentOf<'SPECIALIST_OPINION'>).recommendation.action_type,
+    }));
+  for (const a of answers) {
+    const op = d.messages.find((m) => m.speaker === a.agent.agent_id && m.message_type === 'SPECIALIST_OPINION');
+    const bonus = 0.2 * (feedbackRounds(d, a.agent.agent_id) + 1);
+    const computed =
+      a.isDefault || !op
+        ? 0
+        : computedFor(d, env, a.agent.agent_id, op.content as ContentOf<'SPECIALIST_OPINION'>, all, bonus);
+    b.answer(a, 2, 'FEEDBACK_RESPONSE', { computed_confidence: computed });
+  }
+}
+
+export function phase34(d: Discussion, env: EngineEnv, b: Builder, agents: string[]): void {
+  const v = visible(d, env, (m) => m.phase <= 2);
+  const defs = env.agents.filter((a) => agents.indexOf(a.agent_id) >= 0);
+  const types: Record<string, Expectation> = {
+    positive: 'PERSPECTIVE_POSITIVE',
+    devils_advocate: 'PERSPECTIVE_NEGATIVE',
+    human_view: 'PERSPECTIVE_HUMAN',
+    ethics: 'GOVERNANCE_ETHICS',
+    legal: 'GOVERNANCE_LEGAL',
+  };
+  const expectOf = (a: AgentDef): Expectation =>
+    types[a.agent_id] ?? (a.group === 'governance' ? 'GOVERNANCE_ETHICS' : 'PERSPECTIVE_POSITIVE');
+  const answers = ask(
+    env,
+    defs.map((a) => request(d, env, a, a.group === 'governance' ? 4 : 3, expectOf(a), context(d, env, v))),
+    true,
+  );
+  const failed: string[] = [];
+  for (const a of answers) {
+    const phase = a.agent.group === 'governance' ? 4 : 3;
+    const type = expectedType(expectOf(a.agent));
+    const fail = phase === 4 && (a.content as { check_result: string }).check_result === 'FAIL';
+    if (fail && !a.errorCode) a.errorCode = 'E004';
+    if (fail) a.level = 5;
+    b.answer(a, phase, type);
+    if (fail) failed.push(`${a.agent.agent_id}: ${((a.content as { concerns: string[] }).concerns || []).join('; ')}`);
+  }
+  const balancers = answers.filter((a) => a.agent.group === 'balancer');
+  if (balancers.length && balancers.every((a) => a.isDefault))
+    b.note('fallback level 3: no usable balancer opinion; continuing without the balancer group');
+  const governanceDone = active(env, 'governance', 4).every((g) =>
+    d.messages.concat(b.out.messages).some((m) => m.speaker === g.agent_id && m.phase === 4),
+  );
+  const anyFail = d.messages
+    .concat(b.out.messages)
+    .some((m) => m.phase === 4 && (m.content as { check_result?: string }).check_result === 'FAIL');
+  if (governanceDone && anyFail) {
+    const text =
+      env.lang === 'ja'
+        ? `ガバナンスチェック不合格のため決定を保留し、人間に判断を求めます：${failed.join(' / ')}`
+        : `Governance check failed; the decision is on hold for a person: ${failed.join(' / ')}`;
+    b.system(4, 'E004', text, 5);
+    b.to('ESCALATED');
+    b.out.inbox.push({
+      from_agent: 'ethics',
+      type: 'anomaly_alert',
+      priority: 'urgent',
+      title: `E004 ${d.discussion_id}`,
+      body: text,
+      discussion_id: d.discussion_id,
+    });
+  }
+}
+
+export function reanalyse(d: Discussion, env: EngineEnv, b: Builder): void {
+  const analyst = env.agents.find((a) => a.active && a.phases.indexOf(1) >= 0);
+  if (!analyst) throw new Error('no active phase-1 agent in the council');
+  const [a] = ask(
+    env,
+    [request(d, env, analyst, 1, 'SITUATION_REPORT', context(d, env, { earlier: [], summary: null }))],
+    true,
+  );
+  if (env.dataNotes.length && !a.errorCode) {
+    a.errorCode = 'E002';
+    a.level = Math.max(a.level, 1);
+    a.note = env.dataNotes.join('; ');
+  }
+  b.answer(a, 1, 'SITUATION_REPORT');
+}

@@ -1,0 +1,75 @@
+// Step planning: decides the next step of a discussion from the record alone.
+import { bandOf, type Bands } from '../confidence.js';
+import type { MessageType } from '../messages.js';
+import type { Settings } from '../settings.js';
+import type { AgentDef, Discussion } from '../types.js';
+import type { EngineEnv, Step } from './types.js';
+
+export function active(env: EngineEnv, group: string, phase: number): AgentDef[] {
+  return env.agents.filter((a) => a.active && a.group === group && a.phases.indexOf(phase) >= 0);
+}
+
+function spoke(d: Discussion, agent: string, phase: number, types: MessageType[]): boolean {
+  return d.messages.some((m) => m.speaker === agent && m.phase === phase && types.indexOf(m.message_type) >= 0);
+}
+
+export function totalTokens(d: Discussion): number {
+  return d.messages.reduce((a, m) => a + m.metadata.tokens_consumed, 0);
+}
+
+export function latestComputed(d: Discussion): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const m of d.messages)
+    if (
+      m.metadata.computed_confidence !== undefined &&
+      (m.message_type === 'SPECIALIST_OPINION' || m.message_type === 'FEEDBACK_RESPONSE')
+    )
+      out[m.speaker] = m.metadata.computed_confidence;
+  return out;
+}
+
+export function feedbackRounds(d: Discussion, agent: string): number {
+  return d.messages.filter(
+    (m) => m.message_type === 'FEEDBACK_REQUEST' && (m.content as { target_agent: string }).target_agent === agent,
+  ).length;
+}
+
+export function bands(s: Settings): Bands {
+  return {
+    heavy: s.number('confidence.band_heavy'),
+    reference: s.number('confidence.band_reference'),
+    crosscheck: s.number('confidence.band_crosscheck'),
+    feedback: s.number('confidence.band_feedback'),
+  };
+}
+
+export function planStep(d: Discussion, env: EngineEnv): Step {
+  const s = env.settings;
+  const timeoutMs = s.number('limits.discussion_timeout_hours') * 3600_000;
+  if (
+    (d.status === 'OPEN' || d.status === 'IN_PROGRESS' || d.status === 'VOTING') &&
+    env.now() - Date.parse(d.created_at) > timeoutMs
+  )
+    return { kind: 'timeout' };
+  if (d.status === 'OPEN') return { kind: 'start' };
+  if (d.status === 'VOTING') return { kind: 'decide' };
+  if (d.status !== 'IN_PROGRESS') return { kind: 'idle', reason: d.status };
+  if (!d.messages.some((m) => m.phase === 1 && m.message_type === 'SITUATION_REPORT')) return { kind: 'start' };
+  const forced = d.messages.length >= s.number('limits.max_messages_per_discussion');
+  if (forced) return { kind: 'decide' };
+  const specialists = active(env, 'specialist', 2).filter((a) => !spoke(d, a.agent_id, 2, ['SPECIALIST_OPINION']));
+  if (specialists.length) return { kind: 'phase2', agents: specialists.map((a) => a.agent_id) };
+  const b = bands(s);
+  const computed = latestComputed(d);
+  const maxRounds = s.number('confidence.max_feedback_rounds');
+  const ask = active(env, 'specialist', 2).filter((a) => {
+    const c = computed[a.agent_id];
+    return c !== undefined && bandOf(c, b) === 'feedback' && feedbackRounds(d, a.agent_id) < maxRounds;
+  });
+  if (ask.length) return { kind: 'feedback', agents: ask.map((a) => a.agent_id) };
+  const p34 = active(env, 'balancer', 3)
+    .concat(active(env, 'governance', 4))
+    .filter((a) => !d.messages.some((m) => m.speaker === a.agent_id && (m.phase === 3 || m.phase === 4)));
+  if (p34.length) return { kind: 'phase34', agents: p34.map((a) => a.agent_id) };
+  return { kind: 'decide' };
+}

@@ -1,0 +1,147 @@
+// Building requests: what an agent is shown of the record, its context, and the request it is sent.
+import type { Weights } from '../confidence.js';
+import type { Message } from '../messages.js';
+import { buildUserText, summarize } from '../prompt.js';
+import type { AgentContext, AgentRequest, Expectation } from '../provider.js';
+import type { AgentDef, Discussion } from '../types.js';
+import { active, bands, latestComputed, totalTokens } from './plan.js';
+import type { EngineEnv } from './types.js';
+
+export interface Visible {
+  earlier: Message[];
+  summary: string | null;
+}
+
+export function visible(d: Discussion, env: EngineEnv, filter: (m: Message) => boolean): Visible {
+  const earlier = d.messages.filter(filter);
+  if (totalTokens(d) > env.settings.number('limits.max_tokens_per_discussion'))
+    return { earlier: earlier.slice(-3), summary: summarize(earlier.slice(0, -3)) };
+  return { earlier, summary: null };
+}
+
+export function context(d: Discussion, env: EngineEnv, v: Visible, extra: Partial<AgentContext> = {}): AgentContext {
+  const s = env.settings;
+  return {
+    lang: env.lang,
+    discussion_id: d.discussion_id,
+    today: env.today,
+    priority: d.priority,
+    trigger: d.trigger,
+    member: env.members.find((m) => m.member_id === d.trigger.target_user_id) ?? null,
+    team: env.members,
+    kpi: env.kpi,
+    dataNotes: env.dataNotes,
+    earlier: v.earlier,
+    summary: v.summary,
+    allowList: s.get<string[]>('actions.allow_list'),
+    weights: s.get<Weights>('confidence.weights'),
+    bands: bands(s),
+    computed: latestComputed(d),
+    reviewDays: s.number('outcome.review_days'),
+    targetChange: s.number('outcome.target_change'),
+    windowDays: s.number('outcome.window_days'),
+    ...extra,
+  };
+}
+
+export function request(
+  d: Discussion,
+  env: EngineEnv,
+  agent: AgentDef,
+  phase: number,
+  expect: Expectation,
+  base: AgentContext,
+): AgentRequest {
+  const attempt = d.messages.filter((m) => m.speaker === agent.agent_id && m.phase === phase).length + 1;
+  const ctx = { ...base, memory: env.memoryFor(agent, d) };
+  return {
+    key: `${d.discussion_id}/${phase}/${agent.agent_id}/${attempt}`,
+    agent,
+    phase,
+    expect,
+    context: ctx,
+    system: env.promptOf(agent),
+    user: buildUserText(ctx, expect),
+  };
+}
+
+// The requests a phase made, rebuilt from the record as it stood before that phase (for replay).
+export function phaseRequests(d: Discussion, env: EngineEnv, phase: number): AgentRequest[] {
+  const before: Discussion = { ...d, messages: d.messages.filter((m) => m.phase < phase) };
+  const old = d.messages.find((m) => m.message_type === 'EXECUTION_ORDER');
+  const decisionId = old ? String((old.content as { decision_id: string }).decision_id) : undefined;
+  const types: Record<string, Expectation> = {
+    positive: 'PERSPECTIVE_POSITIVE',
+    devils_advocate: 'PERSPECTIVE_NEGATIVE',
+    human_view: 'PERSPECTIVE_HUMAN',
+    ethics: 'GOVERNANCE_ETHICS',
+    legal: 'GOVERNANCE_LEGAL',
+  };
+  const pick = (group: string, p: number) => active(env, group, p);
+  const make = (
+    agents: AgentDef[],
+    expect: (a: AgentDef) => Expectation,
+    filter: (m: Message) => boolean,
+    extra: Partial<AgentContext> = {},
+  ) =>
+    agents.map((a) =>
+      request(before, env, a, phase, expect(a), context(before, env, visible(before, env, filter), extra)),
+    );
+  if (phase === 1)
+    return make(
+      env.agents.filter((a) => a.active && a.phases.indexOf(1) >= 0).slice(0, 1),
+      () => 'SITUATION_REPORT',
+      () => false,
+    );
+  if (phase === 2)
+    return make(
+      pick('specialist', 2),
+      () => 'SPECIALIST_OPINION',
+      (m) => m.phase === 1,
+    );
+  if (phase === 3)
+    return make(
+      pick('balancer', 3),
+      (a) => types[a.agent_id] ?? 'PERSPECTIVE_POSITIVE',
+      (m) => m.phase <= 2,
+    );
+  if (phase === 4)
+    return make(
+      pick('governance', 4),
+      (a) => types[a.agent_id] ?? 'GOVERNANCE_ETHICS',
+      (m) => m.phase <= 2,
+    );
+  return make(
+    env.agents.filter((a) => a.group === 'decider' && a.active),
+    () => 'DECISION',
+    () => true,
+    { decisionId },
+  );
+}
+
+// After an outcome the decider's model is asked what to learn from the whole discussion and its result.
+export function learningRequest(
+  d: Discussion,
+  env: EngineEnv,
+  outcome: NonNullable<AgentContext['outcome']>,
+): AgentRequest | null {
+  const decider = env.agents.find((a) => a.group === 'decider' && a.active);
+  if (!decider) return null;
+  const ctx = {
+    ...context(
+      d,
+      env,
+      visible(d, env, () => true),
+    ),
+    outcome,
+  };
+  return {
+    key: `${d.discussion_id}/review/${decider.agent_id}/learning`,
+    agent: decider,
+    phase: 6,
+    expect: 'LEARNING',
+    context: ctx,
+    system: env.promptOf(decider),
+    user: buildUserText(ctx, 'LEARNING'),
+  };
+}

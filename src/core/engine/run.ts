@@ -1,0 +1,56 @@
+// Running a planned step through the phases, and folding its result back into the discussion.
+import type { Discussion } from '../types.js';
+import { Builder, SYSTEM } from './builder.js';
+import { decideStep, type DecideInput } from './decide.js';
+import { feedback, phase2, phase34, reanalyse } from './phases.js';
+import { totalTokens } from './plan.js';
+import type { EngineEnv, Step, StepResult } from './types.js';
+
+export function runStep(d: Discussion, step: Step, env: EngineEnv, input: DecideInput = {}): StepResult {
+  const b = new Builder(d, env);
+  if (totalTokens(d) > env.settings.number('limits.max_tokens_per_discussion'))
+    b.note(`summarised: earlier messages passed ${env.settings.number('limits.max_tokens_per_discussion')} tokens`);
+  switch (step.kind) {
+    case 'timeout':
+      b.to('TIMEOUT');
+      b.out.closedAt = env.isoNow();
+      b.note(`TIMEOUT: not decided within ${env.settings.number('limits.discussion_timeout_hours')} h`);
+      break;
+    case 'start':
+      if (d.status === 'OPEN') b.to('IN_PROGRESS');
+      reanalyse(d, env, b);
+      break;
+    case 'phase2':
+      phase2(d, env, b, step.agents);
+      break;
+    case 'feedback':
+      feedback(d, env, b, step.agents);
+      break;
+    case 'phase34':
+      phase34(d, env, b, step.agents);
+      break;
+    case 'decide':
+      if (d.messages.length >= env.settings.number('limits.max_messages_per_discussion'))
+        b.note(`message limit ${env.settings.number('limits.max_messages_per_discussion')} reached: forced to phase 5`);
+      decideStep(d, env, b, input);
+      break;
+    case 'idle':
+      break;
+  }
+  return b.out;
+}
+
+export function applyStep(d: Discussion, r: StepResult): Discussion {
+  const speakers = d.participants.slice();
+  for (const m of r.messages) if (speakers.indexOf(m.speaker) < 0 && m.speaker !== SYSTEM) speakers.push(m.speaker);
+  return {
+    ...d,
+    status: r.status,
+    messages: d.messages.concat(r.messages),
+    participants: speakers,
+    closed_at: r.closedAt ?? d.closed_at,
+    final_decision: r.finalDecision ?? d.final_decision,
+    execution_status: r.executionStatus ?? d.execution_status,
+    notes: d.notes.concat(r.notes),
+  };
+}

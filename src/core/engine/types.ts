@@ -1,0 +1,49 @@
+// The engine's shared shapes: the step kinds, what a step runs with, and what it produces.
+import type { Message } from '../messages.js';
+import type { Provider } from '../provider.js';
+import type { Settings } from '../settings.js';
+import type { AgentDef, Discussion, InboxItem, KpiRow, Member, OrderRow, Status } from '../types.js';
+import type { AgentMemory } from '../memory.js';
+
+export type Step =
+  | { kind: 'start' }
+  | { kind: 'phase2'; agents: string[] }
+  | { kind: 'feedback'; agents: string[] }
+  | { kind: 'phase34'; agents: string[] }
+  | { kind: 'decide' }
+  | { kind: 'timeout' }
+  | { kind: 'idle'; reason: string };
+
+export interface EngineEnv {
+  settings: Settings;
+  agents: AgentDef[];
+  promptOf: (agent: AgentDef) => string;
+  providerFor: (agent: AgentDef) => Provider;
+  rules: Provider;
+  kpi: KpiRow[];
+  members: Member[];
+  dataNotes: string[];
+  now: () => number;
+  today: string;
+  isoNow: () => string;
+  nextDecisionId: () => string;
+  lang: 'ja' | 'en';
+  historicalAccuracy: (agentId: string) => number;
+  // Price per 1,000 tokens of a provider:model, from Settings; null when unknown.
+  priceOf: (model: string) => { input: number; output: number } | null;
+  // What memory gives this agent in this discussion (empty when memory is off).
+  memoryFor: (agent: AgentDef, d: Discussion) => AgentMemory;
+}
+
+export interface StepResult {
+  messages: Message[];
+  status: Status;
+  transitions: { from: Status; to: Status }[];
+  closedAt?: string;
+  finalDecision?: Record<string, unknown>;
+  orders: OrderRow[];
+  cancelDecision?: string;
+  executionStatus?: string;
+  inbox: Omit<InboxItem, 'inbox_id'>[];
+  notes: string[];
+}

@@ -1,0 +1,163 @@
+// The rule-based decider (phases 5 and 6, and the review): a weighted vote into an order, and what to learn after.
+import { BAND_WEIGHT, bandOf } from '../confidence.js';
+import { addDays } from '../ids.js';
+import type { Action, ContentOf } from '../messages.js';
+import type { AgentContext } from '../provider.js';
+import { caseAdjustment, extractLearnings } from '../memory.js';
+import type { Verdict } from '../outcomes.js';
+import type { Discussion } from '../types.js';
+import { RISKS } from './balancers.js';
+import { changeText, facts } from './facts.js';
+import { allowed, opinions, round2, type L } from './shared.js';
+
+export function decide(
+  ctx: AgentContext,
+  t: L,
+): { deliberation: ContentOf<'DECISION_DELIBERATION'>; order: ContentOf<'EXECUTION_ORDER'> } {
+  const f = facts(ctx);
+  const ops = opinions(ctx);
+  const weights = ops.map((o) => {
+    const computed = ctx.computed[o.speaker] ?? o.c.confidence;
+    const band = bandOf(computed, ctx.bands);
+    return { agent_id: o.speaker, weight: round2((BAND_WEIGHT[band] * (computed + o.c.confidence)) / 2), band };
+  });
+  const total = weights.reduce((a, w) => a + w.weight, 0) || 1;
+  weights.forEach((w) => (w.weight = round2(w.weight / total)));
+  const votes: Record<string, { agents: string[]; score: number }> = {};
+  ops.forEach((o, i) => {
+    const v = (votes[o.c.recommendation.action_type] ??= { agents: [], score: 0 });
+    v.agents.push(o.speaker);
+    v.score = round2(v.score + weights[i].weight);
+  });
+  const objected = ctx.objection
+    ? Object.keys(RISKS)
+        .concat(ctx.allowList)
+        .filter((a) => ctx.objection!.reason.indexOf(a) >= 0)
+    : [];
+  const proposed = ctx.objection ? ctx.allowList.filter((a) => ctx.objection!.alternative.indexOf(a) >= 0) : [];
+  const guided = ctx.guidance ? ctx.allowList.filter((a) => ctx.guidance!.indexOf(a) >= 0) : [];
+  for (const a of proposed.concat(guided)) (votes[a] ??= { agents: [], score: 0 }).score = round2(votes[a].score + 0.5);
+  // Memory: similar past cases pull toward what was confirmed and away from what was rejected.
+  const cases = ctx.memory?.cases ?? [];
+  for (const a of ctx.allowList) {
+    const adj = caseAdjustment(a, cases);
+    if (adj === 0) continue;
+    const v = (votes[a] ??= { agents: [], score: 0 });
+    v.score = round2(Math.max(0, v.score + 0.5 * adj));
+  }
+  const ranked = Object.keys(votes)
+    .filter((a) => ctx.allowList.indexOf(a) >= 0 && objected.indexOf(a) < 0)
+    .sort((a, b) => votes[b].score - votes[a].score || (a < b ? -1 : 1));
+  const top = ranked.length ? votes[ranked[0]].score : 0;
+  const selected = ranked.filter((a, i) => i < 3 && votes[a].score >= top * 0.5);
+  if (selected.length === 0) selected.push(allowed(ctx, 'ONE_ON_ONE'));
+  const negative = ctx.earlier.find((m) => m.message_type === 'PERSPECTIVE_NEGATIVE')?.content as
+    | ContentOf<'PERSPECTIVE_NEGATIVE'>
+    | undefined;
+  const consensus = selected
+    .filter((a) => (votes[a]?.agents.length ?? 0) >= 3)
+    .map((a) => t(`${a} を${votes[a].agents.length}名が推奨`, `${votes[a].agents.length} agents recommend ${a}`));
+  if (f.change)
+    consensus.push(t(`${changeText(f, 'ja')}という事実認識は一致`, `All agree on the facts: ${changeText(f, 'en')}`));
+  const conflicts = ranked
+    .filter((a) => selected.indexOf(a) < 0)
+    .map((a) =>
+      t(`${a}（${votes[a].agents.join(', ')}）は採用せず`, `${a} (${votes[a].agents.join(', ')}) not adopted`),
+    );
+  if (negative)
+    conflicts.push(
+      t(
+        `リスク指摘：${negative.risk} → 対応：${negative.counter_proposal}`,
+        `Risk raised: ${negative.risk} → handled by: ${negative.counter_proposal}`,
+      ),
+    );
+  const dissent = ops
+    .filter((o) => selected.indexOf(o.c.recommendation.action_type) < 0)
+    .map((o) => ({ agent_id: o.speaker, opinion: `${o.c.recommendation.action_type}: ${o.c.hypothesis}` }));
+  const actions: Action[] = selected.map((a) => {
+    const src = ops.find((o) => o.c.recommendation.action_type === a)?.c.recommendation;
+    const intensity: Action['intensity'] = negative ? 'low' : (src?.intensity ?? 'medium');
+    return src
+      ? { ...src, intensity }
+      : {
+          action_type: a,
+          target: t('本人', 'the member'),
+          description: t(`${a} を実施`, `Carry out ${a}`),
+          intensity,
+          timing: f.contactTime,
+          duration_days: 7,
+        };
+  });
+  const rationale = [
+    t(
+      `加重投票で ${selected.join(', ')} を選択（最高スコア ${top}）。`,
+      `Weighted vote selects ${selected.join(', ')} (top score ${top}).`,
+    ),
+    negative
+      ? t(
+          "Devil's Advocate の指摘を受け強度は low とする。",
+          "Intensity set to low after the devil's advocate's warning.",
+        )
+      : '',
+    ctx.objection
+      ? t(
+          `異議（${ctx.objection.objector}）を考慮：${ctx.objection.reason}`,
+          `Objection from ${ctx.objection.objector} considered: ${ctx.objection.reason}`,
+        )
+      : '',
+    ctx.guidance ? t(`人間からの指示を反映：${ctx.guidance}`, `Human guidance applied: ${ctx.guidance}`) : '',
+    cases.length
+      ? t(
+          `類似事例 ${cases.map((c) => `${c.id}(${c.verdict})`).join(', ')} を参照。`,
+          `Similar cases consulted: ${cases.map((c) => `${c.id} (${c.verdict})`).join(', ')}.`,
+        )
+      : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const metric = f.metric;
+  return {
+    deliberation: {
+      summary_of_opinions: { consensus_points: consensus, conflicting_points: conflicts },
+      weight_assignment: weights,
+      votes: Object.keys(votes)
+        .sort()
+        .map((a) => ({ action_type: a, agents: votes[a].agents, score: votes[a].score })),
+      dissenting_opinions: dissent,
+      selected_action_types: selected,
+      rationale,
+    },
+    order: {
+      decision_id: ctx.decisionId ?? 'DEC-0000-00-00-000',
+      target_agents: ['buddy'],
+      actions,
+      monitoring: {
+        metrics: [metric, 'login_streak'],
+        review_date: addDays(ctx.today, ctx.reviewDays),
+        success_criteria: [
+          { metric, direction: 'increase', target_change: ctx.targetChange, window_days: ctx.windowDays },
+        ],
+      },
+    },
+  };
+}
+
+export function learning(ctx: AgentContext): { learnings: ReturnType<typeof extractLearnings> } {
+  const order = ctx.earlier.filter((m) => m.message_type === 'EXECUTION_ORDER').pop();
+  const d = {
+    discussion_id: ctx.discussion_id,
+    status: 'DECIDED',
+    priority: ctx.priority,
+    trigger: ctx.trigger,
+    created_at: '',
+    closed_at: '',
+    participants: [],
+    messages: ctx.earlier,
+    final_decision: order ? order.content : null,
+    execution_status: '',
+    outcome_evaluated: '',
+    notes: [],
+  } as Discussion;
+  const verdict = (ctx.outcome?.verdict ?? 'inconclusive') as Verdict;
+  return { learnings: extractLearnings(d, verdict, ctx.lang) };
+}
