@@ -31,7 +31,7 @@ export const OBJECTION_STATUSES = ['OPEN', 'ACCEPTED', 'REJECTED', 'RESOLVED', '
 export const AGENT_GROUPS = ['specialist', 'balancer', 'governance', 'decider'] as const;
 export const SETTING_TYPES = ['number', 'integer', 'boolean', 'string', 'json'] as const;
 
-export const TABS: readonly TabSpec[] = [
+export const TABS = [
   {
     key: 'discussions',
     name: 'Discussion Log',
@@ -257,6 +257,7 @@ export const TABS: readonly TabSpec[] = [
     name: 'Directives',
     nameJa: '指示',
     kind: 'log',
+    cached: true,
     frozenRows: 1,
     protected: true,
     description: 'Instructions from people to agents, delivered in their next discussion.',
@@ -419,4 +420,4 @@ export const TABS: readonly TabSpec[] = [
       col('updated_at', 'datetime', 150, 'Refreshed'),
     ],
   },
-];
+] as const satisfies readonly TabSpec[];

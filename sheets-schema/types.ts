@@ -2,8 +2,8 @@
 
 export type ColumnType = 'id' | 'text' | 'json' | 'enum' | 'number' | 'integer' | 'boolean' | 'datetime' | 'date';
 
-export interface ColumnSpec {
-  key: string;
+export interface ColumnSpec<K extends string = string> {
+  key: K;
   type: ColumnType;
   width: number;
   values?: readonly string[];
@@ -23,6 +23,8 @@ export interface TabSpec {
   // Log tabs are protected with a warning: people change state through the sidebar or the API.
   protected: boolean;
   retentionYears?: number;
+  // Read through the configuration cache (src/adapters/gas/store.ts); a person's edit of the tab invalidates it.
+  cached?: boolean;
 }
 
 // Text-like columns are plain text ('@') so nothing a model or a person writes becomes a formula.
@@ -46,12 +48,12 @@ export function numberFormatOf(type: ColumnType): string {
   }
 }
 
-export function col(
-  key: string,
+export function col<K extends string>(
+  key: K,
   type: ColumnType,
   width: number,
   description: string,
   values?: readonly string[],
-): ColumnSpec {
+): ColumnSpec<K> {
   return values ? { key, type, width, description, values } : { key, type, width, description };
 }

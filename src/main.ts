@@ -5,9 +5,7 @@ import { keyStatus, saveKey } from './adapters/gas/keys.js';
 import { scriptZone } from './adapters/gas/records.js';
 import { openBound, SPREADSHEET_ID_PROPERTY } from './adapters/gas/spreadsheet.js';
 import { bumpConfigVersion, Store } from './adapters/gas/store.js';
-import { tabByKey } from '../sheets-schema/index.js';
-
-const CONFIG_TABS = ['settings', 'agents', 'prompts', 'directives'];
+import { CONFIG_TABS, tabByKey } from '../sheets-schema/index.js';
 import { deleteTrigger, removeTriggers } from './adapters/gas/triggers.js';
 import { activeUserEmail, props } from './adapters/gas/services.js';
 import { buildMenu, showHtml, tellUser, userLang } from './adapters/gas/ui.js';

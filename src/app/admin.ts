@@ -1,4 +1,5 @@
 // What people change through the sidebar: directives, prompt versions (edit and rollback), and replays.
+import type { TabKey } from '../../sheets-schema/index.js';
 import { phaseRequests } from '../core/engine.js';
 import { validationErrors } from '../core/providers/http.js';
 import type { AgentDef } from '../core/types.js';
@@ -20,7 +21,7 @@ export function addDirective(council: Council, input: DirectiveInput): { directi
     : String(input.target_agents || 'all')
         .split(/[,\s]+/)
         .filter(Boolean);
-  const known = council
+  const known = council.config
     .agents()
     .map((a) => a.agent_id)
     .concat(['all']);
@@ -166,7 +167,7 @@ export function rollbackPrompt(
 }
 
 // Prompts is not an append tab with a kept tail: the next free row is found once.
-function appendRow(council: Council, key: string): number {
+function appendRow(council: Council, key: TabKey): number {
   return Math.max(1, council.store.sheet(key).getLastRow()) + 1;
 }
 

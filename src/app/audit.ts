@@ -1,4 +1,5 @@
 // verifyAudit(): recomputes the hash chain, then checks every audited row still holds what was recorded.
+import type { TabKey } from '../../sheets-schema/index.js';
 import { verifyChain } from '../core/audit.js';
 import { canonical } from '../core/cells.js';
 import { sha256Hex } from '../adapters/gas/crypto.js';
@@ -18,7 +19,7 @@ interface Recorded {
   rows?: [number, number];
 }
 
-const ROW_TABS: Record<string, { key: string; events: string[] }> = {
+const ROW_TABS: Record<string, { key: TabKey; events: string[] }> = {
   'Discussion Log': { key: 'discussions', events: ['log_row', 'log_row_updated'] },
   Orders: { key: 'orders', events: ['order', 'order_cancelled', 'order_done'] },
   Objections: { key: 'objections', events: ['objection'] },

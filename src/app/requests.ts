@@ -1,6 +1,8 @@
 // What people and rules ask of the council: open a discussion, object to a decision, resolve an escalation.
 import { activeUserEmail, props, scheduleOnce } from '../adapters/gas/services.js';
-import { Council, validateTrigger } from './council.js';
+import { PROPERTY_KEYS } from '../core/property-keys.js';
+import { validateTrigger } from '../core/trigger-input.js';
+import { Council } from './council.js';
 import type { ObjectionInput, ResolutionInput } from '../core/objections.js';
 import type { Priority } from '../core/types.js';
 import { scriptZone } from '../adapters/gas/records.js';
@@ -8,7 +10,7 @@ import { openBound } from '../adapters/gas/spreadsheet.js';
 import { NUDGE_HANDLER } from '../core/trigger-plan.js';
 
 const PRIORITIES: Priority[] = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
-const NUDGE_AT = 'KAIGI_NUDGE_AT';
+const NUDGE_AT = PROPERTY_KEYS.nudgeAt;
 
 function priorityOf(v: unknown, fallback: Priority = 'MEDIUM'): Priority {
   if (v === undefined || v === null || v === '') return fallback;
@@ -39,7 +41,7 @@ export function requestDiscussion(
 ): { task_id: string; duplicate: boolean } {
   const trigger = validateTrigger(req);
   const priority = priorityOf(req.priority);
-  const r = council.enqueue(
+  const r = council.queue.enqueue(
     'discussion.open',
     { trigger, priority },
     priority,
@@ -70,7 +72,7 @@ export function requestObjection(
     urgency: priorityOf(input.urgency),
     kind: input.kind,
   };
-  const r = council.enqueue(
+  const r = council.queue.enqueue(
     'objection.process',
     payload as unknown as Record<string, unknown>,
     payload.urgency,
@@ -96,7 +98,7 @@ export function requestResolution(
   };
   if (input.guidance) payload.guidance = String(input.guidance).slice(0, 20000);
   if (input.order) payload.order = input.order;
-  const r = council.enqueue(
+  const r = council.queue.enqueue(
     'escalation.resolve',
     payload as unknown as Record<string, unknown>,
     'HIGH',

@@ -19,14 +19,15 @@ import type { LearningContent } from '../core/messages.js';
 import type { InboxItem } from '../core/types.js';
 import { caseOf, learningRow, lastAppliedOf } from '../adapters/gas/memory.js';
 import { dayCell, dayOf, inboxRow, logRow } from '../adapters/gas/records.js';
-import { type Council, NEXT_ACTIONS_KEY, STATS_KEY } from './council.js';
+import { PROPERTY_KEYS } from '../core/property-keys.js';
+import type { Council } from './council.js';
 
 export interface ReviewReport {
   evaluated: { decision_id: string; discussion_id: string; verdict: Verdict; error: number; points: number }[];
   reembed: boolean;
 }
 
-const HISTORY_KEY = 'KAIGI_REFLECTION_HISTORY';
+const HISTORY_KEY = PROPERTY_KEYS.reflectionHistory;
 
 function rules(council: Council): LearningRules {
   const s = council.settings();
@@ -53,8 +54,8 @@ export function runReview(council: Council): ReviewReport {
   const report: ReviewReport = { evaluated: [], reembed: false };
   const env = council.env();
   // A changed embedding model or size: old vectors are never compared with new ones, they are embedded again.
-  if (council.memory().stale().length) {
-    council.enqueue('memory.reembed', {}, 'LOW', 'memory.reembed', 'kaigi');
+  if (council.recall.memory().stale().length) {
+    council.queue.enqueue('memory.reembed', {}, 'LOW', 'memory.reembed', 'kaigi');
     report.reembed = true;
   }
   for (const decision of Object.keys(due)) {
@@ -79,7 +80,7 @@ export function runReview(council: Council): ReviewReport {
     const lang = env.lang;
     const reflections = reflect(d, ev.verdict, lang);
     const history = props.json<Record<string, { self_score: number; to_improve: string }[]>>(HISTORY_KEY, {});
-    const stats = council.agentStats();
+    const stats = council.recall.agentStats();
     // A model provider fills the learning schema; the rule-based extraction is the fallback and the offline default.
     let extracted = extractLearnings(d, ev.verdict, lang);
     let source = 'rules';
@@ -100,7 +101,7 @@ export function runReview(council: Council): ReviewReport {
     }
     store.withLock((state) => {
       const c = store.begin(state);
-      const mem = council.memory();
+      const mem = council.recall.memory();
       mem.forget();
       // Outcomes row and column M.
       const outcomeId = `OUT-${c.nextSeq('outcome')}`;
@@ -295,11 +296,11 @@ export function runReview(council: Council): ReviewReport {
         payload: { row: placed.row, status: 'CLOSED', sha256: c.digest(placed.values) },
       });
       c.run(new Date(now).toISOString());
-      const next = props.json<Record<string, string[]>>(NEXT_ACTIONS_KEY, {});
+      const next = props.json<Record<string, string[]>>(PROPERTY_KEYS.nextActions, {});
       for (const ref of reflections) next[ref.agent_id] = (next[ref.agent_id] ?? []).concat(ref.next_actions).slice(-3);
       props.set({
-        [NEXT_ACTIONS_KEY]: JSON.stringify(next),
-        [STATS_KEY]: JSON.stringify(stats),
+        [PROPERTY_KEYS.nextActions]: JSON.stringify(next),
+        [PROPERTY_KEYS.agentStats]: JSON.stringify(stats),
         [HISTORY_KEY]: JSON.stringify(history),
       });
       mem.forget();

@@ -1,5 +1,5 @@
 // Seeds the council (Agents, Prompts) in setup(), and the demo team (Members, KPI) on request.
-import { tabByKey } from '../../sheets-schema/index.js';
+import { tabByKey, type TabKey } from '../../sheets-schema/index.js';
 import { defaultAgents, defaultPrompts } from '../core/council.js';
 import { DEMO_MEMBERS, demoKpi } from '../core/demo-data.js';
 import { addDays } from '../core/ids.js';
@@ -9,7 +9,7 @@ import { findSheet } from '../adapters/gas/tabs.js';
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
 // Appends rows whose key (column A) is not there yet; existing rows, edited or not, are left alone.
-function addMissing(ss: Spreadsheet, key: string, rows: unknown[][]): number {
+function addMissing(ss: Spreadsheet, key: TabKey, rows: unknown[][]): number {
   const spec = tabByKey(key);
   const sheet = findSheet(ss, spec);
   if (!sheet) throw new Error(`the ${spec.name} tab is missing; run setup`);

@@ -4,7 +4,8 @@ import { tabByKey, TABS } from '../../sheets-schema/index.js';
 import { findSheet } from '../adapters/gas/tabs.js';
 import { scriptZone } from '../adapters/gas/records.js';
 import { briefMessage } from '../core/prompt.js';
-import { Council, STATS_KEY } from './council.js';
+import { PROPERTY_KEYS } from '../core/property-keys.js';
+import { Council } from './council.js';
 
 export interface SidebarData {
   tabs: { name: string; nameJa: string; present: boolean }[];
@@ -35,7 +36,7 @@ export function sidebarData(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): Sideb
       });
     }
   }
-  const stats = props.json<Record<string, { hits: number; misses: number; brier: number; n: number }>>(STATS_KEY, {});
+  const stats = props.json<Record<string, { hits: number; misses: number; brier: number; n: number }>>(PROPERTY_KEYS.agentStats, {});
   const agents = Object.keys(stats)
     .sort()
     .map((id) => {

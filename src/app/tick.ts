@@ -1,7 +1,10 @@
-// One worker execution: claim queued work under the lock with a lease, run it, record the result.
-import { Council, type Outcome } from './council.js';
+// One worker execution: claim queued work under the lock with a lease, run its task handler, record the result.
 import { scriptZone } from '../adapters/gas/records.js';
 import { openBound } from '../adapters/gas/spreadsheet.js';
+import { RequeueError } from '../core/errors.js';
+import { Council } from './council.js';
+import { findTask } from './tasks/registry.js';
+import type { Finished } from './work-queue.js';
 
 export interface TickReport {
   ran: boolean;
@@ -12,44 +15,36 @@ export interface TickReport {
 
 export function runTick(): TickReport {
   const council = new Council(openBound(), scriptZone());
-  const started = Date.now();
-  const budget = council.settings().number('queue.tick_budget_seconds') * 1000;
-  const deadline = started + budget;
+  const deadline = Date.now() + council.settings().number('queue.tick_budget_seconds') * 1000;
   let processed = 0;
   let failed = 0;
-  let reason = 'queue empty';
   while (Date.now() < deadline) {
-    const claimed = council.claimNext();
+    const claimed = council.queue.claimNext((type) => !!findTask(type));
     if (!claimed) break;
-    const { malformed, inProgress } = claimed;
     let item = claimed.item;
-    let outcome: Outcome | { kind: 'failed'; error: string };
-    if (malformed) outcome = { kind: 'failed', error: malformed };
+    let outcome: Finished;
+    if (claimed.malformed) outcome = { kind: 'failed', error: claimed.malformed };
     else {
       try {
-        if (item.type === 'discussion.open') {
-          outcome = council.open(item, inProgress);
-          if (outcome.kind === 'continue') {
-            item = outcome.item;
-            outcome = council.advance(item, deadline);
-          }
-        } else if (item.type === 'discussion.advance') outcome = council.advance(item, deadline);
-        else if (item.type === 'objection.process') outcome = council.objection(item);
-        else if (item.type === 'memory.reembed') outcome = council.reembed(deadline);
-        else outcome = council.resolution(item);
+        outcome = { kind: 'continue', item };
+        // A handler may hand the item on as another type (discussion.open becomes discussion.advance).
+        while (outcome.kind === 'continue') {
+          item = outcome.item;
+          const handler = findTask(item.type);
+          if (!handler) throw new Error(`unknown task type "${item.type}"`);
+          outcome = handler.run(item, { council, inProgress: claimed.inProgress, deadline });
+        }
       } catch (e) {
         // A retry wait that would outlast this execution gives the work back to the queue, not a failure.
-        const err = e as Error & { retryAt?: number };
         outcome =
-          err.name === 'RequeueError'
-            ? { kind: 'requeue', progressed: false, notBefore: err.retryAt }
-            : { kind: 'failed', error: err.message || String(e) };
+          e instanceof RequeueError
+            ? { kind: 'requeue', progressed: false, notBefore: e.retryAt }
+            : { kind: 'failed', error: (e as Error).message || String(e) };
       }
     }
-    council.finish(item, outcome);
+    council.queue.finish(item, outcome);
     if (outcome.kind === 'failed') failed++;
     else processed++;
   }
-  if (Date.now() >= deadline) reason = 'time budget spent';
-  return { ran: true, processed, failed, reason };
+  return { ran: true, processed, failed, reason: Date.now() >= deadline ? 'time budget spent' : 'queue empty' };
 }

@@ -1,4 +1,5 @@
 // doGet/doPost: token authentication, role checks and routing; answers are JSON with the status inside.
+import { PROPERTY_KEYS } from '../core/property-keys.js';
 import { jsonOutput, props } from '../adapters/gas/services.js';
 import { openBound, SPREADSHEET_ID_PROPERTY } from '../adapters/gas/spreadsheet.js';
 import { apiError, constantTimeEqual, routeKey, ROUTE_ROLES, type ApiError, type Role } from '../core/api.js';
@@ -12,7 +13,7 @@ interface TokenRecord {
   name: string;
 }
 
-export const TOKENS_PROPERTY = 'KAIGI_API_TOKENS';
+export const TOKENS_PROPERTY = PROPERTY_KEYS.apiTokens;
 
 function tokens(): TokenRecord[] {
   try {

@@ -1,4 +1,5 @@
 // The 14 message types and their envelope as zod schemas: the single source for validation everywhere.
+import { ValidationError } from './errors.js';
 import { z } from 'zod';
 
 export const MESSAGE_TYPES = [
@@ -182,7 +183,7 @@ export const envelopeSchema = z.object({
 export type Message = z.infer<typeof envelopeSchema>;
 export type Metadata = z.infer<typeof metadataSchema>;
 
-export class MessageValidationError extends Error {
+export class MessageValidationError extends ValidationError {
   constructor(readonly issues: string[]) {
     super(`invalid message: ${issues.join('; ')}`);
   }

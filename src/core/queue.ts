@@ -23,14 +23,6 @@ export interface QueueItem {
   last_error: string;
 }
 
-export const TASK_TYPES = [
-  'discussion.open',
-  'discussion.advance',
-  'objection.process',
-  'escalation.resolve',
-  'memory.reembed',
-] as const;
-
 export interface Limits {
   maxInProgress: number;
   maxAttempts: number;

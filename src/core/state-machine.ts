@@ -1,4 +1,5 @@
 // The one place discussion status changes are validated; an illegal transition is an error.
+import { StateError } from './errors.js';
 import type { Status } from './types.js';
 
 const TRANSITIONS: Record<Status, readonly Status[]> = {
@@ -13,7 +14,7 @@ const TRANSITIONS: Record<Status, readonly Status[]> = {
   TIMEOUT: [],
 };
 
-export class IllegalTransitionError extends Error {
+export class IllegalTransitionError extends StateError {
   constructor(
     readonly from: Status,
     readonly to: Status,

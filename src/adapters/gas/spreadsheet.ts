@@ -1,6 +1,7 @@
 // The bound spreadsheet: active in triggers and the UI; opened by its stored id in a web app.
+import { PROPERTY_KEYS } from '../../core/property-keys.js';
 
-export const SPREADSHEET_ID_PROPERTY = 'KAIGI_SPREADSHEET_ID';
+export const SPREADSHEET_ID_PROPERTY = PROPERTY_KEYS.spreadsheetId;
 
 export function openBound(): GoogleAppsScript.Spreadsheet.Spreadsheet {
   const active = SpreadsheetApp.getActiveSpreadsheet();

@@ -1,5 +1,7 @@
 // Kaigi's tabs as a store: batched reads, journaled commits at known tails, overflow for long values.
-import { tabByKey } from '../../../sheets-schema/index.js';
+import { StateError } from '../../core/errors.js';
+import { APPEND_TABS, tabByKey, type TabKey } from '../../../sheets-schema/index.js';
+import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import { auditRows, GENESIS, type AuditEvent, type ChainHead } from '../../core/audit.js';
 import { canonical, chunks, MAX_CELL_CHARS, parsePointer, pointerText, type Pointer } from '../../core/cells.js';
 import { sha256Hex } from './crypto.js';
@@ -8,24 +10,10 @@ import { findSheet } from './tabs.js';
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
-const STATE_KEY = 'KAIGI_STATE';
+const STATE_KEY = PROPERTY_KEYS.state;
 // Tabs Kaigi appends to; their tails live in the state so no execution has to ask for the last row.
-export const APPEND_TABS = [
-  'discussions',
-  'messages',
-  'queue',
-  'orders',
-  'objections',
-  'inbox',
-  'overflow',
-  'audit',
-  'outcomes',
-  'learnings',
-  'reflections',
-  'directives',
-] as const;
 const GROW_BY = 500;
-export const CONFIG_VERSION = 'KAIGI_CONFIG_VERSION';
+export const CONFIG_VERSION = PROPERTY_KEYS.configVersion;
 const CONFIG_TTL_S = 300;
 
 export function bumpConfigVersion(): void {
@@ -60,14 +48,14 @@ export interface StoreState {
 }
 
 interface Journal {
-  tab: string;
+  tab: TabKey;
   row: number;
   digest: string;
   appended: Record<string, [number, number]>;
   after: StoreState;
 }
 
-export class StoreError extends Error {}
+export class StoreError extends StateError {}
 
 function clone<T>(v: T): T {
   return JSON.parse(JSON.stringify(v)) as T;
@@ -82,7 +70,7 @@ export class Store {
     readonly timeZone: string,
   ) {}
 
-  sheet(key: string): Sheet {
+  sheet(key: TabKey): Sheet {
     if (!this.sheets[key]) {
       const s = findSheet(this.ss, tabByKey(key));
       if (!s) throw new StoreError(`The ${tabByKey(key).name} tab is missing: run Kaigi → Set up / repair.`);
@@ -91,7 +79,7 @@ export class Store {
     return this.sheets[key];
   }
 
-  width(key: string): number {
+  width(key: TabKey): number {
     return tabByKey(key).columns.length;
   }
 
@@ -162,7 +150,7 @@ export class Store {
       this.writeState(j.after);
       return j.after;
     }
-    for (const tab of Object.keys(j.appended)) {
+    for (const tab of Object.keys(j.appended) as TabKey[]) {
       const [from, to] = j.appended[tab];
       if (to >= from)
         this.sheet(tab)
@@ -176,13 +164,13 @@ export class Store {
 
   // ---- reading --------------------------------------------------------------------------------
 
-  readRows(key: string, from: number, count: number): unknown[][] {
+  readRows(key: TabKey, from: number, count: number): unknown[][] {
     if (count <= 0) return [];
     return this.sheet(key).getRange(from, 1, count, this.width(key)).getValues();
   }
 
   // A configuration or data tab, read once per execution.
-  readTab(key: string): unknown[][] {
+  readTab(key: TabKey): unknown[][] {
     if (!this.tabCache[key]) {
       const s = this.sheet(key);
       const last = s.getLastRow();
@@ -193,7 +181,7 @@ export class Store {
 
   // Configuration tabs people rarely change (Settings, Agents, Prompts) are cached between executions.
   // An edit in the sheet fires onConfigEdit, which moves the version on; Kaigi's own edits do the same.
-  readConfig(key: string): unknown[][] {
+  readConfig(key: TabKey): unknown[][] {
     if (this.tabCache[key]) return this.tabCache[key];
     const cache = CacheService.getScriptCache();
     const version = PropertiesService.getScriptProperties().getProperty(CONFIG_VERSION) ?? '0';
@@ -206,17 +194,17 @@ export class Store {
     return rows;
   }
 
-  forgetTab(key: string): void {
+  forgetTab(key: TabKey): void {
     delete this.tabCache[key];
   }
 
   // Rows of an append tab from `from` to its committed tail.
-  readTail(state: StoreState, key: string, from: number): unknown[][] {
+  readTail(state: StoreState, key: TabKey, from: number): unknown[][] {
     const last = state.tails[key]?.last ?? 1;
     return from > last ? [] : this.readRows(key, from, last - from + 1);
   }
 
-  findRow(key: string, id: string): number | null {
+  findRow(key: TabKey, id: string): number | null {
     const s = this.sheet(key);
     const hits = s
       .getRange(1, 1, s.getMaxRows(), 1)
@@ -256,7 +244,7 @@ export class Store {
   }
 
   // Grows a tab ahead of writes; new rows inherit the formats of the last row (plain text stays plain text).
-  grow(key: string, tail: Tail, needLast: number): void {
+  grow(key: TabKey, tail: Tail, needLast: number): void {
     if (needLast <= tail.max) return;
     const add = needLast - tail.max + GROW_BY;
     this.sheet(key).insertRowsAfter(tail.max, add);
@@ -265,10 +253,10 @@ export class Store {
 }
 
 export class Commit {
-  private readonly blocks: { tab: string; row: number; rows: unknown[][] }[] = [];
+  private readonly blocks: { tab: TabKey; row: number; rows: unknown[][] }[] = [];
   private readonly events: AuditEvent[] = [];
-  private marker: { tab: string; row: number; values: unknown[] } | null = null;
-  private readonly post: { tab: string; row: number; rows: unknown[][] }[] = [];
+  private marker: { tab: TabKey; row: number; values: unknown[] } | null = null;
+  private readonly post: { tab: TabKey; row: number; rows: unknown[][] }[] = [];
   private readonly appended: Record<string, [number, number]> = {};
 
   constructor(
@@ -290,7 +278,7 @@ export class Commit {
     return seq;
   }
 
-  private reserve(tab: string, count: number): number {
+  private reserve(tab: TabKey, count: number): number {
     const tail = this.state.tails[tab];
     if (!tail) throw new StoreError(`the ${tab} tab is not set up`);
     const first = tail.last + 1;
@@ -323,7 +311,7 @@ export class Commit {
     });
   }
 
-  append(tab: string, rows: unknown[][], owner: (i: number) => string = () => tab): number {
+  append(tab: TabKey, rows: unknown[][], owner: (i: number) => string = () => tab): number {
     const fitted = rows.map((r, i) => this.fit(r, owner(i)));
     const first = this.reserve(tab, rows.length);
     if (rows.length) this.blocks.push({ tab, row: first, rows: fitted });
@@ -331,14 +319,14 @@ export class Commit {
   }
 
   // Appends one row and returns what is actually stored (long values replaced by pointers), for hashing.
-  appendOne(tab: string, values: unknown[], owner: string): { row: number; values: unknown[] } {
+  appendOne(tab: TabKey, values: unknown[], owner: string): { row: number; values: unknown[] } {
     const fitted = this.fit(values, owner);
     const row = this.reserve(tab, 1);
     this.blocks.push({ tab, row, rows: [fitted] });
     return { row, values: fitted };
   }
 
-  update(tab: string, row: number, values: unknown[], owner = `${tab}:${row}`): unknown[] {
+  update(tab: TabKey, row: number, values: unknown[], owner = `${tab}:${row}`): unknown[] {
     const fitted = this.fit(values, owner);
     this.blocks.push({ tab, row, rows: [fitted] });
     return fitted;
@@ -346,17 +334,17 @@ export class Commit {
 
   // A write made only once the commit point is in the sheet: a crash before it rolls the commit back, and
   // a crash after it leaves work that a replay finds already done (e.g. a task still marked as leased).
-  updateAfter(tab: string, row: number, values: unknown[], owner = `${tab}:${row}`): void {
+  updateAfter(tab: TabKey, row: number, values: unknown[], owner = `${tab}:${row}`): void {
     this.post.push({ tab, row, rows: [this.fit(values, owner)] });
   }
 
   // Several consecutive rows in one write, after the commit point (counters that must never be applied twice).
-  updateBlockAfter(tab: string, row: number, rows: unknown[][]): void {
+  updateBlockAfter(tab: TabKey, row: number, rows: unknown[][]): void {
     this.post.push({ tab, row, rows: rows.map((r, i) => this.fit(r, `${tab}:${row + i}`)) });
   }
 
   // The last write of the commit; once it is in the sheet the commit counts as done.
-  setMarker(tab: string, row: number | 'append', values: unknown[], owner: string): { row: number; values: unknown[] } {
+  setMarker(tab: TabKey, row: number | 'append', values: unknown[], owner: string): { row: number; values: unknown[] } {
     const fitted = this.fit(values, owner);
     const r = row === 'append' ? this.reserve(tab, 1) : row;
     this.marker = { tab, row: r, values: fitted };
@@ -384,7 +372,7 @@ export class Commit {
     const markerValues = pad(this.marker.values, store.width(this.marker.tab));
     // Grow first and record the new sizes, so a crash never leaves the state behind the sheet.
     let grew = false;
-    for (const tab of Object.keys(this.state.tails)) {
+    for (const tab of Object.keys(this.state.tails) as TabKey[]) {
       const t = this.state.tails[tab];
       const max = t.max;
       store.grow(tab, t, t.last);

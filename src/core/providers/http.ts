@@ -36,15 +36,9 @@ export interface HttpOptions {
 }
 
 // A retry wait would outlast the execution: the step is given back to the queue instead of sleeping.
-export class RequeueError extends Error {
-  constructor(
-    message: string,
-    readonly retryAt: number,
-  ) {
-    super(message);
-    this.name = 'RequeueError';
-  }
-}
+import { RequeueError } from '../errors.js';
+
+export { RequeueError };
 
 interface Pending {
   req: AgentRequest;

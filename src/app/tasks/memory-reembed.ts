@@ -1,0 +1,37 @@
+// memory.reembed: rows embedded by another model (or dimensions) are embedded again, a batch per commit.
+import { rowsOf } from '../../../sheets-schema/index.js';
+import type { TaskHandler } from './task.js';
+
+const BATCH = 100;
+
+export const reembedMemory: TaskHandler = {
+  type: 'memory.reembed',
+  run(_item, { council, deadline }) {
+    const mem = council.recall.memory();
+    const cols = rowsOf('learnings');
+    for (;;) {
+      mem.forget();
+      const stale = mem.stale().slice(0, BATCH);
+      if (!stale.length) return { kind: 'done' };
+      if (Date.now() >= deadline) return { kind: 'requeue', progressed: true };
+      const cells = mem.embed(stale.map((l) => l.content));
+      council.store.withLock((state) => {
+        const c = council.store.begin(state);
+        stale.forEach((l, i) => {
+          const raw = council.store.readRows('learnings', l.row, 1)[0];
+          const v = cols.write({ embedding: cells[i], embedding_model: mem.tag }, raw);
+          if (i === stale.length - 1) c.setMarker('learnings', l.row, v, `Learnings:${l.learning_id}`);
+          else c.update('learnings', l.row, v);
+        });
+        c.audit({
+          actor: 'kaigi',
+          event: 'reembedded',
+          tab: 'Learnings',
+          row_key: mem.tag,
+          payload: { ids: stale.map((l) => l.learning_id) },
+        });
+        c.run(new Date(Date.now()).toISOString());
+      });
+    }
+  },
+};

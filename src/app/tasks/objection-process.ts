@@ -1,0 +1,38 @@
+// objection.process: an objection re-opens the discussion where it applies and is stored with its outcome.
+import { objectionRow } from '../../adapters/gas/records.js';
+import { type ObjectionInput, runObjection } from '../../core/objections.js';
+import { assignDecisionId, PENDING_OBJECTION, replaceDeep } from '../pending-ids.js';
+import type { TaskHandler } from './task.js';
+
+export const processObjection: TaskHandler = {
+  type: 'objection.process',
+  run(item, { council }) {
+    const input = item.payload as unknown as ObjectionInput;
+    const l = council.discussions.load(input.discussion_id);
+    // The objection's id is only known inside the commit; it is filled in there like a decision id.
+    const computed = runObjection(
+      l.d,
+      { ...input, objection_id: input.objection_id || PENDING_OBJECTION },
+      council.env(),
+      new Date(Date.now()).toISOString(),
+    );
+    council.store.withLock((state) => {
+      const c = council.store.begin(state);
+      const id = input.objection_id || `OBJ-${c.nextSeq('objection')}`;
+      const named = replaceDeep(computed, PENDING_OBJECTION, id);
+      const { r, alongside } = assignDecisionId(c, council.tz, named.result, named.objection);
+      const objection = alongside ?? named.objection;
+      council.discussions.commitStep(c, l, r, (cc) => {
+        const placed = cc.appendOne('objections', objectionRow(objection), `Objections:${id}`);
+        cc.audit({
+          actor: objection.objector,
+          event: 'objection',
+          tab: 'Objections',
+          row_key: id,
+          payload: { row: placed.row, status: objection.status, sha256: cc.digest(placed.values) },
+        });
+      });
+    });
+    return { kind: 'done' };
+  },
+};

@@ -1,0 +1,19 @@
+// Every queue task type Kaigi runs: adding one is a module plus one line here.
+import { advanceDiscussion } from './discussion-advance.js';
+import { openDiscussion } from './discussion-open.js';
+import { resolveEscalation } from './escalation-resolve.js';
+import { reembedMemory } from './memory-reembed.js';
+import { processObjection } from './objection-process.js';
+import type { TaskHandler } from './task.js';
+
+const TASKS: readonly TaskHandler[] = [
+  openDiscussion,
+  advanceDiscussion,
+  processObjection,
+  resolveEscalation,
+  reembedMemory,
+];
+
+export function findTask(type: string): TaskHandler | undefined {
+  return TASKS.find((t) => t.type === type);
+}

@@ -1,0 +1,17 @@
+// The shape of a queue task handler: one module per task type, listed once in the registry.
+import type { QueueItem } from '../../core/queue.js';
+import type { Council } from '../council.js';
+import type { Outcome } from '../work-queue.js';
+
+export interface TaskContext {
+  council: Council;
+  // Discussions in progress when the item was claimed (counted again under the lock where it matters).
+  inProgress: number;
+  // The execution's time budget: work past it goes back to the queue.
+  deadline: number;
+}
+
+export interface TaskHandler {
+  type: string;
+  run(item: QueueItem, ctx: TaskContext): Outcome;
+}

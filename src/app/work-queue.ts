@@ -1,0 +1,208 @@
+// The Queue tab as a work queue: enqueue with dedupe, claim under the lock with a lease, and record the result.
+import { rowsOf } from '../../sheets-schema/index.js';
+import { inboxRow, queueItem, queueRow } from '../adapters/gas/records.js';
+import type { Commit, Store, StoreState } from '../adapters/gas/store.js';
+import { advanceHead, backoffMs, findDuplicate, inProgressCount, pickNext, type QueueItem } from '../core/queue.js';
+import type { InboxItem, Priority } from '../core/types.js';
+import type { Configuration } from './configuration.js';
+
+// done/requeue are written by finish(); finished and converted were already written by the last commit.
+export type Outcome =
+  | { kind: 'done' }
+  | { kind: 'requeue'; progressed: boolean; notBefore?: number }
+  | { kind: 'converted' }
+  | { kind: 'finished' }
+  | { kind: 'continue'; item: QueueItem };
+
+export type Finished = Outcome | { kind: 'failed'; error: string };
+
+// An item as read, with its payload cell as stored (an overflow pointer stays a pointer when unchanged).
+type Stored = QueueItem & { rawPayload?: string; resolvedPayload?: string };
+
+export interface Claimed {
+  item: QueueItem;
+  malformed: string | null;
+  inProgress: number;
+}
+
+const queueCols = rowsOf('queue');
+const PAYLOAD = queueCols.index('payload_json');
+
+export class WorkQueue {
+  constructor(
+    private readonly store: Store,
+    private readonly config: Configuration,
+    readonly owner: string,
+  ) {}
+
+  read(state: StoreState): QueueItem[] {
+    const head = Math.max(2, state.queueHead);
+    const raw = this.store.readTail(state, 'queue', head);
+    const resolved = this.store.resolveOverflow(raw.map((r) => [r[PAYLOAD]]));
+    return raw.map((r, i) => {
+      const logical = r.slice();
+      logical[PAYLOAD] = resolved[i][0];
+      const item = queueItem(logical, head + i);
+      return { ...item, rawPayload: String(r[PAYLOAD]), resolvedPayload: String(resolved[i][0]) } as Stored;
+    });
+  }
+
+  write(c: Commit, item: QueueItem, marker: boolean): void {
+    const values = queueRow(item);
+    const q = item as Stored;
+    if (q.rawPayload !== undefined && q.resolvedPayload === values[PAYLOAD]) values[PAYLOAD] = q.rawPayload;
+    if (marker) c.setMarker('queue', item.row, values, `Queue:${item.id}`);
+    else c.updateAfter('queue', item.row, values, `Queue:${item.id}`);
+  }
+
+  enqueue(
+    type: string,
+    payload: Record<string, unknown>,
+    priority: Priority,
+    dedupeKey = '',
+    from = 'human',
+  ): { id: string; duplicate: boolean } {
+    return this.store.withLock((state) => {
+      const items = dedupeKey ? this.read(state) : [];
+      const now = Date.now();
+      const c = this.store.begin(state);
+      const dup = findDuplicate(items, dedupeKey);
+      if (dup) {
+        this.write(c, { ...dup, payload, priority, updated_at: now }, true);
+        c.audit({
+          actor: from,
+          event: 'enqueue_replaced',
+          tab: 'Queue',
+          row_key: dup.id,
+          payload: { type, dedupe_key: dedupeKey },
+        });
+        c.run(new Date(now).toISOString());
+        return { id: dup.id, duplicate: true };
+      }
+      const id = `Q-${c.nextSeq('queue')}`;
+      const item: QueueItem = {
+        row: 0,
+        id,
+        type,
+        from,
+        to: 'council',
+        priority,
+        payload,
+        status: 'queued',
+        attempts: 0,
+        available_at: now,
+        lease_owner: '',
+        lease_until: 0,
+        dedupe_key: dedupeKey,
+        created_at: now,
+        updated_at: now,
+        last_error: '',
+      };
+      const placed = c.setMarker('queue', 'append', queueRow(item), `Queue:${id}`);
+      c.audit({
+        actor: from,
+        event: 'enqueue',
+        tab: 'Queue',
+        row_key: id,
+        payload: { type, priority, row: placed.row, sha256: c.digest(placed.values) },
+      });
+      c.run(new Date(now).toISOString());
+      return { id, duplicate: false };
+    });
+  }
+
+  // Claims the next item under the lock; an item whose type no handler knows is claimed to be marked failed.
+  claimNext(known: (type: string) => boolean): Claimed | null {
+    const s = this.config.settings();
+    return this.store.withLock((state) => {
+      const items = this.read(state);
+      const now = Date.now();
+      const item = pickNext(items, now, {
+        maxInProgress: s.number('limits.max_concurrent_discussions'),
+        maxAttempts: s.number('queue.max_attempts'),
+      });
+      const head = advanceHead(items, state.queueHead);
+      if (!item) {
+        if (head !== state.queueHead) this.store.writeState({ ...state, queueHead: head });
+        return null;
+      }
+      const malformed = item.payloadError ?? (known(item.type) ? null : `unknown task type "${item.type}"`);
+      const claimed: QueueItem = {
+        ...item,
+        status: 'processing',
+        attempts: item.attempts + 1,
+        lease_owner: this.owner,
+        lease_until: now + s.number('queue.lease_seconds') * 1000,
+        updated_at: now,
+        payload: item.payload && item.type === 'discussion.advance' ? { ...item.payload, started: true } : item.payload,
+      };
+      const c = this.store.begin(state);
+      c.state.queueHead = head;
+      this.write(c, claimed, true);
+      c.run(new Date(now).toISOString());
+      return {
+        item: claimed,
+        malformed,
+        inProgress: inProgressCount(items.map((i) => (i.id === claimed.id ? claimed : i))),
+      };
+    });
+  }
+
+  finish(item: QueueItem, outcome: Finished): void {
+    if (outcome.kind === 'converted' || outcome.kind === 'finished' || outcome.kind === 'continue') return;
+    const maxAttempts = this.config.settings().number('queue.max_attempts');
+    this.store.withLock((state) => {
+      const now = Date.now();
+      const c = this.store.begin(state);
+      const raw = this.store.readRows('queue', item.row, 1)[0];
+      const current: QueueItem =
+        queueCols.read(raw).id === item.id
+          ? ({
+              ...queueItem(raw, item.row),
+              payload: item.payload,
+              rawPayload: String(raw[PAYLOAD]),
+              resolvedPayload: (item as Stored).resolvedPayload,
+            } as Stored)
+          : item;
+      // Another execution took the item over after our lease ran out: leave it to that execution.
+      if (current.lease_owner !== this.owner) return;
+      const released = { ...current, lease_owner: '', lease_until: 0, updated_at: now };
+      let next: QueueItem;
+      if (outcome.kind === 'done') next = { ...released, status: 'done', last_error: '' };
+      else if (outcome.kind === 'requeue')
+        next = {
+          ...released,
+          status: 'queued',
+          available_at: Math.max(now, outcome.notBefore ?? now),
+          attempts: outcome.progressed ? 0 : current.attempts,
+        };
+      else {
+        const dead = current.attempts >= maxAttempts;
+        next = {
+          ...released,
+          status: dead ? 'dead' : 'failed',
+          available_at: now + backoffMs(current.attempts),
+          last_error: outcome.error.slice(0, 2000),
+        };
+        if (dead) this.tellDead(c, current, outcome.error, now);
+      }
+      this.write(c, next, true);
+      c.run(new Date(now).toISOString());
+    });
+  }
+
+  // A dead task is a person's problem: one Inbox row says which and why.
+  private tellDead(c: Commit, item: QueueItem, error: string, now: number): void {
+    const inbox: InboxItem = {
+      inbox_id: `INB-${c.nextSeq('inbox')}`,
+      from_agent: 'system',
+      type: 'anomaly_alert',
+      priority: 'high',
+      title: `Task ${item.id} (${item.type}) is dead`,
+      body: `After ${item.attempts} attempts: ${error.slice(0, 1500)}`,
+      discussion_id: String(item.payload?.discussion_id ?? ''),
+    };
+    c.append('inbox', [inboxRow(inbox, now)]);
+    c.audit({ actor: 'system', event: 'inbox', tab: 'Inbox', row_key: inbox.inbox_id, payload: { title: inbox.title } });
+  }
+}

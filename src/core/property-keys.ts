@@ -1,0 +1,31 @@
+// Every Script Property Kaigi reads or writes, named once: the app, the CLI, the bench and the tests import these.
+
+export const PROPERTY_KEYS = {
+  // Journal, sequences and tails of the append-only tabs (src/adapters/gas/store.ts), versioned.
+  state: 'KAIGI_STATE',
+  // Bumped whenever Settings, Agents, Prompts or Directives change, so cached configuration is dropped.
+  configVersion: 'KAIGI_CONFIG_VERSION',
+  // Today's token and cost totals for the daily budget.
+  usage: 'KAIGI_USAGE',
+  // Each agent's hits, misses and Brier score from reviewed outcomes.
+  agentStats: 'KAIGI_AGENT_STATS',
+  // The last next actions of each agent's reflections, injected into its next prompt.
+  nextActions: 'KAIGI_NEXT_ACTIONS',
+  // Scores of earlier reflections, for the trend an agent sees.
+  reflectionHistory: 'KAIGI_REFLECTION_HISTORY',
+  // Set by the command line (--provider/--model/--base-url): every agent uses that model for this workbook.
+  providerOverride: 'KAIGI_PROVIDER_OVERRIDE',
+  // When the last one-shot trigger was scheduled, so bursts of requests schedule one.
+  nudgeAt: 'KAIGI_NUDGE_AT',
+  // The bound spreadsheet's id, for executions that have no active spreadsheet (web app, triggers).
+  spreadsheetId: 'KAIGI_SPREADSHEET_ID',
+  // API clients: a JSON list of { hash, role, name }; tokens are never stored in clear.
+  apiTokens: 'KAIGI_API_TOKENS',
+} as const;
+
+export type PropertyKeyName = keyof typeof PROPERTY_KEYS;
+
+// A vendor's API key lives under KAIGI_KEY_<VENDOR>, e.g. KAIGI_KEY_OPENAI_COMPATIBLE.
+export function vendorKeyProperty(vendor: string): string {
+  return `KAIGI_KEY_${vendor.toUpperCase().replace(/-/g, '_')}`;
+}
