@@ -2,54 +2,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { decode, encode } from './gas/bridge.js';
+import { ExecutionPool, type PoolHost } from './execution-pool.js';
+import {
+  EXECUTION_LIMIT_MS,
+  MAX_CONCURRENT_EXECUTIONS,
+  MAX_CONCURRENT_SERVER_CALLS,
+  SIMPLE_TRIGGER_LIMIT_MS,
+  type ExecutionResult,
+  type RunOptions,
+} from './execution-types.js';
 import { CacheStore, type Entry as CacheEntry } from './host/cache-store.js';
 import { Clock } from './host/clock.js';
-import {
-  count,
-  dispatch,
-  newCounts,
-  type ExecCounts,
-  type ExecContext,
-  type HostState,
-  type UiRecord,
-} from './host/dispatch.js';
+import type { HostState, UiRecord } from './host/dispatch.js';
 import { LockManager } from './host/locks.js';
 import { PropertyStore } from './host/properties-store.js';
 import { TriggerStore, type TriggerModel } from './host/triggers.js';
 import { Workbook } from './host/workbook.js';
 import { loadXlsx, saveXlsx } from './host/xlsx.js';
+import { readProject, writeProject } from './project-file.js';
+import { isPlainArgument, webEvent, webResponse } from './web-events.js';
 
-export type ExecutionKind = 'trigger' | 'simple' | 'menu' | 'server' | 'webapp' | 'editor';
-
-export interface RunOptions {
-  kind?: ExecutionKind;
-  user?: string;
-  // The execution dies just before its N-th service call reaches the host (1-based).
-  killAtCall?: number;
-  // Called before each service call is carried out; tests use it to move the clock mid-execution.
-  onCall?: (n: number, op: string) => void;
-  // Runs this source as a function body in the loaded project instead of a named function (tests only).
-  code?: string;
-}
-
-export interface ExecutionResult {
-  id: number;
-  fn: string;
-  kind: ExecutionKind;
-  ok: boolean;
-  value?: unknown;
-  output?: { kind: 'text' | 'html'; mimeType: string; content: string; title?: string };
-  plain?: boolean;
-  error?: { name: string; message: string; stack: string };
-  killed?: boolean;
-  timedOut?: boolean;
-  counts: ExecCounts;
-  startedAt: number;
-  endedAt: number;
-  logs: { level: string; text: string }[];
-}
+// What the CLI, the bench, the tools and the tests import from here.
+export * from './execution-types.js';
+export { FormatError, FormatVersionError } from './host/format-errors.js';
+export { PROJECT_VERSION, PROJECT_VERSION_KEY, projectFile } from './project-file.js';
 
 export interface RuntimeOptions {
   root?: string;
@@ -63,32 +39,6 @@ export interface RuntimeOptions {
   startAt?: number;
   // Script properties for this process only (API keys from the environment): visible to executions, never saved.
   secrets?: Record<string, string>;
-}
-
-export const EXECUTION_LIMIT_MS = 6 * 60 * 1000;
-export const SIMPLE_TRIGGER_LIMIT_MS = 30 * 1000;
-export const MAX_CONCURRENT_EXECUTIONS = 30;
-export const MAX_CONCURRENT_SERVER_CALLS = 10;
-
-interface Slot {
-  worker: Worker;
-  port: MessagePort;
-  flag: Int32Array;
-  busy: boolean;
-  current?: Running;
-}
-
-interface Running {
-  ex: ExecContext;
-  fn: string;
-  kind: ExecutionKind;
-  opts: RunOptions;
-  startedAt: number;
-  limitMs: number;
-  logs: { level: string; text: string }[];
-  resolve: (r: ExecutionResult) => void;
-  settled: boolean;
-  watchdog?: NodeJS.Timeout;
 }
 
 export function findRoot(from = path.dirname(fileURLToPath(import.meta.url))): string {
@@ -111,11 +61,9 @@ export interface RuntimeSnapshot {
   caches: [string, [string, CacheEntry][]][];
 }
 
-export function projectFile(workbookFile: string): string {
-  return `${workbookFile}.project.json`;
-}
+type WebReply = { status: 200; mimeType: string; body: string; result: ExecutionResult };
 
-export class Runtime {
+export class Runtime implements PoolHost {
   readonly clock = new Clock();
   readonly locks = new LockManager();
   readonly triggers = new TriggerStore();
@@ -131,9 +79,7 @@ export class Runtime {
   readonly files: Record<string, string>;
   workbook: Workbook;
   private readonly root: string;
-  private readonly slots: Slot[] = [];
-  private readonly running = new Set<Running>();
-  private nextExecId = 1;
+  private readonly pool: ExecutionPool;
   private serverCalls = 0;
   private readonly secretKeys: string[];
   executionLimitMs: number;
@@ -156,13 +102,21 @@ export class Runtime {
     if (opts.startAt !== undefined) this.clock.setOffset(opts.startAt - Date.now());
     this.secretKeys = Object.keys(opts.secrets ?? {});
     if (opts.secrets) this.scriptProperties.set(opts.secrets);
+    this.pool = new ExecutionPool(this, this.root);
   }
 
   get codePath(): string {
     return path.join(this.root, 'dist', 'gas', 'Code.js');
   }
 
-  private state(): HostState {
+  userProperties(user: string): PropertyStore {
+    let s = this.userPropertyStores.get(user);
+    if (!s) this.userPropertyStores.set(user, (s = new PropertyStore()));
+    return s;
+  }
+
+  // The state service calls act on (PoolHost).
+  hostState(): HostState {
     return {
       workbook: this.workbook,
       clock: this.clock,
@@ -170,11 +124,7 @@ export class Runtime {
       triggers: this.triggers,
       scriptProperties: this.scriptProperties,
       documentProperties: this.documentProperties,
-      userProperties: (user) => {
-        let s = this.userPropertyStores.get(user);
-        if (!s) this.userPropertyStores.set(user, (s = new PropertyStore()));
-        return s;
-      },
+      userProperties: (user) => this.userProperties(user),
       cache: (scope, user) => {
         const key = scope === 'user' ? `user:${user}` : scope;
         let c = this.caches.get(key);
@@ -187,175 +137,24 @@ export class Runtime {
     };
   }
 
-  private spawn(): Slot {
-    const { port1, port2 } = new MessageChannel();
-    const flagBuffer = new SharedArrayBuffer(4);
-    const worker = new Worker(path.join(this.root, 'dist', 'node', 'worker.js'), {
-      workerData: {
-        codePath: this.codePath,
-        globalsPath: path.join(this.root, 'dist', 'node', 'apps-script-globals.js'),
-        clockBuffer: this.clock.buffer,
-        flagBuffer,
-        rpcPort: port2,
-      },
-      transferList: [port2],
-    });
-    const slot: Slot = { worker, port: port1, flag: new Int32Array(flagBuffer), busy: false };
-    worker.unref();
-    port1.unref();
-    worker.on(
-      'message',
-      (m: {
-        type: string;
-        execId: number;
-        level?: string;
-        text?: string;
-        result?: string;
-        error?: ExecutionResult['error'];
-      }) => {
-        const run = slot.current;
-        if (!run || run.ex.id !== m.execId) return;
-        if (m.type === 'log') {
-          run.logs.push({ level: m.level!, text: m.text! });
-          this.logs.push({ execId: m.execId, level: m.level!, text: m.text! });
-          if (this.echoLogs) process.stderr.write(`[${m.level}] ${m.text}\n`);
-        } else if (m.type === 'done') {
-          this.finish(slot, run, m.error ? { ok: false, error: m.error } : { ok: true, ...this.describe(m.result!) });
-        }
-      },
-    );
-    worker.on('error', (e) => {
-      const run = slot.current;
-      if (run)
-        this.finish(
-          slot,
-          run,
-          { ok: false, error: { name: 'Error', message: `execution host failed: ${e.message}`, stack: e.stack ?? '' } },
-          true,
-        );
-    });
-    port1.on('message', (m: { op: string; args: string }) => {
-      const run = slot.current;
-      if (run) void this.serve(slot, run, m.op, m.args);
-    });
-    this.slots.push(slot);
-    return slot;
+  recordLog(execId: number, level: string, text: string): void {
+    this.logs.push({ execId, level, text });
+    if (this.echoLogs) process.stderr.write(`[${level}] ${text}\n`);
   }
 
-  private describe(result: string): Partial<ExecutionResult> {
-    const d = JSON.parse(result);
-    if (d.kind === 'data') return { value: d.undefined ? undefined : decode(JSON.stringify(d.value)), plain: d.plain };
-    return { output: { kind: d.kind, mimeType: d.mimeType, content: d.content, title: d.title } };
-  }
-
-  private async serve(slot: Slot, run: Running, op: string, args: string): Promise<void> {
-    if (op === '__fatal') {
-      this.finish(
-        slot,
-        run,
-        { ok: false, timedOut: true, error: { name: 'Exception', message: args, stack: '' } },
-        true,
-      );
-      return;
-    }
-    const n = run.ex.counts.calls + 1;
-    if (run.opts.killAtCall !== undefined && n >= run.opts.killAtCall) {
-      this.finish(
-        slot,
-        run,
-        {
-          ok: false,
-          killed: true,
-          error: { name: 'Killed', message: `execution killed at service call ${n} (${op})`, stack: '' },
-        },
-        true,
-      );
-      return;
-    }
-    try {
-      run.opts.onCall?.(n, op);
-    } catch (e) {
-      this.finish(
-        slot,
-        run,
-        {
-          ok: false,
-          killed: true,
-          error: { name: 'Killed', message: `killed by the test's onCall: ${(e as Error).message}`, stack: '' },
-        },
-        true,
-      );
-      return;
-    }
-    if (this.clock.now() - run.startedAt > run.limitMs) {
-      this.finish(
-        slot,
-        run,
-        {
-          ok: false,
-          timedOut: true,
-          error: { name: 'Exception', message: 'Exceeded maximum execution time', stack: '' },
-        },
-        true,
-      );
-      return;
-    }
-    let reply: string;
-    try {
-      const a = decode(args) as Record<string, unknown>;
-      count(run.ex.counts, op, op === 'fetch' ? (a.requests as unknown[]).length : 1);
-      const value = await dispatch(this.state(), run.ex, op, a);
-      reply = encode({ ok: value === undefined ? null : value });
-    } catch (e) {
-      reply = JSON.stringify({ error: { message: (e as Error).message } });
-    }
-    if (run.settled) return;
-    slot.port.postMessage(reply);
-    Atomics.store(slot.flag, 0, 1);
-    Atomics.notify(slot.flag, 0);
-  }
-
-  private finish(slot: Slot, run: Running, r: Partial<ExecutionResult>, terminate = false): void {
-    if (run.settled) return;
-    run.settled = true;
-    if (run.watchdog) clearInterval(run.watchdog);
-    this.running.delete(run);
-    this.locks.releaseAll(run.ex.id);
-    slot.current = undefined;
-    if (terminate) {
-      void slot.worker.terminate();
-      this.slots.splice(this.slots.indexOf(slot), 1);
-    } else {
-      slot.busy = false;
-    }
-    const result: ExecutionResult = {
-      id: run.ex.id,
-      fn: run.fn,
-      kind: run.kind,
-      ok: false,
-      counts: run.ex.counts,
-      startedAt: run.startedAt,
-      endedAt: this.clock.now(),
-      logs: run.logs,
-      ...r,
-    };
+  recordExecution(result: ExecutionResult): void {
     this.executions.push(result);
-    run.resolve(result);
   }
 
   // One execution of a top-level function of the built file, as Apps Script would start it.
   run(fn: string, args: unknown[] = [], opts: RunOptions = {}): Promise<ExecutionResult> {
     const kind = opts.kind ?? 'editor';
-    if (this.running.size >= MAX_CONCURRENT_EXECUTIONS) {
+    if (this.pool.size >= MAX_CONCURRENT_EXECUTIONS) {
       return Promise.reject(
         new Error('There are too many scripts running simultaneously for this Google user account.'),
       );
     }
-    const slot = this.slots.find((s) => !s.busy) ?? this.spawn();
-    slot.busy = true;
-    const id = this.nextExecId++;
     const user = opts.user ?? (kind === 'trigger' || kind === 'webapp' ? '' : this.owner);
-    const startedAt = this.clock.now();
     const limitMs =
       kind === 'simple' ? Math.min(SIMPLE_TRIGGER_LIMIT_MS, this.executionLimitMs) : this.executionLimitMs;
     const info = JSON.stringify({
@@ -370,47 +169,7 @@ export class Runtime {
       scriptId: 'local-script-id',
       webAppUrl: 'https://script.google.com/macros/s/local-deployment/exec',
     });
-    return new Promise((resolve) => {
-      const run: Running = {
-        ex: { id, user, owner: this.owner, kind, counts: newCounts() },
-        fn,
-        kind,
-        opts,
-        startedAt,
-        limitMs,
-        logs: [],
-        resolve,
-        settled: false,
-      };
-      // A script busy in pure computation makes no service calls; the watchdog still ends it on time.
-      run.watchdog = setInterval(() => {
-        if (this.clock.now() - startedAt > limitMs + 1000) {
-          this.finish(
-            slot,
-            run,
-            {
-              ok: false,
-              timedOut: true,
-              error: { name: 'Exception', message: 'Exceeded maximum execution time', stack: '' },
-            },
-            true,
-          );
-        }
-      }, 250);
-      run.watchdog.unref();
-      slot.current = run;
-      this.running.add(run);
-      slot.worker.postMessage({
-        type: 'exec',
-        execId: id,
-        fn,
-        code: opts.code,
-        argsJson: encode(args),
-        startedAt,
-        limitMs,
-        info,
-      });
-    });
+    return this.pool.start({ fn, args, kind, user, owner: this.owner, opts, limitMs, info });
   }
 
   // Opening the spreadsheet: the simple onOpen trigger, then installable on-open triggers.
@@ -434,15 +193,7 @@ export class Runtime {
   // google.script.run: plain data in, plain data out, at most 10 at once, no private functions.
   async callServer(fn: string, ...args: unknown[]): Promise<unknown> {
     if (fn.endsWith('_')) throw new Error(`Script function not found: ${fn}`);
-    const plain = (v: unknown): boolean =>
-      v === null ||
-      ['string', 'number', 'boolean', 'undefined'].includes(typeof v) ||
-      (Array.isArray(v)
-        ? v.every(plain)
-        : typeof v === 'object' &&
-          Object.getPrototypeOf(v) === Object.prototype &&
-          Object.values(v as object).every(plain));
-    if (!args.every(plain))
+    if (!args.every(isPlainArgument))
       throw new Error(
         'Failed due to illegal value in argument: only primitives, arrays and plain objects may be passed.',
       );
@@ -462,61 +213,22 @@ export class Runtime {
     }
   }
 
-  private webEvent(parameters: Record<string, string | string[]>, body?: { contents: string; type: string }) {
-    const parameter: Record<string, string> = {};
-    const params: Record<string, string[]> = {};
-    for (const [k, v] of Object.entries(parameters)) {
-      params[k] = Array.isArray(v) ? v : [v];
-      parameter[k] = params[k][0];
-    }
-    const queryString = Object.entries(params)
-      .flatMap(([k, vs]) => vs.map((v) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`))
-      .join('&');
-    const e: Record<string, unknown> = {
-      parameter,
-      parameters: params,
-      queryString,
-      contextPath: '',
-      contentLength: body ? Buffer.byteLength(body.contents) : -1,
-    };
-    if (body)
-      e.postData = {
-        contents: body.contents,
-        length: Buffer.byteLength(body.contents),
-        type: body.type,
-        name: 'postData',
-      };
-    return e;
-  }
-
   // A web-app request; Apps Script always answers 200, so only the body carries the outcome.
-  async doGet(
-    parameters: Record<string, string | string[]> = {},
-  ): Promise<{ status: 200; mimeType: string; body: string; result: ExecutionResult }> {
-    return this.web('doGet', this.webEvent(parameters));
+  async doGet(parameters: Record<string, string | string[]> = {}): Promise<WebReply> {
+    return this.web('doGet', webEvent(parameters));
   }
 
   async doPost(
     parameters: Record<string, string | string[]>,
     contents: string,
     type = 'application/json',
-  ): Promise<{ status: 200; mimeType: string; body: string; result: ExecutionResult }> {
-    return this.web('doPost', this.webEvent(parameters, { contents, type }));
+  ): Promise<WebReply> {
+    return this.web('doPost', webEvent(parameters, { contents, type }));
   }
 
-  private async web(fn: string, e: unknown) {
+  private async web(fn: string, e: unknown): Promise<WebReply> {
     const result = await this.run(fn, [e], { kind: 'webapp' });
-    if (result.ok && result.output)
-      return { status: 200 as const, mimeType: result.output.mimeType, body: result.output.content, result };
-    const message = result.ok
-      ? 'The script completed but did not return anything.'
-      : `${result.error!.name === 'Exception' ? 'Exception: ' : ''}${result.error!.message}`;
-    return {
-      status: 200 as const,
-      mimeType: 'text/html',
-      body: `<html><body><div>Error: ${message.replace(/</g, '&lt;')}</div></body></html>`,
-      result,
-    };
+    return { ...webResponse(result.ok, result.output, result.error), result };
   }
 
   // A person typing into the sheet: values are parsed as typed input, then installable on-edit triggers fire.
@@ -607,10 +319,10 @@ export class Runtime {
   }
 
   // The workbook goes to .xlsx; project state that is not part of a spreadsheet (script properties,
-  // triggers, the clock) goes to a sidecar file next to it, never into a cell.
+  // triggers, the clock) goes to a versioned sidecar file next to it (project-file.ts), never into a cell.
   async save(file: string): Promise<void> {
     await saveXlsx(this.workbook, file);
-    const project = {
+    writeProject(file, {
       clockOffset: this.clock.getOffset(),
       scriptProperties: Object.fromEntries(
         Object.entries(this.scriptProperties.all()).filter(([k]) => this.secretKeys.indexOf(k) < 0),
@@ -618,29 +330,26 @@ export class Runtime {
       documentProperties: this.documentProperties.all(),
       userProperties: Object.fromEntries([...this.userPropertyStores].map(([u, s]) => [u, s.all()])),
       triggers: this.triggers.triggers,
-    };
-    fs.writeFileSync(projectFile(file), JSON.stringify(project, null, 2));
+    });
   }
 
+  // A sidecar or metadata sheet this runtime cannot read stops the load with a FormatVersionError or
+  // FormatError; it is never replaced by a fresh project.
   static async open(file: string, opts: RuntimeOptions = {}): Promise<Runtime> {
     if (!fs.existsSync(file)) return new Runtime(opts);
+    const project = readProject(file);
     const rt = new Runtime({ ...opts, workbook: await loadXlsx(file) });
-    if (fs.existsSync(projectFile(file))) {
-      const p = JSON.parse(fs.readFileSync(projectFile(file), 'utf8'));
-      rt.clock.setOffset(Math.max(rt.clock.getOffset(), p.clockOffset ?? 0));
-      rt.scriptProperties.set(p.scriptProperties ?? {});
-      rt.documentProperties.set(p.documentProperties ?? {});
-      for (const [u, props] of Object.entries(p.userProperties ?? {}))
-        rt.state()
-          .userProperties(u)
-          .set(props as Record<string, string>);
-      rt.triggers.restore(p.triggers ?? []);
+    if (project) {
+      rt.clock.setOffset(Math.max(rt.clock.getOffset(), project.clockOffset));
+      rt.scriptProperties.set(project.scriptProperties);
+      rt.documentProperties.set(project.documentProperties);
+      for (const [u, props] of Object.entries(project.userProperties)) rt.userProperties(u).set(props);
+      rt.triggers.restore(project.triggers);
     }
     return rt;
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
-    this.slots.length = 0;
+    await this.pool.close();
   }
 }

@@ -1,4 +1,5 @@
 // The context side's only link to the host: primitive-in, primitive-out functions plus a JSON codec.
+import type { ServiceCalls } from '../service-calls.js';
 
 export interface ExecInfo {
   kind: 'trigger' | 'simple' | 'menu' | 'server' | 'webapp' | 'editor';
@@ -63,10 +64,11 @@ export function decode(text: string): unknown {
   );
 }
 
-export function call<T = unknown>(op: string, args: Record<string, unknown> = {}): T {
-  const reply = decode(bridge.rpc(op, encode(args))) as { ok?: unknown; error?: { message: string } };
+// One service call, typed by the map in service-calls.ts; the host answers {ok: result} or {error}.
+export function call<K extends keyof ServiceCalls>(op: K, args: ServiceCalls[K]['args']): ServiceCalls[K]['result'] {
+  const reply = decode(bridge.rpc(op, encode(args))) as { ok?: ServiceCalls[K]['result']; error?: { message: string } };
   if (reply.error) throw new GasError(reply.error.message);
-  return reply.ok as T;
+  return reply.ok as ServiceCalls[K]['result'];
 }
 
 // Apps Script refuses a service whose scope the manifest does not declare.

@@ -1,18 +1,11 @@
 // ScriptApp: clock and spreadsheet triggers through the host, plus the service's enums.
+import type { TriggerSpec, TriggerWire } from '../service-calls.js';
 import { call, enumOf, execInfo, GasError, getBridge, requireAuthorized, requireScope, SCOPES } from './bridge.js';
 
 export const EventType = enumOf(['CLOCK', 'ON_OPEN', 'ON_EDIT', 'ON_FORM_SUBMIT', 'ON_CHANGE', 'ON_EVENT_UPDATED']);
 export const TriggerSource = enumOf(['SPREADSHEETS', 'CLOCK', 'FORMS', 'DOCUMENTS', 'CALENDAR']);
 export const AuthMode = enumOf(['NONE', 'CUSTOM_FUNCTION', 'LIMITED', 'FULL']);
 const WEEKDAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'];
-
-interface TriggerWire {
-  uid: string;
-  handler: string;
-  eventType: string;
-  source: string;
-  sourceId?: string;
-}
 
 class Trigger {
   constructor(private readonly w: TriggerWire) {}
@@ -39,9 +32,9 @@ function guard(): void {
 }
 
 class ClockTriggerBuilder {
-  private spec: Record<string, unknown> = { eventType: 'CLOCK', source: 'CLOCK' };
+  private readonly spec: TriggerSpec;
   constructor(handler: string) {
-    this.spec.handler = handler;
+    this.spec = { eventType: 'CLOCK', source: 'CLOCK', handler };
   }
   after(ms: number) {
     this.spec.afterMs = Number(ms);
@@ -104,7 +97,7 @@ class ClockTriggerBuilder {
       throw new GasError(
         'Missing a time-based trigger type. Call after(), at(), everyMinutes(), everyHours(), everyDays() or everyWeeks().',
       );
-    return new Trigger(call<TriggerWire>('trig.create', { spec: s }));
+    return new Trigger(call('trig.create', { spec: s }));
   }
 }
 
@@ -113,12 +106,12 @@ class SpreadsheetTriggerBuilder {
     private readonly handler: string,
     private readonly sourceId: string,
   ) {}
-  private make(eventType: string) {
+  private make(eventType: TriggerSpec['eventType']) {
     return {
       create: (): Trigger => {
         guard();
         return new Trigger(
-          call<TriggerWire>('trig.create', {
+          call('trig.create', {
             spec: { handler: this.handler, eventType, source: 'SPREADSHEETS', sourceId: this.sourceId },
           }),
         );
@@ -161,7 +154,7 @@ export const ScriptApp = {
   },
   getProjectTriggers(): Trigger[] {
     guard();
-    return call<TriggerWire[]>('trig.list').map((w) => new Trigger(w));
+    return call('trig.list', {}).map((w) => new Trigger(w));
   },
   getUserTriggers(_container: unknown): Trigger[] {
     return ScriptApp.getProjectTriggers();

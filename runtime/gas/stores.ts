@@ -52,7 +52,7 @@ export const PropertiesService = {
 class Cache {
   constructor(private readonly store: StoreName) {}
   get(key: string): string | null {
-    return call<Record<string, string>>('cache.get', { store: this.store, keys: [String(key)] })[key] ?? null;
+    return call('cache.get', { store: this.store, keys: [String(key)] })[key] ?? null;
   }
   getAll(keys: string[]): Record<string, string> {
     return call('cache.get', { store: this.store, keys: keys.map(String) });
@@ -90,7 +90,7 @@ class Lock {
   private held = false;
   constructor(private readonly scope: StoreName) {}
   tryLock(timeoutInMillis: number): boolean {
-    this.held = call<boolean>('lock.acquire', { scope: this.scope, timeout: Number(timeoutInMillis) || 0 });
+    this.held = call('lock.acquire', { scope: this.scope, timeout: Number(timeoutInMillis) || 0 });
     return this.held;
   }
   waitLock(timeoutInMillis: number): void {

@@ -1,4 +1,5 @@
 // UrlFetchApp: synchronous HTTP through the host, fetchAll in parallel, HTTPResponse and errors as Apps Script has them.
+import type { FetchRequestWire, FetchResultWire } from '../service-calls.js';
 import { base64Decode, base64Encode, bytesOf, toSigned, utf8Decode } from './bytes.js';
 import { call, GasError, requireAuthorized, requireScope, SCOPES } from './bridge.js';
 import { Blob } from './utilities.js';
@@ -15,13 +16,6 @@ interface Params {
   escaping?: boolean;
 }
 
-interface WireResponse {
-  code?: number;
-  headers?: Record<string, string | string[]>;
-  bodyB64?: string;
-  error?: string;
-}
-
 function formEncode(o: Record<string, unknown>): string {
   const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
   return Object.keys(o)
@@ -29,7 +23,7 @@ function formEncode(o: Record<string, unknown>): string {
     .join('&');
 }
 
-function toWire(url: string, p: Params) {
+function toWire(url: string, p: Params): FetchRequestWire {
   if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) throw new GasError(`Invalid argument: ${url}`);
   const method = (p.method ?? 'get').toUpperCase();
   const headers: Record<string, string> = {};
@@ -105,7 +99,7 @@ export class HTTPResponse {
   }
 }
 
-function finish(url: string, p: Params, w: WireResponse): HTTPResponse {
+function finish(url: string, p: Params, w: FetchResultWire): HTTPResponse {
   if (w.error) throw new GasError(w.error);
   const res = new HTTPResponse(w.code!, w.headers!, w.bodyB64!);
   if (w.code! >= 400 && !p.muteHttpExceptions) {
@@ -125,13 +119,13 @@ function guard(): void {
 export const UrlFetchApp = {
   fetch(url: string, params: Params = {}): HTTPResponse {
     guard();
-    const [w] = call<WireResponse[]>('fetch', { requests: [toWire(url, params)] });
+    const [w] = call('fetch', { requests: [toWire(url, params)] });
     return finish(url, params, w);
   },
   fetchAll(requests: (string | Params)[]): HTTPResponse[] {
     guard();
     const list = requests.map((r) => (typeof r === 'string' ? { url: r } : r));
-    const wires = call<WireResponse[]>('fetch', { requests: list.map((r) => toWire(r.url as string, r)) });
+    const wires = call('fetch', { requests: list.map((r) => toWire(r.url as string, r)) });
     return wires.map((w, i) => finish(list[i].url as string, list[i], w));
   },
   getRequest(url: string, params: Params = {}) {

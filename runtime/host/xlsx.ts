@@ -1,5 +1,6 @@
 // Saves the runtime's workbook to .xlsx (readable in any spreadsheet program) and loads it back losslessly.
 import ExcelJS from 'exceljs';
+import { FormatError, formatVersion, isRecord } from './format-errors.js';
 import { isDate, type Cell } from './values.js';
 import { Workbook, type SheetModel, type ValidationRule } from './workbook.js';
 
@@ -7,6 +8,9 @@ import { Workbook, type SheetModel, type ValidationRule } from './workbook.js';
 // first part and the hidden metadata sheet keeps the rest, so reloading is lossless.
 const EXCEL_CELL_CHARS = 32767;
 export const META_SHEET = '__gas_runtime__';
+// The metadata blob's format. Every file so far says 1; a blob without the field is read as 1 too.
+export const META_VERSION = 1;
+const META_WHAT = `the workbook metadata sheet ${META_SHEET}`;
 
 interface Run<T> {
   col: number;
@@ -39,7 +43,7 @@ type SheetMeta = Pick<
 };
 
 interface Meta {
-  version: 1;
+  version: typeof META_VERSION;
   id: string;
   name: string;
   timeZone: string;
@@ -148,7 +152,7 @@ export async function saveXlsx(wb: Workbook, file: string): Promise<void> {
     );
   }
   const meta: Meta = {
-    version: 1,
+    version: META_VERSION,
     id: wb.id,
     name: wb.name,
     timeZone: wb.timeZone,
@@ -175,6 +179,20 @@ function cellFrom(v: ExcelJS.CellValue): Cell | undefined {
   return { v: String(v) };
 }
 
+// A blob of an unknown version stops the load: reading it as something else would lose what it says.
+function parseMeta(text: string, file: string): Meta {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new FormatError(file, META_WHAT, `not JSON (${(e as Error).message})`);
+  }
+  if (!isRecord(raw)) throw new FormatError(file, META_WHAT, 'not a JSON object');
+  formatVersion(raw, 'version', META_VERSION, file, META_WHAT);
+  if (!Array.isArray(raw.sheets)) throw new FormatError(file, META_WHAT, '"sheets" should be a list');
+  return { ...raw, version: META_VERSION } as unknown as Meta;
+}
+
 export async function loadXlsx(file: string): Promise<Workbook> {
   const x = new ExcelJS.Workbook();
   await x.xlsx.readFile(file);
@@ -183,7 +201,7 @@ export async function loadXlsx(file: string): Promise<Workbook> {
   metaSheet?.eachRow((row) => {
     text += String(row.getCell(1).value ?? '');
   });
-  const meta: Meta | null = text ? JSON.parse(text) : null;
+  const meta = text ? parseMeta(text, file) : null;
   const wb = new Workbook(
     meta?.id ?? 'local-spreadsheet',
     meta?.name ?? 'Kaigi',

@@ -1,0 +1,237 @@
+// Executions in worker threads: a fresh V8 context each, service calls answered over a port, time limits enforced.
+import path from 'node:path';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import type { ExecutionError, ExecutionKind, ExecutionResult, RunOptions } from './execution-types.js';
+import { decode, encode } from './gas/bridge.js';
+import type { Clock } from './host/clock.js';
+import { dispatch, newCounts, type ExecContext, type HostState } from './host/dispatch.js';
+import type { LockManager } from './host/locks.js';
+
+// What the pool needs from the runtime that owns it.
+export interface PoolHost {
+  readonly clock: Clock;
+  readonly locks: LockManager;
+  readonly codePath: string;
+  hostState(): HostState;
+  recordLog(execId: number, level: string, text: string): void;
+  recordExecution(result: ExecutionResult): void;
+}
+
+export interface StartRequest {
+  fn: string;
+  args: unknown[];
+  kind: ExecutionKind;
+  user: string;
+  owner: string;
+  opts: RunOptions;
+  limitMs: number;
+  // The execution's ExecInfo (gas/bridge.ts) as JSON.
+  info: string;
+}
+
+// What a worker posts on its parent port; service calls travel on the slot's own port (see worker.ts).
+type WorkerMessage =
+  | { type: 'log'; execId: number; level: string; text: string }
+  | { type: 'done'; execId: number; result?: string; error?: ExecutionError };
+
+// A service call's name and its encoded arguments; `__fatal` is the worker saying the execution is over.
+interface PortMessage {
+  op: string;
+  args: string;
+}
+
+interface Slot {
+  worker: Worker;
+  port: MessagePort;
+  flag: Int32Array;
+  busy: boolean;
+  current?: Running;
+}
+
+interface Running {
+  ex: ExecContext;
+  fn: string;
+  kind: ExecutionKind;
+  opts: RunOptions;
+  startedAt: number;
+  limitMs: number;
+  logs: { level: string; text: string }[];
+  resolve: (r: ExecutionResult) => void;
+  settled: boolean;
+  watchdog?: NodeJS.Timeout;
+}
+
+function timedOut(message = 'Exceeded maximum execution time'): Partial<ExecutionResult> {
+  return { ok: false, timedOut: true, error: { name: 'Exception', message, stack: '' } };
+}
+
+export class ExecutionPool {
+  private readonly slots: Slot[] = [];
+  private readonly running = new Set<Running>();
+  private nextExecId = 1;
+
+  constructor(
+    private readonly host: PoolHost,
+    private readonly root: string,
+  ) {}
+
+  get size(): number {
+    return this.running.size;
+  }
+
+  private spawn(): Slot {
+    const { port1, port2 } = new MessageChannel();
+    const flagBuffer = new SharedArrayBuffer(4);
+    const worker = new Worker(path.join(this.root, 'dist', 'node', 'worker.js'), {
+      workerData: {
+        codePath: this.host.codePath,
+        globalsPath: path.join(this.root, 'dist', 'node', 'apps-script-globals.js'),
+        clockBuffer: this.host.clock.buffer,
+        flagBuffer,
+        rpcPort: port2,
+      },
+      transferList: [port2],
+    });
+    const slot: Slot = { worker, port: port1, flag: new Int32Array(flagBuffer), busy: false };
+    worker.unref();
+    port1.unref();
+    worker.on('message', (m: WorkerMessage) => {
+      const run = slot.current;
+      if (!run || run.ex.id !== m.execId) return;
+      if (m.type === 'log') {
+        run.logs.push({ level: m.level, text: m.text });
+        this.host.recordLog(m.execId, m.level, m.text);
+      } else if (m.type === 'done') {
+        this.finish(slot, run, m.error ? { ok: false, error: m.error } : { ok: true, ...this.describe(m.result!) });
+      }
+    });
+    worker.on('error', (e) => {
+      const run = slot.current;
+      if (run)
+        this.finish(
+          slot,
+          run,
+          { ok: false, error: { name: 'Error', message: `execution host failed: ${e.message}`, stack: e.stack ?? '' } },
+          true,
+        );
+    });
+    port1.on('message', (m: PortMessage) => {
+      const run = slot.current;
+      if (run) void this.serve(slot, run, m.op, m.args);
+    });
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private describe(result: string): Partial<ExecutionResult> {
+    const d = JSON.parse(result);
+    if (d.kind === 'data') return { value: d.undefined ? undefined : decode(JSON.stringify(d.value)), plain: d.plain };
+    return { output: { kind: d.kind, mimeType: d.mimeType, content: d.content, title: d.title } };
+  }
+
+  // One service call: the limits and the test hooks first, then the host's answer, then wake the worker.
+  private async serve(slot: Slot, run: Running, op: string, args: string): Promise<void> {
+    if (op === '__fatal') {
+      this.finish(slot, run, timedOut(args), true);
+      return;
+    }
+    const n = run.ex.counts.calls + 1;
+    const killed = (message: string) =>
+      this.finish(slot, run, { ok: false, killed: true, error: { name: 'Killed', message, stack: '' } }, true);
+    if (run.opts.killAtCall !== undefined && n >= run.opts.killAtCall) {
+      killed(`execution killed at service call ${n} (${op})`);
+      return;
+    }
+    try {
+      run.opts.onCall?.(n, op);
+    } catch (e) {
+      killed(`killed by the test's onCall: ${(e as Error).message}`);
+      return;
+    }
+    if (this.host.clock.now() - run.startedAt > run.limitMs) {
+      this.finish(slot, run, timedOut(), true);
+      return;
+    }
+    let reply: string;
+    try {
+      const value = await dispatch(this.host.hostState(), run.ex, op, decode(args));
+      reply = encode({ ok: value === undefined ? null : value });
+    } catch (e) {
+      reply = JSON.stringify({ error: { message: (e as Error).message } });
+    }
+    if (run.settled) return;
+    slot.port.postMessage(reply);
+    Atomics.store(slot.flag, 0, 1);
+    Atomics.notify(slot.flag, 0);
+  }
+
+  private finish(slot: Slot, run: Running, r: Partial<ExecutionResult>, terminate = false): void {
+    if (run.settled) return;
+    run.settled = true;
+    if (run.watchdog) clearInterval(run.watchdog);
+    this.running.delete(run);
+    this.host.locks.releaseAll(run.ex.id);
+    slot.current = undefined;
+    if (terminate) {
+      void slot.worker.terminate();
+      this.slots.splice(this.slots.indexOf(slot), 1);
+    } else {
+      slot.busy = false;
+    }
+    const result: ExecutionResult = {
+      id: run.ex.id,
+      fn: run.fn,
+      kind: run.kind,
+      ok: false,
+      counts: run.ex.counts,
+      startedAt: run.startedAt,
+      endedAt: this.host.clock.now(),
+      logs: run.logs,
+      ...r,
+    };
+    this.host.recordExecution(result);
+    run.resolve(result);
+  }
+
+  start(req: StartRequest): Promise<ExecutionResult> {
+    const slot = this.slots.find((s) => !s.busy) ?? this.spawn();
+    slot.busy = true;
+    const id = this.nextExecId++;
+    const startedAt = this.host.clock.now();
+    return new Promise((resolve) => {
+      const run: Running = {
+        ex: { id, user: req.user, owner: req.owner, kind: req.kind, counts: newCounts() },
+        fn: req.fn,
+        kind: req.kind,
+        opts: req.opts,
+        startedAt,
+        limitMs: req.limitMs,
+        logs: [],
+        resolve,
+        settled: false,
+      };
+      // A script busy in pure computation makes no service calls; the watchdog still ends it on time.
+      run.watchdog = setInterval(() => {
+        if (this.host.clock.now() - startedAt > req.limitMs + 1000) this.finish(slot, run, timedOut(), true);
+      }, 250);
+      run.watchdog.unref();
+      slot.current = run;
+      this.running.add(run);
+      slot.worker.postMessage({
+        type: 'exec',
+        execId: id,
+        fn: req.fn,
+        code: req.opts.code,
+        argsJson: encode(req.args),
+        startedAt,
+        limitMs: req.limitMs,
+        info: req.info,
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    this.slots.length = 0;
+  }
+}

@@ -1,0 +1,43 @@
+// What an execution is asked to do and what it reports back, and the limits Apps Script puts on executions.
+import type { ExecCounts } from './host/counts.js';
+
+export type ExecutionKind = 'trigger' | 'simple' | 'menu' | 'server' | 'webapp' | 'editor';
+
+export interface RunOptions {
+  kind?: ExecutionKind;
+  user?: string;
+  // The execution dies just before its N-th service call reaches the host (1-based).
+  killAtCall?: number;
+  // Called before each service call is carried out; tests use it to move the clock mid-execution.
+  onCall?: (n: number, op: string) => void;
+  // Runs this source as a function body in the loaded project instead of a named function (tests only).
+  code?: string;
+}
+
+export interface ExecutionError {
+  name: string;
+  message: string;
+  stack: string;
+}
+
+export interface ExecutionResult {
+  id: number;
+  fn: string;
+  kind: ExecutionKind;
+  ok: boolean;
+  value?: unknown;
+  output?: { kind: 'text' | 'html'; mimeType: string; content: string; title?: string };
+  plain?: boolean;
+  error?: ExecutionError;
+  killed?: boolean;
+  timedOut?: boolean;
+  counts: ExecCounts;
+  startedAt: number;
+  endedAt: number;
+  logs: { level: string; text: string }[];
+}
+
+export const EXECUTION_LIMIT_MS = 6 * 60 * 1000;
+export const SIMPLE_TRIGGER_LIMIT_MS = 30 * 1000;
+export const MAX_CONCURRENT_EXECUTIONS = 30;
+export const MAX_CONCURRENT_SERVER_CALLS = 10;

@@ -1,0 +1,279 @@
+// Sheet and Spreadsheet: the document's tabs, their shape and visibility, as calls to the host.
+import { parseA1 } from '../host/a1.js';
+import type { NoArgs, SheetArgs, SheetRef } from '../service-calls.js';
+import { call, execInfo, GasError, getBridge } from './bridge.js';
+import { EmbeddedChart, EmbeddedChartBuilder } from './charts.js';
+import { Protection } from './protection.js';
+import { Range, type TextFinder } from './range.js';
+
+export class Sheet {
+  constructor(private readonly ref: SheetRef) {}
+  // The sheet a call is about, with that call's own arguments.
+  private args<T extends object = NoArgs>(extra?: T): SheetArgs & T {
+    return { sheet: this.ref.id, ...extra } as SheetArgs & T;
+  }
+  getSheetId(): number {
+    return this.ref.id;
+  }
+  getName(): string {
+    return (this.ref.name = call('sh.name', this.args()));
+  }
+  setName(name: string): Sheet {
+    call('sh.setName', this.args({ name: String(name) }));
+    this.ref.name = String(name);
+    return this;
+  }
+  getIndex(): number {
+    return call('sh.index', this.args());
+  }
+  getParent(): Spreadsheet {
+    return new Spreadsheet();
+  }
+  getRange(a: number | string, b?: number, c?: number, d?: number): Range {
+    getBridge().check();
+    if (typeof a === 'string') {
+      let g: ReturnType<typeof parseA1>;
+      try {
+        g = parseA1(a);
+      } catch {
+        throw new GasError('Range not found');
+      }
+      if (g.sheetName !== undefined && g.sheetName !== this.ref.name) throw new GasError('Range not found');
+      if (g.openRows || g.openCols) {
+        const size = call('sh.size', this.args());
+        if (g.openRows) g.numRows = size.rows - g.row + 1;
+        if (g.openCols) g.numCols = size.cols - g.col + 1;
+      }
+      return new Range(this, g.row, g.col, g.numRows, g.numCols);
+    }
+    if (typeof a !== 'number' || (b !== undefined && typeof b !== 'number')) {
+      throw new GasError("The parameters don't match the method signature for SpreadsheetApp.Sheet.getRange.");
+    }
+    return new Range(this, a, b ?? 1, c ?? 1, d ?? 1);
+  }
+  getDataRange(): Range {
+    const size = call('sh.extent', this.args());
+    return new Range(this, 1, 1, Math.max(1, size.lastRow), Math.max(1, size.lastCol));
+  }
+  getLastRow(): number {
+    return call('sh.lastRow', this.args());
+  }
+  getLastColumn(): number {
+    return call('sh.lastColumn', this.args());
+  }
+  getMaxRows(): number {
+    return call('sh.maxRows', this.args());
+  }
+  getMaxColumns(): number {
+    return call('sh.maxColumns', this.args());
+  }
+  appendRow(values: unknown[]): Sheet {
+    call('sh.appendRow', this.args({ values }));
+    return this;
+  }
+  insertRowsAfter(after: number, n: number): Sheet {
+    call('sh.insertRows', this.args({ at: after + 1, n, copyFrom: after }));
+    return this;
+  }
+  insertRowAfter(after: number): Sheet {
+    return this.insertRowsAfter(after, 1);
+  }
+  insertRowsBefore(before: number, n: number): Sheet {
+    call('sh.insertRows', this.args({ at: before, n, copyFrom: before }));
+    return this;
+  }
+  insertRowBefore(before: number): Sheet {
+    return this.insertRowsBefore(before, 1);
+  }
+  insertRows(before: number, n = 1): Sheet {
+    return this.insertRowsBefore(before, n);
+  }
+  deleteRows(start: number, n: number): Sheet {
+    call('sh.deleteRows', this.args({ start, n }));
+    return this;
+  }
+  deleteRow(r: number): Sheet {
+    return this.deleteRows(r, 1);
+  }
+  insertColumnsAfter(after: number, n: number): Sheet {
+    call('sh.insertColumns', this.args({ at: after + 1, n }));
+    return this;
+  }
+  insertColumnAfter(after: number): Sheet {
+    return this.insertColumnsAfter(after, 1);
+  }
+  insertColumnsBefore(before: number, n: number): Sheet {
+    call('sh.insertColumns', this.args({ at: before, n }));
+    return this;
+  }
+  deleteColumns(start: number, n: number): Sheet {
+    call('sh.deleteColumns', this.args({ start, n }));
+    return this;
+  }
+  deleteColumn(c: number): Sheet {
+    return this.deleteColumns(c, 1);
+  }
+  setFrozenRows(n: number): Sheet {
+    call('sh.setFrozen', this.args({ rows: n }));
+    return this;
+  }
+  setFrozenColumns(n: number): Sheet {
+    call('sh.setFrozen', this.args({ cols: n }));
+    return this;
+  }
+  getFrozenRows(): number {
+    return call('sh.frozen', this.args()).rows;
+  }
+  getFrozenColumns(): number {
+    return call('sh.frozen', this.args()).cols;
+  }
+  setColumnWidth(col: number, width: number): Sheet {
+    call('sh.setColumnWidths', this.args({ start: col, n: 1, width }));
+    return this;
+  }
+  setColumnWidths(start: number, n: number, width: number): Sheet {
+    call('sh.setColumnWidths', this.args({ start, n, width }));
+    return this;
+  }
+  getColumnWidth(col: number): number {
+    return call('sh.columnWidth', this.args({ col }));
+  }
+  protect(): Protection {
+    return new Protection(call('sh.protect', this.args()));
+  }
+  getProtections(type: string): Protection[] {
+    return call('sh.protections', this.args({ type })).map((w) => new Protection(w));
+  }
+  hideSheet(): Sheet {
+    call('sh.setHidden', this.args({ hidden: true }));
+    return this;
+  }
+  showSheet(): Sheet {
+    call('sh.setHidden', this.args({ hidden: false }));
+    return this;
+  }
+  isSheetHidden(): boolean {
+    return call('sh.hidden', this.args());
+  }
+  setTabColor(c: string | null): Sheet {
+    call('sh.setTabColor', this.args({ color: c }));
+    return this;
+  }
+  getTabColor(): string | null {
+    return call('sh.tabColor', this.args());
+  }
+  clear(): Sheet {
+    call('sh.clear', this.args({ contents: true, formats: true }));
+    return this;
+  }
+  clearContents(): Sheet {
+    call('sh.clear', this.args({ contents: true, formats: false }));
+    return this;
+  }
+  clearFormats(): Sheet {
+    call('sh.clear', this.args({ contents: false, formats: true }));
+    return this;
+  }
+  createTextFinder(text: string): TextFinder {
+    return this.getDataRange().createTextFinder(text);
+  }
+  newChart(): EmbeddedChartBuilder {
+    return new EmbeddedChartBuilder(this, {
+      id: 0,
+      chartType: 'COLUMN',
+      ranges: [],
+      position: { row: 1, col: 1, offsetX: 0, offsetY: 0 },
+      options: {},
+    });
+  }
+  insertChart(chart: EmbeddedChart): void {
+    call('sh.chartUpsert', this.args({ chart: chart.w }));
+  }
+  updateChart(chart: EmbeddedChart): void {
+    call('sh.chartUpsert', this.args({ chart: chart.w }));
+  }
+  removeChart(chart: EmbeddedChart): void {
+    call('sh.chartRemove', this.args({ id: chart.getChartId() }));
+  }
+  getCharts(): EmbeddedChart[] {
+    return call('sh.charts', this.args()).map((w) => new EmbeddedChart(this, w));
+  }
+  activate(): Sheet {
+    call('ss.setActive', this.args());
+    return this;
+  }
+  getSheetName(): string {
+    return this.getName();
+  }
+}
+
+export class Spreadsheet {
+  getId(): string {
+    return execInfo().spreadsheetId;
+  }
+  getName(): string {
+    return call('ss.name', {});
+  }
+  rename(name: string): void {
+    call('ss.rename', { name });
+  }
+  getUrl(): string {
+    return `https://docs.google.com/spreadsheets/d/${execInfo().spreadsheetId}/edit`;
+  }
+  getSheets(): Sheet[] {
+    return call('ss.sheets', {}).map((r) => new Sheet(r));
+  }
+  getNumSheets(): number {
+    return call('ss.sheets', {}).length;
+  }
+  getSheetByName(name: string): Sheet | null {
+    const r = call('ss.sheetByName', { name: String(name) });
+    return r ? new Sheet(r) : null;
+  }
+  getSheetById(id: number): Sheet | null {
+    const r = call('ss.sheetById', { id });
+    return r ? new Sheet(r) : null;
+  }
+  insertSheet(a?: string | number, b?: number): Sheet {
+    const name = typeof a === 'string' ? a : undefined;
+    const index = typeof a === 'number' ? a : b;
+    return new Sheet(call('ss.insertSheet', { name, index }));
+  }
+  deleteSheet(sheet: Sheet): void {
+    call('ss.deleteSheet', { sheet: sheet.getSheetId() });
+  }
+  getActiveSheet(): Sheet {
+    return new Sheet(call('ss.activeSheet', {}));
+  }
+  setActiveSheet(sheet: Sheet): Sheet {
+    call('ss.setActive', { sheet: sheet.getSheetId() });
+    return sheet;
+  }
+  moveActiveSheet(pos: number): void {
+    call('ss.moveActive', { pos });
+  }
+  getRange(a1: string): Range {
+    const g = parseA1(a1);
+    const sheet = g.sheetName !== undefined ? this.getSheetByName(g.sheetName) : this.getActiveSheet();
+    if (!sheet) throw new GasError('Range not found');
+    return sheet.getRange(a1.slice(a1.lastIndexOf('!') + 1));
+  }
+  getSpreadsheetTimeZone(): string {
+    return call('ss.timeZone', {});
+  }
+  setSpreadsheetTimeZone(tz: string): void {
+    call('ss.setTimeZone', { tz });
+  }
+  getSpreadsheetLocale(): string {
+    return call('ss.locale', {});
+  }
+  setSpreadsheetLocale(l: string): void {
+    call('ss.setLocale', { locale: l });
+  }
+  toast(msg: string, title?: string, timeoutSeconds?: number): void {
+    call('ui.toast', { msg: String(msg), title: title ?? '', timeout: timeoutSeconds ?? 5 });
+  }
+  getProtections(type: string): Protection[] {
+    return this.getSheets().flatMap((s) => s.getProtections(type));
+  }
+}

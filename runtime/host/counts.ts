@@ -1,0 +1,83 @@
+// Counting an execution's service calls and the round trips among them (SPEC §15).
+import type { ServiceOp } from '../service-calls.js';
+
+type CountKey = 'reads' | 'writes' | 'appends' | 'flushes' | 'fetches' | 'other';
+
+export interface ExecCounts {
+  calls: number;
+  reads: number;
+  writes: number;
+  appends: number;
+  flushes: number;
+  fetches: number;
+  other: number;
+  roundTrips: number;
+  // Round trips by operation, for finding where an execution spends them.
+  byOp: Record<string, number>;
+}
+
+export function newCounts(): ExecCounts {
+  return { calls: 0, reads: 0, writes: 0, appends: 0, flushes: 0, fetches: 0, other: 0, roundTrips: 0, byOp: {} };
+}
+
+// Typed by the service-call map, so a renamed operation cannot silently drop out of the counts.
+const READS: ReadonlySet<ServiceOp> = new Set<ServiceOp>([
+  'rg.getValues',
+  'rg.getDisplayValues',
+  'rg.getFormulas',
+  'rg.getNumberFormats',
+  'rg.getValidations',
+  'rg.find',
+  'sh.lastRow',
+  'sh.lastColumn',
+  'sh.maxRows',
+  'sh.maxColumns',
+  'sh.extent',
+  'sh.size',
+]);
+const WRITES: ReadonlySet<ServiceOp> = new Set<ServiceOp>([
+  'rg.setValues',
+  'rg.setFormulas',
+  'rg.setNumberFormats',
+  'rg.setValidation',
+  'rg.clear',
+  'rg.setStyle',
+  'rg.protect',
+  'sh.insertRows',
+  'sh.deleteRows',
+  'sh.insertColumns',
+  'sh.deleteColumns',
+  'sh.setFrozen',
+  'sh.setColumnWidths',
+  'sh.protect',
+  'sh.setName',
+  'sh.clear',
+  'sh.setHidden',
+  'sh.setTabColor',
+  'sh.chartUpsert',
+  'sh.chartRemove',
+  'ss.insertSheet',
+  'ss.deleteSheet',
+  'pr.update',
+  'pr.remove',
+]);
+
+// Round trips as SPEC §15 counts them: reads and writes of values (and of the sheet's shape), appends, flushes.
+function category(op: ServiceOp): CountKey {
+  if (READS.has(op)) return 'reads';
+  if (WRITES.has(op)) return 'writes';
+  if (op === 'sh.appendRow') return 'appends';
+  if (op === 'ss.flush') return 'flushes';
+  if (op === 'fetch') return 'fetches';
+  return 'other';
+}
+
+export function count(c: ExecCounts, op: ServiceOp, fetches = 1): void {
+  c.calls++;
+  const k = category(op);
+  c[k] += k === 'fetches' ? fetches : 1;
+  if (k === 'reads' || k === 'writes' || k === 'appends' || k === 'flushes') {
+    c.roundTrips++;
+    c.byOp[op] = (c.byOp[op] ?? 0) + 1;
+  }
+}

@@ -1,0 +1,53 @@
+// What a host-side service handler sees: the runtime's shared state, the calling execution, typed arguments.
+import type { ServiceArgs, ServiceOp, ServiceResult } from '../service-calls.js';
+import type { CacheStore } from './cache-store.js';
+import type { Clock } from './clock.js';
+import type { ExecCounts } from './counts.js';
+import type { LockManager } from './locks.js';
+import type { PropertyStore } from './properties-store.js';
+import type { TriggerStore } from './triggers.js';
+import type { Workbook } from './workbook.js';
+
+export interface UiRecord {
+  menus: { caption: string; items: unknown[] }[];
+  sidebars: { title: string; html: string; width: number }[];
+  dialogs: { title: string; html: string; modal: boolean }[];
+  alerts: { title: string; prompt: string; buttons: string }[];
+  toasts: { msg: string; title: string }[];
+  // Answers the next alerts/prompts will get; defaults: OK / YES with empty text.
+  responses: { button: string; text?: string }[];
+}
+
+export interface HostState {
+  workbook: Workbook;
+  clock: Clock;
+  locks: LockManager;
+  triggers: TriggerStore;
+  scriptProperties: PropertyStore;
+  userProperties: (user: string) => PropertyStore;
+  documentProperties: PropertyStore;
+  cache: (scope: string, user: string) => CacheStore;
+  ui: UiRecord;
+  fetchTimeoutMs: number;
+  timeZone: string;
+}
+
+export interface ExecContext {
+  id: number;
+  user: string;
+  owner: string;
+  kind: string;
+  counts: ExecCounts;
+}
+
+type Handler<K extends ServiceOp> = (
+  args: ServiceArgs<K>,
+  st: HostState,
+  ex: ExecContext,
+) => ServiceResult<K> | Promise<ServiceResult<K>>;
+
+// A table of handlers for some operations: an operation left out or not in the map fails to compile.
+export type Handlers<K extends ServiceOp = ServiceOp> = { [P in K]: Handler<P> };
+
+// The operations whose names start with one of these prefixes.
+export type OpsNamed<Prefix extends string> = Extract<ServiceOp, `${Prefix}.${string}`>;

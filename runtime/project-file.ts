@@ -1,0 +1,80 @@
+// The project sidecar (<workbook>.xlsx.project.json): state Apps Script keeps outside the spreadsheet, versioned.
+import fs from 'node:fs';
+import { FormatError, formatVersion, isRecord } from './host/format-errors.js';
+import type { TriggerModel } from './host/triggers.js';
+
+// Version 1 is the first format, which had no version field; version 2 names its version and always has every field.
+export const PROJECT_VERSION = 2;
+export const PROJECT_VERSION_KEY = 'kaigi_project_version';
+const WHAT = 'the project sidecar';
+
+export interface ProjectState {
+  [PROJECT_VERSION_KEY]: typeof PROJECT_VERSION;
+  // Added to the host's wall clock to give the runtime's "now".
+  clockOffset: number;
+  scriptProperties: Record<string, string>;
+  documentProperties: Record<string, string>;
+  userProperties: Record<string, Record<string, string>>;
+  triggers: TriggerModel[];
+}
+
+export type ProjectContent = Omit<ProjectState, typeof PROJECT_VERSION_KEY>;
+
+export function projectFile(workbookFile: string): string {
+  return `${workbookFile}.project.json`;
+}
+
+export function writeProject(workbookFile: string, content: ProjectContent): void {
+  const state: ProjectState = { [PROJECT_VERSION_KEY]: PROJECT_VERSION, ...content };
+  fs.writeFileSync(projectFile(workbookFile), JSON.stringify(state, null, 2));
+}
+
+// The sidecar next to a workbook, brought up to the current version; null when there is none.
+export function readProject(workbookFile: string): ProjectState | null {
+  const file = projectFile(workbookFile);
+  if (!fs.existsSync(file)) return null;
+  return parseProject(fs.readFileSync(file, 'utf8'), file);
+}
+
+function parseProject(text: string, file: string): ProjectState {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new FormatError(file, WHAT, `not JSON (${(e as Error).message})`);
+  }
+  if (!isRecord(raw)) throw new FormatError(file, WHAT, 'not a JSON object');
+  const version = formatVersion(raw, PROJECT_VERSION_KEY, PROJECT_VERSION, file, WHAT);
+  const v2 = version === 1 ? fromVersion1(raw) : raw;
+  return checked(v2, file);
+}
+
+// Version 1 left out what was empty; the loader read every field with a default, so version 2 fills the same defaults.
+function fromVersion1(v1: Record<string, unknown>): Record<string, unknown> {
+  return {
+    ...v1,
+    [PROJECT_VERSION_KEY]: 2,
+    clockOffset: v1.clockOffset ?? 0,
+    scriptProperties: v1.scriptProperties ?? {},
+    documentProperties: v1.documentProperties ?? {},
+    userProperties: v1.userProperties ?? {},
+    triggers: v1.triggers ?? [],
+  };
+}
+
+function stringMap(v: unknown): v is Record<string, string> {
+  return isRecord(v) && Object.values(v).every((x) => typeof x === 'string');
+}
+
+// A field of the wrong kind is reported, never replaced by an empty default: that would reset the project.
+function checked(p: Record<string, unknown>, file: string): ProjectState {
+  const bad = (field: string, want: string) => new FormatError(file, WHAT, `"${field}" should be ${want}`);
+  if (typeof p.clockOffset !== 'number' || !Number.isFinite(p.clockOffset)) throw bad('clockOffset', 'a number');
+  if (!stringMap(p.scriptProperties)) throw bad('scriptProperties', 'an object of strings');
+  if (!stringMap(p.documentProperties)) throw bad('documentProperties', 'an object of strings');
+  if (!isRecord(p.userProperties) || !Object.values(p.userProperties).every(stringMap))
+    throw bad('userProperties', 'an object of objects of strings');
+  if (!Array.isArray(p.triggers) || !p.triggers.every((t) => isRecord(t) && typeof t.uid === 'string'))
+    throw bad('triggers', 'a list of triggers');
+  return p as unknown as ProjectState;
+}

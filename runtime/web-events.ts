@@ -1,0 +1,64 @@
+// What Apps Script hands a web app and google.script.run: the doGet/doPost event, and the plain-data rule.
+
+export interface WebBody {
+  contents: string;
+  type: string;
+}
+
+// The event object doGet and doPost receive: parameters first value and all values, the query string, the body.
+export function webEvent(parameters: Record<string, string | string[]>, body?: WebBody): Record<string, unknown> {
+  const parameter: Record<string, string> = {};
+  const params: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(parameters)) {
+    params[k] = Array.isArray(v) ? v : [v];
+    parameter[k] = params[k][0];
+  }
+  const queryString = Object.entries(params)
+    .flatMap(([k, vs]) => vs.map((v) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`))
+    .join('&');
+  const e: Record<string, unknown> = {
+    parameter,
+    parameters: params,
+    queryString,
+    contextPath: '',
+    contentLength: body ? Buffer.byteLength(body.contents) : -1,
+  };
+  if (body)
+    e.postData = {
+      contents: body.contents,
+      length: Buffer.byteLength(body.contents),
+      type: body.type,
+      name: 'postData',
+    };
+  return e;
+}
+
+// google.script.run passes only primitives, arrays and plain objects.
+export function isPlainArgument(v: unknown): boolean {
+  return (
+    v === null ||
+    ['string', 'number', 'boolean', 'undefined'].includes(typeof v) ||
+    (Array.isArray(v)
+      ? v.every(isPlainArgument)
+      : typeof v === 'object' &&
+        Object.getPrototypeOf(v) === Object.prototype &&
+        Object.values(v as object).every(isPlainArgument))
+  );
+}
+
+// How a web-app execution's outcome reaches the browser: Apps Script always answers 200, so only the body tells.
+export function webResponse(
+  ok: boolean,
+  output: { mimeType: string; content: string } | undefined,
+  error: { name: string; message: string } | undefined,
+): { status: 200; mimeType: string; body: string } {
+  if (ok && output) return { status: 200, mimeType: output.mimeType, body: output.content };
+  const message = ok
+    ? 'The script completed but did not return anything.'
+    : `${error!.name === 'Exception' ? 'Exception: ' : ''}${error!.message}`;
+  return {
+    status: 200,
+    mimeType: 'text/html',
+    body: `<html><body><div>Error: ${message.replace(/</g, '&lt;')}</div></body></html>`,
+  };
+}
