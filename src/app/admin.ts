@@ -1,10 +1,13 @@
 // What people change through the sidebar: directives, prompt versions (edit and rollback), and replays.
-import type { TabKey } from '../../sheets-schema/index.js';
+import { rowsOf, type RowOf, type TabKey } from '../../sheets-schema/index.js';
 import { phaseRequests } from '../core/engine.js';
 import { validationErrors } from '../core/providers/http.js';
 import type { AgentDef } from '../core/types.js';
 import { bumpConfigVersion } from '../adapters/gas/store.js';
 import type { Council } from './council.js';
+
+const promptCols = rowsOf('prompts');
+const agentCols = rowsOf('agents');
 
 export interface DirectiveInput {
   type?: string;
@@ -36,18 +39,18 @@ export function addDirective(council: Council, input: DirectiveInput): { directi
     const placed = c.setMarker(
       'directives',
       'append',
-      [
-        id,
-        input.type || 'instruction',
-        String(input.content).slice(0, 20000),
-        targets.join(','),
+      rowsOf('directives').write({
+        directive_id: id,
+        type: input.type || 'instruction',
+        content: String(input.content).slice(0, 20000),
+        target_agents: targets.join(','),
         priority,
-        'active',
-        '[]',
-        input.by || 'human',
-        new Date(now),
-        '',
-      ],
+        status: 'active',
+        consumed_by_json: '[]',
+        created_by: input.by || 'human',
+        created_at: new Date(now),
+        expires_at: '',
+      }),
       `Directives:${id}`,
     );
     c.audit({
@@ -67,17 +70,18 @@ export function addDirective(council: Council, input: DirectiveInput): { directi
 interface PromptRowRef {
   row: number;
   values: unknown[];
+  cells: RowOf<'prompts'>;
 }
 
 function promptRows(council: Council, agent: string, language: string): PromptRowRef[] {
   return council.store
     .readTab('prompts')
-    .map((values, i) => ({ row: i + 2, values }))
-    .filter((p) => p.values[1] === agent && p.values[4] === language);
+    .map((values, i) => ({ row: i + 2, values, cells: promptCols.read(values) }))
+    .filter((p) => p.cells.agent_id === agent && p.cells.language === language);
 }
 
 function agentRow(council: Council, agent: string): number {
-  const i = council.store.readTab('agents').findIndex((r) => r[0] === agent);
+  const i = council.store.readTab('agents').findIndex((r) => agentCols.read(r).agent_id === agent);
   if (i < 0) throw new Error(`unknown agent ${agent}`);
   return i + 2;
 }
@@ -91,30 +95,29 @@ export function editPrompt(
   if (!input.text?.trim()) throw new Error('a prompt needs text');
   const rows = promptRows(council, input.agent_id, language);
   const aRow = agentRow(council, input.agent_id);
-  const version = rows.reduce((m, p) => Math.max(m, Number(p.values[2]) || 0), 0) + 1;
+  const version = rows.reduce((m, p) => Math.max(m, Number(p.cells.version) || 0), 0) + 1;
   const id = `PRM-${input.agent_id}-v${version}-${language}`;
   council.store.withLock((state) => {
     const c = council.store.begin(state);
     const now = council.now();
-    for (const p of rows.filter((x) => x.values[3] === true))
-      c.update('prompts', p.row, [...p.values.slice(0, 3), false, ...p.values.slice(4)]);
-    const agent = council.store.readRows('agents', aRow, 1)[0].slice();
-    agent[9] = version;
-    c.update('agents', aRow, agent);
+    for (const p of rows.filter((x) => x.cells.active === true))
+      c.update('prompts', p.row, promptCols.write({ active: false }, p.values));
+    const agent = council.store.readRows('agents', aRow, 1)[0];
+    c.update('agents', aRow, agentCols.write({ prompt_version: version }, agent));
     const placed = c.setMarker(
       'prompts',
       appendRow(council, 'prompts'),
-      [
-        id,
-        input.agent_id,
+      promptCols.write({
+        prompt_id: id,
+        agent_id: input.agent_id,
         version,
-        true,
+        active: true,
         language,
-        input.text.slice(0, 45000),
-        input.by || 'human',
-        input.reason || '',
-        new Date(now),
-      ],
+        text: input.text.slice(0, 45000),
+        changed_by: input.by || 'human',
+        change_reason: input.reason || '',
+        created_at: new Date(now),
+      }),
       `Prompts:${id}`,
     );
     c.audit({
@@ -136,34 +139,33 @@ export function rollbackPrompt(
 ): { prompt_id: string; version: number } {
   const language = input.language ?? 'ja';
   const rows = promptRows(council, input.agent_id, language);
-  const target = rows.find((p) => Number(p.values[2]) === Number(input.version));
+  const target = rows.find((p) => Number(p.cells.version) === Number(input.version));
   if (!target) throw new Error(`${input.agent_id} has no ${language} prompt version ${input.version}`);
   const aRow = agentRow(council, input.agent_id);
   council.store.withLock((state) => {
     const c = council.store.begin(state);
     const now = council.now();
-    for (const p of rows.filter((x) => x.values[3] === true && x.row !== target.row))
-      c.update('prompts', p.row, [...p.values.slice(0, 3), false, ...p.values.slice(4)]);
-    const agent = council.store.readRows('agents', aRow, 1)[0].slice();
-    agent[9] = Number(input.version);
-    c.update('agents', aRow, agent);
+    for (const p of rows.filter((x) => x.cells.active === true && x.row !== target.row))
+      c.update('prompts', p.row, promptCols.write({ active: false }, p.values));
+    const agent = council.store.readRows('agents', aRow, 1)[0];
+    c.update('agents', aRow, agentCols.write({ prompt_version: Number(input.version) }, agent));
     c.setMarker(
       'prompts',
       target.row,
-      [...target.values.slice(0, 3), true, ...target.values.slice(4)],
-      `Prompts:${String(target.values[0])}`,
+      promptCols.write({ active: true }, target.values),
+      `Prompts:${String(target.cells.prompt_id)}`,
     );
     c.audit({
       actor: input.by || 'human',
       event: 'prompt_rollback',
       tab: 'Prompts',
-      row_key: String(target.values[0]),
+      row_key: String(target.cells.prompt_id),
       payload: { version: input.version },
     });
     c.run(new Date(now).toISOString());
   });
   bumpConfigVersion();
-  return { prompt_id: String(target.values[0]), version: Number(input.version) };
+  return { prompt_id: String(target.cells.prompt_id), version: Number(input.version) };
 }
 
 // Prompts is not an append tab with a kept tail: the next free row is found once.

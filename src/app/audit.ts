@@ -1,5 +1,5 @@
 // verifyAudit(): recomputes the hash chain, then checks every audited row still holds what was recorded.
-import type { TabKey } from '../../sheets-schema/index.js';
+import { rowsOf, type TabKey } from '../../sheets-schema/index.js';
 import { verifyChain } from '../core/audit.js';
 import { canonical } from '../core/cells.js';
 import { sha256Hex } from '../adapters/gas/crypto.js';
@@ -19,11 +19,18 @@ interface Recorded {
   rows?: [number, number];
 }
 
-const ROW_TABS: Record<string, { key: TabKey; events: string[] }> = {
-  'Discussion Log': { key: 'discussions', events: ['log_row', 'log_row_updated'] },
-  Orders: { key: 'orders', events: ['order', 'order_cancelled', 'order_done'] },
-  Objections: { key: 'objections', events: ['objection'] },
+// `id` is the index of the column holding the row key the audit record names.
+const ROW_TABS: Record<string, { key: TabKey; id: number; events: string[] }> = {
+  'Discussion Log': {
+    key: 'discussions',
+    id: rowsOf('discussions').index('discussion_id'),
+    events: ['log_row', 'log_row_updated'],
+  },
+  Orders: { key: 'orders', id: rowsOf('orders').index('order_id'), events: ['order', 'order_cancelled', 'order_done'] },
+  Objections: { key: 'objections', id: rowsOf('objections').index('objection_id'), events: ['objection'] },
 };
+const auditCols = rowsOf('audit');
+const messageCols = rowsOf('messages');
 
 export function verifyAudit(store: Store): AuditReport {
   const audit = store.readTab('audit');
@@ -37,29 +44,34 @@ export function verifyAudit(store: Store): AuditReport {
   // The latest recorded digest of each audited row.
   const latest: Record<string, Record<string, Recorded>> = {};
   const messages: Recorded[] = [];
-  for (const r of audit) {
-    const tab = String(r[4]);
-    const event = String(r[3]);
-    const payload = JSON.parse(String(r[6] || '{}')) as { row?: number; rows?: [number, number]; sha256?: string };
+  for (const r of audit.map((v) => auditCols.read(v))) {
+    const tab = String(r.tab);
+    const event = String(r.event);
+    const payload = JSON.parse(String(r.payload_json || '{}')) as {
+      row?: number;
+      rows?: [number, number];
+      sha256?: string;
+    };
     if (!payload.sha256) continue;
     if (event === 'message')
       messages.push({
-        seq: Number(r[0]),
-        key: String(r[5]),
+        seq: Number(r.seq),
+        key: String(r.row_key),
         row: payload.rows![0],
         rows: payload.rows,
         sha256: payload.sha256,
       });
     else if (ROW_TABS[tab] && ROW_TABS[tab].events.indexOf(event) >= 0 && payload.row)
-      (latest[tab] ??= {})[String(r[5])] = {
-        seq: Number(r[0]),
-        key: String(r[5]),
+      (latest[tab] ??= {})[String(r.row_key)] = {
+        seq: Number(r.seq),
+        key: String(r.row_key),
         row: payload.row,
         sha256: payload.sha256,
       };
   }
   for (const tab of Object.keys(ROW_TABS)) {
     const rows = store.readTab(ROW_TABS[tab].key);
+    const idCol = ROW_TABS[tab].id;
     const byRow: Record<number, Recorded> = {};
     for (const rec of Object.values(latest[tab] ?? {})) byRow[rec.row] = rec;
     for (let i = 0; i < rows.length; i++) {
@@ -75,19 +87,19 @@ export function verifyAudit(store: Store): AuditReport {
             problem: {
               tab,
               row: sheetRow,
-              detail: `row ${sheetRow} (${String(values[0])}) has no audit record: it was inserted or moved`,
+              detail: `row ${sheetRow} (${String(values[idCol])}) has no audit record: it was inserted or moved`,
             },
           };
         continue;
       }
-      if (values[0] !== rec.key)
+      if (values[idCol] !== rec.key)
         return {
           ok: false,
           rows: audit.length,
           problem: {
             tab,
             row: sheetRow,
-            detail: `row ${sheetRow} should hold ${rec.key} (audit seq ${rec.seq}) but holds "${String(values[0])}": a row was inserted or deleted`,
+            detail: `row ${sheetRow} should hold ${rec.key} (audit seq ${rec.seq}) but holds "${String(values[idCol])}": a row was inserted or deleted`,
           },
         };
       if (sha256Hex(canonical(values)) !== rec.sha256)
@@ -114,11 +126,11 @@ export function verifyAudit(store: Store): AuditReport {
       };
   }
   if (messages.length) {
-    const rows = store.readTab('messages');
+    const rows = store.readTab('messages').map((v) => messageCols.read(v));
     for (const m of messages.sort((a, b) => a.row - b.row)) {
       const part = rows.slice(m.rows![0] - 2, m.rows![1] - 1);
-      const ok = part.length === m.rows![1] - m.rows![0] + 1 && part.every((r) => r[0] === m.key);
-      if (!ok || sha256Hex(part.map((r) => String(r[9])).join('')) !== m.sha256) {
+      const ok = part.length === m.rows![1] - m.rows![0] + 1 && part.every((r) => r.message_id === m.key);
+      if (!ok || sha256Hex(part.map((r) => String(r.message_json)).join('')) !== m.sha256) {
         return {
           ok: false,
           rows: audit.length,
@@ -133,14 +145,14 @@ export function verifyAudit(store: Store): AuditReport {
     const covered = new Set<number>();
     for (const m of messages) for (let r = m.rows![0]; r <= m.rows![1]; r++) covered.add(r);
     for (let i = 0; i < rows.length; i++) {
-      if (!covered.has(i + 2) && rows[i].some((v) => v !== ''))
+      if (!covered.has(i + 2) && Object.values(rows[i]).some((v) => v !== ''))
         return {
           ok: false,
           rows: audit.length,
           problem: {
             tab: 'Messages',
             row: i + 2,
-            detail: `row ${i + 2} (${String(rows[i][0])}) has no audit record: it was inserted`,
+            detail: `row ${i + 2} (${String(rows[i].message_id)}) has no audit record: it was inserted`,
           },
         };
     }

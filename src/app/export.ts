@@ -1,5 +1,5 @@
 // Logical rows of a tab: headers as keys, overflowed values reassembled, messages rejoined from their chunks.
-import { tabByName } from '../../sheets-schema/index.js';
+import { rowsOf, tabByName } from '../../sheets-schema/index.js';
 import { parsePointer } from '../core/cells.js';
 import { isDate, messagesFromRows } from '../adapters/gas/records.js';
 import type { Store } from '../adapters/gas/store.js';
@@ -18,12 +18,18 @@ export function exportTab(store: Store, name: string): { tab: string; columns: s
   let raw = store.readTab(spec.key).filter((r) => r.some((v) => v !== ''));
   if (spec.key === 'messages') {
     // One logical row per message: its chunk rows joined back into the full message JSON.
+    const cols = rowsOf('messages');
     const ids: string[] = [];
-    for (const r of raw) if (ids.indexOf(String(r[1])) < 0) ids.push(String(r[1]));
-    const firstRows = raw.filter((r) => Number(r[3]) === 0);
+    for (const r of raw) {
+      const id = String(cols.read(r).discussion_id);
+      if (ids.indexOf(id) < 0) ids.push(id);
+    }
+    const firstRows = raw.filter((r) => Number(cols.read(r).chunk) === 0);
     const full: Record<string, string> = {};
     for (const id of ids) for (const m of messagesFromRows(raw, id)) full[m.message_id] = JSON.stringify(m);
-    raw = firstRows.map((r) => r.map((v, i) => (i === 9 ? full[String(r[0])] : i === 3 ? 0 : i === 4 ? 1 : v)));
+    raw = firstRows.map((r) =>
+      cols.write({ message_json: full[String(cols.read(r).message_id)], chunk: 0, chunks: 1 }, r),
+    );
   } else {
     raw = store.resolveOverflow(raw);
   }

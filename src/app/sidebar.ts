@@ -1,6 +1,6 @@
 // What the sidebar shows: whether each tab is in place and the discussions in the log.
 import { props } from '../adapters/gas/services.js';
-import { tabByKey, TABS } from '../../sheets-schema/index.js';
+import { rowsOf, tabByKey, TABS } from '../../sheets-schema/index.js';
 import { findSheet } from '../adapters/gas/tabs.js';
 import { scriptZone } from '../adapters/gas/records.js';
 import { briefMessage } from '../core/prompt.js';
@@ -21,13 +21,17 @@ export function sidebarData(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): Sideb
   const last = log ? log.getLastRow() : 0;
   if (log && last >= 2) {
     const from = Math.max(2, last - 49);
-    for (const row of log.getRange(from, 1, last - from + 1, 7).getValues()) {
-      const created = row[6];
+    // Only the columns up to created_at are read; the mapper leaves the rest empty.
+    const cols = rowsOf('discussions');
+    const width = cols.index('created_at') + 1;
+    for (const values of log.getRange(from, 1, last - from + 1, width).getValues()) {
+      const row = cols.read(values);
+      const created = row.created_at;
       discussions.push({
-        id: String(row[0]),
-        status: String(row[1]),
-        priority: String(row[2]),
-        target: String(row[4]),
+        id: String(row.discussion_id),
+        status: String(row.status),
+        priority: String(row.priority),
+        target: String(row.trigger_target_user),
         // google.script.run cannot return a Date, so times travel as ISO strings.
         createdAt:
           Object.prototype.toString.call(created) === '[object Date]'
@@ -36,7 +40,10 @@ export function sidebarData(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): Sideb
       });
     }
   }
-  const stats = props.json<Record<string, { hits: number; misses: number; brier: number; n: number }>>(PROPERTY_KEYS.agentStats, {});
+  const stats = props.json<Record<string, { hits: number; misses: number; brier: number; n: number }>>(
+    PROPERTY_KEYS.agentStats,
+    {},
+  );
   const agents = Object.keys(stats)
     .sort()
     .map((id) => {

@@ -1,4 +1,5 @@
 // The Learnings tab as memory: embeddings written with rows, decoded once per execution, searched by cosine.
+import { rowsOf } from '../../../sheets-schema/index.js';
 import { OFFLINE_MODEL, embedOffline, encodeVector, l2normalise, modelTag } from '../../core/embedding.js';
 import { EMPTY_MEMORY, type AgentMemory, type CaseContext, type Learning } from '../../core/memory.js';
 import { buildEmbedding, parseEmbedding, type EmbeddingVendor } from '../../core/providers/embeddings.js';
@@ -9,6 +10,8 @@ import { urlFetchPort } from './http-port.js';
 import { keyProperty } from './keys.js';
 import { ms } from './records.js';
 import type { Store } from './store.js';
+
+const learningCols = rowsOf('learnings');
 
 export class Memory {
   private cached: Learning[] | null = null;
@@ -39,22 +42,25 @@ export class Memory {
     if (!this.cached) {
       this.cached = this.store
         .readTab('learnings')
-        .map((r, i) => ({
-          row: i + 2,
-          learning_id: String(r[0]),
-          scope: String(r[1]) as Learning['scope'],
-          agent_id: String(r[2]),
-          category: String(r[3]),
-          content: String(r[4]),
-          context: String(r[5]),
-          confidence: Number(r[6]) || 0,
-          times_applied: Number(r[7]) || 0,
-          times_successful: Number(r[8]) || 0,
-          is_active: r[9] === true || String(r[9]).toLowerCase() === 'true',
-          source: String(r[10]),
-          embedding: String(r[11]),
-          embedding_model: String(r[12]),
-        }))
+        .map((v, i) => {
+          const r = learningCols.read(v);
+          return {
+            row: i + 2,
+            learning_id: String(r.learning_id),
+            scope: String(r.scope) as Learning['scope'],
+            agent_id: String(r.agent_id),
+            category: String(r.category),
+            content: String(r.content),
+            context: String(r.context),
+            confidence: Number(r.confidence) || 0,
+            times_applied: Number(r.times_applied) || 0,
+            times_successful: Number(r.times_successful) || 0,
+            is_active: r.is_active === true || String(r.is_active).toLowerCase() === 'true',
+            source: String(r.source),
+            embedding: String(r.embedding),
+            embedding_model: String(r.embedding_model),
+          };
+        })
         .filter((l) => l.learning_id !== '');
     }
     return this.cached;
@@ -188,25 +194,26 @@ export function caseOf(l: Learning): CaseContext {
 }
 
 export function learningRow(l: Omit<Learning, 'row'>, createdAt: number, lastApplied: number | null): unknown[] {
-  return [
-    l.learning_id,
-    l.scope,
-    l.agent_id,
-    l.category,
-    l.content,
-    l.context,
-    l.confidence,
-    l.times_applied,
-    l.times_successful,
-    l.is_active,
-    l.source,
-    l.embedding,
-    l.embedding_model,
-    new Date(createdAt),
-    lastApplied ? new Date(lastApplied) : '',
-  ];
+  return learningCols.write({
+    learning_id: l.learning_id,
+    scope: l.scope,
+    agent_id: l.agent_id,
+    category: l.category,
+    content: l.content,
+    context: l.context,
+    confidence: l.confidence,
+    times_applied: l.times_applied,
+    times_successful: l.times_successful,
+    is_active: l.is_active,
+    source: l.source,
+    embedding: l.embedding,
+    embedding_model: l.embedding_model,
+    created_at: new Date(createdAt),
+    last_applied_at: lastApplied ? new Date(lastApplied) : '',
+  });
 }
 
 export function lastAppliedOf(values: unknown[]): number | null {
-  return values[14] === '' ? null : ms(values[14]);
+  const last = learningCols.read(values).last_applied_at;
+  return last === '' ? null : ms(last);
 }

@@ -1,4 +1,5 @@
 // Rows ↔ records for the tabs the engine writes: times in the script's zone, JSON cells, chunked messages.
+import { rowsOf } from '../../../sheets-schema/index.js';
 import { chunks } from '../../core/cells.js';
 import type { Message } from '../../core/messages.js';
 import type { QueueItem } from '../../core/queue.js';
@@ -58,31 +59,34 @@ function parseJson<T>(v: unknown, fallback: T): T {
 
 // ---- queue ---------------------------------------------------------------------------------
 
+const queueCols = rowsOf('queue');
+
 export function queueRow(i: QueueItem): unknown[] {
-  return [
-    i.id,
-    i.type,
-    i.from,
-    i.to,
-    i.priority,
-    json(i.payload),
-    i.status,
-    i.attempts,
-    new Date(i.available_at),
-    i.lease_owner,
-    i.lease_until ? new Date(i.lease_until) : '',
-    i.dedupe_key,
-    new Date(i.created_at),
-    new Date(i.updated_at),
-    i.last_error,
-  ];
+  return queueCols.write({
+    id: i.id,
+    type: i.type,
+    from: i.from,
+    to: i.to,
+    priority: i.priority,
+    payload_json: json(i.payload),
+    status: i.status,
+    attempts: i.attempts,
+    available_at: new Date(i.available_at),
+    lease_owner: i.lease_owner,
+    lease_until: i.lease_until ? new Date(i.lease_until) : '',
+    dedupe_key: i.dedupe_key,
+    created_at: new Date(i.created_at),
+    updated_at: new Date(i.updated_at),
+    last_error: i.last_error,
+  });
 }
 
-export function queueItem(r: unknown[], row: number): QueueItem {
+export function queueItem(values: unknown[], row: number): QueueItem {
+  const r = queueCols.read(values);
   let payload: Record<string, unknown> | null = null;
   let payloadError: string | undefined;
   try {
-    payload = parseJson<Record<string, unknown> | null>(r[5], null);
+    payload = parseJson<Record<string, unknown> | null>(r.payload_json, null);
     if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
       throw new Error('payload is not a JSON object');
   } catch (e) {
@@ -91,61 +95,75 @@ export function queueItem(r: unknown[], row: number): QueueItem {
   }
   return {
     row,
-    id: String(r[0]),
-    type: String(r[1]),
-    from: String(r[2]),
-    to: String(r[3]),
-    priority: (['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'].indexOf(String(r[4])) >= 0 ? r[4] : 'MEDIUM') as Priority,
+    id: String(r.id),
+    type: String(r.type),
+    from: String(r.from),
+    to: String(r.to),
+    priority: (['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'].indexOf(String(r.priority)) >= 0
+      ? r.priority
+      : 'MEDIUM') as Priority,
     payload,
     payloadError,
-    status: String(r[6]) as QueueItem['status'],
-    attempts: Number(r[7]) || 0,
-    available_at: ms(r[8]),
-    lease_owner: String(r[9]),
-    lease_until: ms(r[10]),
-    dedupe_key: String(r[11]),
-    created_at: ms(r[12]),
-    updated_at: ms(r[13]),
-    last_error: String(r[14]),
+    status: String(r.status) as QueueItem['status'],
+    attempts: Number(r.attempts) || 0,
+    available_at: ms(r.available_at),
+    lease_owner: String(r.lease_owner),
+    lease_until: ms(r.lease_until),
+    dedupe_key: String(r.dedupe_key),
+    created_at: ms(r.created_at),
+    updated_at: ms(r.updated_at),
+    last_error: String(r.last_error),
   };
 }
 
 // ---- discussions ---------------------------------------------------------------------------
 
+const logCols = rowsOf('discussions');
+const messageCols = rowsOf('messages');
+
 export function logRow(d: Discussion, messagesCell: string): unknown[] {
-  return [
-    d.discussion_id,
-    d.status,
-    d.priority,
-    d.trigger.type,
-    d.trigger.target_user_id,
-    JSON.stringify({ source: d.trigger.source, context: d.trigger.context }),
-    new Date(Date.parse(d.created_at)),
-    d.closed_at ? new Date(Date.parse(d.closed_at)) : '',
-    JSON.stringify(d.participants),
-    messagesCell,
-    json(d.final_decision),
-    d.execution_status,
-    d.outcome_evaluated,
-    d.notes.join('\n'),
-  ];
+  return logCols.write({
+    discussion_id: d.discussion_id,
+    status: d.status,
+    priority: d.priority,
+    trigger_type: d.trigger.type,
+    trigger_target_user: d.trigger.target_user_id,
+    trigger_context_json: JSON.stringify({ source: d.trigger.source, context: d.trigger.context }),
+    created_at: new Date(Date.parse(d.created_at)),
+    closed_at: d.closed_at ? new Date(Date.parse(d.closed_at)) : '',
+    participants_json: JSON.stringify(d.participants),
+    messages_json: messagesCell,
+    final_decision_json: json(d.final_decision),
+    execution_status: d.execution_status,
+    outcome_evaluated: d.outcome_evaluated,
+    notes: d.notes.join('\n'),
+  });
 }
 
 // Reads a log row whose overflow pointers are already resolved; messages come separately.
-export function discussionFromRow(r: unknown[]): Omit<Discussion, 'messages'> {
-  const trig = parseJson<{ source: string; context: Record<string, unknown> }>(r[5], { source: '', context: {} });
+export function discussionFromRow(values: unknown[]): Omit<Discussion, 'messages'> {
+  const r = logCols.read(values);
+  const trig = parseJson<{ source: string; context: Record<string, unknown> }>(r.trigger_context_json, {
+    source: '',
+    context: {},
+  });
   return {
-    discussion_id: String(r[0]),
-    status: String(r[1]) as Status,
-    priority: String(r[2]) as Priority,
-    trigger: { type: String(r[3]), source: trig.source, target_user_id: String(r[4]), context: trig.context },
-    created_at: new Date(ms(r[6])).toISOString(),
-    closed_at: r[7] === '' ? '' : new Date(ms(r[7])).toISOString(),
-    participants: parseJson<string[]>(r[8], []),
-    final_decision: parseJson<Record<string, unknown> | null>(r[10], null),
-    execution_status: String(r[11]),
-    outcome_evaluated: String(r[12]),
-    notes: String(r[13]) ? String(r[13]).split('\n') : [],
+    discussion_id: String(r.discussion_id),
+    status: String(r.status) as Status,
+    priority: String(r.priority) as Priority,
+    trigger: {
+      type: String(r.trigger_type),
+      source: trig.source,
+      target_user_id: String(r.trigger_target_user),
+      context: trig.context,
+    },
+    created_at: new Date(ms(r.created_at)).toISOString(),
+    closed_at: r.closed_at === '' ? '' : new Date(ms(r.closed_at)).toISOString(),
+    participants: parseJson<string[]>(r.participants_json, []),
+    final_decision: parseJson<Record<string, unknown> | null>(r.final_decision_json, null),
+    execution_status: String(r.execution_status),
+    outcome_evaluated: String(r.outcome_evaluated),
+    notes: String(r.notes) ? String(r.notes).split('\n') : [],
   };
 }
 
@@ -154,38 +172,43 @@ export function messageRows(m: Message): unknown[][] {
   const sha = sha256Hex(text);
   const parts = chunks(text);
   const seq = Number(m.message_id.slice(m.message_id.lastIndexOf('-') + 1));
-  return parts.map((p, i) => [
-    m.message_id,
-    m.discussion_id,
-    seq,
-    i,
-    parts.length,
-    m.phase,
-    m.speaker,
-    m.message_type,
-    m.timestamp,
-    p,
-    m.metadata.processing_time_ms,
-    m.metadata.model_used,
-    m.metadata.tokens_consumed,
-    m.metadata.fallback_level,
-    m.metadata.error_code ?? '',
-    m.metadata.stated_confidence ?? '',
-    m.metadata.computed_confidence ?? '',
-    i === 0 ? sha : '',
-  ]);
+  return parts.map((p, i) =>
+    messageCols.write({
+      message_id: m.message_id,
+      discussion_id: m.discussion_id,
+      seq,
+      chunk: i,
+      chunks: parts.length,
+      phase: m.phase,
+      speaker: m.speaker,
+      message_type: m.message_type,
+      timestamp: m.timestamp,
+      message_json: p,
+      processing_time_ms: m.metadata.processing_time_ms,
+      model_used: m.metadata.model_used,
+      tokens_consumed: m.metadata.tokens_consumed,
+      fallback_level: m.metadata.fallback_level,
+      error_code: m.metadata.error_code ?? '',
+      stated_confidence: m.metadata.stated_confidence ?? '',
+      computed_confidence: m.metadata.computed_confidence ?? '',
+      message_sha256: i === 0 ? sha : '',
+    }),
+  );
 }
 
 // Reassembles messages from Messages rows (any order, other discussions' rows mixed in), verifying each hash.
 export function messagesFromRows(rows: unknown[][], discussionId: string): Message[] {
-  const byId: Record<string, unknown[][]> = {};
-  for (const r of rows) if (r[1] === discussionId) (byId[String(r[0])] ??= []).push(r);
+  type MessageCells = ReturnType<typeof messageCols.read>;
+  const byId: Record<string, MessageCells[]> = {};
+  for (const r of rows.map((v) => messageCols.read(v)))
+    if (r.discussion_id === discussionId) (byId[String(r.message_id)] ??= []).push(r);
   const out: Message[] = [];
   for (const id of Object.keys(byId)) {
-    const parts = byId[id].sort((a, b) => Number(a[3]) - Number(b[3]));
-    const text = parts.map((p) => String(p[9])).join('');
-    const sha = String(parts[0][17]);
-    if (parts.length !== Number(parts[0][4]) || sha256Hex(text) !== sha)
+    const parts = byId[id].sort((a, b) => Number(a.chunk) - Number(b.chunk));
+    const text = parts.map((p) => String(p.message_json)).join('');
+    const first = parts[0];
+    const sha = String(first.message_sha256);
+    if (parts.length !== Number(first.chunks) || sha256Hex(text) !== sha)
       throw new Error(`message ${id} is incomplete or altered in the Messages tab`);
     out.push(JSON.parse(text) as Message);
   }
@@ -195,69 +218,78 @@ export function messagesFromRows(rows: unknown[][], discussionId: string): Messa
 // ---- other records -------------------------------------------------------------------------
 
 export function orderRow(o: OrderRow, now: number): unknown[] {
-  return [
-    o.order_id,
-    o.decision_id,
-    o.discussion_id,
-    o.target_agent,
-    JSON.stringify(o.action),
-    o.status,
-    dayToDate(o.review_date),
-    JSON.stringify(o.success_criteria),
-    new Date(now),
-  ];
+  return rowsOf('orders').write({
+    order_id: o.order_id,
+    decision_id: o.decision_id,
+    discussion_id: o.discussion_id,
+    target_agent: o.target_agent,
+    action_json: JSON.stringify(o.action),
+    status: o.status,
+    review_date: dayToDate(o.review_date),
+    success_criteria_json: JSON.stringify(o.success_criteria),
+    updated_at: new Date(now),
+  });
 }
 
 export function objectionRow(o: ObjectionRow): unknown[] {
-  return [
-    o.objection_id,
-    o.discussion_id,
-    o.decision_id,
-    o.source,
-    o.objector,
-    o.reason,
-    o.alternative,
-    o.evidence,
-    o.urgency,
-    o.status,
-    o.resolution,
-    o.resolved_by,
-    o.created_at ? new Date(Date.parse(o.created_at)) : '',
-    o.resolved_at ? new Date(Date.parse(o.resolved_at)) : '',
-  ];
+  return rowsOf('objections').write({
+    objection_id: o.objection_id,
+    discussion_id: o.discussion_id,
+    decision_id: o.decision_id,
+    source: o.source,
+    objector: o.objector,
+    reason: o.reason,
+    alternative: o.alternative,
+    evidence: o.evidence,
+    urgency: o.urgency,
+    status: o.status,
+    resolution: o.resolution,
+    resolved_by: o.resolved_by,
+    created_at: o.created_at ? new Date(Date.parse(o.created_at)) : '',
+    resolved_at: o.resolved_at ? new Date(Date.parse(o.resolved_at)) : '',
+  });
 }
 
 export function inboxRow(i: InboxItem, now: number): unknown[] {
-  return [
-    i.inbox_id,
-    i.from_agent,
-    i.type,
-    i.priority,
-    i.title,
-    i.body,
-    i.discussion_id,
-    'unread',
-    '',
-    new Date(now),
-    new Date(now),
-  ];
+  return rowsOf('inbox').write({
+    inbox_id: i.inbox_id,
+    from_agent: i.from_agent,
+    type: i.type,
+    priority: i.priority,
+    title: i.title,
+    body: i.body,
+    discussion_id: i.discussion_id,
+    status: 'unread',
+    response: '',
+    created_at: new Date(now),
+    updated_at: new Date(now),
+  });
 }
 
 export function kpiFromRows(rows: unknown[][], tz = scriptZone()): KpiRow[] {
+  const cols = rowsOf('kpi');
   return rows
-    .filter((r) => r[1] !== '' && r[2] !== '' && typeof r[3] === 'number')
-    .map((r) => ({ date: dayCell(r[0], tz), member_id: String(r[1]), metric: String(r[2]), value: r[3] as number }));
+    .map((v) => cols.read(v))
+    .filter((r) => r.member_id !== '' && r.metric !== '' && typeof r.value === 'number')
+    .map((r) => ({
+      date: dayCell(r.date, tz),
+      member_id: String(r.member_id),
+      metric: String(r.metric),
+      value: r.value as number,
+    }));
 }
 
 export function membersFromRows(rows: unknown[][]): Member[] {
+  const cols = rowsOf('members');
   return rows
-    .filter((r) => r[0] !== '')
+    .map((v) => cols.read(v))
+    .filter((r) => r.member_id !== '')
     .map((r) => ({
-      member_id: String(r[0]),
-      name: String(r[1]),
-      team: String(r[2]),
-      role: String(r[3]),
-      best_login_streak: Number(r[5]) || 0,
-      profile: parseJson<Record<string, unknown>>(r[6], {}),
+      member_id: String(r.member_id),
+      name: String(r.name),
+      team: String(r.team),
+      role: String(r.role),
+      best_login_streak: Number(r.best_login_streak) || 0,
+      profile: parseJson<Record<string, unknown>>(r.profile_json, {}),
     }));
 }
