@@ -12,6 +12,7 @@ import { BUDGET_NOTE, BudgetProvider } from '../core/providers/budget.js';
 import { HttpProvider } from '../core/providers/http.js';
 import { UnavailableProvider } from '../core/providers/unavailable.js';
 import { findVendor } from '../core/providers/vendor-registry.js';
+import { missingFor, settingsBaseUrl } from '../core/providers/vendors.js';
 import type { Settings } from '../core/settings.js';
 import type { AgentDef, InboxItem } from '../core/types.js';
 
@@ -61,17 +62,19 @@ export class ModelAccess {
     const vendor = findVendor(name);
     if (!vendor) return new UnavailableProvider(name);
     let model = rest.join(':');
-    if (!model || model === 'default') model = s.get<Record<string, string>>('provider.default_models')[name] ?? '';
+    // A workbook whose Settings predate a vendor has no entry for it: the vendor's own default applies.
+    if (!model || model === 'default')
+      model = s.get<Record<string, string>>('provider.default_models')[name] ?? vendor.defaultModel;
     const key = props.get(vendor.keyProperty) ?? '';
     // Any vendor may be reached through another base URL (a gateway, a regional endpoint, a local test server).
-    const baseUrl = spec?.base_url || vendor.baseUrl(s);
-    const problem = vendor.missing({ key, baseUrl });
+    const baseUrl = spec?.base_url || settingsBaseUrl(vendor, s);
+    const problem = missingFor(vendor, { key, baseUrl });
     if (problem) return new UnavailableProvider(name, problem);
     const id = `${name}:${model}:${baseUrl}`;
     if (!this.providers[id]) {
       this.providers[id] = new HttpProvider(
         {
-          vendor: vendor.wire,
+          vendor,
           model,
           key,
           baseUrl,
@@ -109,7 +112,13 @@ export class ModelAccess {
         discussion_id: '',
       };
       c.append('inbox', [inboxRow(inbox, Date.now())]);
-      c.audit({ actor: 'system', event: 'inbox', tab: 'Inbox', row_key: inbox.inbox_id, payload: { title: inbox.title } });
+      c.audit({
+        actor: 'system',
+        event: 'inbox',
+        tab: 'Inbox',
+        row_key: inbox.inbox_id,
+        payload: { title: inbox.title },
+      });
       u.notified = true;
     }
     return () => props.set({ [PROPERTY_KEYS.usage]: JSON.stringify(u) });

@@ -1,4 +1,5 @@
 // Every threshold and limit Kaigi uses, with its default; the Settings tab holds the live values.
+import { registry as vendors } from './providers/vendor-registry.js';
 
 export type SettingType = 'number' | 'integer' | 'boolean' | 'string' | 'json';
 
@@ -129,12 +130,12 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
     'provider.default',
     'rules',
     'string',
-    'Provider for agents whose row names none: rules, openai, anthropic, gemini, openai-compatible',
+    `Provider for agents whose row names none: ${['rules', ...vendors.names()].join(', ')}`,
   ),
   s('provider.base_url', '', 'string', 'Base URL for the openai-compatible provider'),
   s(
     'provider.base_urls',
-    { openai: '', anthropic: '', gemini: '' },
+    vendors.baseUrlDefaults(),
     'json',
     "Base URL per vendor when calls go through a gateway; empty means the vendor's own endpoint",
   ),
@@ -146,12 +147,8 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   ),
   s(
     'provider.default_models',
-    {
-      openai: 'gpt-4o-mini',
-      anthropic: 'claude-3-5-haiku-latest',
-      gemini: 'gemini-2.0-flash',
-      'openai-compatible': 'llama3.1',
-    },
+    // From each vendor module's default model.
+    vendors.defaultModels(),
     'json',
     'Default model per provider',
   ),
@@ -185,41 +182,95 @@ export function defaultSetting(key: string): SettingDef {
   return d;
 }
 
-export function parseSetting(type: SettingType, raw: string): unknown {
+function jsonKind(v: unknown): string {
+  return Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v;
+}
+
+// Parses a stored value for its type; throws saying what is wrong (the value itself is reported beside it).
+// A json value must have the default's kind (object, array, …), so `[]` where an object belongs is caught here.
+export function parseSetting(type: SettingType, raw: string, fallback?: string): unknown {
   switch (type) {
     case 'number':
     case 'integer': {
       const n = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(n)) throw new Error(`not a number: ${raw}`);
-      return type === 'integer' ? Math.trunc(n) : n;
+      if (raw.trim() === '' || !Number.isFinite(n)) throw new Error('not a number');
+      if (type === 'integer' && Math.floor(n) !== n) throw new Error('not a whole number');
+      return n;
     }
-    case 'boolean':
-      return /^(true|1|yes)$/i.test(raw.trim());
-    case 'json':
-      return JSON.parse(raw);
+    case 'boolean': {
+      const b = raw.trim().toLowerCase();
+      if (b === 'true' || b === '1' || b === 'yes') return true;
+      if (b === 'false' || b === '0' || b === 'no') return false;
+      throw new Error('not true or false');
+    }
+    case 'json': {
+      let v: unknown;
+      try {
+        v = JSON.parse(raw);
+      } catch (e) {
+        throw new Error(`not valid JSON (${(e as Error).message})`);
+      }
+      const want = fallback === undefined ? null : jsonKind(JSON.parse(fallback));
+      if (want !== null && jsonKind(v) !== want) throw new Error(`a JSON ${jsonKind(v)} where a JSON ${want} belongs`);
+      return v;
+    }
     default:
       return raw;
   }
 }
 
-// Settings read from the tab; a missing or unreadable row falls back to its default.
+// A Settings row whose value does not parse for its type: the default applies until the row is fixed.
+export interface SettingProblem {
+  key: string;
+  type: SettingType;
+  value: string;
+  error: string;
+  fallback: string;
+}
+
+// Settings read from the tab; a missing row uses its default, and so does a row whose value does not parse —
+// the council must go on — but that row is recorded in problems() so a person can be told which and why.
 export class Settings {
+  private checked: SettingProblem[] | null = null;
+
   constructor(private readonly values: Record<string, string>) {}
 
   raw(key: string): string {
     return key in this.values ? this.values[key] : defaultSetting(key).value;
   }
 
+  // The stored value parsed for its type, or null with the problem when it does not parse.
+  private parse(def: SettingDef): { value: unknown } | { problem: SettingProblem } {
+    const raw = this.raw(def.key);
+    try {
+      return { value: parseSetting(def.type, raw, def.value) };
+    } catch (e) {
+      const error = (e as Error).message;
+      return { problem: { key: def.key, type: def.type, value: raw, error, fallback: def.value } };
+    }
+  }
+
   get<T = unknown>(key: string): T {
     const def = defaultSetting(key);
-    try {
-      return parseSetting(def.type, this.raw(key)) as T;
-    } catch {
-      return parseSetting(def.type, def.value) as T;
-    }
+    const r = this.parse(def);
+    return ('value' in r ? r.value : parseSetting(def.type, def.value)) as T;
   }
 
   number(key: string): number {
     return this.get<number>(key);
+  }
+
+  // Every stored row whose value falls back to its default, in the order of DEFAULT_SETTINGS.
+  problems(): SettingProblem[] {
+    if (!this.checked) {
+      const found: SettingProblem[] = [];
+      for (const def of DEFAULT_SETTINGS) {
+        if (!(def.key in this.values)) continue;
+        const r = this.parse(def);
+        if ('problem' in r) found.push(r.problem);
+      }
+      this.checked = found;
+    }
+    return this.checked;
   }
 }

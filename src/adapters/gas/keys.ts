@@ -1,24 +1,24 @@
 // API keys in Script Properties: written by the settings dialog, never returned to a client.
+import { findVendor, registry } from '../../core/providers/vendor-registry.js';
 
-export const PROVIDERS_WITH_KEYS = ['openai', 'anthropic', 'gemini', 'openai-compatible'] as const;
-export type KeyedProvider = (typeof PROVIDERS_WITH_KEYS)[number];
-
-export function keyProperty(provider: KeyedProvider): string {
-  return `KAIGI_KEY_${provider.toUpperCase().replace(/-/g, '_')}`;
+// The Script Property of a registered vendor's key (embeddings reuse the chat vendors' keys).
+export function keyProperty(provider: string): string {
+  const v = findVendor(provider);
+  if (!v) throw new Error(`unknown provider: ${provider}`);
+  return v.keyProperty;
 }
 
 export function saveKey(provider: string, key: string): void {
-  if ((PROVIDERS_WITH_KEYS as readonly string[]).indexOf(provider) < 0)
-    throw new Error(`unknown provider: ${provider}`);
+  const name = keyProperty(provider);
   const props = PropertiesService.getScriptProperties();
-  const name = keyProperty(provider as KeyedProvider);
   if (key) props.setProperty(name, key);
   else props.deleteProperty(name);
 }
 
+// Which vendors have a key, in registry order: the settings dialog draws one field per entry.
 export function keyStatus(): Record<string, boolean> {
   const all = PropertiesService.getScriptProperties().getProperties();
   const out: Record<string, boolean> = {};
-  for (const p of PROVIDERS_WITH_KEYS) out[p] = !!all[keyProperty(p)];
+  for (const v of registry.all) out[v.name] = !!all[v.keyProperty];
   return out;
 }

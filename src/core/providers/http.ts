@@ -1,8 +1,8 @@
 // A model provider over HTTP: one parallel round per phase, retries, one repair call, usage, and no key in any text.
 import { LEARNING_SCHEMA, validateContent } from '../messages.js';
 import type { AgentRequest, AgentResponse, Provider } from '../provider.js';
-import { dropNulls, type Vendor } from './schema.js';
-import { build, parse, retryable, retryDelayMs, type Call, type WireRequest } from './vendors.js';
+import { dropNulls, schemaFor, schemaName } from './schema.js';
+import { retryable, retryDelayMs, type Call, type VendorModule, type WireRequest } from './vendors.js';
 
 export interface HttpResult {
   code: number;
@@ -23,7 +23,8 @@ export interface Clock {
 }
 
 export interface HttpOptions {
-  vendor: Vendor;
+  // The vendor's module: its wire format builds each request and reads each answer.
+  vendor: VendorModule;
   model: string;
   key: string;
   baseUrl: string;
@@ -38,8 +39,6 @@ export interface HttpOptions {
 // A retry wait would outlast the execution: the step is given back to the queue instead of sleeping.
 import { RequeueError } from '../errors.js';
 
-export { RequeueError };
-
 interface Pending {
   req: AgentRequest;
   call: Call;
@@ -50,6 +49,17 @@ interface Pending {
   waitUntil: number;
   repaired: boolean;
   result?: AgentResponse;
+}
+
+// The request for one call: the schema in the vendor's dialect, the base URL from Settings or the vendor's own.
+function buildRequest(vendor: VendorModule, call: Call, key: string, baseUrl: string): WireRequest {
+  const r = call.req;
+  const schema = schemaFor(r.expect, vendor.wire, r.context.allowList);
+  return vendor.wire.build(
+    { ...call, schema, schemaName: schemaName(r.expect) },
+    key,
+    baseUrl || vendor.defaultBaseUrl,
+  );
 }
 
 export function redact(text: string, secret: string): string {
@@ -80,7 +90,7 @@ export class HttpProvider implements Provider {
     private readonly http: HttpPort,
     private readonly clock: Clock,
   ) {
-    this.name = o.vendor;
+    this.name = o.vendor.name;
   }
 
   setDeadline(t: number): void {
@@ -91,7 +101,7 @@ export class HttpProvider implements Provider {
     p.result = {
       key: p.req.key,
       ok: false,
-      model: `${this.o.vendor}:${this.o.model}`,
+      model: `${this.o.vendor.name}:${this.o.model}`,
       tokensIn: p.tokensIn,
       tokensOut: p.tokensOut,
       ms: this.clock.now() - p.started,
@@ -124,7 +134,7 @@ export class HttpProvider implements Provider {
           );
         this.clock.sleep(wait);
       }
-      const wires = open.map((p) => build(this.o.vendor, p.call, this.o.key, this.o.baseUrl));
+      const wires = open.map((p) => buildRequest(this.o.vendor, p.call, this.o.key, this.o.baseUrl));
       const results = this.o.parallel ? this.http.fetchAll(wires) : wires.map((w) => this.http.fetchAll([w])[0]);
       open.forEach((p, i) => this.handle(p, results[i]));
     }
@@ -158,7 +168,7 @@ export class HttpProvider implements Provider {
       this.fail(p, `http_${res.code}`, `HTTP ${res.code}: ${body.slice(0, 300)}`);
       return;
     }
-    const parsed = parse(this.o.vendor, body);
+    const parsed = this.o.vendor.wire.parse(body);
     p.tokensIn += parsed.tokensIn;
     p.tokensOut += parsed.tokensOut;
     let problem = parsed.error ?? null;
@@ -176,7 +186,7 @@ export class HttpProvider implements Provider {
         key: p.req.key,
         ok: true,
         content,
-        model: `${this.o.vendor}:${this.o.model}`,
+        model: `${this.o.vendor.name}:${this.o.model}`,
         tokensIn: p.tokensIn,
         tokensOut: p.tokensOut,
         ms: this.clock.now() - p.started,

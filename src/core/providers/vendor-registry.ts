@@ -1,45 +1,54 @@
-// The model vendors Kaigi can call, one entry each: wire format, key property, base URL and what a call needs.
-import { vendorKeyProperty } from '../property-keys.js';
-import type { Settings } from '../settings.js';
-import type { Vendor } from './schema.js';
+// The one list of model vendors: a new vendor is one module in vendors/ and one line in VENDORS; the rest derives.
+import type { VendorModule } from './vendors.js';
+import { anthropic } from './vendors/anthropic.js';
+import { gemini } from './vendors/gemini.js';
+import { openai } from './vendors/openai.js';
+import { openaiCompatible } from './vendors/openai-compatible.js';
 
-export interface VendorEntry {
-  name: Vendor;
-  // The wire format HttpProvider speaks for this vendor.
-  wire: Vendor;
-  // Script Property holding the key, and the environment variable the command line reads it from.
-  keyProperty: string;
-  envKey: string;
-  baseUrl(s: Settings): string;
-  // Why a call cannot be made with this key and base URL, or null when it can.
-  missing(x: { key: string; baseUrl: string }): string | null;
+// The order is the order of every derived list: settings defaults, key status, the CLI's choice of a default.
+const VENDORS = [openai, anthropic, gemini, openaiCompatible] as const;
+
+export type Vendor = (typeof VENDORS)[number]['name'];
+
+export interface VendorRegistry {
+  readonly all: readonly VendorModule[];
+  find(name: string): VendorModule | undefined;
+  names(): string[];
+  // Settings defaults: provider.default_models, and provider.base_urls for the vendors kept in that map.
+  defaultModels(): Record<string, string>;
+  baseUrlDefaults(): Record<string, string>;
+  // Environment variable → Script Property, for the command line.
+  envKeys(): Record<string, string>;
 }
 
-function keyed(name: Vendor, envKey: string): VendorEntry {
+// A registry over any list, so a test can register a vendor of its own; names, keys and env keys must be unique.
+export function vendorRegistry(list: readonly VendorModule[]): VendorRegistry {
+  for (const field of ['name', 'keyProperty', 'envKey'] as const) {
+    const seen = list.map((v) => v[field]);
+    const twice = seen.find((x, i) => seen.indexOf(x) !== i);
+    if (twice !== undefined) throw new Error(`two vendors share the ${field} "${twice}"`);
+  }
+  const map = (f: (v: VendorModule) => [string, string] | null): Record<string, string> => {
+    const out: Record<string, string> = {};
+    for (const v of list) {
+      const kv = f(v);
+      if (kv) out[kv[0]] = kv[1];
+    }
+    return out;
+  };
   return {
-    name,
-    wire: name,
-    keyProperty: vendorKeyProperty(name),
-    envKey,
-    baseUrl: (s) => s.get<Record<string, string>>('provider.base_urls')[name] ?? '',
-    missing: ({ key }) => (key ? null : 'no API key is set'),
+    all: list,
+    find: (name) => list.find((v) => v.name === name),
+    names: () => list.map((v) => v.name),
+    defaultModels: () => map((v) => [v.name, v.defaultModel]),
+    // Empty means the vendor's own endpoint.
+    baseUrlDefaults: () => map((v) => (v.baseUrlSetting === 'provider.base_urls' ? [v.name, ''] : null)),
+    envKeys: () => map((v) => [v.envKey, v.keyProperty]),
   };
 }
 
-export const VENDORS: readonly VendorEntry[] = [
-  keyed('openai', 'OPENAI_API_KEY'),
-  keyed('anthropic', 'ANTHROPIC_API_KEY'),
-  keyed('gemini', 'GEMINI_API_KEY'),
-  {
-    name: 'openai-compatible',
-    wire: 'openai-compatible',
-    keyProperty: vendorKeyProperty('openai-compatible'),
-    envKey: 'KAIGI_API_KEY',
-    baseUrl: (s) => s.raw('provider.base_url'),
-    missing: ({ baseUrl }) => (baseUrl ? null : 'no base URL is set (Settings: provider.base_url)'),
-  },
-];
+export const registry = vendorRegistry(VENDORS);
 
-export function findVendor(name: string): VendorEntry | undefined {
-  return VENDORS.find((v) => v.name === name);
+export function findVendor(name: string): VendorModule | undefined {
+  return registry.find(name);
 }

@@ -1,6 +1,7 @@
-// Each vendor's wire format: the request to send for an agent call, and how to read the answer and its usage.
+// What a model vendor module registers, and the helpers every vendor's wire format shares (URLs, repair, retries).
 import type { AgentRequest } from '../provider.js';
-import { schemaFor, schemaName, type Vendor } from './schema.js';
+import type { Settings } from '../settings.js';
+import type { JsonSchema } from './schema.js';
 
 export interface WireRequest {
   url: string;
@@ -16,6 +17,12 @@ export interface Call {
   repair?: { previous: string; errors: string };
 }
 
+// A call with its answer's JSON Schema, already in the vendor's dialect, and the schema's name.
+export interface StructuredCall extends Call {
+  schema: JsonSchema;
+  schemaName: string;
+}
+
 export interface Parsed {
   text?: string;
   tokensIn: number;
@@ -23,14 +30,60 @@ export interface Parsed {
   error?: string;
 }
 
-export const DEFAULT_BASE: Record<Vendor, string> = {
-  openai: 'https://api.openai.com/v1',
-  'openai-compatible': '',
-  anthropic: 'https://api.anthropic.com/v1',
-  gemini: 'https://generativelanguage.googleapis.com/v1beta',
-};
+export interface SchemaShaper {
+  // Turns the generic schema (objects closed, action types an enum) into what this vendor's structured output accepts.
+  shapeSchema(s: JsonSchema): JsonSchema;
+}
 
-function repairText(errors: string, lang: 'ja' | 'en'): string {
+// A vendor's wire format, as narrow as a model interface can be (compare openai-agents-js Model.getResponse):
+// one request out, one 2xx body back. Retries, repair policy and validation stay in HttpProvider.
+export interface WireFormat extends SchemaShaper {
+  build(call: StructuredCall, key: string, baseUrl: string): WireRequest;
+  // Reads a 2xx answer; anything unreadable is an error the caller treats as an unusable answer.
+  parse(body: string): Parsed;
+}
+
+// Everything Kaigi knows about one vendor; src/core/providers/vendor-registry.ts lists them.
+export interface VendorModule<N extends string = string> {
+  readonly name: N;
+  readonly wire: WireFormat;
+  // Script Property holding the key, and the environment variable the command line reads it from.
+  readonly keyProperty: string;
+  readonly envKey: string;
+  // Used when Settings give no base URL; empty when the vendor has no endpoint of its own.
+  readonly defaultBaseUrl: string;
+  readonly defaultModel: string;
+  // Where Settings keep its base URL: its entry in the provider.base_urls map, or the shared provider.base_url row.
+  readonly baseUrlSetting: 'provider.base_urls' | 'provider.base_url';
+  // What a call cannot be made without.
+  readonly needs: { readonly key: boolean; readonly baseUrl: boolean };
+}
+
+// Keeps the name a literal type, so the registry can derive the Vendor union from its list.
+export function defineVendor<const N extends string>(v: VendorModule<N>): VendorModule<N> {
+  return v;
+}
+
+export function settingsBaseUrl(v: VendorModule, s: Settings): string {
+  if (v.baseUrlSetting === 'provider.base_url') return s.raw('provider.base_url');
+  return s.get<Record<string, string>>('provider.base_urls')[v.name] ?? '';
+}
+
+// Why a call cannot be made with this key and base URL, or null when it can.
+export function missingFor(v: VendorModule, x: { key: string; baseUrl: string }): string | null {
+  if (v.needs.key && !x.key) return 'no API key is set';
+  if (v.needs.baseUrl && !x.baseUrl) return `no base URL is set (Settings: ${v.baseUrlSetting})`;
+  return null;
+}
+
+// A copy of s holding only the keywords a vendor accepts, in s's order (the order reaches the wire).
+export function keepOnly(s: JsonSchema, keywords: readonly string[]): JsonSchema {
+  const out: JsonSchema = {};
+  for (const k of Object.keys(s)) if (keywords.indexOf(k) >= 0) out[k] = s[k];
+  return out;
+}
+
+export function repairText(errors: string, lang: 'ja' | 'en'): string {
   return lang === 'ja'
     ? `直前の JSON はスキーマに合いませんでした：${errors}\nスキーマに合う JSON だけを返し直してください。`
     : `Your previous JSON did not match the schema: ${errors}\nReturn corrected JSON that matches the schema, and nothing else.`;
@@ -43,138 +96,27 @@ export function join(base: string, path: string): string {
   return head + path + (q < 0 ? '' : base.slice(q));
 }
 
-export function build(vendor: Vendor, call: Call, key: string, baseUrl: string): WireRequest {
-  const r = call.req;
-  const schema = schemaFor(r.expect, vendor, r.context.allowList);
-  const name = schemaName(r.expect);
-  const lang = r.context.lang;
-  const base = baseUrl || DEFAULT_BASE[vendor];
-  if (vendor === 'anthropic') {
-    const messages: unknown[] = [{ role: 'user', content: r.user }];
-    if (call.repair)
-      messages.push(
-        { role: 'assistant', content: call.repair.previous },
-        { role: 'user', content: repairText(call.repair.errors, lang) },
-      );
-    return {
-      url: join(base, '/messages'),
-      method: 'post',
-      contentType: 'application/json',
-      headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01' },
-      payload: JSON.stringify({
-        model: call.model,
-        max_tokens: 4096,
-        temperature: r.agent.temperature,
-        // The long, stable prompt is cached; only the data changes between calls.
-        system: [{ type: 'text', text: r.system, cache_control: { type: 'ephemeral' } }],
-        messages,
-        tools: [{ name, description: `Submit the ${r.expect} answer`, input_schema: schema }],
-        tool_choice: { type: 'tool', name },
-      }),
-    };
-  }
-  if (vendor === 'gemini') {
-    const contents: unknown[] = [{ role: 'user', parts: [{ text: r.user }] }];
-    if (call.repair)
-      contents.push(
-        { role: 'model', parts: [{ text: call.repair.previous }] },
-        { role: 'user', parts: [{ text: repairText(call.repair.errors, lang) }] },
-      );
-    return {
-      url: join(base, `/models/${encodeURIComponent(call.model)}:generateContent`),
-      method: 'post',
-      contentType: 'application/json',
-      headers: { 'x-goog-api-key': key },
-      payload: JSON.stringify({
-        systemInstruction: { parts: [{ text: r.system }] },
-        contents,
-        generationConfig: {
-          temperature: r.agent.temperature,
-          responseMimeType: 'application/json',
-          responseSchema: schema,
-        },
-      }),
-    };
-  }
-  const messages: unknown[] = [
-    { role: 'system', content: r.system },
-    { role: 'user', content: r.user },
-  ];
-  if (call.repair)
-    messages.push(
-      { role: 'assistant', content: call.repair.previous },
-      { role: 'user', content: repairText(call.repair.errors, lang) },
-    );
-  const headers: Record<string, string> = {};
-  if (key) {
-    if (/\.openai\.azure\.com/.test(base)) headers['api-key'] = key;
-    else headers.Authorization = `Bearer ${key}`;
-  }
-  return {
-    url: join(base, '/chat/completions'),
-    method: 'post',
-    contentType: 'application/json',
-    headers,
-    payload: JSON.stringify({
-      model: call.model,
-      messages,
-      temperature: r.agent.temperature,
-      response_format: { type: 'json_schema', json_schema: { name, strict: true, schema } },
-    }),
-  };
-}
-
-function num(v: unknown): number {
+export function num(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : 0;
 }
 
-// Reads a 2xx answer; anything unreadable is an error the caller treats as an unusable answer.
-export function parse(vendor: Vendor, body: string): Parsed {
-  let j: any;
+// A field of a parsed JSON value, or undefined when the value is not an object: answers are read without trusting them.
+export function at(v: unknown, key: string): unknown {
+  return v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined;
+}
+
+// The first element of a JSON array, or undefined.
+export function first(v: unknown): unknown {
+  return Array.isArray(v) ? v[0] : undefined;
+}
+
+// A parsed body, or the error every vendor reports for one that is not JSON.
+export function readJson(body: string): { ok: true; value: unknown } | { ok: false; parsed: Parsed } {
   try {
-    j = JSON.parse(body);
+    return { ok: true, value: JSON.parse(body) };
   } catch {
-    return { tokensIn: 0, tokensOut: 0, error: 'the response body is not JSON' };
+    return { ok: false, parsed: { tokensIn: 0, tokensOut: 0, error: 'the response body is not JSON' } };
   }
-  if (vendor === 'anthropic') {
-    const u = j.usage ?? {};
-    const tokensIn = num(u.input_tokens) + num(u.cache_creation_input_tokens) + num(u.cache_read_input_tokens);
-    const tool = Array.isArray(j.content) ? j.content.find((c: { type: string }) => c.type === 'tool_use') : null;
-    if (!tool)
-      return {
-        tokensIn,
-        tokensOut: num(u.output_tokens),
-        error: `no tool_use block in the answer (stop_reason ${j.stop_reason})`,
-      };
-    return { text: JSON.stringify(tool.input), tokensIn, tokensOut: num(u.output_tokens) };
-  }
-  if (vendor === 'gemini') {
-    const u = j.usageMetadata ?? {};
-    const cand = Array.isArray(j.candidates) ? j.candidates[0] : null;
-    const text = cand?.content?.parts?.map((p: { text?: string }) => p.text ?? '').join('');
-    if (!text)
-      return {
-        tokensIn: num(u.promptTokenCount),
-        tokensOut: num(u.candidatesTokenCount),
-        error: `no text in the answer (finishReason ${cand?.finishReason})`,
-      };
-    return { text, tokensIn: num(u.promptTokenCount), tokensOut: num(u.candidatesTokenCount) };
-  }
-  const u = j.usage ?? {};
-  const msg = Array.isArray(j.choices) ? j.choices[0]?.message : null;
-  if (msg?.refusal)
-    return {
-      tokensIn: num(u.prompt_tokens),
-      tokensOut: num(u.completion_tokens),
-      error: `the model refused: ${String(msg.refusal).slice(0, 200)}`,
-    };
-  if (typeof msg?.content !== 'string')
-    return {
-      tokensIn: num(u.prompt_tokens),
-      tokensOut: num(u.completion_tokens),
-      error: 'no message content in the answer',
-    };
-  return { text: msg.content, tokensIn: num(u.prompt_tokens), tokensOut: num(u.completion_tokens) };
 }
 
 // SPEC §7.2: retry 408, 429, 500, 502, 503 and network errors; never 400, 401, 403 or 422.

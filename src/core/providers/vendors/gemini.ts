@@ -1,0 +1,104 @@
+// Gemini: generateContent with a JSON response schema in Gemini's OpenAPI 3.0 subset.
+import { vendorKeyProperty } from '../../property-keys.js';
+import type { JsonSchema } from '../schema.js';
+import {
+  at,
+  defineVendor,
+  first,
+  join,
+  keepOnly,
+  num,
+  readJson,
+  repairText,
+  type Parsed,
+  type StructuredCall,
+  type WireRequest,
+} from '../vendors.js';
+
+const KEEP = [
+  'type',
+  'properties',
+  'required',
+  'items',
+  'enum',
+  'anyOf',
+  'description',
+  'minimum',
+  'maximum',
+  'minItems',
+  'maxItems',
+  'nullable',
+  'propertyOrdering',
+];
+
+const isNull = (x: JsonSchema) => x.type === 'null';
+
+// Gemini's responseSchema is a subset of OpenAPI 3.0: upper-case types, nullable instead of null, no additionalProperties.
+function openApi(s: JsonSchema): JsonSchema {
+  if (s.anyOf && s.anyOf.length === 2 && s.anyOf.some(isNull)) {
+    return { ...openApi(s.anyOf.find((x) => !isNull(x))!), nullable: true };
+  }
+  const out = keepOnly(s, KEEP);
+  if (typeof out.type === 'string') out.type = out.type.toUpperCase();
+  if (out.properties) {
+    const props: Record<string, JsonSchema> = {};
+    for (const k of Object.keys(out.properties)) props[k] = openApi(out.properties[k]);
+    out.properties = props;
+    out.propertyOrdering = Object.keys(props);
+  }
+  if (out.items) out.items = openApi(out.items);
+  if (out.anyOf) out.anyOf = out.anyOf.map(openApi);
+  if (out.minItems !== undefined) out.minItems = String(out.minItems);
+  if (out.maxItems !== undefined) out.maxItems = String(out.maxItems);
+  return out;
+}
+
+function build(call: StructuredCall, key: string, base: string): WireRequest {
+  const r = call.req;
+  const contents: unknown[] = [{ role: 'user', parts: [{ text: r.user }] }];
+  if (call.repair)
+    contents.push(
+      { role: 'model', parts: [{ text: call.repair.previous }] },
+      { role: 'user', parts: [{ text: repairText(call.repair.errors, r.context.lang) }] },
+    );
+  return {
+    url: join(base, `/models/${encodeURIComponent(call.model)}:generateContent`),
+    method: 'post',
+    contentType: 'application/json',
+    headers: { 'x-goog-api-key': key },
+    payload: JSON.stringify({
+      systemInstruction: { parts: [{ text: r.system }] },
+      contents,
+      generationConfig: {
+        temperature: r.agent.temperature,
+        responseMimeType: 'application/json',
+        responseSchema: call.schema,
+      },
+    }),
+  };
+}
+
+// { candidates: [{ content: { parts: [{ text }] }, finishReason }], usageMetadata: { promptTokenCount, candidatesTokenCount } }
+function parse(body: string): Parsed {
+  const read = readJson(body);
+  if (!read.ok) return read.parsed;
+  const u = at(read.value, 'usageMetadata');
+  const tokensIn = num(at(u, 'promptTokenCount'));
+  const tokensOut = num(at(u, 'candidatesTokenCount'));
+  const cand = first(at(read.value, 'candidates'));
+  const parts = at(at(cand, 'content'), 'parts');
+  const text = Array.isArray(parts) ? parts.map((p: unknown) => at(p, 'text') ?? '').join('') : undefined;
+  if (!text) return { tokensIn, tokensOut, error: `no text in the answer (finishReason ${at(cand, 'finishReason')})` };
+  return { text, tokensIn, tokensOut };
+}
+
+export const gemini = defineVendor({
+  name: 'gemini',
+  wire: { shapeSchema: openApi, build, parse },
+  keyProperty: vendorKeyProperty('gemini'),
+  envKey: 'GEMINI_API_KEY',
+  defaultBaseUrl: 'https://generativelanguage.googleapis.com/v1beta',
+  defaultModel: 'gemini-2.0-flash',
+  baseUrlSetting: 'provider.base_urls',
+  needs: { key: true, baseUrl: false },
+});
