@@ -2,7 +2,9 @@
 import { scriptZone } from '../adapters/gas/records.js';
 import { openBound } from '../adapters/gas/spreadsheet.js';
 import { RequeueError } from '../core/errors.js';
+import type { QueueItem } from '../core/queue.js';
 import { Council } from './council.js';
+import { tellSettingProblems, unknownTaskNotice } from './notices.js';
 import { findTask } from './tasks/registry.js';
 import type { Finished } from './work-queue.js';
 
@@ -11,6 +13,11 @@ export interface TickReport {
   processed: number;
   failed: number;
   reason: string;
+}
+
+// An item no handler knows fails like any other, and a person hears of its type once, not once per attempt.
+function unknownType(item: QueueItem): Finished {
+  return { kind: 'failed', error: `unknown task type "${item.type}"`, notice: unknownTaskNotice(item) };
 }
 
 export function runTick(): TickReport {
@@ -23,7 +30,8 @@ export function runTick(): TickReport {
     if (!claimed) break;
     let item = claimed.item;
     let outcome: Finished;
-    if (claimed.malformed) outcome = { kind: 'failed', error: claimed.malformed };
+    if (claimed.malformed)
+      outcome = findTask(item.type) ? { kind: 'failed', error: claimed.malformed } : unknownType(item);
     else {
       try {
         outcome = { kind: 'continue', item };
@@ -31,8 +39,9 @@ export function runTick(): TickReport {
         while (outcome.kind === 'continue') {
           item = outcome.item;
           const handler = findTask(item.type);
-          if (!handler) throw new Error(`unknown task type "${item.type}"`);
-          outcome = handler.run(item, { council, inProgress: claimed.inProgress, deadline });
+          outcome = handler
+            ? handler.run(item, { council, inProgress: claimed.inProgress, deadline })
+            : unknownType(item);
         }
       } catch (e) {
         // A retry wait that would outlast this execution gives the work back to the queue, not a failure.
@@ -46,5 +55,7 @@ export function runTick(): TickReport {
     if (outcome.kind === 'failed') failed++;
     else processed++;
   }
+  // Settings rows that fell back to their defaults, told once each, after the work so a notice never delays it.
+  tellSettingProblems(council.store, council.settings());
   return { ran: true, processed, failed, reason: Date.now() >= deadline ? 'time budget spent' : 'queue empty' };
 }

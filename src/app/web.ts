@@ -1,67 +1,51 @@
-// doGet/doPost: token authentication, role checks and routing; answers are JSON with the status inside.
-import { PROPERTY_KEYS } from '../core/property-keys.js';
-import { jsonOutput, props } from '../adapters/gas/services.js';
-import { openBound, SPREADSHEET_ID_PROPERTY } from '../adapters/gas/spreadsheet.js';
-import { apiError, constantTimeEqual, routeKey, ROUTE_ROLES, type ApiError, type Role } from '../core/api.js';
-import { TABS } from '../../sheets-schema/index.js';
+// doGet/doPost: the router over the route registry, with the token list from Script Properties and JSON answers.
 import { sha256Hex } from '../adapters/gas/crypto.js';
-import { findSheet } from '../adapters/gas/tabs.js';
-
-interface TokenRecord {
-  hash: string;
-  role: Role;
-  name: string;
-}
+import { scriptZone } from '../adapters/gas/records.js';
+import { jsonOutput, props } from '../adapters/gas/services.js';
+import { openBound } from '../adapters/gas/spreadsheet.js';
+import { Store } from '../adapters/gas/store.js';
+import { type ApiError, constantTimeEqual, type Method, parseTokenList } from '../core/api.js';
+import { ConfigError } from '../core/errors.js';
+import { PROPERTY_KEYS } from '../core/property-keys.js';
+import { configNotice, Notices } from './notices.js';
+import { ROUTES } from './routes/registry.js';
+import type { Caller } from './routes/route.js';
+import { routeRequest } from './routes/router.js';
 
 export const TOKENS_PROPERTY = PROPERTY_KEYS.apiTokens;
 
-function tokens(): TokenRecord[] {
-  try {
-    return props.json<TokenRecord[]>(TOKENS_PROPERTY, []);
-  } catch {
-    return [];
-  }
-}
-
-function authenticate(token: string | undefined): TokenRecord | null {
+// The caller a token belongs to; a token list that cannot be read throws a ConfigError naming the property.
+function authenticate(token: string | undefined): Caller | null {
   if (!token) return null;
+  const list = parseTokenList(props.get(TOKENS_PROPERTY), TOKENS_PROPERTY);
   const hash = sha256Hex(token);
-  let found: TokenRecord | null = null;
-  for (const t of tokens()) if (constantTimeEqual(t.hash, hash)) found = t;
+  let found: Caller | null = null;
+  // Every entry is compared, so the time taken does not say which one matched.
+  for (const t of list) if (constantTimeEqual(t.hash, hash)) found = { name: t.name, role: t.role };
   return found;
 }
 
-const json = jsonOutput;
-
-function status(): unknown {
-  if (!props.get(SPREADSHEET_ID_PROPERTY))
-    return apiError(409, 'not_set_up', 'Kaigi has not been set up in its spreadsheet yet.');
-  const ss = openBound();
-  return { status: 200, tabs: TABS.map((t) => ({ tab: t.name, present: findSheet(ss, t) !== null })) };
+// Configuration that stops requests is told to a person once in the Inbox; if even that fails, the client's
+// answer says so, so the problem is never only in a log nobody reads.
+function tellConfigProblem(e: unknown, answer: ApiError): void {
+  if (!(e instanceof ConfigError)) return;
+  try {
+    new Notices(new Store(openBound(), scriptZone())).tell(configNotice(e));
+  } catch (err) {
+    const details = (answer.error.details ?? {}) as Record<string, unknown>;
+    answer.error.details = { ...details, notice: `No person could be told: ${(err as Error).message}` };
+  }
 }
 
 export function handleWeb(
-  method: 'GET' | 'POST',
+  method: Method,
   e: GoogleAppsScript.Events.DoGet | GoogleAppsScript.Events.DoPost,
 ): GoogleAppsScript.Content.TextOutput {
-  let body: Record<string, unknown> = {};
-  if (method === 'POST') {
-    const post = (e as GoogleAppsScript.Events.DoPost).postData;
-    try {
-      body = post?.contents ? (JSON.parse(post.contents) as Record<string, unknown>) : {};
-    } catch {
-      return json(apiError(400, 'invalid_json', 'The request body is not valid JSON.'));
-    }
-  }
-  const path = String(e.parameter.path || '/');
-  const key = routeKey(method, path);
-  const roles = ROUTE_ROLES[key];
-  if (!roles) return json(apiError(404, 'not_found', `No endpoint ${key}.`));
-  const token = (e.parameter.token as string | undefined) ?? (typeof body.token === 'string' ? body.token : undefined);
-  const caller = authenticate(token);
-  if (!caller) return json(apiError(401, 'unauthorized', 'A valid API token is required.'));
-  if (roles.indexOf(caller.role) < 0)
-    return json(apiError(403, 'forbidden', `The ${caller.role} role cannot call ${key}.`));
-  const result: unknown | ApiError = key === 'GET /status' ? status() : apiError(404, 'not_found', key);
-  return json(result);
+  const contents = method === 'POST' ? (e as GoogleAppsScript.Events.DoPost).postData?.contents : undefined;
+  return jsonOutput(
+    routeRequest(
+      { method, parameter: e.parameter as Record<string, string>, contents },
+      { routes: ROUTES, authenticate, onError: tellConfigProblem },
+    ),
+  );
 }

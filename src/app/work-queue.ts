@@ -1,10 +1,11 @@
 // The Queue tab as a work queue: enqueue with dedupe, claim under the lock with a lease, and record the result.
 import { rowsOf } from '../../sheets-schema/index.js';
-import { inboxRow, queueItem, queueRow } from '../adapters/gas/records.js';
+import { queueItem, queueRow } from '../adapters/gas/records.js';
 import type { Commit, Store, StoreState } from '../adapters/gas/store.js';
 import { advanceHead, backoffMs, findDuplicate, inProgressCount, pickNext, type QueueItem } from '../core/queue.js';
-import type { InboxItem, Priority } from '../core/types.js';
+import type { Priority } from '../core/types.js';
 import type { Configuration } from './configuration.js';
+import { type Notice, Notices } from './notices.js';
 
 // done/requeue are written by finish(); finished and converted were already written by the last commit.
 export type Outcome =
@@ -14,7 +15,8 @@ export type Outcome =
   | { kind: 'finished' }
   | { kind: 'continue'; item: QueueItem };
 
-export type Finished = Outcome | { kind: 'failed'; error: string };
+// A failure may carry a notice for a person (told once per condition, whichever attempt it is).
+export type Finished = Outcome | { kind: 'failed'; error: string; notice?: Notice };
 
 // An item as read, with its payload cell as stored (an overflow pointer stays a pointer when unchanged).
 type Stored = QueueItem & { rawPayload?: string; resolvedPayload?: string };
@@ -29,11 +31,15 @@ const queueCols = rowsOf('queue');
 const PAYLOAD = queueCols.index('payload_json');
 
 export class WorkQueue {
+  private readonly notices: Notices;
+
   constructor(
     private readonly store: Store,
     private readonly config: Configuration,
     readonly owner: string,
-  ) {}
+  ) {
+    this.notices = new Notices(store);
+  }
 
   read(state: StoreState): QueueItem[] {
     const head = Math.max(2, state.queueHead);
@@ -167,6 +173,7 @@ export class WorkQueue {
       // Another execution took the item over after our lease ran out: leave it to that execution.
       if (current.lease_owner !== this.owner) return;
       const released = { ...current, lease_owner: '', lease_until: 0, updated_at: now };
+      let told: (() => void) | null = null;
       let next: QueueItem;
       if (outcome.kind === 'done') next = { ...released, status: 'done', last_error: '' };
       else if (outcome.kind === 'requeue')
@@ -184,25 +191,22 @@ export class WorkQueue {
           available_at: now + backoffMs(current.attempts),
           last_error: outcome.error.slice(0, 2000),
         };
-        if (dead) this.tellDead(c, current, outcome.error, now);
+        // A failure that carries its own notice was told (once) already; the item's death adds nothing new.
+        if (outcome.notice) told = this.notices.within(c, outcome.notice);
+        else if (dead) this.tellDead(c, current, outcome.error);
       }
       this.write(c, next, true);
       c.run(new Date(now).toISOString());
+      if (told) told();
     });
   }
 
-  // A dead task is a person's problem: one Inbox row says which and why.
-  private tellDead(c: Commit, item: QueueItem, error: string, now: number): void {
-    const inbox: InboxItem = {
-      inbox_id: `INB-${c.nextSeq('inbox')}`,
-      from_agent: 'system',
-      type: 'anomaly_alert',
-      priority: 'high',
+  // A dead task is a person's problem: one Inbox row says which and why (an item dies once, so no memory is needed).
+  private tellDead(c: Commit, item: QueueItem, error: string): void {
+    this.notices.write(c, {
       title: `Task ${item.id} (${item.type}) is dead`,
       body: `After ${item.attempts} attempts: ${error.slice(0, 1500)}`,
       discussion_id: String(item.payload?.discussion_id ?? ''),
-    };
-    c.append('inbox', [inboxRow(inbox, now)]);
-    c.audit({ actor: 'system', event: 'inbox', tab: 'Inbox', row_key: inbox.inbox_id, payload: { title: inbox.title } });
+    });
   }
 }

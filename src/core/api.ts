@@ -1,6 +1,10 @@
-// The web API's envelope: paths, roles, and the JSON error format of SPEC §11.
+// The web API's envelope: roles, path patterns, the token list, and the JSON error format of SPEC §11.
+import { z } from 'zod';
+import { ConfigError, ConflictError, KaigiError, NotFoundError, ValidationError } from './errors.js';
 
-export type Role = 'coordinator' | 'worker' | 'viewer' | 'admin';
+export const ROLES = ['viewer', 'worker', 'coordinator', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+export const ALL_ROLES: readonly Role[] = ROLES;
 
 export interface ApiError {
   error: { code: string; message: string; details?: unknown };
@@ -11,10 +15,6 @@ export function apiError(status: number, code: string, message: string, details?
   return details === undefined ? { error: { code, message }, status } : { error: { code, message, details }, status };
 }
 
-export const ROUTE_ROLES: Record<string, Role[]> = {
-  'GET /status': ['viewer', 'worker', 'coordinator', 'admin'],
-};
-
 // Compares two equal-purpose strings without stopping at the first difference.
 export function constantTimeEqual(a: string, b: string): boolean {
   let diff = a.length ^ b.length;
@@ -23,6 +23,94 @@ export function constantTimeEqual(a: string, b: string): boolean {
   return diff === 0;
 }
 
-export function routeKey(method: 'GET' | 'POST', path: string): string {
-  return `${method} ${path.replace(/\/+$/, '') || '/'}`;
+export type Method = 'GET' | 'POST';
+
+export function normalizePath(path: string): string {
+  return path.replace(/\/+$/, '') || '/';
+}
+
+export function routeKey(method: Method, path: string): string {
+  return `${method} ${normalizePath(path)}`;
+}
+
+// Matches a path against a pattern such as /tasks/{id}/result; returns the {params} or null.
+// Apps Script hands the path parameter already decoded, so segments are compared as they are.
+export function matchPath(pattern: string, path: string): Record<string, string> | null {
+  const want = normalizePath(pattern).split('/');
+  const got = normalizePath(path).split('/');
+  if (want.length !== got.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const m = /^\{(\w+)\}$/.exec(want[i]);
+    if (m) {
+      if (got[i] === '') return null;
+      params[m[1]] = got[i];
+    } else if (want[i] !== got[i]) return null;
+  }
+  return params;
+}
+
+export interface FieldIssue {
+  field: string;
+  code: string;
+  message: string;
+}
+
+// zod's issues as field-level details of a 400 answer.
+export function fieldIssues(error: z.ZodError): FieldIssue[] {
+  return error.issues.map((i) => ({ field: i.path.map(String).join('.'), code: i.code, message: i.message }));
+}
+
+// Any error a handler throws, as SPEC §11's JSON error: the KaigiError hierarchy says which status it is.
+export function errorToApi(e: unknown): ApiError {
+  if (e instanceof ValidationError) {
+    const issues = (e as { issues?: unknown }).issues;
+    return apiError(400, e.code, e.message, Array.isArray(issues) ? issues : undefined);
+  }
+  if (e instanceof NotFoundError) return apiError(404, e.code, e.message);
+  if (e instanceof ConflictError) return apiError(409, e.code, e.message);
+  if (e instanceof ConfigError) return apiError(500, e.code, e.message, e.key ? { key: e.key } : undefined);
+  if (e instanceof KaigiError) return apiError(500, e.code, e.message);
+  const message = e instanceof Error ? e.message : String(e);
+  return apiError(500, 'internal', `Internal error: ${message}`);
+}
+
+// ---- API clients ----------------------------------------------------------------------------
+
+export interface TokenRecord {
+  hash: string;
+  role: Role;
+  name: string;
+}
+
+const tokenListSchema = z.array(
+  z.object({
+    hash: z.string().regex(/^[0-9a-f]{64}$/),
+    role: z.enum(ROLES),
+    name: z.string(),
+  }),
+);
+
+// The token list kept in a Script Property. Missing means no clients yet; anything unusable is a ConfigError
+// naming the property and what is wrong with it, never its content (JSON.parse's own message quotes it).
+export function parseTokenList(raw: string | null, property: string): TokenRecord[] {
+  if (raw === null || raw.trim() === '') return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(`The ${property} Script Property is not valid JSON.`, property);
+  }
+  const parsed = tokenListSchema.safeParse(value);
+  if (!parsed.success) {
+    const where = parsed.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.length ? `entry ${i.path.map(String).join('.')}` : 'the value'} (${i.code})`)
+      .join(', ');
+    throw new ConfigError(
+      `The ${property} Script Property is not a list of { hash, role, name }: ${where} is not usable.`,
+      property,
+    );
+  }
+  return parsed.data;
 }

@@ -21,8 +21,25 @@ export class NotFoundError extends KaigiError {
 }
 
 // A Settings row, a Script Property or another piece of configuration that cannot be used as it is.
+// `key` names it (never its content), so the API's answer and a person's Inbox notice can say which.
 export class ConfigError extends KaigiError {
   readonly code: string = 'invalid_configuration';
+  constructor(
+    message: string,
+    readonly key = '',
+  ) {
+    super(message);
+  }
+}
+
+// A request that is understood but cannot be answered in the current state (e.g. Kaigi is not set up yet).
+export class ConflictError extends KaigiError {
+  constructor(
+    message: string,
+    readonly code: string = 'conflict',
+  ) {
+    super(message);
+  }
 }
 
 // Stored state that cannot be read safely: an unknown version, a broken journal, a missing tab.

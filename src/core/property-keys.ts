@@ -19,6 +19,8 @@ export const PROPERTY_KEYS = {
   nudgeAt: 'KAIGI_NUDGE_AT',
   // The bound spreadsheet's id, for executions that have no active spreadsheet (web app, triggers).
   spreadsheetId: 'KAIGI_SPREADSHEET_ID',
+  // What a person has already been told in the Inbox, so each condition is said once.
+  notices: 'KAIGI_NOTICES',
   // API clients: a JSON list of { hash, role, name }; tokens are never stored in clear.
   apiTokens: 'KAIGI_API_TOKENS',
 } as const;
