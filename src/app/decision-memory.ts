@@ -7,15 +7,9 @@ import type { StepResult } from '../core/engine.js';
 import { type AgentMemory, type CaseContext, caseText, EMPTY_MEMORY, situationText } from '../core/memory.js';
 import type { ContentOf } from '../core/messages.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
+import type { AgentStats } from '../core/review-plan.js';
 import type { AgentDef, Discussion } from '../core/types.js';
 import type { Configuration } from './configuration.js';
-
-export interface AgentStats {
-  hits: number;
-  misses: number;
-  brier: number;
-  n: number;
-}
 
 // What a commit changed that caches must hear about once it is written.
 export interface MemoryChanges {

@@ -2,6 +2,7 @@
 import { addDays } from './ids.js';
 import type { SuccessCriterion } from './messages.js';
 import { mean, series } from './kpi.js';
+import type { Settings } from './settings.js';
 import type { KpiRow } from './types.js';
 
 export type Verdict = 'confirmed' | 'rejected' | 'inconclusive';
@@ -12,7 +13,7 @@ export interface Thresholds {
   minDataPoints: number;
 }
 
-export interface Measured {
+interface Measured {
   metric: string;
   baseline: number;
   predicted: number;
@@ -26,6 +27,15 @@ export interface Evaluation {
   error: number;
   points: number;
   measured: Measured[];
+}
+
+// The verdict thresholds as Settings holds them (SPEC §8.3).
+export function thresholdsOf(s: Settings): Thresholds {
+  return {
+    confirmMaxError: s.number('outcome.confirm_max_error'),
+    rejectMinError: s.number('outcome.reject_min_error'),
+    minDataPoints: s.number('outcome.min_data_points'),
+  };
 }
 
 // Relative error as the seed defines it, with both-zero a match and a non-zero guess against zero the worst.

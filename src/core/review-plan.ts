@@ -1,0 +1,292 @@
+// The daily review as a pure plan: a due decision and what memory holds in, every row, audit event and property out.
+import { dayOf as dayOfId } from './ids.js';
+import { orderOf, reflect, shouldNotify, type Learning, type LearningRules } from './memory.js';
+import type { ContentOf } from './messages.js';
+import { evaluate, type Evaluation, type Thresholds } from './outcomes.js';
+import { moveLearnings, newLearningOps, type Learned } from './review-learnings.js';
+import { write, type ReviewOp, type SeqName } from './review-ops.js';
+import { transition } from './state-machine.js';
+import type { Discussion, InboxItem, KpiRow } from './types.js';
+
+// Each agent's record against reviewed outcomes (Script Property PROPERTY_KEYS.agentStats).
+export interface AgentStats {
+  hits: number;
+  misses: number;
+  brier: number;
+  n: number;
+}
+
+type ReflectionHistory = Record<string, { self_score: number; to_improve: string }[]>;
+
+// The Script Properties the review keeps (PROPERTY_KEYS.agentStats, .reflectionHistory, .nextActions).
+export interface ReviewProperties {
+  agentStats: Record<string, AgentStats>;
+  reflectionHistory: ReflectionHistory;
+  nextActions: Record<string, string[]>;
+}
+
+// An Orders row as the review reads it; review_day is the date cell as YYYY-MM-DD in the script's zone.
+export interface OrderLine {
+  row: number;
+  order_id: string;
+  decision_id: string;
+  discussion_id: string;
+  status: string;
+  review_day: string;
+}
+
+export interface DueDecision {
+  decision_id: string;
+  discussion_id: string;
+  orders: { row: number; order_id: string }[];
+}
+
+// A due decision whose discussion is still DECIDED on that decision, measured against the KPI.
+export interface Assessment extends DueDecision {
+  discussion: Discussion;
+  log_row: number;
+  order: ContentOf<'EXECUTION_ORDER'>;
+  ev: Evaluation;
+}
+
+// One decision's review: written as one commit in this order, then the properties.
+export interface ReviewCommit {
+  decision_id: string;
+  discussion_id: string;
+  ops: ReviewOp[];
+  properties: ReviewProperties;
+}
+
+// What the review reads and changes across decisions: the Learnings rows and the properties.
+export interface ReviewMemory {
+  learnings: Learning[];
+  properties: ReviewProperties;
+}
+
+export interface ReviewWorld {
+  rules: LearningRules;
+  lang: 'ja' | 'en';
+  now: number;
+  // model:dims of the embeddings the new learnings come with.
+  embeddingModel: string;
+  // The commit's counters: each call gives the next number of that sequence.
+  next: (name: SeqName) => number;
+}
+
+const OPEN_ORDERS = ['PENDING', 'ACKNOWLEDGED', 'IN_PROGRESS'];
+
+// Open orders whose review date has come, grouped by decision in the order the tab lists them.
+export function dueDecisions(orders: readonly OrderLine[], today: string): DueDecision[] {
+  const byId: Record<string, DueDecision> = {};
+  const out: DueDecision[] = [];
+  for (const o of orders) {
+    if (OPEN_ORDERS.indexOf(o.status) < 0 || o.review_day > today) continue;
+    let due = byId[o.decision_id];
+    if (!due) {
+      due = { decision_id: o.decision_id, discussion_id: o.discussion_id, orders: [] };
+      byId[o.decision_id] = due;
+      out.push(due);
+    }
+    due.orders.push({ row: o.row, order_id: o.order_id });
+  }
+  return out;
+}
+
+// The window before the decision against the window ending on the review date. A discussion that moved on
+// (reopened, replaced by another decision) is not reviewed: null.
+export function assessReview(
+  due: DueDecision,
+  discussion: Discussion,
+  logRow: number,
+  kpi: readonly KpiRow[],
+  t: Thresholds,
+): Assessment | null {
+  const order = orderOf(discussion);
+  if (!order || order.decision_id !== due.decision_id || discussion.status !== 'DECIDED') return null;
+  const ev = evaluate(
+    discussion.trigger.target_user_id,
+    order.monitoring.success_criteria,
+    dayOfId(due.decision_id),
+    order.monitoring.review_date,
+    kpi,
+    t,
+  );
+  return { ...due, discussion, log_row: logRow, order, ev };
+}
+
+function copy<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
+}
+
+// Everything one decision's review writes. Pure: the same inputs give the same plan, and no input is changed.
+export function planReview(
+  a: Assessment,
+  learned: Learned & { embeddings: string[] },
+  memory: ReviewMemory,
+  w: ReviewWorld,
+): { commit: ReviewCommit; memory: ReviewMemory } {
+  const { ev, order, discussion: d } = a;
+  const verdict = ev.verdict;
+  const at = new Date(w.now);
+  const ops: ReviewOp[] = [];
+
+  // The Outcomes row; the orders are done once the commit point is written (a crash before it leaves them due).
+  const outcomeId = `OUT-${w.next('outcome')}`;
+  ops.push(
+    write(
+      'outcomes',
+      'append',
+      0,
+      {
+        outcome_id: outcomeId,
+        decision_id: a.decision_id,
+        discussion_id: a.discussion_id,
+        evaluated_at: at,
+        metrics_json: JSON.stringify(order.monitoring),
+        baseline_json: JSON.stringify(ev.measured.map((m) => ({ metric: m.metric, baseline: m.baseline }))),
+        observed_json: JSON.stringify(
+          ev.measured.map((m) => ({ metric: m.metric, predicted: m.predicted, actual: m.actual, error: m.error })),
+        ),
+        prediction_error: ev.error,
+        verdict,
+        data_points: ev.points,
+        notes: '',
+      },
+      {
+        actor: 'kaigi',
+        event: 'outcome',
+        tab: 'Outcomes',
+        row_key: outcomeId,
+        payload: { verdict, error: ev.error },
+        stamp: true,
+      },
+      `Outcomes:${outcomeId}`,
+    ),
+  );
+  for (const o of a.orders)
+    ops.push(
+      write(
+        'orders',
+        'after',
+        o.row,
+        { status: 'DONE', updated_at: at },
+        { actor: 'kaigi', event: 'order_done', tab: 'Orders', row_key: o.order_id, payload: {}, stamp: true },
+      ),
+    );
+
+  const moved = moveLearnings(a, memory.learnings, w.rules);
+  ops.push(...moved.ops, ...newLearningOps(a, outcomeId, learned, w));
+  const learnings = moved.learnings;
+
+  // Reflections, and the agent → human messages seed 003 §12.5 calls for.
+  const reflections = reflect(d, verdict, w.lang);
+  const history = copy(memory.properties.reflectionHistory);
+  for (const ref of reflections) {
+    const id = `REF-${w.next('reflection')}`;
+    ops.push(
+      write(
+        'reflections',
+        'append',
+        0,
+        {
+          reflection_id: id,
+          agent_id: ref.agent_id,
+          discussion_id: a.discussion_id,
+          self_score: ref.self_score,
+          reasoning: ref.reasoning,
+          went_well: ref.went_well,
+          to_improve: ref.to_improve,
+          next_actions_json: JSON.stringify(ref.next_actions),
+          created_at: at,
+        },
+        {
+          actor: ref.agent_id,
+          event: 'reflection',
+          tab: 'Reflections',
+          row_key: id,
+          payload: { self_score: ref.self_score },
+        },
+      ),
+    );
+    const h = (history[ref.agent_id] ?? []).concat([{ self_score: ref.self_score, to_improve: ref.to_improve }]);
+    history[ref.agent_id] = h.slice(-5);
+    const notify = shouldNotify(history[ref.agent_id]);
+    if (!notify) continue;
+    const inbox: InboxItem = {
+      inbox_id: `INB-${w.next('inbox')}`,
+      from_agent: ref.agent_id,
+      type: notify.type,
+      priority: notify.type === 'struggle' ? 'high' : 'normal',
+      title: `${ref.agent_id}: ${notify.type}`,
+      body: notify.reason,
+      discussion_id: a.discussion_id,
+    };
+    ops.push(
+      write(
+        'inbox',
+        'append',
+        0,
+        { ...inbox, status: 'unread', response: '', created_at: at, updated_at: at },
+        { actor: ref.agent_id, event: 'inbox', tab: 'Inbox', row_key: inbox.inbox_id, payload: { title: inbox.title } },
+      ),
+    );
+  }
+
+  // Historical accuracy and calibration (SPEC §4.4, §13): stated confidence scored against the verdict.
+  const stats = copy(memory.properties.agentStats);
+  if (verdict !== 'inconclusive') {
+    const chosen = order.actions.map((x) => x.action_type);
+    for (const m of d.messages) {
+      if (m.message_type !== 'SPECIALIST_OPINION' || m.metadata.default_opinion) continue;
+      const op = m.content as ContentOf<'SPECIALIST_OPINION'>;
+      const right = chosen.indexOf(op.recommendation.action_type) >= 0 === (verdict === 'confirmed');
+      const st = (stats[m.speaker] ??= { hits: 0, misses: 0, brier: 0, n: 0 });
+      if (right) st.hits++;
+      else st.misses++;
+      st.brier += (op.confidence - (right ? 1 : 0)) ** 2;
+      st.n++;
+    }
+  }
+
+  // The discussion closes with its verdict in column M: the commit point.
+  ops.push({
+    kind: 'audit',
+    actor: 'kaigi',
+    event: 'status',
+    tab: 'Discussion Log',
+    row_key: a.discussion_id,
+    payload: { from: 'DECIDED', to: 'CLOSED' },
+  });
+  ops.push(
+    write(
+      'discussions',
+      'marker',
+      a.log_row,
+      {
+        status: transition(d.status, 'CLOSED'),
+        closed_at: at,
+        outcome_evaluated: verdict,
+        execution_status: 'DONE',
+      },
+      {
+        actor: 'kaigi',
+        event: 'log_row_updated',
+        tab: 'Discussion Log',
+        row_key: a.discussion_id,
+        payload: { status: 'CLOSED' },
+        stamp: true,
+      },
+      `Discussion Log:${a.discussion_id}`,
+    ),
+  );
+
+  // Each agent keeps the next actions of its last three reflections for its next discussion.
+  const nextActions = copy(memory.properties.nextActions);
+  for (const ref of reflections)
+    nextActions[ref.agent_id] = (nextActions[ref.agent_id] ?? []).concat(ref.next_actions).slice(-3);
+  const properties = { agentStats: stats, reflectionHistory: history, nextActions };
+  return {
+    commit: { decision_id: a.decision_id, discussion_id: a.discussion_id, ops, properties },
+    memory: { learnings, properties },
+  };
+}
