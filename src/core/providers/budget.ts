@@ -9,8 +9,6 @@ export class BudgetProvider implements Provider {
   constructor(private readonly rules: Provider) {}
 
   respond(requests: AgentRequest[]): AgentResponse[] {
-    return this.rules
-      .respond(requests)
-      .map((r) => ({ ...r, fallbackLevel: 4, note: BUDGET_NOTE }));
+    return this.rules.respond(requests).map((r) => ({ ...r, fallbackLevel: 4, note: BUDGET_NOTE }));
   }
 }

@@ -1,0 +1,90 @@
+// Exact cosine top-k over stored int8 vectors: decoding, ordering, filters, and agreement with brute force.
+import { describe, expect, it } from 'vitest';
+import { decodeVector, encodeVector } from '../../../src/core/embedding.js';
+import { decodeMatrix, topK } from '../../../src/core/retrieval.js';
+
+// Cells whose int8 forms are exact: every component is 0 or ±the maximum.
+const X = encodeVector([1, 0, 0, 0]);
+const Y = encodeVector([0, 1, 0, 0]);
+const XY = encodeVector([1, 1, 0, 0]);
+const NEG_X = encodeVector([-1, 0, 0, 0]);
+const ZERO = encodeVector([0, 0, 0, 0]);
+
+describe('decodeMatrix', () => {
+  it('decodes the cells into one int8 matrix with row norms and keys', () => {
+    const m = decodeMatrix([X, XY, NEG_X, ZERO], 4, [10, 11, 12, 13]);
+    expect([m.dims, m.rows, m.keys]).toEqual([4, 4, [10, 11, 12, 13]]);
+    expect(Array.from(m.data)).toEqual([127, 0, 0, 0, 127, 127, 0, 0, -127, 0, 0, 0, 0, 0, 0, 0]);
+    // A zero row gets norm 1 so it scores 0 instead of NaN.
+    expect(Array.from(m.norms)).toEqual([127, Math.fround(127 * Math.SQRT2), 127, 1]);
+    expect(decodeMatrix([X, Y], 4).keys).toEqual([0, 1]);
+  });
+});
+
+describe('topK', () => {
+  const m = decodeMatrix([Y, NEG_X, XY, X, ZERO], 4, [0, 1, 2, 3, 4]);
+  const q = new Float32Array([1, 0, 0, 0]);
+
+  it('returns the k best rows by cosine, best first', () => {
+    const hits = topK(m, q, 3);
+    expect(hits.map((h) => h.key)).toEqual([3, 2, 0]);
+    expect(hits[0].score).toBe(1);
+    expect(hits[1].score).toBeCloseTo(Math.SQRT1_2, 6);
+    expect(hits[2].score).toBe(0);
+    // The query's length does not matter.
+    expect(topK(m, new Float32Array([5, 0, 0, 0]), 3)).toEqual(hits);
+  });
+
+  it('returns nothing for k = 0 or less (a Settings value), without failing', () => {
+    expect(topK(m, q, 0)).toEqual([]);
+    expect(topK(m, q, -1)).toEqual([]);
+  });
+
+  it('returns every row when k exceeds them, the opposite direction last', () => {
+    const all = topK(m, q, 10);
+    expect(all.map((h) => h.key)).toEqual([3, 2, 0, 4, 1]);
+    expect(all[4].score).toBe(-1);
+  });
+
+  it('applies filters (scope, agent, confidence) before ranking', () => {
+    const meta: Record<number, { scope: string; agent: string; confidence: number }> = {
+      0: { scope: 'shared', agent: '', confidence: 0.9 },
+      1: { scope: 'shared', agent: '', confidence: 0.9 },
+      2: { scope: 'individual', agent: 'psychology', confidence: 0.8 },
+      3: { scope: 'individual', agent: 'coaching', confidence: 0.9 },
+      4: { scope: 'case', agent: '', confidence: 0.1 },
+    };
+    const forPsychology = (k: number) =>
+      meta[k].confidence >= 0.3 && (meta[k].scope === 'shared' || meta[k].agent === 'psychology');
+    expect(topK(m, q, 2, forPsychology).map((h) => h.key)).toEqual([2, 0]);
+    expect(topK(m, q, 5, (k) => meta[k].scope === 'case').map((h) => h.key)).toEqual([4]);
+    expect(topK(m, q, 5, () => false)).toEqual([]);
+  });
+
+  it('agrees with exact float64 cosine over the decoded vectors', () => {
+    let s = 7;
+    const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+    const dims = 32;
+    const vectors = Array.from({ length: 300 }, () => Array.from({ length: dims }, rand));
+    const cells = vectors.map(encodeVector);
+    const query = new Float32Array(Array.from({ length: dims }, rand));
+    const cos = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+      let dot = 0;
+      let na = 0;
+      let nb = 0;
+      for (let i = 0; i < a.length; i++) {
+        dot += a[i] * b[i];
+        na += a[i] * a[i];
+        nb += b[i] * b[i];
+      }
+      return dot / Math.sqrt(na * nb);
+    };
+    const exact = cells
+      .map((c, key) => ({ key, score: cos(decodeVector(c, dims), query) }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, 10);
+    const got = topK(decodeMatrix(cells, dims), query, 10);
+    expect(got.map((h) => h.key)).toEqual(exact.map((h) => h.key));
+    got.forEach((h, i) => expect(h.score).toBeCloseTo(exact[i].score, 5));
+  });
+});

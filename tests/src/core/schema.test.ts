@@ -1,0 +1,202 @@
+// Structured-output schemas per vendor, generated from the zod schemas: shapes, the allow-list enum, and agreement with zod.
+import { describe, expect, it } from 'vitest';
+import { LEARNING_SCHEMA, MESSAGE_TYPES, validateContent, type MessageType } from '../../../src/core/messages.js';
+import type { Expectation } from '../../../src/core/provider.js';
+import { dropNulls, schemaFor as generate, schemaName, type Vendor } from '../../../src/core/providers/schema.js';
+import { Settings } from '../../../src/core/settings.js';
+import {
+  check as checkHuman,
+  decision,
+  feedbackAnswer,
+  human,
+  negative,
+  opinion,
+  positive,
+  situation,
+} from './answers.js';
+import { check, walk, withNulls } from './json-schema.js';
+
+// The generated schema as plain JSON, so a test can reach into any depth.
+const schemaFor = (e: Expectation, vendor: Vendor, allow: readonly string[]): Record<string, any> =>
+  generate(e, vendor, allow);
+
+const ALLOW = new Settings({}).get<string[]>('actions.allow_list');
+const EXPECTATIONS: Expectation[] = [...MESSAGE_TYPES, 'DECISION', 'LEARNING'];
+const VENDORS: Vendor[] = ['openai', 'openai-compatible', 'anthropic', 'gemini'];
+const dialect = (v: Vendor) => (v === 'gemini' ? 'openapi' : 'json-schema');
+
+// Zod-valid answers for every expectation, with optional fields both present and absent.
+const SAMPLES: Record<string, unknown[]> = {
+  SITUATION_REPORT: [
+    situation(),
+    { ...situation(), data_points: [{ metric: 'm', value: 'n/a', change: '', note: '' }] },
+  ],
+  SPECIALIST_OPINION: [opinion('PRAISE_INCREASE'), opinion('SKILL_TRAINING', 0, 'high')],
+  PERSPECTIVE_POSITIVE: [positive(), { ...positive(), recommended_tone: 'warm' }],
+  PERSPECTIVE_NEGATIVE: [negative()],
+  PERSPECTIVE_HUMAN: [human(), { ...human(), practical_suggestion: 'talk on Friday' }],
+  GOVERNANCE_ETHICS: [checkHuman(), checkHuman('FAIL', ['surveillance'])],
+  GOVERNANCE_LEGAL: [checkHuman('FAIL', ['overtime'])],
+  DECISION_DELIBERATION: [decision().deliberation],
+  EXECUTION_ORDER: [decision(['PRAISE_INCREASE', 'REST_RECOMMENDATION']).order],
+  FEEDBACK_REQUEST: [{ question: 'why?', target_agent: 'analyst' }],
+  FEEDBACK_RESPONSE: [feedbackAnswer()],
+  OBJECTION: [
+    { reason: 'r', alternative: 'a' },
+    { reason: 'r', alternative: 'a', target_decision: 'DEC-2026-01-15-001', evidence: ['e'], urgency: 'HIGH' },
+  ],
+  ACKNOWLEDGEMENT: [{ status: 'OK' }, { status: 'RETURNED_TO_PHASE_5', note: 'n', guidance: 'g' }],
+  ERROR: [{ error_code: 'E003', message: 'no answer' }],
+  DECISION: [decision()],
+  LEARNING: [
+    { learnings: [] },
+    { learnings: [{ scope: 'shared', agent_id: '', category: 'PRAISE_INCREASE', content: 'worked', context: '{}' }] },
+  ],
+};
+
+function zodValid(e: Expectation, v: unknown): void {
+  if (e === 'LEARNING') LEARNING_SCHEMA.parse(v);
+  else if (e === 'DECISION') {
+    const d = v as { deliberation: unknown; order: unknown };
+    validateContent('DECISION_DELIBERATION', d.deliberation, ALLOW);
+    validateContent('EXECUTION_ORDER', d.order, ALLOW);
+  } else validateContent(e as MessageType, v, ALLOW);
+}
+
+describe('generated schemas', () => {
+  it('has a sample for every expectation, each valid under zod', () => {
+    expect(Object.keys(SAMPLES).sort()).toEqual([...EXPECTATIONS].sort());
+    for (const e of EXPECTATIONS) for (const v of SAMPLES[e]) expect(() => zodValid(e, v), e).not.toThrow();
+  });
+
+  it('accepts every zod-valid sample, for every vendor', () => {
+    for (const vendor of VENDORS)
+      for (const e of EXPECTATIONS) {
+        const schema = schemaFor(e, vendor, ALLOW);
+        for (const v of SAMPLES[e]) {
+          // Strict mode answers every field, optional ones as null; dropping the nulls gives zod's value back.
+          const sent = vendor.startsWith('openai') ? withNulls(schema, v) : v;
+          expect(check(schema, sent, dialect(vendor)), `${vendor} ${e}`).toEqual([]);
+          expect(dropNulls(sent)).toEqual(v);
+        }
+      }
+  });
+
+  it('closes every object and requires every property for OpenAI strict mode', () => {
+    for (const vendor of ['openai', 'openai-compatible'] as const)
+      for (const e of EXPECTATIONS)
+        walk(schemaFor(e, vendor, ALLOW), (s, path) => {
+          if (s.type !== 'object') return;
+          expect(s.additionalProperties, `${vendor} ${e} ${path}`).toBe(false);
+          expect(s.required, `${vendor} ${e} ${path}`).toEqual(Object.keys(s.properties));
+        });
+  });
+
+  it('closes every object for Anthropic and requires only what zod requires', () => {
+    const s = schemaFor('PERSPECTIVE_HUMAN', 'anthropic', ALLOW);
+    expect(s.required).toEqual(['reality_check', 'human_insight']);
+    for (const e of EXPECTATIONS)
+      walk(schemaFor(e, 'anthropic', ALLOW), (x, path) => {
+        if (x.type === 'object') expect(x.additionalProperties, `${e} ${path}`).toBe(false);
+        expect(x.$schema, `${e} ${path}`).toBeUndefined();
+      });
+  });
+
+  it('gives Gemini upper-case types, nullable instead of null, counts as strings, and a property order', () => {
+    for (const e of EXPECTATIONS)
+      walk(schemaFor(e, 'gemini', ALLOW), (s, path) => {
+        if (s.type !== undefined) expect(s.type, `${e} ${path}`).toBe(String(s.type).toUpperCase());
+        expect(s.type, `${e} ${path}`).not.toBe('NULL');
+        expect(s.additionalProperties, `${e} ${path}`).toBeUndefined();
+        if (s.minItems !== undefined) expect(typeof s.minItems).toBe('string');
+        if (s.properties) expect(s.propertyOrdering).toEqual(Object.keys(s.properties));
+      });
+    expect(schemaFor('SITUATION_REPORT', 'gemini', ALLOW).properties.data_points).toMatchObject({
+      type: 'ARRAY',
+      minItems: '1',
+      maxItems: '40',
+    });
+  });
+
+  it('builds these exact shapes for one type', () => {
+    expect(schemaFor('PERSPECTIVE_POSITIVE', 'openai', ALLOW)).toEqual({
+      type: 'object',
+      properties: {
+        viewpoint: { type: 'string' },
+        opportunity: { type: 'string' },
+        recommended_tone: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+      },
+      required: ['viewpoint', 'opportunity', 'recommended_tone'],
+      additionalProperties: false,
+    });
+    expect(schemaFor('PERSPECTIVE_POSITIVE', 'gemini', ALLOW)).toEqual({
+      type: 'OBJECT',
+      properties: {
+        viewpoint: { type: 'STRING' },
+        opportunity: { type: 'STRING' },
+        recommended_tone: { type: 'STRING' },
+      },
+      required: ['viewpoint', 'opportunity'],
+      propertyOrdering: ['viewpoint', 'opportunity', 'recommended_tone'],
+    });
+    expect(schemaFor('PERSPECTIVE_POSITIVE', 'anthropic', ALLOW)).toEqual({
+      type: 'object',
+      properties: {
+        viewpoint: { type: 'string', minLength: 1, maxLength: 20000 },
+        opportunity: { type: 'string', minLength: 1, maxLength: 20000 },
+        recommended_tone: { type: 'string', maxLength: 500 },
+      },
+      required: ['viewpoint', 'opportunity'],
+      additionalProperties: false,
+    });
+  });
+
+  it('makes action types an enum of the allow-list, wherever they appear', () => {
+    const allow = ['ONLY_THIS', 'OR_THAT'];
+    for (const vendor of VENDORS) {
+      const op = schemaFor('SPECIALIST_OPINION', vendor, allow);
+      expect(op.properties.recommendation.properties.action_type.enum, vendor).toEqual(allow);
+      expect(op.properties.recommendation.properties.action_type.pattern, vendor).toBeUndefined();
+      const d = schemaFor('DECISION', vendor, allow);
+      expect(d.properties.order.properties.actions.items.properties.action_type.enum, vendor).toEqual(allow);
+      expect(d.properties.deliberation.properties.selected_action_types.items.enum, vendor).toEqual(allow);
+    }
+  });
+
+  it('rejects what zod rejects: unknown fields, banned actions, missing fields, wrong types', () => {
+    for (const vendor of VENDORS) {
+      const schema = schemaFor('SPECIALIST_OPINION', vendor, ALLOW);
+      const ok = opinion('PRAISE_INCREASE');
+      const banned = opinion('PAY_CUT');
+      const { hypothesis: _, ...missing } = ok;
+      expect(check(schema, banned, dialect(vendor)), vendor).toEqual([
+        '$.recommendation.action_type: PAY_CUT not in enum',
+      ]);
+      expect(
+        check(schema, missing, dialect(vendor)).filter((x) => x.includes('hypothesis')),
+        vendor,
+      ).toEqual(['$.hypothesis: required']);
+      expect(check(schema, { ...ok, confidence: 'high' }, dialect(vendor)), vendor).toEqual([
+        `$.confidence: expected ${vendor === 'gemini' ? 'NUMBER' : 'number'}`,
+      ]);
+      if (vendor !== 'gemini')
+        expect(check(schema, { ...ok, secret: 1 }, dialect(vendor)), vendor).toEqual(['$.secret: not allowed']);
+    }
+  });
+});
+
+describe('helpers', () => {
+  it('drops nulls at any depth, keeping falsy values', () => {
+    expect(dropNulls({ a: null, b: 0, c: '', d: false, e: [{ f: null, g: 1 }, null], h: { i: null } })).toEqual({
+      b: 0,
+      c: '',
+      d: false,
+      e: [{ g: 1 }, null],
+      h: {},
+    });
+  });
+
+  it('names a schema after its expectation', () => {
+    expect([schemaName('DECISION'), schemaName('SPECIALIST_OPINION')]).toEqual(['decision', 'specialist_opinion']);
+  });
+});
