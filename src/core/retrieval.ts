@@ -30,6 +30,8 @@ export interface Hit {
 
 // The k best rows for a query, among those `allow` accepts (filters on scope, agent, confidence…).
 export function topK(m: Matrix, query: Float32Array, k: number, allow: (key: number) => boolean = () => true): Hit[] {
+  // k = 0 (a Settings value) asks for nothing; without this the loop would read best[-1].
+  if (k <= 0) return [];
   let qn = 0;
   for (let i = 0; i < query.length; i++) qn += query[i] * query[i];
   qn = Math.sqrt(qn) || 1;

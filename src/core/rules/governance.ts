@@ -41,7 +41,7 @@ export function governance(
     );
   const monthly = f.overtimeRecent * 20;
   const raises = opinions(ctx).some((o) =>
-    /増やす|引き上げ|raise|increase (the )?(goal|quota|target)/i.test(o.c.recommendation.description),
+    /増やす|引き上げ|\braise\b|increase (the )?(goal|quota|target)/i.test(o.c.recommendation.description),
   );
   if (monthly > 45 && raises)
     concerns.push(
