@@ -1,61 +1,44 @@
 // Kaigi's tabs as a store: batched reads, journaled commits at known tails, overflow for long values.
-import { StateError } from '../../core/errors.js';
-import { APPEND_TABS, tabByKey, type TabKey } from '../../../sheets-schema/index.js';
+import { APPEND_TABS, rowsOf, tabByKey, type TabKey } from '../../../sheets-schema/index.js';
+import { GENESIS, type ChainHead } from '../../core/audit.js';
+import { canonical, parsePointer, type Pointer } from '../../core/cells.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
-import { auditRows, GENESIS, type AuditEvent, type ChainHead } from '../../core/audit.js';
-import { canonical, chunks, MAX_CELL_CHARS, parsePointer, pointerText, type Pointer } from '../../core/cells.js';
+import { Commit } from './commit.js';
 import { sha256Hex } from './crypto.js';
+import {
+  decodeConfigRows,
+  encodeConfigRows,
+  freshState,
+  parseState,
+  serializeState,
+  StoreError,
+  type StoreState,
+  type Tail,
+} from './store-format.js';
 import { findSheet } from './tabs.js';
+
+// Other modules import these from here; the commit and the formats live in their own files.
+export { Commit } from './commit.js';
+export { StoreError, type StoreState } from './store-format.js';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
 const STATE_KEY = PROPERTY_KEYS.state;
-// Tabs Kaigi appends to; their tails live in the state so no execution has to ask for the last row.
+// Tabs Kaigi appends to grow this many rows at a time, ahead of the writes.
 const GROW_BY = 500;
 export const CONFIG_VERSION = PROPERTY_KEYS.configVersion;
 const CONFIG_TTL_S = 300;
+// CacheService holds at most 100 KB a value; larger tabs are simply read from the sheet each time.
+const CONFIG_CACHE_MAX_CHARS = 90_000;
+
+const AUDIT = rowsOf('audit');
+const OVERFLOW = rowsOf('overflow');
 
 export function bumpConfigVersion(): void {
   const props = PropertiesService.getScriptProperties();
   props.setProperty(CONFIG_VERSION, String(Number(props.getProperty(CONFIG_VERSION) ?? '0') + 1));
 }
-
-// Dates survive the cache as tagged values.
-function encodeRows(rows: unknown[][]): string {
-  return JSON.stringify(rows, function (this: Record<string, unknown>, k: string, v: unknown) {
-    const raw = this[k];
-    return Object.prototype.toString.call(raw) === '[object Date]' ? { $d: (raw as Date).getTime() } : v;
-  });
-}
-
-function decodeRows(text: string): unknown[][] {
-  return JSON.parse(text, (_k, v) => (v && typeof v === 'object' && typeof v.$d === 'number' ? new Date(v.$d) : v));
-}
-
-interface Tail {
-  last: number;
-  max: number;
-}
-
-export interface StoreState {
-  v: 1;
-  tails: Record<string, Tail>;
-  audit: ChainHead;
-  counters: Record<string, { day: string; seq: number } | number>;
-  queueHead: number;
-  journal: Journal | null;
-}
-
-interface Journal {
-  tab: TabKey;
-  row: number;
-  digest: string;
-  appended: Record<string, [number, number]>;
-  after: StoreState;
-}
-
-export class StoreError extends StateError {}
 
 function clone<T>(v: T): T {
   return JSON.parse(JSON.stringify(v)) as T;
@@ -80,14 +63,15 @@ export class Store {
   }
 
   width(key: TabKey): number {
-    return tabByKey(key).columns.length;
+    return rowsOf(key).width;
   }
 
   // ---- state in Script Properties ------------------------------------------------------------
 
+  // The stored state in the current format (an older one is migrated in memory and saved by the next write).
   readState(): StoreState {
     const raw = PropertiesService.getScriptProperties().getProperty(STATE_KEY);
-    if (raw) return JSON.parse(raw) as StoreState;
+    if (raw) return parseState(raw, STATE_KEY);
     return this.readStateFromSheets();
   }
 
@@ -100,10 +84,10 @@ export class Store {
     }
     let audit: ChainHead = { seq: 0, hash: GENESIS };
     if (tails.audit && tails.audit.last >= 2) {
-      const r = this.sheet('audit').getRange(tails.audit.last, 1, 1, 9).getValues()[0];
-      audit = { seq: Number(r[0]), hash: String(r[8]) };
+      const r = AUDIT.read(this.readRows('audit', tails.audit.last, 1)[0]);
+      audit = { seq: Number(r.seq), hash: String(r.hash) };
     }
-    return { v: 1, tails, audit, counters: {}, queueHead: 2, journal: null };
+    return freshState(tails, audit);
   }
 
   // setup(): make sure every append tab has a tail, without touching tails already kept.
@@ -114,7 +98,7 @@ export class Store {
       this.writeState(fresh);
       return fresh;
     }
-    const s = JSON.parse(raw) as StoreState;
+    const s = parseState(raw, STATE_KEY);
     let changed = false;
     for (const key of Object.keys(fresh.tails)) {
       if (!s.tails[key]) {
@@ -127,7 +111,7 @@ export class Store {
   }
 
   writeState(s: StoreState): void {
-    PropertiesService.getScriptProperties().setProperty(STATE_KEY, JSON.stringify(s));
+    PropertiesService.getScriptProperties().setProperty(STATE_KEY, serializeState(s));
   }
 
   // Runs fn holding the script lock, after finishing or undoing a commit a dead execution left behind.
@@ -142,10 +126,11 @@ export class Store {
     }
   }
 
+  // A journal left by a dead commit: rolled forward when its marker is in the sheet, else rolled back.
   private recover(state: StoreState): StoreState {
     const j = state.journal;
     if (!j) return state;
-    const row = this.sheet(j.tab).getRange(j.row, 1, 1, this.width(j.tab)).getValues()[0];
+    const row = this.readRows(j.tab, j.row, 1)[0];
     if (sha256Hex(canonical(row)) === j.digest) {
       this.writeState(j.after);
       return j.after;
@@ -181,17 +166,19 @@ export class Store {
 
   // Configuration tabs people rarely change (Settings, Agents, Prompts) are cached between executions.
   // An edit in the sheet fires onConfigEdit, which moves the version on; Kaigi's own edits do the same.
+  // An entry in another cache format is a miss, read again from the sheet and replaced.
   readConfig(key: TabKey): unknown[][] {
     if (this.tabCache[key]) return this.tabCache[key];
     const cache = CacheService.getScriptCache();
     const version = PropertiesService.getScriptProperties().getProperty(CONFIG_VERSION) ?? '0';
     const name = `kaigi:cfg:${version}:${key}`;
     const hit = cache.get(name);
-    if (hit) return (this.tabCache[key] = decodeRows(hit));
-    const rows = this.readTab(key);
-    const text = encodeRows(rows);
-    if (text.length < 90_000) cache.put(name, text, CONFIG_TTL_S);
-    return rows;
+    const rows = hit ? decodeConfigRows(hit) : null;
+    if (rows) return (this.tabCache[key] = rows);
+    const read = this.readTab(key);
+    const text = encodeConfigRows(read);
+    if (text.length < CONFIG_CACHE_MAX_CHARS) cache.put(name, text, CONFIG_TTL_S);
+    return read;
   }
 
   forgetTab(key: TabKey): void {
@@ -227,11 +214,11 @@ export class Store {
     if (!pointers.length) return rows;
     const from = Math.min(...pointers.map((x) => x.p.rows[0]));
     const to = Math.max(...pointers.map((x) => x.p.rows[1]));
-    const blobRows = this.readRows('overflow', from, to - from + 1);
+    const blobRows = this.readRows('overflow', from, to - from + 1).map((b) => OVERFLOW.read(b));
     const out = rows.map((row) => row.slice());
     for (const { p, r, c } of pointers) {
-      const parts = blobRows.filter((b) => b[0] === p.id).sort((a, b) => Number(a[2]) - Number(b[2]));
-      const text = parts.map((b) => String(b[4])).join('');
+      const parts = blobRows.filter((b) => b.blob_id === p.id).sort((a, b) => Number(a.chunk) - Number(b.chunk));
+      const text = parts.map((b) => String(b.text)).join('');
       if (sha256Hex(text) !== p.sha256)
         throw new StoreError(`Overflow ${p.id} does not match its SHA-256: the value was altered or is incomplete.`);
       out[r][c] = text;
@@ -250,171 +237,4 @@ export class Store {
     this.sheet(key).insertRowsAfter(tail.max, add);
     tail.max += add;
   }
-}
-
-export class Commit {
-  private readonly blocks: { tab: TabKey; row: number; rows: unknown[][] }[] = [];
-  private readonly events: AuditEvent[] = [];
-  private marker: { tab: TabKey; row: number; values: unknown[] } | null = null;
-  private readonly post: { tab: TabKey; row: number; rows: unknown[][] }[] = [];
-  private readonly appended: Record<string, [number, number]> = {};
-
-  constructor(
-    private readonly store: Store,
-    readonly state: StoreState,
-  ) {}
-
-  nextSeq(name: string): number {
-    const n = (Number(this.state.counters[name]) || 0) + 1;
-    this.state.counters[name] = n;
-    return n;
-  }
-
-  // Per-day sequences (DISC, DEC) restart at 1 each day and are never reused within it.
-  nextDaily(name: string, day: string): number {
-    const c = this.state.counters[name] as { day: string; seq: number } | undefined;
-    const seq = c && typeof c === 'object' && c.day === day ? c.seq + 1 : 1;
-    this.state.counters[name] = { day, seq };
-    return seq;
-  }
-
-  private reserve(tab: TabKey, count: number): number {
-    const tail = this.state.tails[tab];
-    if (!tail) throw new StoreError(`the ${tab} tab is not set up`);
-    const first = tail.last + 1;
-    tail.last += count;
-    const range = this.appended[tab];
-    this.appended[tab] = range ? [range[0], tail.last] : [first, tail.last];
-    return first;
-  }
-
-  // Any string longer than a cell holds moves to the Overflow tab; the cell keeps a pointer with its hash.
-  private fit(values: unknown[], owner: string): unknown[] {
-    return values.map((v, i) => {
-      if (typeof v !== 'string' || v.length <= MAX_CELL_CHARS) return v;
-      const id = `OVF-${this.nextSeq('overflow')}`;
-      const sha = sha256Hex(v);
-      const parts = chunks(v);
-      const first = this.reserve('overflow', parts.length);
-      this.blocks.push({
-        tab: 'overflow',
-        row: first,
-        rows: parts.map((p, k) => [id, `${owner}#${i + 1}`, k, parts.length, p, sha]),
-      });
-      return pointerText({
-        $ref: 'Overflow',
-        id,
-        sha256: sha,
-        length: v.length,
-        rows: [first, first + parts.length - 1],
-      });
-    });
-  }
-
-  append(tab: TabKey, rows: unknown[][], owner: (i: number) => string = () => tab): number {
-    const fitted = rows.map((r, i) => this.fit(r, owner(i)));
-    const first = this.reserve(tab, rows.length);
-    if (rows.length) this.blocks.push({ tab, row: first, rows: fitted });
-    return first;
-  }
-
-  // Appends one row and returns what is actually stored (long values replaced by pointers), for hashing.
-  appendOne(tab: TabKey, values: unknown[], owner: string): { row: number; values: unknown[] } {
-    const fitted = this.fit(values, owner);
-    const row = this.reserve(tab, 1);
-    this.blocks.push({ tab, row, rows: [fitted] });
-    return { row, values: fitted };
-  }
-
-  update(tab: TabKey, row: number, values: unknown[], owner = `${tab}:${row}`): unknown[] {
-    const fitted = this.fit(values, owner);
-    this.blocks.push({ tab, row, rows: [fitted] });
-    return fitted;
-  }
-
-  // A write made only once the commit point is in the sheet: a crash before it rolls the commit back, and
-  // a crash after it leaves work that a replay finds already done (e.g. a task still marked as leased).
-  updateAfter(tab: TabKey, row: number, values: unknown[], owner = `${tab}:${row}`): void {
-    this.post.push({ tab, row, rows: [this.fit(values, owner)] });
-  }
-
-  // Several consecutive rows in one write, after the commit point (counters that must never be applied twice).
-  updateBlockAfter(tab: TabKey, row: number, rows: unknown[][]): void {
-    this.post.push({ tab, row, rows: rows.map((r, i) => this.fit(r, `${tab}:${row + i}`)) });
-  }
-
-  // The last write of the commit; once it is in the sheet the commit counts as done.
-  setMarker(tab: TabKey, row: number | 'append', values: unknown[], owner: string): { row: number; values: unknown[] } {
-    const fitted = this.fit(values, owner);
-    const r = row === 'append' ? this.reserve(tab, 1) : row;
-    this.marker = { tab, row: r, values: fitted };
-    return { row: r, values: fitted };
-  }
-
-  audit(e: AuditEvent): void {
-    this.events.push(e);
-  }
-
-  digest(values: unknown[]): string {
-    return sha256Hex(canonical(values));
-  }
-
-  run(timestamp: string): StoreState {
-    const store = this.store;
-    const before = store.readState();
-    if (this.events.length) {
-      const { rows, head } = auditRows(this.state.audit, this.events, timestamp, sha256Hex);
-      const first = this.reserve('audit', rows.length);
-      this.blocks.push({ tab: 'audit', row: first, rows });
-      this.state.audit = head;
-    }
-    if (!this.marker) throw new StoreError('a commit needs a final write');
-    const markerValues = pad(this.marker.values, store.width(this.marker.tab));
-    // Grow first and record the new sizes, so a crash never leaves the state behind the sheet.
-    let grew = false;
-    for (const tab of Object.keys(this.state.tails) as TabKey[]) {
-      const t = this.state.tails[tab];
-      const max = t.max;
-      store.grow(tab, t, t.last);
-      if (t.max !== max) {
-        before.tails[tab].max = t.max;
-        grew = true;
-      }
-    }
-    if (grew) store.writeState(before);
-    const after: StoreState = { ...this.state, journal: null };
-    store.writeState({
-      ...before,
-      journal: {
-        tab: this.marker.tab,
-        row: this.marker.row,
-        digest: this.digest(markerValues),
-        appended: this.appended,
-        after,
-      },
-    });
-    const ordered = this.blocks.filter((b) => b.tab !== 'audit').concat(this.blocks.filter((b) => b.tab === 'audit'));
-    for (const b of ordered)
-      store
-        .sheet(b.tab)
-        .getRange(b.row, 1, b.rows.length, store.width(b.tab))
-        .setValues(b.rows.map((r) => pad(r, store.width(b.tab))));
-    store
-      .sheet(this.marker.tab)
-      .getRange(this.marker.row, 1, 1, store.width(this.marker.tab))
-      .setValues([markerValues]);
-    for (const b of this.post)
-      store
-        .sheet(b.tab)
-        .getRange(b.row, 1, b.rows.length, store.width(b.tab))
-        .setValues(b.rows.map((r) => pad(r, store.width(b.tab))));
-    store.writeState(after);
-    return after;
-  }
-}
-
-function pad(r: unknown[], width: number): unknown[] {
-  const out = r.slice(0, width).map((v) => (v === null || v === undefined ? '' : v));
-  while (out.length < width) out.push('');
-  return out;
 }

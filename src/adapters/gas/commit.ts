@@ -1,0 +1,212 @@
+// One journaled commit: rows reserved at known tails, long values moved to Overflow, audit rows chained, one final write.
+import { rowsOf, type TabKey } from '../../../sheets-schema/index.js';
+import { auditRows, type AuditEvent } from '../../core/audit.js';
+import { canonical, chunks, MAX_CELL_CHARS, pointerText } from '../../core/cells.js';
+import { sha256Hex } from './crypto.js';
+import type { Store } from './store.js';
+import { StoreError, type StoreState } from './store-format.js';
+
+interface Block {
+  tab: TabKey;
+  row: number;
+  rows: unknown[][];
+}
+
+const OVERFLOW = rowsOf('overflow');
+
+export class Commit {
+  private readonly blocks: Block[] = [];
+  private readonly events: AuditEvent[] = [];
+  private marker: { tab: TabKey; row: number; values: unknown[] } | null = null;
+  private readonly post: Block[] = [];
+  private readonly appended: Record<string, [number, number]> = {};
+
+  constructor(
+    private readonly store: Store,
+    readonly state: StoreState,
+  ) {}
+
+  nextSeq(name: string): number {
+    const n = (Number(this.state.counters[name]) || 0) + 1;
+    this.state.counters[name] = n;
+    return n;
+  }
+
+  // Per-day sequences (DISC, DEC) restart at 1 each day and are never reused within it.
+  nextDaily(name: string, day: string): number {
+    const c = this.state.counters[name] as { day: string; seq: number } | undefined;
+    const seq = c && typeof c === 'object' && c.day === day ? c.seq + 1 : 1;
+    this.state.counters[name] = { day, seq };
+    return seq;
+  }
+
+  private reserve(tab: TabKey, count: number): number {
+    const tail = this.state.tails[tab];
+    if (!tail) throw new StoreError(`the ${tab} tab is not set up`);
+    const first = tail.last + 1;
+    tail.last += count;
+    const range = this.appended[tab];
+    this.appended[tab] = range ? [range[0], tail.last] : [first, tail.last];
+    return first;
+  }
+
+  // Any string longer than a cell holds moves to the Overflow tab; the cell keeps a pointer with its hash.
+  private fit(values: unknown[], owner: string): unknown[] {
+    return values.map((v, i) => {
+      if (typeof v !== 'string' || v.length <= MAX_CELL_CHARS) return v;
+      const id = `OVF-${this.nextSeq('overflow')}`;
+      const sha = sha256Hex(v);
+      const parts = chunks(v);
+      const first = this.reserve('overflow', parts.length);
+      this.blocks.push({
+        tab: 'overflow',
+        row: first,
+        rows: parts.map((p, k) =>
+          OVERFLOW.write({
+            blob_id: id,
+            owner: `${owner}#${i + 1}`,
+            chunk: k,
+            chunks: parts.length,
+            text: p,
+            sha256: sha,
+          }),
+        ),
+      });
+      return pointerText({
+        $ref: 'Overflow',
+        id,
+        sha256: sha,
+        length: v.length,
+        rows: [first, first + parts.length - 1],
+      });
+    });
+  }
+
+  append(tab: TabKey, rows: unknown[][], owner: (i: number) => string = () => tab): number {
+    const fitted = rows.map((r, i) => this.fit(r, owner(i)));
+    const first = this.reserve(tab, rows.length);
+    if (rows.length) this.blocks.push({ tab, row: first, rows: fitted });
+    return first;
+  }
+
+  // Appends one row and returns what is actually stored (long values replaced by pointers), for hashing.
+  appendOne(tab: TabKey, values: unknown[], owner: string): { row: number; values: unknown[] } {
+    const fitted = this.fit(values, owner);
+    const row = this.reserve(tab, 1);
+    this.blocks.push({ tab, row, rows: [fitted] });
+    return { row, values: fitted };
+  }
+
+  update(tab: TabKey, row: number, values: unknown[], owner = `${tab}:${row}`): unknown[] {
+    const fitted = this.fit(values, owner);
+    this.blocks.push({ tab, row, rows: [fitted] });
+    return fitted;
+  }
+
+  // A write made only once the commit point is in the sheet: a crash before it rolls the commit back, and
+  // a crash after it leaves work that a replay finds already done (e.g. a task still marked as leased).
+  updateAfter(tab: TabKey, row: number, values: unknown[], owner = `${tab}:${row}`): void {
+    this.post.push({ tab, row, rows: [this.fit(values, owner)] });
+  }
+
+  // Several consecutive rows in one write, after the commit point (counters that must never be applied twice).
+  updateBlockAfter(tab: TabKey, row: number, rows: unknown[][]): void {
+    this.post.push({ tab, row, rows: rows.map((r, i) => this.fit(r, `${tab}:${row + i}`)) });
+  }
+
+  // The last write of the commit; once it is in the sheet the commit counts as done.
+  setMarker(tab: TabKey, row: number | 'append', values: unknown[], owner: string): { row: number; values: unknown[] } {
+    const fitted = this.fit(values, owner);
+    const r = row === 'append' ? this.reserve(tab, 1) : row;
+    this.marker = { tab, row: r, values: fitted };
+    return { row: r, values: fitted };
+  }
+
+  audit(e: AuditEvent): void {
+    this.events.push(e);
+  }
+
+  digest(values: unknown[]): string {
+    return sha256Hex(canonical(values));
+  }
+
+  // The commit protocol, one step per method, in this order:
+  //   1. grow the tabs and record their new sizes   4. write the marker (the commit point)
+  //   2. write the journal                          5. write what must follow the commit point
+  //   3. write the blocks (audit rows last)         6. write the state after, clearing the journal
+  // A crash before 4 rolls back (Store.recover clears the appended rows); from 4 on it rolls forward.
+  run(timestamp: string): StoreState {
+    const before = this.store.readState();
+    this.chainAudit(timestamp);
+    if (!this.marker) throw new StoreError('a commit needs a final write');
+    const marker = { ...this.marker, values: pad(this.marker.values, this.store.width(this.marker.tab)) };
+    this.growTabs(before);
+    const after: StoreState = { ...this.state, journal: null };
+    this.writeJournal(before, marker, after);
+    this.writeBlocks(this.blocks.filter((b) => b.tab !== 'audit').concat(this.blocks.filter((b) => b.tab === 'audit')));
+    this.writeBlocks([{ tab: marker.tab, row: marker.row, rows: [marker.values] }]);
+    this.writeBlocks(this.post);
+    this.clearJournal(after);
+    return after;
+  }
+
+  // The commit's audit events become chained rows appended to the Audit tab.
+  private chainAudit(timestamp: string): void {
+    if (!this.events.length) return;
+    const { rows, head } = auditRows(this.state.audit, this.events, timestamp, sha256Hex);
+    const first = this.reserve('audit', rows.length);
+    this.blocks.push({ tab: 'audit', row: first, rows });
+    this.state.audit = head;
+  }
+
+  // Step 1: grow first and record the new sizes, so a crash never leaves the state behind the sheet.
+  private growTabs(before: StoreState): void {
+    let grew = false;
+    for (const tab of Object.keys(this.state.tails) as TabKey[]) {
+      const t = this.state.tails[tab];
+      const max = t.max;
+      this.store.grow(tab, t, t.last);
+      if (t.max !== max) {
+        before.tails[tab].max = t.max;
+        grew = true;
+      }
+    }
+    if (grew) this.store.writeState(before);
+  }
+
+  // Step 2: the journal names the marker and its digest, what was appended, and the state once done.
+  private writeJournal(before: StoreState, marker: { tab: TabKey; row: number; values: unknown[] }, after: StoreState) {
+    this.store.writeState({
+      ...before,
+      journal: {
+        tab: marker.tab,
+        row: marker.row,
+        digest: this.digest(marker.values),
+        appended: this.appended,
+        after,
+      },
+    });
+  }
+
+  // Steps 3 to 5: one setValues per block, each padded to the tab's width.
+  private writeBlocks(blocks: Block[]): void {
+    for (const b of blocks) {
+      const width = this.store.width(b.tab);
+      this.store
+        .sheet(b.tab)
+        .getRange(b.row, 1, b.rows.length, width)
+        .setValues(b.rows.map((r) => pad(r, width)));
+    }
+  }
+
+  // Step 6: the commit is done; the state moves on and the journal goes.
+  private clearJournal(after: StoreState): void {
+    this.store.writeState(after);
+  }
+}
+
+function pad(r: unknown[], width: number): unknown[] {
+  const out = r.slice(0, width).map((v) => (v === null || v === undefined ? '' : v));
+  while (out.length < width) out.push('');
+  return out;
+}

@@ -1,0 +1,127 @@
+// The store's persisted blobs, versioned (the state and journal in KAIGI_STATE, cached configuration rows), and its errors.
+// Pure (no Apps Script services), so the formats and their migration are tested without a runtime.
+import type { TabKey } from '../../../sheets-schema/index.js';
+import type { ChainHead } from '../../core/audit.js';
+import { StateError } from '../../core/errors.js';
+
+// 1: written by every release before versions were checked; same layout as 2. 2: checked on every read.
+export const STATE_VERSION = 2;
+
+export interface Tail {
+  last: number;
+  max: number;
+}
+
+export interface StoreState {
+  v: typeof STATE_VERSION;
+  tails: Record<string, Tail>;
+  audit: ChainHead;
+  counters: Record<string, { day: string; seq: number } | number>;
+  queueHead: number;
+  journal: Journal | null;
+}
+
+// A commit in flight: its final write (the marker) and what it appended, to roll forward or back after a crash.
+interface Journal {
+  tab: TabKey;
+  row: number;
+  digest: string;
+  appended: Record<string, [number, number]>;
+  after: StoreState;
+}
+
+// The store cannot go on as things are: a missing tab, a busy lock, an altered overflow value.
+export class StoreError extends StateError {}
+
+// Stored state written by a newer Kaigi (or not by Kaigi at all): never guessed at, never reset.
+export class StateVersionError extends StateError {
+  constructor(
+    readonly property: string,
+    readonly version: unknown,
+  ) {
+    super(
+      `The Script Property ${property} has ${version === undefined ? 'no state format version' : `state format version ${JSON.stringify(version)}`}, ` +
+        `but this Kaigi reads versions 1 to ${STATE_VERSION}. It was written by another version of Kaigi: deploy ` +
+        `that version (or a newer one) instead. The property was left as it is.`,
+    );
+  }
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return !!v && typeof v === 'object' && !Array.isArray(v);
+}
+
+function malformed(property: string, what: string): StateError {
+  return new StateError(`The Script Property ${property} is malformed (${what}); it was left as it is.`);
+}
+
+// The fields every version has had, checked before a state is used (a nested journal state included).
+function checkShape(s: Json, property: string): void {
+  if (!isObject(s.tails)) throw malformed(property, 'no tails');
+  for (const [tab, t] of Object.entries(s.tails))
+    if (!isObject(t) || typeof t.last !== 'number' || typeof t.max !== 'number')
+      throw malformed(property, `bad tail for ${tab}`);
+  if (!isObject(s.audit) || typeof s.audit.seq !== 'number' || typeof s.audit.hash !== 'string')
+    throw malformed(property, 'no audit chain head');
+  if (!isObject(s.counters)) throw malformed(property, 'no counters');
+  if (typeof s.queueHead !== 'number') throw malformed(property, 'no queue head');
+  if (s.journal === null) return;
+  const j = s.journal;
+  if (!isObject(j) || typeof j.tab !== 'string' || typeof j.row !== 'number' || typeof j.digest !== 'string')
+    throw malformed(property, 'bad journal');
+  if (!isObject(j.appended) || !isObject(j.after)) throw malformed(property, 'bad journal');
+}
+
+// Brings a parsed state of any known version to the current one; throws on anything else.
+// Version 1 had the layout of 2, its journal's `after` included; only the number moves on.
+export function migrateState(raw: unknown, property: string): StoreState {
+  if (!isObject(raw)) throw malformed(property, 'not an object');
+  const v = raw.v;
+  if (v !== 1 && v !== STATE_VERSION) throw new StateVersionError(property, v);
+  checkShape(raw, property);
+  const j = raw.journal as Json | null;
+  const journal = j ? { ...j, after: migrateState(j.after, property) } : null;
+  return { ...raw, v: STATE_VERSION, journal } as StoreState;
+}
+
+export function parseState(text: string, property: string): StoreState {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw malformed(property, `not JSON: ${(e as Error).message}`);
+  }
+  return migrateState(raw, property);
+}
+
+export function serializeState(s: StoreState): string {
+  return JSON.stringify(s);
+}
+
+export function freshState(tails: Record<string, Tail>, audit: ChainHead): StoreState {
+  return { v: STATE_VERSION, tails, audit, counters: {}, queueHead: 2, journal: null };
+}
+
+// ---- cached configuration rows ----------------------------------------------------------------
+
+// 1 was a bare JSON array of rows; 2 wraps them as { v, rows }. Any other version is a cache miss.
+export const CONFIG_CACHE_VERSION = 2;
+
+// Dates survive the cache as tagged values.
+export function encodeConfigRows(rows: unknown[][]): string {
+  return JSON.stringify({ v: CONFIG_CACHE_VERSION, rows }, function (this: Json, k: string, v: unknown) {
+    const raw = this[k];
+    return Object.prototype.toString.call(raw) === '[object Date]' ? { $d: (raw as Date).getTime() } : v;
+  });
+}
+
+// The rows of a cache entry in this version's format, or null when the entry is another version's.
+export function decodeConfigRows(text: string): unknown[][] | null {
+  const blob: unknown = JSON.parse(text, (_k, v) =>
+    v && typeof v === 'object' && typeof v.$d === 'number' ? new Date(v.$d) : v,
+  );
+  if (!isObject(blob) || blob.v !== CONFIG_CACHE_VERSION || !Array.isArray(blob.rows)) return null;
+  return blob.rows as unknown[][];
+}
