@@ -137,7 +137,10 @@ export class DecisionMemory {
     const block = this.store.readRows('learnings', from, Math.max(...rows) - from + 1).map((v) => v.slice());
     for (const row of rows) {
       const v = lm.read(block[row - from]);
-      block[row - from] = lm.write({ times_applied: (Number(v.times_applied) || 0) + 1, last_applied_at: new Date(now) }, block[row - from]);
+      block[row - from] = lm.write(
+        { times_applied: (Number(v.times_applied) || 0) + 1, last_applied_at: new Date(now) },
+        block[row - from],
+      );
     }
     c.updateBlockAfter('learnings', from, block);
     c.audit({
