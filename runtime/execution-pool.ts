@@ -6,6 +6,7 @@ import { decode, encode } from './gas/bridge.js';
 import type { Clock } from './host/clock.js';
 import { dispatch, newCounts, type ExecContext, type HostState } from './host/dispatch.js';
 import type { LockManager } from './host/locks.js';
+import { WriteBuffer } from './host/write-buffer.js';
 
 // What the pool needs from the runtime that owns it.
 export interface PoolHost {
@@ -32,6 +33,7 @@ export interface StartRequest {
 // What a worker posts on its parent port; service calls travel on the slot's own port (see worker.ts).
 type WorkerMessage =
   | { type: 'log'; execId: number; level: string; text: string }
+  | { type: 'slept'; execId: number; ms: number }
   | { type: 'done'; execId: number; result?: string; error?: ExecutionError };
 
 // A service call's name and its encoded arguments; `__fatal` is the worker saying the execution is over.
@@ -101,8 +103,13 @@ export class ExecutionPool {
       if (m.type === 'log') {
         run.logs.push({ level: m.level, text: m.text });
         this.host.recordLog(m.execId, m.level, m.text);
+      } else if (m.type === 'slept') {
+        this.host.hostState().quota.chargeWait(run.ex, m.ms / 1000);
       } else if (m.type === 'done') {
-        this.finish(slot, run, m.error ? { ok: false, error: m.error } : { ok: true, ...this.describe(m.result!) });
+        const r: Partial<ExecutionResult> = m.error
+          ? { ok: false, error: m.error }
+          : { ok: true, ...this.describe(m.result!) };
+        this.finish(slot, run, this.sendHeldWrites(run, r));
       }
     });
     worker.on('error', (e) => {
@@ -165,9 +172,27 @@ export class ExecutionPool {
     Atomics.notify(slot.flag, 0);
   }
 
+  // An execution that ends on its own, returning or throwing, sends the writes it still holds, as Apps Script does
+  // (a script that throws keeps the changes it made before the error). A write that fails now fails the execution;
+  // a script error already reported stays the one reported.
+  private sendHeldWrites(run: Running, r: Partial<ExecutionResult>): Partial<ExecutionResult> {
+    if (run.settled) return r;
+    try {
+      run.ex.writes.sendAll(this.host.hostState());
+      return r;
+    } catch (e) {
+      if (!r.ok) return r;
+      const err = e as Error;
+      return { ok: false, error: { name: err.name || 'Exception', message: err.message, stack: err.stack ?? '' } };
+    }
+  }
+
   private finish(slot: Slot, run: Running, r: Partial<ExecutionResult>, terminate = false): void {
     if (run.settled) return;
     run.settled = true;
+    // Killed, timed out or its host lost: the writes it had not sent are lost (SPEC §12). A normal end sent
+    // them already (sendHeldWrites), so there is nothing left to drop then.
+    const lostWrites = run.ex.writes.drop();
     if (run.watchdog) clearInterval(run.watchdog);
     this.running.delete(run);
     this.host.locks.releaseAll(run.ex.id);
@@ -187,6 +212,7 @@ export class ExecutionPool {
       startedAt: run.startedAt,
       endedAt: this.host.clock.now(),
       logs: run.logs,
+      ...(lostWrites > 0 ? { lostWrites } : {}),
       ...r,
     };
     this.host.recordExecution(result);
@@ -194,13 +220,38 @@ export class ExecutionPool {
   }
 
   start(req: StartRequest): Promise<ExecutionResult> {
-    const slot = this.slots.find((s) => !s.busy) ?? this.spawn();
-    slot.busy = true;
     const id = this.nextExecId++;
     const startedAt = this.host.clock.now();
+    const ex: ExecContext = {
+      id,
+      user: req.user,
+      owner: req.owner,
+      kind: req.kind,
+      counts: newCounts(),
+      writes: new WriteBuffer(),
+    };
+    // A trigger whose user has spent the day's trigger runtime does not run at all.
+    const refused = this.host.hostState().quota.start(ex);
+    if (refused !== null) {
+      const result: ExecutionResult = {
+        id,
+        fn: req.fn,
+        kind: req.kind,
+        ok: false,
+        error: { name: 'Exception', message: refused, stack: '' },
+        counts: ex.counts,
+        startedAt,
+        endedAt: startedAt,
+        logs: [],
+      };
+      this.host.recordExecution(result);
+      return Promise.resolve(result);
+    }
+    const slot = this.slots.find((s) => !s.busy) ?? this.spawn();
+    slot.busy = true;
     return new Promise((resolve) => {
       const run: Running = {
-        ex: { id, user: req.user, owner: req.owner, kind: req.kind, counts: newCounts() },
+        ex,
         fn: req.fn,
         kind: req.kind,
         opts: req.opts,

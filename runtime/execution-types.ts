@@ -5,6 +5,8 @@ export type ExecutionKind = 'trigger' | 'simple' | 'menu' | 'server' | 'webapp' 
 
 export interface RunOptions {
   kind?: ExecutionKind;
+  // Who runs it: the owner by default, or another editor's email ('' is an anonymous web-app visitor). A trigger
+  // fired by the runtime always runs as its owner.
   user?: string;
   // The execution dies just before its N-th service call reaches the host (1-based).
   killAtCall?: number;
@@ -31,6 +33,8 @@ export interface ExecutionResult {
   error?: ExecutionError;
   killed?: boolean;
   timedOut?: boolean;
+  // Spreadsheet writes the execution still held when it was killed or timed out, and so lost (SPEC §12).
+  lostWrites?: number;
   counts: ExecCounts;
   startedAt: number;
   endedAt: number;

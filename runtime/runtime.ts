@@ -16,7 +16,10 @@ import { Clock } from './host/clock.js';
 import type { HostState, UiRecord } from './host/dispatch.js';
 import { LockManager } from './host/locks.js';
 import { PropertyStore } from './host/properties-store.js';
-import { TriggerStore, type TriggerModel } from './host/triggers.js';
+import { QuotaLedger, type AccountType, type QuotaSnapshot } from './host/quota.js';
+import { DEFAULT_TRIGGER_DELAYS, TriggerStore, type TriggerDelays, type TriggerModel } from './host/triggers.js';
+import { type RuntimeUser, Users } from './host/users.js';
+import { changeTimeZone, zoneOffsetMinutes } from './host/values.js';
 import { Workbook } from './host/workbook.js';
 import { loadXlsx, saveXlsx } from './host/xlsx.js';
 import { readProject, writeProject } from './project-file.js';
@@ -26,19 +29,39 @@ import { isPlainArgument, webEvent, webResponse } from './web-events.js';
 export * from './execution-types.js';
 export { FormatError, FormatVersionError } from './host/format-errors.js';
 export { PROJECT_VERSION, PROJECT_VERSION_KEY, projectFile } from './project-file.js';
+export { DEFAULT_TRIGGER_DELAYS } from './host/triggers.js';
+export { isLocalUrl, originOf } from './host/http.js';
+export { COST_SECONDS, DAILY_LIMITS, QUOTA_MESSAGES, type QuotaUsage } from './host/quota.js';
 
 export interface RuntimeOptions {
   root?: string;
   workbook?: Workbook;
   owner?: string;
   executionLimitMs?: number;
+  // Test-only: the runtime's own tests shorten UrlFetchApp's fixed 60 s to see a time-out quickly. Host-side only:
+  // nothing in Apps Script code (fetch parameters included) can change it.
   fetchTimeoutMs?: number;
+  // Local origins (e.g. 'http://127.0.0.1:8080') UrlFetchApp may reach although Google's servers could not: set only
+  // by the CLI for a local --base-url (and by tests and the bench that use tools/model-server.ts, the same way).
+  // Without it, loopback, private and link-local addresses fail as they do in Apps Script (host/http.ts).
+  allowLocalFetch?: readonly string[];
   echoLogs?: boolean;
   scriptProperties?: Record<string, string>;
   // Sets the clock so that "now" starts at this instant (epoch ms); time then runs on from there.
   startAt?: number;
   // Script properties for this process only (API keys from the environment): visible to executions, never saved.
   secrets?: Record<string, string>;
+  // Which daily quotas apply (SPEC §14): a consumer account's (the default) or a Workspace account's.
+  accountType?: AccountType;
+  // The time zone of a new workbook (SPEC §14: the spreadsheet's own, which may differ from the script's
+  // appsscript.json zone); defaults to the script's. Saved with the workbook; a loaded workbook keeps its own.
+  spreadsheetTimeZone?: string;
+  // Other accounts that use the spreadsheet (editors). Session.getActiveUser().getEmail() names a user only when the
+  // runtime is told they share the owner's Workspace domain; everyone else gets '' as in Apps Script (SPEC §14).
+  users?: RuntimeUser[];
+  // How late after(ms) and daily triggers fire: a seed for the draws and the most an after() trigger is late
+  // (host/triggers.ts; defaults DEFAULT_TRIGGER_DELAYS).
+  triggerDelays?: Partial<TriggerDelays>;
 }
 
 export function findRoot(from = path.dirname(fileURLToPath(import.meta.url))): string {
@@ -59,6 +82,7 @@ export interface RuntimeSnapshot {
   triggers: TriggerModel[];
   clockOffset: number;
   caches: [string, [string, CacheEntry][]][];
+  quota: QuotaSnapshot;
 }
 
 type WebReply = { status: 200; mimeType: string; body: string; result: ExecutionResult };
@@ -71,10 +95,14 @@ export class Runtime implements PoolHost {
   readonly documentProperties = new PropertyStore();
   readonly userPropertyStores = new Map<string, PropertyStore>();
   readonly caches = new Map<string, CacheStore>();
+  // Daily quota use per user; `quota.usage(user)` and `quota.totals(user)` are what a bench reads.
+  readonly quota: QuotaLedger;
   readonly ui: UiRecord = { menus: [], sidebars: [], dialogs: [], alerts: [], toasts: [], responses: [] };
   readonly executions: ExecutionResult[] = [];
   readonly logs: { execId: number; level: string; text: string }[] = [];
   readonly owner: string;
+  // The owner and the other editors: who an execution is for and what Session shows of them (host/users.ts).
+  readonly users: Users;
   readonly manifest: { timeZone: string; oauthScopes: string[]; webapp?: unknown };
   readonly files: Record<string, string>;
   workbook: Workbook;
@@ -84,6 +112,7 @@ export class Runtime implements PoolHost {
   private readonly secretKeys: string[];
   executionLimitMs: number;
   fetchTimeoutMs: number;
+  allowLocalFetch: readonly string[];
   echoLogs: boolean;
 
   constructor(opts: RuntimeOptions = {}) {
@@ -94,10 +123,17 @@ export class Runtime implements PoolHost {
     for (const f of fs.readdirSync(gasDir))
       if (f.endsWith('.html')) this.files[f.replace(/\.html$/, '')] = fs.readFileSync(path.join(gasDir, f), 'utf8');
     this.owner = opts.owner ?? 'owner@example.com';
+    const webapp = this.manifest.webapp as { executeAs?: string } | undefined;
+    this.users = new Users(this.owner, opts.users ?? [], webapp?.executeAs === 'USER_ACCESSING');
+    this.triggers.delays = { ...DEFAULT_TRIGGER_DELAYS, ...opts.triggerDelays };
     this.workbook = opts.workbook ?? Workbook.create({ timeZone: this.manifest.timeZone });
+    // Through the same path as setSpreadsheetTimeZone, so an unknown zone is refused here.
+    if (!opts.workbook && opts.spreadsheetTimeZone) changeTimeZone(this.workbook, opts.spreadsheetTimeZone);
     this.executionLimitMs = opts.executionLimitMs ?? EXECUTION_LIMIT_MS;
     this.fetchTimeoutMs = opts.fetchTimeoutMs ?? 60_000;
+    this.allowLocalFetch = opts.allowLocalFetch ?? [];
     this.echoLogs = opts.echoLogs ?? false;
+    this.quota = new QuotaLedger(() => this.clock.now(), opts.accountType ?? 'consumer');
     if (opts.scriptProperties) this.scriptProperties.set(opts.scriptProperties);
     if (opts.startAt !== undefined) this.clock.setOffset(opts.startAt - Date.now());
     this.secretKeys = Object.keys(opts.secrets ?? {});
@@ -133,7 +169,9 @@ export class Runtime implements PoolHost {
       },
       ui: this.ui,
       fetchTimeoutMs: this.fetchTimeoutMs,
+      allowLocalFetch: this.allowLocalFetch,
       timeZone: this.manifest.timeZone,
+      quota: this.quota,
     };
   }
 
@@ -154,13 +192,14 @@ export class Runtime implements PoolHost {
         new Error('There are too many scripts running simultaneously for this Google user account.'),
       );
     }
-    const user = opts.user ?? (kind === 'trigger' || kind === 'webapp' ? '' : this.owner);
+    const who = this.users.forExecution(kind, opts.user);
     const limitMs =
       kind === 'simple' ? Math.min(SIMPLE_TRIGGER_LIMIT_MS, this.executionLimitMs) : this.executionLimitMs;
     const info = JSON.stringify({
       kind,
-      user,
-      effectiveUser: this.owner,
+      user: who.revealed,
+      effectiveUser: who.effective,
+      activeUserKey: who.activeUserKey,
       timeZone: this.manifest.timeZone,
       locale: this.workbook.locale,
       scopes: this.manifest.oauthScopes,
@@ -169,7 +208,7 @@ export class Runtime implements PoolHost {
       scriptId: 'local-script-id',
       webAppUrl: 'https://script.google.com/macros/s/local-deployment/exec',
     });
-    return this.pool.start({ fn, args, kind, user, owner: this.owner, opts, limitMs, info });
+    return this.pool.start({ fn, args, kind, user: who.user, owner: who.effective, opts, limitMs, info });
   }
 
   // Opening the spreadsheet: the simple onOpen trigger, then installable on-open triggers.
@@ -179,7 +218,7 @@ export class Runtime implements PoolHost {
     ];
     for (const t of this.triggers.triggers.filter((x) => x.eventType === 'ON_OPEN')) {
       out.push(
-        await this.run(t.handler, [{ authMode: 'FULL', triggerUid: t.uid }], { kind: 'trigger', user: this.owner }),
+        await this.run(t.handler, [{ authMode: 'FULL', triggerUid: t.uid }], { kind: 'trigger', user: t.owner }),
       );
     }
     return out;
@@ -243,7 +282,7 @@ export class Runtime implements PoolHost {
     };
     const out: ExecutionResult[] = [];
     for (const t of this.triggers.triggers.filter((x) => x.eventType === 'ON_EDIT'))
-      out.push(await this.run(t.handler, [event], { kind: 'trigger', user: this.owner }));
+      out.push(await this.run(t.handler, [event], { kind: 'trigger', user: t.owner }));
     return out;
   }
 
@@ -251,7 +290,7 @@ export class Runtime implements PoolHost {
   async fireDueTriggers(): Promise<ExecutionResult[]> {
     const out: ExecutionResult[] = [];
     for (const t of this.triggers.due(this.clock.now())) {
-      this.triggers.markFired(t, this.clock.now());
+      this.triggers.markFired(t, this.clock.now(), (time) => zoneOffsetMinutes(time, this.manifest.timeZone) * 60000);
       out.push(await this.fireTrigger(t));
     }
     return out;
@@ -271,7 +310,8 @@ export class Runtime implements PoolHost {
       second: d.getUTCSeconds(),
       timezone: 'UTC',
     };
-    return this.run(t.handler, [event], { ...opts, kind: 'trigger' });
+    // An installable trigger runs as the user who created it.
+    return this.run(t.handler, [event], { ...opts, kind: 'trigger', user: t.owner });
   }
 
   // Moves the clock to each next trigger time and fires what is due, until `until` holds or nothing is scheduled.
@@ -301,6 +341,7 @@ export class Runtime implements PoolHost {
       triggers: structuredClone(this.triggers.triggers),
       clockOffset: this.clock.getOffset(),
       caches: [...this.caches].map(([k, c]) => [k, c.dump()] as [string, [string, CacheEntry][]]),
+      quota: this.quota.snapshot(),
     };
   }
 
@@ -316,6 +357,7 @@ export class Runtime implements PoolHost {
       c.load(entries);
       this.caches.set(k, c);
     }
+    this.quota.restore(s.quota);
   }
 
   // The workbook goes to .xlsx; project state that is not part of a spreadsheet (script properties,

@@ -69,11 +69,16 @@ function run(msg: ExecMessage): void {
     },
     sleep(ms: number) {
       check();
+      // Sleeping is execution time Apps Script charges to the trigger runtime quota (host/quota.ts).
+      const slept = (t: number) => parentPort!.postMessage({ type: 'slept', execId: msg.execId, ms: t });
       if (now() + ms - msg.startedAt > msg.limitMs) {
-        Atomics.wait(parkCell, 0, 0, Math.max(0, msg.startedAt + msg.limitMs - now()));
+        const rest = Math.max(0, msg.startedAt + msg.limitMs - now());
+        Atomics.wait(parkCell, 0, 0, rest);
+        slept(rest);
         park('Exceeded maximum execution time');
       }
       Atomics.wait(parkCell, 0, 0, ms);
+      slept(ms);
     },
     digest(algorithm: string, dataB64: string): string {
       return crypto.createHash(algorithm).update(Buffer.from(dataB64, 'base64')).digest('base64');

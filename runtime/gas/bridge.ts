@@ -3,8 +3,11 @@ import type { ServiceCalls } from '../service-calls.js';
 
 export interface ExecInfo {
   kind: 'trigger' | 'simple' | 'menu' | 'server' | 'webapp' | 'editor';
+  // The active user's email as Session shows it ('' when Google would not reveal it), and whom the script runs as.
   user: string;
   effectiveUser: string;
+  // Session.getTemporaryActiveUserKey(): known even when the email is not.
+  activeUserKey: string;
   timeZone: string;
   locale: string;
   scopes: string[];

@@ -6,7 +6,7 @@ export function toSigned(bytes: number[]): number[] {
   return bytes.map((b) => ((b & 0xff) > 127 ? (b & 0xff) - 256 : b & 0xff));
 }
 
-export function utf8Encode(s: string): number[] {
+function utf8Encode(s: string): number[] {
   const out: number[] = [];
   for (let i = 0; i < s.length; i++) {
     let c = s.charCodeAt(i);

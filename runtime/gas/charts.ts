@@ -4,7 +4,7 @@ import { enumOf } from './bridge.js';
 import type { Range } from './range.js';
 import type { Sheet } from './sheet.js';
 
-export const ChartType = enumOf([
+const ChartType = enumOf([
   'AREA',
   'BAR',
   'BUBBLE',

@@ -2,8 +2,8 @@
 import { enumOf, execInfo, GasError, getBridge } from './bridge.js';
 import { Blob } from './utilities.js';
 
-export const SandboxMode = enumOf(['EMULATED', 'IFRAME', 'NATIVE']);
-export const XFrameOptionsMode = enumOf(['ALLOWALL', 'DEFAULT']);
+const SandboxMode = enumOf(['EMULATED', 'IFRAME', 'NATIVE']);
+const XFrameOptionsMode = enumOf(['ALLOWALL', 'DEFAULT']);
 
 export class HtmlOutput {
   private title = '';
@@ -80,7 +80,7 @@ export class HtmlOutput {
   }
 }
 
-export function escapeHtml(s: string): string {
+function escapeHtml(s: string): string {
   return s
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -156,7 +156,7 @@ export const HtmlService = {
   },
 };
 
-export const MimeType = enumOf(['ATOM', 'CSV', 'ICAL', 'JAVASCRIPT', 'JSON', 'RSS', 'TEXT', 'VCARD', 'XML']);
+const MimeType = enumOf(['ATOM', 'CSV', 'ICAL', 'JAVASCRIPT', 'JSON', 'RSS', 'TEXT', 'VCARD', 'XML']);
 const MIME: Record<string, string> = {
   ATOM: 'application/atom+xml',
   CSV: 'text/csv',

@@ -2,9 +2,9 @@
 import type { TriggerSpec, TriggerWire } from '../service-calls.js';
 import { call, enumOf, execInfo, GasError, getBridge, requireAuthorized, requireScope, SCOPES } from './bridge.js';
 
-export const EventType = enumOf(['CLOCK', 'ON_OPEN', 'ON_EDIT', 'ON_FORM_SUBMIT', 'ON_CHANGE', 'ON_EVENT_UPDATED']);
-export const TriggerSource = enumOf(['SPREADSHEETS', 'CLOCK', 'FORMS', 'DOCUMENTS', 'CALENDAR']);
-export const AuthMode = enumOf(['NONE', 'CUSTOM_FUNCTION', 'LIMITED', 'FULL']);
+const EventType = enumOf(['CLOCK', 'ON_OPEN', 'ON_EDIT', 'ON_FORM_SUBMIT', 'ON_CHANGE', 'ON_EVENT_UPDATED']);
+const TriggerSource = enumOf(['SPREADSHEETS', 'CLOCK', 'FORMS', 'DOCUMENTS', 'CALENDAR']);
+const AuthMode = enumOf(['NONE', 'CUSTOM_FUNCTION', 'LIMITED', 'FULL']);
 const WEEKDAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'];
 
 class Trigger {

@@ -9,7 +9,7 @@ import { ui } from './spreadsheet-ui.js';
 export { Charts } from './charts.js';
 export { Sheet } from './sheet.js';
 
-export const WrapStrategy = enumOf(['WRAP', 'OVERFLOW', 'CLIP']);
+const WrapStrategy = enumOf(['WRAP', 'OVERFLOW', 'CLIP']);
 
 function sheetsGuard(): void {
   requireScope('SpreadsheetApp', SCOPES.spreadsheets, SCOPES.spreadsheetsCurrent);

@@ -4,6 +4,8 @@ import { base64Decode, base64Encode, bytesOf, toSigned, utf8Decode } from './byt
 import { call, GasError, requireAuthorized, requireScope, SCOPES } from './bridge.js';
 import { Blob } from './utilities.js';
 
+// What a script may pass. There is no time-out parameter: each request's limit is a fixed 60 s on the host
+// (host/http.ts), and a `timeout` or `deadline` key a script adds changes nothing.
 interface Params {
   url?: string;
   method?: string;
@@ -122,6 +124,8 @@ export const UrlFetchApp = {
     const [w] = call('fetch', { requests: [toWire(url, params)] });
     return finish(url, params, w);
   },
+  // Every request runs to its end (an answer, an error or the fixed 60 s limit) before the call returns; then one
+  // failed request throws for the whole call and the answers that did come back are lost with it, as in Apps Script.
   fetchAll(requests: (string | Params)[]): HTTPResponse[] {
     guard();
     const list = requests.map((r) => (typeof r === 'string' ? { url: r } : r));

@@ -3,9 +3,9 @@ import { base64Decode, base64Encode, bytesOf, toSigned, utf8Decode } from './byt
 import { enumOf, execInfo, getBridge, GasError } from './bridge.js';
 import { formatDate } from './format-date.js';
 
-export const DigestAlgorithm = enumOf(['MD2', 'MD5', 'SHA_1', 'SHA_256', 'SHA_384', 'SHA_512']);
-export const MacAlgorithm = enumOf(['HMAC_MD5', 'HMAC_SHA_1', 'HMAC_SHA_256', 'HMAC_SHA_384', 'HMAC_SHA_512']);
-export const Charset = enumOf(['US_ASCII', 'UTF_8']);
+const DigestAlgorithm = enumOf(['MD2', 'MD5', 'SHA_1', 'SHA_256', 'SHA_384', 'SHA_512']);
+const MacAlgorithm = enumOf(['HMAC_MD5', 'HMAC_SHA_1', 'HMAC_SHA_256', 'HMAC_SHA_384', 'HMAC_SHA_512']);
+const Charset = enumOf(['US_ASCII', 'UTF_8']);
 
 export class Blob {
   private bytes: number[];
@@ -185,7 +185,8 @@ export const Session = {
     return execInfo().locale.split('_')[0];
   },
   getTemporaryActiveUserKey(): string {
-    return `tmp-${execInfo().user.replace(/[^a-z0-9]/gi, '')}`;
+    getBridge().check();
+    return execInfo().activeUserKey;
   },
 };
 

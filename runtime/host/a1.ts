@@ -11,7 +11,7 @@ export interface GridRange {
   openCols?: boolean;
 }
 
-export function columnLetter(col: number): string {
+function columnLetter(col: number): string {
   let s = '';
   let n = col;
   while (n > 0) {
@@ -22,7 +22,7 @@ export function columnLetter(col: number): string {
   return s;
 }
 
-export function columnNumber(letters: string): number {
+function columnNumber(letters: string): number {
   let n = 0;
   for (const ch of letters.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64);
   return n;

@@ -2,11 +2,11 @@
 import { utf8Length } from './bytes.js';
 import { QuotaError } from './properties-store.js';
 
-export const MAX_CACHE_VALUE_BYTES = 100 * 1024;
-export const MAX_CACHE_KEY_CHARS = 250;
-export const MAX_CACHE_TTL_S = 21600;
-export const DEFAULT_CACHE_TTL_S = 600;
-export const MAX_CACHE_ITEMS = 1000;
+const MAX_CACHE_VALUE_BYTES = 100 * 1024;
+const MAX_CACHE_KEY_CHARS = 250;
+const MAX_CACHE_TTL_S = 21600;
+const DEFAULT_CACHE_TTL_S = 600;
+const MAX_CACHE_ITEMS = 1000;
 
 export interface Entry {
   value: string;

@@ -5,6 +5,7 @@ import type { ExecContext, Handlers, HostState } from './handler.js';
 import { RANGE_HANDLERS } from './range-handlers.js';
 import { FETCH_HANDLERS, STORE_HANDLERS, UI_HANDLERS } from './service-handlers.js';
 import { SHEET_HANDLERS, SPREADSHEET_HANDLERS } from './sheet-handlers.js';
+import { HELD_WRITES, IMMEDIATE_SHEET_CALLS } from './write-buffer.js';
 
 export { newCounts } from './counts.js';
 export type { ExecContext, HostState, UiRecord } from './handler.js';
@@ -34,6 +35,41 @@ async function invoke<K extends ServiceOp>(
   return handler(args, st, ex);
 }
 
+// Calls whose time is spent waiting on something outside the execution.
+const WAITS: ReadonlySet<ServiceOp> = new Set<ServiceOp>(['fetch', 'lock.acquire']);
+
+// The sheet a call is about, when it names one.
+function sheetOf(args: unknown): number | undefined {
+  const sheet = (args as { sheet?: unknown } | null)?.sheet;
+  return typeof sheet === 'number' ? sheet : undefined;
+}
+
+// Spreadsheet writes go to the execution's held writes (write-buffer.ts); any other call about a sheet sends that
+// sheet's held writes first, so the execution reads its own writes and nobody else's unsent ones.
+async function route<K extends ServiceOp>(
+  st: HostState,
+  ex: ExecContext,
+  op: K,
+  args: ServiceArgs<K>,
+): Promise<unknown> {
+  const sheet = sheetOf(args);
+  if (sheet !== undefined && HELD_WRITES.has(op)) {
+    const handler: Handlers[K] = HANDLERS[op];
+    ex.writes.hold(st, sheet, op, (target) => void handler(args, target, ex));
+    return null;
+  }
+  if (op === 'ss.deleteSheet' && sheet !== undefined) ex.writes.discardSheet(sheet);
+  else if (sheet !== undefined && !IMMEDIATE_SHEET_CALLS.has(op)) ex.writes.sendSheet(st, sheet);
+  if (!WAITS.has(op)) return invoke(st, ex, op, args);
+  // Waiting for answers or for a lock is real time the execution spends (quota.ts charges it to trigger runtime).
+  const started = performance.now();
+  try {
+    return await invoke(st, ex, op, args);
+  } finally {
+    st.quota.chargeWait(ex, (performance.now() - started) / 1000);
+  }
+}
+
 // A call as it arrives from an execution: the operation's name and its decoded arguments. The arguments were
 // built by the typed `call` on the execution's side, so once the name is known they have that operation's type.
 export async function dispatch(st: HostState, ex: ExecContext, op: string, args: unknown): Promise<unknown> {
@@ -44,6 +80,9 @@ export async function dispatch(st: HostState, ex: ExecContext, op: string, args:
     throw new Error(`unknown service operation ${op}`);
   }
   const a = args as ServiceArgs<typeof op>;
-  count(ex.counts, op, op === 'fetch' ? (a as ServiceArgs<'fetch'>).requests.length : 1);
-  return invoke(st, ex, op, a);
+  const n = op === 'fetch' ? (a as ServiceArgs<'fetch'>).requests.length : 1;
+  count(ex.counts, op, n);
+  // A call past a spent daily quota is refused before it does anything.
+  st.quota.charge(ex, op, n);
+  return route(st, ex, op, a);
 }

@@ -5,8 +5,10 @@ import type { Clock } from './clock.js';
 import type { ExecCounts } from './counts.js';
 import type { LockManager } from './locks.js';
 import type { PropertyStore } from './properties-store.js';
+import type { QuotaLedger } from './quota.js';
 import type { TriggerStore } from './triggers.js';
 import type { Workbook } from './workbook.js';
+import type { WriteBuffer } from './write-buffer.js';
 
 export interface UiRecord {
   menus: { caption: string; items: unknown[] }[];
@@ -29,7 +31,11 @@ export interface HostState {
   cache: (scope: string, user: string) => CacheStore;
   ui: UiRecord;
   fetchTimeoutMs: number;
+  // Local origins UrlFetchApp may reach all the same (http.ts): the CLI's explicit allowance for a local model server.
+  allowLocalFetch: readonly string[];
   timeZone: string;
+  // Daily quotas per user (quota.ts).
+  quota: QuotaLedger;
 }
 
 export interface ExecContext {
@@ -38,6 +44,8 @@ export interface ExecContext {
   owner: string;
   kind: string;
   counts: ExecCounts;
+  // The spreadsheet writes this execution holds until a read of their sheet, flush() or its normal end.
+  writes: WriteBuffer;
 }
 
 type Handler<K extends ServiceOp> = (

@@ -1,8 +1,8 @@
 // PropertiesService's stores with Apps Script's quotas: 9 KB per value, 500 KB per store.
 import { utf8Length } from './bytes.js';
 
-export const MAX_VALUE_BYTES = 9 * 1024;
-export const MAX_STORE_BYTES = 500 * 1024;
+const MAX_VALUE_BYTES = 9 * 1024;
+const MAX_STORE_BYTES = 500 * 1024;
 
 export class QuotaError extends Error {
   constructor(message: string) {

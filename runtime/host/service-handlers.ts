@@ -60,13 +60,15 @@ export const STORE_HANDLERS: Handlers<OpsNamed<'props' | 'cache' | 'lock' | 'tri
     return null;
   },
 
+  // Installable triggers belong to the user the execution runs as (ExecContext.owner, its effective user): a second
+  // editor sees, counts and deletes only their own.
   'trig.create': (a, st, ex) =>
     triggerWire(
       st.triggers.create(a.spec, ex.owner, st.clock.now(), (time) => zoneOffsetMinutes(time, st.timeZone) * 60000),
     ),
-  'trig.list': (_a, st, ex) => st.triggers.triggers.filter((t) => t.owner === ex.owner).map(triggerWire),
-  'trig.delete': (a, st) => {
-    st.triggers.delete(a.uid);
+  'trig.list': (_a, st, ex) => st.triggers.ownedBy(ex.owner).map(triggerWire),
+  'trig.delete': (a, st, ex) => {
+    st.triggers.delete(a.uid, ex.owner);
     return null;
   },
 };
@@ -84,6 +86,7 @@ export const FETCH_HANDLERS: Handlers<'fetch'> = {
             body: r.bodyB64 ? Buffer.from(r.bodyB64, 'base64') : null,
             followRedirects: r.followRedirects,
             timeoutMs: st.fetchTimeoutMs,
+            allowLocal: st.allowLocalFetch,
           }).then(
             (res) => ({ code: res.code, headers: res.headers, bodyB64: res.body.toString('base64') }),
             (e: Error) => ({ error: e.message }),

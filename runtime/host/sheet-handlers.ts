@@ -2,6 +2,7 @@
 import type { ProtectionWire, SheetArgs, SheetRef } from '../service-calls.js';
 import type { Handlers, OpsNamed } from './handler.js';
 import { SheetsError, type ProtectionModel, type SheetModel } from './sheet-model.js';
+import { CellInputError, changeTimeZone } from './values.js';
 import type { Workbook } from './workbook.js';
 
 function ref(s: SheetModel): SheetRef {
@@ -49,8 +50,14 @@ export const SPREADSHEET_HANDLERS: Handlers<OpsNamed<'ss'>> = {
     return null;
   },
   'ss.timeZone': (_a, st) => st.workbook.timeZone,
+  // Date cells keep their wall clock and so change instant (values.ts changeTimeZone).
   'ss.setTimeZone': (a, st) => {
-    st.workbook.timeZone = String(a.tz);
+    try {
+      changeTimeZone(st.workbook, String(a.tz));
+    } catch (e) {
+      if (e instanceof CellInputError) throw new SheetsError(e.message);
+      throw e;
+    }
     return null;
   },
   'ss.locale': (_a, st) => st.workbook.locale,
@@ -58,7 +65,11 @@ export const SPREADSHEET_HANDLERS: Handlers<OpsNamed<'ss'>> = {
     st.workbook.locale = String(a.locale);
     return null;
   },
-  'ss.flush': () => null,
+  // Sends every write the execution holds (write-buffer.ts), in the order it made them.
+  'ss.flush': (_a, st, ex) => {
+    ex.writes.sendAll(st);
+    return null;
+  },
 };
 
 export const SHEET_HANDLERS: Handlers<OpsNamed<'sh' | 'pr'>> = {

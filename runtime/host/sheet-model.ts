@@ -5,7 +5,6 @@ export const MAX_WORKBOOK_CELLS = 10_000_000;
 export const CELLS_LIMIT_MESSAGE = `This action would increase the number of cells in the workbook above the limit of ${MAX_WORKBOOK_CELLS} cells.`;
 export const DEFAULT_ROWS = 1000;
 export const DEFAULT_COLS = 26;
-export const DEFAULT_COLUMN_WIDTH = 100;
 
 export interface ValidationRule {
   criteria: string;

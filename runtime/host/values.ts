@@ -1,7 +1,7 @@
 // How a value written by a script becomes a cell: Sheets' input parsing, formulas, and the cell limit.
 //
 // The rule implemented (documented in README "Local runtime"):
-//   - null/undefined become '' (empty); numbers, booleans and Dates are stored as they are.
+//   - null/undefined become '' (empty); numbers and booleans are stored as they are; Dates as below.
 //   - A string written into a cell whose number format is plain text ('@') is stored verbatim.
 //     Uncertain in Sheets: whether a leading apostrophe is still stripped in a plain-text cell.
 //     Stricter reading: it is kept, so code must not escape twice.
@@ -11,11 +11,23 @@
 //       number-like ("-1", "+5", "1,234.5", "12%", "1e3") -> number
 //       "TRUE"/"FALSE" (any case)   -> boolean
 //       "2024-01-31", "2024/1/31 9:05[:07]", ISO 8601 with T -> Date in the spreadsheet time zone
+//         (so "2026-03-08" typed in a Pacific/Auckland spreadsheet is midnight in Auckland)
 //       "+...", "-...", "@..." longer than one character and not a number -> formula "=" + text.
 //         Uncertain in Sheets (it does this for + and -; @ varies by surface). Stricter reading:
 //         all three become formulas, which evaluate to #ERROR!.
 //       anything else               -> text
 //   - A string (or formula) longer than 50,000 characters is rejected with Sheets' error.
+//   - Dates (sheetDate below): Sheets keeps a date-time as a serial number, the wall clock of the
+//     SPREADSHEET's time zone (not the script's); Apps Script converts a Date to it on write and back on
+//     read. Two readings taken here, both the pessimistic one:
+//       * Precision. Whether Sheets keeps milliseconds is not documented (its display formats stop at the
+//         second). Stricter reading: it does not; a Date is truncated to the whole second on write.
+//       * The hour a DST zone repeats (America/New_York 2026-11-01 01:00-02:00). A wall clock in it names
+//         two instants; it is read back as the earlier one (what java.time and ICU choose), so a Date
+//         written in the second occurrence comes back an hour early. A wall clock that does not exist (the
+//         hour skipped in spring) is read as the instant an hour later, as java.time does.
+//     Changing the spreadsheet's time zone keeps every date cell's wall clock, so its instant moves
+//     (rezoneDate); the runtime re-anchors stored dates when the zone changes.
 
 export type CellValue = string | number | boolean | Date;
 
@@ -24,8 +36,8 @@ export interface Cell {
   f?: string;
 }
 
-export const MAX_CELL_CHARS = 50000;
-export const CELL_LIMIT_MESSAGE = `Your input contains more than the maximum of ${MAX_CELL_CHARS} characters in a single cell.`;
+const MAX_CELL_CHARS = 50000;
+const CELL_LIMIT_MESSAGE = `Your input contains more than the maximum of ${MAX_CELL_CHARS} characters in a single cell.`;
 
 const NUMBER_RE = /^[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][+-]?\d+)?%?$/;
 const DATE_RE =
@@ -42,8 +54,12 @@ export function isDate(v: unknown): v is Date {
   return Object.prototype.toString.call(v) === '[object Date]';
 }
 
-// Converts a wall-clock time in a time zone to epoch milliseconds.
-export function zonedToEpoch(
+const DAY_MS = 86400000;
+
+// Converts a wall-clock time in a time zone to epoch milliseconds. An ambiguous wall clock (the hour a DST
+// zone repeats) gives the earlier instant; one that does not exist (the hour skipped) is read with the offset
+// in force before the change, which lands an hour later, as java.time does.
+function zonedToEpoch(
   y: number,
   mo: number,
   d: number,
@@ -53,11 +69,71 @@ export function zonedToEpoch(
   ms: number,
   timeZone: string,
 ): number {
-  const guess = Date.UTC(y, mo - 1, d, h, mi, s, ms);
-  const offset = zoneOffsetMinutes(guess, timeZone);
-  const first = guess - offset * 60000;
-  const corrected = zoneOffsetMinutes(first, timeZone);
-  return guess - corrected * 60000;
+  const wall = Date.UTC(y, mo - 1, d, h, mi, s, ms);
+  // No zone changes its offset twice within two days, so the offsets a day either side are the only candidates.
+  const before = zoneOffsetMinutes(wall - DAY_MS, timeZone);
+  const after = zoneOffsetMinutes(wall + DAY_MS, timeZone);
+  const valid = [before, after].map((o) => wall - o * 60000).filter((t) => epochToWall(t, timeZone) === wall);
+  return valid.length ? Math.min(...valid) : wall - before * 60000;
+}
+
+// The wall clock of an instant in a time zone, as the UTC fields of the returned number.
+export function epochToWall(epochMs: number, timeZone: string): number {
+  return epochMs + zoneOffsetMinutes(epochMs, timeZone) * 60000;
+}
+
+// The instant a wall clock (as the UTC fields of a number) names in a time zone; see zonedToEpoch.
+export function wallToEpoch(wall: number, timeZone: string): number {
+  const w = new Date(wall);
+  return zonedToEpoch(
+    w.getUTCFullYear(),
+    w.getUTCMonth() + 1,
+    w.getUTCDate(),
+    w.getUTCHours(),
+    w.getUTCMinutes(),
+    w.getUTCSeconds(),
+    w.getUTCMilliseconds(),
+    timeZone,
+  );
+}
+
+// What a cell gives back for a Date written to it in a spreadsheet in this zone (the readings at the top):
+// truncated to the whole second, then through the spreadsheet's wall clock and back.
+function sheetDate(d: Date, timeZone: string): Date {
+  const t = Math.floor(d.getTime() / 1000) * 1000;
+  return new Date(wallToEpoch(epochToWall(t, timeZone), timeZone));
+}
+
+// A stored date after the spreadsheet's zone changes from one zone to another: same wall clock, new instant.
+function rezoneDate(d: Date, from: string, to: string): Date {
+  return new Date(wallToEpoch(epochToWall(d.getTime(), from), to));
+}
+
+// setSpreadsheetTimeZone: Sheets keeps every date cell's serial (its wall clock), so each stored instant moves
+// with the zone; a script that later reads the cell gets the new instant. Unknown zones are refused.
+export function changeTimeZone(
+  book: { timeZone: string; sheets: { cells: (Cell | undefined)[][] }[] },
+  tz: string,
+): void {
+  if (!isTimeZone(tz)) throw new CellInputError('Invalid argument: timeZone');
+  const from = book.timeZone;
+  if (from === tz) return;
+  for (const sheet of book.sheets)
+    for (const row of sheet.cells)
+      row?.forEach((cell, i) => {
+        if (cell && isDate(cell.v)) row[i] = { ...cell, v: rezoneDate(cell.v, from, tz) };
+      });
+  book.timeZone = tz;
+}
+
+// Apps Script rejects a zone it does not know; Intl knows the same IANA names.
+function isTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
@@ -110,7 +186,7 @@ function parseDate(s: string, timeZone: string): Date | undefined {
   return new Date(zonedToEpoch(y, mo, d, h, mi, sec, ms, timeZone));
 }
 
-export function checkLength(s: string): void {
+function checkLength(s: string): void {
   if (s.length > MAX_CELL_CHARS) throw new CellInputError(CELL_LIMIT_MESSAGE);
 }
 
@@ -124,7 +200,7 @@ export function coerceInput(raw: unknown, numberFormat: string, timeZone: string
   if (typeof raw === 'boolean') return { v: raw };
   if (isDate(raw)) {
     if (Number.isNaN(raw.getTime())) throw new CellInputError('Invalid argument: value (an invalid Date)');
-    return { v: new Date(raw.getTime()) };
+    return { v: sheetDate(raw, timeZone) };
   }
   if (typeof raw !== 'string') {
     // Apps Script rejects objects and arrays in a value grid rather than stringifying them.
@@ -139,7 +215,7 @@ export function coerceInput(raw: unknown, numberFormat: string, timeZone: string
   if (n !== undefined) return { v: n };
   if (/^(true|false)$/i.test(s)) return { v: s.toLowerCase() === 'true' };
   const d = parseDate(s, timeZone);
-  if (d) return { v: d };
+  if (d) return { v: sheetDate(d, timeZone) };
   if (s.length > 1 && (s[0] === '+' || s[0] === '-' || s[0] === '@')) return formulaCell(`=${s}`);
   return { v: s };
 }
@@ -151,7 +227,7 @@ export function formulaCell(formula: string): Cell {
 
 // The runtime is not a formula engine: it evaluates plain arithmetic so tests can see that a
 // formula was created, and reports every other formula as Sheets reports an unparsable one.
-export function evaluateFormula(formula: string): CellValue {
+function evaluateFormula(formula: string): CellValue {
   const expr = formula.slice(1);
   if (!/^[\d\s.+\-*/()^]+$/.test(expr) || !/\d/.test(expr)) return '#ERROR!';
   try {

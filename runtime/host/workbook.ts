@@ -1,5 +1,5 @@
 // The spreadsheet held by the local runtime: cells, formats, styles, validations, row and column edits, search.
-import { columnLetter, toA1 } from './a1.js';
+import { toA1 } from './a1.js';
 import {
   emptyCell,
   SheetsError,
@@ -316,5 +316,3 @@ function shiftKeys<T>(map: Record<string, T>, fromRow: number, delta: number, dr
   }
   return out;
 }
-
-export { columnLetter };

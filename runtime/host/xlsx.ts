@@ -1,15 +1,18 @@
 // Saves the runtime's workbook to .xlsx (readable in any spreadsheet program) and loads it back losslessly.
 import ExcelJS from 'exceljs';
 import { FormatError, formatVersion, isRecord } from './format-errors.js';
-import { isDate, type Cell } from './values.js';
+import { epochToWall, isDate, wallToEpoch, type Cell } from './values.js';
 import { Workbook, type SheetModel, type ValidationRule } from './workbook.js';
 
 // Excel shows at most 32,767 characters per cell; Sheets allows 50,000. The visible cell keeps the
 // first part and the hidden metadata sheet keeps the rest, so reloading is lossless.
 const EXCEL_CELL_CHARS = 32767;
 export const META_SHEET = '__gas_runtime__';
-// The metadata blob's format. Every file so far says 1; a blob without the field is read as 1 too.
-export const META_VERSION = 1;
+// The metadata blob's format; a blob without the field is read as 1.
+//   1: date cells hold UTC serials of the exact instant (milliseconds kept), as the runtime first wrote them.
+//   2: date cells hold the serial of the spreadsheet's wall clock in its time zone, to the second, as Sheets
+//      and a Google Sheets download do (values.ts), so Excel and Calc show the times the sheet shows.
+export const META_VERSION = 2;
 const META_WHAT = `the workbook metadata sheet ${META_SHEET}`;
 
 interface Run<T> {
@@ -43,7 +46,7 @@ type SheetMeta = Pick<
 };
 
 interface Meta {
-  version: typeof META_VERSION;
+  version: number;
   id: string;
   name: string;
   timeZone: string;
@@ -141,7 +144,12 @@ export async function saveXlsx(wb: Workbook, file: string): Promise<void> {
         if (!cell) return;
         const xc = ws.getCell(ri + 1, ci + 1);
         const v =
-          typeof cell.v === 'string' && cell.v.length > EXCEL_CELL_CHARS ? cell.v.slice(0, EXCEL_CELL_CHARS) : cell.v;
+          typeof cell.v === 'string' && cell.v.length > EXCEL_CELL_CHARS
+            ? cell.v.slice(0, EXCEL_CELL_CHARS)
+            : isDate(cell.v)
+              ? // ExcelJS turns a Date into a serial as if it were UTC: give it the wall clock.
+                new Date(epochToWall(cell.v.getTime(), wb.timeZone))
+              : cell.v;
         xc.value = cell.f
           ? { formula: cell.f.slice(1), result: v as string | number | boolean }
           : (v as ExcelJS.CellValue);
@@ -167,10 +175,21 @@ export async function saveXlsx(wb: Workbook, file: string): Promise<void> {
   await x.xlsx.writeFile(file);
 }
 
-function cellFrom(v: ExcelJS.CellValue): Cell | undefined {
+// How a date cell's serial is read: version 1 files hold the instant; later ones, and files without the metadata
+// sheet (a Google Sheets download), hold the spreadsheet's wall clock. Nothing is rounded: what the runtime
+// writes is whole seconds already, and a date that came from a version 1 file keeps its milliseconds through
+// later saves, so digests recorded over it still verify (src/core/cells.ts, the 'exact' form).
+type DateReader = (d: Date) => Date;
+
+function dateReader(version: number, timeZone: string): DateReader {
+  if (version === 1) return (d) => new Date(d.getTime());
+  return (d) => new Date(wallToEpoch(d.getTime(), timeZone));
+}
+
+function cellFrom(v: ExcelJS.CellValue, readDate: DateReader): Cell | undefined {
   if (v === null || v === undefined || v === '') return undefined;
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return { v };
-  if (isDate(v)) return { v: new Date(v.getTime()) };
+  if (isDate(v)) return { v: readDate(v) };
   const o = v as unknown as Record<string, unknown>;
   if ('formula' in o) return { v: (o.result as string | number | boolean) ?? '', f: `=${String(o.formula)}` };
   if ('richText' in o) return { v: (o.richText as { text: string }[]).map((t) => t.text).join('') };
@@ -188,9 +207,9 @@ function parseMeta(text: string, file: string): Meta {
     throw new FormatError(file, META_WHAT, `not JSON (${(e as Error).message})`);
   }
   if (!isRecord(raw)) throw new FormatError(file, META_WHAT, 'not a JSON object');
-  formatVersion(raw, 'version', META_VERSION, file, META_WHAT);
+  const version = formatVersion(raw, 'version', META_VERSION, file, META_WHAT);
   if (!Array.isArray(raw.sheets)) throw new FormatError(file, META_WHAT, '"sheets" should be a list');
-  return { ...raw, version: META_VERSION } as unknown as Meta;
+  return { ...raw, version } as unknown as Meta;
 }
 
 export async function loadXlsx(file: string): Promise<Workbook> {
@@ -208,6 +227,7 @@ export async function loadXlsx(file: string): Promise<Workbook> {
     meta?.timeZone ?? 'Asia/Tokyo',
     meta?.locale ?? 'ja_JP',
   );
+  const readDate = dateReader(meta?.version ?? META_VERSION, wb.timeZone);
   x.eachSheet((ws) => {
     if (ws.name === META_SHEET) return;
     const m = meta?.sheets.find((s) => s.name === ws.name);
@@ -230,7 +250,7 @@ export async function loadXlsx(file: string): Promise<Workbook> {
     };
     ws.eachRow({ includeEmpty: false }, (row, r) => {
       row.eachCell({ includeEmpty: false }, (xc, c) => {
-        const cell = cellFrom(xc.value);
+        const cell = cellFrom(xc.value, readDate);
         if (!cell) return;
         (s.cells[r - 1] ??= [])[c - 1] = cell;
         if (!m && xc.numFmt) (s.formats[r - 1] ??= [])[c - 1] = xc.numFmt;

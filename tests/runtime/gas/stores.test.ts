@@ -67,6 +67,20 @@ describe('CacheService', () => {
     });
   });
 
+  it('counts the 100 KB per value in UTF-8 bytes: Japanese text is refused near 34,000 characters', async () => {
+    await withRuntime(async (rt) => {
+      // 'あ' is 3 bytes: 34,133 of them are 102,399 bytes and fit; 34,134 are 102,402 bytes and do not.
+      const put = (n: number) =>
+        `var v = new Array(${n + 1}).join('あ'); CacheService.getScriptCache().put('ja', v); return CacheService.getScriptCache().get('ja').length;`;
+      expect(await gas(rt, put(34_133))).toBe(34_133);
+      expect(await gasError(rt, put(34_134))).toBe('Argument too large: value');
+      expect(
+        await gasError(rt, `CacheService.getScriptCache().putAll({ ok: 'x', ja: new Array(34135).join('あ') });`),
+      ).toBe('Argument too large: value');
+      expect(await gas(rt, "return CacheService.getScriptCache().get('ok');")).toBeNull();
+    });
+  });
+
   it('evicts the least recently used items beyond 1,000', async () => {
     await withRuntime(async (rt) => {
       const out = await gas(

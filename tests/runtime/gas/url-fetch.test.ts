@@ -43,6 +43,10 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
+// The test server is on loopback, which Apps Script cannot reach: each runtime here is given it explicitly, as the
+// CLI gives a local model server (url-fetch-reach.test.ts covers the refusal itself).
+const local = () => ({ allowLocalFetch: [base] });
+
 describe('UrlFetchApp', () => {
   it('posts a JSON payload synchronously and exposes the HTTPResponse API', async () => {
     await withRuntime(async (rt) => {
@@ -58,7 +62,7 @@ describe('UrlFetchApp', () => {
       const req = seen.find((s) => s.url === '/echo' && s.method === 'POST')!;
       expect(req.headers['content-type']).toBe('application/json');
       expect(req.headers.authorization).toBe('Bearer t');
-    });
+    }, local());
   });
 
   it('form-encodes an object payload and follows redirects', async () => {
@@ -69,7 +73,7 @@ describe('UrlFetchApp', () => {
         JSON.parse(UrlFetchApp.fetch('${base}/redirect').getContentText()).path];`,
       );
       expect(out).toEqual(['a=x+y&b=2', '/echo']);
-    });
+    }, local());
   });
 
   it('throws on HTTP errors unless muteHttpExceptions is set', async () => {
@@ -85,7 +89,7 @@ describe('UrlFetchApp', () => {
       ).toEqual([429, 'failure body']);
       expect(await gasError(rt, "UrlFetchApp.fetch('http://127.0.0.1:1/nothing');")).toMatch(/^Address unavailable/);
       expect(await gasError(rt, "UrlFetchApp.fetch('ftp://example.com');")).toBe('Invalid argument: ftp://example.com');
-    });
+    }, local());
   });
 
   it('runs fetchAll requests in parallel and counts each as a fetch', async () => {
@@ -97,7 +101,7 @@ describe('UrlFetchApp', () => {
       expect(r.value).toEqual([200, 200, 200, 200]);
       expect(maxInFlight).toBe(4);
       expect(r.counts.fetches).toBe(4);
-    });
+    }, local());
   });
 
   it('is refused in a simple trigger, which runs without authorization', async () => {
@@ -105,6 +109,6 @@ describe('UrlFetchApp', () => {
       expect(await gasError(rt, `UrlFetchApp.fetch('${base}/echo');`, { kind: 'simple' })).toBe(
         'You do not have permission to call UrlFetchApp.fetch',
       );
-    });
+    }, local());
   });
 });

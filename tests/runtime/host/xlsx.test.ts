@@ -43,7 +43,8 @@ describe('xlsx persistence', () => {
     expect(out.slice(1)).toEqual([
       42.5,
       true,
-      Date.UTC(2026, 0, 2, 3, 4, 5, 678),
+      // Milliseconds are dropped when the Date is written (runtime/host/values.ts), not by the file.
+      Date.UTC(2026, 0, 2, 3, 4, 5),
       3,
       '=1+2',
       1,

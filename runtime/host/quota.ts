@@ -1,0 +1,183 @@
+// Apps Script's daily quotas per user (SPEC §14), spent against one cost model of service calls.
+import type { ServiceOp } from '../service-calls.js';
+import type { ExecContext } from './handler.js';
+import { QuotaError } from './properties-store.js';
+
+export type AccountType = 'consumer' | 'workspace';
+
+// Seconds of execution time each service call costs a trigger execution. Google publishes no per-call latencies;
+// these are the ranges commonly reported in users' own timings (community write-ups and Q&A threads; Google's
+// "Best practices" page only says that service calls are what make a script slow), each taken at the slow end,
+// so that a local run overstates what Google would charge rather than understates it:
+// - a SpreadsheetApp call: reported 0.05–0.3 s a round trip; 0.3 s here. Every Sheets call is charged, not only
+//   the round trips counts.ts counts, and each write is charged although Apps Script batches them. Spreadsheet UI
+//   calls (menus, toasts, dialogs) are charged at this rate too.
+// - a PropertiesService call: reported 0.02–0.05 s; 0.05 s here. CacheService, LockService and ScriptApp calls
+//   are small calls of the same kind and are charged at this rate too.
+// - starting an execution (loading the project, authorising, the trigger's start): reported 0.5–1 s; 1 s here.
+// - a UrlFetchApp call (fetch or fetchAll): reported 0.1–0.5 s of overhead over the remote server's own time;
+//   0.5 s here per call, plus the real time the execution waited for its answers (a model's latency).
+// Real waits are charged as they happen: fetches, lock waits and Utilities.sleep. Pure computation is not.
+export const COST_SECONDS = {
+  sheetsCall: 0.3,
+  propertiesCall: 0.05,
+  executionStart: 1,
+  urlFetchCall: 0.5,
+} as const;
+
+export interface DailyLimits {
+  triggerSeconds: number;
+  urlFetches: number;
+  propertiesCalls: number;
+}
+
+// Google's "Quotas for Google Services" page: triggers total runtime, URL Fetch calls, Properties read/write.
+export const DAILY_LIMITS: Record<AccountType, DailyLimits> = {
+  consumer: { triggerSeconds: 90 * 60, urlFetches: 20_000, propertiesCalls: 50_000 },
+  workspace: { triggerSeconds: 6 * 3600, urlFetches: 100_000, propertiesCalls: 500_000 },
+};
+
+// Apps Script's own messages when a daily quota is spent.
+export const QUOTA_MESSAGES = {
+  triggerSeconds: 'Service using too much computer time for one day',
+  urlFetches: 'Service invoked too many times for one day: urlfetch.',
+  propertiesCalls: 'Service invoked too many times for one day: properties.',
+} as const;
+
+// Google: quotas "are refreshed at the end of a 24-hour window"; when that window starts is not stated. The window
+// here starts at a user's first charge and lasts 24 h of the runtime clock. That is never shorter than what is
+// left of a calendar day, so it is the harsher reading.
+const QUOTA_WINDOW_MS = 24 * 3600_000;
+
+export interface QuotaUsage {
+  // When the user's current 24-hour window started (runtime clock, epoch ms); null before the first charge.
+  windowStart: number | null;
+  triggerSeconds: number;
+  urlFetches: number;
+  propertiesCalls: number;
+  // Trigger executions started in the window (each charged COST_SECONDS.executionStart).
+  triggerExecutions: number;
+}
+
+function zero(windowStart: number | null): QuotaUsage {
+  return { windowStart, triggerSeconds: 0, urlFetches: 0, propertiesCalls: 0, triggerExecutions: 0 };
+}
+
+// Trigger runtime counts time-driven, event-driven and simple triggers alike.
+function isTrigger(ex: ExecContext): boolean {
+  return ex.kind === 'trigger' || ex.kind === 'simple';
+}
+
+// Whose quotas an execution spends: its effective user, the one the script runs as (a trigger's owner, the
+// deployer of a web app run as "me"), which is ExecContext.owner.
+function payer(ex: ExecContext): string {
+  return ex.owner;
+}
+
+function costOf(op: ServiceOp): number {
+  if (op === 'fetch') return COST_SECONDS.urlFetchCall;
+  if (/^(ss|sh|rg|pr|ui)\./.test(op)) return COST_SECONDS.sheetsCall;
+  return COST_SECONDS.propertiesCall;
+}
+
+export interface QuotaSnapshot {
+  window: [string, QuotaUsage][];
+  totals: [string, QuotaUsage][];
+}
+
+export class QuotaLedger {
+  readonly limits: DailyLimits;
+  private readonly window = new Map<string, QuotaUsage>();
+  // Everything ever charged, never reset: a bench diffs these around a run whatever windows it crosses.
+  private readonly sums = new Map<string, QuotaUsage>();
+
+  constructor(
+    private readonly now: () => number,
+    readonly account: AccountType = 'consumer',
+  ) {
+    this.limits = DAILY_LIMITS[account];
+  }
+
+  // The user's use in the current 24-hour window (all zero when no window is open).
+  usage(user: string): QuotaUsage {
+    const u = this.open(user);
+    return u ? { ...u } : zero(null);
+  }
+
+  // The user's use since the runtime was created.
+  totals(user: string): QuotaUsage {
+    return { ...(this.sums.get(user) ?? zero(null)) };
+  }
+
+  private open(user: string): QuotaUsage | undefined {
+    const u = this.window.get(user);
+    return u && u.windowStart !== null && this.now() < u.windowStart + QUOTA_WINDOW_MS ? u : undefined;
+  }
+
+  // The user's window, opened by this charge if none is.
+  private current(user: string): QuotaUsage {
+    let u = this.open(user);
+    if (!u) this.window.set(user, (u = zero(this.now())));
+    return u;
+  }
+
+  private add(user: string, key: keyof Omit<QuotaUsage, 'windowStart'>, amount: number): void {
+    this.current(user)[key] += amount;
+    let t = this.sums.get(user);
+    if (!t) this.sums.set(user, (t = zero(null)));
+    t[key] += amount;
+  }
+
+  // Counted quotas refuse the call that would pass the limit.
+  private wouldPass(user: string, key: 'urlFetches' | 'propertiesCalls', more: number): boolean {
+    return (this.open(user)?.[key] ?? 0) + more > this.limits[key];
+  }
+
+  // Runtime is known only once spent: the first call after the limit is reached is refused.
+  private outOfTime(user: string): boolean {
+    return (this.open(user)?.triggerSeconds ?? 0) >= this.limits.triggerSeconds;
+  }
+
+  // An execution about to start: a trigger whose owner has spent the day's runtime does not run; otherwise the
+  // start is charged. Returns Apps Script's message when refused.
+  start(ex: ExecContext): string | null {
+    if (!isTrigger(ex)) return null;
+    const user = payer(ex);
+    if (this.outOfTime(user)) return QUOTA_MESSAGES.triggerSeconds;
+    this.add(user, 'triggerExecutions', 1);
+    this.add(user, 'triggerSeconds', COST_SECONDS.executionStart);
+    return null;
+  }
+
+  // One service call (`n` requests for a fetch): refused with QuotaError when it would pass a limit, else charged.
+  charge(ex: ExecContext, op: ServiceOp, n: number): void {
+    const user = payer(ex);
+    if (isTrigger(ex) && this.outOfTime(user)) throw new QuotaError(QUOTA_MESSAGES.triggerSeconds);
+    if (op === 'fetch') {
+      if (this.wouldPass(user, 'urlFetches', n)) throw new QuotaError(QUOTA_MESSAGES.urlFetches);
+      this.add(user, 'urlFetches', n);
+    } else if (op.startsWith('props.')) {
+      if (this.wouldPass(user, 'propertiesCalls', 1)) throw new QuotaError(QUOTA_MESSAGES.propertiesCalls);
+      this.add(user, 'propertiesCalls', 1);
+    }
+    if (isTrigger(ex)) this.add(user, 'triggerSeconds', costOf(op));
+  }
+
+  // Real time an execution spent waiting (a fetch's answers, a lock, Utilities.sleep).
+  chargeWait(ex: ExecContext, seconds: number): void {
+    if (isTrigger(ex) && seconds > 0) this.add(payer(ex), 'triggerSeconds', seconds);
+  }
+
+  // Quota use is state an execution changes, so a replayed start (Runtime.snapshot/restore) replays it too.
+  snapshot(): QuotaSnapshot {
+    const copy = (m: Map<string, QuotaUsage>) => [...m].map(([k, u]) => [k, { ...u }] as [string, QuotaUsage]);
+    return { window: copy(this.window), totals: copy(this.sums) };
+  }
+
+  restore(s: QuotaSnapshot): void {
+    this.window.clear();
+    this.sums.clear();
+    for (const [k, u] of s.window) this.window.set(k, { ...u });
+    for (const [k, u] of s.totals) this.sums.set(k, { ...u });
+  }
+}

@@ -1,0 +1,135 @@
+// An execution's held spreadsheet writes (SPEC §12/§14): sent on a read of their sheet, flush() or a normal end; lost on a kill.
+import type { ServiceOp } from '../service-calls.js';
+import type { HostState } from './handler.js';
+import type { SheetModel } from './sheet-model.js';
+import type { Workbook } from './workbook.js';
+
+// Apps Script queues these and sends them to the spreadsheet later, in order. They all return nothing, so the
+// script cannot tell from the answer that a write has not happened yet.
+export const HELD_WRITES: ReadonlySet<ServiceOp> = new Set<ServiceOp>([
+  'rg.setValues',
+  'rg.setFormulas',
+  'rg.setNumberFormats',
+  'rg.setValidation',
+  'rg.clear',
+  'rg.setStyle',
+  'sh.appendRow',
+  'sh.insertRows',
+  'sh.deleteRows',
+  'sh.insertColumns',
+  'sh.deleteColumns',
+  'sh.setFrozen',
+  'sh.setColumnWidths',
+  'sh.clear',
+]);
+
+// Calls about a sheet that change it at once, without sending its held writes first. Google does not document
+// whether these are queued; they carry no rows, and they return objects (a protection, a chart id) the script
+// uses straight away, so they apply immediately. Not sending the held rows first is the harsher reading: the rows
+// stay exposed to a kill. Spreadsheet-level structure (insertSheet, deleteSheet, rename, time zone) is immediate
+// for the same reason and names no sheet, so it sends nothing either.
+export const IMMEDIATE_SHEET_CALLS: ReadonlySet<ServiceOp> = new Set<ServiceOp>([
+  'sh.setName',
+  'sh.setHidden',
+  'sh.setTabColor',
+  'sh.protect',
+  'rg.protect',
+  'pr.update',
+  'pr.remove',
+  'sh.chartUpsert',
+  'sh.chartRemove',
+  'ss.setActive',
+  'ss.deleteSheet',
+]);
+
+// One held write: the sheet it is on and how to carry it out against a state.
+interface HeldWrite {
+  sheet: number;
+  op: ServiceOp;
+  apply: (st: HostState) => void;
+}
+
+// A sheet copy the execution's held writes are tried on, so a write that Apps Script would reject at once
+// (a wrong grid size, a range off the sheet, a cell over 50,000 characters) is rejected at once here too.
+// Rows and per-cell maps are copied because the workbook's edits change them in place; the cells themselves
+// are replaced on every edit, never changed, so they are shared.
+function privateCopy(s: SheetModel): SheetModel {
+  const styles: SheetModel['styles'] = {};
+  for (const k of Object.keys(s.styles)) styles[k] = { ...s.styles[k] };
+  return {
+    ...s,
+    cells: s.cells.map((row) => row?.slice()),
+    formats: s.formats.map((row) => row?.slice()),
+    styles,
+    validations: { ...s.validations },
+    columnWidths: { ...s.columnWidths },
+  };
+}
+
+export class WriteBuffer {
+  private held: HeldWrite[] = [];
+  // Per sheet id: the copy this execution's held writes have been tried on since that sheet was last sent.
+  private readonly copies = new Map<number, SheetModel>();
+
+  get size(): number {
+    return this.held.length;
+  }
+
+  // The workbook as this execution sees it while writing: the shared one, with its own copies in place of the
+  // sheets it holds writes for. Everything else (time zone, cell limit, other sheets) reads through to the shared one.
+  private view(st: HostState, sheet: number): HostState {
+    const shared = st.workbook;
+    let copy = this.copies.get(sheet);
+    if (!copy) {
+      const s = shared.sheets.find((x) => x.id === sheet);
+      if (s) this.copies.set(sheet, (copy = privateCopy(s)));
+    }
+    const wb = Object.create(shared) as Workbook;
+    wb.sheets = shared.sheets.map((s) => this.copies.get(s.id) ?? s);
+    return { ...st, workbook: wb };
+  }
+
+  // Tries the write on the execution's copy (its errors reach the script now), then holds it.
+  hold(st: HostState, sheet: number, op: ServiceOp, apply: (st: HostState) => void): void {
+    apply(this.view(st, sheet));
+    this.held.push({ sheet, op, apply });
+  }
+
+  // A read of a sheet sees this execution's earlier writes to it: send them first, in order.
+  sendSheet(st: HostState, sheet: number): void {
+    if (!this.held.some((w) => w.sheet === sheet)) return;
+    const mine = this.held.filter((w) => w.sheet === sheet);
+    this.held = this.held.filter((w) => w.sheet !== sheet);
+    this.copies.delete(sheet);
+    send(st, mine);
+  }
+
+  // SpreadsheetApp.flush() and a normal end: every held write, in the order the script made them.
+  sendAll(st: HostState): void {
+    const all = this.held;
+    this.held = [];
+    this.copies.clear();
+    send(st, all);
+  }
+
+  // A deleted sheet's held writes have nowhere to go.
+  discardSheet(sheet: number): void {
+    this.held = this.held.filter((w) => w.sheet !== sheet);
+    this.copies.delete(sheet);
+  }
+
+  // A killed or timed-out execution: what it had not sent is lost.
+  drop(): number {
+    const n = this.held.length;
+    this.held = [];
+    this.copies.clear();
+    return n;
+  }
+}
+
+// Carries out held writes on the shared workbook. A write can still fail here when another execution changed the
+// sheet in between (rows deleted, the cell limit reached); Apps Script then reports the error at the call that sent
+// the batch, and the batch's later writes do not happen. Both are the harsher reading, taken here.
+function send(st: HostState, writes: HeldWrite[]): void {
+  for (const w of writes) w.apply(st);
+}
