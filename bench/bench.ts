@@ -6,6 +6,8 @@ import { ModelServer } from '../tools/model-server.js';
 import { encodeVector, l2normalise } from '../src/core/embedding.js';
 import { decodeMatrix, topK } from '../src/core/retrieval.js';
 import { confirmedRate, simulate } from '../tools/simulated-team.js';
+import { chaosBench } from './chaos.js';
+import { quotaBench } from './quota.js';
 
 const START = Date.UTC(2026, 0, 15, 1, 0, 0);
 const TRIGGER = {
@@ -118,7 +120,8 @@ async function latencyRun(L: number, parallel: boolean): Promise<LatencyRun> {
   const server = new ModelServer();
   server.latencyMs = L;
   const base = await server.start();
-  const rt = new Runtime({ startAt: START });
+  // The local model server is on loopback: allowed explicitly, as the CLI does for a local --base-url.
+  const rt = new Runtime({ startAt: START, allowLocalFetch: [base] });
   try {
     must(await rt.run('setup', [], { kind: 'menu' }));
     must(await rt.run('seedDemoData', [], { kind: 'menu' }));
@@ -279,6 +282,8 @@ async function main(): Promise<void> {
   const learning = want('learning') ? await learningBench(60, 42) : null;
   const small = want('sheets') ? await sheetsBench(10) : { roundTrips: 0, executions: 0, byOp: {} };
   const big = want('sheets') ? await sheetsBench(large) : { roundTrips: 0, executions: 0, byOp: {} };
+  const chaos = want('chaos') ? await chaosBench(START) : null;
+  const quota = want('quota') ? await quotaBench(START, 1000) : null;
   const result = {
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version },
     // SPEC §15 names one latency object; it is the L = 1,000 ms run, and every L measured is listed too.
@@ -294,6 +299,8 @@ async function main(): Promise<void> {
     },
     retrieval,
     learning,
+    chaos,
+    quota,
   };
   if (json) {
     console.log(JSON.stringify(result));
@@ -322,6 +329,28 @@ async function main(): Promise<void> {
     console.log(
       `  ${String(r.dims).padStart(4)} dims × ${r.n}: median ${r.median_ms} ms, recall@10 ${r.recall_at_10}, ${r.cell_chars} characters per cell`,
     );
+  if (chaos) {
+    console.log(
+      '\nCrash safety under write batching: one discussion killed at each service call in turn, then resumed',
+    );
+    console.log(
+      `  ${chaos.kills} kills of ${chaos.calls_per_tick} calls; ${chaos.lost_writes_total} held writes lost to kills; lost rows ${chaos.lost_rows}, duplicated rows ${chaos.duplicated_rows}, verifyAudit failures ${chaos.verify_failures}`,
+    );
+  }
+  if (quota) {
+    console.log(
+      `\nDaily quotas from the cost model (runtime/host/quota.ts), model latency ${quota.model_latency_ms} ms`,
+    );
+    console.log(
+      `  idle day: ${quota.idle_trigger_minutes_per_day} trigger minutes (backstop every ${quota.backstop_minutes} min, ${quota.idle_tick_seconds} s a tick; target ≤ 5)`,
+    );
+    console.log(
+      `  a discussion: ${quota.trigger_seconds_per_discussion} trigger seconds, ${quota.url_fetches_per_discussion} URL fetches, ${quota.properties_calls_per_discussion} properties calls`,
+    );
+    console.log(
+      `  discussions a day: ${quota.discussions_per_day_consumer} (consumer, 90 min; target ≥ 100), ${quota.discussions_per_day_workspace} (Workspace, 6 h)`,
+    );
+  }
   if (learning) {
     console.log(
       '\nLearning: simulated team, 60 days, second-half share of confirmed verdicts (target: memory > no memory)',

@@ -1,7 +1,6 @@
 // Lookup over the tab definitions by key and by English or Japanese name.
 import { TABS } from './tabs.js';
 import type { TabKey } from './rows.js';
-import type { TabSpec } from './types.js';
 
 export * from './tabs.js';
 export * from './types.js';

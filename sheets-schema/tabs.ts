@@ -1,35 +1,20 @@
 // Every tab Kaigi keeps (SPEC §5), in order, with its columns.
 import { col, type TabSpec } from './types.js';
 
-export const DISCUSSION_STATUSES = [
-  'OPEN',
-  'IN_PROGRESS',
-  'VOTING',
-  'DECIDED',
-  'CLOSED',
-  'TIMEOUT',
-  'ESCALATED',
-] as const;
-export const PRIORITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
-export const QUEUE_STATUSES = ['queued', 'processing', 'done', 'failed', 'dead'] as const;
-export const ORDER_STATUSES = ['PENDING', 'ACKNOWLEDGED', 'IN_PROGRESS', 'DONE', 'CANCELLED'] as const;
-export const EXECUTION_STATUSES = [
-  'NOT_STARTED',
-  'PENDING',
-  'IN_PROGRESS',
-  'DONE',
-  'CANCELLED',
-  'PROVISIONAL',
-] as const;
-export const VERDICTS = ['confirmed', 'rejected', 'inconclusive'] as const;
-export const LEARNING_SCOPES = ['individual', 'shared', 'case'] as const;
-export const INBOX_TYPES = ['struggle', 'proposal', 'question', 'status_report', 'anomaly_alert', 'milestone'] as const;
-export const INBOX_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
-export const INBOX_STATUSES = ['unread', 'read', 'responded', 'archived'] as const;
-export const DIRECTIVE_STATUSES = ['active', 'consumed', 'cancelled'] as const;
-export const OBJECTION_STATUSES = ['OPEN', 'ACCEPTED', 'REJECTED', 'RESOLVED', 'FAILED'] as const;
-export const AGENT_GROUPS = ['specialist', 'balancer', 'governance', 'decider'] as const;
-export const SETTING_TYPES = ['number', 'integer', 'boolean', 'string', 'json'] as const;
+const DISCUSSION_STATUSES = ['OPEN', 'IN_PROGRESS', 'VOTING', 'DECIDED', 'CLOSED', 'TIMEOUT', 'ESCALATED'] as const;
+const PRIORITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
+const QUEUE_STATUSES = ['queued', 'processing', 'done', 'failed', 'dead'] as const;
+const ORDER_STATUSES = ['PENDING', 'ACKNOWLEDGED', 'IN_PROGRESS', 'DONE', 'CANCELLED'] as const;
+const EXECUTION_STATUSES = ['NOT_STARTED', 'PENDING', 'IN_PROGRESS', 'DONE', 'CANCELLED', 'PROVISIONAL'] as const;
+const VERDICTS = ['confirmed', 'rejected', 'inconclusive'] as const;
+const LEARNING_SCOPES = ['individual', 'shared', 'case'] as const;
+const INBOX_TYPES = ['struggle', 'proposal', 'question', 'status_report', 'anomaly_alert', 'milestone'] as const;
+const INBOX_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+const INBOX_STATUSES = ['unread', 'read', 'responded', 'archived'] as const;
+const DIRECTIVE_STATUSES = ['active', 'consumed', 'cancelled'] as const;
+const OBJECTION_STATUSES = ['OPEN', 'ACCEPTED', 'REJECTED', 'RESOLVED', 'FAILED'] as const;
+const AGENT_GROUPS = ['specialist', 'balancer', 'governance', 'decider'] as const;
+const SETTING_TYPES = ['number', 'integer', 'boolean', 'string', 'json'] as const;
 
 export const TABS = [
   {

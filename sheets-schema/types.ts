@@ -10,7 +10,7 @@ export interface ColumnSpec<K extends string = string> {
   description: string;
 }
 
-export type TabKind = 'log' | 'config' | 'data' | 'dashboard';
+type TabKind = 'log' | 'config' | 'data' | 'dashboard';
 
 export interface TabSpec {
   key: string;

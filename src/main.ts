@@ -6,7 +6,7 @@ import { scriptZone } from './adapters/gas/records.js';
 import { openBound, SPREADSHEET_ID_PROPERTY } from './adapters/gas/spreadsheet.js';
 import { bumpConfigVersion, Store } from './adapters/gas/store.js';
 import { CONFIG_TABS, tabByKey } from '../sheets-schema/index.js';
-import { deleteTrigger, removeTriggers } from './adapters/gas/triggers.js';
+import { deleteTrigger } from './adapters/gas/triggers.js';
 import { activeUserEmail, props } from './adapters/gas/services.js';
 import { buildMenu, showHtml, tellUser, userLang } from './adapters/gas/ui.js';
 import { verifyAudit as verify, type AuditReport } from './app/audit.js';
@@ -14,7 +14,13 @@ import { exportTab as exportRows, type LogicalRow } from './app/export.js';
 import { Council } from './app/council.js';
 import { requestDiscussion, requestObjection, requestResolution, type DiscussionRequest } from './app/requests.js';
 import { seedDemo } from './app/seed.js';
-import { runSetup, type SetupReport } from './app/setup.js';
+import {
+  releaseWorkers,
+  runSetup,
+  takeOverWorkers as takeOver,
+  type SetupReport,
+  type WorkersReport,
+} from './app/setup.js';
 import { discussionView, sidebarData, type DiscussionView, type SidebarData } from './app/sidebar.js';
 import { runTick, type TickReport } from './app/tick.js';
 import { runWatcher, type WatchReport } from './app/watcher.js';
@@ -35,18 +41,45 @@ export function onOpen(): void {
 
 export function setup(): SetupReport {
   const ss = openBound();
-  const report = runSetup(ss);
-  props.set({ [SPREADSHEET_ID_PROPERTY]: ss.getId() });
   const lang = userLang();
+  const report = runSetup(ss, lang);
+  props.set({ [SPREADSHEET_ID_PROPERTY]: ss.getId() });
   const lines = [
     `created: ${report.created.length}, repaired: ${report.repaired.length}, settings added: ${report.settingsAdded}`,
-  ].concat(report.problems);
+  ]
+    .concat(report.problems)
+    .concat(report.timeZone.note ? [report.timeZone.note] : []);
+  // A second editor is told, in the same alert, that another account's triggers do the work (no second set).
+  if (report.workersNotice) lines.push('', report.workersNotice);
   tellUser(t('setupDone', lang), lines.join('\n'));
   return report;
 }
 
+// Removes this account's Kaigi triggers and, when it owns the workers, releases them for the next setup().
 export function teardown(): { removed: number } {
-  return { removed: removeTriggers() };
+  return { removed: releaseWorkers().removed };
+}
+
+// The workers' owner gives them up (the same as teardown) so another editor can run setup() or takeOverWorkers().
+export function handOverWorkers(): { removed: number; released: boolean } {
+  const r = releaseWorkers();
+  tellUser(
+    'Kaigi',
+    r.released ? `Workers released (${r.removed} triggers removed).` : `${r.removed} triggers removed.`,
+  );
+  return r;
+}
+
+// This account becomes the workers' owner (src/core/trigger-plan.ts: when, and how the old set retires itself).
+export function takeOverWorkers(): WorkersReport {
+  const report = takeOver(openBound(), userLang());
+  tellUser(
+    'Kaigi',
+    `Workers now belong to ${report.owner}` +
+      (report.previousOwner && report.previousOwner !== report.owner ? ` (before: ${report.previousOwner})` : '') +
+      `; ${report.triggersCreated} triggers created.`,
+  );
+  return report;
 }
 
 export function tick(): TickReport {
@@ -138,7 +171,7 @@ export function resolveEscalation(input: Partial<ResolutionInput>): { task_id: s
 export function addDirective(input: DirectiveInput): { directive_id: string } {
   return addDirectiveTo(new Council(openBound(), scriptZone()), {
     ...input,
-    by: input.by || activeUserEmail() || 'human',
+    by: activeUserEmail(),
   });
 }
 
@@ -146,14 +179,14 @@ export function editPrompt(input: { agent_id: string; language?: 'ja' | 'en'; te
   prompt_id: string;
   version: number;
 } {
-  return editPromptOf(new Council(openBound(), scriptZone()), { ...input, by: activeUserEmail() || 'human' });
+  return editPromptOf(new Council(openBound(), scriptZone()), { ...input, by: activeUserEmail() });
 }
 
 export function rollbackPrompt(input: { agent_id: string; language?: 'ja' | 'en'; version: number }): {
   prompt_id: string;
   version: number;
 } {
-  return rollbackPromptOf(new Council(openBound(), scriptZone()), { ...input, by: activeUserEmail() || 'human' });
+  return rollbackPromptOf(new Council(openBound(), scriptZone()), { ...input, by: activeUserEmail() });
 }
 
 export function replayPhase(input: {

@@ -15,7 +15,6 @@ import { WorkQueue } from './work-queue.js';
 import { bumpConfigVersion } from '../adapters/gas/store.js';
 
 export type { Loaded } from './discussion-store.js';
-export type { Outcome } from './work-queue.js';
 
 export class Council {
   readonly store: Store;

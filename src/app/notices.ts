@@ -10,7 +10,7 @@ import type { SettingProblem, Settings } from '../core/settings.js';
 import type { InboxItem } from '../core/types.js';
 
 // What has been said: { [notice key]: sha256 of its condition }.
-export const NOTICES_PROPERTY = PROPERTY_KEYS.notices;
+const NOTICES_PROPERTY = PROPERTY_KEYS.notices;
 
 export interface NoticeText {
   title: string;
@@ -131,7 +131,7 @@ function quote(v: string): string {
   return JSON.stringify(v.length > 200 ? `${v.slice(0, 200)}…` : v);
 }
 
-export function settingNotice(p: SettingProblem): Notice {
+function settingNotice(p: SettingProblem): Notice {
   return {
     key: `setting:${p.key}`,
     condition: `${p.value}\n${p.error}`,

@@ -19,7 +19,7 @@ function priorityOf(v: unknown, fallback: Priority = 'MEDIUM'): Priority {
 }
 
 // Schedules a one-shot trigger so new work starts within seconds instead of at the next minute.
-export function nudge(council: Council): void {
+function nudge(council: Council): void {
   const delay = council.settings().number('queue.nudge_delay_ms');
   // A nudge whose time is long past has fired or died; it must not block new ones or use up the trigger quota.
   if (scheduleOnce(NUDGE_HANDLER, delay, Number(props.get(NUDGE_AT) || 0)))
@@ -59,11 +59,14 @@ export function requestObjection(
   if (!input.discussion_id || !/^DISC-\d{4}-\d{2}-\d{2}-\d{3,}$/.test(input.discussion_id))
     throw new Error('discussion_id must look like DISC-YYYY-MM-DD-SEQ');
   if (!input.reason || !String(input.reason).trim()) throw new Error('an objection needs a reason');
+  const source = input.source === 'agent' || input.source === 'api' ? input.source : 'human';
   const payload: ObjectionInput = {
     discussion_id: input.discussion_id,
     objection_id: '',
-    source: input.source === 'agent' || input.source === 'api' ? input.source : 'human',
-    objector: String(input.objector || 'human'),
+    source,
+    // A person is who Apps Script says is running this, never a name the caller supplies; agents and API clients
+    // are named by their caller.
+    objector: source === 'human' ? activeUserEmail() : String(input.objector || source),
     reason: String(input.reason).slice(0, 20000),
     alternative: String(input.alternative || '-').slice(0, 20000),
     evidence: (Array.isArray(input.evidence) ? input.evidence : input.evidence ? [String(input.evidence)] : [])
@@ -94,7 +97,7 @@ export function requestResolution(
   const payload: ResolutionInput = {
     discussion_id: input.discussion_id,
     action: input.action,
-    by: String(input.by || activeUserEmail() || 'human'),
+    by: activeUserEmail(),
   };
   if (input.guidance) payload.guidance = String(input.guidance).slice(0, 20000);
   if (input.order) payload.order = input.order;

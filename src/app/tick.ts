@@ -1,8 +1,13 @@
 // One worker execution: claim queued work under the lock with a lease, run its task handler, record the result.
 import { scriptZone } from '../adapters/gas/records.js';
+import { effectiveUserEmail } from '../adapters/gas/services.js';
 import { openBound } from '../adapters/gas/spreadsheet.js';
+import { parseState } from '../adapters/gas/store-format.js';
+import { allScriptProperties, removeWorkerTriggers } from '../adapters/gas/triggers.js';
 import { RequeueError } from '../core/errors.js';
+import { PROPERTY_KEYS } from '../core/property-keys.js';
 import type { QueueItem } from '../core/queue.js';
+import { parseClaim } from '../core/trigger-plan.js';
 import { Council } from './council.js';
 import { tellSettingProblems, unknownTaskNotice } from './notices.js';
 import { findTask } from './tasks/registry.js';
@@ -20,7 +25,30 @@ function unknownType(item: QueueItem): Finished {
   return { kind: 'failed', error: `unknown task type "${item.type}"`, notice: unknownTaskNotice(item) };
 }
 
+// The backstop fires every few minutes all day, so an idle one must cost almost nothing (SPEC §6, §14 quotas): one
+// Script Properties read, before the spreadsheet is opened, Settings read or the lock taken. The store's state
+// (KAIGI_STATE) is written in the same commit as every enqueue, so a queue head past the queue's committed tail
+// means every item is done or dead. Anything else — no state yet, a dead commit's journal, live items — takes the
+// full path, which is where problems are reported.
+function queueIsIdle(state: string | undefined): boolean {
+  if (!state) return false;
+  const s = parseState(state, PROPERTY_KEYS.state);
+  return !s.journal && s.queueHead > (s.tails.queue?.last ?? 1);
+}
+
+// Workers that belong to someone other than the claimed owner retire (src/core/trigger-plan.ts: the hand-over).
+// Only recurring workers go: a nudge an editor scheduled for work they enqueued still runs it.
+function retireIfNotOwner(claim: string | undefined): void {
+  const c = parseClaim(claim);
+  if (!c) return;
+  const me = effectiveUserEmail();
+  if (me && c.owner !== me) removeWorkerTriggers();
+}
+
 export function runTick(): TickReport {
+  const props = allScriptProperties();
+  retireIfNotOwner(props[PROPERTY_KEYS.workers]);
+  if (queueIsIdle(props[PROPERTY_KEYS.state])) return { ran: true, processed: 0, failed: 0, reason: 'idle' };
   const council = new Council(openBound(), scriptZone());
   const deadline = Date.now() + council.settings().number('queue.tick_budget_seconds') * 1000;
   let processed = 0;

@@ -12,7 +12,7 @@ import { ROUTES } from './routes/registry.js';
 import type { Caller } from './routes/route.js';
 import { routeRequest } from './routes/router.js';
 
-export const TOKENS_PROPERTY = PROPERTY_KEYS.apiTokens;
+const TOKENS_PROPERTY = PROPERTY_KEYS.apiTokens;
 
 // The caller a token belongs to; a token list that cannot be read throws a ConfigError naming the property.
 function authenticate(token: string | undefined): Caller | null {

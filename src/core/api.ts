@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ConfigError, ConflictError, KaigiError, NotFoundError, ValidationError } from './errors.js';
 
-export const ROLES = ['viewer', 'worker', 'coordinator', 'admin'] as const;
+const ROLES = ['viewer', 'worker', 'coordinator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 export const ALL_ROLES: readonly Role[] = ROLES;
 
@@ -25,7 +25,7 @@ export function constantTimeEqual(a: string, b: string): boolean {
 
 export type Method = 'GET' | 'POST';
 
-export function normalizePath(path: string): string {
+function normalizePath(path: string): string {
   return path.replace(/\/+$/, '') || '/';
 }
 

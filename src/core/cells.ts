@@ -43,15 +43,27 @@ export function parsePointer(v: unknown): Pointer | null {
   }
 }
 
-// The form in which a row's values are hashed: Dates as ISO strings, empty as ''.
-export function canonical(values: readonly unknown[]): string {
+// How a Date enters a digest. 'seconds' (the canonical form): its UTC ISO instant truncated to the whole second,
+// as a cell keeps it (SPEC §14; runtime/host/values.ts takes the reading that Sheets drops milliseconds), so
+// a digest depends neither on the spreadsheet's time zone nor on milliseconds the sheet did not keep.
+// 'exact' is the form of releases before that: milliseconds kept. It only serves to recognise digests those
+// releases recorded (a Date read back from an old workbook still has its milliseconds).
+type DateForm = 'seconds' | 'exact';
+
+// The form in which a row's values are hashed: Dates as UTC ISO instants, empty as ''.
+export function canonical(values: readonly unknown[], dates: DateForm = 'seconds'): string {
   return JSON.stringify(
     values.map((v) =>
       Object.prototype.toString.call(v) === '[object Date]'
-        ? (v as Date).toISOString()
+        ? isoInstant(v as Date, dates)
         : v === null || v === undefined
           ? ''
           : v,
     ),
   );
+}
+
+function isoInstant(d: Date, dates: DateForm): string {
+  const t = d.getTime();
+  return new Date(dates === 'exact' ? t : Math.floor(t / 1000) * 1000).toISOString();
 }

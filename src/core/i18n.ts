@@ -9,6 +9,8 @@ const STRINGS = {
   setup: { ja: 'セットアップ／修復', en: 'Set up / repair' },
   settings: { ja: '設定と API キー', en: 'Settings & API keys' },
   help: { ja: 'ヘルプ', en: 'Help' },
+  takeOverWorkers: { ja: 'ワーカーを引き継ぐ', en: 'Take over the workers' },
+  handOverWorkers: { ja: 'ワーカーを手放す', en: 'Hand over the workers' },
   verifyAudit: { ja: '監査ログを検証', en: 'Verify the audit log' },
   seedDemo: { ja: 'デモデータを投入', en: 'Load demo data' },
   runWatcher: { ja: 'KPI を今すぐ監視', en: 'Watch the KPI now' },

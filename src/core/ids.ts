@@ -1,6 +1,6 @@
 // Identifiers: DISC-/DEC-YYYY-MM-DD-SEQ per day in the script time zone, MSG-{discussion}-{seq}.
 
-export function pad(n: number, width = 3): string {
+function pad(n: number, width = 3): string {
   const s = String(n);
   return s.length >= width ? s : '0'.repeat(width - s.length) + s;
 }

@@ -22,10 +22,10 @@ export type MessageType = (typeof MESSAGE_TYPES)[number];
 
 const text = z.string().min(1).max(20000);
 const priority = z.enum(['CRITICAL', 'HIGH', 'MEDIUM', 'LOW']);
-export const ERROR_CODES = ['E001', 'E002', 'E003', 'E004', 'E005'] as const;
+const ERROR_CODES = ['E001', 'E002', 'E003', 'E004', 'E005'] as const;
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
 
-export const actionSchema = z.object({
+const actionSchema = z.object({
   action_type: z.string().regex(/^[A-Z][A-Z0-9_]{1,40}$/, 'action types are UPPER_SNAKE_CASE'),
   target: z.string().min(1).max(200),
   description: text,
@@ -35,7 +35,7 @@ export const actionSchema = z.object({
 });
 export type Action = z.infer<typeof actionSchema>;
 
-export const successCriterionSchema = z.object({
+const successCriterionSchema = z.object({
   metric: z.string().min(1).max(80),
   direction: z.enum(['increase', 'decrease']),
   target_change: z.number().min(0).max(10),
@@ -153,7 +153,7 @@ export type LearningContent = z.infer<typeof LEARNING_SCHEMA>;
 
 export type ContentOf<T extends MessageType> = z.infer<(typeof CONTENT_SCHEMAS)[T]>;
 
-export const metadataSchema = z.object({
+const metadataSchema = z.object({
   processing_time_ms: z.number().int().min(0),
   model_used: z.string(),
   tokens_consumed: z.number().int().min(0),
@@ -169,7 +169,7 @@ export const metadataSchema = z.object({
   note: z.string().optional(),
 });
 
-export const envelopeSchema = z.object({
+const envelopeSchema = z.object({
   message_id: z.string().regex(/^MSG-DISC-\d{4}-\d{2}-\d{2}-\d{3,}-\d{3,}$/),
   discussion_id: z.string().regex(/^DISC-\d{4}-\d{2}-\d{2}-\d{3,}$/),
   phase: z.number().int().min(1).max(6),
@@ -183,7 +183,7 @@ export const envelopeSchema = z.object({
 export type Message = z.infer<typeof envelopeSchema>;
 export type Metadata = z.infer<typeof metadataSchema>;
 
-export class MessageValidationError extends ValidationError {
+class MessageValidationError extends ValidationError {
   constructor(readonly issues: string[]) {
     super(`invalid message: ${issues.join('; ')}`);
   }

@@ -23,9 +23,10 @@ export const PROPERTY_KEYS = {
   notices: 'KAIGI_NOTICES',
   // API clients: a JSON list of { hash, role, name }; tokens are never stored in clear.
   apiTokens: 'KAIGI_API_TOKENS',
+  // Who owns Kaigi's workers (its installable triggers, which belong to the account that made them), since when,
+  // and the backstop interval they were installed with: { owner, claimed_at, backstop_minutes } (trigger-plan.ts).
+  workers: 'KAIGI_WORKERS',
 } as const;
-
-export type PropertyKeyName = keyof typeof PROPERTY_KEYS;
 
 // A vendor's API key lives under KAIGI_KEY_<VENDOR>, e.g. KAIGI_KEY_OPENAI_COMPATIBLE.
 export function vendorKeyProperty(vendor: string): string {

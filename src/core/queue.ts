@@ -1,7 +1,7 @@
 // The work queue's rules (SPEC §6): what may be claimed next, leases, retries, and duplicates.
 import { PRIORITY_RANK, type Priority } from './types.js';
 
-export type QueueStatus = 'queued' | 'processing' | 'done' | 'failed' | 'dead';
+type QueueStatus = 'queued' | 'processing' | 'done' | 'failed' | 'dead';
 
 export interface QueueItem {
   row: number;

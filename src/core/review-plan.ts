@@ -25,7 +25,7 @@ export interface ReviewProperties {
   nextActions: Record<string, string[]>;
 }
 
-// An Orders row as the review reads it; review_day is the date cell as YYYY-MM-DD in the script's zone.
+// An Orders row as the review reads it; review_day is the date cell as YYYY-MM-DD, read in the spreadsheet's zone (the day it shows).
 export interface OrderLine {
   row: number;
   order_id: string;

@@ -87,6 +87,12 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
     'A trigger execution stops taking new work after this many seconds (Apps Script stops at 360)',
   ),
   s('queue.nudge_delay_ms', 1000, 'integer', 'Delay of the one-shot trigger scheduled after new work is enqueued'),
+  s(
+    'queue.backstop_minutes',
+    10,
+    'integer',
+    'Minutes between backstop ticks (1, 5, 10, 15 or 30; others round down); run Set up / repair after a change',
+  ),
   s('retry.max_attempts', 3, 'integer', 'HTTP attempts per model call (SPEC §7.2)'),
   s('retry.base_seconds', 2, 'number', 'Backoff base: wait base × 2^(n-1) seconds plus jitter'),
   s('retry.max_jitter_ms', 1000, 'integer', 'Random jitter added to each backoff wait'),

@@ -1,4 +1,5 @@
 // One journaled commit: rows reserved at known tails, long values moved to Overflow, audit rows chained, one final write.
+import { cellDate, isDate } from './records.js';
 import { rowsOf, type TabKey } from '../../../sheets-schema/index.js';
 import { auditRows, type AuditEvent } from '../../core/audit.js';
 import { canonical, chunks, MAX_CELL_CHARS, pointerText } from '../../core/cells.js';
@@ -53,6 +54,9 @@ export class Commit {
   // Any string longer than a cell holds moves to the Overflow tab; the cell keeps a pointer with its hash.
   private fit(values: unknown[], owner: string): unknown[] {
     return values.map((v, i) => {
+      // Every Date a commit writes is one a cell can hold as it was written (whole seconds, outside the hour a
+      // DST zone repeats), so the digest taken now matches the row read back later.
+      if (isDate(v)) return cellDate(v.getTime());
       if (typeof v !== 'string' || v.length <= MAX_CELL_CHARS) return v;
       const id = `OVF-${this.nextSeq('overflow')}`;
       const sha = sha256Hex(v);
@@ -131,16 +135,18 @@ export class Commit {
   }
 
   // The commit protocol, one step per method, in this order:
-  //   1. grow the tabs and record their new sizes   4. write the marker (the commit point)
+  //   1. grow the tabs                              4. write the marker (the commit point)
   //   2. write the journal                          5. write what must follow the commit point
-  //   3. write the blocks (audit rows last)         6. write the state after, clearing the journal
-  // A crash before 4 rolls back (Store.recover clears the appended rows); from 4 on it rolls forward.
+  //   3. write the blocks (audit rows last)         6. flush, then write the state after, clearing the journal
+  // Apps Script holds the sheet writes of 1 and 3–5 until the flush in 6, so they reach the sheet together. A
+  // crash before that flush loses them and rolls back (Store.recover clears what did arrive, and the journal's
+  // state keeps the tabs' sizes from before the grow); once the marker is in the sheet it rolls forward.
   run(timestamp: string): StoreState {
     const before = this.store.readState();
     this.chainAudit(timestamp);
     if (!this.marker) throw new StoreError('a commit needs a final write');
     const marker = { ...this.marker, values: pad(this.marker.values, this.store.width(this.marker.tab)) };
-    this.growTabs(before);
+    this.growTabs();
     const after: StoreState = { ...this.state, journal: null };
     this.writeJournal(before, marker, after);
     this.writeBlocks(this.blocks.filter((b) => b.tab !== 'audit').concat(this.blocks.filter((b) => b.tab === 'audit')));
@@ -159,19 +165,13 @@ export class Commit {
     this.state.audit = head;
   }
 
-  // Step 1: grow first and record the new sizes, so a crash never leaves the state behind the sheet.
-  private growTabs(before: StoreState): void {
-    let grew = false;
+  // Step 1: room for the appended rows. Only the state after (and so a roll-forward) records the new sizes: a
+  // rolled-back commit keeps the sizes from before, since its inserted rows may never have reached the sheet.
+  private growTabs(): void {
     for (const tab of Object.keys(this.state.tails) as TabKey[]) {
       const t = this.state.tails[tab];
-      const max = t.max;
       this.store.grow(tab, t, t.last);
-      if (t.max !== max) {
-        before.tails[tab].max = t.max;
-        grew = true;
-      }
     }
-    if (grew) this.store.writeState(before);
   }
 
   // Step 2: the journal names the marker and its digest, what was appended, and the state once done.
@@ -196,11 +196,15 @@ export class Commit {
         .sheet(b.tab)
         .getRange(b.row, 1, b.rows.length, width)
         .setValues(b.rows.map((r) => pad(r, width)));
+      this.store.wrote();
     }
   }
 
   // Step 6: the commit is done; the state moves on and the journal goes.
   private clearJournal(after: StoreState): void {
+    // Apps Script holds the rows written above; they must reach the sheet before the journal that could roll
+    // them back is dropped. Killed before this flush, the commit is rolled back by the next execution.
+    this.store.flush();
     this.store.writeState(after);
   }
 }

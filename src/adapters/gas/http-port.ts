@@ -1,6 +1,14 @@
-// UrlFetchApp as the providers' transport: one fetchAll per round, muted HTTP errors, per-request network errors.
-import type { HttpPort, HttpResult } from '../../core/providers/http.js';
+// UrlFetchApp as the providers' transport: one fetchAll per call, muted HTTP errors, a failed call reported, not thrown.
+import { RequeueError } from '../../core/errors.js';
+import { FETCH_LIMIT_MS, type HttpPort, type HttpResult } from '../../core/providers/http.js';
 import type { WireRequest } from '../../core/providers/vendors.js';
+
+// The bundle's global code runs when an execution starts, so this is that start to within a few milliseconds.
+const EXECUTION_STARTED = Date.now();
+// Apps Script ends every execution at 6 minutes.
+const EXECUTION_LIMIT_MS = 360_000;
+// What must stay free after the last fetch ends: one commit (a script-lock wait of up to 30 s, its writes, a flush).
+const AFTER_FETCH_MS = 60_000;
 
 function params(w: WireRequest): GoogleAppsScript.URL_Fetch.URLFetchRequest {
   return {
@@ -19,17 +27,31 @@ function result(r: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpResult {
 
 export const urlFetchPort: HttpPort = {
   fetchAll(requests: WireRequest[]): HttpResult[] {
+    // A backstop under every caller's own deadline (the providers' tick budget, the embedding calls that have
+    // none): a fetch that could end too late for its results to be written is not started. A fetch started by
+    // 240 s ends by 300 s, leaving a minute for the commit before Apps Script's 360 s.
+    // The work comes back once this execution cannot be running any more, so no tick claims it again meanwhile.
+    const startedAfter = Date.now() - EXECUTION_STARTED;
+    if (startedAfter + FETCH_LIMIT_MS + AFTER_FETCH_MS > EXECUTION_LIMIT_MS)
+      throw new RequeueError(
+        `a fetch started ${Math.round(startedAfter / 1000)} s into the execution could end too late to be written`,
+        EXECUTION_STARTED + EXECUTION_LIMIT_MS,
+      );
     try {
       return UrlFetchApp.fetchAll(requests.map(params)).map(result);
-    } catch {
-      // fetchAll fails as a whole on a network error; ask one by one so one bad request fails alone.
-      return requests.map((w) => {
-        try {
-          return result(UrlFetchApp.fetch(w.url, params(w)));
-        } catch (err) {
-          return { code: 0, headers: {}, body: '', error: String((err as Error).message || err) };
-        }
-      });
+    } catch (err) {
+      // fetchAll fails as a whole on one request's network error and the answers that came back are lost with it.
+      // Nothing is sent again here: the caller keeps the answers it has and decides, within its time budget, what
+      // to ask again (HttpProvider.respond).
+      const message = String((err as Error).message || err);
+      const lost = requests.length > 1;
+      return requests.map(() => ({
+        code: 0,
+        headers: {},
+        body: '',
+        error: lost ? `fetchAll failed as a whole: ${message}` : message,
+        lost,
+      }));
     }
   },
 };

@@ -8,7 +8,6 @@ import { decodeMatrix, topK, type Matrix } from '../../core/retrieval.js';
 import type { Settings } from '../../core/settings.js';
 import { urlFetchPort } from './http-port.js';
 import { keyProperty } from './keys.js';
-import { ms } from './records.js';
 import type { Store } from './store.js';
 
 const learningCols = rowsOf('learnings');
@@ -185,7 +184,7 @@ export class Memory {
   }
 }
 
-export function caseOf(l: Learning): CaseContext {
+function caseOf(l: Learning): CaseContext {
   try {
     return JSON.parse(l.context) as CaseContext;
   } catch {
@@ -211,9 +210,4 @@ export function learningRow(l: Omit<Learning, 'row'>, createdAt: number, lastApp
     created_at: new Date(createdAt),
     last_applied_at: lastApplied ? new Date(lastApplied) : '',
   });
-}
-
-export function lastAppliedOf(values: unknown[]): number | null {
-  const last = learningCols.read(values).last_applied_at;
-  return last === '' ? null : ms(last);
 }

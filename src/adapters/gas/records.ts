@@ -1,4 +1,4 @@
-// Rows ↔ records for the tabs the engine writes: times in the script's zone, JSON cells, chunked messages.
+// Rows ↔ records for the tabs the engine writes: date cells in the spreadsheet's zone, JSON cells, chunked messages.
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { chunks } from '../../core/cells.js';
 import type { Message } from '../../core/messages.js';
@@ -14,18 +14,20 @@ import type {
   Status,
 } from '../../core/types.js';
 import { sha256Hex } from './crypto.js';
+import { sheetZone } from './spreadsheet.js';
 
 export function isDate(v: unknown): v is Date {
   return Object.prototype.toString.call(v) === '[object Date]';
 }
 
-export function ms(v: unknown): number {
+function ms(v: unknown): number {
   if (isDate(v)) return v.getTime();
   if (typeof v === 'number') return v;
   const t = Date.parse(String(v));
   return Number.isNaN(t) ? 0 : t;
 }
 
+// The script's zone (appsscript.json): Kaigi's calendar, by which "today", ids and review dates are counted.
 export function scriptZone(): string {
   return Session.getScriptTimeZone();
 }
@@ -34,18 +36,72 @@ export function dayOf(t: number, tz = scriptZone()): string {
   return Utilities.formatDate(new Date(t), tz, 'yyyy-MM-dd');
 }
 
-// Midnight of a day in the script's time zone, as the Date a date cell holds.
-export function dayToDate(day: string, tz = scriptZone()): Date {
-  const [y, m, d] = day.split('-').map(Number);
-  const utc = Date.UTC(y, m - 1, d);
-  const z = Utilities.formatDate(new Date(utc), tz, 'Z');
-  const offset = (z[0] === '-' ? -1 : 1) * (Number(z.slice(1, 3)) * 60 + Number(z.slice(3, 5)));
-  return new Date(utc - offset * 60000);
+// ---- date cells ----------------------------------------------------------------------------
+// A day (YYYY-MM-DD) is a calendar label. In a cell it is midnight in the SPREADSHEET's zone, so the sheet
+// shows that day whatever its zone, and a day a person types ("2026-03-08") reads back as that day. Callers
+// still pass the script's zone as a second argument; it does not decide how a cell holds a day.
+
+const HOUR = 3600000;
+const DAY = 24 * HOUR;
+
+// The zone's offset from UTC at an instant, in ms.
+function offsetAt(t: number, tz: string): number {
+  const z = Utilities.formatDate(new Date(t), tz, 'Z');
+  return (z[0] === '-' ? -1 : 1) * (Number(z.slice(1, 3)) * 60 + Number(z.slice(3, 5))) * 60000;
 }
 
-export function dayCell(v: unknown, tz = scriptZone()): string {
-  if (isDate(v)) return dayOf(v.getTime(), tz);
-  return String(v ?? '');
+// The instant a wall clock (given as the UTC fields of a number) names in a zone: the earlier one in an hour
+// the zone repeats, the hour after in one it skips.
+function wallToInstant(wall: number, tz: string): number {
+  const before = offsetAt(wall - DAY, tz);
+  const valid = [before, offsetAt(wall + DAY, tz)].map((o) => wall - o).filter((t) => t + offsetAt(t, tz) === wall);
+  return valid.length ? Math.min(...valid) : wall - before;
+}
+
+// A Date as the cell will give it back (the runtime's readings, runtime/host/values.ts): to the whole second,
+// and never inside the hours a DST zone repeats, whose wall clock names two instants and is read back as one
+// of them. An instant there moves to the nearer edge of those hours, or to the one its meaning allows: a
+// lease must not expire early ('later'), work must not become available late ('earlier'). So the value hashed
+// for the audit, the time the queue compares and the value the sheet returns are one and the same.
+export function cellDate(t: number, edge: 'nearest' | 'earlier' | 'later' = 'nearest', tz = sheetZone()): Date {
+  const s = Math.floor(t / 1000) * 1000;
+  const a = offsetAt(s - 3 * HOUR, tz);
+  const b = offsetAt(s + 3 * HOUR, tz);
+  // Only a fall in the offset (clocks going back) repeats wall-clock time; no zone changes twice in six hours.
+  if (b >= a) return new Date(s);
+  const wall = s + offsetAt(s, tz);
+  if (offsetAt(wall - a, tz) !== a || offsetAt(wall - b, tz) !== b) return new Date(s);
+  // The offset changes at T, found to the second; the instants T - (a - b) up to T + (a - b) are ambiguous.
+  let lo = s - 3 * HOUR;
+  let hi = s + 3 * HOUR;
+  while (hi - lo > 1000) {
+    const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+    if (offsetAt(mid, tz) === a) lo = mid;
+    else hi = mid;
+  }
+  const before = hi - (a - b) - 1000;
+  const after = hi + (a - b);
+  if (edge === 'nearest') return new Date(s - before <= after - s ? before : after);
+  return new Date(edge === 'earlier' ? before : after);
+}
+
+// Midnight of a day in the spreadsheet's zone, as the Date a date cell holds. Where midnight itself is repeated
+// (a zone that turns its clocks back at 01:00 to 00:00), it moves to the end of that hour: still the same day.
+export function dayToDate(day: string, _scriptZone?: string): Date {
+  const [y, m, d] = day.split('-').map(Number);
+  const tz = sheetZone();
+  return cellDate(wallToInstant(Date.UTC(y, m - 1, d), tz), 'later', tz);
+}
+
+// The day a date cell shows. A Date is read in the spreadsheet's zone (a KPI date typed in an Auckland sheet
+// is that Auckland day); a serial number (a date cell formatted as a number) and text are read as written.
+export function dayCell(v: unknown, _scriptZone?: string): string {
+  if (isDate(v)) return dayOf(v.getTime(), sheetZone());
+  if (typeof v === 'number' && v > 0 && v < 2958466)
+    return new Date(Date.UTC(1899, 11, 30) + v * DAY).toISOString().slice(0, 10);
+  const text = String(v ?? '').trim();
+  const m = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/.exec(text);
+  return m ? `${m[1]}-${m[2].padStart(2, '0')}-${m[3].padStart(2, '0')}` : text;
 }
 
 function json(v: unknown): string {
@@ -71,12 +127,12 @@ export function queueRow(i: QueueItem): unknown[] {
     payload_json: json(i.payload),
     status: i.status,
     attempts: i.attempts,
-    available_at: new Date(i.available_at),
+    available_at: cellDate(i.available_at, 'earlier'),
     lease_owner: i.lease_owner,
-    lease_until: i.lease_until ? new Date(i.lease_until) : '',
+    lease_until: i.lease_until ? cellDate(i.lease_until, 'later') : '',
     dedupe_key: i.dedupe_key,
-    created_at: new Date(i.created_at),
-    updated_at: new Date(i.updated_at),
+    created_at: cellDate(i.created_at),
+    updated_at: cellDate(i.updated_at),
     last_error: i.last_error,
   });
 }
@@ -129,8 +185,8 @@ export function logRow(d: Discussion, messagesCell: string): unknown[] {
     trigger_type: d.trigger.type,
     trigger_target_user: d.trigger.target_user_id,
     trigger_context_json: JSON.stringify({ source: d.trigger.source, context: d.trigger.context }),
-    created_at: new Date(Date.parse(d.created_at)),
-    closed_at: d.closed_at ? new Date(Date.parse(d.closed_at)) : '',
+    created_at: cellDate(Date.parse(d.created_at)),
+    closed_at: d.closed_at ? cellDate(Date.parse(d.closed_at)) : '',
     participants_json: JSON.stringify(d.participants),
     messages_json: messagesCell,
     final_decision_json: json(d.final_decision),
@@ -227,7 +283,7 @@ export function orderRow(o: OrderRow, now: number): unknown[] {
     status: o.status,
     review_date: dayToDate(o.review_date),
     success_criteria_json: JSON.stringify(o.success_criteria),
-    updated_at: new Date(now),
+    updated_at: cellDate(now),
   });
 }
 
@@ -245,8 +301,8 @@ export function objectionRow(o: ObjectionRow): unknown[] {
     status: o.status,
     resolution: o.resolution,
     resolved_by: o.resolved_by,
-    created_at: o.created_at ? new Date(Date.parse(o.created_at)) : '',
-    resolved_at: o.resolved_at ? new Date(Date.parse(o.resolved_at)) : '',
+    created_at: o.created_at ? cellDate(Date.parse(o.created_at)) : '',
+    resolved_at: o.resolved_at ? cellDate(Date.parse(o.resolved_at)) : '',
   });
 }
 
@@ -261,18 +317,18 @@ export function inboxRow(i: InboxItem, now: number): unknown[] {
     discussion_id: i.discussion_id,
     status: 'unread',
     response: '',
-    created_at: new Date(now),
-    updated_at: new Date(now),
+    created_at: cellDate(now),
+    updated_at: cellDate(now),
   });
 }
 
-export function kpiFromRows(rows: unknown[][], tz = scriptZone()): KpiRow[] {
+export function kpiFromRows(rows: unknown[][], _scriptZone?: string): KpiRow[] {
   const cols = rowsOf('kpi');
   return rows
     .map((v) => cols.read(v))
     .filter((r) => r.member_id !== '' && r.metric !== '' && typeof r.value === 'number')
     .map((r) => ({
-      date: dayCell(r.date, tz),
+      date: dayCell(r.date),
       member_id: String(r.member_id),
       metric: String(r.metric),
       value: r.value as number,

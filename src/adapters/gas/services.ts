@@ -21,8 +21,29 @@ export function sleep(ms: number): void {
   Utilities.sleep(Math.min(300000, Math.ceil(ms)));
 }
 
+// Whom this execution runs as: the account that owns the triggers it creates (known with the userinfo.email scope).
+export function effectiveUserEmail(): string {
+  return Session.getEffectiveUser().getEmail();
+}
+
+// Who is acting, for the record (approvals, prompt edits, directives, objections). Apps Script often hides the
+// active user's email (consumer accounts, another domain: SPEC §14), so then the record says so plainly, with what
+// is known — whom the script ran as and the user's temporary key for this script — and never a made-up name.
+function actor(): string {
+  const email = Session.getActiveUser().getEmail();
+  if (email) return email;
+  const known: string[] = [];
+  const effective = effectiveUserEmail();
+  if (effective) known.push(`effective: ${effective}`);
+  const key = Session.getTemporaryActiveUserKey();
+  if (key) known.push(`key: ${key}`);
+  return known.length ? `unknown (${known.join(', ')})` : 'unknown';
+}
+
+// Kept under its old name for the callers that record it as the actor (main.ts, requests.ts): it is actor(), so
+// it is never empty and never invents a name.
 export function activeUserEmail(): string {
-  return Session.getActiveUser().getEmail();
+  return actor();
 }
 
 // A one-shot trigger for `handler` in `delayMs`, replacing spent ones of the same handler.

@@ -5,7 +5,7 @@ import { findSheet } from './tabs.js';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
-export function readSettings(ss: Spreadsheet): Record<string, string> {
+function readSettings(ss: Spreadsheet): Record<string, string> {
   const sheet = findSheet(ss, tabByKey('settings'));
   const out: Record<string, string> = {};
   if (!sheet) return out;

@@ -19,7 +19,7 @@ import { findSheet } from './tabs.js';
 
 // Other modules import these from here; the commit and the formats live in their own files.
 export { Commit } from './commit.js';
-export { StoreError, type StoreState } from './store-format.js';
+export type { StoreState } from './store-format.js';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -27,7 +27,7 @@ type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 const STATE_KEY = PROPERTY_KEYS.state;
 // Tabs Kaigi appends to grow this many rows at a time, ahead of the writes.
 const GROW_BY = 500;
-export const CONFIG_VERSION = PROPERTY_KEYS.configVersion;
+const CONFIG_VERSION = PROPERTY_KEYS.configVersion;
 const CONFIG_TTL_S = 300;
 // CacheService holds at most 100 KB a value; larger tabs are simply read from the sheet each time.
 const CONFIG_CACHE_MAX_CHARS = 90_000;
@@ -47,6 +47,10 @@ function clone<T>(v: T): T {
 export class Store {
   private readonly sheets: Record<string, Sheet> = {};
   private readonly tabCache: Record<string, unknown[][]> = {};
+  // Apps Script holds spreadsheet writes and sends them in batches; a killed execution loses what it held.
+  // Every write the store makes marks it dirty, and flush() sends them before anything records that they
+  // were made (the state and journal in Script Properties) and before the lock is released.
+  private dirty = false;
 
   constructor(
     readonly ss: Spreadsheet,
@@ -60,6 +64,18 @@ export class Store {
       this.sheets[key] = s;
     }
     return this.sheets[key];
+  }
+
+  // Called by every sheet write the store or a commit makes.
+  wrote(): void {
+    this.dirty = true;
+  }
+
+  // SpreadsheetApp.flush() when this execution holds writes; a flush with nothing held would be a wasted round trip.
+  flush(): void {
+    if (!this.dirty) return;
+    SpreadsheetApp.flush();
+    this.dirty = false;
   }
 
   width(key: TabKey): number {
@@ -122,6 +138,9 @@ export class Store {
     try {
       return fn(this.recover(this.readState()));
     } finally {
+      // Google's reference for Lock.releaseLock(): flush the spreadsheet's pending changes first, so the next
+      // holder of the lock reads what this one wrote.
+      this.flush();
       lock.releaseLock();
     }
   }
@@ -131,17 +150,23 @@ export class Store {
     const j = state.journal;
     if (!j) return state;
     const row = this.readRows(j.tab, j.row, 1)[0];
-    if (sha256Hex(canonical(row)) === j.digest) {
+    // A journal from before dates were hashed to the whole second (core/cells.ts) names its marker the old way.
+    if (sha256Hex(canonical(row)) === j.digest || sha256Hex(canonical(row, 'exact')) === j.digest) {
       this.writeState(j.after);
       return j.after;
     }
     for (const tab of Object.keys(j.appended) as TabKey[]) {
-      const [from, to] = j.appended[tab];
-      if (to >= from)
-        this.sheet(tab)
-          .getRange(from, 1, to - from + 1, this.width(tab))
-          .clearContent();
+      const [from, last] = j.appended[tab];
+      // Rows the dead commit inserted to grow the tab may be missing: clear only what the grid holds.
+      const to = Math.min(last, this.sheet(tab).getMaxRows());
+      if (to < from) continue;
+      this.sheet(tab)
+        .getRange(from, 1, to - from + 1, this.width(tab))
+        .clearContent();
+      this.wrote();
     }
+    // The rolled-back rows are cleared in the sheet before the journal that names them is dropped.
+    this.flush();
     const back = { ...state, journal: null };
     this.writeState(back);
     return back;
@@ -235,6 +260,7 @@ export class Store {
     if (needLast <= tail.max) return;
     const add = needLast - tail.max + GROW_BY;
     this.sheet(key).insertRowsAfter(tail.max, add);
+    this.wrote();
     tail.max += add;
   }
 }

@@ -16,6 +16,8 @@ export function buildMenu(lang: Lang): void {
     .addItem(t('seedDemo', lang), 'seedDemoData')
     .addItem(t('setup', lang), 'setup')
     .addItem(t('settings', lang), 'showSettings')
+    .addItem(t('takeOverWorkers', lang), 'takeOverWorkers')
+    .addItem(t('handOverWorkers', lang), 'handOverWorkers')
     .addItem(t('help', lang), 'showHelp')
     .addToUi();
 }

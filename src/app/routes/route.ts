@@ -7,14 +7,14 @@ export interface Caller {
   role: Role;
 }
 
-export interface CallContext {
+interface CallContext {
   caller: Caller;
   // `METHOD /path` as called, or the tool's name.
   called: string;
 }
 
 // The part a route and an MCP tool share: the name is the tool's name when the operation becomes a tool.
-export interface Operation<I = unknown> {
+interface Operation<I = unknown> {
   name: string;
   roles: readonly Role[];
   // Validates the merged query parameters, body fields and {path} params; never zod's url()/base64()

@@ -20,7 +20,7 @@ export interface RouterDeps {
   onError?: (e: unknown, answer: ApiError) => void;
 }
 
-export function findRoute(
+function findRoute(
   routes: readonly Route[],
   method: Method,
   path: string,

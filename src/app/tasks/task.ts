@@ -3,7 +3,7 @@ import type { QueueItem } from '../../core/queue.js';
 import type { Council } from '../council.js';
 import type { Outcome } from '../work-queue.js';
 
-export interface TaskContext {
+interface TaskContext {
   council: Council;
   // Discussions in progress when the item was claimed (counted again under the lock where it matters).
   inProgress: number;

@@ -9,12 +9,20 @@ export interface HttpResult {
   headers: Record<string, string>;
   body: string;
   error?: string;
+  // The call failed as a whole (Apps Script's fetchAll throws on one request's network error and every answer is
+  // lost): this request's own outcome is unknown. Never set when the call held this request alone.
+  lost?: boolean;
 }
 
-// The transport, injected: in Apps Script it is UrlFetchApp.fetchAll; it never throws for one bad request.
+// The transport, injected: in Apps Script it is UrlFetchApp.fetchAll. It never throws for one bad request: a failed
+// call gives every request an `error` (and `lost` when the call held more than one).
 export interface HttpPort {
   fetchAll(requests: WireRequest[]): HttpResult[];
 }
+
+// Apps Script gives every UrlFetchApp request a fixed 60 s, and a fetchAll's requests run in parallel, so one round
+// of calls ends within this (SPEC §14).
+export const FETCH_LIMIT_MS = 60_000;
 
 export interface Clock {
   now(): number;
@@ -32,11 +40,11 @@ export interface HttpOptions {
   baseSeconds: number;
   jitterMs: number;
   parallel: boolean;
-  // No wait may end after this instant; the work is re-queued instead.
+  // No wait and no round of calls may end after this instant; the work is re-queued instead.
   deadline: number;
 }
 
-// A retry wait would outlast the execution: the step is given back to the queue instead of sleeping.
+// A retry wait or a round of calls would outlast the execution: the step goes back to the queue instead.
 import { RequeueError } from '../errors.js';
 
 interface Pending {
@@ -110,6 +118,18 @@ export class HttpProvider implements Provider {
     };
   }
 
+  // Keeps every answer it gets; only requests without one are sent again. A fetchAll that failed as a whole lost
+  // its answers with it, so its requests go one at a time from then on: each answer is kept the moment it comes
+  // and only the request that fails is asked again.
+  //
+  // Time: the tick's deadline is its start plus queue.tick_budget_seconds (270 s by default). A round starts only
+  // when it can end before the deadline — FETCH_LIMIT_MS (60 s) after its start, however its endpoints behave —
+  // and a retry wait only when the wait plus that round fit too. So every model call ends by 270 s, and what is left
+  // after it (the step's commit and the queue's finish: two script-lock waits of at most 30 s each, then their
+  // writes and flushes, ~75 s in all) ends by ~345 s, under Apps Script's 360 s. Without the check, a round started
+  // at 269 s could run to 329 s and its retry to 389 s, past the limit with the step half-written. The transport
+  // (adapters/gas/http-port.ts) adds a backstop for fetches with no budget of their own or a budget set too high:
+  // none starts later than 240 s into the execution.
   respond(requests: AgentRequest[]): AgentResponse[] {
     const now = this.clock.now();
     const all: Pending[] = requests.map((req) => ({
@@ -122,23 +142,44 @@ export class HttpProvider implements Provider {
       waitUntil: 0,
       repaired: false,
     }));
+    let alone = !this.o.parallel;
     for (;;) {
       const open = all.filter((p) => !p.result);
       if (!open.length) break;
-      const wait = Math.max(0, ...open.map((p) => p.waitUntil)) - this.clock.now();
-      if (wait > 0) {
-        if (this.clock.now() + wait > this.o.deadline)
-          throw new RequeueError(
-            `a retry wait of ${Math.round(wait)} ms would pass the execution's time budget`,
-            this.clock.now() + wait,
-          );
-        this.clock.sleep(wait);
+      if (alone || open.length === 1) {
+        for (const p of open) {
+          this.ready(p.waitUntil);
+          this.handle(p, this.http.fetchAll([this.wire(p)])[0]);
+        }
+        continue;
       }
-      const wires = open.map((p) => buildRequest(this.o.vendor, p.call, this.o.key, this.o.baseUrl));
-      const results = this.o.parallel ? this.http.fetchAll(wires) : wires.map((w) => this.http.fetchAll([w])[0]);
+      this.ready(Math.max(...open.map((p) => p.waitUntil)));
+      const results = this.http.fetchAll(open.map((p) => this.wire(p)));
+      if (results.some((r) => r.lost)) alone = true;
       open.forEach((p, i) => this.handle(p, results[i]));
     }
     return all.map((p) => p.result!);
+  }
+
+  private wire(p: Pending): WireRequest {
+    return buildRequest(this.o.vendor, p.call, this.o.key, this.o.baseUrl);
+  }
+
+  // Waits until `until`, or re-queues when the wait and the round after it could not both end before the deadline.
+  // The work comes back no sooner than the deadline: were it claimable at once, the tick that gave it back would
+  // claim it again and give it back again until its budget ran out.
+  private ready(until: number): void {
+    const now = this.clock.now();
+    const start = Math.max(now, until);
+    if (start + FETCH_LIMIT_MS > this.o.deadline) {
+      const wait = start - now;
+      const round = `a round of calls (up to ${FETCH_LIMIT_MS / 1000} s)`;
+      throw new RequeueError(
+        `${wait > 0 ? `a retry wait of ${Math.round(wait)} ms and ${round}` : round} would pass the execution's time budget`,
+        Math.max(start, this.o.deadline),
+      );
+    }
+    if (start > now) this.clock.sleep(start - now);
   }
 
   private handle(p: Pending, res: HttpResult): void {

@@ -5,14 +5,14 @@ import { dropNulls } from './schema.js';
 import { retryable } from './vendors.js';
 
 // What an entry insists on; a request that differs is a broken test, not something to answer.
-export interface ScriptMatch {
+interface ScriptMatch {
   agent?: string;
   expect?: Expectation;
   phase?: number;
 }
 
 // Usage reported for the call an entry answers; summed over a request's retries and repair.
-export interface ScriptUsage {
+interface ScriptUsage {
   tokensIn?: number;
   tokensOut?: number;
   ms?: number;
@@ -21,7 +21,7 @@ export interface ScriptUsage {
   note?: string;
 }
 
-export type ScriptReply =
+type ScriptReply =
   // The parsed answer, handed to the engine as is: the engine's own validation decides if it is usable.
   | { content: unknown }
   // Content computed from the request (a decision that has to name the request's decision id, say).

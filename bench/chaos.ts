@@ -1,0 +1,115 @@
+// The crash-safety bench (SPEC §15 `chaos`): a discussion killed at each service call in turn, under write batching.
+import { Runtime, type ExecutionResult } from '../runtime/runtime.js';
+import { demoTrigger } from '../src/core/demo-data.js';
+import { rowsOf, type TabKey, tabByKey } from '../sheets-schema/index.js';
+
+export interface ChaosResult {
+  kills: number;
+  calls_per_tick: number;
+  write_batching: true;
+  lost_writes_total: number;
+  lost_rows: number;
+  duplicated_rows: number;
+  verify_failures: number;
+  mismatches: number;
+}
+
+function must(r: ExecutionResult): unknown {
+  if (!r.ok) throw new Error(`${r.fn}: ${r.error?.message}`);
+  return r.value;
+}
+
+// The rows of a tab as objects, without the columns that differ between runs by construction (times, hashes).
+function rows(rt: Runtime, key: TabKey, keep: string[]): string[] {
+  const s = rt.workbook.sheetByName(tabByKey(key).name);
+  if (!s) throw new Error(`no ${key} tab`);
+  const last = rt.workbook.lastRow(s);
+  if (last < 2) return [];
+  const m = rowsOf(key);
+  return rt.workbook
+    .getValues(s, 2, 1, last - 1, m.width)
+    .map((v) => m.read(v) as Record<string, unknown>)
+    .filter((r) => Object.values(r).some((v) => v !== ''))
+    .map((r) => JSON.stringify(keep.map((k) => r[k])));
+}
+
+// What must come out the same as the undisturbed run: ids, speakers, statuses, and the audit events.
+function record(rt: Runtime): Record<string, string[]> {
+  return {
+    messages: rows(rt, 'messages', ['message_id', 'chunk', 'speaker', 'message_type', 'fallback_level']),
+    orders: rows(rt, 'orders', ['order_id', 'decision_id', 'target_agent', 'action_json', 'status']),
+    discussions: rows(rt, 'discussions', ['discussion_id', 'status', 'participants_json', 'execution_status']),
+    audit: rows(rt, 'audit', ['seq', 'actor', 'event', 'tab', 'row_key']),
+    queue: rows(rt, 'queue', ['id', 'type', 'status']),
+  };
+}
+
+// Rows of the undisturbed run missing after a kill and resume, and rows present more often than they should be.
+function compare(want: Record<string, string[]>, got: Record<string, string[]>): { lost: number; dup: number } {
+  let lost = 0;
+  let dup = 0;
+  for (const tab of Object.keys(want)) {
+    const count = (xs: string[]) => {
+      const m = new Map<string, number>();
+      for (const x of xs) m.set(x, (m.get(x) ?? 0) + 1);
+      return m;
+    };
+    const w = count(want[tab]);
+    const g = count(got[tab]);
+    for (const [k, n] of w) lost += Math.max(0, n - (g.get(k) ?? 0));
+    for (const [k, n] of g) dup += Math.max(0, n - (w.get(k) ?? 0));
+  }
+  return { lost, dup };
+}
+
+async function settle(rt: Runtime): Promise<void> {
+  for (let i = 0; i < 30; i++) {
+    must(await rt.run('tick', [], { kind: 'trigger' }));
+    const active = rows(rt, 'discussions', ['status']).some((s) => /OPEN|IN_PROGRESS|VOTING/.test(s));
+    const queued = rows(rt, 'queue', ['status']).some((s) => /queued|processing|failed/.test(s));
+    if (!active && !queued) return;
+    rt.clock.advance(301_000);
+  }
+}
+
+export async function chaosBench(startAt: number): Promise<ChaosResult> {
+  const rt = new Runtime({ startAt });
+  try {
+    must(await rt.run('setup', [], { kind: 'menu' }));
+    must(await rt.run('seedDemoData', [], { kind: 'menu' }));
+    must(await rt.run('startDiscussion', [demoTrigger()], { kind: 'server' }));
+    const base = rt.snapshot();
+    const undisturbed = await rt.run('tick', [], { kind: 'trigger' });
+    must(undisturbed);
+    const want = record(rt);
+    const calls = undisturbed.counts.calls;
+    const out: ChaosResult = {
+      kills: 0,
+      calls_per_tick: calls,
+      write_batching: true,
+      lost_writes_total: 0,
+      lost_rows: 0,
+      duplicated_rows: 0,
+      verify_failures: 0,
+      mismatches: 0,
+    };
+    for (let k = 1; k <= calls; k++) {
+      rt.restore(base);
+      const r = await rt.run('tick', [], { kind: 'trigger', killAtCall: k });
+      if (!r.killed) break;
+      out.kills++;
+      out.lost_writes_total += r.lostWrites ?? 0;
+      await settle(rt);
+      const got = record(rt);
+      const { lost, dup } = compare(want, got);
+      out.lost_rows += lost;
+      out.duplicated_rows += dup;
+      if (lost || dup || JSON.stringify(got) !== JSON.stringify(want)) out.mismatches++;
+      const audit = must(await rt.run('verifyAudit', [], { kind: 'editor' })) as { ok: boolean };
+      if (!audit.ok) out.verify_failures++;
+    }
+    return out;
+  } finally {
+    await rt.close();
+  }
+}
