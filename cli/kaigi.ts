@@ -1,12 +1,15 @@
 // kaigi: the command line (SPEC §12) — runs the built Apps Script file in the local runtime on a workbook.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Runtime, type ExecutionResult } from '../runtime/runtime.js';
+import { isLocalUrl, originOf, Runtime, type ExecutionResult } from '../runtime/runtime.js';
+import { rowsOf } from '../sheets-schema/index.js';
+import { demoTrigger } from '../src/core/demo-data.js';
+import { registry as vendors } from '../src/core/providers/vendor-registry.js';
 
 class UsageError extends Error {}
 
 const USAGE = `usage:
-  kaigi run [--demo] [--trigger FILE.json] [--workbook FILE.xlsx] [--provider rules|openai|anthropic|gemini|openai-compatible]
+  kaigi run [--demo] [--trigger FILE.json] [--workbook FILE.xlsx] [--provider ${['rules', ...vendors.names()].join('|')}]
             [--base-url URL] [--model NAME] [--until decided|closed|idle] [--json]
   kaigi tick --workbook FILE.xlsx
   kaigi export --workbook FILE.xlsx --tab NAME [--format json|csv]
@@ -51,12 +54,8 @@ async function call(
   return r.value;
 }
 
-const ENV_KEYS: Record<string, string> = {
-  OPENAI_API_KEY: 'KAIGI_KEY_OPENAI',
-  ANTHROPIC_API_KEY: 'KAIGI_KEY_ANTHROPIC',
-  GEMINI_API_KEY: 'KAIGI_KEY_GEMINI',
-  KAIGI_API_KEY: 'KAIGI_KEY_OPENAI_COMPATIBLE',
-};
+// Environment variable → Script Property, one per registered vendor.
+const ENV_KEYS = vendors.envKeys();
 const OVERRIDE = 'KAIGI_PROVIDER_OVERRIDE';
 
 // Keys come from the environment only; they reach the script as properties that are never saved.
@@ -67,18 +66,17 @@ function keysFromEnv(): Record<string, string> {
 }
 
 function defaultProvider(): string {
-  if (process.env.OPENAI_API_KEY) return 'openai';
-  if (process.env.ANTHROPIC_API_KEY) return 'anthropic';
-  if (process.env.GEMINI_API_KEY) return 'gemini';
-  return 'rules';
+  // The first vendor in registry order whose key is set and that needs no --base-url.
+  return vendors.all.find((v) => process.env[v.envKey] && !v.needs.baseUrl)?.name ?? 'rules';
 }
 
 async function openWorkbook(
   file: string,
   secrets: Record<string, string> = {},
+  allowLocalFetch: string[] = [],
 ): Promise<{ rt: Runtime; fresh: boolean }> {
   const fresh = !fs.existsSync(file);
-  const rt = await Runtime.open(file, { echoLogs: process.env.KAIGI_DEBUG === '1', secrets });
+  const rt = await Runtime.open(file, { echoLogs: process.env.KAIGI_DEBUG === '1', secrets, allowLocalFetch });
   if (fresh) await call(rt, 'setup');
   return { rt, fresh };
 }
@@ -103,24 +101,36 @@ function discussionOfTask(rt: Runtime, taskId: string): { id: string; status: st
   const queue = wb.sheetByName('Queue');
   const log = wb.sheetByName('Discussion Log') ?? wb.sheetByName('議論ログ');
   if (!queue || !log) return null;
-  const q = wb.getValues(queue, 1, 1, Math.max(1, wb.lastRow(queue)), 6).find((r) => r[0] === taskId);
+  const queueCols = rowsOf('queue');
+  const q = wb
+    .getValues(queue, 1, 1, Math.max(1, wb.lastRow(queue)), queueCols.index('payload_json') + 1)
+    .map((r) => queueCols.read(r))
+    .find((r) => r.id === taskId);
   if (!q) return null;
   let id = '';
   try {
-    id = String(JSON.parse(String(q[5])).discussion_id ?? '');
+    id = String(JSON.parse(String(q.payload_json)).discussion_id ?? '');
   } catch {
     return null;
   }
   if (!id) return null;
-  const row = wb.getValues(log, 1, 1, Math.max(1, wb.lastRow(log)), 2).find((r) => r[0] === id);
-  return row ? { id, status: String(row[1]) } : null;
+  const logCols = rowsOf('discussions');
+  const row = wb
+    .getValues(log, 1, 1, Math.max(1, wb.lastRow(log)), logCols.index('status') + 1)
+    .map((r) => logCols.read(r))
+    .find((r) => r.discussion_id === id);
+  return row ? { id, status: String(row.status) } : null;
 }
 
 function queueIdle(rt: Runtime): boolean {
   const wb = rt.workbook;
   const queue = wb.sheetByName('Queue');
   if (!queue || wb.lastRow(queue) < 2) return true;
-  return wb.getValues(queue, 2, 7, wb.lastRow(queue) - 1, 1).every((r) => r[0] === 'done' || r[0] === 'dead');
+  const cols = rowsOf('queue');
+  return wb
+    .getValues(queue, 2, 1, wb.lastRow(queue) - 1, cols.index('status') + 1)
+    .map((r) => cols.read(r).status)
+    .every((status) => status === 'done' || status === 'dead');
 }
 
 const TERMINAL = ['DECIDED', 'CLOSED', 'TIMEOUT', 'ESCALATED'];
@@ -201,13 +211,20 @@ async function run(opts: Record<string, string | boolean>): Promise<number> {
   const until = String(opts.until ?? 'decided');
   if (['decided', 'closed', 'idle'].indexOf(until) < 0) throw new UsageError('--until must be decided, closed or idle');
   const provider = String(opts.provider ?? defaultProvider());
-  if (provider === 'openai-compatible' && !opts['base-url'])
-    throw new UsageError('--provider openai-compatible needs --base-url');
-  if (['rules', 'openai', 'anthropic', 'gemini', 'openai-compatible'].indexOf(provider) < 0)
-    throw new UsageError(`unknown provider ${provider}`);
+  if (vendors.find(provider)?.needs.baseUrl && !opts['base-url'])
+    throw new UsageError(`--provider ${provider} needs --base-url`);
+  if (provider !== 'rules' && !vendors.find(provider)) throw new UsageError(`unknown provider ${provider}`);
   if (!opts.demo && !opts.trigger) throw new UsageError('give --demo or --trigger FILE.json');
   const trigger = opts.trigger ? readTrigger(String(opts.trigger)) : null;
-  const { rt } = await openWorkbook(workbook, keysFromEnv());
+  // UrlFetchApp cannot reach this machine or a private network from Google's servers, and neither can the runtime,
+  // except for the one local model server the user names here; said once, since a deployed Kaigi cannot reach it.
+  const baseUrl = opts['base-url'] ? String(opts['base-url']) : '';
+  const allow = baseUrl && (await isLocalUrl(baseUrl)) ? [originOf(baseUrl)] : [];
+  if (allow.length)
+    console.error(
+      `kaigi: allowing UrlFetchApp to reach ${allow[0]} (local model server): a deployed Kaigi cannot reach it`,
+    );
+  const { rt } = await openWorkbook(workbook, keysFromEnv(), allow);
   // The model choice is configuration of this workbook, kept with its project state (no secret in it).
   if (provider === 'rules') rt.scriptProperties.delete(OVERRIDE);
   else
@@ -219,18 +236,8 @@ async function run(opts: Record<string, string | boolean>): Promise<number> {
       }),
     });
   try {
-    let request: Record<string, unknown>;
-    if (trigger) request = trigger;
-    else {
-      await call(rt, 'seedDemoData');
-      request = {
-        type: 'kpi_decline',
-        source: 'watcher',
-        target_user_id: 'tanaka',
-        context: { metric: 'contacts', summary: '田中さんの連絡数が3日連続低下', previous: 12, current: 5 },
-        priority: 'HIGH',
-      };
-    }
+    if (!trigger) await call(rt, 'seedDemoData');
+    const request = trigger ?? demoTrigger();
     const { task_id } = await call(rt, 'startDiscussion', [request], 'server');
     const status = () => discussionOfTask(rt, task_id)?.status ?? '';
     const done = () => {

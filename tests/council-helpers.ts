@@ -1,6 +1,7 @@
 // Helpers for driving whole discussions through the built file.
-import { expect } from 'vitest';
-import { Runtime, type ExecutionResult } from '../runtime/runtime.js';
+import type { ExecutionResult, Runtime } from '../runtime/runtime.js';
+import { demoTrigger } from '../src/core/demo-data.js';
+import { type ColumnOf, column, newRuntime, records } from './helpers.js';
 
 // 10:00 in Tokyo, so a run never crosses the date line of the script's time zone.
 export const START = Date.UTC(2026, 0, 15, 1, 0, 0);
@@ -10,35 +11,21 @@ export function ok(r: ExecutionResult): any {
   return r.value;
 }
 
+// A set-up workbook (with the demo team unless demo is false); closed after the test by tests/close-runtimes.ts.
 export async function council(opts: { demo?: boolean; startAt?: number } = {}): Promise<Runtime> {
-  const rt = new Runtime({ startAt: opts.startAt ?? START });
+  const rt = newRuntime({ startAt: opts.startAt ?? START });
   ok(await rt.run('setup', [], { kind: 'menu' }));
   if (opts.demo !== false) ok(await rt.run('seedDemoData', [], { kind: 'menu' }));
   return rt;
 }
 
-export const DEMO_TRIGGER = {
-  type: 'kpi_decline',
-  source: 'watcher',
-  target_user_id: 'tanaka',
-  context: { metric: 'contacts', summary: '田中さんの連絡数が3日連続低下' },
-  priority: 'HIGH',
-};
-
-export async function start(rt: Runtime, trigger: Record<string, unknown> = DEMO_TRIGGER): Promise<string> {
+export async function start(rt: Runtime, trigger: object = demoTrigger()): Promise<string> {
   return ok(await rt.run('startDiscussion', [trigger], { kind: 'server' })).task_id;
-}
-
-export function rows(rt: Runtime, tab: string): unknown[][] {
-  const wb = rt.workbook;
-  const s = wb.sheetByName(tab)!;
-  const last = wb.lastRow(s);
-  return last < 2 ? [] : wb.getValues(s, 2, 1, last - 1, s.maxCols);
 }
 
 export function statuses(rt: Runtime): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const r of rows(rt, 'Discussion Log')) out[String(r[0])] = String(r[1]);
+  for (const r of records(rt, 'discussions')) out[String(r.discussion_id)] = String(r.status);
   return out;
 }
 
@@ -47,7 +34,9 @@ export async function settle(rt: Runtime, maxTicks = 30): Promise<ExecutionResul
   const runs: ExecutionResult[] = [];
   for (let i = 0; i < maxTicks; i++) {
     const active = Object.values(statuses(rt)).some((s) => s === 'OPEN' || s === 'IN_PROGRESS' || s === 'VOTING');
-    const queued = rows(rt, 'Queue').some((r) => r[6] === 'queued' || r[6] === 'processing' || r[6] === 'failed');
+    const queued = records(rt, 'queue').some(
+      (r) => r.status === 'queued' || r.status === 'processing' || r.status === 'failed',
+    );
     if (!active && !queued && i > 0) break;
     runs.push(await rt.run('tick', [], { kind: 'trigger' }));
     rt.clock.advance(301_000);
@@ -64,16 +53,19 @@ export interface Message {
   metadata: any;
 }
 
+// Messages as stored: each message's chunks of message_json, in chunk order, parsed.
 export function messages(rt: Runtime, discussion?: string): Message[] {
-  const parts: Record<string, unknown[][]> = {};
-  for (const r of rows(rt, 'Messages')) if (!discussion || r[1] === discussion) (parts[String(r[0])] ??= []).push(r);
+  const parts: Record<string, { chunk: number; json: string }[]> = {};
+  for (const r of records(rt, 'messages'))
+    if (!discussion || r.discussion_id === discussion)
+      (parts[String(r.message_id)] ??= []).push({ chunk: Number(r.chunk), json: String(r.message_json) });
   return Object.keys(parts)
     .sort()
     .map((id) =>
       JSON.parse(
         parts[id]
-          .sort((a, b) => Number(a[3]) - Number(b[3]))
-          .map((r) => String(r[9]))
+          .sort((a, b) => a.chunk - b.chunk)
+          .map((p) => p.json)
           .join(''),
       ),
     );
@@ -83,20 +75,16 @@ export async function view(rt: Runtime, id: string): Promise<any> {
   return ok(await rt.run('getDiscussion', [id], { kind: 'server' }));
 }
 
-export function expectStatus(rt: Runtime, id: string, status: string): void {
-  expect(statuses(rt)[id]).toBe(status);
-}
-
 // Changes a Settings value the way a person would: typed into the sheet, firing the on-edit trigger.
 export async function setSetting(rt: Runtime, key: string, value: string): Promise<void> {
-  const s = rt.workbook.sheetByName('Settings')!;
-  const keys = rt.workbook.getValues(s, 2, 1, rt.workbook.lastRow(s) - 1, 1).map((r) => r[0]);
+  const keys = records(rt, 'settings').map((r) => r.key);
   if (keys.indexOf(key) < 0) throw new Error(`no setting ${key}`);
-  for (const r of await rt.edit('Settings', keys.indexOf(key) + 2, 2, [[value]])) ok(r);
+  for (const r of await rt.edit('Settings', keys.indexOf(key) + 2, column('settings', 'value'), [[value]])) ok(r);
 }
 
-export async function setAgent(rt: Runtime, agent: string, column: number, value: unknown): Promise<void> {
-  const s = rt.workbook.sheetByName('Agents')!;
-  const ids = rt.workbook.getValues(s, 2, 1, rt.workbook.lastRow(s) - 1, 1).map((r) => r[0]);
-  for (const r of await rt.edit('Agents', ids.indexOf(agent) + 2, column, [[value]])) ok(r);
+// Changes one cell of an agent's Agents row the way a person would.
+export async function setAgent(rt: Runtime, agent: string, name: ColumnOf<'agents'>, value: unknown): Promise<void> {
+  const ids = records(rt, 'agents').map((r) => r.agent_id);
+  if (ids.indexOf(agent) < 0) throw new Error(`no agent ${agent}`);
+  for (const r of await rt.edit('Agents', ids.indexOf(agent) + 2, column('agents', name), [[value]])) ok(r);
 }

@@ -1,5 +1,21 @@
-// Shared test helpers: a runtime per test, and a snippet runner that fails loudly.
+// Shared test helpers: runtimes closed after each test, a snippet runner that fails loudly, and rows by column name.
+import { TABS } from '../sheets-schema/tabs.js';
 import { Runtime, type ExecutionResult, type RunOptions, type RuntimeOptions } from '../runtime/runtime.js';
+
+// Every runtime a test creates, so tests/close-runtimes.ts can close them after it whatever the outcome.
+const open = new Set<Runtime>();
+
+export function newRuntime(opts: RuntimeOptions = {}): Runtime {
+  const rt = new Runtime(opts);
+  open.add(rt);
+  return rt;
+}
+
+export async function closeRuntimes(): Promise<void> {
+  const all = [...open];
+  open.clear();
+  await Promise.all(all.map((rt) => rt.close()));
+}
 
 export async function withRuntime<T>(fn: (rt: Runtime) => Promise<T>, opts: RuntimeOptions = {}): Promise<T> {
   const rt = new Runtime(opts);
@@ -22,4 +38,56 @@ export async function gasError(rt: Runtime, code: string, opts: RunOptions = {})
   const r: ExecutionResult = await rt.evaluate(code, opts);
   if (r.ok) throw new Error(`expected an error, got ${JSON.stringify(r.value)}`);
   return r.error!.message;
+}
+
+// ---- rows by column name (sheets-schema/tabs.ts) ----------------------------------------------
+
+type TabDef = (typeof TABS)[number];
+export type TabKey = TabDef['key'];
+// A tab's column names: checked by the compiler when TABS keeps its literal types, any string otherwise.
+export type ColumnOf<K extends TabKey> = string extends TabKey
+  ? string
+  : Extract<TabDef, { key: K }>['columns'][number]['key'];
+export type Row<K extends TabKey> = Record<ColumnOf<K>, unknown>;
+
+function specOf(key: TabKey) {
+  const spec = TABS.find((t) => t.key === key);
+  if (!spec) throw new Error(`no tab ${key} in sheets-schema/tabs.ts`);
+  return spec;
+}
+
+function columnsOf(key: TabKey): string[] {
+  return specOf(key).columns.map((c) => c.key);
+}
+
+// 1-based sheet column of a named column, for writing one cell the way a person would.
+export function column<K extends TabKey>(key: K, name: ColumnOf<K>): number {
+  const i = columnsOf(key).indexOf(name);
+  if (i < 0) throw new Error(`tab ${key} has no column ${name}`);
+  return i + 1;
+}
+
+// A row's values in sheet order from an object keyed by column name; columns left out are empty.
+export function rowValues<K extends TabKey>(key: K, row: Partial<Row<K>>): unknown[] {
+  const r = row as Record<string, unknown>;
+  for (const name of Object.keys(r))
+    if (columnsOf(key).indexOf(name) < 0) throw new Error(`tab ${key} has no column ${name}`);
+  return columnsOf(key).map((name) => (name in r ? r[name] : ''));
+}
+
+// A tab's data rows as objects keyed by its column names; fails when the sheet's header is not the schema's.
+export function records<K extends TabKey>(rt: Runtime, key: K): Row<K>[] {
+  const spec = specOf(key);
+  const names = columnsOf(key);
+  const wb = rt.workbook;
+  const sheet = wb.sheetByName(spec.name) ?? wb.sheetByName(spec.nameJa);
+  if (!sheet) throw new Error(`no ${spec.name} tab in the workbook`);
+  const header = wb.getValues(sheet, 1, 1, 1, names.length)[0].map(String);
+  if (header.join('\t') !== names.join('\t'))
+    throw new Error(`${spec.name} header is ${JSON.stringify(header)}, the schema says ${JSON.stringify(names)}`);
+  const last = wb.lastRow(sheet);
+  if (last < 2) return [];
+  return wb
+    .getValues(sheet, 2, 1, last - 1, names.length)
+    .map((values) => Object.fromEntries(names.map((n, i) => [n, values[i]])) as Row<K>);
 }

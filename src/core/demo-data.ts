@@ -90,6 +90,7 @@ export function demoKpi(lastDay: string): KpiRow[] {
   return rows;
 }
 
+// The seed's example request about 田中さん: what `kaigi run --demo` asks and what the tests start by default.
 export function demoTrigger(): Trigger & { priority: 'HIGH' } {
   return {
     type: 'kpi_decline',

@@ -29,7 +29,12 @@ describe('kaigi', () => {
     const speakers = new Set(s.phases.flatMap((p: { speakers: string[] }) => p.speakers));
     expect(speakers.size).toBe(14);
     for (const p of s.phases) expect(p).toHaveProperty('ms');
-    expect(s.messages).toBeGreaterThanOrEqual(16);
+    // The seed's example: six phases without feedback rounds, sixteen messages.
+    expect(s.messages).toBe(16);
+    // The token total is the sum over the stored messages.
+    const stored = JSON.parse(kaigi('export', '--workbook', book, '--tab', 'Messages').stdout);
+    expect(stored.length).toBe(16);
+    expect(s.tokens).toBe(stored.reduce((a: number, m: { tokens_consumed: number }) => a + m.tokens_consumed, 0));
     expect(s.tokens).toBeGreaterThan(0);
     expect(s.fallbacks).toEqual({ '0': s.messages });
     expect(fs.existsSync(book)).toBe(true);
@@ -50,7 +55,7 @@ describe('kaigi', () => {
     const rows = JSON.parse(json.stdout);
     expect(rows.length).toBe(1);
     expect(rows[0].status).toBe('DECIDED');
-    expect(JSON.parse(rows[0].messages_json).length).toBeGreaterThanOrEqual(16);
+    expect(JSON.parse(rows[0].messages_json).length).toBe(16);
     const csv = kaigi('export', '--workbook', book, '--tab', 'Orders', '--format', 'csv');
     expect(csv.status).toBe(0);
     expect(csv.stdout.split('\n')[0]).toBe(
@@ -154,9 +159,15 @@ describe('kaigi with a model provider', () => {
         p.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
       });
       expect(out.code, out.stderr).toBe(0);
+      // The local --base-url is the one local origin UrlFetchApp may reach, and the CLI says so once.
+      expect(out.stderr.split('\n').filter((l) => l.startsWith('kaigi: allowing UrlFetchApp'))).toEqual([
+        `kaigi: allowing UrlFetchApp to reach ${base} (local model server): a deployed Kaigi cannot reach it`,
+      ]);
       const s = JSON.parse(out.stdout.trim());
       expect(s.status).toBe('DECIDED');
-      expect(server.requests.length).toBeGreaterThanOrEqual(15);
+      // The demo's fifteen calls, plus the substitute's after psychology's 401, which is not retried.
+      expect(server.requests.length).toBe(16);
+      expect(server.requests.filter((r) => r.system.indexOf('「心理学特化」') >= 0).length).toBe(1);
       for (const r of server.requests) {
         expect(r.body.response_format.type).toBe('json_schema');
         expect(r.body.response_format.json_schema.schema.type).toBe('object');

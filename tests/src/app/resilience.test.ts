@@ -1,7 +1,8 @@
 // Killed executions, hostile text, and tampering: nothing lost, nothing duplicated, nothing garbled, every change found.
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
-import { council, messages, ok, rows, settle, start, statuses } from '../../council-helpers.js';
+import { council, messages, ok, settle, start, statuses } from '../../council-helpers.js';
+import { column, records, rowValues } from '../../helpers.js';
 
 // What must be identical between an undisturbed run and a killed-and-resumed one. Times differ by
 // construction (a resumed step runs later), so timestamps and the hashes that cover them are left out.
@@ -20,123 +21,122 @@ function record(rt: Runtime) {
       m.metadata.fallback_level,
       m.metadata.error_code ?? '',
     ]),
-    orders: rows(rt, 'Orders').map((r) => r.slice(0, 8).map((v) => (v instanceof Date ? v.toISOString() : v))),
-    log: rows(rt, 'Discussion Log').map((r) => [r[0], r[1], r[2], r[8], r[11]]),
-    audit: rows(rt, 'Audit').map((r) => [
-      r[0],
-      r[2],
-      r[3],
-      r[4],
-      r[5],
-      JSON.stringify(strip(JSON.parse(String(r[6])))),
+    orders: records(rt, 'orders').map((r) =>
+      Object.entries(r)
+        .filter(([k]) => k !== 'updated_at')
+        .map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]),
+    ),
+    log: records(rt, 'discussions').map((r) => [
+      r.discussion_id,
+      r.status,
+      r.priority,
+      r.participants_json,
+      r.execution_status,
     ]),
-    queue: rows(rt, 'Queue').map((r) => [r[0], r[1], r[6]]),
+    audit: records(rt, 'audit').map((r) => [
+      r.seq,
+      r.actor,
+      r.event,
+      r.tab,
+      r.row_key,
+      JSON.stringify(strip(JSON.parse(String(r.payload_json)))),
+    ]),
+    queue: records(rt, 'queue').map((r) => [r.id, r.type, r.status]),
   };
 }
 
 describe('a discussion killed at any service call', () => {
   it('resumes to exactly the messages, orders and audit chain of an undisturbed run, for every k', async () => {
     const rt = await council();
-    try {
-      await start(rt);
-      const base = rt.snapshot();
-      const undisturbed = await rt.run('tick', [], { kind: 'trigger' });
-      expect(undisturbed.ok).toBe(true);
-      const calls = undisturbed.counts.calls;
-      expect(Object.values(statuses(rt))).toEqual(['DECIDED']);
-      const expected = record(rt);
-      expect(ok(await rt.run('verifyAudit', [], { kind: 'editor' })).ok).toBe(true);
-      let killed = 0;
-      for (let k = 1; k <= calls + 1; k++) {
-        rt.restore(base);
-        const r = await rt.run('tick', [], { kind: 'trigger', killAtCall: k });
-        if (!r.killed) break;
-        killed++;
-        await settle(rt);
-        const got = record(rt);
-        expect({ k, ...got }).toEqual({ k, ...expected });
-        const audit = ok(await rt.run('verifyAudit', [], { kind: 'editor' }));
-        expect({ k, audit: audit.ok }).toEqual({ k, audit: true });
-      }
-      expect(killed).toBe(calls);
-    } finally {
-      await rt.close();
+    await start(rt);
+    const base = rt.snapshot();
+    const undisturbed = await rt.run('tick', [], { kind: 'trigger' });
+    expect(undisturbed.ok).toBe(true);
+    const calls = undisturbed.counts.calls;
+    expect(Object.values(statuses(rt))).toEqual(['DECIDED']);
+    const expected = record(rt);
+    expect(ok(await rt.run('verifyAudit', [], { kind: 'editor' })).ok).toBe(true);
+    let killed = 0;
+    for (let k = 1; k <= calls + 1; k++) {
+      rt.restore(base);
+      const r = await rt.run('tick', [], { kind: 'trigger', killAtCall: k });
+      if (!r.killed) break;
+      killed++;
+      await settle(rt);
+      const got = record(rt);
+      expect({ k, ...got }).toEqual({ k, ...expected });
+      const audit = ok(await rt.run('verifyAudit', [], { kind: 'editor' }));
+      expect({ k, audit: audit.ok }).toEqual({ k, audit: true });
     }
+    expect(killed).toBe(calls);
   }, 600_000);
 });
 
 describe('hostile and oversized text', () => {
   it('keeps formula-like strings and a 120,000-character Japanese text intact, as text, in every tab and in export', async () => {
     const rt = await council();
-    try {
-      const hostile = ['=IMPORTXML("http://x","//a")', '+cmd', '-1+2', '@SUM(A1)'];
-      const long = '会議の記録。'.repeat(20000);
-      expect(long.length).toBe(120000);
-      await start(rt, {
-        type: hostile[0],
-        source: 'human',
-        target_user_id: 'tanaka',
-        context: { metric: 'contacts', notes: hostile, summary: hostile[1], memo: long },
-        priority: 'HIGH',
-      });
-      await settle(rt);
-      const [id] = Object.keys(statuses(rt));
-      expect(statuses(rt)[id]).toBe('DECIDED');
-      // No cell anywhere became a formula.
-      for (const sheet of rt.workbook.sheets)
-        for (const row of sheet.cells) for (const cell of row ?? []) expect(cell?.f).toBeUndefined();
-      // The log row keeps the trigger type verbatim and points to the overflowed context by hash.
-      const log = rows(rt, 'Discussion Log')[0];
-      expect(log[3]).toBe(hostile[0]);
-      expect(String(log[5])).toMatch(/^\{"\$ref":"Overflow"/);
-      const exported = ok(await rt.run('exportTab', ['議論ログ'], { kind: 'editor' }));
-      const context = JSON.parse(exported.rows[0].trigger_context_json).context;
-      expect(context.notes).toEqual(hostile);
-      expect(context.summary).toBe(hostile[1]);
-      expect(context.memo).toBe(long);
-      expect(exported.rows[0].trigger_type).toBe(hostile[0]);
-      // The overflow chunks themselves are plain text cells within the limit.
-      for (const r of rows(rt, 'Overflow')) expect(String(r[4]).length).toBeLessThanOrEqual(50000);
-      // Messages that quote the trigger (the prompts do) are stored losslessly too.
-      const ms = messages(rt, id);
-      expect(ms.length).toBeGreaterThan(10);
-      expect(ok(await rt.run('verifyAudit', [], { kind: 'editor' })).ok).toBe(true);
-    } finally {
-      await rt.close();
-    }
+    const hostile = ['=IMPORTXML("http://x","//a")', '+cmd', '-1+2', '@SUM(A1)'];
+    const long = '会議の記録。'.repeat(20000);
+    expect(long.length).toBe(120000);
+    await start(rt, {
+      type: hostile[0],
+      source: 'human',
+      target_user_id: 'tanaka',
+      context: { metric: 'contacts', notes: hostile, summary: hostile[1], memo: long },
+      priority: 'HIGH',
+    });
+    await settle(rt);
+    const [id] = Object.keys(statuses(rt));
+    expect(statuses(rt)[id]).toBe('DECIDED');
+    // No cell anywhere became a formula.
+    for (const sheet of rt.workbook.sheets)
+      for (const row of sheet.cells) for (const cell of row ?? []) expect(cell?.f).toBeUndefined();
+    // The log row keeps the trigger type verbatim and points to the overflowed context by hash.
+    const log = records(rt, 'discussions')[0];
+    expect(log.trigger_type).toBe(hostile[0]);
+    expect(String(log.trigger_context_json)).toMatch(/^\{"\$ref":"Overflow"/);
+    const exported = ok(await rt.run('exportTab', ['議論ログ'], { kind: 'editor' }));
+    const context = JSON.parse(exported.rows[0].trigger_context_json).context;
+    expect(context.notes).toEqual(hostile);
+    expect(context.summary).toBe(hostile[1]);
+    expect(context.memo).toBe(long);
+    expect(exported.rows[0].trigger_type).toBe(hostile[0]);
+    // The overflow chunks themselves are plain text cells within the limit.
+    for (const r of records(rt, 'overflow')) expect(String(r.text).length).toBeLessThanOrEqual(50000);
+    // The hostile trigger still gets the whole discussion: sixteen messages from all fourteen agents.
+    const ms = messages(rt, id);
+    expect(ms.length).toBe(16);
+    expect(new Set(ms.map((m) => m.speaker)).size).toBe(14);
+    expect(ok(await rt.run('verifyAudit', [], { kind: 'editor' })).ok).toBe(true);
   });
 
   it('spreads a message array too long for column J over the Messages tab and reassembles it', async () => {
     const rt = await council();
-    try {
-      await start(rt, {
-        type: 'kpi_decline',
-        source: 'human',
-        target_user_id: 'tanaka',
-        context: { metric: 'contacts' },
-        priority: 'HIGH',
-      });
-      await start(rt, {
-        type: 'kpi_decline',
-        source: 'human',
-        target_user_id: 'sato',
-        context: { metric: 'contacts' },
-        priority: 'HIGH',
-      });
-      await settle(rt);
-      for (const [i, r] of rows(rt, 'Discussion Log').entries()) {
-        const j = String(r[9]);
-        const exported = ok(await rt.run('exportTab', ['Discussion Log'], { kind: 'editor' })).rows[i];
-        const full = JSON.parse(exported.messages_json);
-        expect(full.map((m: { message_id: string }) => m.message_id)).toEqual(
-          messages(rt, String(r[0])).map((m) => m.message_id),
-        );
-        if (j.length > 200) continue;
-        const p = JSON.parse(j);
-        expect(p).toMatchObject({ $ref: 'Messages', count: full.length });
-      }
-    } finally {
-      await rt.close();
+    await start(rt, {
+      type: 'kpi_decline',
+      source: 'human',
+      target_user_id: 'tanaka',
+      context: { metric: 'contacts' },
+      priority: 'HIGH',
+    });
+    await start(rt, {
+      type: 'kpi_decline',
+      source: 'human',
+      target_user_id: 'sato',
+      context: { metric: 'contacts' },
+      priority: 'HIGH',
+    });
+    await settle(rt);
+    for (const [i, r] of records(rt, 'discussions').entries()) {
+      const j = String(r.messages_json);
+      const exported = ok(await rt.run('exportTab', ['Discussion Log'], { kind: 'editor' })).rows[i];
+      const full = JSON.parse(exported.messages_json);
+      expect(full.map((m: { message_id: string }) => m.message_id)).toEqual(
+        messages(rt, String(r.discussion_id)).map((m) => m.message_id),
+      );
+      if (j.length > 200) continue;
+      const p = JSON.parse(j);
+      expect(p).toMatchObject({ $ref: 'Messages', count: full.length });
     }
   });
 });
@@ -159,47 +159,43 @@ describe('verify-audit', () => {
 
   it('names the first altered row of the Discussion Log and of the Audit tab', async () => {
     const rt = await decided();
-    try {
-      const wb = rt.workbook;
-      const snap = rt.snapshot();
-      wb.setValues(wb.sheetByName('Discussion Log')!, 2, 14, 1, 1, [['edited by hand']]);
-      let r = ok(await rt.run('verifyAudit', [], { kind: 'editor' }));
-      expect(r.problem).toMatchObject({ tab: 'Discussion Log', row: 2 });
-      expect(r.problem.detail).toMatch(/altered/);
-      rt.restore(snap);
-      rt.workbook.setValues(rt.workbook.sheetByName('Audit')!, 5, 7, 1, 1, [['{"tampered":true}']]);
-      r = ok(await rt.run('verifyAudit', [], { kind: 'editor' }));
-      expect(r.problem).toMatchObject({ tab: 'Audit', row: 5 });
-    } finally {
-      await rt.close();
-    }
+    const wb = rt.workbook;
+    const snap = rt.snapshot();
+    wb.setValues(wb.sheetByName('Discussion Log')!, 2, column('discussions', 'notes'), 1, 1, [['edited by hand']]);
+    let r = ok(await rt.run('verifyAudit', [], { kind: 'editor' }));
+    expect(r.problem).toMatchObject({ tab: 'Discussion Log', row: 2 });
+    expect(r.problem.detail).toMatch(/altered/);
+    rt.restore(snap);
+    rt.workbook.setValues(rt.workbook.sheetByName('Audit')!, 5, column('audit', 'payload_json'), 1, 1, [
+      ['{"tampered":true}'],
+    ]);
+    r = ok(await rt.run('verifyAudit', [], { kind: 'editor' }));
+    expect(r.problem).toMatchObject({ tab: 'Audit', row: 5 });
   });
 
   it('names the first broken row after a row is inserted or deleted', async () => {
     const rt = await decided();
-    try {
-      const snap = rt.snapshot();
-      const audit = () => rt.workbook.sheetByName('Audit')!;
-      rt.workbook.insertRows(audit(), 4, 1, 3);
-      rt.workbook.setValues(audit(), 4, 1, 1, 3, [[3, '2026-01-15T01:00:00.000Z', 'intruder']]);
-      let r = ok(await rt.run('verifyAudit', [], { kind: 'editor' }));
-      expect(r.problem).toMatchObject({ tab: 'Audit', row: 4 });
-      rt.restore(snap);
-      rt.workbook.deleteRows(audit(), 6, 1);
-      r = ok(await rt.run('verifyAudit', [], { kind: 'editor' }));
-      expect(r.problem).toMatchObject({ tab: 'Audit', row: 6 });
-      rt.restore(snap);
-      rt.workbook.deleteRows(rt.workbook.sheetByName('Discussion Log')!, 2, 1);
-      r = ok(await rt.run('verifyAudit', [], { kind: 'editor' }));
-      expect(r.problem).toMatchObject({ tab: 'Discussion Log', row: 2 });
-      rt.restore(snap);
-      const log = rt.workbook.sheetByName('Discussion Log')!;
-      rt.workbook.insertRows(log, 2, 1, 3);
-      rt.workbook.setValues(log, 2, 1, 1, 2, [['DISC-2026-01-15-999', 'DECIDED']]);
-      r = ok(await rt.run('verifyAudit', [], { kind: 'editor' }));
-      expect(r.problem).toMatchObject({ tab: 'Discussion Log', row: 2 });
-    } finally {
-      await rt.close();
-    }
+    const snap = rt.snapshot();
+    const audit = () => rt.workbook.sheetByName('Audit')!;
+    rt.workbook.insertRows(audit(), 4, 1, 3);
+    const intruder = rowValues('audit', { seq: 3, timestamp: '2026-01-15T01:00:00.000Z', actor: 'intruder' });
+    rt.workbook.setValues(audit(), 4, 1, 1, intruder.length, [intruder]);
+    let r = ok(await rt.run('verifyAudit', [], { kind: 'editor' }));
+    expect(r.problem).toMatchObject({ tab: 'Audit', row: 4 });
+    rt.restore(snap);
+    rt.workbook.deleteRows(audit(), 6, 1);
+    r = ok(await rt.run('verifyAudit', [], { kind: 'editor' }));
+    expect(r.problem).toMatchObject({ tab: 'Audit', row: 6 });
+    rt.restore(snap);
+    rt.workbook.deleteRows(rt.workbook.sheetByName('Discussion Log')!, 2, 1);
+    r = ok(await rt.run('verifyAudit', [], { kind: 'editor' }));
+    expect(r.problem).toMatchObject({ tab: 'Discussion Log', row: 2 });
+    rt.restore(snap);
+    const log = rt.workbook.sheetByName('Discussion Log')!;
+    rt.workbook.insertRows(log, 2, 1, 3);
+    const forged = rowValues('discussions', { discussion_id: 'DISC-2026-01-15-999', status: 'DECIDED' });
+    rt.workbook.setValues(log, 2, 1, 1, forged.length, [forged]);
+    r = ok(await rt.run('verifyAudit', [], { kind: 'editor' }));
+    expect(r.problem).toMatchObject({ tab: 'Discussion Log', row: 2 });
   });
 });

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { numberFormatOf, TABS } from '../../../sheets-schema/index.js';
 import type { Runtime } from '../../../runtime/runtime.js';
-import { gas, withRuntime } from '../../helpers.js';
+import { DEFAULT_SETTINGS } from '../../../src/core/settings.js';
+import { gas, newRuntime, records } from '../../helpers.js';
 
 function snapshot(rt: Runtime) {
   return JSON.stringify({
@@ -14,148 +15,144 @@ function snapshot(rt: Runtime) {
 
 describe('setup()', () => {
   it('creates every tab of SPEC §5 with its columns, formats, validation, frozen header and protection', async () => {
-    await withRuntime(async (rt) => {
-      const r = await rt.run('setup', [], { kind: 'menu' });
-      expect(r.ok).toBe(true);
-      for (const spec of TABS) {
-        const sheet = rt.workbook.sheetByName(spec.name)!;
-        expect(sheet, spec.name).toBeDefined();
-        const header = rt.workbook.getValues(sheet, 1, 1, 1, spec.columns.length)[0];
-        expect(header).toEqual(spec.columns.map((c) => c.key));
-        expect(sheet.frozenRows).toBe(1);
-        spec.columns.forEach((c, i) => {
-          expect(sheet.columnWidths[i + 1]).toBe(c.width);
-          expect(rt.workbook.format(sheet, 2, i + 1)).toBe(numberFormatOf(c.type));
-          if (c.values)
-            expect(sheet.validations[`2:${i + 1}`]).toMatchObject({
-              criteria: 'VALUE_IN_LIST',
-              args: [c.values, true],
-              allowInvalid: false,
-            });
-        });
-        expect(sheet.protections.length).toBe(spec.protected ? 1 : 0);
-      }
-      const log = rt.workbook.sheetByName('Discussion Log')!;
-      expect(rt.workbook.getValues(log, 1, 1, 1, 14)[0]).toEqual([
-        'discussion_id',
-        'status',
-        'priority',
-        'trigger_type',
-        'trigger_target_user',
-        'trigger_context_json',
-        'created_at',
-        'closed_at',
-        'participants_json',
-        'messages_json',
-        'final_decision_json',
-        'execution_status',
-        'outcome_evaluated',
-        'notes',
-      ]);
-      const settings = rt.workbook.sheetByName('Settings')!;
-      expect(rt.workbook.lastRow(settings)).toBeGreaterThan(40);
-      // The council is seeded: 14 agents, and a prompt per agent in Japanese and English.
-      expect(rt.workbook.lastRow(rt.workbook.sheetByName('Agents')!)).toBe(15);
-      expect(rt.workbook.lastRow(rt.workbook.sheetByName('Prompts')!)).toBe(29);
-      expect(rt.scriptProperties.get('KAIGI_SPREADSHEET_ID')).toBe(rt.workbook.id);
-      expect(rt.ui.alerts.length).toBe(1);
-    });
+    const rt = newRuntime();
+    const r = await rt.run('setup', [], { kind: 'menu' });
+    expect(r.ok).toBe(true);
+    for (const spec of TABS) {
+      const sheet = rt.workbook.sheetByName(spec.name)!;
+      expect(sheet, spec.name).toBeDefined();
+      const header = rt.workbook.getValues(sheet, 1, 1, 1, spec.columns.length)[0];
+      expect(header).toEqual(spec.columns.map((c) => c.key));
+      expect(sheet.frozenRows).toBe(1);
+      spec.columns.forEach((c, i) => {
+        expect(sheet.columnWidths[i + 1]).toBe(c.width);
+        expect(rt.workbook.format(sheet, 2, i + 1)).toBe(numberFormatOf(c.type));
+        if (c.values)
+          expect(sheet.validations[`2:${i + 1}`]).toMatchObject({
+            criteria: 'VALUE_IN_LIST',
+            args: [c.values, true],
+            allowInvalid: false,
+          });
+      });
+      expect(sheet.protections.length).toBe(spec.protected ? 1 : 0);
+    }
+    const log = rt.workbook.sheetByName('Discussion Log')!;
+    expect(rt.workbook.getValues(log, 1, 1, 1, 14)[0]).toEqual([
+      'discussion_id',
+      'status',
+      'priority',
+      'trigger_type',
+      'trigger_target_user',
+      'trigger_context_json',
+      'created_at',
+      'closed_at',
+      'participants_json',
+      'messages_json',
+      'final_decision_json',
+      'execution_status',
+      'outcome_evaluated',
+      'notes',
+    ]);
+    // Every setting the code defines, once, with its default.
+    expect(records(rt, 'settings').map((r) => r.key)).toEqual(DEFAULT_SETTINGS.map((d) => d.key));
+    // The council is seeded: 14 agents, and a prompt per agent in Japanese and English.
+    expect(rt.workbook.lastRow(rt.workbook.sheetByName('Agents')!)).toBe(15);
+    expect(rt.workbook.lastRow(rt.workbook.sheetByName('Prompts')!)).toBe(29);
+    expect(rt.scriptProperties.get('KAIGI_SPREADSHEET_ID')).toBe(rt.workbook.id);
+    expect(rt.ui.alerts.length).toBe(1);
   });
 
   it('changes nothing on a second run and leaves exactly one set of triggers', async () => {
-    await withRuntime(async (rt) => {
-      await rt.run('setup', [], { kind: 'menu' });
-      const first = snapshot(rt);
-      const again = await rt.run('setup', [], { kind: 'menu' });
-      expect(again.value).toMatchObject({
-        created: [],
-        repaired: [],
-        problems: [],
-        settingsAdded: 0,
-        agentsAdded: 0,
-        promptsAdded: 0,
-        triggersCreated: 0,
-      });
-      expect(snapshot(rt)).toBe(first);
-      expect(rt.triggers.triggers.map((t) => t.handler)).toEqual(['tick', 'dailyReview', 'dailyWatch', 'onConfigEdit']);
+    const rt = newRuntime();
+    await rt.run('setup', [], { kind: 'menu' });
+    const first = snapshot(rt);
+    const again = await rt.run('setup', [], { kind: 'menu' });
+    expect(again.value).toMatchObject({
+      created: [],
+      repaired: [],
+      problems: [],
+      settingsAdded: 0,
+      agentsAdded: 0,
+      promptsAdded: 0,
+      triggersCreated: 0,
     });
+    expect(snapshot(rt)).toBe(first);
+    expect(rt.triggers.triggers.map((t) => t.handler)).toEqual(['tick', 'dailyReview', 'dailyWatch', 'onConfigEdit']);
   });
 
   it('repairs a missing column without losing data and reports a renamed one', async () => {
-    await withRuntime(async (rt) => {
-      await rt.run('setup', [], { kind: 'menu' });
-      await gas(
-        rt,
-        `var sh = SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Discussion Log');
-        sh.getRange(2, 1, 1, 14).setValues([['DISC-2026-11-21-001', 'OPEN', 'HIGH', 'kpi', 'tanaka', '{}', '', '', '[]', '[]', '', 'NOT_STARTED', '', 'keep me']]);
-        sh.deleteColumns(7, 1);
-        sh.getRange(1, 13).setValue('メモ');`,
-      );
-      const r = await rt.run('setup', [], { kind: 'menu' });
-      expect((r.value as any).repaired).toEqual(['Discussion Log']);
-      expect((r.value as any).problems.join('\n')).toMatch(
-        /"created_at" was missing[\s\S]*"notes" was missing[\s\S]*"メモ"/,
-      );
-      const log = rt.workbook.sheetByName('Discussion Log')!;
-      const header = rt.workbook.getValues(log, 1, 1, 1, 15)[0];
-      expect(header.slice(0, 14)).toEqual(TABS[0].columns.map((c) => c.key));
-      expect(header[14]).toBe('メモ');
-      expect(rt.workbook.getValues(log, 2, 1, 1, 15)[0]).toEqual([
-        'DISC-2026-11-21-001',
-        'OPEN',
-        'HIGH',
-        'kpi',
-        'tanaka',
-        '{}',
-        '',
-        '',
-        '[]',
-        '[]',
-        '',
-        'NOT_STARTED',
-        '',
-        '',
-        'keep me',
-      ]);
-    });
+    const rt = newRuntime();
+    await rt.run('setup', [], { kind: 'menu' });
+    await gas(
+      rt,
+      `var sh = SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Discussion Log');
+      sh.getRange(2, 1, 1, 14).setValues([['DISC-2026-11-21-001', 'OPEN', 'HIGH', 'kpi', 'tanaka', '{}', '', '', '[]', '[]', '', 'NOT_STARTED', '', 'keep me']]);
+      sh.deleteColumns(7, 1);
+      sh.getRange(1, 13).setValue('メモ');`,
+    );
+    const r = await rt.run('setup', [], { kind: 'menu' });
+    expect((r.value as any).repaired).toEqual(['Discussion Log']);
+    expect((r.value as any).problems.join('\n')).toMatch(
+      /"created_at" was missing[\s\S]*"notes" was missing[\s\S]*"メモ"/,
+    );
+    const log = rt.workbook.sheetByName('Discussion Log')!;
+    const header = rt.workbook.getValues(log, 1, 1, 1, 15)[0];
+    expect(header.slice(0, 14)).toEqual(TABS[0].columns.map((c) => c.key));
+    expect(header[14]).toBe('メモ');
+    expect(rt.workbook.getValues(log, 2, 1, 1, 15)[0]).toEqual([
+      'DISC-2026-11-21-001',
+      'OPEN',
+      'HIGH',
+      'kpi',
+      'tanaka',
+      '{}',
+      '',
+      '',
+      '[]',
+      '[]',
+      '',
+      'NOT_STARTED',
+      '',
+      '',
+      'keep me',
+    ]);
   });
 
   it('finds a tab by its Japanese name instead of creating a second one', async () => {
-    await withRuntime(async (rt) => {
-      await gas(rt, "SpreadsheetApp.getActiveSpreadsheet().insertSheet('議論ログ');");
-      await rt.run('setup', [], { kind: 'menu' });
-      expect(rt.workbook.sheetByName('Discussion Log')).toBeUndefined();
-      expect(rt.workbook.getValues(rt.workbook.sheetByName('議論ログ')!, 1, 1, 1, 1)[0][0]).toBe('discussion_id');
-    });
+    const rt = newRuntime();
+    await gas(rt, "SpreadsheetApp.getActiveSpreadsheet().insertSheet('議論ログ');");
+    await rt.run('setup', [], { kind: 'menu' });
+    expect(rt.workbook.sheetByName('Discussion Log')).toBeUndefined();
+    expect(rt.workbook.getValues(rt.workbook.sheetByName('議論ログ')!, 1, 1, 1, 1)[0][0]).toBe('discussion_id');
   });
 });
 
 describe('teardown() and onOpen', () => {
   it('removes only Kaigi triggers', async () => {
-    await withRuntime(async (rt) => {
-      await rt.run('setup', [], { kind: 'menu' });
-      await gas(rt, "ScriptApp.newTrigger('myOwnReport').timeBased().everyHours(1).create();");
-      const r = await rt.run('teardown', [], { kind: 'menu' });
-      expect(r.value).toEqual({ removed: 4 });
-      expect(rt.triggers.triggers.map((t) => t.handler)).toEqual(['myOwnReport']);
-    });
+    const rt = newRuntime();
+    await rt.run('setup', [], { kind: 'menu' });
+    await gas(rt, "ScriptApp.newTrigger('myOwnReport').timeBased().everyHours(1).create();");
+    const r = await rt.run('teardown', [], { kind: 'menu' });
+    expect(r.value).toEqual({ removed: 4 });
+    expect(rt.triggers.triggers.map((t) => t.handler)).toEqual(['myOwnReport']);
   });
 
   it('adds the Kaigi menu when the spreadsheet opens, in the user locale', async () => {
-    await withRuntime(async (rt) => {
-      const [open] = await rt.open();
-      expect(open.ok).toBe(true);
-      expect(rt.ui.menus[0].caption).toBe('Kaigi');
-      expect((rt.ui.menus[0].items as { fn?: string }[]).map((i) => i.fn).filter(Boolean)).toEqual([
-        'openSidebar',
-        'runQueueNow',
-        'dailyWatch',
-        'verifyAudit',
-        'seedDemoData',
-        'setup',
-        'showSettings',
-        'showHelp',
-      ]);
-    });
+    const rt = newRuntime();
+    const [open] = await rt.open();
+    expect(open.ok).toBe(true);
+    expect(rt.ui.menus[0].caption).toBe('Kaigi');
+    expect((rt.ui.menus[0].items as { fn?: string }[]).map((i) => i.fn).filter(Boolean)).toEqual([
+      'openSidebar',
+      'runQueueNow',
+      'dailyWatch',
+      'verifyAudit',
+      'seedDemoData',
+      'setup',
+      'showSettings',
+      'takeOverWorkers',
+      'handOverWorkers',
+      'showHelp',
+    ]);
   });
 });
