@@ -1,12 +1,27 @@
-// Tests run against the built files; the global setup builds them once if they are missing.
+// Two projects: the pure core in-process (fast, no bundle), and everything that drives the built files in the
+// runtime (the global setup rebuilds them when a source is newer; every test's runtimes are closed after it).
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
-    globalSetup: ['tests/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: { name: 'core', include: ['tests/src/core/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'bundle',
+          include: ['tests/**/*.test.ts'],
+          exclude: ['tests/src/core/**'],
+          globalSetup: ['tests/global-setup.ts'],
+          setupFiles: ['tests/close-runtimes.ts'],
+        },
+      },
+    ],
   },
 });

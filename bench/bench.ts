@@ -6,17 +6,12 @@ import { ModelServer } from '../tools/model-server.js';
 import { encodeVector, l2normalise } from '../src/core/embedding.js';
 import { decodeMatrix, topK } from '../src/core/retrieval.js';
 import { confirmedRate, simulate } from '../tools/simulated-team.js';
+import { demoTrigger } from '../src/core/demo-data.js';
 import { chaosBench } from './chaos.js';
 import { quotaBench } from './quota.js';
 
 const START = Date.UTC(2026, 0, 15, 1, 0, 0);
-const TRIGGER = {
-  type: 'kpi_decline',
-  source: 'watcher',
-  target_user_id: 'tanaka',
-  context: { metric: 'contacts' },
-  priority: 'HIGH',
-};
+const TRIGGER = demoTrigger();
 
 function must(r: ExecutionResult): any {
   if (!r.ok) throw new Error(`${r.fn}: ${r.error?.message}`);

@@ -5,7 +5,8 @@ import { keyStatus, saveKey } from './adapters/gas/keys.js';
 import { scriptZone } from './adapters/gas/records.js';
 import { openBound, SPREADSHEET_ID_PROPERTY } from './adapters/gas/spreadsheet.js';
 import { bumpConfigVersion, Store } from './adapters/gas/store.js';
-import { CONFIG_TABS, tabByKey } from '../sheets-schema/index.js';
+import { CONFIG_TABS, type TabKey, tabByKey } from '../sheets-schema/index.js';
+import { tellSettingProblems } from './app/notices.js';
 import { deleteTrigger } from './adapters/gas/triggers.js';
 import { activeUserEmail, props } from './adapters/gas/services.js';
 import { buildMenu, showHtml, tellUser, userLang } from './adapters/gas/ui.js';
@@ -101,7 +102,15 @@ export function runQueueNow(): TickReport {
 // Installable on-edit trigger: a person changed a configuration tab, so cached copies are stale.
 export function onConfigEdit(e?: { range?: GoogleAppsScript.Spreadsheet.Range }): void {
   const name = e?.range ? e.range.getSheet().getName() : '';
-  if (CONFIG_TABS.some((key) => tabByKey(key).name === name || tabByKey(key).nameJa === name)) bumpConfigVersion();
+  const isTab = (key: TabKey) => tabByKey(key).name === name || tabByKey(key).nameJa === name;
+  if (!CONFIG_TABS.some(isTab)) return;
+  bumpConfigVersion();
+  // A Settings value that does not parse is told to a person once, at the edit that made it (ticks tell it too,
+  // but an idle tick reads no Settings).
+  if (isTab('settings')) {
+    const council = new Council(openBound(), scriptZone());
+    tellSettingProblems(council.store, council.settings());
+  }
 }
 
 export function dailyReview(): ReviewReport {

@@ -1,6 +1,6 @@
 // setup(): create or repair every tab, seed missing settings, install one set of workers — idempotently.
 import { scriptZone } from '../adapters/gas/records.js';
-import { TABS } from '../../sheets-schema/index.js';
+import { TABS, CONFIG_TABS } from '../../sheets-schema/index.js';
 import type { Lang } from '../core/i18n.js';
 import { DEFAULT_SETTINGS } from '../core/settings.js';
 import { describePlan, planTab } from '../core/tab-plan.js';
@@ -93,6 +93,8 @@ export function runSetup(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, lang: Lan
   report.triggersRemoved = workers.triggersRemoved;
   report.workersOwner = workers.owner;
   report.workersNotice = workers.notice;
+  // The configuration tabs go into the script cache now, so the first discussion after setup reads none of them.
+  for (const key of CONFIG_TABS) store.readConfig(key);
   return report;
 }
 

@@ -117,6 +117,36 @@ export function encodeConfigRows(rows: unknown[][]): string {
   });
 }
 
+// CacheService's limit is 100 KB per value in BYTES (UTF-8), and Japanese text takes 3 bytes a character.
+export function utf8Bytes(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+// A cached value split into parts that each stay under CacheService's per-value limit: parts of at most
+// `maxUnits` UTF-16 units are at most 3 × maxUnits bytes, and no part ends inside a surrogate pair.
+export function splitForCache(text: string, maxUnits: number): string[] {
+  const parts: string[] = [];
+  let at = 0;
+  while (at < text.length) {
+    let end = Math.min(text.length, at + maxUnits);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    parts.push(text.slice(at, end));
+    at = end;
+  }
+  return parts.length ? parts : [''];
+}
+
 // The rows of a cache entry in this version's format, or null when the entry is another version's.
 export function decodeConfigRows(text: string): unknown[][] | null {
   const blob: unknown = JSON.parse(text, (_k, v) =>

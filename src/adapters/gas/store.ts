@@ -7,6 +7,7 @@ import { Commit } from './commit.js';
 import { sha256Hex } from './crypto.js';
 import {
   decodeConfigRows,
+  splitForCache,
   encodeConfigRows,
   freshState,
   parseState,
@@ -28,9 +29,13 @@ const STATE_KEY = PROPERTY_KEYS.state;
 // Tabs Kaigi appends to grow this many rows at a time, ahead of the writes.
 const GROW_BY = 500;
 const CONFIG_VERSION = PROPERTY_KEYS.configVersion;
-const CONFIG_TTL_S = 300;
+// Apps Script's longest cache lifetime (6 h): an edit invalidates the entries by moving the version on anyway.
+const CONFIG_TTL_S = 21600;
 // CacheService holds at most 100 KB a value; larger tabs are simply read from the sheet each time.
-const CONFIG_CACHE_MAX_CHARS = 90_000;
+// A configuration tab is cached in parts of at most 30,000 UTF-16 units (≤ 90 KB of UTF-8 each, under the
+// 100 KB a cache value may hold), at most 8 parts; a larger tab is read from the sheet every execution.
+const CONFIG_PART_UNITS = 30_000;
+const CONFIG_MAX_PARTS = 8;
 
 const AUDIT = rowsOf('audit');
 const OVERFLOW = rowsOf('overflow');
@@ -197,12 +202,30 @@ export class Store {
     const cache = CacheService.getScriptCache();
     const version = PropertiesService.getScriptProperties().getProperty(CONFIG_VERSION) ?? '0';
     const name = `kaigi:cfg:${version}:${key}`;
-    const hit = cache.get(name);
-    const rows = hit ? decodeConfigRows(hit) : null;
-    if (rows) return (this.tabCache[key] = rows);
+    const names = Array.from({ length: CONFIG_MAX_PARTS }, (_, i) => `${name}:${i}`);
+    // One getAll: part 0 starts with the number of parts, and every part must still be there.
+    const hit = cache.getAll(names);
+    const head = hit[names[0]];
+    const count = head ? Number(head.slice(0, head.indexOf('|'))) : 0;
+    if (count > 0 && names.slice(1, count).every((n) => hit[n] !== undefined)) {
+      const text =
+        head.slice(head.indexOf('|') + 1) +
+        names
+          .slice(1, count)
+          .map((n) => hit[n])
+          .join('');
+      const rows = decodeConfigRows(text);
+      if (rows) return (this.tabCache[key] = rows);
+    }
     const read = this.readTab(key);
-    const text = encodeConfigRows(read);
-    if (text.length < CONFIG_CACHE_MAX_CHARS) cache.put(name, text, CONFIG_TTL_S);
+    const parts = splitForCache(encodeConfigRows(read), CONFIG_PART_UNITS);
+    if (parts.length <= CONFIG_MAX_PARTS) {
+      const put: Record<string, string> = {};
+      parts.forEach((p, i) => {
+        put[names[i]] = i === 0 ? `${parts.length}|${p}` : p;
+      });
+      cache.putAll(put, CONFIG_TTL_S);
+    }
     return read;
   }
 

@@ -14,6 +14,8 @@ import {
   STATE_VERSION,
   StateVersionError,
   serializeState,
+  splitForCache,
+  utf8Bytes,
 } from '../../../src/adapters/gas/store-format.js';
 import { demoTrigger } from '../../../src/core/demo-data.js';
 import { PROPERTY_KEYS } from '../../../src/core/property-keys.js';
@@ -207,9 +209,10 @@ describe('the configuration cache', () => {
     const rt = await council();
     const version = rt.scriptProperties.get(PROPERTY_KEYS.configVersion) ?? '0';
     // Decoded as rows these would leave the council without agents and without prompts.
+    // Entries are stored in parts (`name:0` begins with the number of parts), each under 100 KB of UTF-8.
     const planted: Record<string, string> = {
-      [`kaigi:cfg:${version}:agents`]: '[]',
-      [`kaigi:cfg:${version}:prompts`]: JSON.stringify({ v: CONFIG_CACHE_VERSION + 1, rows: [] }),
+      [`kaigi:cfg:${version}:agents:0`]: '1|[]',
+      [`kaigi:cfg:${version}:prompts:0`]: `1|${JSON.stringify({ v: CONFIG_CACHE_VERSION + 1, rows: [] })}`,
     };
     await gas(rt, `CacheService.getScriptCache().putAll(${JSON.stringify(planted)}, 600);`);
     await start(rt);
@@ -218,8 +221,49 @@ describe('the configuration cache', () => {
     expect(Object.values(statuses(rt))).toEqual(['DECIDED']);
     const now = await gas(rt, `return CacheService.getScriptCache().getAll(${JSON.stringify(Object.keys(planted))})`);
     for (const name of Object.keys(planted)) {
-      expect(JSON.parse(now[name]).v).toBe(CONFIG_CACHE_VERSION);
-      expect(decodeConfigRows(now[name])!.length).toBeGreaterThan(0);
+      const [count, text] = [
+        Number(now[name].slice(0, now[name].indexOf('|'))),
+        now[name].slice(now[name].indexOf('|') + 1),
+      ];
+      expect(count).toBe(1);
+      expect(JSON.parse(text).v).toBe(CONFIG_CACHE_VERSION);
+      expect(decodeConfigRows(text)!.length).toBeGreaterThan(0);
     }
+  });
+});
+
+describe("the configuration cache and CacheService's 100 KB of bytes", () => {
+  it('splits a value into parts that each stay under 100 KB of UTF-8, without cutting a surrogate pair', () => {
+    const text = `${'会議'.repeat(25_000)}😀${'a'.repeat(10)}`;
+    expect(utf8Bytes('aé会😀')).toBe(1 + 2 + 3 + 4);
+    expect(utf8Bytes(text)).toBe(150_000 + 4 + 10);
+    const parts = splitForCache(text, 30_000);
+    expect(parts.join('')).toBe(text);
+    expect(parts.map((p) => p.length)).toEqual([30_000, 20_012]);
+    for (const p of parts) expect(utf8Bytes(p)).toBeLessThanOrEqual(100 * 1024);
+    const edge = splitForCache(`${'a'.repeat(29_999)}😀b`, 30_000);
+    expect(edge.map((p) => p.length)).toEqual([29_999, 3]);
+  });
+
+  it('caches Prompts with Japanese text past 100 KB in parts instead of failing or re-reading them', async () => {
+    const rt = await council();
+    const big = '会議の記録を丁寧に読むこと。'.repeat(3_000);
+    expect(utf8Bytes(big)).toBeGreaterThan(100 * 1024);
+    const prompts = rt.workbook.sheetByName('Prompts')!;
+    for (const r of await rt.edit('Prompts', 2, 6, [[big]])) ok(r);
+    expect(String(rt.workbook.getValues(prompts, 2, 6, 1, 1)[0][0]).length).toBe(big.length);
+    await start(rt);
+    ok(await rt.run('tick', [], { kind: 'trigger' }));
+    expect(Object.values(statuses(rt))).toEqual(['DECIDED']);
+    // The tick read Prompts from the sheet (the edit moved the version on) and cached them in parts.
+    const parts = await gas(
+      rt,
+      `var v = PropertiesService.getScriptProperties().getProperty('KAIGI_CONFIG_VERSION') || '0';
+       var names = []; for (var i = 0; i < 8; i++) names.push('kaigi:cfg:' + v + ':prompts:' + i);
+       var hit = CacheService.getScriptCache().getAll(names);
+       return Object.keys(hit).map(function (k) { return hit[k].length; });`,
+    );
+    expect((parts as number[]).length).toBe(2);
+    expect((parts as number[]).every((n) => n <= 30_005)).toBe(true);
   });
 });
