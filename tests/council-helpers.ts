@@ -19,6 +19,11 @@ export async function council(opts: { demo?: boolean; startAt?: number } = {}): 
   return rt;
 }
 
+// A person's request about a member's falling contacts, at a priority (the shape of most tests' triggers).
+export function decline(member: string, priority: 'CRITICAL' | 'HIGH' | 'MEDIUM' | 'LOW' = 'HIGH') {
+  return { type: 'kpi_decline', source: 'human', target_user_id: member, context: { metric: 'contacts' }, priority };
+}
+
 export async function start(rt: Runtime, trigger: object = demoTrigger()): Promise<string> {
   return ok(await rt.run('startDiscussion', [trigger], { kind: 'server' })).task_id;
 }

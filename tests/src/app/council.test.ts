@@ -4,6 +4,7 @@ import type { Runtime } from '../../../runtime/runtime.js';
 import { computeConfidence, type Weights } from '../../../src/core/confidence.js';
 import {
   council,
+  decline,
   type Message,
   messages,
   ok,
@@ -146,13 +147,7 @@ describe('a full discussion on the rules provider', () => {
 
   it('produces different reasoning for different data', async () => {
     const rt = await council();
-    await start(rt, {
-      type: 'kpi_decline',
-      source: 'human',
-      target_user_id: 'sato',
-      context: { metric: 'contacts' },
-      priority: 'MEDIUM',
-    });
+    await start(rt, decline('sato', 'MEDIUM'));
     await settle(rt);
     // 佐藤さん's own numbers, read from the KPI tab the way the analyst is specified to read them.
     const kpi = records(rt, 'kpi').filter((r) => r.member_id === 'sato');
@@ -200,13 +195,7 @@ describe('feedback rounds', () => {
       }),
     );
     rt.workbook.setValues(kpi, 2, 1, values.length, values[0].length, values);
-    await start(rt, {
-      type: 'kpi_decline',
-      source: 'human',
-      target_user_id: 'newbie',
-      context: { metric: 'contacts' },
-      priority: 'MEDIUM',
-    });
+    await start(rt, decline('newbie', 'MEDIUM'));
     await settle(rt);
     const ms = messages(rt);
     const opinions = ms.filter((m) => m.message_type === 'SPECIALIST_OPINION');

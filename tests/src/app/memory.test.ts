@@ -2,7 +2,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelServer } from '../../../tools/model-server.js';
 import { HIDDEN_EFFECTS, simulate } from '../../../tools/simulated-team.js';
-import { council, type Message, messages, ok, setSetting, settle, start, statuses } from '../../council-helpers.js';
+import {
+  council,
+  decline,
+  type Message,
+  messages,
+  ok,
+  setSetting,
+  settle,
+  start,
+  statuses,
+} from '../../council-helpers.js';
 import { records } from '../../helpers.js';
 
 describe('sixty simulated days', () => {
@@ -294,13 +304,7 @@ describe('what memory puts in front of a model', () => {
     ]);
     ok(await rt.run('rollbackPrompt', [{ agent_id: 'psychology', language: 'ja', version: 1 }], { kind: 'server' }));
     from = server.requests.length;
-    await start(rt, {
-      type: 'kpi_decline',
-      source: 'human',
-      target_user_id: 'sato',
-      context: { metric: 'contacts' },
-      priority: 'MEDIUM',
-    });
+    await start(rt, decline('sato', 'MEDIUM'));
     await settle(rt);
     const later = psychology(from);
     const v1 = String(records(rt, 'prompts').find((r) => r.prompt_id === 'PRM-psychology-v1-ja')!.text);

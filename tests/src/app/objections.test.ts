@@ -1,7 +1,7 @@
 // Objections, human resolution of escalations, and every failure code and fallback level on the messages they affect.
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
-import { council, messages, ok, setAgent, settle, start, statuses } from '../../council-helpers.js';
+import { council, decline, messages, ok, setAgent, settle, start, statuses } from '../../council-helpers.js';
 import { records, rowValues } from '../../helpers.js';
 
 async function decided(priority = 'HIGH'): Promise<{ rt: Runtime; id: string }> {
@@ -267,20 +267,8 @@ describe('escalations and failure codes', () => {
   it('E003: without a decider answer, an urgent discussion gets a rule-based decision (level 4), another one escalates (level 5)', async () => {
     const rt = await council();
     await setAgent(rt, 'decider', 'model', 'anthropic:claude');
-    await start(rt, {
-      type: 'kpi_decline',
-      source: 'human',
-      target_user_id: 'tanaka',
-      context: { metric: 'contacts' },
-      priority: 'HIGH',
-    });
-    await start(rt, {
-      type: 'kpi_decline',
-      source: 'human',
-      target_user_id: 'sato',
-      context: { metric: 'contacts' },
-      priority: 'LOW',
-    });
+    await start(rt, decline('tanaka', 'HIGH'));
+    await start(rt, decline('sato', 'LOW'));
     await settle(rt);
     const [urgent, calm] = Object.keys(statuses(rt));
     expect(statuses(rt)[urgent]).toBe('DECIDED');

@@ -1,7 +1,7 @@
 // Killed executions, hostile text, and tampering: nothing lost, nothing duplicated, nothing garbled, every change found.
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
-import { council, messages, ok, settle, start, statuses } from '../../council-helpers.js';
+import { council, decline, messages, ok, settle, start, statuses } from '../../council-helpers.js';
 import { column, records, rowValues } from '../../helpers.js';
 
 // What must be identical between an undisturbed run and a killed-and-resumed one. Times differ by
@@ -112,20 +112,8 @@ describe('hostile and oversized text', () => {
 
   it('spreads a message array too long for column J over the Messages tab and reassembles it', async () => {
     const rt = await council();
-    await start(rt, {
-      type: 'kpi_decline',
-      source: 'human',
-      target_user_id: 'tanaka',
-      context: { metric: 'contacts' },
-      priority: 'HIGH',
-    });
-    await start(rt, {
-      type: 'kpi_decline',
-      source: 'human',
-      target_user_id: 'sato',
-      context: { metric: 'contacts' },
-      priority: 'HIGH',
-    });
+    await start(rt, decline('tanaka', 'HIGH'));
+    await start(rt, decline('sato', 'HIGH'));
     await settle(rt);
     for (const [i, r] of records(rt, 'discussions').entries()) {
       const j = String(r.messages_json);
@@ -145,13 +133,7 @@ describe('verify-audit', () => {
   async function decided(): Promise<Runtime> {
     const rt = await council();
     await start(rt);
-    await start(rt, {
-      type: 'kpi_decline',
-      source: 'human',
-      target_user_id: 'sato',
-      context: { metric: 'contacts' },
-      priority: 'MEDIUM',
-    });
+    await start(rt, decline('sato', 'MEDIUM'));
     await settle(rt);
     expect(ok(await rt.run('verifyAudit', [], { kind: 'editor' })).ok).toBe(true);
     return rt;
