@@ -1,8 +1,11 @@
-// Saves the runtime's workbook to .xlsx (readable in any spreadsheet program) and loads it back losslessly.
+// Saves the runtime's workbook to .xlsx (readable in any spreadsheet program) and loads it back losslessly, also
+// after Excel, LibreOffice Calc or Google Sheets has saved it again (xlsx-read.ts and xlsx-cells.ts read the file).
 import ExcelJS from 'exceljs';
 import { FormatError, formatVersion, isRecord } from './format-errors.js';
-import { epochToWall, isDate, wallToEpoch, type Cell } from './values.js';
-import { Workbook, type SheetModel, type ValidationRule } from './workbook.js';
+import { coerceInput, epochToWall, isDate, wallToEpoch, type Cell } from './values.js';
+import { CellTyper, isDateFormat, type TypedCell } from './xlsx-cells.js';
+import { readXlsx, type RawBook, type RawSheet } from './xlsx-read.js';
+import { DEFAULT_COLS, DEFAULT_ROWS, Workbook, type SheetModel, type ValidationRule } from './workbook.js';
 
 // Excel shows at most 32,767 characters per cell; Sheets allows 50,000. The visible cell keeps the
 // first part and the hidden metadata sheet keeps the rest, so reloading is lossless.
@@ -41,8 +44,13 @@ type SheetMeta = Pick<
   formats: Run<string>[];
   validations: Run<number>[];
   rules: ValidationRule[];
-  overflow: { r: number; c: number; rest: string }[];
+  // h: a hash of the part the cell keeps, so a cell edited in another program does not get the old rest appended.
+  overflow: { r: number; c: number; rest: string; h?: string }[];
   formulas: { r: number; c: number; f: string }[];
+  // Values LibreOffice rewrites: numbers that 15 significant digits do not hold (it writes no more) and text with
+  // a CR (it makes every line break LF). Each comes back as written when the file holds LibreOffice's form of it,
+  // and the file's own value when someone changed it.
+  exact?: { r: number; c: number; v: number | string }[];
 };
 
 interface Meta {
@@ -89,12 +97,17 @@ function sheetMeta(s: SheetModel): SheetMeta {
   };
   const overflow: SheetMeta['overflow'] = [];
   const formulas: SheetMeta['formulas'] = [];
+  const exact: NonNullable<SheetMeta['exact']> = [];
   s.cells.forEach((row, ri) =>
     row?.forEach((cell, ci) => {
       if (!cell) return;
       if (cell.f) formulas.push({ r: ri + 1, c: ci + 1, f: cell.f });
-      if (typeof cell.v === 'string' && cell.v.length > EXCEL_CELL_CHARS)
-        overflow.push({ r: ri + 1, c: ci + 1, rest: cell.v.slice(EXCEL_CELL_CHARS) });
+      else if ((typeof cell.v === 'number' || typeof cell.v === 'string') && rewritten(cell.v) !== cell.v)
+        exact.push({ r: ri + 1, c: ci + 1, v: cell.v });
+      if (typeof cell.v === 'string' && cell.v.length > EXCEL_CELL_CHARS) {
+        const n = cellPart(cell.v, 0);
+        overflow.push({ r: ri + 1, c: ci + 1, rest: cell.v.slice(n), h: textHash(rewritten(cell.v.slice(0, n))) });
+      }
     }),
   );
   const maxFormatRow = s.formats.length;
@@ -126,7 +139,46 @@ function sheetMeta(s: SheetModel): SheetMeta {
     rules,
     overflow,
     formulas,
+    exact,
   };
+}
+
+// What LibreOffice makes of a value it rewrites; see SheetMeta.exact.
+function rewritten(v: string): string;
+function rewritten(v: number | string): number | string;
+function rewritten(v: number | string): number | string {
+  return typeof v === 'number' ? Number(v.toPrecision(15)) : v.replace(/\r\n?/g, '\n');
+}
+
+// How many characters of text from `from` go in one cell: at most Excel's limit, and never a split surrogate pair
+// or CR LF, which a program would store as a broken character or two line breaks.
+function cellPart(text: string, from: number): number {
+  const end = from + EXCEL_CELL_CHARS;
+  if (end >= text.length) return text.length - from;
+  const last = text.charCodeAt(end - 1);
+  const split = (last >= 0xd800 && last <= 0xdbff) || (last === 13 && text.charCodeAt(end) === 10);
+  return EXCEL_CELL_CHARS - (split ? 1 : 0);
+}
+
+// FNV-1a over the UTF-16 code units: enough to tell an edited cell from the one the runtime wrote. It is taken over
+// the text with LF line breaks, so LibreOffice's rewriting of CRs does not count as an edit.
+function textHash(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  return `${s.length}:${h.toString(16)}`;
+}
+
+// Text as the xlsx format stores it (ST_Xstring): a character XML cannot hold, and a CR (which an XML parser turns
+// into LF), is written _xHHHH_, and text that already looks like such an escape gets its underscore escaped
+// (_x005F_), so every program reads back exactly the text written. ExcelJS writes strings as they are.
+// Written as "anything but TAB, LF and U+0020–U+FFFD", which are the characters XML holds, less the surrogates.
+const NEEDS_ESCAPE =
+  /_x[0-9A-Fa-f]{4}_|[^\t\n\u0020-\uFFFD]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function xlsxText(s: string): string {
+  return s.replace(NEEDS_ESCAPE, (m) =>
+    m.length > 1 ? `_x005F${m}` : `_x${m.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`,
+  );
 }
 
 export async function saveXlsx(wb: Workbook, file: string): Promise<void> {
@@ -144,8 +196,8 @@ export async function saveXlsx(wb: Workbook, file: string): Promise<void> {
         if (!cell) return;
         const xc = ws.getCell(ri + 1, ci + 1);
         const v =
-          typeof cell.v === 'string' && cell.v.length > EXCEL_CELL_CHARS
-            ? cell.v.slice(0, EXCEL_CELL_CHARS)
+          typeof cell.v === 'string'
+            ? xlsxText(cell.v.slice(0, cellPart(cell.v, 0)))
             : isDate(cell.v)
               ? // ExcelJS turns a Date into a serial as if it were UTC: give it the wall clock.
                 new Date(epochToWall(cell.v.getTime(), wb.timeZone))
@@ -170,8 +222,11 @@ export async function saveXlsx(wb: Workbook, file: string): Promise<void> {
   };
   const ms = x.addWorksheet(META_SHEET, { state: 'veryHidden' });
   const text = JSON.stringify(meta);
-  for (let i = 0, r = 1; i < text.length; i += EXCEL_CELL_CHARS, r++)
-    ms.getCell(r, 1).value = text.slice(i, i + EXCEL_CELL_CHARS);
+  for (let i = 0, r = 1; i < text.length; r++) {
+    const n = cellPart(text, i);
+    ms.getCell(r, 1).value = xlsxText(text.slice(i, i + n));
+    i += n;
+  }
   await x.xlsx.writeFile(file);
 }
 
@@ -179,23 +234,27 @@ export async function saveXlsx(wb: Workbook, file: string): Promise<void> {
 // sheet (a Google Sheets download), hold the spreadsheet's wall clock. Nothing is rounded: what the runtime
 // writes is whole seconds already, and a date that came from a version 1 file keeps its milliseconds through
 // later saves, so digests recorded over it still verify (src/core/cells.ts, the 'exact' form).
-type DateReader = (d: Date) => Date;
+type DateReader = (wallMs: number) => Date;
 
 function dateReader(version: number, timeZone: string): DateReader {
-  if (version === 1) return (d) => new Date(d.getTime());
-  return (d) => new Date(wallToEpoch(d.getTime(), timeZone));
-}
-
-function cellFrom(v: ExcelJS.CellValue, readDate: DateReader): Cell | undefined {
-  if (v === null || v === undefined || v === '') return undefined;
-  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return { v };
-  if (isDate(v)) return { v: readDate(v) };
-  const o = v as unknown as Record<string, unknown>;
-  if ('formula' in o) return { v: (o.result as string | number | boolean) ?? '', f: `=${String(o.formula)}` };
-  if ('richText' in o) return { v: (o.richText as { text: string }[]).map((t) => t.text).join('') };
-  if ('text' in o) return { v: String(o.text) };
-  if ('error' in o) return { v: String(o.error) };
-  return { v: String(v) };
+  if (version === 1) return (ms) => new Date(ms);
+  // A zone's offset is looked up through Intl, which costs tens of microseconds, and a sheet holds thousands of
+  // dates within a few hours. Within a wall-clock hour whose two ends have the same offset there is no change of
+  // offset (no zone changes twice in an hour), so one lookup serves the whole hour.
+  const hours = new Map<number, number | null>();
+  const HOUR = 3600000;
+  return (ms) => {
+    const hour = Math.floor(ms / HOUR);
+    let offset = hours.get(hour);
+    if (offset === undefined) {
+      const start = hour * HOUR;
+      const a = wallToEpoch(start, timeZone) - start;
+      const b = wallToEpoch(start + HOUR - 1, timeZone) - (start + HOUR - 1);
+      offset = a === b ? a : null;
+      hours.set(hour, offset);
+    }
+    return new Date(offset === null ? wallToEpoch(ms, timeZone) : ms + offset);
+  };
 }
 
 // A blob of an unknown version stops the load: reading it as something else would lose what it says.
@@ -212,14 +271,140 @@ function parseMeta(text: string, file: string): Meta {
   return { ...raw, version } as unknown as Meta;
 }
 
+// The blob is the text of column A, row after row. A program may have stored a part as rich text (LibreOffice
+// does when the text mixes scripts); the reader gives its plain text, and anything but text is an error.
+function metaText(sheet: RawSheet, book: RawBook): string {
+  const fail: (where: string, problem: string) => never = (where, problem) => {
+    throw new FormatError(book.file, `${META_WHAT}, ${where}`, problem);
+  };
+  const typer = new CellTyper(META_SHEET, book.sharedStrings, book.styles, book.date1904, (ms) => new Date(ms), fail);
+  const parts: { row: number; text: string }[] = [];
+  for (const raw of sheet.cells) {
+    if (raw.col !== 1) continue;
+    const cell = typer.type(raw);
+    if (!cell) continue;
+    if (typeof cell.value !== 'string' || cell.formula !== undefined)
+      fail(`row ${raw.row}`, `a part of the blob is ${cell.formula ? 'a formula' : typeof cell.value}, not text`);
+    parts.push({ row: raw.row, text: cell.value });
+  }
+  return parts
+    .sort((a, b) => a.row - b.row)
+    .map((p) => p.text)
+    .join('');
+}
+
+// The same formula, however a program spelled it: case, spaces, Excel's _xlfn. prefix for newer functions.
+function sameFormula(a: string, b: string): boolean {
+  const norm = (f: string) =>
+    f
+      .replace(/^=/, '')
+      .replace(/_xlfn\.|_xlws\./gi, '')
+      .replace(/\s+/g, '')
+      .toUpperCase();
+  return norm(a) === norm(b);
+}
+
+const key = (r: number, c: number) => `${r}:${c}`;
+
+// One sheet of the file as the runtime's model: the file says what the cells hold, what is hidden, frozen and how
+// wide; the metadata says what the file cannot (formats as the script set them, validations, protections, the
+// parts of long texts, exact numbers, formulas as the script wrote them).
+function sheetFrom(
+  raw: RawSheet,
+  m: SheetMeta | undefined,
+  id: number,
+  book: RawBook,
+  readDate: DateReader,
+  timeZone: string,
+): SheetModel {
+  const s: SheetModel = {
+    id,
+    name: raw.name,
+    cells: [],
+    formats: [],
+    styles: m?.styles ?? {},
+    validations: {},
+    maxRows: m?.maxRows ?? DEFAULT_ROWS,
+    maxCols: m?.maxCols ?? DEFAULT_COLS,
+    frozenRows: raw.frozen ? raw.frozen.rows : (m?.frozenRows ?? 0),
+    frozenCols: raw.frozen ? raw.frozen.cols : (m?.frozenCols ?? 0),
+    columnWidths: {},
+    hidden: raw.state !== 'visible',
+    tabColor: m?.tabColor ?? null,
+    protections: m?.protections ?? [],
+    charts: m?.charts ?? [],
+  };
+  // The widths the file sets win over the metadata's; a column the file leaves out keeps the metadata's width,
+  // because LibreOffice leaves out a column whose width is near its default (60 px) instead of writing it.
+  // The file's widths are in characters of a 7-pixel digit, as the runtime writes them and Excel reads them.
+  s.columnWidths = { ...m?.columnWidths };
+  for (const [c, w] of raw.widths) if (c <= Math.max(s.maxCols, DEFAULT_COLS)) s.columnWidths[c] = Math.round(w * 7);
+  const formulas = new Map<string, string>();
+  const overflow = new Map<string, { rest: string; h?: string }>();
+  const exact = new Map<string, number | string>();
+  if (m) {
+    for (const run of m.formats)
+      for (let r = run.from; r <= run.to; r++) (s.formats[r - 1] ??= [])[run.col - 1] = run.value;
+    for (const run of m.validations)
+      for (let r = run.from; r <= run.to; r++) s.validations[key(r, run.col)] = m.rules[run.value];
+    for (const o of m.overflow) overflow.set(key(o.r, o.c), o);
+    for (const f of m.formulas) formulas.set(key(f.r, f.c), f.f);
+    for (const x of m.exact ?? []) exact.set(key(x.r, x.c), x.v);
+  }
+  const fail: (where: string, problem: string) => never = (where, problem) => {
+    throw new FormatError(book.file, where, problem);
+  };
+  const typer = new CellTyper(raw.name, book.sharedStrings, book.styles, book.date1904, readDate, fail);
+  for (const rc of raw.cells) {
+    const typed = typer.type(rc);
+    if (!typed) continue;
+    const { row: r, col: c } = rc;
+    const k = key(r, c);
+    const metaFormat = s.formats[r - 1]?.[c - 1];
+    // Formats are the script's when the metadata has the sheet: ExcelJS gives a date cell without one a format of
+    // its own, which must not come back as if the script had set it.
+    if (!m && typed.format) (s.formats[r - 1] ??= [])[c - 1] = typed.format;
+    const cell = cellFrom(typed, formulas.get(k), metaFormat, timeZone);
+    const head = cell.v;
+    if (typeof head === 'string' && !cell.f) {
+      const o = overflow.get(k);
+      if (o && (o.h === undefined || o.h === textHash(rewritten(head)))) cell.v = head + o.rest;
+    }
+    const written = exact.get(k);
+    if (written !== undefined && !cell.f && (typeof cell.v === 'number' || typeof cell.v === 'string'))
+      if (typeof cell.v === typeof written && rewritten(cell.v) === rewritten(written)) cell.v = written;
+    if (cell.v === '' && !cell.f) continue;
+    (s.cells[r - 1] ??= [])[c - 1] = cell;
+    s.maxRows = Math.max(s.maxRows, r);
+    s.maxCols = Math.max(s.maxCols, c);
+  }
+  return s;
+}
+
+// A typed cell as the runtime holds it. A formula the runtime wrote keeps its own spelling; LibreOffice's TRUE()
+// for a plain boolean is the boolean. Text where the cell's format is a date (a download that wrote dates as
+// text) is the date it says, in the spreadsheet's time zone, as Sheets reads typed input.
+function cellFrom(
+  typed: TypedCell,
+  metaFormula: string | undefined,
+  metaFormat: string | undefined,
+  timeZone: string,
+): Cell {
+  let f = typed.formula;
+  if (f !== undefined && metaFormula !== undefined && sameFormula(f, metaFormula)) f = metaFormula;
+  else if (f !== undefined && typed.booleanFormula && metaFormula === undefined) f = undefined;
+  const v = typed.value;
+  if (f === undefined && typeof v === 'string' && (isDateFormat(metaFormat ?? '') || isDateFormat(typed.format))) {
+    const parsed = coerceInput(v, '', timeZone).v;
+    if (isDate(parsed)) return { v: parsed };
+  }
+  return f === undefined ? { v } : { v, f };
+}
+
 export async function loadXlsx(file: string): Promise<Workbook> {
-  const x = new ExcelJS.Workbook();
-  await x.xlsx.readFile(file);
-  const metaSheet = x.getWorksheet(META_SHEET);
-  let text = '';
-  metaSheet?.eachRow((row) => {
-    text += String(row.getCell(1).value ?? '');
-  });
+  const book = readXlsx(file);
+  const metaSheet = book.sheets.find((s) => s.name === META_SHEET);
+  const text = metaSheet ? metaText(metaSheet, book) : '';
   const meta = text ? parseMeta(text, file) : null;
   const wb = new Workbook(
     meta?.id ?? 'local-spreadsheet',
@@ -228,50 +413,21 @@ export async function loadXlsx(file: string): Promise<Workbook> {
     meta?.locale ?? 'ja_JP',
   );
   const readDate = dateReader(meta?.version ?? META_VERSION, wb.timeZone);
-  x.eachSheet((ws) => {
-    if (ws.name === META_SHEET) return;
-    const m = meta?.sheets.find((s) => s.name === ws.name);
-    const s: SheetModel = {
-      id: m?.id ?? wb.sheets.length,
-      name: ws.name,
-      cells: [],
-      formats: [],
-      styles: m?.styles ?? {},
-      validations: {},
-      maxRows: m?.maxRows ?? Math.max(1000, ws.rowCount),
-      maxCols: m?.maxCols ?? Math.max(26, ws.columnCount),
-      frozenRows: m?.frozenRows ?? 0,
-      frozenCols: m?.frozenCols ?? 0,
-      columnWidths: m?.columnWidths ?? {},
-      hidden: m?.hidden ?? ws.state !== 'visible',
-      tabColor: m?.tabColor ?? null,
-      protections: m?.protections ?? [],
-      charts: m?.charts ?? [],
-    };
-    ws.eachRow({ includeEmpty: false }, (row, r) => {
-      row.eachCell({ includeEmpty: false }, (xc, c) => {
-        const cell = cellFrom(xc.value, readDate);
-        if (!cell) return;
-        (s.cells[r - 1] ??= [])[c - 1] = cell;
-        if (!m && xc.numFmt) (s.formats[r - 1] ??= [])[c - 1] = xc.numFmt;
-      });
-    });
-    if (m) {
-      for (const run of m.formats)
-        for (let r = run.from; r <= run.to; r++) (s.formats[r - 1] ??= [])[run.col - 1] = run.value;
-      for (const run of m.validations)
-        for (let r = run.from; r <= run.to; r++) s.validations[`${r}:${run.col}`] = m.rules[run.value];
-      for (const o of m.overflow) {
-        const cell = s.cells[o.r - 1]?.[o.c - 1];
-        if (cell && typeof cell.v === 'string') cell.v += o.rest;
-      }
-      for (const f of m.formulas) {
-        const cell = s.cells[f.r - 1]?.[f.c - 1];
-        if (cell) cell.f = f.f;
-      }
+  const sheets = book.sheets.filter((s) => s.name !== META_SHEET);
+  if (!sheets.length) throw new FormatError(file, 'the workbook', 'it has no sheet');
+  // A sheet added in another program gets an id no sheet the metadata names has.
+  const used = new Set<number>(meta?.sheets.map((m) => m.id) ?? []);
+  let next = 0;
+  for (const raw of sheets) {
+    const m = meta?.sheets.find((x) => x.name === raw.name);
+    let id = m?.id;
+    if (id === undefined) {
+      while (used.has(next)) next++;
+      id = next;
     }
-    wb.adoptSheet(s);
-  });
-  if (meta) wb.activeSheetId = meta.activeSheetId;
+    used.add(id);
+    wb.adoptSheet(sheetFrom(raw, m, id, book, readDate, wb.timeZone));
+  }
+  wb.activeSheetId = wb.sheets.some((s) => s.id === meta?.activeSheetId) ? meta!.activeSheetId : wb.sheets[0].id;
   return wb;
 }

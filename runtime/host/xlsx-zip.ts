@@ -1,0 +1,88 @@
+// Reads the parts of an .xlsx package (a zip archive) as text, for the workbook reader in xlsx-read.ts.
+import { inflateRawSync } from 'node:zlib';
+import { FormatError } from './format-errors.js';
+
+const EOCD = 0x06054b50;
+const CENTRAL = 0x02014b50;
+const LOCAL = 0x04034b50;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+interface Entry {
+  method: number;
+  compressed: number;
+  size: number;
+  offset: number;
+}
+
+// The package's parts by name. A part is inflated only when asked for, so unused ones (images, themes) cost nothing.
+export class XlsxPackage {
+  private readonly entries = new Map<string, Entry>();
+  private readonly names: string[] = [];
+
+  constructor(
+    private readonly bytes: Buffer,
+    readonly file: string,
+  ) {
+    const end = this.findEnd();
+    const count = bytes.readUInt16LE(end + 10);
+    let p = bytes.readUInt32LE(end + 16);
+    if (count === 0xffff || p === 0xffffffff) this.fail('a ZIP64 archive, which no spreadsheet program writes');
+    for (let i = 0; i < count; i++) {
+      if (p + 46 > bytes.length || bytes.readUInt32LE(p) !== CENTRAL) this.fail('a damaged zip directory');
+      const nameLen = bytes.readUInt16LE(p + 28);
+      const name = bytes
+        .toString('utf8', p + 46, p + 46 + nameLen)
+        .replace(/\\/g, '/')
+        .replace(/^\//, '');
+      this.names.push(name);
+      this.entries.set(name.toLowerCase(), {
+        method: bytes.readUInt16LE(p + 10),
+        compressed: bytes.readUInt32LE(p + 20),
+        size: bytes.readUInt32LE(p + 24),
+        offset: bytes.readUInt32LE(p + 42),
+      });
+      p += 46 + nameLen + bytes.readUInt16LE(p + 30) + bytes.readUInt16LE(p + 32);
+    }
+  }
+
+  // The parts' names as the archive spells them.
+  partNames(): string[] {
+    return this.names.slice();
+  }
+
+  has(name: string): boolean {
+    return this.entries.has(name.toLowerCase());
+  }
+
+  // A part's text; part names are matched without regard to case, as Excel does.
+  text(name: string): string {
+    const e = this.entries.get(name.toLowerCase());
+    if (!e) this.fail(`no part ${name}`);
+    const b = this.bytes;
+    if (b.readUInt32LE(e.offset) !== LOCAL) this.fail(`a damaged zip entry for ${name}`);
+    const start = e.offset + 30 + b.readUInt16LE(e.offset + 26) + b.readUInt16LE(e.offset + 28);
+    const raw = b.subarray(start, start + e.compressed);
+    let data: Buffer;
+    if (e.method === 0) data = raw;
+    else if (e.method === 8) data = inflateRawSync(raw);
+    else this.fail(`${name} is compressed with method ${e.method}, which is not deflate`);
+    if (data.length !== e.size) this.fail(`${name} inflates to ${data.length} bytes, not the ${e.size} recorded`);
+    try {
+      // A byte-order mark is not part of the XML text.
+      return utf8.decode(data).replace(/^\uFEFF/, '');
+    } catch {
+      this.fail(`${name} is not UTF-8`);
+    }
+  }
+
+  private findEnd(): number {
+    const b = this.bytes;
+    // The end record is 22 bytes plus a comment of at most 65,535.
+    for (let p = b.length - 22; p >= Math.max(0, b.length - 22 - 0xffff); p--) if (b.readUInt32LE(p) === EOCD) return p;
+    this.fail('not a zip archive (an .xlsx file is one)');
+  }
+
+  fail(problem: string): never {
+    throw new FormatError(this.file, 'the workbook', problem);
+  }
+}
