@@ -3,8 +3,10 @@ import fs from 'node:fs';
 import { FormatError, formatVersion, isRecord } from './host/format-errors.js';
 import type { TriggerModel } from './host/triggers.js';
 
-// Version 1 is the first format, which had no version field; version 2 names its version and always has every field.
-export const PROJECT_VERSION = 2;
+// Version 1 is the first format, which had no version field; version 2 names its version and always has every field;
+// version 3 adds the spreadsheets a script created (SpreadsheetApp.create), each saved as its own .xlsx beside the
+// workbook. A runtime that reads only version 2 refuses a version 3 sidecar rather than dropping those spreadsheets.
+export const PROJECT_VERSION = 3;
 export const PROJECT_VERSION_KEY = 'kaigi_project_version';
 const WHAT = 'the project sidecar';
 
@@ -16,12 +18,27 @@ export interface ProjectState {
   documentProperties: Record<string, string>;
   userProperties: Record<string, Record<string, string>>;
   triggers: TriggerModel[];
+  // Spreadsheets other than the workbook: their id, the account that created them (only it may open them) and the
+  // .xlsx file, named relative to the workbook's folder (spreadsheetFile).
+  spreadsheets: SavedSpreadsheet[];
+}
+
+interface SavedSpreadsheet {
+  id: string;
+  owner: string;
+  file: string;
 }
 
 export type ProjectContent = Omit<ProjectState, typeof PROJECT_VERSION_KEY>;
 
 export function projectFile(workbookFile: string): string {
   return `${workbookFile}.project.json`;
+}
+
+// Where a spreadsheet the script created is saved: beside the workbook, `<workbook>.<id>.xlsx`
+// (kaigi.xlsx → kaigi.1AbC….xlsx), so the workbook's folder holds the whole project and a spreadsheet program opens each.
+export function spreadsheetFile(workbookFile: string, id: string): string {
+  return `${workbookFile.replace(/\.xlsx$/i, '')}.${id}.xlsx`;
 }
 
 export function writeProject(workbookFile: string, content: ProjectContent): void {
@@ -46,7 +63,8 @@ function parseProject(text: string, file: string): ProjectState {
   if (!isRecord(raw)) throw new FormatError(file, WHAT, 'not a JSON object');
   const version = formatVersion(raw, PROJECT_VERSION_KEY, PROJECT_VERSION, file, WHAT);
   const v2 = version === 1 ? fromVersion1(raw) : raw;
-  return checked(v2, file);
+  const v3 = version < 3 ? fromVersion2(v2) : v2;
+  return checked(v3, file);
 }
 
 // Version 1 left out what was empty; the loader read every field with a default, so version 2 fills the same defaults.
@@ -60,6 +78,11 @@ function fromVersion1(v1: Record<string, unknown>): Record<string, unknown> {
     userProperties: v1.userProperties ?? {},
     triggers: v1.triggers ?? [],
   };
+}
+
+// Version 2 had no spreadsheets besides the workbook.
+function fromVersion2(v2: Record<string, unknown>): Record<string, unknown> {
+  return { ...v2, [PROJECT_VERSION_KEY]: 3, spreadsheets: [] };
 }
 
 function stringMap(v: unknown): v is Record<string, string> {
@@ -76,5 +99,9 @@ function checked(p: Record<string, unknown>, file: string): ProjectState {
     throw bad('userProperties', 'an object of objects of strings');
   if (!Array.isArray(p.triggers) || !p.triggers.every((t) => isRecord(t) && typeof t.uid === 'string'))
     throw bad('triggers', 'a list of triggers');
+  const saved = (v: unknown) =>
+    isRecord(v) && typeof v.id === 'string' && typeof v.owner === 'string' && typeof v.file === 'string';
+  if (!Array.isArray(p.spreadsheets) || !p.spreadsheets.every(saved))
+    throw bad('spreadsheets', 'a list of { id, owner, file }');
   return p as unknown as ProjectState;
 }

@@ -18,17 +18,19 @@ import { LockManager } from './host/locks.js';
 import { PropertyStore } from './host/properties-store.js';
 import { QuotaLedger, type AccountType, type QuotaSnapshot } from './host/quota.js';
 import { DEFAULT_TRIGGER_DELAYS, TriggerStore, type TriggerDelays, type TriggerModel } from './host/triggers.js';
+import { SpreadsheetFiles } from './host/spreadsheets.js';
 import { type RuntimeUser, Users } from './host/users.js';
+import { FormatError } from './host/format-errors.js';
 import { changeTimeZone, zoneOffsetMinutes } from './host/values.js';
 import { Workbook } from './host/workbook.js';
 import { loadXlsx, saveXlsx } from './host/xlsx.js';
-import { readProject, writeProject } from './project-file.js';
+import { readProject, spreadsheetFile, writeProject } from './project-file.js';
 import { isPlainArgument, webEvent, webResponse } from './web-events.js';
 
 // What the CLI, the bench, the tools and the tests import from here.
 export * from './execution-types.js';
 export { FormatError, FormatVersionError } from './host/format-errors.js';
-export { PROJECT_VERSION, PROJECT_VERSION_KEY, projectFile } from './project-file.js';
+export { PROJECT_VERSION, PROJECT_VERSION_KEY, projectFile, spreadsheetFile } from './project-file.js';
 export { DEFAULT_TRIGGER_DELAYS } from './host/triggers.js';
 export { isLocalUrl, originOf } from './host/http.js';
 export { COST_SECONDS, DAILY_LIMITS, QUOTA_MESSAGES, type QuotaUsage } from './host/quota.js';
@@ -77,6 +79,7 @@ export function findRoot(from = path.dirname(fileURLToPath(import.meta.url))): s
 
 export interface RuntimeSnapshot {
   workbook: Workbook;
+  spreadsheets: SpreadsheetFiles;
   script: Record<string, string>;
   document: Record<string, string>;
   triggers: TriggerModel[];
@@ -106,6 +109,8 @@ export class Runtime implements PoolHost {
   readonly manifest: { timeZone: string; oauthScopes: string[]; webapp?: unknown };
   readonly files: Record<string, string>;
   workbook: Workbook;
+  // Spreadsheets the scripts created (SpreadsheetApp.create), saved beside the workbook (project-file.ts).
+  readonly spreadsheets = new SpreadsheetFiles();
   private readonly root: string;
   private readonly pool: ExecutionPool;
   private serverCalls = 0;
@@ -155,6 +160,7 @@ export class Runtime implements PoolHost {
   hostState(): HostState {
     return {
       workbook: this.workbook,
+      spreadsheets: this.spreadsheets,
       clock: this.clock,
       locks: this.locks,
       triggers: this.triggers,
@@ -271,15 +277,27 @@ export class Runtime implements PoolHost {
   }
 
   // A person typing into the sheet: values are parsed as typed input, then installable on-edit triggers fire.
-  async edit(sheetName: string, row: number, col: number, values: unknown[][]): Promise<ExecutionResult[]> {
+  // As in Apps Script, e.oldValue and e.value come only for a one-cell edit (as text; no oldValue for an empty cell).
+  async edit(
+    sheetName: string,
+    row: number,
+    col: number,
+    values: unknown[][],
+    opts: { user?: string } = {},
+  ): Promise<ExecutionResult[]> {
     const sheet = this.workbook.sheetByName(sheetName);
     if (!sheet) throw new Error(`no sheet named ${sheetName}`);
+    const single = values.length === 1 && values[0].length === 1;
+    const before = single ? this.workbook.getValues(sheet, row, col, 1, 1)[0][0] : '';
     this.workbook.setValues(sheet, row, col, values.length, values[0].length, values);
-    const event = {
+    const after = single ? this.workbook.getValues(sheet, row, col, 1, 1)[0][0] : '';
+    const event: Record<string, unknown> = {
       authMode: 'FULL',
-      user: this.owner,
+      user: { $user: opts.user ?? this.owner },
       range: { $range: { sheet: sheet.id, name: sheet.name, row, col, rows: values.length, cols: values[0].length } },
     };
+    if (single && before !== '') event.oldValue = String(before);
+    if (single) event.value = String(after);
     const out: ExecutionResult[] = [];
     for (const t of this.triggers.triggers.filter((x) => x.eventType === 'ON_EDIT'))
       out.push(await this.run(t.handler, [event], { kind: 'trigger', user: t.owner }));
@@ -336,6 +354,7 @@ export class Runtime implements PoolHost {
   snapshot(): RuntimeSnapshot {
     return {
       workbook: this.workbook.clone(),
+      spreadsheets: this.spreadsheets.clone(),
       script: this.scriptProperties.all(),
       document: this.documentProperties.all(),
       triggers: structuredClone(this.triggers.triggers),
@@ -347,6 +366,7 @@ export class Runtime implements PoolHost {
 
   restore(s: RuntimeSnapshot): void {
     this.workbook = s.workbook.clone();
+    this.spreadsheets.replaceWith(s.spreadsheets.clone());
     this.scriptProperties.set(s.script, true);
     this.documentProperties.set(s.document, true);
     this.triggers.restore(structuredClone(s.triggers));
@@ -360,11 +380,24 @@ export class Runtime implements PoolHost {
     this.quota.restore(s.quota);
   }
 
-  // The workbook goes to .xlsx; project state that is not part of a spreadsheet (script properties,
-  // triggers, the clock) goes to a versioned sidecar file next to it (project-file.ts), never into a cell.
+  // A spreadsheet the scripts created, by id (a test or a tool reads the archive this way).
+  spreadsheet(id: string): Workbook | undefined {
+    return this.spreadsheets.all().find(([x]) => x === id)?.[1].workbook;
+  }
+
+  // The workbook goes to .xlsx, and each spreadsheet the scripts created to its own .xlsx beside it; project state
+  // that is not part of a spreadsheet (script properties, triggers, the clock, who owns which spreadsheet) goes to a
+  // versioned sidecar file next to it (project-file.ts), never into a cell.
   async save(file: string): Promise<void> {
     await saveXlsx(this.workbook, file);
+    const spreadsheets = [];
+    for (const [id, f] of this.spreadsheets.all()) {
+      const to = spreadsheetFile(file, id);
+      await saveXlsx(f.workbook, to);
+      spreadsheets.push({ id, owner: f.owner, file: path.basename(to) });
+    }
     writeProject(file, {
+      spreadsheets,
       clockOffset: this.clock.getOffset(),
       scriptProperties: Object.fromEntries(
         Object.entries(this.scriptProperties.all()).filter(([k]) => this.secretKeys.indexOf(k) < 0),
@@ -387,6 +420,16 @@ export class Runtime implements PoolHost {
       rt.documentProperties.set(project.documentProperties);
       for (const [u, props] of Object.entries(project.userProperties)) rt.userProperties(u).set(props);
       rt.triggers.restore(project.triggers);
+      // A listed spreadsheet that cannot be read stops the load too: starting without it would lose it at the next save.
+      for (const saved of project.spreadsheets) {
+        const from = path.join(path.dirname(file), saved.file);
+        if (!fs.existsSync(from))
+          throw new FormatError(file, 'the project', `the spreadsheet ${saved.id} it lists is missing (${from})`);
+        const wb = await loadXlsx(from);
+        if (wb.id !== saved.id)
+          throw new FormatError(from, 'a spreadsheet of the project', `it holds ${wb.id}, not ${saved.id}`);
+        rt.spreadsheets.adopt(wb, saved.owner);
+      }
     }
     return rt;
   }

@@ -9,10 +9,12 @@ export type StoreName = 'script' | 'user' | 'document';
 export interface SheetRef {
   id: number;
   name: string;
+  // The spreadsheet the sheet belongs to when it is not the bound one (SpreadsheetApp.create / openById).
+  ss?: string;
 }
 
-// What a sheet's protection looks like to a script: the host's model plus the sheet it is on.
-export type ProtectionWire = ProtectionModel & { sheet: number };
+// What a sheet's protection looks like to a script: the host's model plus the sheet (and spreadsheet) it is on.
+export type ProtectionWire = ProtectionModel & { sheet: number; ss?: string };
 
 export type ProtectionPatch = Partial<Pick<ProtectionModel, 'description' | 'warningOnly' | 'editors' | 'domainEdit'>>;
 
@@ -53,8 +55,13 @@ export interface MenuItemWire {
 
 // Arguments of a call that names nothing.
 export type NoArgs = Record<string, never>;
+// A call about a spreadsheet: the bound one when `ss` is absent, else the one with that id (SpreadsheetApp.create,
+// openById). The host routes every ss/sh/pr/rg call to that spreadsheet's workbook (host/dispatch.ts).
+export interface SpreadsheetArgs {
+  ss?: string;
+}
 // A sheet by id, and a rectangle on it (1-based row and column, row and column counts).
-export interface SheetArgs {
+export interface SheetArgs extends SpreadsheetArgs {
   sheet: number;
 }
 export interface Box extends SheetArgs {
@@ -71,21 +78,25 @@ interface Call<A, R> {
 
 // Every operation an execution can ask of the host. `null` is the result of a call that only acts.
 export interface ServiceCalls {
-  'ss.name': Call<NoArgs, string>;
-  'ss.rename': Call<{ name: string }, null>;
-  'ss.sheets': Call<NoArgs, SheetRef[]>;
-  'ss.sheetByName': Call<{ name: string }, SheetRef | null>;
-  'ss.sheetById': Call<{ id: number }, SheetRef | null>;
-  'ss.insertSheet': Call<{ name?: string; index?: number }, SheetRef>;
+  'ss.name': Call<SpreadsheetArgs, string>;
+  'ss.rename': Call<SpreadsheetArgs & { name: string }, null>;
+  'ss.sheets': Call<SpreadsheetArgs, SheetRef[]>;
+  'ss.sheetByName': Call<SpreadsheetArgs & { name: string }, SheetRef | null>;
+  'ss.sheetById': Call<SpreadsheetArgs & { id: number }, SheetRef | null>;
+  'ss.insertSheet': Call<SpreadsheetArgs & { name?: string; index?: number }, SheetRef>;
   'ss.deleteSheet': Call<SheetArgs, null>;
-  'ss.activeSheet': Call<NoArgs, SheetRef>;
+  'ss.activeSheet': Call<SpreadsheetArgs, SheetRef>;
   'ss.setActive': Call<SheetArgs, null>;
-  'ss.moveActive': Call<{ pos: number }, null>;
-  'ss.timeZone': Call<NoArgs, string>;
-  'ss.setTimeZone': Call<{ tz: string }, null>;
-  'ss.locale': Call<NoArgs, string>;
-  'ss.setLocale': Call<{ locale: string }, null>;
+  'ss.moveActive': Call<SpreadsheetArgs & { pos: number }, null>;
+  'ss.timeZone': Call<SpreadsheetArgs, string>;
+  'ss.setTimeZone': Call<SpreadsheetArgs & { tz: string }, null>;
+  'ss.locale': Call<SpreadsheetArgs, string>;
+  'ss.setLocale': Call<SpreadsheetArgs & { locale: string }, null>;
   'ss.flush': Call<NoArgs, null>;
+  // SpreadsheetApp.create(name): a new spreadsheet owned by the effective user, with one sheet "Sheet1".
+  'ss.create': Call<{ name: string }, { id: string; name: string }>;
+  // SpreadsheetApp.openById(id) of a spreadsheet other than the bound one: checks it exists and may be opened.
+  'ss.open': Call<{ id: string }, { id: string; name: string }>;
 
   'sh.name': Call<SheetArgs, string>;
   'sh.setName': Call<SheetArgs & { name: string }, null>;

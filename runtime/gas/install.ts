@@ -67,6 +67,11 @@ export function install(g: Record<string, unknown>, bridge: Bridge) {
       return JSON.parse(text, (_k, v) => {
         if (v && typeof v === 'object' && typeof v.$d === 'number' && Object.keys(v).length === 1)
           return new Date(v.$d);
+        // e.user of an event is a User object, as Session's are.
+        if (v && typeof v === 'object' && typeof v.$user === 'string' && Object.keys(v).length === 1) {
+          const email = v.$user as string;
+          return { getEmail: () => email, getUserLoginId: () => email, toString: () => 'User' };
+        }
         if (v && typeof v === 'object' && v.$range) {
           const r = v.$range as { sheet: number; name: string; row: number; col: number; rows: number; cols: number };
           return new Sheet({ id: r.sheet, name: r.name }).getRange(r.row, r.col, r.rows, r.cols);

@@ -6,8 +6,14 @@ export const ProtectionType = enumOf(['RANGE', 'SHEET']);
 
 export class Protection {
   constructor(private w: ProtectionWire) {}
+  // The sheet it is on, and that sheet's spreadsheet when it is not the bound one.
+  private where(): { sheet: number; ss?: string } {
+    return this.w.ss === undefined ? { sheet: this.w.sheet } : { sheet: this.w.sheet, ss: this.w.ss };
+  }
   private update(patch: ProtectionPatch): Protection {
-    this.w = call('pr.update', { sheet: this.w.sheet, id: this.w.id, patch });
+    const ss = this.w.ss;
+    const w = call('pr.update', { ...this.where(), id: this.w.id, patch });
+    this.w = ss === undefined ? w : { ...w, ss };
     return this;
   }
   getProtectionType(): string {
@@ -51,7 +57,7 @@ export class Protection {
     return true;
   }
   remove(): void {
-    call('pr.remove', { sheet: this.w.sheet, id: this.w.id });
+    call('pr.remove', { ...this.where(), id: this.w.id });
   }
   getRangeName(): string | null {
     return this.w.range ?? null;

@@ -83,7 +83,7 @@ export class Range {
     private readonly nc: number,
   ) {}
   coords() {
-    return { sheet: this.sheet.getSheetId(), r: this.row, c: this.col, nr: this.nr, nc: this.nc };
+    return { ...this.sheet.target(), r: this.row, c: this.col, nr: this.nr, nc: this.nc };
   }
   getSheet(): Sheet {
     return this.sheet;
@@ -245,7 +245,7 @@ export class Range {
     return this.style('note', n);
   }
   protect(): Protection {
-    return new Protection(call('rg.protect', this.coords()));
+    return new Protection(this.sheet.own(call('rg.protect', this.coords())));
   }
   createTextFinder(text: string): TextFinder {
     return new TextFinder(this, String(text));

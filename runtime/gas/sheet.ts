@@ -1,16 +1,29 @@
 // Sheet and Spreadsheet: the document's tabs, their shape and visibility, as calls to the host.
 import { parseA1 } from '../host/a1.js';
-import type { NoArgs, SheetArgs, SheetRef } from '../service-calls.js';
+import type { NoArgs, ProtectionWire, SheetArgs, SheetRef, SpreadsheetArgs } from '../service-calls.js';
 import { call, execInfo, GasError, getBridge } from './bridge.js';
 import { EmbeddedChart, EmbeddedChartBuilder } from './charts.js';
 import { Protection } from './protection.js';
 import { Range, type TextFinder } from './range.js';
 
+// The spreadsheet part of a call's arguments: nothing for the bound spreadsheet, its id for any other.
+function about(ss: string | undefined): SpreadsheetArgs {
+  return ss === undefined ? {} : { ss };
+}
+
 export class Sheet {
   constructor(private readonly ref: SheetRef) {}
-  // The sheet a call is about, with that call's own arguments.
+  // The sheet a call is about (and its spreadsheet, when not the bound one), with that call's own arguments.
   private args<T extends object = NoArgs>(extra?: T): SheetArgs & T {
-    return { sheet: this.ref.id, ...extra } as SheetArgs & T;
+    return { sheet: this.ref.id, ...about(this.ref.ss), ...extra } as SheetArgs & T;
+  }
+  // Ranges and protections of this sheet address it the same way.
+  target(): SheetArgs {
+    return this.args();
+  }
+  // A protection as the host returned it, tagged with this sheet's spreadsheet so its changes go there too.
+  own(w: ProtectionWire): ProtectionWire {
+    return this.ref.ss === undefined ? w : { ...w, ss: this.ref.ss };
   }
   getSheetId(): number {
     return this.ref.id;
@@ -27,7 +40,7 @@ export class Sheet {
     return call('sh.index', this.args());
   }
   getParent(): Spreadsheet {
-    return new Spreadsheet();
+    return new Spreadsheet(this.ref.ss);
   }
   getRange(a: number | string, b?: number, c?: number, d?: number): Range {
     getBridge().check();
@@ -139,10 +152,10 @@ export class Sheet {
     return call('sh.columnWidth', this.args({ col }));
   }
   protect(): Protection {
-    return new Protection(call('sh.protect', this.args()));
+    return new Protection(this.own(call('sh.protect', this.args())));
   }
   getProtections(type: string): Protection[] {
-    return call('sh.protections', this.args({ type })).map((w) => new Protection(w));
+    return call('sh.protections', this.args({ type })).map((w) => new Protection(this.own(w)));
   }
   hideSheet(): Sheet {
     call('sh.setHidden', this.args({ hidden: true }));
@@ -207,50 +220,58 @@ export class Sheet {
   }
 }
 
+// The bound spreadsheet (no id), or another one this user created or may open (SpreadsheetApp.create / openById).
 export class Spreadsheet {
+  constructor(private readonly ssId?: string) {}
+  private a<T extends object>(extra?: T): SpreadsheetArgs & T {
+    return { ...about(this.ssId), ...extra } as SpreadsheetArgs & T;
+  }
+  private sheet(r: SheetRef): Sheet {
+    return new Sheet(this.ssId === undefined ? r : { ...r, ss: this.ssId });
+  }
   getId(): string {
-    return execInfo().spreadsheetId;
+    return this.ssId ?? execInfo().spreadsheetId;
   }
   getName(): string {
-    return call('ss.name', {});
+    return call('ss.name', this.a());
   }
   rename(name: string): void {
-    call('ss.rename', { name });
+    call('ss.rename', this.a({ name }));
   }
   getUrl(): string {
-    return `https://docs.google.com/spreadsheets/d/${execInfo().spreadsheetId}/edit`;
+    return `https://docs.google.com/spreadsheets/d/${this.getId()}/edit`;
   }
   getSheets(): Sheet[] {
-    return call('ss.sheets', {}).map((r) => new Sheet(r));
+    return call('ss.sheets', this.a()).map((r) => this.sheet(r));
   }
   getNumSheets(): number {
-    return call('ss.sheets', {}).length;
+    return call('ss.sheets', this.a()).length;
   }
   getSheetByName(name: string): Sheet | null {
-    const r = call('ss.sheetByName', { name: String(name) });
-    return r ? new Sheet(r) : null;
+    const r = call('ss.sheetByName', this.a({ name: String(name) }));
+    return r ? this.sheet(r) : null;
   }
   getSheetById(id: number): Sheet | null {
-    const r = call('ss.sheetById', { id });
-    return r ? new Sheet(r) : null;
+    const r = call('ss.sheetById', this.a({ id }));
+    return r ? this.sheet(r) : null;
   }
   insertSheet(a?: string | number, b?: number): Sheet {
     const name = typeof a === 'string' ? a : undefined;
     const index = typeof a === 'number' ? a : b;
-    return new Sheet(call('ss.insertSheet', { name, index }));
+    return this.sheet(call('ss.insertSheet', this.a({ name, index })));
   }
   deleteSheet(sheet: Sheet): void {
-    call('ss.deleteSheet', { sheet: sheet.getSheetId() });
+    call('ss.deleteSheet', this.a({ sheet: sheet.getSheetId() }));
   }
   getActiveSheet(): Sheet {
-    return new Sheet(call('ss.activeSheet', {}));
+    return this.sheet(call('ss.activeSheet', this.a()));
   }
   setActiveSheet(sheet: Sheet): Sheet {
-    call('ss.setActive', { sheet: sheet.getSheetId() });
+    call('ss.setActive', this.a({ sheet: sheet.getSheetId() }));
     return sheet;
   }
   moveActiveSheet(pos: number): void {
-    call('ss.moveActive', { pos });
+    call('ss.moveActive', this.a({ pos }));
   }
   getRange(a1: string): Range {
     const g = parseA1(a1);
@@ -259,16 +280,16 @@ export class Spreadsheet {
     return sheet.getRange(a1.slice(a1.lastIndexOf('!') + 1));
   }
   getSpreadsheetTimeZone(): string {
-    return call('ss.timeZone', {});
+    return call('ss.timeZone', this.a());
   }
   setSpreadsheetTimeZone(tz: string): void {
-    call('ss.setTimeZone', { tz });
+    call('ss.setTimeZone', this.a({ tz }));
   }
   getSpreadsheetLocale(): string {
-    return call('ss.locale', {});
+    return call('ss.locale', this.a());
   }
   setSpreadsheetLocale(l: string): void {
-    call('ss.setLocale', { locale: l });
+    call('ss.setLocale', this.a({ locale: l }));
   }
   toast(msg: string, title?: string, timeoutSeconds?: number): void {
     call('ui.toast', { msg: String(msg), title: title ?? '', timeout: timeoutSeconds ?? 5 });

@@ -1,5 +1,5 @@
 // SpreadsheetApp, the entry to the spreadsheet's object graph (sheet.ts, range.ts and their neighbours).
-import { execInfo, GasError, call, enumOf, requireScope, SCOPES } from './bridge.js';
+import { execInfo, GasError, call, enumOf, requireAuthorized, requireScope, SCOPES } from './bridge.js';
 import { DataValidationBuilder, DataValidationCriteria } from './data-validation.js';
 import { ProtectionType } from './protection.js';
 import { type Sheet, Spreadsheet } from './sheet.js';
@@ -31,12 +31,20 @@ export const SpreadsheetApp = {
     const ss = SpreadsheetApp.getActiveSpreadsheet();
     return ss ? ss.getActiveSheet() : null;
   },
+  // The bound spreadsheet, or one the effective user created (the host checks which they may open).
   openById(id: string): Spreadsheet {
     requireScope('SpreadsheetApp.openById', SCOPES.spreadsheets);
     if (execInfo().kind === 'simple') throw new GasError('You do not have permission to call SpreadsheetApp.openById');
-    if (id !== execInfo().spreadsheetId)
+    if (typeof id !== 'string' || id === '')
       throw new GasError('Unexpected error while getting the method or property openById on object SpreadsheetApp.');
-    return new Spreadsheet();
+    if (id === execInfo().spreadsheetId) return new Spreadsheet();
+    return new Spreadsheet(call('ss.open', { id }).id);
+  },
+  // A new spreadsheet in the user's Drive with one sheet, "Sheet1" (needs the full spreadsheets scope).
+  create(name: string): Spreadsheet {
+    requireScope('SpreadsheetApp.create', SCOPES.spreadsheets);
+    requireAuthorized('SpreadsheetApp.create');
+    return new Spreadsheet(call('ss.create', { name: typeof name === 'string' ? name : String(name ?? '') }).id);
   },
   flush(): void {
     sheetsGuard();

@@ -5,6 +5,7 @@ import type { ExecContext, Handlers, HostState } from './handler.js';
 import { RANGE_HANDLERS } from './range-handlers.js';
 import { FETCH_HANDLERS, STORE_HANDLERS, UI_HANDLERS } from './service-handlers.js';
 import { SHEET_HANDLERS, SPREADSHEET_HANDLERS } from './sheet-handlers.js';
+import type { Workbook } from './workbook.js';
 import { HELD_WRITES, IMMEDIATE_SHEET_CALLS } from './write-buffer.js';
 
 export { newCounts } from './counts.js';
@@ -44,21 +45,32 @@ function sheetOf(args: unknown): number | undefined {
   return typeof sheet === 'number' ? sheet : undefined;
 }
 
+// The workbook a call is about: the bound spreadsheet's unless it names another (SpreadsheetApp.create / openById),
+// which the execution's user must be allowed to open, on every call as Apps Script checks it.
+function workbookOf(st: HostState, ex: ExecContext, args: unknown): Workbook {
+  const ss = (args as { ss?: unknown } | null)?.ss;
+  if (typeof ss !== 'string' || ss === st.workbook.id) return st.workbook;
+  return st.spreadsheets.open(ss, ex.owner);
+}
+
 // Spreadsheet writes go to the execution's held writes (write-buffer.ts); any other call about a sheet sends that
-// sheet's held writes first, so the execution reads its own writes and nobody else's unsent ones.
+// sheet's held writes first, so the execution reads its own writes and nobody else's unsent ones. Every call runs
+// against the workbook it names, so handlers only ever see `st.workbook`.
 async function route<K extends ServiceOp>(
-  st: HostState,
+  shared: HostState,
   ex: ExecContext,
   op: K,
   args: ServiceArgs<K>,
 ): Promise<unknown> {
+  const workbook = workbookOf(shared, ex, args);
+  const st = workbook === shared.workbook ? shared : { ...shared, workbook };
   const sheet = sheetOf(args);
   if (sheet !== undefined && HELD_WRITES.has(op)) {
     const handler: Handlers[K] = HANDLERS[op];
     ex.writes.hold(st, sheet, op, (target) => void handler(args, target, ex));
     return null;
   }
-  if (op === 'ss.deleteSheet' && sheet !== undefined) ex.writes.discardSheet(sheet);
+  if (op === 'ss.deleteSheet' && sheet !== undefined) ex.writes.discardSheet(st, sheet);
   else if (sheet !== undefined && !IMMEDIATE_SHEET_CALLS.has(op)) ex.writes.sendSheet(st, sheet);
   if (!WAITS.has(op)) return invoke(st, ex, op, args);
   // Waiting for answers or for a lock is real time the execution spends (quota.ts charges it to trigger runtime).

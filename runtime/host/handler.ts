@@ -6,6 +6,7 @@ import type { ExecCounts } from './counts.js';
 import type { LockManager } from './locks.js';
 import type { PropertyStore } from './properties-store.js';
 import type { QuotaLedger } from './quota.js';
+import type { SpreadsheetFiles } from './spreadsheets.js';
 import type { TriggerStore } from './triggers.js';
 import type { Workbook } from './workbook.js';
 import type { WriteBuffer } from './write-buffer.js';
@@ -21,7 +22,10 @@ export interface UiRecord {
 }
 
 export interface HostState {
+  // The workbook a call is about: the bound spreadsheet's, or (dispatch.ts) the one the call's `ss` names.
   workbook: Workbook;
+  // Spreadsheets other than the bound one that users created (SpreadsheetApp.create), by id.
+  spreadsheets: SpreadsheetFiles;
   clock: Clock;
   locks: LockManager;
   triggers: TriggerStore;

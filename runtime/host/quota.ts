@@ -37,11 +37,16 @@ export const DAILY_LIMITS: Record<AccountType, DailyLimits> = {
   workspace: { triggerSeconds: 6 * 3600, urlFetches: 100_000, propertiesCalls: 500_000 },
 };
 
-// Apps Script's own messages when a daily quota is spent.
+// The same page's "Spreadsheets created" row, kept apart from DailyLimits so the usage record stays as it was.
+const SPREADSHEETS_CREATED_PER_DAY: Record<AccountType, number> = { consumer: 250, workspace: 3200 };
+
+// Apps Script's own messages when a daily quota is spent. The creation one is worded like the documented
+// "Service invoked too many times for one day: docs create." for documents.
 export const QUOTA_MESSAGES = {
   triggerSeconds: 'Service using too much computer time for one day',
   urlFetches: 'Service invoked too many times for one day: urlfetch.',
   propertiesCalls: 'Service invoked too many times for one day: properties.',
+  spreadsheetsCreated: 'Service invoked too many times for one day: spreadsheets create.',
 } as const;
 
 // Google: quotas "are refreshed at the end of a 24-hour window"; when that window starts is not stated. The window
@@ -83,6 +88,7 @@ function costOf(op: ServiceOp): number {
 export interface QuotaSnapshot {
   window: [string, QuotaUsage][];
   totals: [string, QuotaUsage][];
+  created?: [string, { windowStart: number; count: number }][];
 }
 
 export class QuotaLedger {
@@ -90,6 +96,8 @@ export class QuotaLedger {
   private readonly window = new Map<string, QuotaUsage>();
   // Everything ever charged, never reset: a bench diffs these around a run whatever windows it crosses.
   private readonly sums = new Map<string, QuotaUsage>();
+  // Spreadsheets created per user in their own 24-hour window (SpreadsheetApp.create).
+  private readonly created = new Map<string, { windowStart: number; count: number }>();
 
   constructor(
     private readonly now: () => number,
@@ -163,6 +171,23 @@ export class QuotaLedger {
     if (isTrigger(ex)) this.add(user, 'triggerSeconds', costOf(op));
   }
 
+  // SpreadsheetApp.create: refused once the user has created the day's allowance, else counted.
+  chargeCreate(ex: ExecContext): void {
+    const user = payer(ex);
+    let c = this.created.get(user);
+    if (!c || this.now() >= c.windowStart + QUOTA_WINDOW_MS)
+      this.created.set(user, (c = { windowStart: this.now(), count: 0 }));
+    if (c.count + 1 > SPREADSHEETS_CREATED_PER_DAY[this.account])
+      throw new QuotaError(QUOTA_MESSAGES.spreadsheetsCreated);
+    c.count++;
+  }
+
+  // Spreadsheets the user created in their current window.
+  spreadsheetsCreated(user: string): number {
+    const c = this.created.get(user);
+    return c && this.now() < c.windowStart + QUOTA_WINDOW_MS ? c.count : 0;
+  }
+
   // Real time an execution spent waiting (a fetch's answers, a lock, Utilities.sleep).
   chargeWait(ex: ExecContext, seconds: number): void {
     if (isTrigger(ex) && seconds > 0) this.add(payer(ex), 'triggerSeconds', seconds);
@@ -171,7 +196,11 @@ export class QuotaLedger {
   // Quota use is state an execution changes, so a replayed start (Runtime.snapshot/restore) replays it too.
   snapshot(): QuotaSnapshot {
     const copy = (m: Map<string, QuotaUsage>) => [...m].map(([k, u]) => [k, { ...u }] as [string, QuotaUsage]);
-    return { window: copy(this.window), totals: copy(this.sums) };
+    return {
+      window: copy(this.window),
+      totals: copy(this.sums),
+      created: [...this.created].map(([k, c]) => [k, { ...c }] as [string, { windowStart: number; count: number }]),
+    };
   }
 
   restore(s: QuotaSnapshot): void {
@@ -179,5 +208,7 @@ export class QuotaLedger {
     this.sums.clear();
     for (const [k, u] of s.window) this.window.set(k, { ...u });
     for (const [k, u] of s.totals) this.sums.set(k, { ...u });
+    this.created.clear();
+    for (const [k, c] of s.created ?? []) this.created.set(k, { ...c });
   }
 }

@@ -17,7 +17,21 @@ function sheetOf(wb: Workbook, a: SheetArgs): SheetModel {
   return wb.sheetById(a.sheet);
 }
 
+// Sheets keeps at least one row below the frozen ones.
+const ALL_NON_FROZEN = 'Sorry, it is not possible to delete all non-frozen rows.';
+
 export const SPREADSHEET_HANDLERS: Handlers<OpsNamed<'ss'>> = {
+  // A new spreadsheet in the effective user's Drive, with their (here: the script's) time zone and the bound
+  // spreadsheet's locale; creating one is immediate, held writes or not, and counts against a daily quota.
+  'ss.create': (a, st, ex) => {
+    st.quota.chargeCreate(ex);
+    const wb = st.spreadsheets.create(String(a.name ?? ''), ex.owner, st.timeZone, st.workbook.locale);
+    return { id: wb.id, name: wb.name };
+  },
+  'ss.open': (a, st, ex) => {
+    const wb = a.id === st.workbook.id ? st.workbook : st.spreadsheets.open(String(a.id), ex.owner);
+    return { id: wb.id, name: wb.name };
+  },
   'ss.name': (_a, st) => st.workbook.name,
   'ss.rename': (a, st) => {
     st.workbook.name = String(a.name);
@@ -100,7 +114,12 @@ export const SHEET_HANDLERS: Handlers<OpsNamed<'sh' | 'pr'>> = {
     return null;
   },
   'sh.deleteRows': (a, st) => {
-    st.workbook.deleteRows(sheetOf(st.workbook, a), a.start, a.n);
+    const s = sheetOf(st.workbook, a);
+    const inBounds = a.start >= 1 && a.n >= 1 && a.start + a.n - 1 <= s.maxRows && a.n < s.maxRows;
+    const frozenDeleted = Math.max(0, Math.min(a.start + a.n - 1, s.frozenRows) - a.start + 1);
+    if (inBounds && s.frozenRows > 0 && a.n - frozenDeleted >= s.maxRows - s.frozenRows)
+      throw new SheetsError(ALL_NON_FROZEN);
+    st.workbook.deleteRows(s, a.start, a.n);
     return null;
   },
   'sh.insertColumns': (a, st) => {

@@ -1,4 +1,5 @@
-// An execution's held spreadsheet writes (SPEC §12/§14): sent on a read of their sheet, flush() or a normal end; lost on a kill.
+// An execution's held spreadsheet writes (SPEC §12/§14), in every spreadsheet it opened: sent on a read of their sheet,
+// flush() or a normal end; lost on a kill.
 import type { ServiceOp } from '../service-calls.js';
 import type { HostState } from './handler.js';
 import type { SheetModel } from './sheet-model.js';
@@ -42,8 +43,9 @@ export const IMMEDIATE_SHEET_CALLS: ReadonlySet<ServiceOp> = new Set<ServiceOp>(
   'ss.deleteSheet',
 ]);
 
-// One held write: the sheet it is on and how to carry it out against a state.
+// One held write: the spreadsheet and sheet it is on and how to carry it out against a state.
 interface HeldWrite {
+  wb: Workbook;
   sheet: number;
   op: ServiceOp;
   apply: (st: HostState) => void;
@@ -68,43 +70,53 @@ function privateCopy(s: SheetModel): SheetModel {
 
 export class WriteBuffer {
   private held: HeldWrite[] = [];
-  // Per sheet id: the copy this execution's held writes have been tried on since that sheet was last sent.
-  private readonly copies = new Map<number, SheetModel>();
+  // Per workbook and sheet id: the copy this execution's held writes have been tried on since that sheet was last
+  // sent. Sheet ids are only unique within a spreadsheet (every new one starts with sheet 0).
+  private readonly copies = new Map<Workbook, Map<number, SheetModel>>();
 
   get size(): number {
     return this.held.length;
+  }
+
+  private copiesOf(wb: Workbook): Map<number, SheetModel> {
+    let m = this.copies.get(wb);
+    if (!m) this.copies.set(wb, (m = new Map()));
+    return m;
   }
 
   // The workbook as this execution sees it while writing: the shared one, with its own copies in place of the
   // sheets it holds writes for. Everything else (time zone, cell limit, other sheets) reads through to the shared one.
   private view(st: HostState, sheet: number): HostState {
     const shared = st.workbook;
-    let copy = this.copies.get(sheet);
-    if (!copy) {
+    const copies = this.copiesOf(shared);
+    if (!copies.has(sheet)) {
       const s = shared.sheets.find((x) => x.id === sheet);
-      if (s) this.copies.set(sheet, (copy = privateCopy(s)));
+      if (s) copies.set(sheet, privateCopy(s));
     }
     const wb = Object.create(shared) as Workbook;
-    wb.sheets = shared.sheets.map((s) => this.copies.get(s.id) ?? s);
+    wb.sheets = shared.sheets.map((s) => copies.get(s.id) ?? s);
     return { ...st, workbook: wb };
   }
 
-  // Tries the write on the execution's copy (its errors reach the script now), then holds it.
+  // Tries the write on the execution's copy (its errors reach the script now), then holds it. `st.workbook` is the
+  // spreadsheet the write is for.
   hold(st: HostState, sheet: number, op: ServiceOp, apply: (st: HostState) => void): void {
     apply(this.view(st, sheet));
-    this.held.push({ sheet, op, apply });
+    this.held.push({ wb: st.workbook, sheet, op, apply });
   }
 
   // A read of a sheet sees this execution's earlier writes to it: send them first, in order.
   sendSheet(st: HostState, sheet: number): void {
-    if (!this.held.some((w) => w.sheet === sheet)) return;
-    const mine = this.held.filter((w) => w.sheet === sheet);
-    this.held = this.held.filter((w) => w.sheet !== sheet);
-    this.copies.delete(sheet);
-    send(st, mine);
+    const wb = st.workbook;
+    const mine = (w: HeldWrite) => w.wb === wb && w.sheet === sheet;
+    if (!this.held.some(mine)) return;
+    const sent = this.held.filter(mine);
+    this.held = this.held.filter((w) => !mine(w));
+    this.copies.get(wb)?.delete(sheet);
+    send(st, sent);
   }
 
-  // SpreadsheetApp.flush() and a normal end: every held write, in the order the script made them.
+  // SpreadsheetApp.flush() and a normal end: every held write of every spreadsheet, in the order the script made them.
   sendAll(st: HostState): void {
     const all = this.held;
     this.held = [];
@@ -113,9 +125,10 @@ export class WriteBuffer {
   }
 
   // A deleted sheet's held writes have nowhere to go.
-  discardSheet(sheet: number): void {
-    this.held = this.held.filter((w) => w.sheet !== sheet);
-    this.copies.delete(sheet);
+  discardSheet(st: HostState, sheet: number): void {
+    const wb = st.workbook;
+    this.held = this.held.filter((w) => w.wb !== wb || w.sheet !== sheet);
+    this.copies.get(wb)?.delete(sheet);
   }
 
   // A killed or timed-out execution: what it had not sent is lost.
@@ -131,5 +144,5 @@ export class WriteBuffer {
 // sheet in between (rows deleted, the cell limit reached); Apps Script then reports the error at the call that sent
 // the batch, and the batch's later writes do not happen. Both are the harsher reading, taken here.
 function send(st: HostState, writes: HeldWrite[]): void {
-  for (const w of writes) w.apply(st);
+  for (const w of writes) w.apply(w.wb === st.workbook ? st : { ...st, workbook: w.wb });
 }

@@ -79,8 +79,10 @@ describe('project sidecar format', () => {
       const migrated = readSidecar(again);
       expect(migrated[PROJECT_VERSION_KEY]).toBe(PROJECT_VERSION);
       const { clockOffset: _old, ...legacyRest } = sidecar;
-      const { clockOffset, [PROJECT_VERSION_KEY]: _v, ...migratedRest } = migrated;
+      const { clockOffset, [PROJECT_VERSION_KEY]: _v, spreadsheets, ...migratedRest } = migrated;
       expect(typeof clockOffset).toBe('number');
+      // Version 3 lists the spreadsheets the scripts created; the legacy project had none.
+      expect(spreadsheets).toEqual([]);
       expect(migratedRest).toEqual(legacyRest);
     } finally {
       await rt.close();
