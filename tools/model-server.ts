@@ -1,15 +1,22 @@
 // A local model server speaking the OpenAI, Anthropic and Gemini wire formats, for tests and the bench.
-// It answers over real HTTP with schema-valid JSON, or with the faults a test asks for, and records every request.
+// It answers over real HTTP with schema-valid JSON (a sensible one, or a random one drawn from the request's schema),
+// or with the faults a test asks for, and records every request.
+import { generateSync } from 'json-schema-faker';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Fault = 'ok' | 'malformed' | 'violate' | 'oversized' | 'injection' | 'echo_auth' | 'hang';
+export type Fault = 'ok' | 'random' | 'malformed' | 'violate' | 'oversized' | 'injection' | 'echo_auth' | 'hang';
 
 export interface Behavior {
   status?: number;
   retryAfter?: number;
+  // 'random' answers with an instance json-schema-faker draws from the request's schema, seeded by `seed`.
   fault?: Fault;
   body?: string;
+  seed?: number;
+  // With 'random': draws again (a new seed each time, up to 1,000 times) until the instance passes; still a random
+  // valid instance, conditioned on what a test needs (a governance check that passes, say).
+  accept?: (instance: any) => boolean;
 }
 
 export interface Recorded {
@@ -69,6 +76,7 @@ let today = () => new Date().toISOString().slice(0, 10);
 // A value that satisfies a JSON Schema (OpenAI/Anthropic style or Gemini's upper-case subset).
 // Values a sensible model would give for the fields whose meaning the schema alone does not pin down.
 const SENSIBLE: Record<string, unknown> = {
+  review_in_days: 7,
   window_days: 7,
   duration_days: 7,
   target_change: 0.2,
@@ -109,6 +117,100 @@ export function sample(schema: any, key = ''): any {
       if (/date/.test(key)) return today();
       return `${key || 'text'}: answer from the local model server`;
   }
+}
+
+// A vendor's schema as plain JSON Schema: Gemini's OpenAPI subset has upper-case types, nullable and int64 counts as
+// strings; the OpenAI and Anthropic schemas already are JSON Schema.
+function asJsonSchema(vendor: Recorded['vendor'], schema: any): any {
+  if (vendor !== 'gemini' || !schema || typeof schema !== 'object') return schema;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(schema as Json)) {
+    if (k === 'nullable' || k === 'propertyOrdering') continue;
+    if (k === 'type') out.type = String(v).toLowerCase();
+    else if (k === 'properties')
+      out.properties = Object.fromEntries(Object.entries(v as Json).map(([p, x]) => [p, asJsonSchema(vendor, x)]));
+    else if (k === 'items') out.items = asJsonSchema(vendor, v);
+    else if (k === 'anyOf') out.anyOf = (v as Json[]).map((x) => asJsonSchema(vendor, x));
+    else if (['minItems', 'maxItems', 'minLength', 'maxLength'].indexOf(k) >= 0) out[k] = Number(v);
+    else out[k] = v;
+  }
+  return schema.nullable === true ? { anyOf: [out, { type: 'null' }] } : out;
+}
+
+// A seeded generator of floats in [0, 1) (mulberry32), so every draw can be repeated from its seed.
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Where a schema sets no upper bound, a draw still sometimes goes past every bound Kaigi's checks use, so a bound a
+// vendor's schema left out shows up as a refused answer.
+const UNBOUNDED = { length: 25000, items: 30 };
+
+// A size in [min, max]: mostly small, sometimes the largest allowed, sometimes anywhere. Sizes near the bounds are
+// where a vendor's schema and Kaigi's checks would part; small ones keep most draws cheap.
+function size(min: number, max: number | undefined, small: number, r: () => number, cap: number): number {
+  const hi = max ?? Math.max(min, cap);
+  const x = r();
+  if (x < 0.9) return min + Math.floor(r() * (Math.min(hi, min + small) - min + 1));
+  if (x < 0.95) return hi;
+  return min + Math.floor(r() * (hi - min + 1));
+}
+
+// A length-only pattern, as OpenAI's strict dialect writes minLength and maxLength: ^[\s\S]{m,n}$.
+const LENGTH_PATTERN = /^\^\[\\s\\S\]\{(\d+),(\d*)\}\$$/;
+
+// Characters a model may write: ASCII (quotes, backslashes and a formula-like "=" included), a new line, Japanese,
+// and emoji outside the BMP, which JSON Schema counts as one character and JavaScript's length as two.
+const ALPHABET = Array.from(
+  'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,:;!?-=+@"\\/<>()[]{}\n会議連絡数低下称賛目標面談休息研修🙂📈🚀🏯',
+);
+
+function randomText(n: number, r: () => number): string {
+  let out = '';
+  for (let i = 0; i < n; i++) out += ALPHABET[Math.floor(r() * ALPHABET.length)];
+  return out;
+}
+
+// Narrows a JSON Schema to one draw: each array gets a length within its bounds and a schema per element, and each
+// free string a fixed text of a length within its bounds. Every instance of the narrowed schema is an instance of the
+// original, so drawing from it is drawing from the original; json-schema-faker draws the rest (enums, numbers,
+// which optional properties appear, which anyOf branch).
+function sized(schema: any, r: () => number): any {
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Json = { ...schema };
+  if (out.properties)
+    out.properties = Object.fromEntries(Object.entries(out.properties as Json).map(([k, x]) => [k, sized(x, r)]));
+  if (out.anyOf) out.anyOf = (out.anyOf as Json[]).map((x) => sized(x, r));
+  if (out.type === 'array' && out.items) {
+    const max = out.maxItems === undefined ? undefined : Number(out.maxItems);
+    const n = size(Number(out.minItems ?? 0), max, 3, r, UNBOUNDED.items);
+    out.prefixItems = Array.from({ length: n }, () => sized(out.items, r));
+    out.minItems = n;
+    out.maxItems = n;
+  }
+  if (out.type === 'string' && !out.enum && !out.format) {
+    const m = typeof out.pattern === 'string' ? LENGTH_PATTERN.exec(out.pattern) : null;
+    if (m || out.pattern === undefined) {
+      const min = m ? Number(m[1]) : Number(out.minLength ?? 0);
+      const maxText = m ? m[2] : out.maxLength;
+      const max = maxText === undefined || maxText === '' ? undefined : Number(maxText);
+      out.const = randomText(size(min, max, 12, r, UNBOUNDED.length), r);
+    }
+  }
+  return out;
+}
+
+// One random instance of a vendor's schema, the same for the same seed: optional properties come and go, enums take
+// any member, strings and arrays any size their bounds allow (see sized()).
+export function randomInstance(vendor: Recorded['vendor'], schema: any, seed: number): any {
+  return generateSync(sized(asJsonSchema(vendor, schema), rng(seed)), { seed, optionalsProbability: 0.5 });
 }
 
 function envelope(
@@ -251,6 +353,16 @@ export class ModelServer {
     return false;
   }
 
+  // A random instance of the request's schema; the seed defaults to the request's index, so a run is repeatable.
+  private draw(rec: Recorded, b: Behavior): any {
+    const seed = b.seed ?? this.requests.indexOf(rec);
+    for (let i = 0; i < 1000; i++) {
+      const v = randomInstance(rec.vendor, rec.schema, seed + i * 7919);
+      if (!b.accept || b.accept(v)) return v;
+    }
+    throw new Error("no random instance of the schema passed the test's accept()");
+  }
+
   private answer(rec: Recorded, b: Behavior, res: http.ServerResponse): void {
     if ((!b.status || b.status === 200) && this.embeddings(rec, res)) return;
     const auth = String(rec.headers.authorization ?? rec.headers['x-api-key'] ?? rec.headers['x-goog-api-key'] ?? '');
@@ -278,6 +390,9 @@ export class ModelServer {
     today = realToday;
     let text: string;
     switch (b.fault) {
+      case 'random':
+        text = JSON.stringify(this.draw(rec, b));
+        break;
       case 'malformed':
         text = '{"this is": not json';
         break;

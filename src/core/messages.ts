@@ -1,5 +1,6 @@
 // The 14 message types and their envelope as zod schemas: the single source for validation everywhere.
-import { ValidationError } from './errors.js';
+import { ConfigError, ValidationError } from './errors.js';
+import { addDays } from './ids.js';
 import { z } from 'zod';
 
 export const MESSAGE_TYPES = [
@@ -20,136 +21,232 @@ export const MESSAGE_TYPES = [
 ] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
-const text = z.string().min(1).max(20000);
+// The furthest a review may lie ahead and the longest window or action an order may set, in days: one constant for
+// the schema a model is sent and the checks on its answer (SPEC §7.1).
+export const MAX_DAYS = 90;
+
+// A string's length as JSON Schema counts it (code points, not UTF-16 units), so minLength and maxLength mean here what
+// they mean to a vendor: an answer of 80 emoji fits a maxLength of 80 and is accepted.
+function codePoints(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+// A string of min to max characters; the bounds reach the JSON Schema as minLength and maxLength.
+function chars(min: number, max?: number) {
+  const bounds: { minLength?: number; maxLength?: number } = {};
+  if (min > 0) bounds.minLength = min;
+  if (max !== undefined) bounds.maxLength = max;
+  const message =
+    max === undefined
+      ? `expected at least ${min} character${min === 1 ? '' : 's'}`
+      : `expected ${min > 0 ? `${min} to ` : 'at most '}${max} characters`;
+  return z
+    .string()
+    .refine((s) => {
+      const n = codePoints(s);
+      return n >= min && (max === undefined || n <= max);
+    }, message)
+    .meta(bounds);
+}
+
+const text = chars(1, 20000);
+const name = chars(1, 80);
 const priority = z.enum(['CRITICAL', 'HIGH', 'MEDIUM', 'LOW']);
 const ERROR_CODES = ['E001', 'E002', 'E003', 'E004', 'E005'] as const;
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
-
-const actionSchema = z.object({
-  action_type: z.string().regex(/^[A-Z][A-Z0-9_]{1,40}$/, 'action types are UPPER_SNAKE_CASE'),
-  target: z.string().min(1).max(200),
-  description: text,
-  intensity: z.enum(['low', 'medium', 'high']),
-  timing: z.string().max(200),
-  duration_days: z.number().int().min(1).max(90),
-});
-export type Action = z.infer<typeof actionSchema>;
+const days = z.number().int().min(1).max(MAX_DAYS);
 
 const successCriterionSchema = z.object({
-  metric: z.string().min(1).max(80),
+  metric: name,
   direction: z.enum(['increase', 'decrease']),
   target_change: z.number().min(0).max(10),
-  window_days: z.number().int().min(1).max(90),
+  window_days: days,
 });
 export type SuccessCriterion = z.infer<typeof successCriterionSchema>;
 
-export const CONTENT_SCHEMAS = {
-  SITUATION_REPORT: z.object({
-    summary: text,
-    data_points: z
-      .array(
-        z.object({
-          metric: z.string().min(1).max(80),
-          value: z.union([z.number(), z.string().max(200)]),
-          change: z.string().max(200),
-          note: z.string().max(500),
-        }),
-      )
-      .min(1)
-      .max(40),
-    severity: priority,
-  }),
-  SPECIALIST_OPINION: z.object({
-    analysis: text,
-    evidence: z.array(text).min(1).max(20),
-    hypothesis: text,
-    confidence: z.number().min(0).max(1),
-    recommendation: actionSchema,
-  }),
-  PERSPECTIVE_POSITIVE: z.object({
-    viewpoint: text,
-    opportunity: text,
-    recommended_tone: z.string().max(500).optional(),
-  }),
-  PERSPECTIVE_NEGATIVE: z.object({ risk: text, concern: text, counter_proposal: text }),
-  PERSPECTIVE_HUMAN: z.object({
-    reality_check: text,
-    human_insight: text,
-    practical_suggestion: z.string().max(2000).optional(),
-  }),
-  GOVERNANCE_ETHICS: z.object({
+// Every message schema, around one action-type schema: a pattern for stored records, the allow-list for answers.
+function build(actionType: z.ZodType<string>) {
+  const action = z.object({
+    action_type: actionType,
+    target: chars(1, 200),
+    description: text,
+    intensity: z.enum(['low', 'medium', 'high']),
+    timing: chars(0, 200),
+    duration_days: days,
+  });
+  const check = z.object({
     check_result: z.enum(['PASS', 'FAIL']),
     concerns: z.array(text).max(20),
-    notes: z.string().max(5000),
-  }),
-  GOVERNANCE_LEGAL: z.object({
-    check_result: z.enum(['PASS', 'FAIL']),
-    concerns: z.array(text).max(20),
-    notes: z.string().max(5000),
-  }),
-  DECISION_DELIBERATION: z.object({
-    summary_of_opinions: z.object({
-      consensus_points: z.array(text).max(20),
-      conflicting_points: z.array(text).max(20),
+    notes: chars(0, 5000),
+  });
+  const order = {
+    target_agents: z.array(chars(1)).min(1).max(5),
+    actions: z.array(action).min(1).max(5),
+  };
+  const monitoring = {
+    metrics: z.array(chars(1)).min(1).max(10),
+    success_criteria: z.array(successCriterionSchema).min(1).max(10),
+  };
+  const content = {
+    SITUATION_REPORT: z.object({
+      summary: text,
+      data_points: z
+        .array(
+          z.object({
+            metric: name,
+            value: z.union([z.number(), chars(0, 200)]),
+            change: chars(0, 200),
+            note: chars(0, 500),
+          }),
+        )
+        .min(1)
+        .max(40),
+      severity: priority,
     }),
-    weight_assignment: z
-      .array(
-        z.object({
-          agent_id: z.string().min(1),
-          weight: z.number().min(0).max(1),
-          band: z.enum(['heavy', 'reference', 'crosscheck', 'feedback', 'note']),
-        }),
-      )
-      .max(20),
-    votes: z
-      .array(z.object({ action_type: z.string().min(1), agents: z.array(z.string()), score: z.number() }))
-      .max(20),
-    dissenting_opinions: z.array(z.object({ agent_id: z.string().min(1), opinion: text })).max(20),
-    selected_action_types: z.array(z.string().min(1)).min(1).max(5),
-    rationale: text,
-  }),
-  EXECUTION_ORDER: z.object({
-    decision_id: z.string().regex(/^DEC-\d{4}-\d{2}-\d{2}-\d{3,}$/, 'expected DEC-YYYY-MM-DD-SEQ'),
-    target_agents: z.array(z.string().min(1)).min(1).max(5),
-    actions: z.array(actionSchema).min(1).max(5),
+    SPECIALIST_OPINION: z.object({
+      analysis: text,
+      evidence: z.array(text).min(1).max(20),
+      hypothesis: text,
+      confidence: z.number().min(0).max(1),
+      recommendation: action,
+    }),
+    PERSPECTIVE_POSITIVE: z.object({ viewpoint: text, opportunity: text, recommended_tone: chars(0, 500).optional() }),
+    PERSPECTIVE_NEGATIVE: z.object({ risk: text, concern: text, counter_proposal: text }),
+    PERSPECTIVE_HUMAN: z.object({
+      reality_check: text,
+      human_insight: text,
+      practical_suggestion: chars(0, 2000).optional(),
+    }),
+    GOVERNANCE_ETHICS: check,
+    GOVERNANCE_LEGAL: check,
+    DECISION_DELIBERATION: z.object({
+      summary_of_opinions: z.object({
+        consensus_points: z.array(text).max(20),
+        conflicting_points: z.array(text).max(20),
+      }),
+      weight_assignment: z
+        .array(
+          z.object({
+            agent_id: chars(1),
+            weight: z.number().min(0).max(1),
+            band: z.enum(['heavy', 'reference', 'crosscheck', 'feedback', 'note']),
+          }),
+        )
+        .max(20),
+      votes: z.array(z.object({ action_type: actionType, agents: z.array(z.string()), score: z.number() })).max(20),
+      dissenting_opinions: z.array(z.object({ agent_id: chars(1), opinion: text })).max(20),
+      selected_action_types: z.array(actionType).min(1).max(5),
+      rationale: text,
+    }),
+    // review_in_days is what a model chose, when one did; older orders and a person's have only the date.
+    EXECUTION_ORDER: z.object({
+      decision_id: z.string().regex(/^DEC-\d{4}-\d{2}-\d{2}-\d{3,}$/, 'expected DEC-YYYY-MM-DD-SEQ'),
+      ...order,
+      monitoring: z.object({ ...monitoring, review_in_days: days.optional(), review_date: isoDate }),
+    }),
+    FEEDBACK_REQUEST: z.object({ question: text, target_agent: chars(1) }),
+    FEEDBACK_RESPONSE: z.object({ answer: text, source_data: z.array(chars(0, 2000)).max(20) }),
+    OBJECTION: z.object({
+      reason: text,
+      alternative: text,
+      target_decision: chars(0, 80).optional(),
+      evidence: z.array(chars(0, 2000)).max(20).optional(),
+      urgency: priority.optional(),
+    }),
+    ACKNOWLEDGEMENT: z.object({
+      status: chars(1, 80),
+      note: chars(0, 20000).optional(),
+      guidance: chars(0, 20000).optional(),
+    }),
+    ERROR: z.object({ error_code: z.enum(ERROR_CODES), message: text }),
+  };
+  // What a model fills for an order. A date relative to today is no JSON Schema constraint, so it gives a bounded
+  // number of days and Kaigi computes the date; the decision id is Kaigi's to give, so it is not asked for.
+  const orderAnswer = z.object({
+    ...order,
     monitoring: z.object({
-      metrics: z.array(z.string().min(1)).min(1).max(10),
-      review_date: isoDate,
-      success_criteria: z.array(successCriterionSchema).min(1).max(10),
+      ...monitoring,
+      review_in_days: days.describe(`Days from today to the review of the order's outcome, 1 to ${MAX_DAYS}`),
     }),
-  }),
-  FEEDBACK_REQUEST: z.object({ question: text, target_agent: z.string().min(1) }),
-  FEEDBACK_RESPONSE: z.object({ answer: text, source_data: z.array(z.string().max(2000)).max(20) }),
-  OBJECTION: z.object({
-    reason: text,
-    alternative: text,
-    target_decision: z.string().max(80).optional(),
-    evidence: z.array(z.string().max(2000)).max(20).optional(),
-    urgency: priority.optional(),
-  }),
-  ACKNOWLEDGEMENT: z.object({
-    status: z.string().min(1).max(80),
-    note: z.string().max(20000).optional(),
-    guidance: z.string().max(20000).optional(),
-  }),
-  ERROR: z.object({ error_code: z.enum(ERROR_CODES), message: text }),
-} as const;
+  });
+  // The decider answers Phases 5 and 6 in one call: its deliberation and its order.
+  const decision = z.object({ deliberation: content.DECISION_DELIBERATION, order: orderAnswer });
+  return { content, orderAnswer, decision };
+}
+
+// Stored records name any well-formed action type: the allow-list of the day they were written may have changed since.
+const STORED = build(z.string().regex(/^[A-Z][A-Z0-9_]{1,40}$/, 'action types are UPPER_SNAKE_CASE'));
+export const CONTENT_SCHEMAS = STORED.content;
+export type Action = z.infer<(typeof CONTENT_SCHEMAS)['SPECIALIST_OPINION']>['recommendation'];
+export type OrderAnswer = z.infer<typeof STORED.orderAnswer>;
 
 // What a model fills after an outcome: the learnings worth keeping (SPEC §8.5).
-export const LEARNING_SCHEMA = z.object({
+const LEARNING_SCHEMA = z.object({
   learnings: z
     .array(
       z.object({
         scope: z.enum(['individual', 'shared']),
-        agent_id: z.string().max(40),
-        category: z.string().min(1).max(80),
+        agent_id: chars(0, 40),
+        category: name,
         content: text,
-        context: z.string().max(2000),
+        context: chars(0, 2000),
       }),
     )
     .max(20),
 });
 export type LearningContent = z.infer<typeof LEARNING_SCHEMA>;
+
+// The schemas with action types limited to the allow-list; one council uses one list, so the last one is kept.
+let withAllowList: { key: string; schemas: ReturnType<typeof build> } | null = null;
+function schemas(allowList: readonly string[]): ReturnType<typeof build> {
+  const key = allowList.join('\n');
+  if (withAllowList?.key === key) return withAllowList.schemas;
+  if (!allowList.length)
+    throw new ConfigError('Settings actions.allow_list is empty: no action can be ordered', 'actions.allow_list');
+  const allowed = z.enum(allowList as [string, ...string[]], {
+    error: (issue) => `action type ${String(issue.input)} is not in the allow-list`,
+  });
+  withAllowList = { key, schemas: build(allowed) };
+  return withAllowList.schemas;
+}
+
+// What a model is asked for: a message's content, the decider's deliberation and order in one, or learnings.
+type AnswerKind = MessageType | 'DECISION' | 'LEARNING';
+
+// The one schema an answer is checked against and its JSON Schema generated from (src/core/providers/schema.ts).
+export function answerSchema(kind: AnswerKind, allowList: readonly string[]): z.ZodType {
+  if (kind === 'LEARNING') return LEARNING_SCHEMA;
+  const s = schemas(allowList);
+  if (kind === 'DECISION') return s.decision;
+  if (kind === 'EXECUTION_ORDER') return s.orderAnswer;
+  return s.content[kind];
+}
+
+// Why an answer is unusable, or null when every check passes: the schema is all there is to check.
+export function answerErrors(kind: AnswerKind, answer: unknown, allowList: readonly string[]): string | null {
+  const parsed = answerSchema(kind, allowList).safeParse(answer);
+  return parsed.success ? null : `invalid answer: ${issues(parsed.error).join('; ')}`;
+}
+
+// The order to store from a model's: Kaigi's decision id, and the review date the days lead to from today.
+export function orderFromAnswer(answer: OrderAnswer, decisionId: string, today: string): ContentOf<'EXECUTION_ORDER'> {
+  const { review_in_days, metrics, success_criteria } = answer.monitoring;
+  return {
+    decision_id: decisionId,
+    target_agents: answer.target_agents,
+    actions: answer.actions,
+    monitoring: { metrics, review_in_days, review_date: addDays(today, review_in_days), success_criteria },
+  };
+}
 
 export type ContentOf<T extends MessageType> = z.infer<(typeof CONTENT_SCHEMAS)[T]>;
 
@@ -193,25 +290,15 @@ function issues(error: z.ZodError): string[] {
   return error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
 }
 
-// Validates content against its type's schema and the action allow-list; returns the parsed content.
+// Validates content against its type's schema, action types against the allow-list; returns the parsed content.
 export function validateContent<T extends MessageType>(
   type: T,
   content: unknown,
   allowList: readonly string[],
 ): ContentOf<T> {
-  const parsed = CONTENT_SCHEMAS[type].safeParse(content);
+  const parsed = schemas(allowList).content[type].safeParse(content);
   if (!parsed.success) throw new MessageValidationError(issues(parsed.error));
-  const value = parsed.data as ContentOf<T>;
-  const actionTypes: string[] = [];
-  if (type === 'SPECIALIST_OPINION')
-    actionTypes.push((value as ContentOf<'SPECIALIST_OPINION'>).recommendation.action_type);
-  if (type === 'EXECUTION_ORDER')
-    for (const a of (value as ContentOf<'EXECUTION_ORDER'>).actions) actionTypes.push(a.action_type);
-  if (type === 'DECISION_DELIBERATION')
-    actionTypes.push(...(value as ContentOf<'DECISION_DELIBERATION'>).selected_action_types);
-  const outside = actionTypes.filter((a) => allowList.indexOf(a) < 0);
-  if (outside.length) throw new MessageValidationError(outside.map((a) => `action type ${a} is not in the allow-list`));
-  return value;
+  return parsed.data as ContentOf<T>;
 }
 
 // Validates a whole message before it is stored.

@@ -1,6 +1,5 @@
 // Asking agents: one round to every provider at once, then the fallback ladder per agent (SPEC §4.6).
-import { addDays } from '../ids.js';
-import { validateContent, type MessageType, type Metadata } from '../messages.js';
+import { answerErrors, type MessageType, type Metadata } from '../messages.js';
 import type { AgentRequest, AgentResponse, Expectation, Provider } from '../provider.js';
 import type { AgentDef } from '../types.js';
 import type { AgentMemory } from '../memory.js';
@@ -22,21 +21,10 @@ export function expectedType(e: Expectation): MessageType {
   return e === 'DECISION' ? 'EXECUTION_ORDER' : e;
 }
 
-export function valid(e: Expectation, content: unknown, allow: string[], today = ''): string | null {
-  try {
-    if (e === 'DECISION') {
-      const c = content as { deliberation?: unknown; order?: unknown };
-      validateContent('DECISION_DELIBERATION', c?.deliberation, allow);
-      const order = validateContent('EXECUTION_ORDER', c?.order, allow);
-      // A review date has to lie ahead, within the 90 days a measurement window can cover.
-      if (today && (order.monitoring.review_date <= today || order.monitoring.review_date > addDays(today, 90))) {
-        return `monitoring.review_date ${order.monitoring.review_date} must be after ${today} and within 90 days`;
-      }
-    } else validateContent(expectedType(e), content, allow);
-    return null;
-  } catch (err) {
-    return (err as Error).message;
-  }
+// Why an answer cannot be used, or null. Everything checked is in the schema the model was sent (SPEC §7.1): the
+// review date, which no schema can bound relative to today, is asked for as a number of days (see decide.ts).
+export function valid(e: Expectation, content: unknown, allow: string[]): string | null {
+  return answerErrors(e, content, allow);
 }
 
 function defaultContent(e: Expectation, env: EngineEnv, agent: AgentDef, reason: string): unknown {
@@ -101,7 +89,7 @@ export function ask(env: EngineEnv, requests: AgentRequest[], allowDefault: bool
   return requests.map((r) => {
     const res = responses.get(r.key)!;
     const maxMs = (env.settings.get<Record<string, number>>('phase.max_seconds')[String(r.phase)] ?? 300) * 1000;
-    let problem = res.ok ? valid(r.expect, res.content, allow, env.today) : (res.error?.message ?? 'no answer');
+    let problem = res.ok ? valid(r.expect, res.content, allow) : (res.error?.message ?? 'no answer');
     if (!problem && res.ms > maxMs)
       problem = `E001: the answer took ${res.ms} ms, past phase ${r.phase}'s maximum of ${maxMs} ms`;
     const level = Math.max(res.attempts > 1 || res.repaired ? 1 : 0, res.fallbackLevel ?? 0);

@@ -1,5 +1,5 @@
 // The decision: the decider's deliberation and order, its fallbacks, and the order's record.
-import type { ContentOf, Message } from '../messages.js';
+import { orderFromAnswer, type ContentOf, type Message, type OrderAnswer } from '../messages.js';
 import type { AgentContext } from '../provider.js';
 import type { Discussion } from '../types.js';
 import { ask, valid, type Answer } from './ask.js';
@@ -59,8 +59,9 @@ export function decideStep(d: Discussion, env: EngineEnv, b: Builder, input: Dec
     }
   }
   if (!answer) throw new Error('no active decider in the council');
-  const c = answer.content as { deliberation: ContentOf<'DECISION_DELIBERATION'>; order: ContentOf<'EXECUTION_ORDER'> };
-  const order = { ...c.order, decision_id: decisionId };
+  const c = answer.content as { deliberation: ContentOf<'DECISION_DELIBERATION'>; order: OrderAnswer };
+  // The model gave days ahead; the stored order holds the date they lead to from today in the script's time zone.
+  const order = orderFromAnswer(c.order, decisionId, env.today);
   b.answer({ ...answer, content: c.deliberation }, 5, 'DECISION_DELIBERATION');
   const previous = d.final_decision;
   if ((input.objection || input.guidance) && previous && sameActions(order, previous)) {

@@ -1,5 +1,5 @@
 // A model provider over HTTP: one parallel round per phase, retries, one repair call, usage, and no key in any text.
-import { LEARNING_SCHEMA, validateContent } from '../messages.js';
+import { answerErrors } from '../messages.js';
 import type { AgentRequest, AgentResponse, Provider } from '../provider.js';
 import { dropNulls, schemaFor, schemaName } from './schema.js';
 import { retryable, retryDelayMs, type Call, type VendorModule, type WireRequest } from './vendors.js';
@@ -74,21 +74,9 @@ export function redact(text: string, secret: string): string {
   return secret && secret.length >= 4 ? text.split(secret).join('[redacted]') : text;
 }
 
+// Why an answer cannot be used, or null: the same zod schema its JSON Schema was generated from (SPEC §7.1).
 export function validationErrors(req: AgentRequest, content: unknown): string | null {
-  try {
-    if (req.expect === 'LEARNING') {
-      const r = LEARNING_SCHEMA.safeParse(content);
-      return r.success ? null : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    }
-    if (req.expect === 'DECISION') {
-      const c = content as { deliberation?: unknown; order?: unknown };
-      validateContent('DECISION_DELIBERATION', c?.deliberation, req.context.allowList);
-      validateContent('EXECUTION_ORDER', c?.order, req.context.allowList);
-    } else validateContent(req.expect, content, req.context.allowList);
-    return null;
-  } catch (e) {
-    return (e as Error).message;
-  }
+  return answerErrors(req.expect, content, req.context.allowList);
 }
 
 export class HttpProvider implements Provider {

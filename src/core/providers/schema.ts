@@ -1,6 +1,6 @@
 // JSON Schema for structured output, generated from the zod message schemas; each vendor module shapes it further.
 import { z } from 'zod';
-import { CONTENT_SCHEMAS, LEARNING_SCHEMA, type MessageType } from '../messages.js';
+import { answerSchema } from '../messages.js';
 import type { Expectation } from '../provider.js';
 import { findVendor, type Vendor } from './vendor-registry.js';
 import type { SchemaShaper } from './vendors.js';
@@ -19,6 +19,8 @@ export interface JsonSchema {
   pattern?: string;
   minItems?: number | string;
   maxItems?: number | string;
+  minLength?: number | string;
+  maxLength?: number | string;
   nullable?: boolean;
   propertyOrdering?: string[];
   [keyword: string]: unknown;
@@ -29,40 +31,32 @@ function toJson(schema: z.ZodType): JsonSchema {
   return z.toJSONSchema(schema, { io: 'input' }) as JsonSchema;
 }
 
-function base(expect: Expectation): JsonSchema {
-  if (expect === 'LEARNING') return toJson(LEARNING_SCHEMA);
-  if (expect === 'DECISION')
-    return toJson(
-      z.object({ deliberation: CONTENT_SCHEMAS.DECISION_DELIBERATION, order: CONTENT_SCHEMAS.EXECUTION_ORDER }),
-    );
-  return toJson(CONTENT_SCHEMAS[expect as MessageType]);
-}
-
-// Type lists become anyOf, action types become an enum of the allow-list.
-function normalise(s: JsonSchema, allowList: readonly string[], key = ''): JsonSchema {
+// Type lists become anyOf and every object is closed; every constraint zod emitted stays for the vendor to shape.
+function normalise(s: JsonSchema): JsonSchema {
   if (Array.isArray(s.type)) {
     const { type, ...rest } = s;
-    return { anyOf: (type as unknown[]).map((t) => normalise({ ...rest, type: t }, allowList, key)) };
+    return { anyOf: (type as unknown[]).map((t) => normalise({ ...rest, type: t })) };
   }
   const out: JsonSchema = { ...s };
   delete out.$schema;
-  delete out.propertyNames;
   if (out.type === 'object' && out.properties) {
     const props: Record<string, JsonSchema> = {};
-    for (const k of Object.keys(out.properties)) props[k] = normalise(out.properties[k], allowList, k);
+    for (const k of Object.keys(out.properties)) props[k] = normalise(out.properties[k]);
     out.properties = props;
     out.additionalProperties = false;
   }
-  if (out.items) out.items = normalise(out.items, allowList, key);
-  if (out.anyOf) out.anyOf = out.anyOf.map((x) => normalise(x, allowList, key));
-  if ((key === 'action_type' || key === 'selected_action_types') && out.type === 'string') {
-    delete out.pattern;
-    out.enum = allowList.slice();
-  }
+  if (out.items) out.items = normalise(out.items);
+  if (out.anyOf) out.anyOf = out.anyOf.map((x) => normalise(x));
   return out;
 }
 
-// The vendor is a module (HttpProvider passes its own) or a registered name; the module decides the dialect.
+// The JSON Schema of an answer, before any vendor's dialect: exactly the zod schema the answer is checked against.
+function answerJsonSchema(expect: Expectation, allowList: readonly string[]): JsonSchema {
+  return normalise(toJson(answerSchema(expect, allowList)));
+}
+
+// The vendor is a module (HttpProvider passes its own) or a registered name; the module decides the dialect, and
+// throws rather than send a schema that leaves out a constraint the answer will be checked against.
 export function schemaFor(
   expect: Expectation,
   vendor: Vendor | SchemaShaper,
@@ -70,7 +64,7 @@ export function schemaFor(
 ): JsonSchema {
   const shaper = typeof vendor === 'string' ? findVendor(vendor)?.wire : vendor;
   if (!shaper) throw new Error(`unknown vendor: ${vendor}`);
-  return shaper.shapeSchema(normalise(base(expect), allowList));
+  return shaper.shapeSchema(answerJsonSchema(expect, allowList));
 }
 
 // Strict mode answers optional fields with null; the zod schemas expect them absent.

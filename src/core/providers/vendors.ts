@@ -76,10 +76,20 @@ export function missingFor(v: VendorModule, x: { key: string; baseUrl: string })
   return null;
 }
 
-// A copy of s holding only the keywords a vendor accepts, in s's order (the order reaches the wire).
-export function keepOnly(s: JsonSchema, keywords: readonly string[]): JsonSchema {
+// A copy of s holding only the keywords a vendor accepts, in s's order (the order reaches the wire). Any other keyword
+// is a constraint the answer will be checked against that this vendor would not be told of, so it is an error, unless
+// `ignorable` names it: a keyword whose absence only lets through what the answer's check accepts anyway.
+export function keepOnly(
+  s: JsonSchema,
+  keywords: readonly string[],
+  dialect: string,
+  ignorable: readonly string[] = [],
+): JsonSchema {
   const out: JsonSchema = {};
-  for (const k of Object.keys(s)) if (keywords.indexOf(k) >= 0) out[k] = s[k];
+  for (const k of Object.keys(s)) {
+    if (keywords.indexOf(k) >= 0) out[k] = s[k];
+    else if (ignorable.indexOf(k) < 0) throw new Error(`${dialect} cannot express the JSON Schema keyword "${k}"`);
+  }
   return out;
 }
 

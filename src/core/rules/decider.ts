@@ -1,7 +1,6 @@
 // The rule-based decider (phases 5 and 6, and the review): a weighted vote into an order, and what to learn after.
 import { BAND_WEIGHT, bandOf } from '../confidence.js';
-import { addDays } from '../ids.js';
-import type { Action, ContentOf } from '../messages.js';
+import { MAX_DAYS, type Action, type ContentOf, type OrderAnswer } from '../messages.js';
 import type { AgentContext } from '../provider.js';
 import { caseAdjustment, extractLearnings } from '../memory.js';
 import type { Verdict } from '../outcomes.js';
@@ -13,7 +12,7 @@ import { allowed, opinions, round2, type L } from './shared.js';
 export function decide(
   ctx: AgentContext,
   t: L,
-): { deliberation: ContentOf<'DECISION_DELIBERATION'>; order: ContentOf<'EXECUTION_ORDER'> } {
+): { deliberation: ContentOf<'DECISION_DELIBERATION'>; order: OrderAnswer } {
   const f = facts(ctx);
   const ops = opinions(ctx);
   const weights = ops.map((o) => {
@@ -128,12 +127,12 @@ export function decide(
       rationale,
     },
     order: {
-      decision_id: ctx.decisionId ?? 'DEC-0000-00-00-000',
       target_agents: ['buddy'],
       actions,
       monitoring: {
         metrics: [metric, 'login_streak'],
-        review_date: addDays(ctx.today, ctx.reviewDays),
+        // Days ahead, as a model answers; Kaigi computes the date. A setting out of range is held to the range.
+        review_in_days: Math.min(MAX_DAYS, Math.max(1, Math.round(ctx.reviewDays))),
         success_criteria: [
           { metric, direction: 'increase', target_change: ctx.targetChange, window_days: ctx.windowDays },
         ],

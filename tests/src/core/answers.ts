@@ -1,6 +1,5 @@
 // Schema-valid answers for every expectation, and the script of a whole discussion, for the scripted provider.
-import { addDays } from '../../../src/core/ids.js';
-import type { ContentOf } from '../../../src/core/messages.js';
+import { orderFromAnswer, type ContentOf, type OrderAnswer } from '../../../src/core/messages.js';
 import type { ScriptEntry } from '../../../src/core/providers/scripted.js';
 import { SPECIALISTS, TODAY } from './env.js';
 
@@ -58,11 +57,11 @@ export const check = (
 
 export interface DecisionContent {
   deliberation: ContentOf<'DECISION_DELIBERATION'>;
-  order: ContentOf<'EXECUTION_ORDER'>;
+  order: OrderAnswer;
 }
 
-// The engine overwrites decision_id with its own; the one here only has to be well formed.
-export function decision(actions: string[] = ['PRAISE_INCREASE'], reviewDate = addDays(TODAY, 7)): DecisionContent {
+// A decider's answer: the order names no decision id (the engine gives it) and its review as days ahead.
+export function decision(actions: string[] = ['PRAISE_INCREASE'], reviewInDays = 7): DecisionContent {
   return {
     deliberation: {
       summary_of_opinions: { consensus_points: ['recognition is missing'], conflicting_points: [] },
@@ -73,7 +72,6 @@ export function decision(actions: string[] = ['PRAISE_INCREASE'], reviewDate = a
       rationale: `chose ${actions.join(', ')}`,
     },
     order: {
-      decision_id: `DEC-${TODAY}-999`,
       target_agents: ['buddy'],
       actions: actions.map((a) => ({
         action_type: a,
@@ -85,11 +83,16 @@ export function decision(actions: string[] = ['PRAISE_INCREASE'], reviewDate = a
       })),
       monitoring: {
         metrics: ['contacts'],
-        review_date: reviewDate,
+        review_in_days: reviewInDays,
         success_criteria: [{ metric: 'contacts', direction: 'increase', target_change: 0.2, window_days: 7 }],
       },
     },
   };
+}
+
+// The order the engine stores for a decision made on TODAY: its decision id, and the date the review days lead to.
+export function storedOrder(d: DecisionContent, decisionId = `DEC-${TODAY}-001`): ContentOf<'EXECUTION_ORDER'> {
+  return orderFromAnswer(d.order, decisionId, TODAY);
 }
 
 // A whole discussion in the order the engine asks: analyst, the eight specialists, balancers, governance, decider.

@@ -84,7 +84,7 @@ describe('level 2: a substitute from the same group', () => {
       step_key: `${DISC}/2/psychology/1`,
       model_used: 'scripted:scripted',
     });
-    expect(m.metadata.note).toMatch(/^answered by substitute coaching: invalid message: /);
+    expect(m.metadata.note).toMatch(/^answered by substitute coaching: invalid answer: /);
     expect(m.metadata.error_code).toBeUndefined();
   });
 
@@ -327,24 +327,32 @@ describe('E003: the decider gives no usable answer', () => {
     expect(d.final_decision).toBeNull();
   });
 
-  it('refuses an order whose review date is not ahead, or names an action outside the allow-list', () => {
-    const past = decideWith([{ agent: 'decider', content: decision(['PRAISE_INCREASE'], TODAY) }], {
+  it('refuses an order whose review is not 1 to 90 days ahead, or names an action outside the allow-list', () => {
+    const now = decideWith([{ agent: 'decider', content: decision(['PRAISE_INCREASE'], 0) }], {
       ...beforeDecision,
       priority: 'LOW',
     });
-    expect(past.r.messages[0].content.message).toBe(
-      `The decider gave no answer; a person must decide (monitoring.review_date ${TODAY} must be after ${TODAY} and within 90 days)`,
+    expect(now.r.messages[0].content.message).toBe(
+      'The decider gave no answer; a person must decide (invalid answer: order.monitoring.review_in_days: Too small: expected number to be >=1)',
+    );
+    const beyond = decideWith([{ agent: 'decider', content: decision(['PRAISE_INCREASE'], 91) }], {
+      ...beforeDecision,
+      priority: 'LOW',
+    });
+    expect(beyond.r.messages[0].content.message).toBe(
+      'The decider gave no answer; a person must decide (invalid answer: order.monitoring.review_in_days: Too big: expected number to be <=90)',
     );
     const banned = decideWith([{ agent: 'decider', content: decision(['PAY_CUT']) }], {
       ...beforeDecision,
       priority: 'LOW',
     });
     expect(banned.r.messages[0].content.message).toBe(
-      'The decider gave no answer; a person must decide (invalid message: action type PAY_CUT is not in the allow-list)',
+      'The decider gave no answer; a person must decide (invalid answer: deliberation.votes.0.action_type: action type PAY_CUT is not in the allow-list; deliberation.selected_action_types.0: action type PAY_CUT is not in the allow-list; order.actions.0.action_type: action type PAY_CUT is not in the allow-list)',
     );
-    // 90 days ahead is the last review date allowed.
-    const far = decideWith([{ agent: 'decider', content: decision(['PRAISE_INCREASE'], '2026-04-15') }]);
+    // 90 days ahead is the last review allowed: Kaigi computes its date from today.
+    const far = decideWith([{ agent: 'decider', content: decision(['PRAISE_INCREASE'], 90) }]);
     expect(far.d.status).toBe('DECIDED');
+    expect(far.d.final_decision?.monitoring).toMatchObject({ review_in_days: 90, review_date: '2026-04-15' });
   });
 });
 

@@ -5,7 +5,7 @@ import { latestComputed } from '../../../src/core/engine.js';
 import { summarize } from '../../../src/core/prompt.js';
 import { ScriptedProvider, type ScriptEntry } from '../../../src/core/providers/scripted.js';
 import { addDays } from '../../../src/core/ids.js';
-import { decision, feedbackAnswer, fullScript } from './answers.js';
+import { decision, feedbackAnswer, fullScript, storedOrder } from './answers.js';
 import { DISC, newDiscussion, runToRest, SPECIALISTS, testEnv, TODAY } from './env.js';
 
 describe('a discussion answered from a script', () => {
@@ -63,7 +63,9 @@ describe('a discussion answered from a script', () => {
   });
 
   it('replaces the model’s decision id with the engine’s and records the order', () => {
-    expect(d.final_decision).toEqual({ ...decision().order, decision_id: `DEC-${TODAY}-001` });
+    // The model's seven days ahead become the review date, seven days after TODAY.
+    expect(d.final_decision).toEqual(storedOrder(decision(), `DEC-${TODAY}-001`));
+    expect((d.final_decision as { monitoring: { review_date: string } }).monitoring.review_date).toBe('2026-01-22');
     expect(run.results[3].orders.map((o) => o.order_id)).toEqual([`DEC-${TODAY}-001-A1`]);
     const last = d.messages.slice(-2);
     expect(last.map((m) => [m.phase, m.message_type, m.metadata.step_key])).toEqual([

@@ -33,6 +33,9 @@ const KNOWN: Record<Dialect, string[]> = {
     'maximum',
     'minItems',
     'maxItems',
+    'minLength',
+    'maxLength',
+    'pattern',
     'nullable',
     'propertyOrdering',
   ],
@@ -78,9 +81,11 @@ export function check(schema: Json, value: unknown, dialect: Dialect, path = '$'
   if (schema.enum && (schema.enum as unknown[]).indexOf(value) < 0)
     errors.push(`${path}: ${String(value)} not in enum`);
   if (typeof value === 'string') {
-    if (schema.pattern && !new RegExp(schema.pattern).test(value)) errors.push(`${path}: does not match pattern`);
-    if (schema.minLength !== undefined && value.length < schema.minLength) errors.push(`${path}: too short`);
-    if (schema.maxLength !== undefined && value.length > schema.maxLength) errors.push(`${path}: too long`);
+    // Lengths and patterns in code points, as JSON Schema counts characters.
+    const length = Array.from(value).length;
+    if (schema.pattern && !new RegExp(schema.pattern, 'u').test(value)) errors.push(`${path}: does not match pattern`);
+    if (schema.minLength !== undefined && length < count(schema.minLength)) errors.push(`${path}: too short`);
+    if (schema.maxLength !== undefined && length > count(schema.maxLength)) errors.push(`${path}: too long`);
   }
   if (typeof value === 'number') {
     if (schema.minimum !== undefined && value < schema.minimum) errors.push(`${path}: below minimum`);

@@ -5,7 +5,7 @@ import type { Provider } from '../../../src/core/provider.js';
 import { RulesProvider } from '../../../src/core/providers/rules.js';
 import { ScriptedProvider } from '../../../src/core/providers/scripted.js';
 import type { AgentDef } from '../../../src/core/types.js';
-import { decision, situation } from './answers.js';
+import { decision, situation, storedOrder } from './answers.js';
 import { DISC, NOW_ISO, newDiscussion, runToRest, step, testEnv, TODAY } from './env.js';
 
 const rules = new RulesProvider(() => Date.parse(NOW_ISO));
@@ -270,7 +270,7 @@ describe('runResolution', () => {
   it('approves with an edited order, which becomes the decision', () => {
     const r = runResolution(
       escalated,
-      { discussion_id: DISC, action: 'approve', by: 'boss', order: decision(['PEER_SUPPORT']).order },
+      { discussion_id: DISC, action: 'approve', by: 'boss', order: storedOrder(decision(['PEER_SUPPORT'])) },
       testEnv(),
     );
     expect(r.messages.map((m) => [m.phase, m.speaker, m.message_type])).toEqual([

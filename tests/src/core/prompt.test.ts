@@ -4,7 +4,7 @@ import { phaseRequests } from '../../../src/core/engine.js';
 import type { AgentContext } from '../../../src/core/provider.js';
 import { ScriptedProvider } from '../../../src/core/providers/scripted.js';
 import { briefMessage, buildUserText, dataBlock, summarize } from '../../../src/core/prompt.js';
-import { decision, fullScript } from './answers.js';
+import { decision, fullScript, storedOrder } from './answers.js';
 import { newDiscussion, runToRest, testEnv, TODAY } from './env.js';
 
 const blocks = (text: string) => Array.from(text.matchAll(/<data name="([^"]+)">/g), (m) => m[1]);
@@ -159,7 +159,7 @@ describe('briefMessage and summarize', () => {
     );
     expect(briefMessage(by('DECISION_DELIBERATION'))).toBe('[P5 decider DECISION_DELIBERATION] chose PRAISE_INCREASE');
     expect(briefMessage(by('EXECUTION_ORDER'))).toBe(
-      `[P6 decider EXECUTION_ORDER] DEC-${TODAY}-001: PRAISE_INCREASE(medium); review ${decision().order.monitoring.review_date}`,
+      `[P6 decider EXECUTION_ORDER] DEC-${TODAY}-001: PRAISE_INCREASE(medium); review ${storedOrder(decision()).monitoring.review_date}`,
     );
   });
 

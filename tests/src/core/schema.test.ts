@@ -1,6 +1,6 @@
 // Structured-output schemas per vendor, generated from the zod schemas: shapes, the allow-list enum, and agreement with zod.
 import { describe, expect, it } from 'vitest';
-import { LEARNING_SCHEMA, MESSAGE_TYPES, validateContent, type MessageType } from '../../../src/core/messages.js';
+import { MAX_DAYS, MESSAGE_TYPES, answerErrors, validateContent } from '../../../src/core/messages.js';
 import type { Expectation } from '../../../src/core/provider.js';
 import { dropNulls, schemaFor as generate, schemaName, type Vendor } from '../../../src/core/providers/schema.js';
 import { Settings } from '../../../src/core/settings.js';
@@ -13,8 +13,10 @@ import {
   opinion,
   positive,
   situation,
+  storedOrder,
 } from './answers.js';
 import { check, walk, withNulls } from './json-schema.js';
+import { findVendor } from '../../../src/core/providers/vendor-registry.js';
 
 // The generated schema as plain JSON, so a test can reach into any depth.
 const schemaFor = (e: Expectation, vendor: Vendor, allow: readonly string[]): Record<string, any> =>
@@ -38,6 +40,7 @@ const SAMPLES: Record<string, unknown[]> = {
   GOVERNANCE_ETHICS: [checkHuman(), checkHuman('FAIL', ['surveillance'])],
   GOVERNANCE_LEGAL: [checkHuman('FAIL', ['overtime'])],
   DECISION_DELIBERATION: [decision().deliberation],
+  // What a model fills for an order: review days ahead, no decision id.
   EXECUTION_ORDER: [decision(['PRAISE_INCREASE', 'REST_RECOMMENDATION']).order],
   FEEDBACK_REQUEST: [{ question: 'why?', target_agent: 'analyst' }],
   FEEDBACK_RESPONSE: [feedbackAnswer()],
@@ -55,12 +58,8 @@ const SAMPLES: Record<string, unknown[]> = {
 };
 
 function zodValid(e: Expectation, v: unknown): void {
-  if (e === 'LEARNING') LEARNING_SCHEMA.parse(v);
-  else if (e === 'DECISION') {
-    const d = v as { deliberation: unknown; order: unknown };
-    validateContent('DECISION_DELIBERATION', d.deliberation, ALLOW);
-    validateContent('EXECUTION_ORDER', d.order, ALLOW);
-  } else validateContent(e as MessageType, v, ALLOW);
+  const problem = answerErrors(e, v, ALLOW);
+  if (problem) throw new Error(problem);
 }
 
 describe('generated schemas', () => {
@@ -119,12 +118,13 @@ describe('generated schemas', () => {
   });
 
   it('builds these exact shapes for one type', () => {
+    // OpenAI's strict mode has no minLength or maxLength: the same bounds as a pattern of any characters.
     expect(schemaFor('PERSPECTIVE_POSITIVE', 'openai', ALLOW)).toEqual({
       type: 'object',
       properties: {
-        viewpoint: { type: 'string' },
-        opportunity: { type: 'string' },
-        recommended_tone: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+        viewpoint: { type: 'string', pattern: '^[\\s\\S]{1,20000}$' },
+        opportunity: { type: 'string', pattern: '^[\\s\\S]{1,20000}$' },
+        recommended_tone: { anyOf: [{ type: 'string', pattern: '^[\\s\\S]{0,500}$' }, { type: 'null' }] },
       },
       required: ['viewpoint', 'opportunity', 'recommended_tone'],
       additionalProperties: false,
@@ -132,9 +132,9 @@ describe('generated schemas', () => {
     expect(schemaFor('PERSPECTIVE_POSITIVE', 'gemini', ALLOW)).toEqual({
       type: 'OBJECT',
       properties: {
-        viewpoint: { type: 'STRING' },
-        opportunity: { type: 'STRING' },
-        recommended_tone: { type: 'STRING' },
+        viewpoint: { type: 'STRING', minLength: '1', maxLength: '20000' },
+        opportunity: { type: 'STRING', minLength: '1', maxLength: '20000' },
+        recommended_tone: { type: 'STRING', maxLength: '500' },
       },
       required: ['viewpoint', 'opportunity'],
       propertyOrdering: ['viewpoint', 'opportunity', 'recommended_tone'],
@@ -149,6 +149,44 @@ describe('generated schemas', () => {
       required: ['viewpoint', 'opportunity'],
       additionalProperties: false,
     });
+  });
+
+  it('asks for the review as a bounded number of days, and for no decision id', () => {
+    const days = {
+      minimum: 1,
+      maximum: MAX_DAYS,
+      description: `Days from today to the review of the order's outcome, 1 to ${MAX_DAYS}`,
+    };
+    const expected: Record<Vendor, object> = {
+      openai: { type: 'integer', ...days },
+      'openai-compatible': { type: 'integer', ...days },
+      anthropic: { type: 'integer', ...days },
+      gemini: { type: 'INTEGER', ...days },
+    };
+    for (const vendor of VENDORS) {
+      const order = schemaFor('DECISION', vendor, ALLOW).properties.order;
+      expect(Object.keys(order.properties), vendor).toEqual(['target_agents', 'actions', 'monitoring']);
+      expect(Object.keys(order.properties.monitoring.properties), vendor).toEqual([
+        'metrics',
+        'success_criteria',
+        'review_in_days',
+      ]);
+      expect(order.properties.monitoring.properties.review_in_days, vendor).toEqual(expected[vendor]);
+      expect(order.properties.monitoring.required, vendor).toContain('review_in_days');
+    }
+  });
+
+  it('refuses to send a schema a vendor cannot fully express', () => {
+    const shaper = findVendor('openai')!.wire;
+    expect(() => shaper.shapeSchema({ type: 'string', format: 'date' })).toThrow(
+      'OpenAI strict mode cannot express the JSON Schema keyword "format"',
+    );
+    expect(() => findVendor('gemini')!.wire.shapeSchema({ type: 'string', const: 'x' })).toThrow(
+      'Gemini\'s responseSchema cannot express the JSON Schema keyword "const"',
+    );
+    expect(() => shaper.shapeSchema({ type: 'string', pattern: '^a+$', maxLength: 3 })).toThrow(
+      'OpenAI strict mode cannot express a pattern and a length together',
+    );
   });
 
   it('makes action types an enum of the allow-list, wherever they appear', () => {
@@ -182,6 +220,27 @@ describe('generated schemas', () => {
       if (vendor !== 'gemini')
         expect(check(schema, { ...ok, secret: 1 }, dialect(vendor)), vendor).toEqual(['$.secret: not allowed']);
     }
+  });
+});
+
+describe('stored orders', () => {
+  it('reads an order stored before review_in_days, which has only its review date, and one with both', () => {
+    const { review_in_days: _, ...monitoring } = storedOrder(decision()).monitoring;
+    const old = { ...storedOrder(decision()), monitoring };
+    expect(validateContent('EXECUTION_ORDER', old, ALLOW).monitoring).toEqual({
+      metrics: ['contacts'],
+      review_date: '2026-01-22',
+      success_criteria: [{ metric: 'contacts', direction: 'increase', target_change: 0.2, window_days: 7 }],
+    });
+    expect(validateContent('EXECUTION_ORDER', storedOrder(decision(), 'DEC-2026-01-15-002'), ALLOW).monitoring).toEqual(
+      {
+        ...monitoring,
+        review_in_days: 7,
+      },
+    );
+    expect(() =>
+      validateContent('EXECUTION_ORDER', { ...old, monitoring: { ...monitoring, review_date: '' } }, ALLOW),
+    ).toThrow('monitoring.review_date: expected YYYY-MM-DD');
   });
 });
 

@@ -163,7 +163,9 @@ describe('ScriptedProvider', () => {
     expect(r.attempts).toBe(2);
     expect(r.error?.code).toBe('invalid_output');
     expect(r.error?.message).toMatch(/^the answer is not valid JSON: /);
-    expect(p.calls[1].repair?.errors).toBe('invalid message: action type FIRE_THEM is not in the allow-list');
+    expect(p.calls[1].repair?.errors).toBe(
+      'invalid answer: recommendation.action_type: action type FIRE_THEM is not in the allow-list',
+    );
   });
 
   it('retries network errors and retryable statuses up to maxAttempts', () => {

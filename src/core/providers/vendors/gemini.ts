@@ -27,18 +27,23 @@ const KEEP = [
   'maximum',
   'minItems',
   'maxItems',
+  'minLength',
+  'maxLength',
+  'pattern',
   'nullable',
   'propertyOrdering',
 ];
 
 const isNull = (x: JsonSchema) => x.type === 'null';
 
-// Gemini's responseSchema is a subset of OpenAPI 3.0: upper-case types, nullable instead of null, no additionalProperties.
+// Gemini's responseSchema is a subset of OpenAPI 3.0: upper-case types, nullable instead of null, no additionalProperties
+// (see the Schema object of the Gemini API reference: pattern, minLength and maxLength are in it).
 function openApi(s: JsonSchema): JsonSchema {
   if (s.anyOf && s.anyOf.length === 2 && s.anyOf.some(isNull)) {
     return { ...openApi(s.anyOf.find((x) => !isNull(x))!), nullable: true };
   }
-  const out = keepOnly(s, KEEP);
+  // Objects stay open: the answer's check drops a property it does not know, so an extra one is accepted.
+  const out = keepOnly(s, KEEP, "Gemini's responseSchema", ['additionalProperties']);
   if (typeof out.type === 'string') out.type = out.type.toUpperCase();
   if (out.properties) {
     const props: Record<string, JsonSchema> = {};
@@ -48,8 +53,9 @@ function openApi(s: JsonSchema): JsonSchema {
   }
   if (out.items) out.items = openApi(out.items);
   if (out.anyOf) out.anyOf = out.anyOf.map(openApi);
-  if (out.minItems !== undefined) out.minItems = String(out.minItems);
-  if (out.maxItems !== undefined) out.maxItems = String(out.maxItems);
+  // Counts are int64, which the API's JSON carries as strings.
+  for (const k of ['minItems', 'maxItems', 'minLength', 'maxLength'] as const)
+    if (out[k] !== undefined) out[k] = String(out[k]);
   return out;
 }
 

@@ -32,9 +32,21 @@ const KEEP = [
   'maxItems',
 ];
 
-// Strict mode: every property required, optional ones nullable, no unknown keywords.
+// Strict mode has no minLength or maxLength (see "Supported schemas" in OpenAI's Structured Outputs guide) but has
+// pattern: a pattern of that many characters of any kind says the same, counted in code points as JSON Schema counts.
+function lengthAsPattern(s: JsonSchema): JsonSchema {
+  if (s.minLength === undefined && s.maxLength === undefined) return s;
+  const { minLength, maxLength, ...rest } = s;
+  if (rest.pattern !== undefined) throw new Error('OpenAI strict mode cannot express a pattern and a length together');
+  return {
+    ...rest,
+    pattern: `^[\\s\\S]{${Number(minLength ?? 0)},${maxLength === undefined ? '' : Number(maxLength)}}$`,
+  };
+}
+
+// Strict mode: every property required, optional ones nullable, no keyword it cannot express.
 function strict(s: JsonSchema): JsonSchema {
-  const out = keepOnly(s, KEEP);
+  const out = keepOnly(lengthAsPattern(s), KEEP, 'OpenAI strict mode');
   if (out.type === 'object' && out.properties) {
     const required: string[] = out.required ?? [];
     const props: Record<string, JsonSchema> = {};
