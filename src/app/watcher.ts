@@ -1,59 +1,143 @@
-// The KPI watcher: a metric that fell N days in a row (thresholds in Settings) opens a discussion, once.
+// The KPI watcher: a metric that fell N days in a row (thresholds in Settings) opens one discussion per decline.
 import { rowsOf } from '../../sheets-schema/index.js';
-import { declineRun, recentChange, series } from '../core/kpi.js';
+import { discussionFromRow } from '../adapters/gas/records.js';
+import { type Decline, declineOf, series } from '../core/kpi.js';
+import { StateError } from '../core/errors.js';
 import type { Priority } from '../core/types.js';
+import { type KnownDiscussion, planWatch, type WatchAction } from '../core/watch-plan.js';
 import type { Council } from './council.js';
 import { requestDiscussion } from './requests.js';
 
 export interface WatchReport {
-  opened: { member: string; metric: string; change: number; task_id: string; duplicate: boolean }[];
+  // `duplicate` when no discussion was opened; then `action` says why and task_id names what holds the decline.
+  opened: {
+    member: string;
+    metric: string;
+    change: number;
+    task_id: string;
+    duplicate: boolean;
+    action: WatchAction['kind'] | 'deferred';
+  }[];
 }
 
 const TRIGGER_TYPE = 'kpi_decline';
-// A discussion that has not ended is still the council's answer to the decline it was opened for.
-const ENDED = ['CLOSED', 'TIMEOUT'];
 const logCols = rowsOf('discussions');
-// Only the log's first columns are read: id, status, priority, trigger type, member, trigger context.
+// The log's first columns: id, status, priority, trigger type, member, trigger context.
 const LOG_WIDTH = logCols.index('trigger_context_json') + 1;
+const ENDED = ['CLOSED', 'TIMEOUT'];
 
-function aboutMetric(context: unknown, metric: string): boolean {
-  return !!context && typeof context === 'object' && (context as Record<string, unknown>).metric === metric;
+interface Signal {
+  member: string;
+  decline: Decline;
+  summary: string;
 }
 
-// Members who already have the council's attention for this metric, with what holds it: a discussion that has not
-// ended, or a request to open one that is still in the queue (queued, or being opened right now). The queue's own
-// dedupe key only sees items still queued, so without this a second run the same day opens a second discussion.
-function pendingAbout(council: Council, metric: string): Record<string, string> {
+// Requests still in the queue to open a discussion about a member's decline (queued, or being opened right now).
+// The queue's own dedupe key only sees items still queued, and only for the same last day.
+function queuedAbout(council: Council, metric: string): Record<string, string> {
   const out: Record<string, string> = {};
-  const state = council.store.readState();
-  for (const item of council.queue.read(state)) {
+  for (const item of council.queue.read(council.store.readState())) {
     if (item.type !== 'discussion.open' || item.status === 'done' || item.status === 'dead') continue;
-    const trigger = (item.payload?.trigger ?? null) as { type?: string; target_user_id?: string; context?: unknown };
-    if (trigger && trigger.type === TRIGGER_TYPE && aboutMetric(trigger.context, metric) && trigger.target_user_id)
-      out[trigger.target_user_id] = item.id;
+    const t = (item.payload?.trigger ?? null) as { type?: string; target_user_id?: string; context?: unknown } | null;
+    // As for a logged discussion (src/core/watch-plan.ts), a request that names no metric is about any of them.
+    const m = t?.context && typeof t.context === 'object' ? (t.context as Record<string, unknown>).metric : undefined;
+    if (t && t.type === TRIGGER_TYPE && t.target_user_id && (m === undefined || m === '' || m === metric))
+      out[t.target_user_id] = item.id;
   }
-  const last = state.tails.discussions?.last ?? 1;
-  if (last < 2) return out;
-  const rows = council.store
+  return out;
+}
+
+// Every logged discussion about the members with a signal, open or closed, as the plan needs it. One read of the
+// log's first columns for all rows; overflowed contexts of the few rows about those members in one more read; the
+// notes and column L only of the ones still open (at most one per member, unless older releases left more).
+function knownAbout(council: Council, members: readonly string[]): (KnownDiscussion & { row: number })[] {
+  const last = council.store.readState().tails.discussions?.last ?? 1;
+  if (last < 2 || !members.length) return [];
+  const rows: number[] = [];
+  const heads: unknown[][] = [];
+  council.store
     .sheet('discussions')
     .getRange(2, 1, last - 1, LOG_WIDTH)
     .getValues()
-    .map((v) => logCols.read(v))
-    .filter((r) => r.trigger_type === TRIGGER_TYPE && ENDED.indexOf(String(r.status)) < 0);
-  // Contexts come back whole (an overflowed one through its pointer) only for the few candidate rows.
-  const contexts = council.store.resolveOverflow(rows.map((r) => [r.trigger_context_json]));
-  rows.forEach((r, i) => {
-    let context: unknown = null;
+    .forEach((v, i) => {
+      const r = logCols.read(v);
+      if (r.trigger_type !== TRIGGER_TYPE || members.indexOf(String(r.trigger_target_user)) < 0) return;
+      rows.push(i + 2);
+      heads.push(v);
+    });
+  const resolved = council.store.resolveOverflow(heads);
+  return rows.map((row, i) => {
+    const r = logCols.read(resolved[i]);
+    const id = String(r.discussion_id);
+    let context: Record<string, unknown> = {};
     try {
-      context = (JSON.parse(String(contexts[i][0])) as { context?: unknown }).context;
+      context = (JSON.parse(String(r.trigger_context_json)) as { context?: Record<string, unknown> }).context ?? {};
     } catch (e) {
-      throw new Error(
-        `Discussion ${String(r.discussion_id)} has a trigger context that is not JSON: ${(e as Error).message}`,
+      throw new StateError(
+        `Discussion ${id} (Discussion Log row ${row}) has a trigger_context_json that is not JSON: ${(e as Error).message}`,
       );
     }
-    if (aboutMetric(context, metric)) out[String(r.trigger_target_user)] = String(r.discussion_id);
+    const known: KnownDiscussion & { row: number } = {
+      row,
+      discussion_id: id,
+      status: String(r.status),
+      trigger_type: String(r.trigger_type),
+      member: String(r.trigger_target_user),
+      context,
+      execution_status: '',
+      notes: [],
+    };
+    if (ENDED.indexOf(known.status) >= 0) return known;
+    const d = discussionFromRow(council.store.resolveOverflow(council.store.readRows('discussions', row, 1))[0]);
+    return { ...known, execution_status: d.execution_status, notes: d.notes };
   });
-  return out;
+}
+
+// Adds the evidence note to the open discussion in one commit, with an audit event saying what the watcher saw.
+// A task holding the discussion's lease right now writes the whole log row from what it loaded, which would drop
+// the note; then it waits for the next watch, which finds the evidence still new.
+function addEvidence(
+  council: Council,
+  metric: string,
+  at: KnownDiscussion & { row: number },
+  s: Signal,
+  note: string,
+): boolean {
+  return council.store.withLock((state) => {
+    const now = Date.now();
+    const busy = council.queue
+      .read(state)
+      .some((i) => i.status === 'processing' && i.lease_until > now && i.payload?.discussion_id === at.discussion_id);
+    if (busy) return false;
+    const l = council.discussions.load(at.discussion_id, at.row);
+    // Checked again under the lock: the discussion may have ended, or another watch added this evidence.
+    const again = planWatch(TRIGGER_TYPE, at.member, metric, s.decline, s.summary, '', [
+      { ...at, status: l.d.status, execution_status: l.d.execution_status, notes: l.d.notes },
+    ]);
+    if (again.kind !== 'evidence') return false;
+    const c = council.store.begin(state);
+    council.discussions.commitStep(
+      c,
+      l,
+      { messages: [], status: l.d.status, transitions: [], orders: [], inbox: [], notes: [note] },
+      (cc) =>
+        cc.audit({
+          actor: 'watcher',
+          event: 'evidence',
+          tab: 'Discussion Log',
+          row_key: at.discussion_id,
+          payload: {
+            member: s.member,
+            from: s.decline.change.from,
+            to: s.decline.change.to,
+            days: s.decline.run,
+            start: s.decline.start,
+            last_date: s.decline.last,
+          },
+        }),
+    );
+    return true;
+  });
 }
 
 export function runWatcher(council: Council): WatchReport {
@@ -63,43 +147,62 @@ export function runWatcher(council: Council): WatchReport {
   const minDrop = s.number('watcher.min_drop_ratio');
   const env = council.env();
   const opened: WatchReport['opened'] = [];
-  const pending = pendingAbout(council, metric);
+  const signals: Signal[] = [];
   const ids: string[] = [];
   for (const r of env.kpi) if (ids.indexOf(r.member_id) < 0) ids.push(r.member_id);
   for (const id of ids) {
     const points = series(env.kpi, id, metric);
-    const run = declineRun(points);
-    const change = recentChange(points, run);
-    if (run < days || !change || -change.ratio < minDrop) continue;
-    if (pending[id]) {
-      opened.push({ member: id, metric, change: change.ratio, task_id: pending[id], duplicate: true });
-      continue;
-    }
-    const priority: Priority = -change.ratio >= 0.5 ? 'HIGH' : 'MEDIUM';
+    const decline = declineOf(points, days, minDrop);
+    if (!decline) continue;
     const member = env.members.find((m) => m.member_id === id);
     const summary =
       env.lang === 'ja'
-        ? `${member?.name ?? id}さんの${metric}が${run}日連続低下`
-        : `${member?.name ?? id}: ${metric} fell ${run} days in a row`;
+        ? `${member?.name ?? id}さんの${metric}が${decline.run}日連続低下`
+        : `${member?.name ?? id}: ${metric} fell ${decline.run} days in a row`;
+    signals.push({ member: id, decline, summary });
+  }
+  if (!signals.length) return { opened };
+  const queued = queuedAbout(council, metric);
+  const known = knownAbout(
+    council,
+    signals.map((x) => x.member),
+  );
+  for (const sig of signals) {
+    const { member: id, decline } = sig;
+    const action = planWatch(TRIGGER_TYPE, id, metric, decline, sig.summary, queued[id], known);
+    const report = { member: id, metric, change: decline.change.ratio };
+    if (action.kind === 'queued' || action.kind === 'seen' || action.kind === 'discussed') {
+      const holder = action.kind === 'queued' ? action.task_id : action.discussion_id;
+      opened.push({ ...report, task_id: holder, duplicate: true, action: action.kind });
+      continue;
+    }
+    if (action.kind === 'evidence') {
+      const at = known.find((k) => k.discussion_id === action.discussion_id)!;
+      const added = addEvidence(council, metric, at, sig, action.note);
+      opened.push({ ...report, task_id: at.discussion_id, duplicate: true, action: added ? 'evidence' : 'deferred' });
+      continue;
+    }
+    const priority: Priority = -decline.change.ratio >= 0.5 ? 'HIGH' : 'MEDIUM';
     const r = requestDiscussion(
       {
-        type: 'kpi_decline',
+        type: TRIGGER_TYPE,
         source: 'watcher',
         target_user_id: id,
         context: {
           metric,
-          summary,
-          previous: change.from,
-          current: change.to,
-          days: run,
-          last_date: points[points.length - 1].date,
+          summary: sig.summary,
+          previous: decline.change.from,
+          current: decline.change.to,
+          days: decline.run,
+          start_date: decline.start,
+          last_date: decline.last,
         },
         priority,
-        dedupe_key: `watch:${id}:${metric}:${points[points.length - 1].date}`,
+        dedupe_key: `watch:${id}:${metric}:${decline.last}`,
       },
       council,
     );
-    opened.push({ member: id, metric, change: change.ratio, task_id: r.task_id, duplicate: r.duplicate });
+    opened.push({ ...report, task_id: r.task_id, duplicate: r.duplicate, action: 'open' });
   }
   return { opened };
 }

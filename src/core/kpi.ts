@@ -35,6 +35,23 @@ export interface Change {
   days: number;
 }
 
+// A decline the watcher acts on: at least `minDays` falls in a row, together at least `minDrop` of the start value.
+// A run is known by its first day of falling (`start`): the same decline seen again on a later day has the same
+// start, while a fall after a recovery starts a new run.
+export interface Decline {
+  run: number;
+  change: Change;
+  start: string;
+  last: string;
+}
+
+export function declineOf(s: readonly Point[], minDays: number, minDrop: number): Decline | null {
+  const run = declineRun(s);
+  const change = recentChange(s, run);
+  if (run < minDays || !change || -change.ratio < minDrop) return null;
+  return { run, change, start: s[s.length - run].date, last: s[s.length - 1].date };
+}
+
 // Change over the latest run of `days` falls (or over the last `days` days when given).
 export function recentChange(s: readonly Point[], days: number): Change | null {
   if (s.length < 2 || days < 1) return null;

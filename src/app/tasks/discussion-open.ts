@@ -1,11 +1,36 @@
 // discussion.open: allocate the id, write the log row, and turn the task into discussion.advance.
 import { dayOf, logRow } from '../../adapters/gas/records.js';
+import { type Estimate, estimateDiscussion } from '../../core/engine/estimate.js';
 import { discussionId } from '../../core/ids.js';
 import { inProgressCount, type QueueItem } from '../../core/queue.js';
 import { transition } from '../../core/state-machine.js';
 import { validateTrigger } from '../../core/trigger-input.js';
 import type { Discussion, Priority, Trigger } from '../../core/types.js';
+import { Notices } from '../notices.js';
 import type { TaskHandler } from './task.js';
+
+// The forecast, in the notes column of the log row; past the limit it says what happens, once, at creation.
+function estimateNote(e: Estimate, lang: 'ja' | 'en'): string {
+  if (lang === 'ja')
+    return e.over
+      ? `見積り: 約${e.tokens}トークン（上限${e.limit}を超過。上限を超えた時点で以前の発言を要約して続行）`
+      : `見積り: 約${e.tokens}トークン（上限${e.limit}）`;
+  return e.over
+    ? `estimate: ~${e.tokens} tokens, over the limit of ${e.limit} (earlier messages will be summarised once it is passed)`
+    : `estimate: ~${e.tokens} tokens (limit ${e.limit})`;
+}
+
+function overNotice(id: string, e: Estimate, input: number, lang: 'ja' | 'en') {
+  return lang === 'ja'
+    ? {
+        title: `${id}: 見積り約${e.tokens}トークンが上限${e.limit}を超えています`,
+        body: `この議論は${e.prompts}回のプロンプトで約${e.tokens}トークンと見積もられ、1議論の上限 limits.max_tokens_per_discussion（${e.limit}）を超えます。各プロンプトが運ぶデータは約${e.data}トークン（入力は1件あたり limits.input_tokens = ${input} に制限済み）。上限を超えると以前の発言を要約して続けます。コストを抑えるにはトリガーの context を短くするか、上限を見直してください。`,
+      }
+    : {
+        title: `${id}: estimated ~${e.tokens} tokens, over the limit of ${e.limit}`,
+        body: `This discussion is estimated at ~${e.tokens} tokens over ${e.prompts} prompts, more than limits.max_tokens_per_discussion (${e.limit}). Each prompt carries ~${e.data} tokens of data (every input already bounded to limits.input_tokens = ${input}). Once past the limit, earlier messages are summarised. To spend less, shorten the trigger's context or review the limit.`,
+      };
+}
 
 export const openDiscussion: TaskHandler = {
   type: 'discussion.open',
@@ -13,6 +38,8 @@ export const openDiscussion: TaskHandler = {
     const p = item.payload as { trigger: Trigger; priority?: Priority };
     const trigger = validateTrigger(p.trigger);
     const max = council.settings().number('limits.max_concurrent_discussions');
+    // Read before the lock: the configuration the forecast needs (discussion.advance uses the same, cached).
+    const env = council.env();
     return council.store.withLock((state) => {
       // Counted again under the lock: executions that claimed at the same time must not all start.
       const start = inProgress < max && inProgressCount(council.queue.read(state)) < max;
@@ -34,6 +61,9 @@ export const openDiscussion: TaskHandler = {
         outcome_evaluated: '',
         notes: [],
       };
+      // The forecast before it starts counts every input bounded, as the prompts will carry it (SPEC §4.7).
+      const estimate = estimateDiscussion(d, env);
+      d.notes = [estimateNote(estimate, env.lang)];
       // Starting now, the discussion is in progress from its first row on, so the log never shows more than the limit.
       const status = start ? transition('OPEN', 'IN_PROGRESS') : 'OPEN';
       const placed = c.appendOne('discussions', logRow({ ...d, status }, '[]'), `Discussion Log:${id}`);
@@ -52,6 +82,12 @@ export const openDiscussion: TaskHandler = {
           tab: 'Discussion Log',
           row_key: id,
           payload: { from: 'OPEN', to: 'IN_PROGRESS' },
+        });
+      if (estimate.over)
+        new Notices(council.store).write(c, {
+          ...overNotice(id, estimate, env.settings.number('limits.input_tokens'), env.lang),
+          priority: 'normal',
+          discussion_id: id,
         });
       // With room under the in-progress limit the same execution goes straight on; otherwise it waits queued.
       const advance = { ...item, type: 'discussion.advance', updated_at: now, attempts: 0 };

@@ -4,6 +4,8 @@ import type { Message } from '../messages.js';
 import { buildUserText, summarize } from '../prompt.js';
 import type { AgentContext, AgentRequest, Expectation } from '../provider.js';
 import type { AgentDef, Discussion } from '../types.js';
+import { evidenceForRediscussion } from '../watch-plan.js';
+import { boundExtra, boundMember, boundMemory, boundMessages, boundNotes, boundTrigger, inputLimit } from './inputs.js';
 import { active, bands, latestComputed, totalTokens } from './plan.js';
 import type { EngineEnv } from './types.js';
 
@@ -19,19 +21,24 @@ export function visible(d: Discussion, env: EngineEnv, filter: (m: Message) => b
   return { earlier, summary: null };
 }
 
+// What an agent is told. Every input from outside the council's own reasoning (the trigger, the member's row, each
+// earlier message, an objection, guidance) enters bounded (SPEC §4.7), so one long memo cannot multiply the tokens
+// of every prompt; the record keeps the whole value, and the prompt names where.
 export function context(d: Discussion, env: EngineEnv, v: Visible, extra: Partial<AgentContext> = {}): AgentContext {
   const s = env.settings;
+  const limit = inputLimit(s);
   return {
     lang: env.lang,
     discussion_id: d.discussion_id,
     today: env.today,
     priority: d.priority,
-    trigger: d.trigger,
-    member: env.members.find((m) => m.member_id === d.trigger.target_user_id) ?? null,
+    trigger: boundTrigger(d, limit),
+    member: boundMember(env.members.find((m) => m.member_id === d.trigger.target_user_id) ?? null, limit),
     team: env.members,
     kpi: env.kpi,
-    dataNotes: env.dataNotes,
-    earlier: v.earlier,
+    // Evidence the watcher added while the decision was not yet carried out is part of any later deliberation.
+    dataNotes: env.dataNotes.concat(boundNotes(d, evidenceForRediscussion(d.notes), limit)),
+    earlier: boundMessages(v.earlier, limit),
     summary: v.summary,
     allowList: s.get<string[]>('actions.allow_list'),
     weights: s.get<Weights>('confidence.weights'),
@@ -40,7 +47,7 @@ export function context(d: Discussion, env: EngineEnv, v: Visible, extra: Partia
     reviewDays: s.number('outcome.review_days'),
     targetChange: s.number('outcome.target_change'),
     windowDays: s.number('outcome.window_days'),
-    ...extra,
+    ...boundExtra(d, extra, limit),
   };
 }
 
@@ -53,7 +60,7 @@ export function request(
   base: AgentContext,
 ): AgentRequest {
   const attempt = d.messages.filter((m) => m.speaker === agent.agent_id && m.phase === phase).length + 1;
-  const ctx = { ...base, memory: env.memoryFor(agent, d) };
+  const ctx = { ...base, memory: boundMemory(env.memoryFor(agent, d), inputLimit(env.settings)) };
   return {
     key: `${d.discussion_id}/${phase}/${agent.agent_id}/${attempt}`,
     agent,
