@@ -9,6 +9,7 @@ import { confirmedRate, simulate } from '../tools/simulated-team.js';
 import { demoTrigger } from '../src/core/demo-data.js';
 import { chaosBench } from './chaos.js';
 import { quotaBench } from './quota.js';
+import { auditBench } from './audit.js';
 
 const START = Date.UTC(2026, 0, 15, 1, 0, 0);
 const TRIGGER = demoTrigger();
@@ -49,6 +50,8 @@ function replicate(rt: Runtime, copies: number): void {
     const s = sheet(wb, t);
     templates[t] = wb.getValues(s, 2, 1, wb.lastRow(s) - 1, s.maxCols);
   }
+  // The Audit rows setup wrote for the configuration tabs are not the discussion's: copied, they would multiply.
+  templates.Audit = templates.Audit.filter((r) => r[3] !== 'config_adopted');
   const id = String(templates['Discussion Log'][0][0]);
   const state = JSON.parse(rt.scriptProperties.get('KAIGI_STATE')!);
   for (const t of tabs) {
@@ -279,6 +282,7 @@ async function main(): Promise<void> {
   const big = want('sheets') ? await sheetsBench(large) : { roundTrips: 0, executions: 0, byOp: {} };
   const chaos = want('chaos') ? await chaosBench(START) : null;
   const quota = want('quota') ? await quotaBench(START, 1000) : null;
+  const audit = want('audit') ? await auditBench(START, 20) : null;
   const result = {
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version },
     // SPEC §15 names one latency object; it is the L = 1,000 ms run, and every L measured is listed too.
@@ -296,6 +300,7 @@ async function main(): Promise<void> {
     learning,
     chaos,
     quota,
+    audit,
   };
   if (json) {
     console.log(JSON.stringify(result));
@@ -324,6 +329,15 @@ async function main(): Promise<void> {
     console.log(
       `  ${String(r.dims).padStart(4)} dims × ${r.n}: median ${r.median_ms} ms, recall@10 ${r.recall_at_10}, ${r.cell_chars} characters per cell`,
     );
+  if (audit) {
+    console.log(`\nAudit: ${audit.discussions} discussions, then verifyAudit over the workbook`);
+    console.log(
+      `  per discussion: ${audit.audit_rows_per_discussion} Audit rows (${audit.audit_chars_per_discussion} characters), ${audit.round_trips_per_discussion} round trips`,
+    );
+    console.log(
+      `  verifyAudit: ${audit.verify.ok ? 'intact' : 'BROKEN'} over ${audit.verify.audit_rows} Audit rows, ${audit.verify.round_trips} round trips, ${audit.verify.wall_ms} ms`,
+    );
+  }
   if (chaos) {
     console.log(
       '\nCrash safety under write batching: one discussion killed at each service call in turn, then resumed',

@@ -1,6 +1,6 @@
 // Rows by column name: one typed mapper per tab, derived from the tab definitions, so no code reads `v[7]`.
 import { TABS } from './tabs.js';
-import type { TabSpec } from './types.js';
+import type { ColumnType, TabSpec } from './types.js';
 
 type TabDef = (typeof TABS)[number];
 export type TabKey = TabDef['key'];
@@ -57,3 +57,31 @@ export const APPEND_TABS = TABS.filter((t) => t.kind === 'log').map((t) => t.key
 export const CONFIG_TABS = TABS.filter((t) => t.kind === 'config' || ('cached' in t && t.cached)).map(
   (t) => t.key,
 ) as TabKey[];
+
+// The audited tabs and how a row's key is read (SPEC §10).
+export const AUDITED_TABS = TABS.filter((t) => (t as TabSpec).audit).map((t) => t.key) as TabKey[];
+
+export function isAudited(key: TabKey): boolean {
+  return AUDITED_TABS.indexOf(key) >= 0;
+}
+
+// The key an audit event names for a row of an audited tab: the id column, with `#n` for a continuation row.
+export function auditKeyOf(key: TabKey, values: readonly unknown[]): string {
+  const spec = TABS.find((t) => t.key === key) as TabSpec;
+  const a = spec.audit;
+  if (!a) throw new Error(`${spec.name} is not an audited tab`);
+  const at = (name: string) => spec.columns.findIndex((c) => c.key === name);
+  const id = values[at(a.key)];
+  const base = id === null || id === undefined ? '' : String(id);
+  if (!a.part) return base;
+  const part = values[at(a.part)];
+  return part === '' || part === 0 || part === '0' || part === null || part === undefined
+    ? base
+    : `${base}#${String(part)}`;
+}
+
+// Column types in order, for a digest that reads a value the way its column means it.
+export function columnTypesOf(key: TabKey): ColumnType[] {
+  const spec = TABS.find((t) => t.key === key) as TabSpec;
+  return spec.columns.map((c) => c.type);
+}

@@ -4,8 +4,17 @@ import { col, type TabSpec } from './types.js';
 const DISCUSSION_STATUSES = ['OPEN', 'IN_PROGRESS', 'VOTING', 'DECIDED', 'CLOSED', 'TIMEOUT', 'ESCALATED'] as const;
 const PRIORITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
 const QUEUE_STATUSES = ['queued', 'processing', 'done', 'failed', 'dead'] as const;
-const ORDER_STATUSES = ['PENDING', 'ACKNOWLEDGED', 'IN_PROGRESS', 'DONE', 'CANCELLED'] as const;
-const EXECUTION_STATUSES = ['NOT_STARTED', 'PENDING', 'IN_PROGRESS', 'DONE', 'CANCELLED', 'PROVISIONAL'] as const;
+const ORDER_STATUSES = ['PENDING', 'ACKNOWLEDGED', 'IN_PROGRESS', 'DONE', 'FAILED', 'CANCELLED'] as const;
+const EXECUTION_STATUSES = [
+  'NOT_STARTED',
+  'PENDING',
+  'ACKNOWLEDGED',
+  'IN_PROGRESS',
+  'DONE',
+  'FAILED',
+  'CANCELLED',
+  'PROVISIONAL',
+] as const;
 const VERDICTS = ['confirmed', 'rejected', 'inconclusive'] as const;
 const LEARNING_SCOPES = ['individual', 'shared', 'case'] as const;
 const INBOX_TYPES = ['struggle', 'proposal', 'question', 'status_report', 'anomaly_alert', 'milestone'] as const;
@@ -19,6 +28,7 @@ const SETTING_TYPES = ['number', 'integer', 'boolean', 'string', 'json'] as cons
 export const TABS = [
   {
     key: 'discussions',
+    audit: { key: 'discussion_id' },
     name: 'Discussion Log',
     nameJa: '議論ログ',
     kind: 'log',
@@ -45,6 +55,7 @@ export const TABS = [
   },
   {
     key: 'messages',
+    audit: { key: 'message_id', part: 'chunk' },
     name: 'Messages',
     nameJa: 'メッセージ',
     kind: 'log',
@@ -101,6 +112,7 @@ export const TABS = [
   },
   {
     key: 'orders',
+    audit: { key: 'order_id' },
     name: 'Orders',
     nameJa: '実行指示',
     kind: 'log',
@@ -118,10 +130,12 @@ export const TABS = [
       col('review_date', 'date', 110, 'When the outcome is measured'),
       col('success_criteria_json', 'json', 280, 'What counts as success'),
       col('updated_at', 'datetime', 150, 'Last change'),
+      col('last_report', 'text', 260, "The executor's last report (kaigi report, the API, the sidebar)"),
     ],
   },
   {
     key: 'objections',
+    audit: { key: 'objection_id' },
     name: 'Objections',
     nameJa: '異議',
     kind: 'log',
@@ -148,6 +162,7 @@ export const TABS = [
   },
   {
     key: 'outcomes',
+    audit: { key: 'outcome_id' },
     name: 'Outcomes',
     nameJa: '効果測定',
     kind: 'log',
@@ -167,10 +182,12 @@ export const TABS = [
       col('verdict', 'enum', 110, 'Verdict', VERDICTS),
       col('data_points', 'integer', 90, 'Points measured'),
       col('notes', 'text', 260, 'Notes'),
+      col('order_status', 'enum', 120, 'Orders as reported when measured (as column L)', EXECUTION_STATUSES),
     ],
   },
   {
     key: 'learnings',
+    audit: { key: 'learning_id' },
     name: 'Learnings',
     nameJa: '学習',
     kind: 'log',
@@ -197,6 +214,7 @@ export const TABS = [
   },
   {
     key: 'reflections',
+    audit: { key: 'reflection_id' },
     name: 'Reflections',
     nameJa: '振り返り',
     kind: 'log',
@@ -217,6 +235,7 @@ export const TABS = [
   },
   {
     key: 'inbox',
+    audit: { key: 'inbox_id' },
     name: 'Inbox',
     nameJa: '受信箱',
     kind: 'log',
@@ -239,6 +258,7 @@ export const TABS = [
   },
   {
     key: 'directives',
+    audit: { key: 'directive_id' },
     name: 'Directives',
     nameJa: '指示',
     kind: 'log',
@@ -261,6 +281,7 @@ export const TABS = [
   },
   {
     key: 'agents',
+    audit: { key: 'agent_id' },
     name: 'Agents',
     nameJa: 'エージェント',
     kind: 'config',
@@ -283,6 +304,7 @@ export const TABS = [
   },
   {
     key: 'prompts',
+    audit: { key: 'prompt_id' },
     name: 'Prompts',
     nameJa: 'プロンプト',
     kind: 'config',
@@ -303,6 +325,7 @@ export const TABS = [
   },
   {
     key: 'settings',
+    audit: { key: 'key' },
     name: 'Settings',
     nameJa: '設定',
     kind: 'config',

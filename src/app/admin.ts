@@ -36,7 +36,7 @@ export function addDirective(council: Council, input: DirectiveInput): { directi
     const c = council.store.begin(state);
     const now = council.now();
     const id = `DIR-${c.nextSeq('directive')}`;
-    const placed = c.setMarker(
+    c.setMarker(
       'directives',
       'append',
       rowsOf('directives').write({
@@ -58,7 +58,7 @@ export function addDirective(council: Council, input: DirectiveInput): { directi
       event: 'directive',
       tab: 'Directives',
       row_key: id,
-      payload: { row: placed.row, targets, sha256: c.digest(placed.values) },
+      payload: { targets },
     });
     c.run(new Date(now).toISOString());
     return { directive_id: id };

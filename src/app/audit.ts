@@ -1,162 +1,104 @@
-// verifyAudit(): recomputes the hash chain, then checks every audited row still holds what was recorded.
-import { rowsOf, type TabKey } from '../../sheets-schema/index.js';
+// verifyAudit(): recomputes the hash chain across the archive and the spreadsheet, then checks every audited row.
+import { AUDITED_TABS, rowsOf, tabByKey } from '../../sheets-schema/index.js';
 import { verifyChain } from '../core/audit.js';
-import { canonical } from '../core/cells.js';
+import { type AuditRecord, checkRows, type RowProblem, type TabRows } from '../core/audit-check.js';
+import { parsePointer } from '../core/cells.js';
 import { sha256Hex } from '../adapters/gas/crypto.js';
 import type { Store } from '../adapters/gas/store.js';
 
 export interface AuditReport {
   ok: boolean;
   rows: number;
-  problem?: { tab: string; row: number; detail: string };
+  problem?: RowProblem;
 }
 
-interface Recorded {
-  seq: number;
-  key: string;
-  row: number;
-  sha256: string;
-  rows?: [number, number];
-}
-
-// `id` is the index of the column holding the row key the audit record names.
-const ROW_TABS: Record<string, { key: TabKey; id: number; events: string[] }> = {
-  'Discussion Log': {
-    key: 'discussions',
-    id: rowsOf('discussions').index('discussion_id'),
-    events: ['log_row', 'log_row_updated'],
-  },
-  Orders: { key: 'orders', id: rowsOf('orders').index('order_id'), events: ['order', 'order_cancelled', 'order_done'] },
-  Objections: { key: 'objections', id: rowsOf('objections').index('objection_id'), events: ['objection'] },
-};
 const auditCols = rowsOf('audit');
-const messageCols = rowsOf('messages');
+const overflowCols = rowsOf('overflow');
 
-export function verifyAudit(store: Store): AuditReport {
-  const audit = store.readTab('audit');
-  const chain = verifyChain(audit, sha256Hex);
-  if (chain)
-    return {
-      ok: false,
-      rows: audit.length,
-      problem: { tab: 'Audit', row: chain.row, detail: `seq ${chain.seq}: ${chain.problem}` },
-    };
-  // The latest recorded digest of each audited row.
-  const latest: Record<string, Record<string, Recorded>> = {};
-  const messages: Recorded[] = [];
-  for (const r of audit.map((v) => auditCols.read(v))) {
-    const tab = String(r.tab);
-    const event = String(r.event);
-    const payload = JSON.parse(String(r.payload_json || '{}')) as {
-      row?: number;
-      rows?: [number, number];
-      sha256?: string;
-    };
-    if (!payload.sha256) continue;
-    if (event === 'message')
-      messages.push({
-        seq: Number(r.seq),
-        key: String(r.row_key),
-        row: payload.rows![0],
-        rows: payload.rows,
-        sha256: payload.sha256,
-      });
-    else if (ROW_TABS[tab] && ROW_TABS[tab].events.indexOf(event) >= 0 && payload.row)
-      (latest[tab] ??= {})[String(r.row_key)] = {
-        seq: Number(r.seq),
-        key: String(r.row_key),
-        row: payload.row,
-        sha256: payload.sha256,
-      };
+// Where the rows came from: the archive (older, first in the chain) or the spreadsheet itself.
+interface Source {
+  store: Store;
+  archive: boolean;
+}
+
+function label(archive: boolean, name: string): string {
+  return archive ? `Archive: ${name}` : name;
+}
+
+function parseRecord(v: unknown[], at: { tab: string; row: number }): AuditRecord {
+  const r = auditCols.read(v);
+  let payload: Record<string, unknown>;
+  try {
+    payload = JSON.parse(String(r.payload_json || '{}')) as Record<string, unknown>;
+  } catch (e) {
+    throw new Error(`${at.tab} row ${at.row}: payload_json is not JSON (${(e as Error).message})`);
   }
-  for (const tab of Object.keys(ROW_TABS)) {
-    const rows = store.readTab(ROW_TABS[tab].key);
-    const idCol = ROW_TABS[tab].id;
-    const byRow: Record<number, Recorded> = {};
-    for (const rec of Object.values(latest[tab] ?? {})) byRow[rec.row] = rec;
-    for (let i = 0; i < rows.length; i++) {
-      const sheetRow = i + 2;
-      const values = rows[i];
-      const rec = byRow[sheetRow];
-      const empty = values.every((v) => v === '');
-      if (!rec) {
-        if (!empty)
+  return { seq: Number(r.seq), event: String(r.event), tab: String(r.tab), row_key: String(r.row_key), payload };
+}
+
+// Every Overflow value an audited cell points to must still hash to what the pointer says (the cell's own digest
+// covers the pointer, not the text it points to).
+function checkOverflow(places: TabRows[], blobs: Record<string, { rows: unknown[][]; archive: boolean }>) {
+  const texts: Record<string, string> = {};
+  for (const place of places) {
+    const cols = tabByKey(place.tab).columns;
+    for (let i = 0; i < place.rows.length; i++)
+      for (let c = 0; c < place.rows[i].length; c++) {
+        const p = parsePointer(place.rows[i][c]);
+        if (p?.$ref !== 'Overflow') continue;
+        if (!(p.id in texts)) {
+          const parts = (blobs[p.id]?.rows ?? [])
+            .map((b) => overflowCols.read(b))
+            .sort((a, b) => Number(a.chunk) - Number(b.chunk));
+          texts[p.id] = parts.map((b) => String(b.text)).join('');
+        }
+        if (sha256Hex(texts[p.id]) !== p.sha256)
           return {
-            ok: false,
-            rows: audit.length,
-            problem: {
-              tab,
-              row: sheetRow,
-              detail: `row ${sheetRow} (${String(values[idCol])}) has no audit record: it was inserted or moved`,
-            },
-          };
-        continue;
-      }
-      if (values[idCol] !== rec.key)
-        return {
-          ok: false,
-          rows: audit.length,
-          problem: {
-            tab,
-            row: sheetRow,
-            detail: `row ${sheetRow} should hold ${rec.key} (audit seq ${rec.seq}) but holds "${String(values[idCol])}": a row was inserted or deleted`,
-          },
-        };
-      // A digest recorded before dates were hashed to the whole second (core/cells.ts) still matches its row.
-      if (sha256Hex(canonical(values)) !== rec.sha256 && sha256Hex(canonical(values, 'exact')) !== rec.sha256)
-        return {
-          ok: false,
-          rows: audit.length,
-          problem: {
-            tab,
-            row: sheetRow,
-            detail: `row ${sheetRow} (${rec.key}) was altered after audit seq ${rec.seq}`,
-          },
-        };
-    }
-    const lastRecorded = Math.max(0, ...Object.keys(byRow).map(Number));
-    if (lastRecorded > rows.length + 1)
-      return {
-        ok: false,
-        rows: audit.length,
-        problem: {
-          tab,
-          row: lastRecorded,
-          detail: `row ${lastRecorded} (${byRow[lastRecorded].key}) is missing: a row was deleted`,
-        },
-      };
-  }
-  if (messages.length) {
-    const rows = store.readTab('messages').map((v) => messageCols.read(v));
-    for (const m of messages.sort((a, b) => a.row - b.row)) {
-      const part = rows.slice(m.rows![0] - 2, m.rows![1] - 1);
-      const ok = part.length === m.rows![1] - m.rows![0] + 1 && part.every((r) => r.message_id === m.key);
-      if (!ok || sha256Hex(part.map((r) => String(r.message_json)).join('')) !== m.sha256) {
-        return {
-          ok: false,
-          rows: audit.length,
-          problem: {
-            tab: 'Messages',
-            row: m.rows![0],
-            detail: `message ${m.key} at row ${m.rows![0]} does not match audit seq ${m.seq}: it was altered, moved or deleted`,
-          },
-        };
-      }
-    }
-    const covered = new Set<number>();
-    for (const m of messages) for (let r = m.rows![0]; r <= m.rows![1]; r++) covered.add(r);
-    for (let i = 0; i < rows.length; i++) {
-      if (!covered.has(i + 2) && Object.values(rows[i]).some((v) => v !== ''))
-        return {
-          ok: false,
-          rows: audit.length,
-          problem: {
-            tab: 'Messages',
+            tab: place.label,
             row: i + 2,
-            detail: `row ${i + 2} (${String(rows[i].message_id)}) has no audit record: it was inserted`,
-          },
-        };
+            column: cols[c].key,
+            detail: `row ${i + 2}, column ${cols[c].key}: its long value ${p.id} in Overflow was altered or removed`,
+          };
+      }
+  }
+  return null;
+}
+
+// One read per tab and source. `stores` run oldest first: the archive, then the spreadsheet.
+export function verifyAudit(main: Store, archive?: Store | null): AuditReport {
+  const sources: Source[] = (archive ? [{ store: archive, archive: true }] : []).concat([
+    { store: main, archive: false },
+  ]);
+  const chain: unknown[][] = [];
+  const origin: { tab: string; row: number }[] = [];
+  for (const s of sources) {
+    const rows = s.store.readWhole('audit');
+    rows.forEach((v, i) => {
+      chain.push(v);
+      origin.push({ tab: label(s.archive, 'Audit'), row: i + 2 });
+    });
+  }
+  const broken = verifyChain(chain, sha256Hex);
+  if (broken) {
+    const at = origin[broken.row - 2] ?? { tab: 'Audit', row: broken.row };
+    return { ok: false, rows: chain.length, problem: { ...at, detail: `seq ${broken.seq}: ${broken.problem}` } };
+  }
+  const events = chain.map((v, i) => parseRecord(v, origin[i]));
+  const places: TabRows[] = [];
+  const blobs: Record<string, { rows: unknown[][]; archive: boolean }> = {};
+  for (const s of sources) {
+    for (const tab of AUDITED_TABS)
+      places.push({
+        tab,
+        archive: s.archive,
+        label: label(s.archive, tabByKey(tab).name),
+        rows: s.store.readWhole(tab),
+      });
+    for (const v of s.store.readWhole('overflow')) {
+      const id = String(overflowCols.read(v).blob_id);
+      (blobs[id] ??= { rows: [], archive: s.archive }).rows.push(v);
     }
   }
-  return { ok: true, rows: audit.length };
+  const problem = checkRows(events, places, sha256Hex) ?? checkOverflow(places, blobs);
+  return problem ? { ok: false, rows: chain.length, problem } : { ok: true, rows: chain.length };
 }

@@ -11,7 +11,8 @@ import {
   otherOwnerMessage,
   wantedTriggers,
 } from '../core/trigger-plan.js';
-import { effectiveUserEmail } from '../adapters/gas/services.js';
+import { activeUserEmail, effectiveUserEmail } from '../adapters/gas/services.js';
+import { adoptConfigRows } from './config-audit.js';
 import { seedSettings } from '../adapters/gas/settings-tab.js';
 import { settleTimeZone, type TimeZoneStep } from '../adapters/gas/spreadsheet.js';
 import { applyTab, findSheet, readHeader } from '../adapters/gas/tabs.js';
@@ -34,6 +35,7 @@ export interface SetupReport {
   settingsAdded: number;
   agentsAdded: number;
   promptsAdded: number;
+  configAudited: number;
   triggersCreated: number;
   triggersRemoved: number;
   // The account whose triggers do Kaigi's work, and what this account is told when it is someone else.
@@ -59,6 +61,7 @@ export function runSetup(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, lang: Lan
     settingsAdded: 0,
     agentsAdded: 0,
     promptsAdded: 0,
+    configAudited: 0,
     triggersCreated: 0,
     triggersRemoved: 0,
     workersOwner: '',
@@ -95,6 +98,8 @@ export function runSetup(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, lang: Lan
   report.workersNotice = workers.notice;
   // The configuration tabs go into the script cache now, so the first discussion after setup reads none of them.
   for (const key of CONFIG_TABS) store.readConfig(key);
+  // Rows setup added (or a workbook's configuration from before the audit covered it) are recorded once.
+  report.configAudited = adoptConfigRows(store, activeUserEmail() || 'setup', new Date());
   return report;
 }
 

@@ -110,7 +110,7 @@ export class WorkQueue {
         event: 'enqueue',
         tab: 'Queue',
         row_key: id,
-        payload: { type, priority, row: placed.row, sha256: c.digest(placed.values) },
+        payload: { type, priority, row: placed.row },
       });
       c.run(new Date(now).toISOString());
       return { id, duplicate: false };

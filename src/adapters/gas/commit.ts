@@ -2,6 +2,7 @@
 import { cellDate, isDate } from './records.js';
 import { rowsOf, type TabKey } from '../../../sheets-schema/index.js';
 import { auditRows, type AuditEvent } from '../../core/audit.js';
+import { type RowWrite, withRowDigests } from '../../core/audit-events.js';
 import { canonical, chunks, MAX_CELL_CHARS, pointerText } from '../../core/cells.js';
 import { sha256Hex } from './crypto.js';
 import type { Store } from './store.js';
@@ -21,11 +22,21 @@ export class Commit {
   private marker: { tab: TabKey; row: number; values: unknown[] } | null = null;
   private readonly post: Block[] = [];
   private readonly appended: Record<string, [number, number]> = {};
+  // Every row written (or recorded) in write order, for the digests the audit events carry.
+  private readonly writes: RowWrite[] = [];
 
   constructor(
     private readonly store: Store,
     readonly state: StoreState,
+    // Who the audit names for a row no event of the commit describes.
+    private readonly actor = 'kaigi',
   ) {}
+
+  private wrote(tab: TabKey, row: number, rows: unknown[][], appended: boolean): void {
+    rows.forEach((values, i) => {
+      this.writes.push({ tab, row: row + i, values, appended });
+    });
+  }
 
   nextSeq(name: string): number {
     const n = (Number(this.state.counters[name]) || 0) + 1;
@@ -90,6 +101,7 @@ export class Commit {
     const fitted = rows.map((r, i) => this.fit(r, owner(i)));
     const first = this.reserve(tab, rows.length);
     if (rows.length) this.blocks.push({ tab, row: first, rows: fitted });
+    this.wrote(tab, first, fitted, true);
     return first;
   }
 
@@ -98,24 +110,36 @@ export class Commit {
     const fitted = this.fit(values, owner);
     const row = this.reserve(tab, 1);
     this.blocks.push({ tab, row, rows: [fitted] });
+    this.wrote(tab, row, [fitted], true);
     return { row, values: fitted };
   }
 
   update(tab: TabKey, row: number, values: unknown[], owner = `${tab}:${row}`): unknown[] {
     const fitted = this.fit(values, owner);
     this.blocks.push({ tab, row, rows: [fitted] });
+    this.wrote(tab, row, [fitted], false);
     return fitted;
   }
 
   // A write made only once the commit point is in the sheet: a crash before it rolls the commit back, and
   // a crash after it leaves work that a replay finds already done (e.g. a task still marked as leased).
   updateAfter(tab: TabKey, row: number, values: unknown[], owner = `${tab}:${row}`): void {
-    this.post.push({ tab, row, rows: [this.fit(values, owner)] });
+    const fitted = this.fit(values, owner);
+    this.post.push({ tab, row, rows: [fitted] });
+    this.wrote(tab, row, [fitted], false);
   }
 
   // Several consecutive rows in one write, after the commit point (counters that must never be applied twice).
   updateBlockAfter(tab: TabKey, row: number, rows: unknown[][]): void {
-    this.post.push({ tab, row, rows: rows.map((r, i) => this.fit(r, `${tab}:${row + i}`)) });
+    const fitted = rows.map((r, i) => this.fit(r, `${tab}:${row + i}`));
+    this.post.push({ tab, row, rows: fitted });
+    this.wrote(tab, row, fitted, false);
+  }
+
+  // A row the commit does not write but whose current content the audit must record: a person's edit of a
+  // configuration tab, seen by the on-edit trigger.
+  record(tab: TabKey, row: number, values: unknown[]): void {
+    this.wrote(tab, row, [values], false);
   }
 
   // The last write of the commit; once it is in the sheet the commit counts as done.
@@ -123,6 +147,7 @@ export class Commit {
     const fitted = this.fit(values, owner);
     const r = row === 'append' ? this.reserve(tab, 1) : row;
     this.marker = { tab, row: r, values: fitted };
+    this.wrote(tab, r, [fitted], row === 'append');
     return { row: r, values: fitted };
   }
 
@@ -144,6 +169,7 @@ export class Commit {
   run(timestamp: string): StoreState {
     const before = this.store.readState();
     this.chainAudit(timestamp);
+    if (!this.marker) this.markAuditTail();
     if (!this.marker) throw new StoreError('a commit needs a final write');
     const marker = { ...this.marker, values: pad(this.marker.values, this.store.width(this.marker.tab)) };
     this.growTabs();
@@ -156,13 +182,24 @@ export class Commit {
     return after;
   }
 
-  // The commit's audit events become chained rows appended to the Audit tab.
+  // The commit's audit events, each audited row's digest on the event that names it, become chained Audit rows.
   private chainAudit(timestamp: string): void {
-    if (!this.events.length) return;
-    const { rows, head } = auditRows(this.state.audit, this.events, timestamp, sha256Hex);
+    const events = withRowDigests(this.events, this.writes, this.actor, sha256Hex);
+    if (!events.length) return;
+    const { rows, head } = auditRows(this.state.audit, events, timestamp, sha256Hex);
     const first = this.reserve('audit', rows.length);
     this.blocks.push({ tab: 'audit', row: first, rows });
     this.state.audit = head;
+  }
+
+  // A commit of audit rows alone (a person's edit recorded): its last Audit row is the final write.
+  private markAuditTail(): void {
+    const at = this.blocks.map((b) => b.tab).lastIndexOf('audit');
+    if (at < 0) return;
+    const block = this.blocks[at];
+    const values = block.rows.pop() as unknown[];
+    if (!block.rows.length) this.blocks.splice(at, 1);
+    this.marker = { tab: 'audit', row: block.row + block.rows.length, values };
   }
 
   // Step 1: room for the appended rows. Only the state after (and so a roll-forward) records the new sizes: a

@@ -19,6 +19,8 @@ export interface StoreState {
   counters: Record<string, { day: string; seq: number } | number>;
   queueHead: number;
   journal: Journal | null;
+  // The tab layout (src/adapters/gas/tab-upgrade.ts) the workbook was last brought to; absent before it was kept.
+  layout?: string;
 }
 
 // A commit in flight: its final write (the marker) and what it appended, to roll forward or back after a crash.

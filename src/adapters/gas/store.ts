@@ -1,5 +1,5 @@
 // Kaigi's tabs as a store: batched reads, journaled commits at known tails, overflow for long values.
-import { APPEND_TABS, rowsOf, tabByKey, type TabKey } from '../../../sheets-schema/index.js';
+import { APPEND_TABS, AUDITED_TABS, rowsOf, tabByKey, type TabKey } from '../../../sheets-schema/index.js';
 import { GENESIS, type ChainHead } from '../../core/audit.js';
 import { canonical, parsePointer, type Pointer } from '../../core/cells.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
@@ -17,6 +17,8 @@ import {
   type Tail,
 } from './store-format.js';
 import { findSheet } from './tabs.js';
+import { TAB_LAYOUT, upgradeTabs } from './tab-upgrade.js';
+import { adoptUnrecorded } from './config-adopt.js';
 
 // Other modules import these from here; the commit and the formats live in their own files.
 export { Commit } from './commit.js';
@@ -111,16 +113,18 @@ export class Store {
     return freshState(tails, audit);
   }
 
-  // setup(): make sure every append tab has a tail, without touching tails already kept.
+  // setup(): make sure every append tab has a tail, without touching tails already kept. Setup has just brought
+  // every tab to this release's layout, so the state says so.
   ensureState(): StoreState {
     const raw = PropertiesService.getScriptProperties().getProperty(STATE_KEY);
-    const fresh = this.readStateFromSheets();
+    const fresh: StoreState = { ...this.readStateFromSheets(), layout: TAB_LAYOUT };
     if (!raw) {
       this.writeState(fresh);
       return fresh;
     }
     const s = parseState(raw, STATE_KEY);
-    let changed = false;
+    let changed = s.layout !== TAB_LAYOUT;
+    s.layout = TAB_LAYOUT;
     for (const key of Object.keys(fresh.tails)) {
       if (!s.tails[key]) {
         s.tails[key] = fresh.tails[key];
@@ -141,13 +145,30 @@ export class Store {
     if (!lock.tryLock(timeoutMs))
       throw new StoreError('Kaigi is busy: another execution held the lock for too long. Try again.');
     try {
-      return fn(this.recover(this.readState()));
+      let state = this.readState();
+      const upgrading = state.layout !== TAB_LAYOUT;
+      // Columns first: a journal an earlier release left is replayed at this release's tab widths.
+      if (upgrading) upgradeTabs(this.ss);
+      state = this.recover(state);
+      if (upgrading) state = this.upgrade(state);
+      return fn(state);
     } finally {
       // Google's reference for Lock.releaseLock(): flush the spreadsheet's pending changes first, so the next
       // holder of the lock reads what this one wrote.
       this.flush();
       lock.releaseLock();
     }
+  }
+
+  // A workbook from an earlier release, its tabs already given this release's columns: new log tabs get their
+  // tails and the rows that release did not audit are recorded. Done once, under the lock; the state remembers it.
+  private upgrade(state: StoreState): StoreState {
+    const fresh = this.readStateFromSheets();
+    const next: StoreState = { ...state, tails: { ...fresh.tails, ...state.tails }, layout: TAB_LAYOUT };
+    this.flush();
+    this.writeState(next);
+    // Its configuration rows, never audited by that release, are recorded now, once.
+    return adoptUnrecorded(this, next, 'kaigi (upgrade)', new Date(), AUDITED_TABS).state;
   }
 
   // A journal left by a dead commit: rolled forward when its marker is in the sheet, else rolled back.
@@ -192,6 +213,18 @@ export class Store {
       this.tabCache[key] = last < 2 ? [] : s.getRange(2, 1, last - 1, this.width(key)).getValues();
     }
     return this.tabCache[key];
+  }
+
+  // A whole tab in one read, as wide as the tab is defined whatever the sheet holds (a workbook not yet upgraded may
+  // lack a column; cells past the definition are not part of a row). Not cached: verifyAudit reads each tab once.
+  readWhole(key: TabKey): unknown[][] {
+    const width = this.width(key);
+    const all = this.sheet(key).getDataRange().getValues();
+    return all.slice(1).map((r) => {
+      const row = r.slice(0, width);
+      while (row.length < width) row.push('');
+      return row;
+    });
   }
 
   // Configuration tabs people rarely change (Settings, Agents, Prompts) are cached between executions.
@@ -274,8 +307,8 @@ export class Store {
     return out;
   }
 
-  begin(state: StoreState): Commit {
-    return new Commit(this, clone({ ...state, journal: null }));
+  begin(state: StoreState, actor?: string): Commit {
+    return new Commit(this, clone({ ...state, journal: null }), actor);
   }
 
   // Grows a tab ahead of writes; new rows inherit the formats of the last row (plain text stays plain text).

@@ -23,13 +23,13 @@ export const processObjection: TaskHandler = {
       const { r, alongside } = assignDecisionId(c, council.tz, named.result, named.objection);
       const objection = alongside ?? named.objection;
       council.discussions.commitStep(c, l, r, (cc) => {
-        const placed = cc.appendOne('objections', objectionRow(objection), `Objections:${id}`);
+        cc.appendOne('objections', objectionRow(objection), `Objections:${id}`);
         cc.audit({
           actor: objection.objector,
           event: 'objection',
           tab: 'Objections',
           row_key: id,
-          payload: { row: placed.row, status: objection.status, sha256: cc.digest(placed.values) },
+          payload: { status: objection.status },
         });
       });
     });

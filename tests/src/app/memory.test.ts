@@ -22,16 +22,18 @@ describe('sixty simulated days', () => {
     const log = records(rt, 'discussions');
     expect(run.discussions).toBe(log.length);
     const member = (id: unknown) => String(log.find((r) => r.discussion_id === id)!.trigger_target_user);
-    // Orders were carried out and reviewed: every order of a closed discussion DONE, one Outcomes row each,
-    // and its verdict on the log row (column M).
+    // Orders were reviewed: one Outcomes row per closed discussion, and its verdict on the log row (column M).
+    // Nobody reported on them, so the review left them PENDING and says so in Outcomes (only a report moves one).
     const closed = log.filter((r) => r.status === 'CLOSED');
     const outcomes = records(rt, 'outcomes');
     expect(outcomes.map((o) => o.discussion_id)).toEqual(closed.map((r) => r.discussion_id));
+    expect(outcomes.map((o) => o.order_status)).toEqual(outcomes.map(() => 'PENDING'));
     const orders = records(rt, 'orders');
     for (const r of closed) {
       const own = orders.filter((o) => o.discussion_id === r.discussion_id);
       expect(own.length).toBeGreaterThanOrEqual(1);
-      expect(own.map((o) => o.status)).toEqual(own.map(() => 'DONE'));
+      expect(own.map((o) => o.status)).toEqual(own.map(() => 'PENDING'));
+      expect(r.execution_status).toBe('PENDING');
     }
     // The simulated members recover only while an order in force holds the action each responds to
     // (HIDDEN_EFFECTS), and a slump lasts past every review window otherwise. So a decision whose own order holds
@@ -323,6 +325,7 @@ describe('what memory puts in front of a model', () => {
     const [id] = Object.keys(statuses(rt));
     const stored = messages(rt, id).filter((m) => m.phase === 2 && m.message_type === 'SPECIALIST_OPINION');
     const before = JSON.stringify(rt.workbook.sheets.map((s) => s.cells));
+    const auditBefore = records(rt, 'audit').length;
     const r = ok(
       await rt.run('replayPhase', [{ discussion_id: id, phase: 2, model: 'openai-compatible:any' }], {
         kind: 'server',
@@ -344,10 +347,17 @@ describe('what memory puts in front of a model', () => {
     );
     expect(again.answers.every((a: { replay: unknown; error: string | null }) => a.replay && !a.error)).toBe(true);
     expect(again.answers[1].original.hypothesis).not.toBe(again.answers[1].replay.hypothesis);
-    const after = JSON.stringify(rt.workbook.sheets.filter((x) => x.name !== 'Settings').map((x) => x.cells));
+    // The only change is the person's Settings edit, and its audit event; the replays wrote nothing.
+    const changed = (x: { name: string }) => x.name === 'Settings' || x.name === 'Audit';
+    const after = JSON.stringify(rt.workbook.sheets.filter((x) => !changed(x)).map((x) => x.cells));
     expect(after).toBe(
-      JSON.stringify(JSON.parse(before).filter((_: unknown, i: number) => rt.workbook.sheets[i].name !== 'Settings')),
+      JSON.stringify(JSON.parse(before).filter((_: unknown, i: number) => !changed(rt.workbook.sheets[i]))),
     );
+    const audit = records(rt, 'audit');
+    expect(audit.slice(audit.length - 1).map((r) => [r.event, r.row_key])).toEqual([
+      ['config_edit', 'provider.base_url'],
+    ]);
+    expect(audit.length).toBe(auditBefore + 1);
   });
 });
 

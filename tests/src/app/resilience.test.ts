@@ -8,8 +8,8 @@ import { column, records, rowValues } from '../../helpers.js';
 // construction (a resumed step runs later), so timestamps and the hashes that cover them are left out.
 function record(rt: Runtime) {
   const strip = (p: Record<string, unknown>) => {
-    const { sha256, ...rest } = p;
-    return rest;
+    const { sha256, digest, ...rest } = p;
+    return digest ? { ...rest, row: (digest as { row: number }).row } : rest;
   };
   return {
     messages: messages(rt).map((m) => [
