@@ -2,11 +2,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isLocalUrl, originOf, Runtime, type ExecutionResult } from '../runtime/runtime.js';
+import { FormatError, FormatVersionError } from '../runtime/host/format-errors.js';
 import { rowsOf } from '../sheets-schema/index.js';
 import { demoTrigger } from '../src/core/demo-data.js';
+import { CONTENT_SCHEMAS, MAX_DAYS } from '../src/core/messages.js';
+import { REPORT_STATUSES } from '../src/core/order-status.js';
+import { Settings } from '../src/core/settings.js';
 import { registry as vendors } from '../src/core/providers/vendor-registry.js';
 
+// Bad usage (exit 2, with the usage), and bad input that the usage would not help with (exit 2, one line).
 class UsageError extends Error {}
+class InputError extends UsageError {}
 
 const USAGE = `usage:
   kaigi run [--demo] [--trigger FILE.json] [--workbook FILE.xlsx] [--provider ${['rules', ...vendors.names()].join('|')}]
@@ -15,7 +21,8 @@ const USAGE = `usage:
   kaigi export --workbook FILE.xlsx --tab NAME [--format json|csv]
   kaigi verify-audit --workbook FILE.xlsx
   kaigi object --workbook FILE.xlsx --discussion ID --reason TEXT [--alternative TEXT] [--urgency LEVEL] [--objector WHO]
-  kaigi resolve --workbook FILE.xlsx --discussion ID --action approve|return|reject [--guidance TEXT] [--order FILE.json]`;
+  kaigi resolve --workbook FILE.xlsx --discussion ID --action approve|return|reject [--guidance TEXT] [--order FILE.json]
+  kaigi report --workbook FILE.xlsx --discussion ID --status ${REPORT_STATUSES.join('|')} [--report TEXT] [--by NAME]`;
 
 const FLAGS = new Set(['demo', 'json']);
 
@@ -36,6 +43,21 @@ function parse(argv: string[]): { command: string; opts: Record<string, string |
   }
   return { command, opts };
 }
+
+// Output is written before the process exits, to a pipe too: a pipe takes 64 KB at a time, and process.exit()
+// would drop the rest. Each write resolves once the stream has handed it on; the reader having gone (EPIPE,
+// `| head`) is not an error of ours.
+function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
+  return new Promise((resolve, reject) =>
+    stream.write(text, (e) => (e && (e as NodeJS.ErrnoException).code !== 'EPIPE' ? reject(e) : resolve())),
+  );
+}
+const print = (text: string) => write(process.stdout, `${text}\n`);
+const warn = (text: string) => write(process.stderr, `${text}\n`);
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
 
 function need(opts: Record<string, string | boolean>, key: string): string {
   const v = opts[key];
@@ -86,13 +108,54 @@ function readTrigger(file: string): Record<string, unknown> {
   try {
     t = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new UsageError(`cannot read trigger ${file}: ${(e as Error).message}`);
+    throw new InputError(`cannot read trigger ${file}: ${(e as Error).message}`);
   }
   const x = t as Record<string, unknown>;
-  if (!x || typeof x !== 'object' || Array.isArray(x)) throw new UsageError('a trigger file holds a JSON object');
+  if (!x || typeof x !== 'object' || Array.isArray(x)) throw new InputError('a trigger file holds a JSON object');
   if (typeof x.type !== 'string' || typeof x.target_user_id !== 'string')
-    throw new UsageError('a trigger needs "type" and "target_user_id" strings');
+    throw new InputError('a trigger needs "type" and "target_user_id" strings');
   return x;
+}
+
+// An EXECUTION_ORDER content for `resolve --order`, checked against the message schema (Kaigi gives an approved
+// order its own decision id, so the file may leave decision_id out) and the workbook's action allow-list.
+function readOrder(file: string, rt: Runtime): Record<string, unknown> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new InputError(`cannot read order ${file}: ${(e as Error).message}`);
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new InputError(`--order ${file}: an order file holds a JSON object (an EXECUTION_ORDER content)`);
+  const parsed = CONTENT_SCHEMAS.EXECUTION_ORDER.omit({ decision_id: true }).safeParse(raw);
+  if (!parsed.success)
+    throw new InputError(
+      `--order ${file}: ${parsed.error.issues
+        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+        .join('; ')
+        .replace(/\s+/g, ' ')}`,
+    );
+  const allow = settingsOf(rt).get<string[]>('actions.allow_list');
+  parsed.data.actions.forEach((a, i) => {
+    if (allow.indexOf(a.action_type) < 0)
+      throw new InputError(
+        `--order ${file}: actions.${i}.action_type: ${a.action_type} is not in the allow-list (Settings actions.allow_list)`,
+      );
+  });
+  return parsed.data as unknown as Record<string, unknown>;
+}
+
+// The workbook's Settings as the script reads them (defaults for rows it lacks).
+function settingsOf(rt: Runtime): Settings {
+  const wb = rt.workbook;
+  const sheet = wb.sheetByName('Settings') ?? wb.sheetByName('設定');
+  const cols = rowsOf('settings');
+  const values: Record<string, string> = {};
+  if (sheet && wb.lastRow(sheet) >= 2)
+    for (const r of wb.getValues(sheet, 2, 1, wb.lastRow(sheet) - 1, cols.width).map((v) => cols.read(v)))
+      if (r.key !== '') values[String(r.key)] = String(r.value);
+  return new Settings(values);
 }
 
 // The discussion a queue task became, once a tick has opened it.
@@ -221,7 +284,7 @@ async function run(opts: Record<string, string | boolean>): Promise<number> {
   const baseUrl = opts['base-url'] ? String(opts['base-url']) : '';
   const allow = baseUrl && (await isLocalUrl(baseUrl)) ? [originOf(baseUrl)] : [];
   if (allow.length)
-    console.error(
+    await warn(
       `kaigi: allowing UrlFetchApp to reach ${allow[0]} (local model server): a deployed Kaigi cannot reach it`,
     );
   const { rt } = await openWorkbook(workbook, keysFromEnv(), allow);
@@ -251,7 +314,8 @@ async function run(opts: Record<string, string | boolean>): Promise<number> {
       maxClockMs: 3 * 24 * 3600_000,
     });
     // Closing waits for the review date: skip the idle minutes and go from one daily review to the next.
-    for (let day = 0; until === 'closed' && status() === 'DECIDED' && day < 60; day++) {
+    // A review is at most MAX_DAYS ahead.
+    for (let day = 0; until === 'closed' && status() === 'DECIDED' && day <= MAX_DAYS + 1; day++) {
       const review = rt.triggers.triggers.find((t) => t.handler === 'dailyReview' && t.nextAt !== null);
       if (!review) break;
       rt.clock.advanceTo(review.nextAt!);
@@ -261,13 +325,12 @@ async function run(opts: Record<string, string | boolean>): Promise<number> {
     const d = discussionOfTask(rt, task_id);
     await rt.save(workbook);
     if (!d) {
-      console.error(`kaigi: task ${task_id} never became a discussion`);
+      await warn(`kaigi: task ${task_id} never became a discussion`);
       return 1;
     }
     const view = (await call(rt, 'getDiscussion', [d.id], 'server')) as View;
     const s = summary(view, workbook);
-    if (opts.json) console.log(JSON.stringify(s));
-    else console.log(transcript(view, s));
+    await print(opts.json ? JSON.stringify(s) : transcript(view, s));
     const reached =
       until === 'idle'
         ? queueIdle(rt)
@@ -290,7 +353,7 @@ function csv(columns: string[], rows: Record<string, unknown>[]): string {
 
 async function existing(opts: Record<string, string | boolean>): Promise<{ rt: Runtime; file: string }> {
   const file = path.resolve(need(opts, 'workbook'));
-  if (!fs.existsSync(file)) throw new UsageError(`no workbook at ${file}`);
+  if (!fs.existsSync(file)) throw new InputError(`no workbook at ${file}`);
   return { rt: await Runtime.open(file, { secrets: keysFromEnv() }), file };
 }
 
@@ -304,7 +367,7 @@ async function main(argv: string[]): Promise<number> {
       try {
         const r = await rt.run('tick', [], { kind: 'trigger' });
         await rt.save(file);
-        console.log(JSON.stringify(r.ok ? r.value : { error: r.error?.message }));
+        await print(JSON.stringify(r.ok ? r.value : { error: r.error?.message }));
         return r.ok ? 0 : 1;
       } finally {
         await rt.close();
@@ -316,9 +379,9 @@ async function main(argv: string[]): Promise<number> {
       const { rt } = await existing(opts);
       try {
         const r = await rt.run('exportTab', [need(opts, 'tab')], { kind: 'editor' });
-        if (!r.ok) throw new UsageError(r.error!.message);
+        if (!r.ok) throw new InputError(r.error!.message);
         const out = r.value as { columns: string[]; rows: Record<string, unknown>[] };
-        console.log(format === 'json' ? JSON.stringify(out.rows, null, 1) : csv(out.columns, out.rows));
+        await print(format === 'json' ? JSON.stringify(out.rows, null, 1) : csv(out.columns, out.rows));
         return 0;
       } finally {
         await rt.close();
@@ -332,9 +395,11 @@ async function main(argv: string[]): Promise<number> {
           rows: number;
           problem?: { tab: string; row: number; detail: string };
         };
-        if (report.ok) console.log(`audit chain intact: ${report.rows} rows`);
-        else
-          console.log(`audit broken at ${report.problem!.tab} row ${report.problem!.row}: ${report.problem!.detail}`);
+        await print(
+          report.ok
+            ? `audit chain intact: ${report.rows} rows`
+            : `audit broken at ${report.problem!.tab} row ${report.problem!.row}: ${report.problem!.detail}`,
+        );
         return report.ok ? 0 : 1;
       } finally {
         await rt.close();
@@ -355,15 +420,34 @@ async function main(argv: string[]): Promise<number> {
           });
         else {
           Object.assign(input, { action: need(opts, 'action'), guidance: opts.guidance, by: 'cli' });
-          if (opts.order) input.order = readTrigger(String(opts.order));
+          if (opts.order) input.order = readOrder(String(opts.order), rt);
         }
         const r = await rt.run(command === 'object' ? 'fileObjection' : 'resolveEscalation', [input], {
           kind: 'server',
         });
-        if (!r.ok) throw new UsageError(r.error!.message);
+        if (!r.ok) throw new InputError(r.error!.message);
         await rt.runTriggers(() => queueIdle(rt), { maxFirings: 200 });
         await rt.save(file);
-        console.log(JSON.stringify(r.value));
+        await print(JSON.stringify(r.value));
+        return 0;
+      } finally {
+        await rt.close();
+      }
+    }
+    case 'report': {
+      const status = need(opts, 'status');
+      if ((REPORT_STATUSES as readonly string[]).indexOf(status) < 0)
+        throw new UsageError(`--status must be ${REPORT_STATUSES.join(', ')}; got ${status}`);
+      const input: Record<string, unknown> = { discussion_id: need(opts, 'discussion'), status };
+      if (opts.report !== undefined) input.report = String(opts.report);
+      if (opts.by !== undefined) input.by = String(opts.by);
+      const { rt, file } = await existing(opts);
+      try {
+        const r = await rt.run('reportOrder', [input], { kind: 'server' });
+        // An unknown discussion, a report its orders' status does not allow, a bad field: bad input (exit 2).
+        if (!r.ok) throw new InputError(r.error!.message);
+        await rt.save(file);
+        await print(JSON.stringify(r.value));
         return 0;
       } finally {
         await rt.close();
@@ -374,14 +458,20 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// Exits only once everything printed has been written; the runtime's workers are closed by then.
+async function exit(code: number | Promise<number>): Promise<never> {
+  process.exit(await code);
+}
+
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (e) => {
-    if (e instanceof UsageError) {
-      console.error(e.message ? `kaigi: ${e.message}\n${USAGE}` : USAGE);
-      process.exit(2);
-    }
-    console.error(`kaigi: ${(e as Error).message}`);
-    process.exit(1);
-  },
+  (code) => exit(code),
+  (e) =>
+    exit(
+      // An unreadable workbook is bad input, not a broken audit.
+      e instanceof InputError || e instanceof FormatError || e instanceof FormatVersionError
+        ? warn(`kaigi: ${e.message.replace(/\s*\n\s*/g, ' ')}`).then(() => 2)
+        : e instanceof UsageError
+          ? warn(e.message ? `kaigi: ${e.message}\n${USAGE}` : USAGE).then(() => 2)
+          : warn(`kaigi: ${(e as Error).message}`).then(() => 1),
+    ),
 );

@@ -60,7 +60,8 @@ export async function simulate(
   const kpi = rt.workbook.sheetByName('KPI')!;
   for (let d = 0; d < days; d++) {
     const today = day(rt.clock.now());
-    // The orders now in force: PENDING orders reviewed in the future.
+    // The orders now in force: open orders whose review date has not passed (the review leaves orders as reported,
+    // so the date, not the status, says when one stops).
     const orders = rt.workbook.sheetByName('Orders')!;
     const orderRows =
       rt.workbook.lastRow(orders) < 2 ? [] : rt.workbook.getValues(orders, 2, 1, rt.workbook.lastRow(orders) - 1, 9);
@@ -74,7 +75,12 @@ export async function simulate(
     for (const m of members) {
       const s = state[m];
       const active = orderRows
-        .filter((o) => memberOf[String(o[2])] === m && o[5] === 'PENDING')
+        .filter(
+          (o) =>
+            memberOf[String(o[2])] === m &&
+            ['PENDING', 'ACKNOWLEDGED', 'IN_PROGRESS'].indexOf(String(o[5])) >= 0 &&
+            day((o[6] as Date).getTime()) >= today,
+        )
         .map((o) => JSON.parse(String(o[4])).action_type as string);
       if (active.indexOf(HIDDEN_EFFECTS[m]) >= 0) s.recovering = true;
       if (s.slumpDay < 0 && !s.recovering && rand() < 0.06) s.slumpDay = 0;

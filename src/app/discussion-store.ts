@@ -13,6 +13,7 @@ import type { Commit, Store } from '../adapters/gas/store.js';
 import { MAX_CELL_CHARS, parsePointer, pointerText } from '../core/cells.js';
 import { applyStep, type StepResult } from '../core/engine.js';
 import { NotFoundError } from '../core/errors.js';
+import { canMoveOrder, isOrderStatus } from '../core/order-status.js';
 import type { Message } from '../core/messages.js';
 import type { Discussion } from '../core/types.js';
 
@@ -51,12 +52,29 @@ export class DiscussionStore {
     const cell = logCols.read(raw).messages_json;
     const p = parsePointer(cell);
     let messages: Message[];
+    let span: [number, number] | null = p ? p.rows : null;
     if (p) {
-      messages = messagesFromRows(this.store.readRows('messages', p.rows[0], p.rows[1] - p.rows[0] + 1), id);
+      const at = this.messageRows(p);
+      span = at.span;
+      messages = messagesFromRows(at.rows, id);
       if (sha256Hex(JSON.stringify(messages)) !== p.sha256)
         throw new Error(`the messages of ${id} do not match the SHA-256 in its log row`);
     } else messages = cell === '' ? [] : JSON.parse(String(cell));
-    return { row, d: { ...base, messages }, raw, resolved, span: p ? p.rows : null };
+    return { row, d: { ...base, messages }, raw, resolved, span };
+  }
+
+  // A pointer's Messages rows where they are now. Rows above them may have moved to the archive
+  // (src/app/retention.ts), which moves the span up, and rows within it too, which shortens it: it then starts at its
+  // first message's row and is no longer than it was. One read when nothing moved.
+  private messageRows(p: { rows: [number, number]; first_id?: string }): { span: [number, number]; rows: unknown[][] } {
+    const len = p.rows[1] - p.rows[0] + 1;
+    const last = this.store.readState().tails.messages?.last ?? p.rows[1];
+    const rows = p.rows[1] <= last ? this.store.readRows('messages', p.rows[0], len) : [];
+    if (!p.first_id || (rows.length && rows[0][0] === p.first_id)) return { span: p.rows, rows };
+    const at = this.store.findRow('messages', p.first_id);
+    if (!at) return { span: p.rows, rows };
+    const n = Math.max(1, Math.min(len, last - at + 1));
+    return { span: [at, at + n - 1], rows: this.store.readRows('messages', at, n) };
   }
 
   // Writes one step: messages, orders, inbox rows, audit rows, then the log row as the commit point.
@@ -155,9 +173,13 @@ export class DiscussionStore {
     return [start ?? first, last];
   }
 
+  // A replacing decision cancels the orders still open; one already reported DONE or FAILED keeps its status,
+  // since what was carried out (or failed) stays on the record (src/core/order-status.ts).
   private cancelOrders(c: Commit, decision: string, now: number): void {
     for (const row of this.orderRows(decision)) {
       const raw = this.store.readRows('orders', row, 1)[0];
+      const status = orderCols.read(raw).status;
+      if (isOrderStatus(status) && !canMoveOrder(status, 'CANCELLED')) continue;
       const stored = c.update('orders', row, orderCols.write({ status: 'CANCELLED', updated_at: new Date(now) }, raw));
       c.audit({
         actor: 'decider',

@@ -24,6 +24,7 @@ export interface ReviewReport {
 }
 
 const orderCols = rowsOf('orders');
+const outcomeCols = rowsOf('outcomes');
 
 // A decision ready to commit: measured, its learnings chosen and embedded, all before the lock.
 interface Prepared {
@@ -56,6 +57,7 @@ export function runReview(council: Council): ReviewReport {
       };
     }),
     today,
+    evaluatedDecisions(council),
   );
   // Outside the lock: load and measure each decision, ask its model for learnings, embed them.
   const thresholds = thresholdsOf(env.settings);
@@ -89,6 +91,8 @@ export function runReview(council: Council): ReviewReport {
     // one written after it could be lost after the commit counted as done.
     for (const p of prepared) {
       const now = council.now();
+      // The orders' status when the outcome is evaluated: a report may have come since the read above.
+      for (const o of p.a.orders) o.status = String(orderCols.read(store.readRows('orders', o.row, 1)[0]).status);
       const c = store.begin(current);
       const planned = planReview(p.a, p.learned, memory, {
         rules,
@@ -112,6 +116,17 @@ export function runReview(council: Council): ReviewReport {
     mem.forget();
   });
   return report;
+}
+
+// Decisions with an Outcomes row: evaluated once, whatever their orders say since. One column is read.
+function evaluatedDecisions(council: Council): string[] {
+  const sheet = council.store.sheet('outcomes');
+  const last = sheet.getLastRow();
+  if (last < 2) return [];
+  return sheet
+    .getRange(2, outcomeCols.index('decision_id') + 1, last - 1, 1)
+    .getValues()
+    .map((r) => String(r[0]));
 }
 
 function readProperties(): ReviewProperties {

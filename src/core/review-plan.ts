@@ -2,6 +2,7 @@
 import { dayOf as dayOfId } from './ids.js';
 import { orderOf, reflect, shouldNotify, type Learning, type LearningRules } from './memory.js';
 import type { ContentOf } from './messages.js';
+import { executionStatusOf } from './order-status.js';
 import { evaluate, type Evaluation, type Thresholds } from './outcomes.js';
 import { moveLearnings, newLearningOps, type Learned } from './review-learnings.js';
 import { write, type ReviewOp, type SeqName } from './review-ops.js';
@@ -35,10 +36,11 @@ export interface OrderLine {
   review_day: string;
 }
 
+// A decision whose review date has come, with its orders' statuses (what was reported, not what the review sets).
 export interface DueDecision {
   decision_id: string;
   discussion_id: string;
-  orders: { row: number; order_id: string }[];
+  orders: { row: number; order_id: string; status: string }[];
 }
 
 // A due decision whose discussion is still DECIDED on that decision, measured against the KPI.
@@ -73,21 +75,25 @@ export interface ReviewWorld {
   next: (name: SeqName) => number;
 }
 
-const OPEN_ORDERS = ['PENDING', 'ACKNOWLEDGED', 'IN_PROGRESS'];
-
-// Open orders whose review date has come, grouped by decision in the order the tab lists them.
-export function dueDecisions(orders: readonly OrderLine[], today: string): DueDecision[] {
+// Orders whose review date has come, grouped by decision in the order the tab lists them. The outcome is measured
+// whatever the orders' status (only a report moves an order, and an unreported order may still have been carried
+// out), except for a decision a replacing one cancelled, and one already evaluated (it has an Outcomes row).
+export function dueDecisions(
+  orders: readonly OrderLine[],
+  today: string,
+  evaluated: readonly string[] = [],
+): DueDecision[] {
   const byId: Record<string, DueDecision> = {};
   const out: DueDecision[] = [];
   for (const o of orders) {
-    if (OPEN_ORDERS.indexOf(o.status) < 0 || o.review_day > today) continue;
+    if (o.status === 'CANCELLED' || o.review_day > today || evaluated.indexOf(o.decision_id) >= 0) continue;
     let due = byId[o.decision_id];
     if (!due) {
       due = { decision_id: o.decision_id, discussion_id: o.discussion_id, orders: [] };
       byId[o.decision_id] = due;
       out.push(due);
     }
-    due.orders.push({ row: o.row, order_id: o.order_id });
+    due.orders.push({ row: o.row, order_id: o.order_id, status: o.status });
   }
   return out;
 }
@@ -130,7 +136,8 @@ export function planReview(
   const at = new Date(w.now);
   const ops: ReviewOp[] = [];
 
-  // The Outcomes row; the orders are done once the commit point is written (a crash before it leaves them due).
+  // The Outcomes row, saying what the orders had been reported as when measured (column L's rule); the review
+  // never moves an order itself. A crash before the commit point leaves the decision due.
   const outcomeId = `OUT-${w.next('outcome')}`;
   ops.push(
     write(
@@ -151,6 +158,7 @@ export function planReview(
         verdict,
         data_points: ev.points,
         notes: '',
+        order_status: executionStatusOf(a.orders.map((o) => o.status)),
       },
       {
         actor: 'kaigi',
@@ -163,17 +171,6 @@ export function planReview(
       `Outcomes:${outcomeId}`,
     ),
   );
-  for (const o of a.orders)
-    ops.push(
-      write(
-        'orders',
-        'after',
-        o.row,
-        { status: 'DONE', updated_at: at },
-        { actor: 'kaigi', event: 'order_done', tab: 'Orders', row_key: o.order_id, payload: {}, stamp: true },
-      ),
-    );
-
   const moved = moveLearnings(a, memory.learnings, w.rules);
   ops.push(...moved.ops, ...newLearningOps(a, outcomeId, learned, w));
   const learnings = moved.learnings;
@@ -248,7 +245,7 @@ export function planReview(
     }
   }
 
-  // The discussion closes with its verdict in column M: the commit point.
+  // The discussion closes with its verdict in column M: the commit point. Column L stays as the reports made it.
   ops.push({
     kind: 'audit',
     actor: 'kaigi',
@@ -266,7 +263,6 @@ export function planReview(
         status: transition(d.status, 'CLOSED'),
         closed_at: at,
         outcome_evaluated: verdict,
-        execution_status: 'DONE',
       },
       {
         actor: 'kaigi',

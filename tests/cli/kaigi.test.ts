@@ -1,4 +1,5 @@
-// The command line as a user runs it: the demo, export, verify-audit on a saved workbook, and its exit codes.
+// The command line as a user runs it: the demo, export (through a pipe too), verify-audit on a saved workbook, order
+// reports and escalation orders, and its exit codes.
 import ExcelJS from 'exceljs';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -6,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findRoot } from '../../runtime/runtime.js';
+import { newRuntime, rowValues } from '../helpers.js';
 
 const root = findRoot();
 const kaigi = (...args: string[]) =>
@@ -59,7 +61,7 @@ describe('kaigi', () => {
     const csv = kaigi('export', '--workbook', book, '--tab', 'Orders', '--format', 'csv');
     expect(csv.status).toBe(0);
     expect(csv.stdout.split('\n')[0]).toBe(
-      'order_id,decision_id,discussion_id,target_agent,action_json,status,review_date,success_criteria_json,updated_at',
+      'order_id,decision_id,discussion_id,target_agent,action_json,status,review_date,success_criteria_json,updated_at,last_report',
     );
     expect(kaigi('export', '--workbook', book, '--tab', 'Nope').status).toBe(2);
   });
@@ -111,6 +113,112 @@ describe('kaigi', () => {
     const r = kaigi('run', '--trigger', file, '--workbook', path.join(dir, 'esc.xlsx'), '--json');
     expect(r.status).toBe(1);
     expect(JSON.parse(r.stdout).status).toBe('ESCALATED');
+  });
+
+  it('resolve --order takes an EXECUTION_ORDER content, and names the wrong field in one line when it is not one', () => {
+    const esc = path.join(dir, 'esc.xlsx');
+    const [log] = JSON.parse(kaigi('export', '--workbook', esc, '--tab', 'Discussion Log').stdout);
+    expect(log.status).toBe('ESCALATED');
+    const order = {
+      target_agents: ['buddy'],
+      actions: [
+        {
+          action_type: 'ONE_ON_ONE',
+          target: 'tanaka',
+          description: '位置情報は使わず、週1回の1on1で状況を聞く',
+          intensity: 'low',
+          timing: '金曜 16:00',
+          duration_days: 14,
+        },
+      ],
+      monitoring: {
+        metrics: ['contacts'],
+        review_date: '2026-12-31',
+        success_criteria: [{ metric: 'contacts', direction: 'increase', target_change: 0.2, window_days: 7 }],
+      },
+    };
+    const resolve = (name: string, content: unknown) => {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, JSON.stringify(content));
+      return kaigi(
+        'resolve',
+        '--workbook',
+        esc,
+        '--discussion',
+        log.discussion_id,
+        '--action',
+        'approve',
+        '--order',
+        file,
+      );
+    };
+    const oneLine = (r: ReturnType<typeof kaigi>) => {
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      return r.stderr.trim();
+    };
+    const bad = { ...order, actions: [{ ...order.actions[0], intensity: 'extreme' }] };
+    expect(oneLine(resolve('bad-order.json', bad))).toMatch(
+      /^kaigi: --order \S+bad-order\.json: actions\.0\.intensity: /,
+    );
+    const late = { ...order, monitoring: { ...order.monitoring, review_date: '31/12/2026' } };
+    expect(oneLine(resolve('late.json', late))).toMatch(/monitoring\.review_date: expected YYYY-MM-DD$/);
+    const unlisted = { ...order, actions: [{ ...order.actions[0], action_type: 'LOCATION_TRACKING' }] };
+    expect(oneLine(resolve('unlisted.json', unlisted))).toMatch(
+      /actions\.0\.action_type: LOCATION_TRACKING is not in the allow-list \(Settings actions\.allow_list\)$/,
+    );
+    // The trigger shape that used to be asked for is no order.
+    expect(oneLine(resolve('trigger.json', { type: 'request', target_user_id: 'tanaka' }))).toMatch(/target_agents: /);
+    // Still escalated: nothing was enqueued.
+    expect(JSON.parse(kaigi('export', '--workbook', esc, '--tab', 'Discussion Log').stdout)[0].status).toBe(
+      'ESCALATED',
+    );
+    const good = resolve('order.json', order);
+    expect(good.status, good.stderr).toBe(0);
+    const [after] = JSON.parse(kaigi('export', '--workbook', esc, '--tab', 'Discussion Log').stdout);
+    expect(after.status).toBe('DECIDED');
+    const decided = JSON.parse(after.final_decision_json);
+    expect(decided.actions).toEqual(order.actions);
+    expect(decided.decision_id).toMatch(/^DEC-\d{4}-\d{2}-\d{2}-\d{3}$/);
+    const orders = JSON.parse(kaigi('export', '--workbook', esc, '--tab', 'Orders').stdout);
+    expect(orders.map((o: { decision_id: string; status: string }) => [o.decision_id, o.status])).toEqual([
+      [decided.decision_id, 'PENDING'],
+    ]);
+  });
+
+  it('writes all of a tab over 1 MB through a pipe before it exits', async () => {
+    const big = path.join(dir, 'big.xlsx');
+    const rt = newRuntime();
+    const setup = await rt.run('setup', [], { kind: 'editor' });
+    expect(setup.ok, setup.error?.message).toBe(true);
+    const kpi = rt.workbook.sheetByName('KPI')!;
+    const n = 12_000;
+    const rows = Array.from({ length: n }, (_, i) =>
+      rowValues('kpi', {
+        date: new Date(Date.UTC(2026, 0, 1) + Math.floor(i / 50) * 86_400_000),
+        member_id: `member-${i % 50}`,
+        metric: 'contacts',
+        value: i % 17,
+        note: `note ${i} ${'・'.repeat(20)}`,
+      }),
+    );
+    rt.workbook.insertRows(kpi, kpi.maxRows + 1, n, kpi.maxRows);
+    rt.workbook.setValues(kpi, 2, 1, n, rows[0].length, rows);
+    await rt.save(big);
+    const sh = (command: string) =>
+      spawnSync('bash', ['-c', command], { encoding: 'utf8', cwd: root, timeout: 120_000, maxBuffer: 64 << 20 });
+    const file = path.join(dir, 'big.json');
+    const direct = sh(`node bin/kaigi.js export --workbook '${big}' --tab KPI > '${file}'`);
+    expect(direct.status, direct.stderr).toBe(0);
+    const size = fs.statSync(file).size;
+    expect(size).toBeGreaterThan(1 << 20);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toHaveLength(n);
+    const piped = sh(`node bin/kaigi.js export --workbook '${big}' --tab KPI | cat | wc -c`);
+    expect(piped.status, piped.stderr).toBe(0);
+    expect(Number(piped.stdout.trim())).toBe(size);
+    const csv = sh(`node bin/kaigi.js export --workbook '${big}' --tab KPI --format csv | cat | wc -l`);
+    // The header, then one line per row (the last line ends with the newline print adds).
+    expect(Number(csv.stdout.trim())).toBe(n + 1);
   });
 });
 
@@ -187,15 +295,82 @@ describe('kaigi with a model provider', () => {
   });
 });
 
-describe('kaigi run --until closed', () => {
-  it('waits for the review date, evaluates the outcome and closes the discussion', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaigi-closed-'));
-    const r = kaigi('run', '--demo', '--workbook', path.join(dir, 'c.xlsx'), '--until', 'closed', '--json');
+describe('kaigi run --until closed, then kaigi report', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaigi-closed-'));
+  const book = path.join(dir, 'c.xlsx');
+  const tab = (name: string) => JSON.parse(kaigi('export', '--workbook', book, '--tab', name).stdout);
+  let id = '';
+
+  it('waits for the review date, evaluates the outcome and closes the discussion; no order is done unreported', () => {
+    const r = kaigi('run', '--demo', '--workbook', book, '--until', 'closed', '--json');
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout.trim()).status).toBe('CLOSED');
-    const rows = JSON.parse(kaigi('export', '--workbook', path.join(dir, 'c.xlsx'), '--tab', 'Outcomes').stdout);
+    const s = JSON.parse(r.stdout.trim());
+    expect(s.status).toBe('CLOSED');
+    id = s.discussion_id;
+    const rows = tab('Outcomes');
     expect(rows.length).toBe(1);
     // No KPI arrives after the decision in the demo, so there are too few data points to judge.
     expect(rows[0].verdict).toBe('inconclusive');
+    // Nobody reported on the order: the review measured it anyway and says so; column L still reads PENDING.
+    expect(rows[0].order_status).toBe('PENDING');
+    expect(tab('Orders').map((o: { status: string }) => o.status)).toEqual(['PENDING']);
+    const [log] = tab('Discussion Log');
+    expect([log.status, log.execution_status, log.outcome_evaluated]).toEqual(['CLOSED', 'PENDING', 'inconclusive']);
+  });
+
+  it('reports move the orders ACKNOWLEDGED → IN_PROGRESS → DONE, and column L follows', () => {
+    const report = (...args: string[]) => kaigi('report', '--workbook', book, '--discussion', id, ...args);
+    const refused = (r: ReturnType<typeof kaigi>) => {
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      return r.stderr.trim();
+    };
+    expect(refused(report('--status', 'DONE'))).toMatch(
+      /^kaigi: order DEC-\S+-A1 is PENDING and cannot become DONE \(it can be reported ACKNOWLEDGED, FAILED\)$/,
+    );
+    expect(report('--status', 'FINISHED').status).toBe(2);
+    expect(report('--status', 'FINISHED').stderr.split('\n')[0]).toBe(
+      'kaigi: --status must be ACKNOWLEDGED, IN_PROGRESS, DONE, FAILED; got FINISHED',
+    );
+    expect(
+      refused(kaigi('report', '--workbook', book, '--discussion', 'DISC-2020-01-01-001', '--status', 'DONE')),
+    ).toBe('kaigi: discussion DISC-2020-01-01-001 was not found in the Discussion Log');
+    // Refused reports changed nothing.
+    expect(tab('Discussion Log')[0].execution_status).toBe('PENDING');
+    const steps: [string, string][] = [
+      ['ACKNOWLEDGED', 'ACKNOWLEDGED'],
+      ['IN_PROGRESS', 'IN_PROGRESS'],
+      ['DONE', 'DONE'],
+    ];
+    for (const [status, columnL] of steps) {
+      const r = report('--status', status, '--report', `=${status} by buddy`, '--by', 'buddy-api');
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ discussion_id: id, execution_status: columnL });
+      expect(tab('Discussion Log')[0].execution_status).toBe(columnL);
+      const [order] = tab('Orders');
+      // A report that starts with "=" is stored as text, not a formula.
+      expect([order.status, order.last_report]).toEqual([status, `=${status} by buddy`]);
+    }
+    // DONE is final.
+    expect(refused(report('--status', 'FAILED'))).toMatch(/is DONE and cannot become FAILED \(DONE is final\)$/);
+    // Each report is in the transcript and the audit, which still verifies.
+    const acks = tab('Messages')
+      .map((m: { message_json: string }) => JSON.parse(m.message_json))
+      .filter((m: { message_type: string; speaker: string }) => m.message_type === 'ACKNOWLEDGEMENT');
+    expect(acks.map((m: { content: { status: string } }) => m.content.status)).toEqual([
+      'ORDER_ACKNOWLEDGED',
+      'ORDER_IN_PROGRESS',
+      'ORDER_DONE',
+    ]);
+    const events = tab('Audit').filter((a: { event: string }) => a.event === 'order_report');
+    expect(
+      events.map((a: { actor: string; payload_json: string }) => [a.actor, JSON.parse(a.payload_json).to]),
+    ).toEqual([
+      ['buddy-api', 'ACKNOWLEDGED'],
+      ['buddy-api', 'IN_PROGRESS'],
+      ['buddy-api', 'DONE'],
+    ]);
+    const audit = kaigi('verify-audit', '--workbook', book);
+    expect(audit.status, audit.stdout + audit.stderr).toBe(0);
   });
 });

@@ -74,7 +74,7 @@ function kpi(before: number, after: number, afterDays = 7): KpiRow[] {
   return rows;
 }
 
-const DUE = { decision_id: DEC, discussion_id: DISC, orders: [{ row: 7, order_id: `${DEC}-A1` }] };
+const DUE = { decision_id: DEC, discussion_id: DISC, orders: [{ row: 7, order_id: `${DEC}-A1`, status: 'PENDING' }] };
 
 function assessed(rows: KpiRow[]): Assessment {
   const a = assessReview(DUE, D, 12, rows, T);
@@ -178,7 +178,7 @@ function writes<K extends TabKey>(ops: ReviewOp[], tab: K): WriteTo<K>[] {
 }
 
 describe('dueDecisions', () => {
-  it('groups the open orders whose review date has come by decision, in tab order', () => {
+  it('groups the orders whose review date has come by decision, in tab order, whatever was reported', () => {
     const line = (row: number, decision: string, status: string, day: string) => ({
       row,
       order_id: `${decision}-A${row}`,
@@ -197,19 +197,36 @@ describe('dueDecisions', () => {
           line(6, 'DEC-A', 'ACKNOWLEDGED', REVIEW),
           line(7, 'DEC-E', 'CANCELLED', '2026-01-01'),
           line(8, 'DEC-F', 'FAILED', '2026-01-01'),
+          line(9, 'DEC-G', 'DONE', '2026-01-01'),
         ],
         REVIEW,
+        // DEC-G already has its Outcomes row.
+        ['DEC-G'],
       ),
     ).toEqual([
       {
         decision_id: 'DEC-A',
         discussion_id: 'DISC-of-DEC-A',
         orders: [
-          { row: 2, order_id: 'DEC-A-A2' },
-          { row: 6, order_id: 'DEC-A-A6' },
+          { row: 2, order_id: 'DEC-A-A2', status: 'PENDING' },
+          { row: 6, order_id: 'DEC-A-A6', status: 'ACKNOWLEDGED' },
         ],
       },
-      { decision_id: 'DEC-D', discussion_id: 'DISC-of-DEC-D', orders: [{ row: 5, order_id: 'DEC-D-A5' }] },
+      {
+        decision_id: 'DEC-B',
+        discussion_id: 'DISC-of-DEC-B',
+        orders: [{ row: 3, order_id: 'DEC-B-A3', status: 'DONE' }],
+      },
+      {
+        decision_id: 'DEC-D',
+        discussion_id: 'DISC-of-DEC-D',
+        orders: [{ row: 5, order_id: 'DEC-D-A5', status: 'IN_PROGRESS' }],
+      },
+      {
+        decision_id: 'DEC-F',
+        discussion_id: 'DISC-of-DEC-F',
+        orders: [{ row: 8, order_id: 'DEC-F-A8', status: 'FAILED' }],
+      },
     ]);
   });
 });
@@ -302,7 +319,7 @@ describe('newLearnings and askForLearnings', () => {
 });
 
 describe('planReview', () => {
-  it('writes a confirmed review in one commit order: outcome, orders, learnings, reflections, notice, column M', () => {
+  it('writes a confirmed review in one commit order: outcome, learnings, reflections, notice, column M', () => {
     const a = assessed(kpi(10, 12));
     const mem = memory();
     const before = JSON.stringify(mem);
@@ -311,7 +328,6 @@ describe('planReview', () => {
     expect(commit.decision_id).toBe(DEC);
     expect(shape(commit.ops)).toEqual([
       'append outcomes:0 outcome OUT-4',
-      `after orders:7 order_done ${DEC}-A1`,
       'after learnings:2 learning_updated LRN-1',
       'after learnings:3 learning_updated LRN-2',
       'after learnings:4 learning_updated LRN-3',
@@ -348,6 +364,7 @@ describe('planReview', () => {
         verdict: 'confirmed',
         data_points: 7,
         notes: '',
+        order_status: 'PENDING',
       },
       audit: {
         actor: 'kaigi',
@@ -358,15 +375,8 @@ describe('planReview', () => {
         stamp: true,
       },
     });
-    expect(writes(commit.ops, 'orders')[0].values).toEqual({ status: 'DONE', updated_at: AT });
-    expect(writes(commit.ops, 'orders')[0].audit).toEqual({
-      actor: 'kaigi',
-      event: 'order_done',
-      tab: 'Orders',
-      row_key: `${DEC}-A1`,
-      payload: {},
-      stamp: true,
-    });
+    // The review never moves an order: only a report does (src/app/orders.ts).
+    expect(writes(commit.ops, 'orders')).toEqual([]);
     // +0.1 on a confirmed use; the tenth success promotes an individual learning to shared; the case gets its verdict.
     const moves = writes(commit.ops, 'learnings').filter((w) => w.at === 'after');
     expect(moves.map((w) => [w.row, w.values, w.audit.payload])).toEqual([
@@ -506,7 +516,7 @@ describe('planReview', () => {
       at: 'marker',
       row: 12,
       owner: `Discussion Log:${DISC}`,
-      values: { status: 'CLOSED', closed_at: AT, outcome_evaluated: 'confirmed', execution_status: 'DONE' },
+      values: { status: 'CLOSED', closed_at: AT, outcome_evaluated: 'confirmed' },
       audit: {
         actor: 'kaigi',
         event: 'log_row_updated',
@@ -608,7 +618,7 @@ describe('planReview', () => {
     ]);
     expect(commit.ops[commit.ops.length - 1]).toMatchObject({
       at: 'marker',
-      values: { status: 'CLOSED', closed_at: AT, outcome_evaluated: 'rejected', execution_status: 'DONE' },
+      values: { status: 'CLOSED', closed_at: AT, outcome_evaluated: 'rejected' },
     });
     // Right now means the advice was not chosen: psychology and the others not adopted score a hit.
     expect(commit.properties.agentStats).toEqual({
@@ -625,6 +635,25 @@ describe('planReview', () => {
       '根拠となるデータを増やす',
       '似た事例で否定された施策を避ける',
     ]);
+  });
+
+  it('evaluates the outcome whatever the orders were reported as, and says so in Outcomes', () => {
+    const withOrders = (...statuses: string[]): Assessment => ({
+      ...assessed(kpi(10, 12)),
+      orders: statuses.map((status, i) => ({ row: 7 + i, order_id: `${DEC}-A${i + 1}`, status })),
+    });
+    const reported = (...statuses: string[]) => {
+      const a = withOrders(...statuses);
+      const { commit } = planReview(a, withEmbeddings(a), memory(), world());
+      const [outcome] = writes(commit.ops, 'outcomes');
+      expect(writes(commit.ops, 'orders')).toEqual([]);
+      return [outcome.values.verdict, outcome.values.order_status];
+    };
+    expect(reported('DONE')).toEqual(['confirmed', 'DONE']);
+    expect(reported('PENDING', 'PENDING')).toEqual(['confirmed', 'PENDING']);
+    expect(reported('DONE', 'IN_PROGRESS')).toEqual(['confirmed', 'IN_PROGRESS']);
+    expect(reported('DONE', 'FAILED')).toEqual(['confirmed', 'FAILED']);
+    expect(reported('ACKNOWLEDGED')).toEqual(['confirmed', 'ACKNOWLEDGED']);
   });
 
   it('closes an inconclusive review without moving confidence, learning, or scoring the agents', () => {

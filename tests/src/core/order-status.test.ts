@@ -1,0 +1,145 @@
+// Order statuses as pure functions: which reports move an order, column L derived from the orders, and the report plan.
+import { describe, expect, it } from 'vitest';
+import { ConflictError, StateError, ValidationError } from '../../../src/core/errors.js';
+import { planOrderReport, reportInput, type ReportedOrder } from '../../../src/core/order-report.js';
+import {
+  canMoveOrder,
+  executionStatusOf,
+  IllegalOrderTransitionError,
+  moveOrder,
+  ORDER_STATUSES,
+  reportStatus,
+} from '../../../src/core/order-status.js';
+import { DISC, newDiscussion, runToRest, testEnv, TODAY } from './env.js';
+
+const DEC = `DEC-${TODAY}-001`;
+const NOW = `${TODAY}T03:00:00.000Z`;
+const ALLOW = ['GOAL_ADJUSTMENT'];
+
+describe('moveOrder', () => {
+  it('moves forward one stage at a time, fails from any open stage, and treats DONE, FAILED, CANCELLED as final', () => {
+    const allowed = ORDER_STATUSES.map((from) => [from, ORDER_STATUSES.filter((to) => canMoveOrder(from, to))]);
+    expect(allowed).toEqual([
+      ['PENDING', ['ACKNOWLEDGED', 'FAILED', 'CANCELLED']],
+      ['ACKNOWLEDGED', ['IN_PROGRESS', 'FAILED', 'CANCELLED']],
+      ['IN_PROGRESS', ['IN_PROGRESS', 'DONE', 'FAILED', 'CANCELLED']],
+      ['DONE', []],
+      ['FAILED', []],
+      ['CANCELLED', []],
+    ]);
+    expect(moveOrder('PENDING', 'ACKNOWLEDGED')).toBe('ACKNOWLEDGED');
+    expect(moveOrder('IN_PROGRESS', 'DONE')).toBe('DONE');
+  });
+
+  it('names the current and the requested status when a move is not allowed', () => {
+    const skip = (() => {
+      try {
+        moveOrder('PENDING', 'DONE', `${DEC}-A1`);
+      } catch (e) {
+        return e;
+      }
+    })() as IllegalOrderTransitionError;
+    expect(skip).toBeInstanceOf(IllegalOrderTransitionError);
+    expect(skip).toBeInstanceOf(ConflictError);
+    expect([skip.from, skip.to, skip.code]).toEqual(['PENDING', 'DONE', 'illegal_order_transition']);
+    expect(skip.message).toBe(
+      `order ${DEC}-A1 is PENDING and cannot become DONE (it can be reported ACKNOWLEDGED, FAILED)`,
+    );
+    expect(() => moveOrder('DONE', 'FAILED')).toThrow('order is DONE and cannot become FAILED (DONE is final)');
+    expect(() => moveOrder('IN_PROGRESS', 'ACKNOWLEDGED')).toThrow(IllegalOrderTransitionError);
+    // A status no code writes (a hand edit) is bad state, not a bad report.
+    expect(() => moveOrder('done', 'DONE', 'X')).toThrow(StateError);
+  });
+
+  it('takes only the four reportable statuses from a report', () => {
+    expect(reportStatus('FAILED')).toBe('FAILED');
+    for (const bad of ['CANCELLED', 'PENDING', 'done', '', undefined])
+      expect(() => reportStatus(bad)).toThrow(ValidationError);
+    expect(() => reportStatus('CANCELLED')).toThrow(
+      'status must be ACKNOWLEDGED, IN_PROGRESS, DONE, FAILED; got "CANCELLED"',
+    );
+  });
+});
+
+describe('executionStatusOf (column L)', () => {
+  it('derives column L from the orders: cancelled ones drop out, then FAILED, all DONE, progress, acknowledged', () => {
+    const cases: [string[], string][] = [
+      [[], 'NOT_STARTED'],
+      [['CANCELLED', 'CANCELLED'], 'CANCELLED'],
+      [['PENDING'], 'PENDING'],
+      [['PENDING', 'ACKNOWLEDGED'], 'ACKNOWLEDGED'],
+      [['ACKNOWLEDGED', 'IN_PROGRESS'], 'IN_PROGRESS'],
+      [['DONE', 'PENDING'], 'IN_PROGRESS'],
+      [['DONE', 'DONE'], 'DONE'],
+      [['DONE', 'CANCELLED'], 'DONE'],
+      [['DONE', 'FAILED'], 'FAILED'],
+      [['FAILED', 'IN_PROGRESS'], 'FAILED'],
+    ];
+    expect(cases.map(([s]) => [s, executionStatusOf(s)])).toEqual(cases);
+  });
+});
+
+describe('planOrderReport', () => {
+  const d = runToRest(newDiscussion(), testEnv({ lang: 'ja' })).d;
+  const order = (row: number, status: string): ReportedOrder => ({
+    row,
+    order_id: `${DEC}-A${row}`,
+    target_agent: 'buddy',
+    status,
+  });
+
+  it('moves every order that is not cancelled, adds an ACKNOWLEDGEMENT, and derives column L', () => {
+    expect(d.status).toBe('DECIDED');
+    const input = reportInput({ discussion_id: DISC, status: 'ACKNOWLEDGED', report: '=started' }, 'someone');
+    const plan = planOrderReport(
+      d,
+      DEC,
+      [order(2, 'PENDING'), order(3, 'CANCELLED'), order(4, 'PENDING')],
+      input,
+      NOW,
+      ALLOW,
+    );
+    expect(plan.moves).toEqual([
+      { row: 2, order_id: `${DEC}-A2`, from: 'PENDING', to: 'ACKNOWLEDGED' },
+      { row: 4, order_id: `${DEC}-A4`, from: 'PENDING', to: 'ACKNOWLEDGED' },
+    ]);
+    expect(plan.execution_status).toBe('ACKNOWLEDGED');
+    expect(plan.message).toMatchObject({
+      message_id: `MSG-${DISC}-${String(d.messages.length + 1).padStart(3, '0')}`,
+      phase: 6,
+      speaker: 'buddy',
+      message_type: 'ACKNOWLEDGEMENT',
+      timestamp: NOW,
+      content: { status: 'ORDER_ACKNOWLEDGED', note: '=started' },
+      metadata: { note: 'reported by someone', tokens_consumed: 0 },
+    });
+    // The discussion keeps its status; only column L and the transcript change.
+    expect(plan.step).toMatchObject({ status: 'DECIDED', transitions: [], orders: [], messages: [plan.message] });
+    expect(plan.step.executionStatus).toBe('ACKNOWLEDGED');
+  });
+
+  it('moves nothing when one order cannot take the report, and refuses a decision with no open order', () => {
+    const input = reportInput({ discussion_id: DISC, status: 'DONE' }, 'x');
+    expect(() =>
+      planOrderReport(d, DEC, [order(2, 'IN_PROGRESS'), order(3, 'ACKNOWLEDGED')], input, NOW, ALLOW),
+    ).toThrow(`order ${DEC}-A3 is ACKNOWLEDGED and cannot become DONE`);
+    expect(() => planOrderReport(d, DEC, [order(2, 'CANCELLED')], input, NOW, ALLOW)).toThrow(
+      `${DISC} has no order to report on: decision ${DEC} was cancelled`,
+    );
+    expect(() => planOrderReport(d, DEC, [], input, NOW, ALLOW)).toThrow(ConflictError);
+  });
+
+  it('checks the fields of a report and names the wrong one', () => {
+    expect(reportInput({ discussion_id: ` ${DISC} `, status: 'DONE', by: '' }, 'me')).toEqual({
+      discussion_id: DISC,
+      status: 'DONE',
+      report: '',
+      by: 'me',
+    });
+    expect(() => reportInput({ status: 'DONE' }, 'me')).toThrow('discussion_id is required');
+    expect(() => reportInput({ discussion_id: DISC, status: 'FINISHED' }, 'me')).toThrow(/^status must be/);
+    expect(() => reportInput({ discussion_id: DISC, status: 'DONE', report: 'x'.repeat(20001) }, 'me')).toThrow(
+      'report is 20001 characters; at most 20000',
+    );
+  });
+});
