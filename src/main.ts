@@ -11,6 +11,7 @@ import { deleteTrigger } from './adapters/gas/triggers.js';
 import { activeUserEmail, props } from './adapters/gas/services.js';
 import { buildMenu, showHtml, tellUser, userLang } from './adapters/gas/ui.js';
 import { verifyAudit as verify, type AuditReport } from './app/audit.js';
+import { auditConfigEdit } from './app/config-audit.js';
 import { exportTab as exportRows, type LogicalRow } from './app/export.js';
 import { Council } from './app/council.js';
 import { requestDiscussion, requestObjection, requestResolution, type DiscussionRequest } from './app/requests.js';
@@ -26,6 +27,7 @@ import { discussionView, sidebarData, type DiscussionView, type SidebarData } fr
 import { runTick, type TickReport } from './app/tick.js';
 import { runWatcher, type WatchReport } from './app/watcher.js';
 import { runReview, type ReviewReport } from './app/review.js';
+import { archiveStore, scheduleArchive } from './app/retention.js';
 import {
   addDirective as addDirectiveTo,
   editPrompt as editPromptOf,
@@ -35,6 +37,7 @@ import {
   type ReplayResult,
 } from './app/admin.js';
 import { handleWeb } from './app/web.js';
+import { reportOrder as reportOrderOf, type OrderReportResult } from './app/orders.js';
 
 export function onOpen(): void {
   buildMenu(userLang());
@@ -100,11 +103,28 @@ export function runQueueNow(): TickReport {
 }
 
 // Installable on-edit trigger: a person changed a configuration tab, so cached copies are stale.
-export function onConfigEdit(e?: { range?: GoogleAppsScript.Spreadsheet.Range }): void {
+export function onConfigEdit(e?: GoogleAppsScript.Events.SheetsOnEdit): void {
   const name = e?.range ? e.range.getSheet().getName() : '';
   const isTab = (key: TabKey) => tabByKey(key).name === name || tabByKey(key).nameJa === name;
-  if (!CONFIG_TABS.some(isTab)) return;
+  const tab = CONFIG_TABS.filter(isTab)[0];
+  if (!tab || !e) return;
   bumpConfigVersion();
+  // Who, when, old and new value: the edit goes into the audit chain as it happens.
+  const user = e.user as GoogleAppsScript.Base.User | undefined;
+  auditConfigEdit(
+    new Store(openBound(), scriptZone()),
+    {
+      tab,
+      row: e.range.getRow(),
+      rows: e.range.getNumRows(),
+      column: e.range.getColumn(),
+      columns: e.range.getNumColumns(),
+      by: (user && typeof user.getEmail === 'function' && user.getEmail()) || activeUserEmail() || 'a person (unknown)',
+      oldValue: e.oldValue === undefined ? undefined : String(e.oldValue),
+      value: e.value === undefined ? undefined : String(e.value),
+    },
+    new Date(),
+  );
   // A Settings value that does not parse is told to a person once, at the edit that made it (ticks tell it too,
   // but an idle tick reads no Settings).
   if (isTab('settings')) {
@@ -114,7 +134,11 @@ export function onConfigEdit(e?: { range?: GoogleAppsScript.Spreadsheet.Range })
 }
 
 export function dailyReview(): ReviewReport {
-  return runReview(new Council(openBound(), scriptZone()));
+  const council = new Council(openBound(), scriptZone());
+  const report = runReview(council);
+  // Once a day, after the review: queue the archive run when a row may have passed its retention (app/retention.ts).
+  scheduleArchive(council);
+  return report;
 }
 
 export function dailyWatch(): WatchReport {
@@ -126,7 +150,7 @@ export function seedDemoData(): { members: number; kpi: number } {
 }
 
 export function verifyAudit(): AuditReport {
-  const report = verify(new Store(openBound(), scriptZone()));
+  const report = verify(new Store(openBound(), scriptZone()), archiveStore(scriptZone()));
   const lang = userLang();
   tellUser(
     report.ok ? t('auditOk', lang) : t('auditBroken', lang),
@@ -175,6 +199,17 @@ export function fileObjection(input: Partial<ObjectionInput>): { task_id: string
 
 export function resolveEscalation(input: Partial<ResolutionInput>): { task_id: string } {
   return requestResolution(input);
+}
+
+// An executor's report on a discussion's orders (kaigi report, the sidebar, POST /tasks/{id}/result); `by` defaults
+// to whoever is acting.
+export function reportOrder(input: {
+  discussion_id: string;
+  status: string;
+  report?: string;
+  by?: string;
+}): OrderReportResult {
+  return reportOrderOf(new Council(openBound(), scriptZone()), input, activeUserEmail());
 }
 
 export function addDirective(input: DirectiveInput): { directive_id: string } {

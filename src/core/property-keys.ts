@@ -26,6 +26,11 @@ export const PROPERTY_KEYS = {
   // Who owns Kaigi's workers (its installable triggers, which belong to the account that made them), since when,
   // and the backstop interval they were installed with: { owner, claimed_at, backstop_minutes } (trigger-plan.ts).
   workers: 'KAIGI_WORKERS',
+  // The archive spreadsheet's id (src/app/retention.ts): rows past retention move there; verifyAudit reads it.
+  archiveId: 'KAIGI_ARCHIVE_ID',
+  // The archive's schedule and bookkeeping: when a row can next become due, the cells of the tabs without tails,
+  // the schema the archive's tabs were shaped for, and a batch copied but not yet removed (src/app/retention.ts).
+  archive: 'KAIGI_ARCHIVE',
 } as const;
 
 // A vendor's API key lives under KAIGI_KEY_<VENDOR>, e.g. KAIGI_KEY_OPENAI_COMPATIBLE.

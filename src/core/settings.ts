@@ -38,6 +38,12 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
     'Tokens per discussion before earlier messages are summarised',
   ),
   s(
+    'limits.input_tokens',
+    1000,
+    'integer',
+    'Tokens one input (a trigger context, a note, an objection, a message) may take in a prompt; a longer one is cut to its head and tail with a pointer to the full value (at least 200)',
+  ),
+  s(
     'limits.daily_token_budget',
     2000000,
     'integer',
@@ -78,6 +84,18 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
     'At or above (and below cross-check): ask for more data with FEEDBACK_REQUEST',
   ),
   s('confidence.max_feedback_rounds', 2, 'integer', 'Bound on FEEDBACK_REQUEST/RESPONSE rounds per discussion'),
+  s(
+    'archive.spreadsheet_name',
+    'Kaigi Archive',
+    'string',
+    'Name of the archive spreadsheet created for rows past retention',
+  ),
+  s(
+    'archive.cell_threshold',
+    0.8,
+    'number',
+    "Share of Google Sheets' 10,000,000-cell limit above which the oldest closed discussions move to the archive early",
+  ),
   s('queue.lease_seconds', 300, 'integer', 'How long a claimed task is held before another execution may re-claim it'),
   s('queue.max_attempts', 3, 'integer', 'Attempts before a failed task becomes dead and a person is notified'),
   s(

@@ -1,4 +1,5 @@
 // Every queue task type Kaigi runs: adding one is a module plus one line here.
+import { archiveRows } from './archive-run.js';
 import { advanceDiscussion } from './discussion-advance.js';
 import { openDiscussion } from './discussion-open.js';
 import { resolveEscalation } from './escalation-resolve.js';
@@ -12,6 +13,7 @@ const TASKS: readonly TaskHandler[] = [
   processObjection,
   resolveEscalation,
   reembedMemory,
+  archiveRows,
 ];
 
 export function findTask(type: string): TaskHandler | undefined {
