@@ -90,7 +90,7 @@ export class DiscussionStore {
         event: 'order',
         tab: 'Orders',
         row_key: o.order_id,
-        payload: { row: placed.row, sha256: c.digest(placed.values) },
+        payload: { row: placed.row },
       });
     }
     for (const item of r.inbox) {
@@ -131,7 +131,7 @@ export class DiscussionStore {
       event: l.row ? 'log_row_updated' : 'log_row',
       tab: 'Discussion Log',
       row_key: d.discussion_id,
-      payload: { row: placed.row, status: d.status, sha256: c.digest(placed.values) },
+      payload: { row: placed.row, status: d.status },
     });
     c.run(new Date(now).toISOString());
     for (const f of after) f?.();
@@ -180,13 +180,13 @@ export class DiscussionStore {
       const raw = this.store.readRows('orders', row, 1)[0];
       const status = orderCols.read(raw).status;
       if (isOrderStatus(status) && !canMoveOrder(status, 'CANCELLED')) continue;
-      const stored = c.update('orders', row, orderCols.write({ status: 'CANCELLED', updated_at: new Date(now) }, raw));
+      c.update('orders', row, orderCols.write({ status: 'CANCELLED', updated_at: new Date(now) }, raw));
       c.audit({
         actor: 'decider',
         event: 'order_cancelled',
         tab: 'Orders',
         row_key: String(orderCols.read(raw).order_id),
-        payload: { row, sha256: c.digest(stored) },
+        payload: { row },
       });
     }
   }

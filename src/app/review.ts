@@ -160,22 +160,18 @@ function writePlan(
       continue;
     }
     const cols = rowsOf(op.tab) as unknown as RowMapper<TabKey>;
-    let stored: { row: number; values: unknown[] };
     if (op.at === 'append') {
       const values = cols.write(op.values);
-      stored = op.owner ? c.appendOne(op.tab, values, op.owner) : { row: c.append(op.tab, [values]), values };
+      if (op.owner) c.appendOne(op.tab, values, op.owner);
+      else c.append(op.tab, [values]);
     } else {
       const values = cols.write(op.values, base(op.tab, op.row));
       written[`${op.tab}:${op.row}`] = values;
-      if (op.at === 'after') {
-        c.updateAfter(op.tab, op.row, values);
-        stored = { row: op.row, values };
-      } else stored = c.setMarker(op.tab, op.row, values, op.owner ?? `${op.tab}:${op.row}`);
+      if (op.at === 'after') c.updateAfter(op.tab, op.row, values);
+      else c.setMarker(op.tab, op.row, values, op.owner ?? `${op.tab}:${op.row}`);
     }
-    const { stamp, ...event } = op.audit;
-    c.audit(
-      stamp ? { ...event, payload: { row: stored.row, ...event.payload, sha256: c.digest(stored.values) } } : event,
-    );
+    // The commit puts the written row's number and digest on the event that names it.
+    c.audit(op.audit);
   }
   return c.run(new Date(now).toISOString());
 }

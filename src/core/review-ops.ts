@@ -5,10 +5,8 @@ import type { AuditEvent } from './audit.js';
 // The counters the review draws ids from (OUT-, LRN-, REF-, INB-).
 export type SeqName = 'outcome' | 'learning' | 'reflection' | 'inbox';
 
-// An audit event as planned; a stamped one gets the stored row's number first and its SHA-256 last.
-export interface PlannedAudit extends AuditEvent {
-  stamp?: true;
-}
+// An audit event as planned; the commit adds the stored row's number and digest.
+export type PlannedAudit = AuditEvent;
 
 // One row to write. Columns left out of `values` keep what the stored row holds.
 // `append` adds a row at the tail; `after` updates a row once the commit point is in the sheet, so a replay

@@ -73,7 +73,7 @@ export const openDiscussion: TaskHandler = {
         event: 'log_row',
         tab: 'Discussion Log',
         row_key: id,
-        payload: { row, status, sha256: c.digest(placed.values) },
+        payload: { row, status },
       });
       if (start)
         c.audit({

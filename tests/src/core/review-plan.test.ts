@@ -372,7 +372,6 @@ describe('planReview', () => {
         tab: 'Outcomes',
         row_key: 'OUT-4',
         payload: { verdict: 'confirmed', error: 0 },
-        stamp: true,
       },
     });
     // The review never moves an order: only a report does (src/app/orders.ts).
@@ -523,7 +522,6 @@ describe('planReview', () => {
         tab: 'Discussion Log',
         row_key: DISC,
         payload: { status: 'CLOSED' },
-        stamp: true,
       },
     });
     // Stats: a specialist is right when its advice was chosen and confirmed; Brier on its stated confidence.
