@@ -1,4 +1,6 @@
 // Every tab Kaigi keeps (SPEC §5), in order, with its columns.
+import { API_TABS } from './tabs-api.js';
+import { DATA_TABS } from './tabs-data.js';
 import { col, type TabSpec } from './types.js';
 
 const DISCUSSION_STATUSES = ['OPEN', 'IN_PROGRESS', 'VOTING', 'DECIDED', 'CLOSED', 'TIMEOUT', 'ESCALATED'] as const;
@@ -360,72 +362,6 @@ export const TABS = [
       col('hash', 'text', 200, 'SHA-256 of this row and prev_hash'),
     ],
   },
-  {
-    key: 'kpi',
-    name: 'KPI',
-    nameJa: 'KPI',
-    kind: 'data',
-    frozenRows: 1,
-    protected: false,
-    description: 'Daily metrics per member, one row per date × member × metric.',
-    columns: [
-      col('date', 'date', 110, 'Day'),
-      col('member_id', 'id', 110, 'Member'),
-      col('metric', 'text', 180, 'Metric name'),
-      col('value', 'number', 90, 'Value'),
-      col('note', 'text', 220, 'Note'),
-    ],
-  },
-  {
-    key: 'members',
-    name: 'Members',
-    nameJa: 'メンバー',
-    kind: 'data',
-    frozenRows: 1,
-    protected: false,
-    description: 'The people the council reasons about.',
-    columns: [
-      col('member_id', 'id', 110, 'Id'),
-      col('name', 'text', 140, 'Name'),
-      col('team', 'text', 120, 'Team'),
-      col('role', 'text', 120, 'Role'),
-      col('joined_at', 'date', 110, 'Joined'),
-      col('best_login_streak', 'integer', 110, 'Best login streak'),
-      col('profile_json', 'json', 320, 'Profile'),
-    ],
-  },
-  {
-    key: 'overflow',
-    name: 'Overflow',
-    nameJa: '長文保管',
-    kind: 'log',
-    frozenRows: 1,
-    protected: true,
-    retentionYears: 5,
-    description: 'Values longer than one cell holds, in chunks; the original cell keeps a pointer with the SHA-256.',
-    columns: [
-      col('blob_id', 'id', 150, 'OVF-…'),
-      col('owner', 'text', 260, 'Tab, row key and column the value belongs to'),
-      col('chunk', 'integer', 60, 'Chunk index'),
-      col('chunks', 'integer', 60, 'Number of chunks'),
-      col('text', 'text', 420, 'This chunk of the value'),
-      col('sha256', 'text', 200, 'SHA-256 of the whole value'),
-    ],
-  },
-  {
-    key: 'dashboard',
-    name: 'Dashboard',
-    nameJa: 'ダッシュボード',
-    kind: 'dashboard',
-    frozenRows: 1,
-    protected: true,
-    description: 'Summary tables behind the native charts.',
-    columns: [
-      col('metric', 'text', 200, 'Series'),
-      col('label', 'text', 160, 'Category'),
-      col('value', 'number', 110, 'Value'),
-      col('target', 'number', 110, 'Target'),
-      col('updated_at', 'datetime', 150, 'Refreshed'),
-    ],
-  },
+  ...API_TABS,
+  ...DATA_TABS,
 ] as const satisfies readonly TabSpec[];

@@ -37,6 +37,7 @@ import {
   type ReplayResult,
 } from './app/admin.js';
 import { handleWeb } from './app/web.js';
+import { createClient, listClients, revokeClient, type ClientInfo } from './app/clients.js';
 import { reportOrder as reportOrderOf, type OrderReportResult } from './app/orders.js';
 
 export function onOpen(): void {
@@ -249,6 +250,19 @@ export function saveApiKey(provider: string, key: string): { provider: string; s
 
 export function getApiKeyStatus(): Record<string, boolean> {
   return keyStatus();
+}
+
+// API clients (SPEC §11): an editor of the spreadsheet is their admin (the settings dialog, `kaigi token`).
+export function createApiClient(input: { name: string; role: string }): ClientInfo & { token: string } {
+  return createClient(new Store(openBound(), scriptZone()), input, activeUserEmail());
+}
+
+export function listApiClients(): ClientInfo[] {
+  return listClients();
+}
+
+export function revokeApiClient(name: string): { name: string; revoked: true } {
+  return revokeClient(new Store(openBound(), scriptZone()), name, activeUserEmail());
 }
 
 export function doGet(e: GoogleAppsScript.Events.DoGet): GoogleAppsScript.Content.TextOutput {

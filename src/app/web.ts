@@ -8,7 +8,7 @@ import { type ApiError, constantTimeEqual, type Method, parseTokenList } from '.
 import { ConfigError } from '../core/errors.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
 import { configNotice, Notices } from './notices.js';
-import { ROUTES } from './routes/registry.js';
+import { OPERATIONS } from './routes/registry.js';
 import type { Caller } from './routes/route.js';
 import { routeRequest } from './routes/router.js';
 
@@ -45,7 +45,7 @@ export function handleWeb(
   return jsonOutput(
     routeRequest(
       { method, parameter: e.parameter as Record<string, string>, contents },
-      { routes: ROUTES, authenticate, onError: tellConfigProblem },
+      { operations: OPERATIONS, authenticate, onError: tellConfigProblem },
     ),
   );
 }

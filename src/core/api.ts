@@ -81,6 +81,7 @@ export interface TokenRecord {
   hash: string;
   role: Role;
   name: string;
+  created_at?: string;
 }
 
 const tokenListSchema = z.array(
@@ -88,6 +89,7 @@ const tokenListSchema = z.array(
     hash: z.string().regex(/^[0-9a-f]{64}$/),
     role: z.enum(ROLES),
     name: z.string(),
+    created_at: z.string().optional(),
   }),
 );
 

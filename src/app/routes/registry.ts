@@ -1,5 +1,5 @@
-// Every web route Kaigi answers: adding one is a module in this folder plus one line here.
-import type { Route } from './route.js';
+// Every operation of the web API and MCP: adding one is a module in this folder plus one line in its group.
+import type { Operation } from './route.js';
 import { getStatus } from './status.js';
 
-export const ROUTES: readonly Route[] = [getStatus];
+export const OPERATIONS: readonly Operation[] = [getStatus];

@@ -1,4 +1,5 @@
-// What a web route (and later an MCP tool) is: who may call it, what input it takes, and what it does.
+// What an operation of the web API is: who may call it, what input it takes, what it does, and where it is reachable —
+// a REST route (method and path), an MCP tool (by its name), or both. Web routes and MCP tools share one registry.
 import type { z } from 'zod';
 import type { Method, Role } from '../../core/api.js';
 
@@ -7,30 +8,35 @@ export interface Caller {
   role: Role;
 }
 
-interface CallContext {
+export interface CallContext {
   caller: Caller;
-  // `METHOD /path` as called, or the tool's name.
+  // `METHOD /path` as called, or `mcp tools/call NAME`.
   called: string;
+  // A key that identifies this call across re-sent requests (an MCP client's JSON-RPC id, a REST idempotency key),
+  // so an operation that records something can record it once; empty when the call has none.
+  requestKey: string;
 }
 
-// The part a route and an MCP tool share: the name is the tool's name when the operation becomes a tool.
-interface Operation<I = unknown> {
+export interface Operation<I = unknown> {
+  // The MCP tool's name (snake_case, seed 004's names for the room operations).
   name: string;
+  // One sentence for tools/list and the README.
+  description: string;
   roles: readonly Role[];
-  // Validates the merged query parameters, body fields and {path} params; never zod's url()/base64()
-  // checks, which rely on URL and atob that Apps Script lacks.
+  // Validates the merged query parameters, body fields and {path} params (or a tool's arguments); never zod's
+  // url()/base64() checks, which rely on URL and atob that Apps Script lacks. MCP input schemas are generated from it.
   input: z.ZodType<I>;
+  // Changes state: the API log says so, and the commits it makes name the client as the actor of their audit rows.
+  mutates: boolean;
+  // Reachable over REST at this method and path pattern (/tasks/{id}/result puts the segment into the input as `id`).
+  http?: { method: Method; path: string };
+  // Listed and callable as an MCP tool.
+  tool: boolean;
   // Returns the answer's body; `status` defaults to 200. Throw a KaigiError subclass to answer with an error.
   handler: (input: I, ctx: CallContext) => Record<string, unknown>;
 }
 
-export interface Route<I = unknown> extends Operation<I> {
-  method: Method;
-  // A path pattern: /tasks/{id}/result puts the segment into the input as `id`.
-  path: string;
-}
-
-// Keeps each route's input type checked against its handler while the registry holds them all alike.
-export function defineRoute<I>(route: Route<I>): Route {
-  return route as unknown as Route;
+// Keeps each operation's input type checked against its handler while the registry holds them all alike.
+export function defineOperation<I>(op: Operation<I>): Operation {
+  return op as unknown as Operation;
 }

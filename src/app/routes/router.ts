@@ -1,7 +1,7 @@
 // The router: parse the body, match a route, authenticate, check the role, validate, run, and map errors (SPEC §11).
 // It touches no Apps Script service itself (web.ts hands it the token check), so it is tested in-process too.
 import { type ApiError, apiError, errorToApi, fieldIssues, matchPath, type Method, routeKey } from '../../core/api.js';
-import type { Caller, Route } from './route.js';
+import type { Caller, Operation } from './route.js';
 
 export type Body = Record<string, unknown>;
 
@@ -13,21 +13,25 @@ export interface WebRequest {
   contents?: string;
 }
 
+// The MCP endpoint (POST ?path=/mcp): handed the parsed JSON-RPC body once the caller is known (src/app/mcp/).
+export type McpHandler = (body: unknown, caller: Caller) => Body | null;
+
 export interface RouterDeps {
-  routes: readonly Route[];
+  operations: readonly Operation[];
+  mcp?: McpHandler;
   authenticate: (token: string | undefined) => Caller | null;
   // Told about every error a route or the token check threw, with the answer the client gets (which it may amend).
   onError?: (e: unknown, answer: ApiError) => void;
 }
 
 function findRoute(
-  routes: readonly Route[],
+  operations: readonly Operation[],
   method: Method,
   path: string,
-): { route: Route; params: Record<string, string> } | null {
-  for (const route of routes) {
-    if (route.method !== method) continue;
-    const params = matchPath(route.path, path);
+): { route: Operation; params: Record<string, string> } | null {
+  for (const route of operations) {
+    if (!route.http || route.http.method !== method) continue;
+    const params = matchPath(route.http.path, path);
     if (params) return { route, params };
   }
   return null;
@@ -61,7 +65,7 @@ export function routeRequest(req: WebRequest, deps: RouterDeps): Body | ApiError
   const body = parsed.body;
   const path = String(req.parameter.path || '/');
   const key = routeKey(req.method, path);
-  const found = findRoute(deps.routes, req.method, path);
+  const found = findRoute(deps.operations, req.method, path);
   if (!found) return apiError(404, 'not_found', `No endpoint ${key}.`);
   const { route, params } = found;
   try {
@@ -73,7 +77,7 @@ export function routeRequest(req: WebRequest, deps: RouterDeps): Body | ApiError
     const input = route.input.safeParse(inputOf(req.parameter, body, params));
     if (!input.success)
       return apiError(400, 'invalid_input', `The input of ${key} is not valid.`, fieldIssues(input.error));
-    const result = route.handler(input.data, { caller, called: key });
+    const result = route.handler(input.data, { caller, called: key, requestKey: '' });
     return 'status' in result ? result : { status: 200, ...result };
   } catch (e) {
     const answer = errorToApi(e);

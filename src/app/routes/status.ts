@@ -6,12 +6,14 @@ import { openBound, SPREADSHEET_ID_PROPERTY } from '../../adapters/gas/spreadshe
 import { findSheet } from '../../adapters/gas/tabs.js';
 import { ALL_ROLES } from '../../core/api.js';
 import { ConflictError } from '../../core/errors.js';
-import { defineRoute } from './route.js';
+import { defineOperation } from './route.js';
 
-export const getStatus = defineRoute({
+export const getStatus = defineOperation({
   name: 'get_status',
-  method: 'GET',
-  path: '/status',
+  description: 'The council and its rooms: each agent idle, busy or in error, the queue, and today’s budget.',
+  mutates: false,
+  tool: true,
+  http: { method: 'GET', path: '/status' },
   roles: ALL_ROLES,
   input: z.object({}),
   handler: () => {

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineRoute, type Caller } from '../../../src/app/routes/route.js';
+import { defineOperation, type Caller } from '../../../src/app/routes/route.js';
 import { routeRequest, type WebRequest } from '../../../src/app/routes/router.js';
 import { ConfigError, NotFoundError, ValidationError } from '../../../src/core/errors.js';
 import { council, ok } from '../../council-helpers.js';
@@ -17,18 +17,22 @@ const callers: Record<string, Caller> = {
 };
 
 const ROUTES = [
-  defineRoute({
+  defineOperation({
     name: 'set_thing',
-    method: 'POST',
-    path: '/things/{id}',
+    description: 'Sets a thing.',
+    mutates: true,
+    tool: false,
+    http: { method: 'POST', path: '/things/{id}' },
     roles: ['coordinator', 'admin'],
     input: z.object({ id: z.string(), n: z.number().int(), note: z.string().optional() }),
     handler: (input, ctx) => ({ status: 202, input, by: ctx.caller.name, called: ctx.called }),
   }),
-  defineRoute({
+  defineOperation({
     name: 'fail',
-    method: 'GET',
-    path: '/fail/{how}',
+    description: 'Fails as asked.',
+    mutates: false,
+    tool: false,
+    http: { method: 'GET', path: '/fail/{how}' },
     roles: ['viewer', 'admin'],
     input: z.object({ how: z.string() }),
     handler: ({ how }) => {
@@ -44,7 +48,7 @@ function call(req: Partial<WebRequest> & { method: WebRequest['method'] }, seen:
   return routeRequest(
     { parameter: {}, ...req },
     {
-      routes: ROUTES,
+      operations: ROUTES,
       authenticate: (t) => (t ? (callers[t] ?? null) : null),
       onError: (e) => seen.push(e),
     },
@@ -154,7 +158,7 @@ describe('the web app', () => {
     const r = await body(rt.doGet({ path: '/status/', token: TOKEN, _: '12345' }));
     expect(Object.keys(r)).toEqual(['status', 'tabs']);
     expect(r.status).toBe(200);
-    expect(r.tabs.length).toBe(18);
+    expect(r.tabs.length).toBe(22);
     expect(r.tabs.every((t: { present: boolean }) => t.present)).toBe(true);
     expect(r.tabs[0]).toEqual({ tab: expect.any(String), present: true });
   });

@@ -1,0 +1,79 @@
+// API clients (SPEC §11): create one (its token shown once), list them, revoke one; only SHA-256 hashes are kept.
+import { sha256Hex } from '../adapters/gas/crypto.js';
+import { props, uuid } from '../adapters/gas/services.js';
+import type { Store } from '../adapters/gas/store.js';
+import { ALL_ROLES, parseTokenList, type Role, type TokenRecord } from '../core/api.js';
+import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
+import { PROPERTY_KEYS } from '../core/property-keys.js';
+
+const KEY = PROPERTY_KEYS.apiTokens;
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export interface ClientInfo {
+  name: string;
+  role: Role;
+  created_at: string;
+}
+
+export function listClients(): ClientInfo[] {
+  return parseTokenList(props.get(KEY), KEY).map((t) => ({
+    name: t.name,
+    role: t.role,
+    created_at: t.created_at ?? '',
+  }));
+}
+
+// Two random UUIDs (244 random bits) as 64 hex digits behind a prefix that says what the secret is.
+function newToken(): string {
+  return `kaigi_${(uuid() + uuid()).replace(/-/g, '').toLowerCase()}`;
+}
+
+function checkName(name: unknown): string {
+  const n = typeof name === 'string' ? name.trim() : '';
+  if (!NAME.test(n))
+    throw new ValidationError(
+      'A client name is 1–64 letters, digits, dots, hyphens or underscores, starting with a letter or digit.',
+    );
+  return n;
+}
+
+// Under the script lock, so two admins creating clients at once both keep theirs; the audit row names the admin,
+// the client and its role, never the token or its hash.
+export function createClient(
+  store: Store,
+  input: { name?: unknown; role?: unknown },
+  by: string,
+): ClientInfo & { token: string } {
+  const name = checkName(input.name);
+  const role = String(input.role ?? '') as Role;
+  if (ALL_ROLES.indexOf(role) < 0) throw new ValidationError(`A client's role is one of ${ALL_ROLES.join(', ')}.`);
+  return store.withLock((state) => {
+    const list = parseTokenList(props.get(KEY), KEY);
+    if (list.some((t) => t.name === name))
+      throw new ConflictError(`An API client named ${name} exists already.`, 'client_exists');
+    const token = newToken();
+    const created_at = new Date().toISOString();
+    const entry: TokenRecord = { hash: sha256Hex(token), role, name, created_at };
+    const c = store.begin(state, by);
+    c.audit({ actor: by, event: 'api_client_created', tab: '', row_key: name, payload: { role } });
+    c.run(created_at);
+    // After the record: an execution killed in between leaves an audited creation whose token was never shown.
+    props.set({ [KEY]: JSON.stringify(list.concat([entry])) });
+    return { name, role, created_at, token };
+  });
+}
+
+export function revokeClient(store: Store, name: unknown, by: string): { name: string; revoked: true } {
+  const n = checkName(name);
+  return store.withLock((state) => {
+    const list = parseTokenList(props.get(KEY), KEY);
+    const gone = list.find((t) => t.name === n);
+    if (!gone) throw new NotFoundError(`No API client is named ${n}.`);
+    const c = store.begin(state, by);
+    // Revoked first, then recorded: a token must never outlive an execution killed in between.
+    props.set({ [KEY]: JSON.stringify(list.filter((t) => t.name !== n)) });
+    c.audit({ actor: by, event: 'api_client_revoked', tab: '', row_key: n, payload: { role: gone.role } });
+    c.run(new Date().toISOString());
+    return { name: n, revoked: true };
+  });
+}
