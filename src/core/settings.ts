@@ -198,6 +198,18 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   ),
   s('api.rate_limit_per_minute', 60, 'integer', 'Web API requests per token per minute'),
   s('api.max_body_bytes', 100000, 'integer', 'Largest web API request body accepted'),
+  s(
+    'api.replay_seconds',
+    21600,
+    'integer',
+    'How long a repeated MCP tools/call (same token and JSON-RPC id) gets the first answer instead of acting again',
+  ),
+  s('rooms.max_rooms', 100, 'integer', 'Free rooms clients may create (discussion rooms are not counted)'),
+  s('rooms.max_messages_per_room', 10000, 'integer', 'Messages a free room holds; more are refused'),
+  s('rooms.max_message_chars', 20000, 'integer', 'Longest room message accepted, in characters'),
+  s('rooms.max_name_chars', 64, 'integer', 'Longest room or agent name accepted'),
+  s('rooms.presence_seconds', 300, 'integer', 'A room member is online while their last call is this recent'),
+  s('rooms.context_messages', 20, 'integer', 'Recent room messages a mentioned council agent reads before answering'),
 ];
 
 export function defaultSetting(key: string): SettingDef {

@@ -1,5 +1,6 @@
-// Every operation of the web API and MCP: adding one is a module in this folder plus one line in its group.
+// Every operation of the web API and MCP: adding one is a module in its group's folder plus one line in the group.
+import { COUNCIL_OPERATIONS } from './council/index.js';
+import { ROOM_OPERATIONS } from './rooms/index.js';
 import type { Operation } from './route.js';
-import { getStatus } from './status.js';
 
-export const OPERATIONS: readonly Operation[] = [getStatus];
+export const OPERATIONS: readonly Operation[] = [...COUNCIL_OPERATIONS, ...ROOM_OPERATIONS];

@@ -14,7 +14,8 @@ export interface WebRequest {
 }
 
 // The MCP endpoint (POST ?path=/mcp): handed the parsed JSON-RPC body once the caller is known (src/app/mcp/).
-export type McpHandler = (body: unknown, caller: Caller) => Body | null;
+// `meta.called` is set to what the call did (`mcp tools/call send_message`) for the API log.
+export type McpHandler = (body: unknown, caller: Caller, meta: { called: string }) => Body | null;
 
 export interface RouterDeps {
   operations: readonly Operation[];

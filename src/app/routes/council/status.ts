@@ -1,12 +1,12 @@
 // GET /status: whether Kaigi is set up, and which of its tabs are present.
 import { z } from 'zod';
-import { TABS } from '../../../sheets-schema/index.js';
-import { props } from '../../adapters/gas/services.js';
-import { openBound, SPREADSHEET_ID_PROPERTY } from '../../adapters/gas/spreadsheet.js';
-import { findSheet } from '../../adapters/gas/tabs.js';
-import { ALL_ROLES } from '../../core/api.js';
-import { ConflictError } from '../../core/errors.js';
-import { defineOperation } from './route.js';
+import { TABS } from '../../../../sheets-schema/index.js';
+import { props } from '../../../adapters/gas/services.js';
+import { openBound, SPREADSHEET_ID_PROPERTY } from '../../../adapters/gas/spreadsheet.js';
+import { findSheet } from '../../../adapters/gas/tabs.js';
+import { ALL_ROLES } from '../../../core/api.js';
+import { ConflictError } from '../../../core/errors.js';
+import { defineOperation } from '../route.js';
 
 export const getStatus = defineOperation({
   name: 'get_status',
