@@ -1,6 +1,14 @@
 // The web API's envelope: roles, path patterns, the token list, and the JSON error format of SPEC §11.
 import { z } from 'zod';
-import { ConfigError, ConflictError, KaigiError, NotFoundError, ValidationError } from './errors.js';
+import {
+  ConfigError,
+  ConflictError,
+  KaigiError,
+  NotFoundError,
+  RateLimitError,
+  TooLargeError,
+  ValidationError,
+} from './errors.js';
 
 const ROLES = ['viewer', 'worker', 'coordinator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -69,6 +77,9 @@ export function errorToApi(e: unknown): ApiError {
   }
   if (e instanceof NotFoundError) return apiError(404, e.code, e.message);
   if (e instanceof ConflictError) return apiError(409, e.code, e.message);
+  if (e instanceof TooLargeError) return apiError(413, e.code, e.message);
+  if (e instanceof RateLimitError)
+    return apiError(429, e.code, e.message, { retry_after_seconds: e.retryAfterSeconds });
   if (e instanceof ConfigError) return apiError(500, e.code, e.message, e.key ? { key: e.key } : undefined);
   if (e instanceof KaigiError) return apiError(500, e.code, e.message);
   const message = e instanceof Error ? e.message : String(e);

@@ -1,9 +1,11 @@
 // Kaigi's errors: one small hierarchy, told apart with instanceof, each saying what a person or client can do.
 
 export class KaigiError extends Error {
-  // A stable code for clients (API error bodies, the CLI's one-line reasons).
-  readonly code: string = 'internal';
-  constructor(message: string) {
+  constructor(
+    message: string,
+    // A stable code for clients (API error bodies, the CLI's one-line reasons); seed 004's room codes among them.
+    readonly code: string = 'internal',
+  ) {
     super(message);
     // Apps Script logs and the local runtime print the name; keep the subclass's.
     this.name = new.target.name;
@@ -12,48 +14,66 @@ export class KaigiError extends Error {
 
 // Input from a person, a client or a model that does not meet its schema.
 export class ValidationError extends KaigiError {
-  readonly code: string = 'invalid_input';
+  constructor(message: string, code = 'invalid_input') {
+    super(message, code);
+  }
 }
 
 // Something named by id that is not there.
 export class NotFoundError extends KaigiError {
-  readonly code: string = 'not_found';
+  constructor(message: string, code = 'not_found') {
+    super(message, code);
+  }
 }
 
 // A Settings row, a Script Property or another piece of configuration that cannot be used as it is.
 // `key` names it (never its content), so the API's answer and a person's Inbox notice can say which.
 export class ConfigError extends KaigiError {
-  readonly code: string = 'invalid_configuration';
   constructor(
     message: string,
     readonly key = '',
   ) {
-    super(message);
+    super(message, 'invalid_configuration');
   }
 }
 
 // A request that is understood but cannot be answered in the current state (e.g. Kaigi is not set up yet).
 export class ConflictError extends KaigiError {
+  constructor(message: string, code = 'conflict') {
+    super(message, code);
+  }
+}
+
+// A request larger than a limit in Settings (the body, a message, a name): HTTP 413.
+export class TooLargeError extends KaigiError {
+  constructor(message: string, code = 'payload_too_large') {
+    super(message, code);
+  }
+}
+
+// A client over its rate in Settings: HTTP 429, with when it may call again.
+export class RateLimitError extends KaigiError {
   constructor(
     message: string,
-    readonly code: string = 'conflict',
+    readonly retryAfterSeconds: number,
   ) {
-    super(message);
+    super(message, 'rate_limited');
   }
 }
 
 // Stored state that cannot be read safely: an unknown version, a broken journal, a missing tab.
 export class StateError extends KaigiError {
-  readonly code: string = 'invalid_state';
+  constructor(message: string, code = 'invalid_state') {
+    super(message, code);
+  }
 }
 
 // Work that cannot finish in this execution and goes back to the queue, not before `retryAt`.
 export class RequeueError extends KaigiError {
-  readonly code: string = 'requeue';
   constructor(
     message: string,
     readonly retryAt: number,
   ) {
-    super(message);
+    super(message, 'requeue');
   }
 }

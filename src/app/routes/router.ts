@@ -66,6 +66,7 @@ export function routeRequest(req: WebRequest, deps: RouterDeps): Body | ApiError
   const body = parsed.body;
   const path = String(req.parameter.path || '/');
   const key = routeKey(req.method, path);
+  if (deps.mcp && key === 'POST /mcp') return routeMcp(req, body, deps, deps.mcp);
   const found = findRoute(deps.operations, req.method, path);
   if (!found) return apiError(404, 'not_found', `No endpoint ${key}.`);
   const { route, params } = found;
@@ -80,6 +81,23 @@ export function routeRequest(req: WebRequest, deps: RouterDeps): Body | ApiError
       return apiError(400, 'invalid_input', `The input of ${key} is not valid.`, fieldIssues(input.error));
     const result = route.handler(input.data, { caller, called: key, requestKey: '' });
     return 'status' in result ? result : { status: 200, ...result };
+  } catch (e) {
+    const answer = errorToApi(e);
+    if (deps.onError) deps.onError(e, answer);
+    return answer;
+  }
+}
+
+// POST ?path=/mcp: the token as for any route (any role may speak MCP; each tool checks its own roles), then the
+// JSON-RPC body goes to the MCP server. A notification gets an empty answer.
+function routeMcp(req: WebRequest, body: Body, deps: RouterDeps, mcp: McpHandler): Body | ApiError {
+  try {
+    const token = req.parameter.token || (typeof body.token === 'string' ? body.token : undefined);
+    const caller = deps.authenticate(token);
+    if (!caller) return apiError(401, 'unauthorized', 'A valid API token is required.');
+    const rpc: Body = {};
+    for (const k of Object.keys(body)) if (k !== 'token') rpc[k] = body[k];
+    return mcp(rpc, caller, { called: 'mcp' }) ?? {};
   } catch (e) {
     const answer = errorToApi(e);
     if (deps.onError) deps.onError(e, answer);
