@@ -59,12 +59,14 @@ export const API_TABS = [
       col('seq', 'integer', 70, 'Sequence number within the room'),
       col('agent_name', 'text', 160, 'Sender'),
       col('client', 'text', 140, 'The API client that sent it, or council for an agent’s answer'),
-      col('message', 'text', 420, 'The message, as sent (text, never a formula)'),
       col('mentions_json', 'json', 180, 'Names mentioned with @'),
-      col('metadata_json', 'json', 220, 'Metadata the sender attached'),
       col('reply_to', 'text', 200, 'The message a council agent answered'),
       col('request_key', 'text', 200, 'Idempotency key of the call that sent it'),
       col('timestamp', 'datetime', 150, 'When it was sent'),
+      col('size_chars', 'integer', 90, 'Characters of the message and its metadata as stored'),
+      // The long columns come last, so the room index (everything above) is read in one range without them.
+      col('message', 'text', 420, 'The message, as sent (text, never a formula)'),
+      col('metadata_json', 'json', 220, 'Metadata the sender attached'),
     ],
   },
   {

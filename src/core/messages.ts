@@ -205,6 +205,14 @@ const LEARNING_SCHEMA = z.object({
 });
 export type LearningContent = z.infer<typeof LEARNING_SCHEMA>;
 
+// The longest answer a council agent gives in a room (seed 004), in characters.
+export const ROOM_ANSWER_MAX_CHARS = 2000;
+// What a council agent mentioned in a room answers: one message, plain text, for the room.
+const ROOM_ANSWER_SCHEMA = z.object({
+  message: chars(1, ROOM_ANSWER_MAX_CHARS).describe('Your answer to the room, as plain text'),
+});
+export type RoomAnswer = z.infer<typeof ROOM_ANSWER_SCHEMA>;
+
 // The schemas with action types limited to the allow-list; one council uses one list, so the last one is kept.
 let withAllowList: { key: string; schemas: ReturnType<typeof build> } | null = null;
 function schemas(allowList: readonly string[]): ReturnType<typeof build> {
@@ -219,12 +227,14 @@ function schemas(allowList: readonly string[]): ReturnType<typeof build> {
   return withAllowList.schemas;
 }
 
-// What a model is asked for: a message's content, the decider's deliberation and order in one, or learnings.
-type AnswerKind = MessageType | 'DECISION' | 'LEARNING';
+// What a model is asked for: a message's content, the decider's deliberation and order in one, learnings, or an
+// answer in a room.
+type AnswerKind = MessageType | 'DECISION' | 'LEARNING' | 'ROOM_ANSWER';
 
 // The one schema an answer is checked against and its JSON Schema generated from (src/core/providers/schema.ts).
 export function answerSchema(kind: AnswerKind, allowList: readonly string[]): z.ZodType {
   if (kind === 'LEARNING') return LEARNING_SCHEMA;
+  if (kind === 'ROOM_ANSWER') return ROOM_ANSWER_SCHEMA;
   const s = schemas(allowList);
   if (kind === 'DECISION') return s.decision;
   if (kind === 'EXECUTION_ORDER') return s.orderAnswer;

@@ -4,8 +4,24 @@ import type { AgentDef, KpiRow, Member, Priority, Trigger } from './types.js';
 import type { Bands, Weights } from './confidence.js';
 import type { AgentMemory } from './memory.js';
 
-// The decider answers Phases 5 and 6 in one call: a deliberation and an order.
-export type Expectation = MessageType | 'DECISION' | 'LEARNING';
+// The decider answers Phases 5 and 6 in one call: a deliberation and an order. A council agent mentioned in a room
+// gives a ROOM_ANSWER.
+export type Expectation = MessageType | 'DECISION' | 'LEARNING' | 'ROOM_ANSWER';
+
+// A room message as a council agent is shown it (its text bounded like any input).
+export interface RoomLine {
+  id: string;
+  agentName: string;
+  message: string;
+  timestamp: string;
+}
+
+// The room a council agent was mentioned in: the message to answer and the recent messages before it.
+export interface RoomContext {
+  name: string;
+  mention: RoomLine;
+  recent: RoomLine[];
+}
 
 export interface AgentContext {
   lang: 'ja' | 'en';
@@ -34,6 +50,8 @@ export interface AgentContext {
   memory?: AgentMemory;
   // The measured outcome of the decision, when learnings are extracted from it.
   outcome?: { verdict: string; error: number; measured: unknown };
+  // The room a mention came from, when the agent answers in a room.
+  room?: RoomContext;
 }
 
 export interface AgentRequest {

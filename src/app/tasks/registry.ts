@@ -5,6 +5,7 @@ import { openDiscussion } from './discussion-open.js';
 import { resolveEscalation } from './escalation-resolve.js';
 import { reembedMemory } from './memory-reembed.js';
 import { processObjection } from './objection-process.js';
+import { roomReply } from './room-reply.js';
 import type { TaskHandler } from './task.js';
 
 const TASKS: readonly TaskHandler[] = [
@@ -14,6 +15,7 @@ const TASKS: readonly TaskHandler[] = [
   resolveEscalation,
   reembedMemory,
   archiveRows,
+  roomReply,
 ];
 
 export function findTask(type: string): TaskHandler | undefined {

@@ -1,6 +1,7 @@
 // The offline provider: rule-based agents answer from the data; tokens are estimated so budgets still hold.
 import type { AgentRequest, AgentResponse, Provider } from '../provider.js';
 import { ruleAnswer } from '../rules/agents.js';
+import { ruleRoomAnswer } from '../rooms-answer.js';
 import { estimateTokens } from '../tokens.js';
 
 export class RulesProvider implements Provider {
@@ -12,7 +13,11 @@ export class RulesProvider implements Provider {
       const started = this.now();
       const base = { key: r.key, model: 'rules:default', tokensIn: estimateTokens(r.system + r.user), attempts: 1 };
       try {
-        const content = ruleAnswer(r.agent.agent_id, r.expect, r.context);
+        // A room answer is the agent's own, whatever its id; every other answer comes from the council's rules.
+        const content =
+          r.expect === 'ROOM_ANSWER'
+            ? ruleRoomAnswer(r.agent, r.context)
+            : ruleAnswer(r.agent.agent_id, r.expect, r.context);
         return {
           ...base,
           ok: true,

@@ -1,0 +1,32 @@
+// Room reads and writes with seed 004's codes for a store that fails (STORAGE_ERROR) and, for writes under the
+// script lock, a lock that cannot be had in time (FILE_LOCK_TIMEOUT).
+import type { Store, StoreState } from '../../adapters/gas/store.js';
+import { KaigiError, StateError } from '../../core/errors.js';
+
+// An API call waits this long for the lock (seed 004's AGENT_COMM_LOCK_TIMEOUT is 5 s; a tick's commit takes a few).
+const LOCK_WAIT_MS = 10_000;
+
+// The store says it could not get the lock in its message (src/adapters/gas/store.ts withLock).
+function isLockTimeout(e: StateError): boolean {
+  return e.code === 'lock_timeout' || /held the lock/.test(e.message);
+}
+
+// The store's own errors (a missing tab, an altered overflow value, a busy lock) under seed 004's codes; the room
+// rules' errors (ValidationError, NotFoundError, ConflictError, ...) pass as they are.
+export function withStorage<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (!(e instanceof StateError)) throw e;
+    if (isLockTimeout(e))
+      throw new KaigiError(
+        'Kaigi is busy: the lock on the rooms could not be had in time. Try again.',
+        'FILE_LOCK_TIMEOUT',
+      );
+    throw new KaigiError(`The rooms could not be read or stored: ${e.message}`, 'STORAGE_ERROR');
+  }
+}
+
+export function withRoomLock<T>(store: Store, fn: (state: StoreState) => T): T {
+  return withStorage(() => store.withLock(fn, LOCK_WAIT_MS));
+}

@@ -1,0 +1,316 @@
+// What clients change in rooms: create, enter, leave, send and clear; each one commit under the lock, the client as
+// the actor of its audit rows, and the room's rules checked against what the tabs hold at that moment.
+import { rowsOf } from '../../../sheets-schema/index.js';
+import { cellDate } from '../../adapters/gas/records.js';
+import { ConflictError, NotFoundError, TooLargeError, ValidationError } from '../../core/errors.js';
+import { charCount, checkAgentName, checkRoomName, parseMentions, type RoomProfile } from '../../core/rooms.js';
+import type { Council } from '../council.js';
+import type { Caller } from '../routes/route.js';
+import { touchPresence } from './presence.js';
+import { nudge } from '../requests.js';
+import { queueReply } from './reply-queue.js';
+import type { RoomRecord } from './room-data.js';
+import type { FoundRoom } from './room-snapshot.js';
+import { RoomSnapshot } from './room-snapshot.js';
+import { withRoomLock } from './room-lock.js';
+
+const roomCols = rowsOf('rooms');
+const memberCols = rowsOf('room_members');
+const messageCols = rowsOf('room_messages');
+
+export interface RoomCall {
+  council: Council;
+  caller: Caller;
+  // The call's idempotency key (an MCP client's JSON-RPC id); empty when it has none.
+  requestKey: string;
+}
+
+function actorOf(call: RoomCall): string {
+  return `api:${call.caller.name}`;
+}
+
+function limit(call: RoomCall, key: string): number {
+  return call.council.settings().number(key);
+}
+
+function councilAgentIds(call: RoomCall): string[] {
+  return call.council.config.agents().map((a) => a.agent_id);
+}
+
+// The free room a write goes to; a discussion's room is read-only.
+function writable(found: FoundRoom, what: string): RoomRecord {
+  if (found.kind === 'discussion')
+    throw new ConflictError(
+      `${found.name} is a discussion's room: it is read-only, so ${what} is not possible there.`,
+      'ROOM_READ_ONLY',
+    );
+  return found.room;
+}
+
+// A JSON value within the message limit, or 413.
+function jsonWithin(value: unknown, max: number, field: string): string {
+  const text = value === undefined ? '' : JSON.stringify(value);
+  if (charCount(text) > max)
+    throw new TooLargeError(
+      `${field} is longer than ${max} characters as JSON (Settings rooms.max_message_chars).`,
+      'MESSAGE_TOO_LARGE',
+    );
+  return text;
+}
+
+export function createRoom(call: RoomCall, input: { roomName: string; description?: string }) {
+  const name = checkRoomName(input.roomName, limit(call, 'rooms.max_name_chars'));
+  const description = input.description ?? '';
+  jsonWithin(description, limit(call, 'rooms.max_message_chars'), 'description');
+  const max = limit(call, 'rooms.max_rooms');
+  touchPresence(call.caller.name, undefined, limit(call, 'rooms.presence_seconds'));
+  return withRoomLock(call.council.store, (state) => {
+    const snap = new RoomSnapshot(call.council.store, state);
+    const lower = name.toLowerCase();
+    if (snap.rooms().some((r) => r.name.toLowerCase() === lower))
+      throw new ConflictError(`A room named ${name} exists already.`, 'ROOM_ALREADY_EXISTS');
+    if (snap.rooms().length >= max)
+      throw new ConflictError(`Kaigi holds ${max} rooms already (Settings rooms.max_rooms).`, 'ROOM_LIMIT_REACHED');
+    const now = Date.now();
+    const c = call.council.store.begin(state, actorOf(call));
+    c.setMarker(
+      'rooms',
+      'append',
+      roomCols.write({
+        room_name: name,
+        description,
+        created_by: call.caller.name,
+        created_at: cellDate(now),
+        cleared_through: 0,
+      }),
+      `Rooms:${name}`,
+    );
+    c.audit({ actor: actorOf(call), event: 'room_created', tab: 'Rooms', row_key: name, payload: {} });
+    c.run(new Date(now).toISOString());
+    return { success: true, roomName: name, message: `Room ${name} was created.` };
+  });
+}
+
+export function enterRoom(call: RoomCall, input: { roomName: string; agentName: string; profile?: RoomProfile }) {
+  const agentName = checkAgentName(input.agentName, limit(call, 'rooms.max_name_chars'), councilAgentIds(call));
+  const profile = input.profile ? jsonWithin(input.profile, limit(call, 'rooms.max_message_chars'), 'profile') : '';
+  touchPresence(call.caller.name, agentName, limit(call, 'rooms.presence_seconds'));
+  return withRoomLock(call.council.store, (state) => {
+    const snap = new RoomSnapshot(call.council.store, state);
+    const found = snap.need(input.roomName);
+    const existing = snap.member(found.name, agentName);
+    if (existing?.inRoom) throw new ConflictError(`${agentName} is in ${found.name} already.`, 'AGENT_ALREADY_IN_ROOM');
+    // An agent name is one agent's (seed 004): while another client has it in a room, it is not free.
+    const taken = snap.members().find((m) => m.agentName === agentName && m.inRoom && m.client !== call.caller.name);
+    if (taken)
+      throw new ConflictError(
+        `${agentName} is in use by another API client; enter under another name.`,
+        'AGENT_NAME_TAKEN',
+      );
+    const now = Date.now();
+    const key = `${found.name}/${agentName}`;
+    const values = memberCols.write(
+      {
+        member_key: key,
+        room_name: found.name,
+        agent_name: agentName,
+        client: call.caller.name,
+        status: 'in',
+        profile_json: profile,
+        joined_at: cellDate(now),
+        left_at: '',
+      },
+      existing?.values,
+    );
+    const c = call.council.store.begin(state, actorOf(call));
+    c.setMarker('room_members', existing ? existing.row : 'append', values, `Room Members:${key}`);
+    c.audit({
+      actor: actorOf(call),
+      event: 'room_entered',
+      tab: 'Room Members',
+      row_key: key,
+      payload: { room: found.name },
+    });
+    c.run(new Date(now).toISOString());
+    return { success: true, roomName: found.name, message: `${agentName} entered ${found.name}.` };
+  });
+}
+
+export function leaveRoom(call: RoomCall, input: { roomName: string; agentName: string }) {
+  touchPresence(call.caller.name, input.agentName, limit(call, 'rooms.presence_seconds'));
+  return withRoomLock(call.council.store, (state) => {
+    const snap = new RoomSnapshot(call.council.store, state);
+    const found = snap.need(input.roomName);
+    const m = snap.member(found.name, input.agentName);
+    if (!m) throw new NotFoundError(`${input.agentName} has never entered ${found.name}.`, 'AGENT_NOT_FOUND');
+    if (!m.inRoom) throw new ConflictError(`${input.agentName} is not in ${found.name}.`, 'AGENT_NOT_IN_ROOM');
+    if (m.client !== call.caller.name && call.caller.role !== 'admin')
+      throw new ConflictError(`${input.agentName} entered through another API client.`, 'AGENT_NOT_IN_ROOM');
+    const now = Date.now();
+    const c = call.council.store.begin(state, actorOf(call));
+    c.setMarker(
+      'room_members',
+      m.row,
+      memberCols.write({ status: 'out', left_at: cellDate(now) }, m.values),
+      `Room Members:${m.key}`,
+    );
+    c.audit({
+      actor: actorOf(call),
+      event: 'room_left',
+      tab: 'Room Members',
+      row_key: m.key,
+      payload: { room: found.name },
+    });
+    c.run(new Date(now).toISOString());
+    return { success: true, roomName: found.name, message: `${input.agentName} left ${found.name}.` };
+  });
+}
+
+export interface SendInput {
+  roomName: string;
+  agentName: string;
+  message: string;
+  metadata?: Record<string, unknown>;
+}
+
+export function sendMessage(call: RoomCall, input: SendInput) {
+  const maxChars = limit(call, 'rooms.max_message_chars');
+  const nameChars = limit(call, 'rooms.max_name_chars');
+  if (!input.message.trim()) throw new ValidationError('A message needs some text.', 'INVALID_MESSAGE_FORMAT');
+  if (charCount(input.message) > maxChars)
+    throw new TooLargeError(
+      `The message is longer than ${maxChars} characters (Settings rooms.max_message_chars).`,
+      'MESSAGE_TOO_LARGE',
+    );
+  const metadata = input.metadata === undefined ? '' : jsonWithin(input.metadata, maxChars, 'metadata');
+  const mentions = parseMentions(input.message, nameChars);
+  const agents = call.council.config.agents();
+  touchPresence(call.caller.name, input.agentName, limit(call, 'rooms.presence_seconds'));
+  const out = withRoomLock(call.council.store, (state) => {
+    const snap = new RoomSnapshot(call.council.store, state);
+    const found = snap.need(input.roomName);
+    // A re-sent call (same client, same key) gets the first answer and stores nothing.
+    if (call.requestKey) {
+      // Only within the replay window: a client's next MCP session numbers its ids from 0 again.
+      const since = Date.now() - limit(call, 'api.replay_seconds') * 1000;
+      const first = snap
+        .index()
+        .find(
+          (m) => m.requestKey === call.requestKey && m.client === call.caller.name && Date.parse(m.timestamp) >= since,
+        );
+      if (first)
+        return {
+          queued: [],
+          answer: {
+            success: true,
+            messageId: first.id,
+            roomName: first.room,
+            timestamp: first.timestamp,
+            mentions: first.mentions,
+          },
+        };
+    }
+    const room = writable(found, 'sending a message');
+    const m = snap.member(found.name, input.agentName);
+    if (!m)
+      throw new NotFoundError(
+        `${input.agentName} has never entered ${found.name}: enter_room first.`,
+        'AGENT_NOT_FOUND',
+      );
+    if (!m.inRoom || m.client !== call.caller.name)
+      throw new ConflictError(
+        `${input.agentName} is not in ${found.name} through this API client: enter_room first.`,
+        'AGENT_NOT_IN_ROOM',
+      );
+    const visible = snap.visible(room);
+    const max = limit(call, 'rooms.max_messages_per_room');
+    if (visible.length >= max)
+      throw new ConflictError(
+        `${found.name} holds ${max} messages (Settings rooms.max_messages_per_room); clear it first.`,
+        'ROOM_FULL',
+      );
+    const stored = snap.stored(room);
+    const seq = stored.reduce((a, x) => Math.max(a, x.seq), 0) + 1;
+    const now = Date.now();
+    const at = cellDate(now);
+    const c = call.council.store.begin(state, actorOf(call));
+    const id = `RMSG-${c.nextSeq('room_message')}`;
+    // Every enabled council agent the message mentions answers it (src/app/tasks/room-reply.ts).
+    const queued = agents
+      .filter((a) => a.active && mentions.some((n) => n.toLowerCase() === a.agent_id.toLowerCase()))
+      .map((a) =>
+        queueReply(
+          c,
+          { room: found.name, message_id: id, agent_id: a.agent_id, sender: input.agentName },
+          actorOf(call),
+          now,
+        ),
+      );
+    c.setMarker(
+      'room_messages',
+      'append',
+      messageCols.write({
+        message_id: id,
+        room_name: found.name,
+        seq,
+        agent_name: input.agentName,
+        client: call.caller.name,
+        mentions_json: JSON.stringify(mentions),
+        reply_to: '',
+        request_key: call.requestKey,
+        timestamp: at,
+        size_chars: input.message.length + metadata.length,
+        message: input.message,
+        metadata_json: metadata,
+      }),
+      `Room Messages:${id}`,
+    );
+    c.audit({
+      actor: actorOf(call),
+      event: 'room_message',
+      tab: 'Room Messages',
+      row_key: id,
+      payload: { room: found.name, seq, mentions, replies_queued: queued },
+    });
+    c.run(new Date(now).toISOString());
+    return {
+      queued,
+      answer: { success: true, messageId: id, roomName: found.name, timestamp: at.toISOString(), mentions },
+    };
+  });
+  if (out.queued.length) nudge(call.council);
+  return out.answer;
+}
+
+export function clearRoom(call: RoomCall, input: { roomName: string; confirm?: unknown }) {
+  if (input.confirm !== true)
+    throw new ValidationError('Clearing a room needs confirm: true.', 'CONFIRMATION_REQUIRED');
+  touchPresence(call.caller.name, undefined, limit(call, 'rooms.presence_seconds'));
+  return withRoomLock(call.council.store, (state) => {
+    const snap = new RoomSnapshot(call.council.store, state);
+    const found = snap.need(input.roomName);
+    const room = writable(found, 'clearing it');
+    const visible = snap.visible(room);
+    const through = snap.stored(room).reduce((a, x) => Math.max(a, x.seq), room.clearedThrough);
+    const now = Date.now();
+    const c = call.council.store.begin(state, actorOf(call));
+    c.setMarker(
+      'rooms',
+      room.row,
+      roomCols.write(
+        { cleared_through: through, cleared_at: cellDate(now), cleared_by: call.caller.name },
+        room.values,
+      ),
+      `Rooms:${found.name}`,
+    );
+    c.audit({
+      actor: actorOf(call),
+      event: 'room_cleared',
+      tab: 'Rooms',
+      row_key: found.name,
+      payload: { cleared: visible.length, through },
+    });
+    c.run(new Date(now).toISOString());
+    return { success: true, roomName: found.name, clearedCount: visible.length };
+  });
+}

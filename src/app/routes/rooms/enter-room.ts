@@ -1,0 +1,18 @@
+// enter_room (POST /rooms/{roomName}/enter): an agent name enters a room, with an optional profile.
+import { z } from 'zod';
+import { enterRoom } from '../../rooms/room-writes.js';
+import { defineOperation } from '../route.js';
+import { roomCall } from './call.js';
+import { agentName, profileInput, roomName } from './inputs.js';
+
+export const enterRoomOp = defineOperation({
+  name: 'enter_room',
+  description:
+    'Enters a room under an agent name (not a council agent’s id), with an optional profile; a discussion’s room may be entered to watch it.',
+  roles: ['worker', 'coordinator', 'admin'],
+  mutates: true,
+  tool: true,
+  http: { method: 'POST', path: '/rooms/{roomName}/enter' },
+  input: z.object({ roomName, agentName, profile: profileInput.optional() }),
+  handler: (input, ctx) => enterRoom(roomCall(ctx), input),
+});
