@@ -33,6 +33,32 @@ export function constantTimeEqual(a: string, b: string): boolean {
 
 export type Method = 'GET' | 'POST';
 
+// The UTF-8 length of a string, counted without encoding it (Apps Script has no TextEncoder): what a body's size
+// limit is about. A surrogate pair is one 4-byte character; a lone surrogate is written as U+FFFD (3 bytes).
+export function utf8Bytes(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 4;
+        i++;
+      } else n += 3;
+    } else n += 3;
+  }
+  return n;
+}
+
+// What the API log records as the call: built from route patterns and tool names, but an MCP tool's name comes from
+// the client, so it is cut to a plain, short label that a cell keeps as text.
+export function callLabel(called: string): string {
+  const plain = called.replace(/[^A-Za-z0-9_./{}() -]/g, '?');
+  return plain.length > 120 ? `${plain.slice(0, 119)}…` : plain;
+}
+
 function normalizePath(path: string): string {
   return path.replace(/\/+$/, '') || '/';
 }

@@ -200,9 +200,9 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   s('api.max_body_bytes', 100000, 'integer', 'Largest web API request body accepted'),
   s(
     'api.replay_seconds',
-    21600,
+    600,
     'integer',
-    'How long a repeated MCP tools/call (same token and JSON-RPC id) gets the first answer instead of acting again',
+    'How long a re-sent MCP tools/call (same token, JSON-RPC id and arguments) gets the first answer instead of acting again; short, because a client numbers its ids from 0 again in each session',
   ),
   s('rooms.max_rooms', 100, 'integer', 'Free rooms clients may create (discussion rooms are not counted)'),
   s('rooms.max_messages_per_room', 10000, 'integer', 'Messages a free room holds; more are refused'),

@@ -13,6 +13,16 @@ export const props = {
   },
 };
 
+// The script cache: cheap counters and short-lived values that may vanish at any time (never a record).
+export const scriptCache = {
+  get(key: string): string | null {
+    return CacheService.getScriptCache().get(key);
+  },
+  put(key: string, value: string, seconds: number): void {
+    CacheService.getScriptCache().put(key, value, seconds);
+  },
+};
+
 export function uuid(): string {
   return Utilities.getUuid();
 }

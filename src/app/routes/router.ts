@@ -1,6 +1,16 @@
-// The router: parse the body, match a route, authenticate, check the role, validate, run, and map errors (SPEC §11).
-// It touches no Apps Script service itself (web.ts hands it the token check), so it is tested in-process too.
-import { type ApiError, apiError, errorToApi, fieldIssues, matchPath, type Method, routeKey } from '../../core/api.js';
+// The router: size limit, parse the body, match a route, authenticate, rate limit, check the role, validate, run,
+// and map errors (SPEC §11). It touches no Apps Script service itself (web.ts hands it the token check, the limits
+// and the log), so it is tested in-process too.
+import {
+  type ApiError,
+  apiError,
+  errorToApi,
+  fieldIssues,
+  matchPath,
+  type Method,
+  routeKey,
+  utf8Bytes,
+} from '../../core/api.js';
 import type { Caller, Operation } from './route.js';
 
 export type Body = Record<string, unknown>;
@@ -13,9 +23,26 @@ export interface WebRequest {
   contents?: string;
 }
 
+// What the MCP handler may say about the call for the API log: `called` is what the call did
+// (`mcp tools/call send_message`); status and code, when the JSON-RPC answer carries an error the log should show.
+export interface McpMeta {
+  called: string;
+  status?: number;
+  code?: string;
+}
+
 // The MCP endpoint (POST ?path=/mcp): handed the parsed JSON-RPC body once the caller is known (src/app/mcp/).
-// `meta.called` is set to what the call did (`mcp tools/call send_message`) for the API log.
-export type McpHandler = (body: unknown, caller: Caller, meta: { called: string }) => Body | null;
+export type McpHandler = (body: unknown, caller: Caller, meta: McpMeta) => Body | null;
+
+// What the API log records of one request: never the token, the raw path or the body.
+export interface CallInfo {
+  // The client's name, or '' when the token was missing or bad (or not reached).
+  client: string;
+  // The route pattern (`POST /tasks/{id}/result`), `METHOD (no route)`, or the MCP handler's label.
+  call: string;
+  status: number;
+  code: string;
+}
 
 export interface RouterDeps {
   operations: readonly Operation[];
@@ -23,6 +50,12 @@ export interface RouterDeps {
   authenticate: (token: string | undefined) => Caller | null;
   // Told about every error a route or the token check threw, with the answer the client gets (which it may amend).
   onError?: (e: unknown, answer: ApiError) => void;
+  // The largest body accepted, in UTF-8 bytes (Settings api.max_body_bytes); asked only when a body came.
+  maxBodyBytes?: () => number;
+  // Asked once the caller is known, before anything else about the call: an answer (429) refuses it.
+  admit?: (caller: Caller) => ApiError | null;
+  // Told once per request, whatever the answer, what the API log records.
+  onDone?: (info: CallInfo) => void;
 }
 
 function findRoute(
@@ -36,6 +69,18 @@ function findRoute(
     if (params) return { route, params };
   }
   return null;
+}
+
+// The size check comes before JSON.parse: a huge body is refused without being parsed. A body at most a third of the
+// limit long cannot be over it (a UTF-16 unit is at most 3 bytes of UTF-8), so only longer ones are counted.
+function tooLarge(contents: string, max: number): ApiError | null {
+  if (contents.length * 3 <= max) return null;
+  const bytes = utf8Bytes(contents);
+  if (bytes <= max) return null;
+  return apiError(413, 'payload_too_large', `The request body is ${bytes} bytes, over the limit of ${max}.`, {
+    max_bytes: max,
+    bytes,
+  });
 }
 
 function parseBody(req: WebRequest): { body: Body } | { answer: ApiError } {
@@ -60,25 +105,58 @@ function inputOf(parameter: Record<string, string>, body: Body, params: Record<s
   return input;
 }
 
+function tokenOf(req: WebRequest, body: Body): string | undefined {
+  return req.parameter.token || (typeof body.token === 'string' ? body.token : undefined);
+}
+
+function isError(answer: Body | ApiError): answer is ApiError {
+  const e = (answer as ApiError).error;
+  return !!e && typeof e === 'object' && typeof e.code === 'string';
+}
+
 export function routeRequest(req: WebRequest, deps: RouterDeps): Body | ApiError {
-  const parsed = parseBody(req);
-  if ('answer' in parsed) return parsed.answer;
-  const body = parsed.body;
+  const info: CallInfo = { client: '', call: '', status: 0, code: '' };
+  const answer = route(req, deps, info);
+  info.status = typeof answer.status === 'number' ? answer.status : info.status || 200;
+  if (isError(answer)) info.code = answer.error.code;
+  if (deps.onDone) deps.onDone(info);
+  return answer;
+}
+
+function route(req: WebRequest, deps: RouterDeps, info: CallInfo): Body | ApiError {
   const path = String(req.parameter.path || '/');
   const key = routeKey(req.method, path);
-  if (deps.mcp && key === 'POST /mcp') return routeMcp(req, body, deps, deps.mcp);
-  const found = findRoute(deps.operations, req.method, path);
-  if (!found) return apiError(404, 'not_found', `No endpoint ${key}.`);
-  const { route, params } = found;
+  const mcp = deps.mcp && key === 'POST /mcp' ? deps.mcp : null;
+  const found = mcp ? null : findRoute(deps.operations, req.method, path);
+  // The log names the route's pattern, never the path as sent (user input, possibly anything).
+  info.call = mcp ? 'mcp' : found ? `${req.method} ${found.route.http!.path}` : `${req.method} (no route)`;
   try {
-    const token = req.parameter.token || (typeof body.token === 'string' ? body.token : undefined);
-    const caller = deps.authenticate(token);
+    if (req.method === 'POST' && req.contents && deps.maxBodyBytes) {
+      const over = tooLarge(req.contents, deps.maxBodyBytes());
+      if (over) return over;
+    }
+    const parsed = parseBody(req);
+    if ('answer' in parsed) return parsed.answer;
+    const body = parsed.body;
+    if (mcp) return routeMcp(req, body, deps, mcp, info);
+    if (!found) return apiError(404, 'not_found', `No endpoint ${key}.`);
+    const { route, params } = found;
+    const caller = deps.authenticate(tokenOf(req, body));
     if (!caller) return apiError(401, 'unauthorized', 'A valid API token is required.');
+    info.client = caller.name;
+    const refused = deps.admit ? deps.admit(caller) : null;
+    if (refused) return refused;
     if (route.roles.indexOf(caller.role) < 0)
-      return apiError(403, 'forbidden', `The ${caller.role} role cannot call ${key}.`);
+      return apiError(403, 'forbidden', `The ${caller.role} role cannot call ${info.call}.`, {
+        roles: route.roles,
+      });
     const input = route.input.safeParse(inputOf(req.parameter, body, params));
-    if (!input.success)
-      return apiError(400, 'invalid_input', `The input of ${key} is not valid.`, fieldIssues(input.error));
+    if (!input.success) {
+      const issues = fieldIssues(input.error);
+      const first = issues[0];
+      const where = first.field ? `${first.field}: ${first.message}` : first.message;
+      return apiError(400, 'invalid_input', `The input of ${info.call} is not valid (${where}).`, issues);
+    }
     const result = route.handler(input.data, { caller, called: key, requestKey: '' });
     return 'status' in result ? result : { status: 200, ...result };
   } catch (e) {
@@ -88,19 +166,22 @@ export function routeRequest(req: WebRequest, deps: RouterDeps): Body | ApiError
   }
 }
 
-// POST ?path=/mcp: the token as for any route (any role may speak MCP; each tool checks its own roles), then the
-// JSON-RPC body goes to the MCP server. A notification gets an empty answer.
-function routeMcp(req: WebRequest, body: Body, deps: RouterDeps, mcp: McpHandler): Body | ApiError {
+// POST ?path=/mcp: the limits and the token as for any route (any role may speak MCP; each tool checks its own
+// roles), then the JSON-RPC body goes to the MCP server. A notification gets an empty answer.
+function routeMcp(req: WebRequest, body: Body, deps: RouterDeps, mcp: McpHandler, info: CallInfo): Body | ApiError {
+  const caller = deps.authenticate(tokenOf(req, body));
+  if (!caller) return apiError(401, 'unauthorized', 'A valid API token is required.');
+  info.client = caller.name;
+  const refused = deps.admit ? deps.admit(caller) : null;
+  if (refused) return refused;
+  const rpc: Body = {};
+  for (const k of Object.keys(body)) if (k !== 'token') rpc[k] = body[k];
+  const meta: McpMeta = { called: 'mcp' };
   try {
-    const token = req.parameter.token || (typeof body.token === 'string' ? body.token : undefined);
-    const caller = deps.authenticate(token);
-    if (!caller) return apiError(401, 'unauthorized', 'A valid API token is required.');
-    const rpc: Body = {};
-    for (const k of Object.keys(body)) if (k !== 'token') rpc[k] = body[k];
-    return mcp(rpc, caller, { called: 'mcp' }) ?? {};
-  } catch (e) {
-    const answer = errorToApi(e);
-    if (deps.onError) deps.onError(e, answer);
-    return answer;
+    return mcp(rpc, caller, meta) ?? {};
+  } finally {
+    info.call = meta.called;
+    if (meta.status) info.status = meta.status;
+    if (meta.code) info.code = meta.code;
   }
 }

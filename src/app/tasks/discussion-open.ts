@@ -1,6 +1,8 @@
-// discussion.open: allocate the id, write the log row, and turn the task into discussion.advance.
+// discussion.open: take the id reserved at enqueue (or allocate one), write the log row, and turn the task into
+// discussion.advance.
 import { dayOf, logRow } from '../../adapters/gas/records.js';
 import { type Estimate, estimateDiscussion } from '../../core/engine/estimate.js';
+import { DISCUSSION_ID } from '../../core/api-schemas.js';
 import { discussionId } from '../../core/ids.js';
 import { inProgressCount, type QueueItem } from '../../core/queue.js';
 import { transition } from '../../core/state-machine.js';
@@ -35,7 +37,9 @@ function overNotice(id: string, e: Estimate, input: number, lang: 'ja' | 'en') {
 export const openDiscussion: TaskHandler = {
   type: 'discussion.open',
   run(item, { council, inProgress }) {
-    const p = item.payload as { trigger: Trigger; priority?: Priority };
+    // discussion_id: reserved when the task was queued (POST /tasks answers with it); actor: who asked, for the audit.
+    const p = item.payload as { trigger: Trigger; priority?: Priority; discussion_id?: unknown; actor?: unknown };
+    const reserved = typeof p.discussion_id === 'string' && DISCUSSION_ID.test(p.discussion_id) ? p.discussion_id : '';
     const trigger = validateTrigger(p.trigger);
     const max = council.settings().number('limits.max_concurrent_discussions');
     // Read before the lock: the configuration the forecast needs (discussion.advance uses the same, cached).
@@ -46,7 +50,7 @@ export const openDiscussion: TaskHandler = {
       const now = Date.now();
       const c = council.store.begin(state);
       const day = dayOf(now, council.tz);
-      const id = discussionId(day, c.nextDaily('disc', day));
+      const id = reserved || discussionId(day, c.nextDaily('disc', day));
       const d: Discussion = {
         discussion_id: id,
         status: 'OPEN',
@@ -69,7 +73,7 @@ export const openDiscussion: TaskHandler = {
       const placed = c.appendOne('discussions', logRow({ ...d, status }, '[]'), `Discussion Log:${id}`);
       const row = placed.row;
       c.audit({
-        actor: trigger.source,
+        actor: typeof p.actor === 'string' && p.actor ? p.actor : trigger.source,
         event: 'log_row',
         tab: 'Discussion Log',
         row_key: id,

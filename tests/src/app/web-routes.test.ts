@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineOperation, type Caller } from '../../../src/app/routes/route.js';
-import { routeRequest, type WebRequest } from '../../../src/app/routes/router.js';
+import { type CallInfo, type McpHandler, routeRequest, type WebRequest } from '../../../src/app/routes/router.js';
 import { ConfigError, NotFoundError, ValidationError } from '../../../src/core/errors.js';
-import { council, ok } from '../../council-helpers.js';
+import { council, decline, ok, setAgent } from '../../council-helpers.js';
 import { newRuntime, records } from '../../helpers.js';
 import type { Runtime } from '../../../runtime/runtime.js';
 
@@ -69,7 +69,11 @@ describe('the router', () => {
     expect(post()).toMatchObject({ status: 401, error: { code: 'unauthorized' } });
     expect(post('nope')).toMatchObject({ status: 401, error: { code: 'unauthorized' } });
     expect(post('v')).toEqual({
-      error: { code: 'forbidden', message: 'The viewer role cannot call POST /things/7.' },
+      error: {
+        code: 'forbidden',
+        message: 'The viewer role cannot call POST /things/{id}.',
+        details: { roles: ['coordinator', 'admin'] },
+      },
       status: 403,
     });
   });
@@ -78,6 +82,7 @@ describe('the router', () => {
     const r = call({ method: 'POST', parameter: { path: '/things/7', token: 'a' }, contents: '{"n": 1.5, "note": 3}' });
     expect(r.status).toBe(400);
     expect(r.error.code).toBe('invalid_input');
+    expect(r.error.message).toMatch(/^The input of POST \/things\/\{id\} is not valid \((n|note): /);
     expect(r.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['n', 'note']);
     for (const d of r.error.details) expect(typeof d.message).toBe('string');
   });
@@ -121,6 +126,84 @@ describe('the router', () => {
   });
 });
 
+describe('the router’s limits and log', () => {
+  // Runs one request with limits and returns the answer and what the log was told.
+  function limited(
+    req: Partial<WebRequest> & { method: WebRequest['method'] },
+    opts: { max?: number; admit?: (c: Caller) => any; mcp?: McpHandler } = {},
+  ) {
+    const done: CallInfo[] = [];
+    const answer = routeRequest(
+      { parameter: {}, ...req },
+      {
+        operations: ROUTES,
+        authenticate: (t) => (t ? (callers[t] ?? null) : null),
+        maxBodyBytes: () => opts.max ?? 1000,
+        admit: opts.admit,
+        mcp: opts.mcp,
+        onDone: (i) => done.push(i),
+      },
+    ) as Record<string, any>;
+    expect(done.length).toBe(1);
+    return { answer, info: done[0] };
+  }
+
+  it('refuses a body over the limit in UTF-8 bytes with 413, before parsing it', () => {
+    const at = (contents: string, max: number) =>
+      limited({ method: 'POST', parameter: { path: '/things/7', token: 'a' }, contents }, { max });
+    const body = JSON.stringify({ n: 1, note: 'é'.repeat(10) });
+    expect(at(body, Buffer.byteLength(body)).answer.status).toBe(202);
+    const over = at(body, Buffer.byteLength(body) - 1);
+    expect(over.answer).toMatchObject({ status: 413, error: { code: 'payload_too_large' } });
+    expect(over.info).toEqual({ client: '', call: 'POST /things/{id}', status: 413, code: 'payload_too_large' });
+    expect(at(`{${'x'.repeat(50)}`, 10).answer.status).toBe(413);
+  });
+
+  it('asks admit once the caller is known: after 401, before 403 and validation', () => {
+    const asked: string[] = [];
+    const refuse = (c: Caller) => {
+      asked.push(c.name);
+      return { error: { code: 'rate_limited', message: 'slow down' }, status: 429 };
+    };
+    const post = (token?: string) =>
+      limited(
+        { method: 'POST', parameter: { path: '/things/7' }, contents: JSON.stringify({ token, n: 'bad' }) },
+        { admit: refuse },
+      );
+    expect(post().answer.status).toBe(401);
+    expect(post('v').answer.status).toBe(429);
+    expect(post('a').info).toEqual({ client: 'ops', call: 'POST /things/{id}', status: 429, code: 'rate_limited' });
+    expect(asked).toEqual(['viewer-client', 'ops']);
+  });
+
+  it('logs the route pattern, never the path as sent, and the MCP handler’s label', () => {
+    const lost = limited({ method: 'GET', parameter: { path: '/x/kaigi_secret', token: 'a' } });
+    expect(lost.info).toEqual({ client: '', call: 'GET (no route)', status: 404, code: 'not_found' });
+    const ok = limited({ method: 'POST', parameter: { path: '/things/7' }, contents: '{"token":"a","n":1}' });
+    expect(ok.info).toEqual({ client: 'ops', call: 'POST /things/{id}', status: 202, code: '' });
+    const mcp: McpHandler = (_body, caller, meta) => {
+      meta.called = `mcp tools/call set_thing by ${caller.name}`;
+      meta.code = 'tool_error';
+      return { jsonrpc: '2.0', id: 1, result: {} };
+    };
+    const rpc = limited(
+      { method: 'POST', parameter: { path: '/mcp' }, contents: '{"token":"v","jsonrpc":"2.0","id":1}' },
+      { mcp },
+    );
+    expect(rpc.answer).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    expect(rpc.info).toEqual({
+      client: 'viewer-client',
+      call: 'mcp tools/call set_thing by viewer-client',
+      status: 200,
+      code: 'tool_error',
+    });
+    // The limits hold for /mcp too.
+    const big = limited({ method: 'POST', parameter: { path: '/mcp' }, contents: 'x'.repeat(2000) }, { mcp });
+    expect(big.info).toEqual({ client: '', call: 'mcp', status: 413, code: 'payload_too_large' });
+    expect(limited({ method: 'POST', parameter: { path: '/mcp' }, contents: '{}' }, { mcp }).answer.status).toBe(401);
+  });
+});
+
 // ---- doGet/doPost through the built file -------------------------------------------------------
 
 const TOKEN = 'viewer-token-0123456789';
@@ -136,8 +219,8 @@ async function body(reply: Promise<{ body: string; mimeType: string }>): Promise
 describe('the web app', () => {
   it('answers 404, invalid_json and 401 before set-up, and GET /status says it is not set up', async () => {
     const rt = newRuntime({ scriptProperties: { KAIGI_API_TOKENS: tokenList } });
-    expect(await body(rt.doGet({ path: '/tasks/DISC-1' }))).toEqual({
-      error: { code: 'not_found', message: 'No endpoint GET /tasks/DISC-1.' },
+    expect(await body(rt.doGet({ path: '/tasks/DISC-1/steps' }))).toEqual({
+      error: { code: 'not_found', message: 'No endpoint GET /tasks/DISC-1/steps.' },
       status: 404,
     });
     expect(await body(rt.doPost({ path: '/status' }, '{not json'))).toEqual({
@@ -152,15 +235,78 @@ describe('the web app', () => {
     });
   });
 
-  it('answers GET /status with every tab once set up', async () => {
+  it('answers GET /status with the council, each agent, the queue, the budget and the rooms once set up', async () => {
     const rt = await council({ demo: false });
     rt.scriptProperties.set({ KAIGI_API_TOKENS: tokenList });
     const r = await body(rt.doGet({ path: '/status/', token: TOKEN, _: '12345' }));
-    expect(Object.keys(r)).toEqual(['status', 'tabs']);
-    expect(r.status).toBe(200);
-    expect(r.tabs.length).toBe(22);
-    expect(r.tabs.every((t: { present: boolean }) => t.present)).toBe(true);
-    expect(r.tabs[0]).toEqual({ tab: expect.any(String), present: true });
+    expect(r).toMatchObject({
+      status: 200,
+      agentName: 'kaigi',
+      role: 'council',
+      state: 'idle',
+      currentTask: null,
+      discussions: [],
+      queue: { queued: 0, processing: 0, failed: 0, discussions_in_progress: 0 },
+      budget: { tokens: 0, cost_usd: 0, token_budget: 2000000, cost_budget_usd: 20, over_budget: false },
+      rooms: [],
+      totalRooms: 0,
+      totalOnlineUsers: 0,
+      totalMessages: 0,
+    });
+    expect(r.availableTools).toContain('get_status');
+    expect(r.availableTools).not.toContain('start_discussion');
+    expect(r.agents.length).toBe(14);
+    expect(r.agents.every((a: { status: string }) => a.status === 'idle')).toBe(true);
+    expect(r.agents[0]).toEqual({
+      agent_id: 'analyst',
+      name: 'Analyst',
+      name_ja: '分析特化',
+      group: 'specialist',
+      active: true,
+      model: 'rules:default',
+      status: 'idle',
+      current_discussion: null,
+      error: null,
+    });
+  });
+
+  it('shows in GET /status the agents speaking in a discussion, and an agent whose model has no key', async () => {
+    const rt = await council();
+    rt.scriptProperties.set({ KAIGI_API_TOKENS: tokenList });
+    await setAgent(rt, 'legal', 'model', 'openai:gpt-4o-mini');
+    ok(await rt.run('startDiscussion', [decline('tanaka')], { kind: 'server' }));
+    const status = async () => body(rt.doGet({ path: '/status', token: TOKEN }));
+    expect((await status()).queue).toMatchObject({ queued: 1, discussions_in_progress: 0 });
+    // A tick whose time budget (270 s) runs out once it has claimed the task: the discussion opens, then waits.
+    let moved = false;
+    const tick = await rt.run('tick', [], {
+      kind: 'trigger',
+      onCall: (_n, op) => {
+        if (op === 'ss.flush' && !moved) rt.clock.advance(280_000);
+        if (op === 'ss.flush') moved = true;
+      },
+    });
+    ok(tick);
+    const r = await status();
+    const busy = r.agents.filter((a: { status: string }) => a.status === 'busy');
+    expect(r.state).toBe('busy');
+    expect(r.discussions.length).toBe(1);
+    const { discussion_id: id, phase } = r.discussions[0];
+    expect(id).toMatch(/^DISC-/);
+    expect(busy.length).toBeGreaterThan(0);
+    expect(busy.every((a: { current_discussion: string }) => a.current_discussion === id)).toBe(true);
+    expect(phase).toBeGreaterThanOrEqual(1);
+    const legal = r.agents.find((a: { agent_id: string }) => a.agent_id === 'legal');
+    expect(legal.status).toBe('error');
+    expect(legal.error).toMatch(/openai/);
+    expect(r.totalRooms).toBeGreaterThanOrEqual(1);
+    expect(r.rooms.map((x: { name: string }) => x.name)).toContain(id);
+    // roomName narrows the rooms part to one room; an unknown one is the rooms' own error.
+    const one = await body(rt.doGet({ path: '/status', token: TOKEN, roomName: id }));
+    expect(one).toMatchObject({ status: 200, totalRooms: 1, state: 'busy' });
+    expect(one.rooms.map((x: { name: string }) => x.name)).toEqual([id]);
+    const none = await body(rt.doGet({ path: '/status', token: TOKEN, roomName: 'no-such-room' }));
+    expect(none.error.code).toBe('ROOM_NOT_FOUND');
   });
 
   it('answers 500 invalid_configuration naming a malformed token list, never its content', async () => {

@@ -1,5 +1,17 @@
 // The council's operations (seed 002): tasks, their results, status, objections and escalations.
 import type { Operation } from '../route.js';
+import { resolveEscalation } from './escalations.js';
+import { getDiscussion } from './get-discussion.js';
+import { fileObjection } from './objections.js';
+import { reportResult } from './report-result.js';
+import { startDiscussion } from './start-discussion.js';
 import { getStatus } from './status.js';
 
-export const COUNCIL_OPERATIONS: readonly Operation[] = [getStatus];
+export const COUNCIL_OPERATIONS: readonly Operation[] = [
+  startDiscussion,
+  getDiscussion,
+  reportResult,
+  getStatus,
+  fileObjection,
+  resolveEscalation,
+];

@@ -1,25 +1,131 @@
-// GET /status: whether Kaigi is set up, and which of its tabs are present.
-import { z } from 'zod';
-import { TABS } from '../../../../sheets-schema/index.js';
-import { props } from '../../../adapters/gas/services.js';
-import { openBound, SPREADSHEET_ID_PROPERTY } from '../../../adapters/gas/spreadsheet.js';
-import { findSheet } from '../../../adapters/gas/tabs.js';
+// GET /status (seed 002 §2.3): the council and each agent — idle, busy or in error, the discussion it is in —
+// the queue's depth, and today's tokens and cost against the budget.
+import { rowsOf } from '../../../../sheets-schema/index.js';
+import { type Pointer, parsePointer } from '../../../core/cells.js';
 import { ALL_ROLES } from '../../../core/api.js';
-import { ConflictError } from '../../../core/errors.js';
+import { activeDiscussions, agentStates, queueDepth } from '../../../core/api-progress.js';
+import { getStatusInput } from '../../../core/api-schemas.js';
+import type { AgentRequest } from '../../../core/provider.js';
+import { RulesProvider } from '../../../core/providers/rules.js';
+import { UnavailableProvider } from '../../../core/providers/unavailable.js';
+import { apiCouncil } from '../../api-env.js';
+import { roomsStatus } from '../../rooms/room-status.js';
+import type { Council } from '../../council.js';
+import { OPERATIONS } from '../registry.js';
+import type { Caller } from '../route.js';
 import { defineOperation } from '../route.js';
+
+const logCols = rowsOf('discussions');
+const messageCols = rowsOf('messages');
+const WORKING = ['IN_PROGRESS', 'VOTING', 'ESCALATED'];
+// Log rows further apart than this are read one by one instead of as one block.
+const BLOCK = 50;
+
+// The phase each discussion in progress is at: that of its last message (Phase 1 before any), read from its log
+// row — one read for rows close together, which discussions running at once are. A discussion waiting for a slot
+// (OPEN) or past the work has none.
+function livePhases(council: Council, active: { discussion_id: string; row: number }[]) {
+  const rows = active.map((a) => a.row).filter((r) => r >= 2);
+  const values: Record<number, unknown[]> = {};
+  if (rows.length) {
+    const first = Math.min(...rows);
+    const last = Math.max(...rows);
+    if (last - first < BLOCK)
+      council.store.readRows('discussions', first, last - first + 1).forEach((v, i) => {
+        values[first + i] = v;
+      });
+    else for (const r of rows) values[r] = council.store.readRows('discussions', r, 1)[0];
+  }
+  return active.map((a) => {
+    const v = values[a.row];
+    const r = v ? logCols.read(v) : null;
+    if (!r || r.discussion_id !== a.discussion_id || WORKING.indexOf(String(r.status)) < 0)
+      return { discussion_id: a.discussion_id, phase: null };
+    return { discussion_id: a.discussion_id, phase: lastPhase(council, a.discussion_id, r.messages_json) };
+  });
+}
+
+function lastPhase(council: Council, id: string, cell: unknown): number | null {
+  const p: Pointer | null = parsePointer(cell);
+  if (!p) {
+    const messages = String(cell) ? (JSON.parse(String(cell)) as { phase: number }[]) : [];
+    return messages.length ? messages[messages.length - 1].phase : 1;
+  }
+  // A long discussion's messages are in the Messages tab: its last row says the phase.
+  const m = messageCols.read(council.store.readRows('messages', p.rows[1], 1)[0]);
+  return m.discussion_id === id ? Number(m.phase) : null;
+}
+
+// An agent whose model cannot be called as configured (no key, an unknown provider) is in error; its discussions
+// fall back to the rules, but a person should see it.
+function modelProblems(council: Council): Record<string, string> {
+  const rules = new RulesProvider(() => Date.now());
+  const out: Record<string, string> = {};
+  for (const a of council.config.agents()) {
+    if (!a.active) continue;
+    const p = council.models.providerFor(a, rules);
+    if (p instanceof UnavailableProvider) {
+      const [answer] = p.respond([{ key: a.agent_id } as AgentRequest]);
+      out[a.agent_id] = answer.error ? answer.error.message : `provider ${p.name} is unavailable`;
+    }
+  }
+  return out;
+}
+
+// The MCP tools the caller's role may call (seed 002's availableTools).
+function toolsFor(caller: Caller): string[] {
+  return OPERATIONS.filter((o) => o.tool && o.roles.indexOf(caller.role) >= 0).map((o) => o.name);
+}
+
+function councilStatus(council: Council, caller: Caller): Record<string, unknown> {
+  const now = Date.now();
+  const items = council.queue.read(council.store.readState());
+  const depth = queueDepth(items, now);
+  const live = livePhases(council, activeDiscussions(items));
+  const agents = agentStates(
+    council.config.agents().map((a) => ({ ...a, group: String(a.group) })),
+    live,
+    modelProblems(council),
+  );
+  const s = council.settings();
+  const u = council.models.usage();
+  const tokenBudget = s.number('limits.daily_token_budget');
+  const costBudget = s.number('limits.daily_cost_budget_usd');
+  const busy = live.length > 0 || depth.queued > 0 || depth.processing > 0;
+  return {
+    agentName: 'kaigi',
+    role: 'council',
+    // Seed 002's `status` of the agent answering; `status` itself is the HTTP status in the body (SPEC §11).
+    state: busy ? 'busy' : 'idle',
+    currentTask: live.length ? live[0].discussion_id : null,
+    availableTools: toolsFor(caller),
+    discussions: live,
+    queue: depth,
+    budget: {
+      day: u.day,
+      tokens: u.tokens,
+      token_budget: tokenBudget,
+      cost_usd: Math.round(u.cost * 1e6) / 1e6,
+      cost_budget_usd: costBudget,
+      // Past either budget the council answers with the rule-based agents until tomorrow.
+      over_budget: u.tokens >= tokenBudget || u.cost >= costBudget,
+    },
+    agents,
+  };
+}
 
 export const getStatus = defineOperation({
   name: 'get_status',
-  description: 'The council and its rooms: each agent idle, busy or in error, the queue, and today’s budget.',
+  description:
+    'The council and its rooms: each agent idle, busy or in error with its discussion, the queue, and today’s tokens and cost against the budget.',
   mutates: false,
   tool: true,
   http: { method: 'GET', path: '/status' },
   roles: ALL_ROLES,
-  input: z.object({}),
-  handler: () => {
-    if (!props.get(SPREADSHEET_ID_PROPERTY))
-      throw new ConflictError('Kaigi has not been set up in its spreadsheet yet.', 'not_set_up');
-    const ss = openBound();
-    return { tabs: TABS.map((t) => ({ tab: t.name, present: findSheet(ss, t) !== null })) };
+  input: getStatusInput,
+  // Seed 004's room status (every room, or the one named) beside the council's.
+  handler: ({ roomName }, ctx) => {
+    const council = apiCouncil();
+    return { ...councilStatus(council, ctx.caller), ...roomsStatus(council.store, roomName) };
   },
 });

@@ -1,0 +1,44 @@
+// POST /escalations/{id}: an API client resolves an ESCALATED discussion — approve, return with guidance, or reject.
+import { resolveEscalationInput } from '../../../core/api-schemas.js';
+import { ConflictError } from '../../../core/errors.js';
+import { apiCouncil } from '../../api-env.js';
+import { enqueueOnce } from '../../api-tasks.js';
+import { resolutionPayload } from '../../requests.js';
+import { defineOperation } from '../route.js';
+import { statusOf } from './objections.js';
+
+export const resolveEscalation = defineOperation({
+  name: 'resolve_escalation',
+  description:
+    'Resolve an escalated discussion: approve (optionally with an edited order), return to Phase 5 with guidance, or reject.',
+  mutates: true,
+  tool: false,
+  http: { method: 'POST', path: '/escalations/{id}' },
+  roles: ['coordinator', 'admin'],
+  input: resolveEscalationInput,
+  handler: (input, ctx) => {
+    const council = apiCouncil();
+    // Checked now for a clear answer; the task checks again when it runs, as the discussion may move meanwhile.
+    const status = statusOf(council, input.id);
+    if (status !== 'ESCALATED')
+      throw new ConflictError(
+        `${input.id} is ${status}; only an ESCALATED discussion can be resolved`,
+        'not_escalated',
+      );
+    // Resolved by the client the token belongs to; the order is checked as an EXECUTION_ORDER by the task.
+    const payload = resolutionPayload(
+      { discussion_id: input.id, action: input.action, guidance: input.guidance, order: input.order },
+      ctx.caller.name,
+    );
+    const r = enqueueOnce(council, {
+      type: 'escalation.resolve',
+      payload: payload as unknown as Record<string, unknown>,
+      priority: 'HIGH',
+      dedupeKey: '',
+      actor: `api:${ctx.caller.name}`,
+      call: 'POST /escalations/{id}',
+      reserveDiscussion: false,
+    });
+    return { status: 202, task_id: r.task_id, discussion_id: input.id };
+  },
+});

@@ -1,0 +1,44 @@
+// POST /objections: an API client objects to a decision (SPEC §4.5); the objection is processed from the queue.
+import { rowsOf } from '../../../../sheets-schema/index.js';
+import { fileObjectionInput } from '../../../core/api-schemas.js';
+import { NotFoundError } from '../../../core/errors.js';
+import { apiCouncil } from '../../api-env.js';
+import { enqueueOnce, findRows } from '../../api-tasks.js';
+import type { Council } from '../../council.js';
+import { objectionPayload } from '../../requests.js';
+import { defineOperation } from '../route.js';
+
+const logCols = rowsOf('discussions');
+
+// The discussion must be in the log: a clear 404 now rather than a dead task later. Returns its status.
+export function statusOf(council: Council, id: string): string {
+  const [row] = findRows(council, 'discussions', 'discussion_id', id);
+  if (!row) throw new NotFoundError(`discussion ${id} was not found in the Discussion Log`, 'discussion_not_found');
+  return String(logCols.read(council.store.readRows('discussions', row, 1)[0]).status);
+}
+
+export const fileObjection = defineOperation({
+  name: 'file_objection',
+  description: 'Object to a discussion’s decision with a reason (and an alternative, evidence, urgency).',
+  mutates: true,
+  tool: false,
+  http: { method: 'POST', path: '/objections' },
+  roles: ['coordinator', 'admin'],
+  input: fileObjectionInput,
+  handler: (input, ctx) => {
+    const council = apiCouncil();
+    statusOf(council, input.discussion_id);
+    // The objector is the client the token belongs to.
+    const payload = objectionPayload({ ...input, source: 'api', objector: ctx.caller.name });
+    const r = enqueueOnce(council, {
+      type: 'objection.process',
+      payload: payload as unknown as Record<string, unknown>,
+      priority: payload.urgency,
+      dedupeKey: '',
+      actor: `api:${ctx.caller.name}`,
+      call: 'POST /objections',
+      reserveDiscussion: false,
+    });
+    return { status: 202, task_id: r.task_id, discussion_id: input.discussion_id };
+  },
+});

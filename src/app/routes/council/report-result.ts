@@ -1,0 +1,31 @@
+// POST /tasks/{id}/result: an executor reports on the orders of a discussion (seed 002 §2.2, SPEC §11).
+import { reportResultInput, reportStatusOf, reportTextOf } from '../../../core/api-schemas.js';
+import { NotFoundError } from '../../../core/errors.js';
+import { apiCouncil } from '../../api-env.js';
+import { locate } from '../../api-tasks.js';
+import { reportOrder } from '../../orders.js';
+import { defineOperation } from '../route.js';
+
+export const reportResult = defineOperation({
+  name: 'report_result',
+  description:
+    'Report on the execution orders of a discussion (task id or DISC id): ACKNOWLEDGED, IN_PROGRESS, DONE or FAILED, with a report.',
+  mutates: true,
+  tool: true,
+  http: { method: 'POST', path: '/tasks/{id}/result' },
+  roles: ['worker', 'coordinator', 'admin'],
+  input: reportResultInput,
+  handler: (input, ctx) => {
+    const council = apiCouncil();
+    const { discussion_id } = locate(council, input.id);
+    if (!discussion_id) throw new NotFoundError(`task ${input.id} has no discussion to report on`, 'task_not_found');
+    // Who reported is the client the token belongs to, never a name in the body (reportOrder's `by` field is not
+    // passed on, so the third argument is what the audit and the transcript name).
+    const r = reportOrder(
+      council,
+      { discussion_id, status: reportStatusOf(input.status), report: reportTextOf(input) },
+      ctx.caller.name,
+    );
+    return { success: true, ...r };
+  },
+});

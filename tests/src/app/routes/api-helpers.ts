@@ -1,0 +1,37 @@
+// Helpers for the web API tests: a client per role, and GET/POST through the built file's doGet/doPost.
+import type { Runtime } from '../../../../runtime/runtime.js';
+
+export const ROLES = ['viewer', 'worker', 'coordinator', 'admin'] as const;
+export type RoleName = (typeof ROLES)[number];
+
+// One API client per role, named after it; their tokens.
+export async function clients(rt: Runtime): Promise<Record<RoleName, string>> {
+  const out = {} as Record<RoleName, string>;
+  for (const role of ROLES) {
+    const made = (await rt.callServer('createApiClient', { name: `${role}-client`, role })) as { token: string };
+    out[role] = made.token;
+  }
+  return out;
+}
+
+export type Answer = Record<string, any>;
+
+async function parse(reply: Promise<{ body: string; mimeType: string }>): Promise<Answer> {
+  const r = await reply;
+  if (r.mimeType !== 'application/json') throw new Error(`not JSON: ${r.body.slice(0, 300)}`);
+  return JSON.parse(r.body);
+}
+
+// A GET with the token as a parameter (Apps Script leaves no other way for GET).
+export function get(rt: Runtime, path: string, token?: string, params: Record<string, string> = {}): Promise<Answer> {
+  return parse(rt.doGet({ path, ...(token ? { token } : {}), ...params }));
+}
+
+// A POST with the token in the JSON body, as the README recommends.
+export function post(rt: Runtime, path: string, token: string | undefined, body: object = {}): Promise<Answer> {
+  return parse(rt.doPost({ path }, JSON.stringify(token ? { token, ...body } : body)));
+}
+
+export function postRaw(rt: Runtime, path: string, contents: string): Promise<Answer> {
+  return parse(rt.doPost({ path }, contents));
+}
