@@ -1,4 +1,5 @@
-// doGet/doPost: the router over the route registry, with the token list from Script Properties and JSON answers.
+// doGet/doPost: the router over the route registry, with the token list from Script Properties, the limits from
+// Settings, a row in the API log per call, and JSON answers.
 import { sha256Hex } from '../adapters/gas/crypto.js';
 import { scriptZone } from '../adapters/gas/records.js';
 import { jsonOutput, props } from '../adapters/gas/services.js';
@@ -7,22 +8,27 @@ import { Store } from '../adapters/gas/store.js';
 import { type ApiError, constantTimeEqual, type Method, parseTokenList } from '../core/api.js';
 import { ConfigError } from '../core/errors.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
+import { apiCouncil, apiSettings, beginApiCall, isSetUp } from './api-env.js';
+import { admitCall } from './api-limits.js';
+import { writeApiLog } from './api-log.js';
+import { mcpHandler } from './mcp/index.js';
 import { configNotice, Notices } from './notices.js';
 import { OPERATIONS } from './routes/registry.js';
 import type { Caller } from './routes/route.js';
-import { routeRequest } from './routes/router.js';
+import { type Body, type CallInfo, routeRequest } from './routes/router.js';
 
 const TOKENS_PROPERTY = PROPERTY_KEYS.apiTokens;
 
-// The caller a token belongs to; a token list that cannot be read throws a ConfigError naming the property.
-function authenticate(token: string | undefined): Caller | null {
+// The caller a token belongs to, with the token's hash (the rate limit's key); a token list that cannot be read
+// throws a ConfigError naming the property.
+function authenticate(token: string | undefined): { caller: Caller; hash: string } | null {
   if (!token) return null;
   const list = parseTokenList(props.get(TOKENS_PROPERTY), TOKENS_PROPERTY);
   const hash = sha256Hex(token);
   let found: Caller | null = null;
   // Every entry is compared, so the time taken does not say which one matched.
   for (const t of list) if (constantTimeEqual(t.hash, hash)) found = { name: t.name, role: t.role };
-  return found;
+  return found ? { caller: found, hash } : null;
 }
 
 // Configuration that stops requests is told to a person once in the Inbox; if even that fails, the client's
@@ -37,15 +43,56 @@ function tellConfigProblem(e: unknown, answer: ApiError): void {
   }
 }
 
+// The call's row in the API log. Before set-up there is no tab to write to. A row that cannot be written is told
+// to a person once (the call itself is done, so its answer stands), and the answer says it was not logged.
+function logCall(answer: Body | ApiError, info: CallInfo, started: number): void {
+  if (!isSetUp()) return;
+  try {
+    writeApiLog(apiCouncil().store, { time: started, ...info, ms: Date.now() - started });
+  } catch (e) {
+    const why = (e as Error).message;
+    const out = answer as Body;
+    out.api_log = `not recorded: ${why}`;
+    try {
+      new Notices(apiCouncil().store).tell({
+        key: 'api_log',
+        condition: why,
+        title: 'API calls are not being logged',
+        body: `A web API call could not be written to the API Log tab: ${why}`,
+      });
+    } catch (err) {
+      out.api_log = `${out.api_log}; no person could be told: ${(err as Error).message}`;
+    }
+  }
+}
+
 export function handleWeb(
   method: Method,
   e: GoogleAppsScript.Events.DoGet | GoogleAppsScript.Events.DoPost,
 ): GoogleAppsScript.Content.TextOutput {
+  const started = Date.now();
+  beginApiCall();
   const contents = method === 'POST' ? (e as GoogleAppsScript.Events.DoPost).postData?.contents : undefined;
-  return jsonOutput(
-    routeRequest(
-      { method, parameter: e.parameter as Record<string, string>, contents },
-      { operations: OPERATIONS, authenticate, onError: tellConfigProblem },
-    ),
+  let hash = '';
+  let done: CallInfo = { client: '', call: `${method} (no route)`, status: 500, code: 'internal' };
+  const answer = routeRequest(
+    { method, parameter: e.parameter as Record<string, string>, contents },
+    {
+      operations: OPERATIONS,
+      authenticate: (token) => {
+        const found = authenticate(token);
+        hash = found ? found.hash : '';
+        return found ? found.caller : null;
+      },
+      maxBodyBytes: () => apiSettings().number('api.max_body_bytes'),
+      admit: () => admitCall(hash, apiSettings().number('api.rate_limit_per_minute')),
+      onError: tellConfigProblem,
+      mcp: mcpHandler(tellConfigProblem),
+      onDone: (info) => {
+        done = info;
+      },
+    },
   );
+  logCall(answer, done, started);
+  return jsonOutput(answer);
 }

@@ -1,0 +1,23 @@
+// The MCP server as the web app runs it: the operation registry, CacheService for replays, Settings for how long.
+import { sha256Hex } from '../../adapters/gas/crypto.js';
+import { mcpCache } from '../../adapters/gas/mcp-cache.js';
+import { sleep } from '../../adapters/gas/services.js';
+import type { ApiError } from '../../core/api.js';
+import { apiSettings } from '../api-env.js';
+import { OPERATIONS } from '../routes/registry.js';
+import type { McpHandler } from '../routes/router.js';
+import { createMcpServer } from './server.js';
+
+// The handler for POST ?path=/mcp; `onError` is the web app's own (a ConfigError is told to a person).
+export function mcpHandler(onError?: (e: unknown, answer: ApiError) => void): McpHandler {
+  return createMcpServer({
+    operations: OPERATIONS,
+    cache: mcpCache,
+    // Read only when a mutating tool is called (a read replays nothing), from the call's cached Settings.
+    replaySeconds: () => apiSettings().number('api.replay_seconds'),
+    hash: sha256Hex,
+    sleep,
+    now: () => Date.now(),
+    onError,
+  });
+}
