@@ -62,3 +62,18 @@ export function webResponse(
     body: `<html><body><div>Error: ${message.replace(/</g, '&lt;')}</div></body></html>`,
   };
 }
+
+// A query string (or a form-encoded body) as Apps Script's parameters: every value of each name, in order.
+export function parametersOf(query: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [k, v] of new URLSearchParams(query)) (out[k] ??= []).push(v);
+  return out;
+}
+
+// A POST's parameters: the query's, then a form-encoded body's fields (Apps Script adds those to e.parameter too).
+export function postParameters(query: string, contents: string, type: string): Record<string, string[]> {
+  const out = parametersOf(query);
+  if (type !== 'application/x-www-form-urlencoded') return out;
+  for (const [k, vs] of Object.entries(parametersOf(contents))) out[k] = (out[k] ?? []).concat(vs);
+  return out;
+}

@@ -1,0 +1,68 @@
+// kaigi object / kaigi resolve: the objection and escalation actions of SPEC §4.5/§4.6 on a saved workbook.
+import fs from 'node:fs';
+import type { Runtime } from '../../runtime/runtime.js';
+import { CONTENT_SCHEMAS } from '../../src/core/messages.js';
+import { type Args, type Command, InputError, need, print, withExisting } from '../shared.js';
+import { queueIdle, settingsOf } from '../workbook-reads.js';
+
+// An EXECUTION_ORDER content for `resolve --order`, checked against the message schema (Kaigi gives an approved
+// order its own decision id, so the file may leave decision_id out) and the workbook's action allow-list.
+function readOrder(file: string, rt: Runtime): Record<string, unknown> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new InputError(`cannot read order ${file}: ${(e as Error).message}`);
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new InputError(`--order ${file}: an order file holds a JSON object (an EXECUTION_ORDER content)`);
+  const parsed = CONTENT_SCHEMAS.EXECUTION_ORDER.omit({ decision_id: true }).safeParse(raw);
+  if (!parsed.success)
+    throw new InputError(
+      `--order ${file}: ${parsed.error.issues
+        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+        .join('; ')
+        .replace(/\s+/g, ' ')}`,
+    );
+  const allow = settingsOf(rt).get<string[]>('actions.allow_list');
+  parsed.data.actions.forEach((a, i) => {
+    if (allow.indexOf(a.action_type) < 0)
+      throw new InputError(
+        `--order ${file}: actions.${i}.action_type: ${a.action_type} is not in the allow-list (Settings actions.allow_list)`,
+      );
+  });
+  return parsed.data as unknown as Record<string, unknown>;
+}
+
+function act(command: 'object' | 'resolve', { opts }: Args): Promise<number> {
+  return withExisting(
+    opts,
+    async (rt, file) => {
+      const input: Record<string, unknown> = { discussion_id: need(opts, 'discussion') };
+      if (command === 'object')
+        Object.assign(input, {
+          reason: need(opts, 'reason'),
+          alternative: opts.alternative ?? '-',
+          urgency: opts.urgency ?? 'MEDIUM',
+          objector: opts.objector ?? 'human',
+          source: 'human',
+        });
+      else {
+        Object.assign(input, { action: need(opts, 'action'), guidance: opts.guidance, by: 'cli' });
+        if (opts.order) input.order = readOrder(String(opts.order), rt);
+      }
+      const r = await rt.run(command === 'object' ? 'fileObjection' : 'resolveEscalation', [input], {
+        kind: 'server',
+      });
+      if (!r.ok) throw new InputError(r.error!.message);
+      await rt.runTriggers(() => queueIdle(rt), { maxFirings: 200 });
+      await rt.save(file);
+      await print(JSON.stringify(r.value));
+      return 0;
+    },
+    true,
+  );
+}
+
+export const objectCommand: Command = { name: 'object', run: (args) => act('object', args) };
+export const resolveCommand: Command = { name: 'resolve', run: (args) => act('resolve', args) };

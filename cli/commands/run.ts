@@ -1,0 +1,185 @@
+// kaigi run: set up the workbook if new, enqueue a trigger (or the seed's example), run trigger executions on the
+// clock until the discussion reaches --until, save, and print a transcript or one JSON summary (SPEC §12).
+import fs from 'node:fs';
+import path from 'node:path';
+import { demoTrigger } from '../../src/core/demo-data.js';
+import { MAX_DAYS } from '../../src/core/messages.js';
+import { registry as vendors } from '../../src/core/providers/vendor-registry.js';
+import {
+  allowLocalModel,
+  call,
+  type Command,
+  InputError,
+  keysFromEnv,
+  openWorkbook,
+  type Opts,
+  PROVIDER_OVERRIDE,
+  print,
+  refuseWhileServed,
+  UsageError,
+  warn,
+} from '../shared.js';
+import { discussionOfTask, queueIdle } from '../workbook-reads.js';
+
+function defaultProvider(): string {
+  // The first vendor in registry order whose key is set and that needs no --base-url.
+  return vendors.all.find((v) => process.env[v.envKey] && !v.needs.baseUrl)?.name ?? 'rules';
+}
+
+function readTrigger(file: string): Record<string, unknown> {
+  let t: unknown;
+  try {
+    t = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new InputError(`cannot read trigger ${file}: ${(e as Error).message}`);
+  }
+  const x = t as Record<string, unknown>;
+  if (!x || typeof x !== 'object' || Array.isArray(x)) throw new InputError('a trigger file holds a JSON object');
+  if (typeof x.type !== 'string' || typeof x.target_user_id !== 'string')
+    throw new InputError('a trigger needs "type" and "target_user_id" strings');
+  return x;
+}
+
+const TERMINAL = ['DECIDED', 'CLOSED', 'TIMEOUT', 'ESCALATED'];
+
+interface View {
+  discussion_id: string;
+  status: string;
+  messages: {
+    message_id: string;
+    phase: number;
+    speaker: string;
+    type: string;
+    brief: string;
+    timestamp: string;
+    tokens: number;
+    processing_ms: number;
+    stated: number | null;
+    computed: number | null;
+    fallback_level: number;
+    error_code: string;
+    model: string;
+    cost_usd?: number;
+  }[];
+}
+
+function summary(view: View, workbook: string) {
+  const phases = [1, 2, 3, 4, 5, 6].map((phase) => {
+    const ms = view.messages.filter((m) => m.phase === phase);
+    const times = ms.map((m) => Date.parse(m.timestamp));
+    const speakers = [...new Set(ms.map((m) => m.speaker))];
+    return ms.length
+      ? {
+          phase,
+          speakers,
+          started_at: new Date(Math.min(...times) - Math.max(...ms.map((m) => m.processing_ms))).toISOString(),
+          ended_at: new Date(Math.max(...times)).toISOString(),
+          ms: Math.max(...times) - Math.min(...times) + Math.max(...ms.map((m) => m.processing_ms)),
+        }
+      : { phase, speakers, started_at: null, ended_at: null, ms: 0 };
+  });
+  const fallbacks: Record<string, number> = {};
+  for (const m of view.messages) fallbacks[String(m.fallback_level)] = (fallbacks[String(m.fallback_level)] ?? 0) + 1;
+  return {
+    discussion_id: view.discussion_id,
+    status: view.status,
+    phases,
+    messages: view.messages.length,
+    tokens: view.messages.reduce((a, m) => a + m.tokens, 0),
+    cost_usd: Math.round(view.messages.reduce((a, m) => a + (m.cost_usd ?? 0), 0) * 1e6) / 1e6,
+    fallbacks,
+    workbook,
+  };
+}
+
+function transcript(view: View, s: ReturnType<typeof summary>): string {
+  const lines = [`${view.discussion_id}  ${view.status}`, ''];
+  for (const p of s.phases) {
+    lines.push(`── Phase ${p.phase}  (${p.ms} ms, ${p.speakers.length} speaker${p.speakers.length === 1 ? '' : 's'})`);
+    for (const m of view.messages.filter((x) => x.phase === p.phase)) {
+      const conf =
+        m.stated !== null || m.computed !== null ? ` conf stated=${m.stated ?? '-'} computed=${m.computed ?? '-'}` : '';
+      const fb = m.fallback_level ? ` fallback=L${m.fallback_level}` : '';
+      const err = m.error_code ? ` ${m.error_code}` : '';
+      lines.push(`  ${m.speaker.padEnd(16)} ${m.type.padEnd(22)}${conf}${fb}${err}  ${m.processing_ms}ms`);
+      lines.push(`      ${m.brief.replace(/^\[[^\]]*\]\s*/, '').slice(0, 160)}`);
+    }
+  }
+  lines.push(
+    '',
+    `messages ${s.messages}, tokens ${s.tokens}, fallbacks ${JSON.stringify(s.fallbacks)}`,
+    `workbook: ${s.workbook}`,
+  );
+  return lines.join('\n');
+}
+
+async function run(opts: Opts): Promise<number> {
+  const workbook = path.resolve(String(opts.workbook ?? 'kaigi.xlsx'));
+  const until = String(opts.until ?? 'decided');
+  if (['decided', 'closed', 'idle'].indexOf(until) < 0) throw new UsageError('--until must be decided, closed or idle');
+  const provider = String(opts.provider ?? defaultProvider());
+  if (vendors.find(provider)?.needs.baseUrl && !opts['base-url'])
+    throw new UsageError(`--provider ${provider} needs --base-url`);
+  if (provider !== 'rules' && !vendors.find(provider)) throw new UsageError(`unknown provider ${provider}`);
+  if (!opts.demo && !opts.trigger) throw new UsageError('give --demo or --trigger FILE.json');
+  const trigger = opts.trigger ? readTrigger(String(opts.trigger)) : null;
+  const baseUrl = opts['base-url'] ? String(opts['base-url']) : '';
+  refuseWhileServed(workbook);
+  const allow = await allowLocalModel(baseUrl);
+  const { rt } = await openWorkbook(workbook, keysFromEnv(), allow);
+  // The model choice is configuration of this workbook, kept with its project state (no secret in it).
+  if (provider === 'rules') rt.scriptProperties.delete(PROVIDER_OVERRIDE);
+  else
+    rt.scriptProperties.set({
+      [PROVIDER_OVERRIDE]: JSON.stringify({
+        provider,
+        model: opts.model ? String(opts.model) : 'default',
+        base_url: opts['base-url'] ? String(opts['base-url']) : '',
+      }),
+    });
+  try {
+    if (!trigger) await call(rt, 'seedDemoData');
+    const request = trigger ?? demoTrigger();
+    const { task_id } = await call(rt, 'startDiscussion', [request], 'server');
+    const status = () => discussionOfTask(rt, task_id)?.status ?? '';
+    const done = () => {
+      if (until === 'idle') return queueIdle(rt);
+      const d = discussionOfTask(rt, task_id);
+      if (!d) return false;
+      return until === 'closed' ? d.status === 'CLOSED' || d.status === 'TIMEOUT' : TERMINAL.indexOf(d.status) >= 0;
+    };
+    await rt.runTriggers(() => done() || (until === 'closed' && TERMINAL.indexOf(status()) >= 0), {
+      maxFirings: 2000,
+      maxClockMs: 3 * 24 * 3600_000,
+    });
+    // Closing waits for the review date: skip the idle minutes and go from one daily review to the next.
+    // A review is at most MAX_DAYS ahead.
+    for (let day = 0; until === 'closed' && status() === 'DECIDED' && day <= MAX_DAYS + 1; day++) {
+      const review = rt.triggers.triggers.find((t) => t.handler === 'dailyReview' && t.nextAt !== null);
+      if (!review) break;
+      rt.clock.advanceTo(review.nextAt!);
+      await rt.fireDueTriggers();
+      await rt.runTriggers(() => queueIdle(rt), { maxFirings: 50 });
+    }
+    const d = discussionOfTask(rt, task_id);
+    await rt.save(workbook);
+    if (!d) {
+      await warn(`kaigi: task ${task_id} never became a discussion`);
+      return 1;
+    }
+    const view = (await call(rt, 'getDiscussion', [d.id], 'server')) as View;
+    const s = summary(view, workbook);
+    await print(opts.json ? JSON.stringify(s) : transcript(view, s));
+    const reached =
+      until === 'idle'
+        ? queueIdle(rt)
+        : until === 'closed'
+          ? d.status === 'CLOSED'
+          : d.status === 'DECIDED' || d.status === 'CLOSED';
+    return reached ? 0 : 1;
+  } finally {
+    await rt.close();
+  }
+}
+
+export const runCommand: Command = { name: 'run', flags: ['demo', 'json'], run: ({ opts }) => run(opts) };
