@@ -1,6 +1,7 @@
 // kaigi mcp: a stdio MCP server (newline-delimited JSON-RPC) that forwards each message to the web app's
 // POST ?path=/mcp with the token in the body, following Apps Script's 302, for clients that cannot (SPEC §11).
 // stdout carries only JSON-RPC lines; anything else goes to stderr.
+import { randomUUID } from 'node:crypto';
 import readline from 'node:readline';
 import { type Command, need, print, UsageError, warn } from '../shared.js';
 
@@ -10,6 +11,10 @@ const TIMEOUT_MS = 7 * 60_000;
 const SERVER_ERROR = -32000;
 
 type Message = Record<string, unknown>;
+
+// This bridge's session: a client numbers its requests from 0 in every session, and the web app replays a tools/call
+// re-sent with the same id, so the id the web app sees carries the session and the client gets its own back.
+const SESSION = randomUUID().slice(0, 8);
 type Id = string | number | null;
 
 const rpcError = (id: Id, code: number, message: string, data?: unknown): Message => ({
@@ -49,7 +54,7 @@ function answerOf(id: Id, httpStatus: number, contentType: string, text: string)
       status: httpStatus,
     });
   }
-  if (isResponse(body)) return body;
+  if (isResponse(body)) return { ...body, id };
   // SPEC §11's error JSON: the status travels in the body.
   if (isObject(body) && isObject(body.error) && typeof body.error.message === 'string')
     return rpcError(id, SERVER_ERROR, body.error.message, {
@@ -73,7 +78,7 @@ async function forward(url: string, token: string, message: Message): Promise<Me
     const res = await fetch(url, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ ...message, token }),
+      body: JSON.stringify({ ...message, ...(request ? { id: `${SESSION}:${JSON.stringify(id)}` } : {}), token }),
       redirect: 'follow',
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });

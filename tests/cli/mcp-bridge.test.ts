@@ -140,6 +140,13 @@ describe('kaigi mcp', () => {
         expect(s.body.token).toBe(TOKEN);
         expect(s.body.jsonrpc).toBe('2.0');
       }
+      // The web app sees each request's id under this bridge's session (its replay of re-sent calls is per id, and a
+      // client numbers from 0 again each session); the client gets its own id back, as shown above.
+      const sent = app.seen.filter((s) => 'id' in s.body).map((s) => String(s.body.id));
+      const session = sent[0].split(':')[0];
+      expect(session).toMatch(/^[0-9a-f]{8}$/);
+      expect(sent.sort()).toEqual([`${session}:"two"`, `${session}:1`, `${session}:3`, `${session}:4`].sort());
+      expect(app.seen.find((s) => s.body.method === 'notifications/initialized')!.body.id).toBeUndefined();
       expect(r.out + r.err).not.toContain(TOKEN);
     } finally {
       await app.close();
