@@ -10,6 +10,7 @@ import { demoTrigger } from '../src/core/demo-data.js';
 import { chaosBench } from './chaos.js';
 import { quotaBench } from './quota.js';
 import { auditBench } from './audit.js';
+import { apiBench, printApi } from './api.js';
 
 const START = Date.UTC(2026, 0, 15, 1, 0, 0);
 const TRIGGER = demoTrigger();
@@ -283,6 +284,7 @@ async function main(): Promise<void> {
   const chaos = want('chaos') ? await chaosBench(START) : null;
   const quota = want('quota') ? await quotaBench(START, 1000) : null;
   const audit = want('audit') ? await auditBench(START, 20) : null;
+  const api = want('api') ? await apiBench(START) : null;
   const result = {
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version },
     // SPEC §15 names one latency object; it is the L = 1,000 ms run, and every L measured is listed too.
@@ -301,6 +303,7 @@ async function main(): Promise<void> {
     chaos,
     quota,
     audit,
+    api,
   };
   if (json) {
     console.log(JSON.stringify(result));
@@ -338,6 +341,7 @@ async function main(): Promise<void> {
       `  verifyAudit: ${audit.verify.ok ? 'intact' : 'BROKEN'} over ${audit.verify.audit_rows} Audit rows, ${audit.verify.round_trips} round trips, ${audit.verify.wall_ms} ms`,
     );
   }
+  if (api) printApi(api);
   if (chaos) {
     console.log(
       '\nCrash safety under write batching: one discussion killed at each service call in turn, then resumed',
