@@ -1,5 +1,6 @@
 // HtmlService templates, ContentService outputs, doGet/doPost and google.script.run's plain-data rule.
 import { describe, expect, it } from 'vitest';
+import { TABS } from '../../../sheets-schema/index.js';
 import { gas, withRuntime } from '../../helpers.js';
 
 describe('HtmlService', () => {
@@ -39,7 +40,7 @@ describe('web app and google.script.run', () => {
     await withRuntime(async (rt) => {
       await rt.run('setup', [], { kind: 'menu' });
       const data = (await rt.callServer('getSidebarData')) as { tabs: unknown[] };
-      expect(data.tabs.length).toBe(18);
+      expect(data.tabs.length).toBe(TABS.length);
       await expect(rt.callServer('getSidebarData', new Date())).rejects.toThrow(/illegal value/);
       await expect(rt.callServer('runTick_')).rejects.toThrow(/not found/);
       const r = await rt.evaluate('return { when: new Date() };');
