@@ -143,7 +143,7 @@ export class Store {
   withLock<T>(fn: (state: StoreState) => T, timeoutMs = 30000): T {
     const lock = LockService.getScriptLock();
     if (!lock.tryLock(timeoutMs))
-      throw new StoreError('Kaigi is busy: another execution held the lock for too long. Try again.');
+      throw new StoreError('Kaigi is busy: another execution held the lock for too long. Try again.', 'lock_timeout');
     try {
       let state = this.readState();
       const upgrading = state.layout !== TAB_LAYOUT;

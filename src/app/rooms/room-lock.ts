@@ -6,9 +6,9 @@ import { KaigiError, StateError } from '../../core/errors.js';
 // An API call waits this long for the lock (seed 004's AGENT_COMM_LOCK_TIMEOUT is 5 s; a tick's commit takes a few).
 const LOCK_WAIT_MS = 10_000;
 
-// The store says it could not get the lock in its message (src/adapters/gas/store.ts withLock).
+// The store's code for a lock it could not get in time (src/adapters/gas/store.ts withLock).
 function isLockTimeout(e: StateError): boolean {
-  return e.code === 'lock_timeout' || /held the lock/.test(e.message);
+  return e.code === 'lock_timeout';
 }
 
 // The store's own errors (a missing tab, an altered overflow value, a busy lock) under seed 004's codes; the room
