@@ -242,7 +242,7 @@ describe('feedback rounds', () => {
 });
 
 describe('limits', () => {
-  it('keeps at most 10 discussions in progress; with 12 triggers at once 2 wait, then all 12 are decided', async () => {
+  it('keeps at most 10 discussions in progress; with 12 triggers at once the rest wait, then all 12 are decided', async () => {
     const rt = await council();
     const members = ['tanaka', 'sato', 'suzuki', 'takahashi', 'ito'];
     for (let i = 0; i < 12; i++)
