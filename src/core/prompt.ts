@@ -11,6 +11,22 @@ export function dataBlock(name: string, value: unknown): string {
   return `<data name="${name}">\n${body}\n</data>`;
 }
 
+// The field of a message's content that says most in one line, in order of preference (the transcript, a room).
+export const MAIN_TEXT_KEYS = [
+  'summary',
+  'analysis',
+  'viewpoint',
+  'risk',
+  'reality_check',
+  'notes',
+  'rationale',
+  'question',
+  'answer',
+  'reason',
+  'status',
+  'message',
+] as const;
+
 export function briefMessage(m: Message): string {
   const c = m.content as Record<string, unknown>;
   if (m.message_type === 'EXECUTION_ORDER') {
@@ -21,20 +37,7 @@ export function briefMessage(m: Message): string {
     };
     return `[P${m.phase} ${m.speaker} ${m.message_type}] ${o.decision_id}: ${o.actions.map((a) => `${a.action_type}(${a.intensity})`).join(', ')}; review ${o.monitoring.review_date}`;
   }
-  const key = [
-    'summary',
-    'analysis',
-    'viewpoint',
-    'risk',
-    'reality_check',
-    'notes',
-    'rationale',
-    'question',
-    'answer',
-    'reason',
-    'status',
-    'message',
-  ].find((k) => typeof c[k] === 'string');
+  const key = MAIN_TEXT_KEYS.find((k) => typeof c[k] === 'string');
   const rec = (c.recommendation as { action_type?: string } | undefined)?.action_type;
   const conf = typeof c.confidence === 'number' ? ` confidence=${c.confidence}` : '';
   const check = typeof c.check_result === 'string' ? ` ${c.check_result}` : '';

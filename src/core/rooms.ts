@@ -2,6 +2,7 @@
 // discussion's messages read as a room's.
 import { ConflictError, TooLargeError, ValidationError } from './errors.js';
 import type { Message } from './messages.js';
+import { MAIN_TEXT_KEYS } from './prompt.js';
 
 // Seed 004: room and agent names are letters, digits, hyphens and underscores.
 export const NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
@@ -107,21 +108,6 @@ export interface RoomMessageView {
   replyTo?: string;
 }
 
-const TEXT_KEYS = [
-  'summary',
-  'analysis',
-  'viewpoint',
-  'risk',
-  'reality_check',
-  'notes',
-  'rationale',
-  'question',
-  'answer',
-  'reason',
-  'status',
-  'message',
-];
-
 // The readable text of a discussion message: its main field whole, with the phase and type in front; an order
 // names its actions and review. The structured content travels in the metadata.
 function discussionText(m: Message): string {
@@ -134,7 +120,7 @@ function discussionText(m: Message): string {
   }
   if (typeof c.check_result === 'string')
     return `${head} ${c.check_result}${typeof c.notes === 'string' && c.notes ? `: ${c.notes}` : ''}`;
-  const key = TEXT_KEYS.find((k) => typeof c[k] === 'string');
+  const key = MAIN_TEXT_KEYS.find((k) => typeof c[k] === 'string');
   return key ? `${head} ${String(c[key])}` : head;
 }
 
