@@ -9,12 +9,12 @@ import { CONFIG_TABS, type TabKey, tabByKey } from '../sheets-schema/index.js';
 import { tellSettingProblems } from './app/notices.js';
 import { deleteTrigger } from './adapters/gas/triggers.js';
 import { activeUserEmail, props } from './adapters/gas/services.js';
-import { buildMenu, showHtml, tellUser, userLang } from './adapters/gas/ui.js';
+import { buildMenu, tellUser, userLang } from './adapters/gas/ui.js';
 import { verifyAudit as verify, type AuditReport } from './app/audit.js';
 import { auditConfigEdit } from './app/config-audit.js';
 import { exportTab as exportRows, type LogicalRow } from './app/export.js';
 import { Council } from './app/council.js';
-import { requestDiscussion, requestObjection, requestResolution, type DiscussionRequest } from './app/requests.js';
+import { requestObjection, requestResolution } from './app/requests.js';
 import { seedDemo } from './app/seed.js';
 import {
   releaseWorkers,
@@ -23,7 +23,6 @@ import {
   type SetupReport,
   type WorkersReport,
 } from './app/setup.js';
-import { discussionView, sidebarData, type DiscussionView, type SidebarData } from './app/sidebar.js';
 import { runTick, type TickReport } from './app/tick.js';
 import { runWatcher, type WatchReport } from './app/watcher.js';
 import { runReview, type ReviewReport } from './app/review.js';
@@ -39,6 +38,12 @@ import {
 import { handleWeb } from './app/web.js';
 import { createClient, listClients, revokeClient, type ClientInfo } from './app/clients.js';
 import { reportOrder as reportOrderOf, type OrderReportResult } from './app/orders.js';
+
+export * from './entries/dialogs.js';
+export * from './entries/sidebar.js';
+export * from './entries/start.js';
+export * from './entries/steer.js';
+export * from './entries/dashboard.js';
 
 export function onOpen(): void {
   buildMenu(userLang());
@@ -162,33 +167,6 @@ export function verifyAudit(): AuditReport {
 
 export function exportTab(name: string): { tab: string; columns: string[]; rows: LogicalRow[] } {
   return exportRows(new Store(openBound(), scriptZone()), String(name));
-}
-
-export function openSidebar(): void {
-  const lang = userLang();
-  showHtml('sidebar', t('sidebarTitle', lang), 'sidebar', lang);
-}
-
-export function showSettings(): void {
-  const lang = userLang();
-  showHtml('settings', t('settingsTitle', lang), 'dialog', lang);
-}
-
-export function showHelp(): void {
-  const lang = userLang();
-  tellUser(t('help', lang), t('helpText', lang));
-}
-
-export function getSidebarData(): SidebarData {
-  return sidebarData(openBound());
-}
-
-export function getDiscussion(id: string): DiscussionView {
-  return discussionView(openBound(), String(id));
-}
-
-export function startDiscussion(request: DiscussionRequest): { task_id: string; duplicate: boolean } {
-  return requestDiscussion(request);
 }
 
 export function fileObjection(input: Partial<ObjectionInput>): { task_id: string } {

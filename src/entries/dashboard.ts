@@ -1,0 +1,2 @@
+// Entry points for the Dashboard tab: refresh its data ranges and charts.
+export {};
