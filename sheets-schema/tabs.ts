@@ -53,6 +53,12 @@ export const TABS = [
       col('execution_status', 'enum', 120, 'Execution of the order', EXECUTION_STATUSES),
       col('outcome_evaluated', 'text', 140, 'Verdict once the review date has passed'),
       col('notes', 'text', 260, 'Notes, fallbacks and flags'),
+      // Budget in cells (after seed 000's A–N, so older workbooks gain them at the end).
+      col('estimate_tokens', 'integer', 110, 'Tokens estimated when the discussion opened'),
+      col('estimate_cost_usd', 'number', 110, 'Cost estimated when it opened (USD, from the price table)'),
+      col('spent_tokens', 'integer', 100, 'Tokens used so far'),
+      col('spent_cost_usd', 'number', 100, 'Cost so far (USD)'),
+      col('spent_by_phase', 'text', 260, 'Tokens and cost so far per phase'),
     ],
   },
   {

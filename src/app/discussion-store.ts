@@ -31,6 +31,8 @@ export type CommitHook = (c: Commit, before: Discussion, after: Discussion, r: S
 const logCols = rowsOf('discussions');
 const orderCols = rowsOf('orders');
 const MESSAGES_CELL = logCols.index('messages_json');
+const ESTIMATE_TOKENS = logCols.index('estimate_tokens');
+const ESTIMATE_COST = logCols.index('estimate_cost_usd');
 
 export class DiscussionStore {
   constructor(
@@ -120,7 +122,9 @@ export class DiscussionStore {
     d.notes = d.notes
       .filter((n) => n.indexOf('usage: ') !== 0)
       .concat([`usage: tokens=${tokens} cost_usd=${Math.round(cost * 1e6) / 1e6}`]);
-    const values = logRow(d, cell);
+    // The estimate written at open stays as it was; the spent cells are recomputed from the messages.
+    const estimate = { tokens: l.resolved[ESTIMATE_TOKENS] ?? '', cost_usd: l.resolved[ESTIMATE_COST] ?? '' };
+    const values = logRow(d, cell, estimate);
     // Unchanged long values keep their overflow pointer instead of being stored again.
     values.forEach((v, i) => {
       if (i !== MESSAGES_CELL && v === l.resolved[i] && l.raw[i] !== l.resolved[i]) values[i] = l.raw[i];
@@ -135,7 +139,7 @@ export class DiscussionStore {
     });
     c.run(new Date(now).toISOString());
     for (const f of after) f?.();
-    return { row: placed.row, d, raw: placed.values, resolved: logRow(d, cell), span };
+    return { row: placed.row, d, raw: placed.values, resolved: logRow(d, cell, estimate), span };
   }
 
   // The rows of an execution order's actions, found by its decision id.

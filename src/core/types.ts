@@ -52,6 +52,29 @@ export interface Discussion {
   notes: string[];
 }
 
+// A discussion as it opens: no participants, messages or decision yet.
+export function newDiscussion(
+  discussion_id: string,
+  trigger: Trigger,
+  priority: Priority,
+  created_at: string,
+): Discussion {
+  return {
+    discussion_id,
+    status: 'OPEN',
+    priority,
+    trigger,
+    created_at,
+    closed_at: '',
+    participants: [],
+    messages: [],
+    final_decision: null,
+    execution_status: 'NOT_STARTED',
+    outcome_evaluated: '',
+    notes: [],
+  };
+}
+
 export interface KpiRow {
   date: string;
   member_id: string;

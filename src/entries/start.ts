@@ -1,6 +1,14 @@
 // Entry points for starting a discussion from Sheets (the start dialog and the sidebar form).
-import { requestDiscussion, type DiscussionRequest } from '../app/requests.js';
+import * as start from '../app/start.js';
 
-export function startDiscussion(request: DiscussionRequest): { task_id: string; duplicate: boolean } {
-  return requestDiscussion(request);
+export function getStartOptions(): start.StartOptions {
+  return start.getStartOptions();
+}
+
+export function estimateStart(input: unknown): start.StartEstimate {
+  return start.estimateStart(input);
+}
+
+export function startDiscussion(input: unknown): { task_id: string; discussion_id: string; duplicate: boolean } {
+  return start.startDiscussion(input);
 }

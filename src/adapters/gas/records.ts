@@ -1,6 +1,7 @@
 // Rows ↔ records for the tabs the engine writes: date cells in the spreadsheet's zone, JSON cells, chunked messages.
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { chunks } from '../../core/cells.js';
+import { spentOf } from '../../core/engine/estimate.js';
 import type { Message } from '../../core/messages.js';
 import type { QueueItem } from '../../core/queue.js';
 import type {
@@ -177,7 +178,13 @@ export function queueItem(values: unknown[], row: number): QueueItem {
 const logCols = rowsOf('discussions');
 const messageCols = rowsOf('messages');
 
-export function logRow(d: Discussion, messagesCell: string): unknown[] {
+// The budget cells: the estimate written at open (kept as it was on every later write) and the running totals.
+export function logRow(
+  d: Discussion,
+  messagesCell: string,
+  estimate: { tokens: unknown; cost_usd: unknown } = { tokens: '', cost_usd: '' },
+): unknown[] {
+  const spent = spentOf(d.messages);
   return logCols.write({
     discussion_id: d.discussion_id,
     status: d.status,
@@ -193,6 +200,11 @@ export function logRow(d: Discussion, messagesCell: string): unknown[] {
     execution_status: d.execution_status,
     outcome_evaluated: d.outcome_evaluated,
     notes: d.notes.join('\n'),
+    estimate_tokens: estimate.tokens,
+    estimate_cost_usd: estimate.cost_usd,
+    spent_tokens: spent.tokens,
+    spent_cost_usd: spent.cost_usd,
+    spent_by_phase: spent.by_phase,
   });
 }
 

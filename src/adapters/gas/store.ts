@@ -178,7 +178,11 @@ export class Store {
     // A marker in rows the dead commit inserted, which never reached the sheet, was not written either.
     const row = j.row <= this.sheet(j.tab).getMaxRows() ? this.readRows(j.tab, j.row, 1)[0] : null;
     // A journal from before dates were hashed to the whole second (core/cells.ts) names its marker the old way.
-    if (row && (sha256Hex(canonical(row)) === j.digest || sha256Hex(canonical(row, 'exact')) === j.digest)) {
+    // A journal from before the tab gained columns (added empty, at the end) names its marker at the narrower width.
+    const widths: unknown[][] = [];
+    for (let r = row; r; r = r.length && (r[r.length - 1] === '' || r[r.length - 1] === null) ? r.slice(0, -1) : null)
+      widths.push(r);
+    if (widths.some((r) => sha256Hex(canonical(r)) === j.digest || sha256Hex(canonical(r, 'exact')) === j.digest)) {
       this.writeState(j.after);
       return j.after;
     }

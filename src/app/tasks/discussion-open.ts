@@ -1,14 +1,15 @@
 // discussion.open: take the id reserved at enqueue (or allocate one), write the log row, and turn the task into
 // discussion.advance.
 import { dayOf, logRow } from '../../adapters/gas/records.js';
-import { type Estimate, estimateDiscussion } from '../../core/engine/estimate.js';
+import type { Estimate } from '../../core/engine/estimate.js';
 import { DISCUSSION_ID } from '../../core/api-schemas.js';
 import { discussionId } from '../../core/ids.js';
 import { inProgressCount, type QueueItem } from '../../core/queue.js';
 import { transition } from '../../core/state-machine.js';
 import { validateTrigger } from '../../core/trigger-input.js';
-import type { Discussion, Priority, Trigger } from '../../core/types.js';
+import { newDiscussion, type Priority, type Trigger } from '../../core/types.js';
 import { Notices } from '../notices.js';
+import { pricedEstimate } from '../start-estimate.js';
 import type { TaskHandler } from './task.js';
 
 // The forecast, in the notes column of the log row; past the limit it says what happens, once, at creation.
@@ -51,26 +52,13 @@ export const openDiscussion: TaskHandler = {
       const c = council.store.begin(state);
       const day = dayOf(now, council.tz);
       const id = reserved || discussionId(day, c.nextDaily('disc', day));
-      const d: Discussion = {
-        discussion_id: id,
-        status: 'OPEN',
-        priority: p.priority ?? item.priority,
-        trigger,
-        created_at: new Date(now).toISOString(),
-        closed_at: '',
-        participants: [],
-        messages: [],
-        final_decision: null,
-        execution_status: 'NOT_STARTED',
-        outcome_evaluated: '',
-        notes: [],
-      };
+      const d = newDiscussion(id, trigger, p.priority ?? item.priority, new Date(now).toISOString());
       // The forecast before it starts counts every input bounded, as the prompts will carry it (SPEC §4.7).
-      const estimate = estimateDiscussion(d, env);
+      const estimate = pricedEstimate(d, env);
       d.notes = [estimateNote(estimate, env.lang)];
       // Starting now, the discussion is in progress from its first row on, so the log never shows more than the limit.
       const status = start ? transition('OPEN', 'IN_PROGRESS') : 'OPEN';
-      const placed = c.appendOne('discussions', logRow({ ...d, status }, '[]'), `Discussion Log:${id}`);
+      const placed = c.appendOne('discussions', logRow({ ...d, status }, '[]', estimate), `Discussion Log:${id}`);
       const row = placed.row;
       c.audit({
         actor: typeof p.actor === 'string' && p.actor ? p.actor : trigger.source,

@@ -340,3 +340,27 @@ describe('budgets and secrets', () => {
     expect(rt.logs.map((l) => l.text).join('\n')).not.toContain(KEY);
   });
 });
+
+// Issue 12, must-show 3: the estimate written when the demo discussion opens, against the tokens it then spends.
+describe('the budget estimate of the demo discussion', () => {
+  it('is within 25 % of the tokens spent, as the cells show them', async () => {
+    const rt = await council();
+    rt.scriptProperties.set({ KAIGI_KEY_OPENAI: KEY });
+    useProvider(rt, 'openai', 'gpt-4o-mini');
+    await start(rt);
+    await settle(rt);
+    const [row] = records(rt, 'discussions');
+    expect(statuses(rt)[String(row.discussion_id)]).toBe('DECIDED');
+    const estimate = Number(row.estimate_tokens);
+    const spent = Number(row.spent_tokens);
+    expect(estimate).toBeGreaterThan(0);
+    expect(spent).toBeGreaterThan(0);
+    // Priced from the same table as the messages: gpt-4o-mini has a price, so both costs are positive.
+    expect(Number(row.estimate_cost_usd)).toBeGreaterThan(0);
+    expect(Number(row.spent_cost_usd)).toBeGreaterThan(0);
+    expect(String(row.spent_by_phase)).toMatch(/^P1 [\d,]+ tok \$\d+\.\d{4}( \| P\d [\d,]+ tok \$\d+\.\d{4})+$/);
+    const ratio = spent / estimate;
+    console.log(`estimate ${estimate} tokens, spent ${spent} tokens: actual/estimate = ${ratio.toFixed(3)}`);
+    expect(Math.abs(ratio - 1)).toBeLessThanOrEqual(0.25);
+  });
+});
