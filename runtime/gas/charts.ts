@@ -27,6 +27,14 @@ const ChartType = enumOf([
 ]);
 export const Charts = { ChartType, Position: enumOf(['TOP', 'RIGHT', 'BOTTOM', 'NONE']) };
 
+// A range on the chart's own sheet is kept as plain A1; one on another sheet names it ('Data'!A1:B5), as a chart's
+// data may come from any sheet of the spreadsheet.
+function a1Of(chartSheet: Sheet, r: Range): string {
+  const name = r.getSheet().getName();
+  if (name === chartSheet.getName()) return r.getA1Notation();
+  return `'${name.replace(/'/g, "''")}'!${r.getA1Notation()}`;
+}
+
 export class EmbeddedChart {
   constructor(
     private readonly sheet: Sheet,
@@ -36,7 +44,9 @@ export class EmbeddedChart {
     return this.w.id;
   }
   getRanges(): Range[] {
-    return this.w.ranges.map((a) => this.sheet.getRange(a));
+    return this.w.ranges.map((a) =>
+      a.indexOf('!') >= 0 ? this.sheet.getParent().getRange(a) : this.sheet.getRange(a),
+    );
   }
   getOptions() {
     return { get: (k: string) => this.w.options[k] ?? null };
@@ -55,15 +65,15 @@ export class EmbeddedChart {
 
 export class EmbeddedChartBuilder {
   constructor(
-    private readonly sheet: Sheet,
-    private readonly w: ChartWire,
+    protected readonly sheet: Sheet,
+    protected readonly w: ChartWire,
   ) {}
   setChartType(t: string) {
     this.w.chartType = t;
     return this;
   }
   addRange(r: Range) {
-    this.w.ranges.push(r.getA1Notation());
+    this.w.ranges.push(a1Of(this.sheet, r));
     return this;
   }
   clearRanges() {
@@ -71,7 +81,8 @@ export class EmbeddedChartBuilder {
     return this;
   }
   removeRange(r: Range) {
-    this.w.ranges = this.w.ranges.filter((a) => a !== r.getA1Notation());
+    const a1 = a1Of(this.sheet, r);
+    this.w.ranges = this.w.ranges.filter((a) => a !== a1);
     return this;
   }
   setPosition(row: number, col: number, offsetX: number, offsetY: number) {
@@ -82,22 +93,96 @@ export class EmbeddedChartBuilder {
     this.w.options[k] = v;
     return this;
   }
-  asLineChart() {
-    return this.setChartType('LINE');
+  // asXChart() returns that type's builder (setTitle, axis titles, legend, …), as Apps Script's typed builders do.
+  private as(type: string): TypedChartBuilder {
+    this.w.chartType = type;
+    return new TypedChartBuilder(this.sheet, this.w);
   }
-  asColumnChart() {
-    return this.setChartType('COLUMN');
-  }
-  asPieChart() {
-    return this.setChartType('PIE');
+  asAreaChart() {
+    return this.as('AREA');
   }
   asBarChart() {
-    return this.setChartType('BAR');
+    return this.as('BAR');
+  }
+  asColumnChart() {
+    return this.as('COLUMN');
+  }
+  asComboChart() {
+    return this.as('COMBO');
+  }
+  asHistogramChart() {
+    return this.as('HISTOGRAM');
+  }
+  asLineChart() {
+    return this.as('LINE');
+  }
+  asPieChart() {
+    return this.as('PIE');
+  }
+  asScatterChart() {
+    return this.as('SCATTER');
+  }
+  asSteppedAreaChart() {
+    return this.as('STEPPED_AREA');
+  }
+  asTableChart() {
+    return this.as('TABLE');
+  }
+  // How many header rows the data has (the preview reads the first row as series names unless this is 0).
+  setNumHeaders(n: number) {
+    return this.setOption('numHeaders', n);
+  }
+  setTransposeRowsAndColumns(t: boolean) {
+    return this.setOption('transposeRowsAndColumns', t);
+  }
+  setHiddenDimensionStrategy(s: string) {
+    return this.setOption('hiddenDimensionStrategy', String(s));
+  }
+  setMergeStrategy(s: string) {
+    return this.setOption('mergeStrategy', String(s));
+  }
+  getRanges(): Range[] {
+    return new EmbeddedChart(this.sheet, this.w).getRanges();
   }
   getChartType(): string {
     return this.w.chartType;
   }
   build(): EmbeddedChart {
     return new EmbeddedChart(this.sheet, this.w);
+  }
+}
+
+// The typed builders' common setters (EmbeddedColumnChartBuilder, EmbeddedPieChartBuilder, …), recorded as the chart
+// options Sheets keeps for them.
+export class TypedChartBuilder extends EmbeddedChartBuilder {
+  setTitle(t: string) {
+    return this.setOption('title', String(t));
+  }
+  setLegendPosition(p: string) {
+    return this.setOption('legend.position', String(p).toLowerCase());
+  }
+  setXAxisTitle(t: string) {
+    return this.setOption('hAxis.title', String(t));
+  }
+  setYAxisTitle(t: string) {
+    return this.setOption('vAxis.title', String(t));
+  }
+  setStacked() {
+    return this.setOption('isStacked', true);
+  }
+  setColors(c: string[]) {
+    return this.setOption('colors', c.map(String));
+  }
+  setDimensions(width: number, height: number) {
+    return this.setOption('width', width).setOption('height', height);
+  }
+  setRange(start: number, end: number) {
+    return this.setOption('vAxis.viewWindow.min', start).setOption('vAxis.viewWindow.max', end);
+  }
+  set3D() {
+    return this.setOption('is3D', true);
+  }
+  reverseCategories() {
+    return this.setOption('reverseCategories', true);
   }
 }

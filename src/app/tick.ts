@@ -18,6 +18,8 @@ export interface TickReport {
   processed: number;
   failed: number;
   reason: string;
+  // The type of every task this execution took, in order (a task handed on is named by its first type).
+  tasks: string[];
 }
 
 // An item no handler knows fails like any other, and a person hears of its type once, not once per attempt.
@@ -48,15 +50,17 @@ function retireIfNotOwner(claim: string | undefined): void {
 export function runTick(): TickReport {
   const props = allScriptProperties();
   retireIfNotOwner(props[PROPERTY_KEYS.workers]);
-  if (queueIsIdle(props[PROPERTY_KEYS.state])) return { ran: true, processed: 0, failed: 0, reason: 'idle' };
+  if (queueIsIdle(props[PROPERTY_KEYS.state])) return { ran: true, processed: 0, failed: 0, reason: 'idle', tasks: [] };
   const council = new Council(openBound(), scriptZone());
   const deadline = Date.now() + council.settings().number('queue.tick_budget_seconds') * 1000;
   let processed = 0;
   let failed = 0;
+  const tasks: string[] = [];
   while (Date.now() < deadline) {
     const claimed = council.queue.claimNext((type) => !!findTask(type));
     if (!claimed) break;
     let item = claimed.item;
+    tasks.push(item.type);
     let outcome: Finished;
     if (claimed.malformed)
       outcome = findTask(item.type) ? { kind: 'failed', error: claimed.malformed } : unknownType(item);
@@ -85,5 +89,5 @@ export function runTick(): TickReport {
   }
   // Settings rows that fell back to their defaults, told once each, after the work so a notice never delays it.
   tellSettingProblems(council.store, council.settings());
-  return { ran: true, processed, failed, reason: Date.now() >= deadline ? 'time budget spent' : 'queue empty' };
+  return { ran: true, processed, failed, reason: Date.now() >= deadline ? 'time budget spent' : 'queue empty', tasks };
 }

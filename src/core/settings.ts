@@ -111,6 +111,12 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
     'integer',
     'Minutes between backstop ticks (1, 5, 10, 15 or 30; others round down); run Set up / repair after a change',
   ),
+  s(
+    'dashboard.refresh_delay_seconds',
+    60,
+    'integer',
+    'The Dashboard is refreshed this long after a discussion ends, once for every discussion that ended meanwhile',
+  ),
   s('retry.max_attempts', 3, 'integer', 'HTTP attempts per model call (SPEC §7.2)'),
   s('retry.base_seconds', 2, 'number', 'Backoff base: wait base × 2^(n-1) seconds plus jitter'),
   s('retry.max_jitter_ms', 1000, 'integer', 'Random jitter added to each backoff wait'),

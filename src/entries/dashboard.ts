@@ -1,2 +1,11 @@
 // Entry points for the Dashboard tab: refresh its data ranges and charts.
-export {};
+import { openBound } from '../adapters/gas/spreadsheet.js';
+import { scriptZone } from '../adapters/gas/records.js';
+import { Council } from '../app/council.js';
+import { refreshDashboardNow } from '../app/dashboard.js';
+
+// Menu "Refresh the Dashboard": the five tables in one write, then the five charts.
+export function refreshDashboard(): { ranges: number; charts: number } {
+  const r = refreshDashboardNow(new Council(openBound(), scriptZone()));
+  return { ranges: r.ranges, charts: r.charts };
+}

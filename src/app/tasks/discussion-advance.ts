@@ -26,13 +26,24 @@ export const advanceDiscussion: TaskHandler = {
         const c = council.store.begin(state);
         const { r } = assignDecisionId(c, council.tz, computed);
         // The step that ends the work also closes the task, right after the commit point.
+        // It also queues the Dashboard's refresh in the same commit (so a kill cannot keep one without the other),
+        // a little later, so that one refresh serves every discussion that ends meanwhile.
         const close = last
-          ? () =>
+          ? () => {
               council.queue.write(
                 c,
                 { ...item, status: 'done', lease_owner: '', lease_until: 0, updated_at: Date.now(), last_error: '' },
                 false,
-              )
+              );
+              const delay = council.settings().number('dashboard.refresh_delay_seconds') * 1000;
+              council.queue.enqueueOnceIn(c, state, {
+                type: 'dashboard.refresh',
+                priority: 'LOW',
+                dedupeKey: 'dashboard.refresh',
+                from: 'kaigi',
+                availableAt: Date.now() + delay,
+              });
+            }
           : undefined;
         return council.discussions.commitStep(c, loaded, r, close);
       });

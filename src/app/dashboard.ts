@@ -1,0 +1,102 @@
+// Refreshes the Dashboard tab: the five tables in one batched write, then one native chart per table.
+import { rowsOf, tabByKey } from '../../sheets-schema/index.js';
+import { type ChartSpec, ensureCharts } from '../adapters/gas/charts.js';
+import { dayOf } from '../adapters/gas/records.js';
+import { type DashMessage, dashboardTables, layout } from '../core/dashboard.js';
+import type { Council } from './council.js';
+
+const discussionCols = rowsOf('discussions');
+const messageCols = rowsOf('messages');
+const outcomeCols = rowsOf('outcomes');
+
+const TITLES: Record<'ja' | 'en', string[]> = {
+  ja: [
+    'ステータス別の議論',
+    'フェーズ所要時間と目標（秒）',
+    '表明信頼度と算出信頼度',
+    '評価結果の割合（週別）',
+    '日別のトークンとコスト',
+  ],
+  en: [
+    'Discussions by status',
+    'Phase latency vs target (s)',
+    'Stated and computed confidence',
+    'Verdict rates by week',
+    'Tokens and cost per day',
+  ],
+};
+const TYPES: ChartSpec['type'][] = ['PIE', 'COLUMN', 'COLUMN', 'LINE', 'COMBO'];
+
+const valuesOf = (key: 'discussions' | 'outcomes', col: string): readonly string[] =>
+  (tabByKey(key).columns.find((c) => c.key === col) as { values?: readonly string[] }).values ?? [];
+
+const num = (v: unknown): number | null => (v === '' || v === null || v === undefined ? null : Number(v));
+
+function timeOf(v: unknown): number {
+  return v instanceof Date ? v.getTime() : Date.parse(String(v));
+}
+
+// Messages rows to one entry per message: the columns give phase, time, tokens and confidence; cost is only in the
+// message's metadata, so the JSON (chunks concatenated in order) is parsed for it.
+function dashMessages(rows: unknown[][], tz: string): DashMessage[] {
+  const byId: Record<string, ReturnType<typeof messageCols.read>[]> = {};
+  for (const r of rows.map((v) => messageCols.read(v))) (byId[String(r.message_id)] ??= []).push(r);
+  return Object.keys(byId).map((id) => {
+    const parts = byId[id].sort((a, b) => Number(a.chunk) - Number(b.chunk));
+    const m = parts[0];
+    const json = JSON.parse(parts.map((p) => String(p.message_json)).join('')) as { metadata?: { cost_usd?: number } };
+    return {
+      discussion_id: String(m.discussion_id),
+      phase: Number(m.phase),
+      day: dayOf(timeOf(m.timestamp), tz),
+      processing_time_ms: Number(m.processing_time_ms) || 0,
+      tokens: Number(m.tokens_consumed) || 0,
+      cost_usd: Number(json.metadata?.cost_usd ?? 0),
+      stated: num(m.stated_confidence),
+      computed: num(m.computed_confidence),
+    };
+  });
+}
+
+export interface DashboardReport {
+  ranges: number;
+  charts: number;
+  created: number;
+  updated: number;
+}
+
+// Reads the Discussion Log, Messages and Outcomes once each (tokens and cost come from Messages, which the latency
+// and confidence tables need anyway, so no other tab is read), writes every table with one setValues from A1 that also
+// blanks rows a longer previous refresh left, then makes sure the five charts point at the tables.
+export function refreshDashboardNow(council: Council): DashboardReport {
+  const store = council.store;
+  const settings = council.settings();
+  const tz = council.tz;
+  const tables = dashboardTables({
+    statuses: valuesOf('discussions', 'status'),
+    discussions: store.readTab('discussions').map((r) => ({ status: String(discussionCols.read(r).status) })),
+    messages: dashMessages(store.readTab('messages'), tz),
+    outcomes: store.readTab('outcomes').map((r) => {
+      const o = outcomeCols.read(r);
+      return { day: dayOf(timeOf(o.evaluated_at), tz), verdict: String(o.verdict) };
+    }),
+    verdicts: valuesOf('outcomes', 'verdict'),
+    targets: settings.get<Record<string, number>>('phase.target_seconds'),
+  });
+  const sheet = store.sheet('dashboard');
+  const { blocks, grid } = layout(tables, sheet.getLastRow());
+  sheet.getRange(1, 1, grid.length, grid[0].length).setValues(grid);
+  store.wrote();
+  const lang = String(settings.get('locale')) === 'en' ? 'en' : 'ja';
+  const right = grid[0].length + 2;
+  const specs: ChartSpec[] = blocks.map((b, i) => ({
+    id: `dashboard-${i + 1}`,
+    type: TYPES[i],
+    title: TITLES[lang][i],
+    a1: sheet.getRange(b.row, b.column, b.rows, b.columns).getA1Notation(),
+    row: 1 + i * 20,
+    column: right,
+  }));
+  const r = ensureCharts(sheet, specs);
+  return { ranges: blocks.length, charts: specs.length, ...r };
+}

@@ -1,0 +1,159 @@
+// The Dashboard's five summary tables, aggregated from plain rows, and where each table sits on the tab.
+
+type Cell = string | number;
+export type Table = Cell[][];
+
+export interface DashMessage {
+  discussion_id: string;
+  phase: number;
+  // The message's day (YYYY-MM-DD in the script's zone), from its timestamp.
+  day: string;
+  processing_time_ms: number;
+  tokens: number;
+  cost_usd: number;
+  stated: number | null;
+  computed: number | null;
+}
+
+export interface DashInput {
+  statuses: readonly string[];
+  discussions: { status: string }[];
+  messages: DashMessage[];
+  // Outcomes: the day each was evaluated and its verdict.
+  outcomes: { day: string; verdict: string }[];
+  verdicts: readonly string[];
+  // Settings phase.target_seconds.
+  targets: Record<string, number>;
+}
+
+const PHASES = [1, 2, 3, 4, 5, 6];
+
+// The five tables' headers: the Dashboard tab's columns, in this order (sheets-schema/tabs-data.ts).
+const BLOCK_HEADERS = [
+  ['status', 'discussions'],
+  ['phase', 'latency_seconds', 'target_seconds'],
+  ['confidence_phase', 'stated_confidence', 'computed_confidence'],
+  ['week', 'confirmed', 'rejected', 'inconclusive'],
+  ['day', 'tokens', 'cost_usd'],
+] as const;
+
+const round = (n: number, places: number): number => {
+  const f = 10 ** places;
+  return Math.round(n * f) / f;
+};
+const mean = (xs: number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+
+// Monday of the day's week (YYYY-MM-DD): verdict rates are weekly, as a daily rate over a handful of reviews is noise.
+export function weekOf(day: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(day);
+  if (!m) return day;
+  const t = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  const dow = (new Date(t).getUTCDay() + 6) % 7;
+  return new Date(t - dow * 86_400_000).toISOString().slice(0, 10);
+}
+
+function statusTable(inp: DashInput): Table {
+  const counts: Record<string, number> = {};
+  for (const d of inp.discussions) counts[d.status] = (counts[d.status] ?? 0) + 1;
+  return [[...BLOCK_HEADERS[0]], ...inp.statuses.map((s) => [s, counts[s] ?? 0])];
+}
+
+// A phase's latency in one discussion is the sum of its speakers' processing times; the table shows the mean over
+// the discussions that reached the phase, next to its target.
+function latencyTable(inp: DashInput): Table {
+  const per: Record<string, number> = {};
+  for (const m of inp.messages) {
+    const k = `${m.discussion_id}|${m.phase}`;
+    per[k] = (per[k] ?? 0) + m.processing_time_ms / 1000;
+  }
+  return [
+    [...BLOCK_HEADERS[1]],
+    ...PHASES.map((p) => {
+      const xs = Object.keys(per)
+        .filter((k) => k.endsWith(`|${p}`))
+        .map((k) => per[k]);
+      return [`P${p}`, round(mean(xs), 2), Number(inp.targets[String(p)] ?? 0)];
+    }),
+  ];
+}
+
+// Mean stated and computed confidence per phase, over the messages that carry each.
+function confidenceTable(inp: DashInput): Table {
+  return [
+    [...BLOCK_HEADERS[2]],
+    ...PHASES.map((p) => {
+      const ms = inp.messages.filter((m) => m.phase === p);
+      const stated = ms.map((m) => m.stated).filter((v): v is number => v !== null);
+      const computed = ms.map((m) => m.computed).filter((v): v is number => v !== null);
+      return [`P${p}`, round(mean(stated), 3), round(mean(computed), 3)];
+    }),
+  ];
+}
+
+// Share of each verdict among the outcomes evaluated that week.
+function verdictTable(inp: DashInput): Table {
+  const weeks: Record<string, Record<string, number>> = {};
+  for (const o of inp.outcomes) {
+    const w = weekOf(o.day);
+    weeks[w] = weeks[w] ?? {};
+    weeks[w][o.verdict] = (weeks[w][o.verdict] ?? 0) + 1;
+  }
+  const rows = Object.keys(weeks)
+    .sort()
+    .map((w) => {
+      const total = Object.keys(weeks[w]).reduce((a, v) => a + weeks[w][v], 0);
+      return [w, ...inp.verdicts.map((v) => round((weeks[w][v] ?? 0) / total, 3))];
+    });
+  return [[...BLOCK_HEADERS[3]], ...rows];
+}
+
+function usageTable(inp: DashInput): Table {
+  const days: Record<string, { tokens: number; cost: number }> = {};
+  for (const m of inp.messages) {
+    const d = (days[m.day] = days[m.day] ?? { tokens: 0, cost: 0 });
+    d.tokens += m.tokens;
+    d.cost += m.cost_usd;
+  }
+  return [
+    [...BLOCK_HEADERS[4]],
+    ...Object.keys(days)
+      .sort()
+      .map((d) => [d, days[d].tokens, round(days[d].cost, 6)]),
+  ];
+}
+
+export function dashboardTables(inp: DashInput): Table[] {
+  return [statusTable(inp), latencyTable(inp), confidenceTable(inp), verdictTable(inp), usageTable(inp)];
+}
+
+interface Block {
+  row: number;
+  column: number;
+  rows: number;
+  columns: number;
+}
+
+export interface Layout {
+  blocks: Block[];
+  // The grid written in one setValues from A1: every table side by side, blanks below the shorter ones.
+  grid: Cell[][];
+}
+
+// Tables sit side by side from A1 (each table's header in row 1, the tab's frozen header), so a table that grows
+// only lengthens its own columns. `clearRows` is how many rows the tab held before: the grid covers them with blanks.
+export function layout(tables: Table[], clearRows = 0): Layout {
+  const blocks: Block[] = [];
+  let column = 1;
+  for (const t of tables) {
+    blocks.push({ row: 1, column, rows: t.length, columns: t[0].length });
+    column += t[0].length;
+  }
+  const height = Math.max(clearRows, ...tables.map((t) => t.length));
+  const grid: Cell[][] = [];
+  for (let r = 0; r < height; r++) {
+    const line: Cell[] = [];
+    for (const t of tables) for (let c = 0; c < t[0].length; c++) line.push(r < t.length ? t[r][c] : '');
+    grid.push(line);
+  }
+  return { blocks, grid };
+}

@@ -1,0 +1,99 @@
+// The Dashboard's five tables from hand-made rows, and the side-by-side layout written in one grid.
+import { describe, expect, it } from 'vitest';
+import { type DashInput, type DashMessage, dashboardTables, layout, weekOf } from '../../../src/core/dashboard.js';
+
+const msg = (over: Partial<DashMessage>): DashMessage => ({
+  discussion_id: 'D1',
+  phase: 1,
+  day: '2026-01-15',
+  processing_time_ms: 1000,
+  tokens: 100,
+  cost_usd: 0.001,
+  stated: null,
+  computed: null,
+  ...over,
+});
+
+const input: DashInput = {
+  statuses: ['OPEN', 'DECIDED', 'ESCALATED'],
+  discussions: [{ status: 'DECIDED' }, { status: 'DECIDED' }, { status: 'ESCALATED' }],
+  messages: [
+    msg({ phase: 1, processing_time_ms: 2000, stated: 0.8, computed: 0.6 }),
+    msg({ phase: 1, processing_time_ms: 3000, stated: 0.6, computed: 0.4 }),
+    msg({ discussion_id: 'D2', phase: 1, processing_time_ms: 1000, day: '2026-01-16', tokens: 50, cost_usd: 0.5 }),
+    msg({ phase: 2, processing_time_ms: 4000, computed: 0.9 }),
+  ],
+  outcomes: [
+    { day: '2026-01-12', verdict: 'confirmed' },
+    { day: '2026-01-18', verdict: 'rejected' },
+    { day: '2026-01-14', verdict: 'confirmed' },
+    { day: '2026-01-15', verdict: 'inconclusive' },
+    { day: '2026-01-19', verdict: 'confirmed' },
+  ],
+  verdicts: ['confirmed', 'rejected', 'inconclusive'],
+  targets: { 1: 5, 2: 30, 3: 15, 4: 10, 5: 20, 6: 0 },
+};
+
+describe('dashboard tables', () => {
+  const [status, latency, confidence, verdicts, usage] = dashboardTables(input);
+
+  it('counts discussions by every status, zero included', () => {
+    expect(status).toEqual([
+      ['status', 'discussions'],
+      ['OPEN', 0],
+      ['DECIDED', 2],
+      ['ESCALATED', 1],
+    ]);
+  });
+
+  it('averages each phase time per discussion against its target', () => {
+    // P1: D1 = 2 + 3 s, D2 = 1 s -> mean 3 s; P2: D1 = 4 s; P3 none.
+    expect(latency[0]).toEqual(['phase', 'latency_seconds', 'target_seconds']);
+    expect(latency[1]).toEqual(['P1', 3, 5]);
+    expect(latency[2]).toEqual(['P2', 4, 30]);
+    expect(latency[3]).toEqual(['P3', 0, 15]);
+    expect(latency).toHaveLength(7);
+  });
+
+  it('averages stated and computed confidence over the messages that carry them', () => {
+    expect(confidence[1]).toEqual(['P1', 0.7, 0.5]);
+    expect(confidence[2]).toEqual(['P2', 0, 0.9]);
+  });
+
+  it('gives verdict shares per week starting Monday', () => {
+    expect(weekOf('2026-01-18')).toBe('2026-01-12');
+    expect(weekOf('2026-01-19')).toBe('2026-01-19');
+    expect(verdicts).toEqual([
+      ['week', 'confirmed', 'rejected', 'inconclusive'],
+      ['2026-01-12', 0.5, 0.25, 0.25],
+      ['2026-01-19', 1, 0, 0],
+    ]);
+  });
+
+  it('sums tokens and cost per day', () => {
+    expect(usage).toEqual([
+      ['day', 'tokens', 'cost_usd'],
+      ['2026-01-15', 300, 0.003],
+      ['2026-01-16', 50, 0.5],
+    ]);
+  });
+});
+
+describe('dashboard layout', () => {
+  it('puts the tables side by side from A1 and blanks the rows a longer refresh left', () => {
+    const tables = dashboardTables(input);
+    const { blocks, grid } = layout(tables, 9);
+    expect(blocks.map((b) => [b.column, b.rows, b.columns])).toEqual([
+      [1, 4, 2],
+      [3, 7, 3],
+      [6, 7, 3],
+      [9, 3, 4],
+      [13, 3, 3],
+    ]);
+    expect(grid).toHaveLength(9);
+    expect(grid.every((r) => r.length === 15)).toBe(true);
+    expect(grid[8].every((c) => c === '')).toBe(true);
+    expect(grid[2].slice(12)).toEqual(['2026-01-16', 50, 0.5]);
+    expect(grid[3].slice(12)).toEqual(['', '', '']);
+  });
+});
