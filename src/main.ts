@@ -1,6 +1,6 @@
 // Entry points: the functions Apps Script calls by name (triggers, menu items, google.script.run, web app).
 import { t } from './core/i18n.js';
-import type { ObjectionInput, ResolutionInput } from './core/objections.js';
+import type { ObjectionInput } from './core/objections.js';
 import { keyStatus, saveKey } from './adapters/gas/keys.js';
 import { scriptZone } from './adapters/gas/records.js';
 import { openBound, SPREADSHEET_ID_PROPERTY } from './adapters/gas/spreadsheet.js';
@@ -14,7 +14,7 @@ import { verifyAudit as verify, type AuditReport } from './app/audit.js';
 import { auditConfigEdit } from './app/config-audit.js';
 import { exportTab as exportRows, type LogicalRow } from './app/export.js';
 import { Council } from './app/council.js';
-import { requestObjection, requestResolution } from './app/requests.js';
+import { requestObjection } from './app/requests.js';
 import { seedDemo } from './app/seed.js';
 import {
   releaseWorkers,
@@ -26,6 +26,7 @@ import {
 import { runTick, type TickReport } from './app/tick.js';
 import { runWatcher, type WatchReport } from './app/watcher.js';
 import { runReview, type ReviewReport } from './app/review.js';
+import { refreshDashboardNow } from './app/dashboard.js';
 import { archiveStore, scheduleArchive } from './app/retention.js';
 import {
   addDirective as addDirectiveTo,
@@ -142,6 +143,8 @@ export function onConfigEdit(e?: GoogleAppsScript.Events.SheetsOnEdit): void {
 export function dailyReview(): ReviewReport {
   const council = new Council(openBound(), scriptZone());
   const report = runReview(council);
+  // The day's verdicts and usage reach the Dashboard charts.
+  refreshDashboardNow(council);
   // Once a day, after the review: queue the archive run when a row may have passed its retention (app/retention.ts).
   scheduleArchive(council);
   return report;
@@ -174,10 +177,6 @@ export function fileObjection(input: Partial<ObjectionInput>): { task_id: string
     ...input,
     source: input.source === 'api' ? 'api' : input.source === 'agent' ? 'agent' : 'human',
   });
-}
-
-export function resolveEscalation(input: Partial<ResolutionInput>): { task_id: string } {
-  return requestResolution(input);
 }
 
 // An executor's report on a discussion's orders (kaigi report, the sidebar, POST /tasks/{id}/result); `by` defaults

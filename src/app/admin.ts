@@ -3,7 +3,8 @@ import { rowsOf, type RowOf, type TabKey } from '../../sheets-schema/index.js';
 import { phaseRequests } from '../core/engine.js';
 import { validationErrors } from '../core/providers/http.js';
 import type { AgentDef } from '../core/types.js';
-import { bumpConfigVersion } from '../adapters/gas/store.js';
+import { bumpConfigVersion, type Commit } from '../adapters/gas/store.js';
+import { ValidationError } from '../core/errors.js';
 import type { Council } from './council.js';
 
 const promptCols = rowsOf('prompts');
@@ -17,10 +18,12 @@ export interface DirectiveInput {
   by?: string;
 }
 
-export function addDirective(council: Council, input: DirectiveInput): { directive_id: string } {
-  if (!input?.content || !String(input.content).trim()) throw new Error('a directive needs content');
+// The targets and priority of a directive, checked against the Agents tab; throws a ValidationError naming the field.
+function checkDirective(council: Council, input: DirectiveInput): { targets: string[]; priority: string } {
+  if (!input?.content || !String(input.content).trim())
+    throw new ValidationError('a directive needs content', 'invalid_directive');
   const targets = Array.isArray(input.target_agents)
-    ? input.target_agents
+    ? input.target_agents.map(String)
     : String(input.target_agents || 'all')
         .split(/[,\s]+/)
         .filter(Boolean);
@@ -28,40 +31,52 @@ export function addDirective(council: Council, input: DirectiveInput): { directi
     .agents()
     .map((a) => a.agent_id)
     .concat(['all']);
-  for (const t of targets) if (known.indexOf(t) < 0) throw new Error(`unknown agent in target_agents: ${t}`);
+  for (const t of targets)
+    if (known.indexOf(t) < 0) throw new ValidationError(`unknown agent in target_agents: ${t}`, 'invalid_directive');
   const priority = input.priority ?? 'normal';
   if (['low', 'normal', 'high', 'urgent'].indexOf(priority) < 0)
-    throw new Error('priority must be low, normal, high or urgent');
+    throw new ValidationError('priority must be low, normal, high or urgent', 'invalid_directive');
+  return { targets, priority };
+}
+
+// Writes a checked directive into a commit, as its marker (the last write) or as one more appended row; an Inbox
+// reply writes its directive in the same commit as the reply (src/app/steer/inbox.ts). Callers bump the config
+// version once the commit is written, since Directives is read through the configuration cache.
+export function writeDirective(
+  council: Council,
+  c: Commit,
+  input: DirectiveInput,
+  now: number,
+  asMarker: boolean,
+): { directive_id: string } {
+  const { targets, priority } = checkDirective(council, input);
+  const id = `DIR-${c.nextSeq('directive')}`;
+  const values = rowsOf('directives').write({
+    directive_id: id,
+    type: input.type || 'instruction',
+    content: String(input.content).slice(0, 20000),
+    target_agents: targets.join(','),
+    priority,
+    status: 'active',
+    consumed_by_json: '[]',
+    created_by: input.by || 'human',
+    created_at: new Date(now),
+    expires_at: '',
+  });
+  if (asMarker) c.setMarker('directives', 'append', values, `Directives:${id}`);
+  else c.appendOne('directives', values, `Directives:${id}`);
+  c.audit({ actor: input.by || 'human', event: 'directive', tab: 'Directives', row_key: id, payload: { targets } });
+  return { directive_id: id };
+}
+
+export function addDirective(council: Council, input: DirectiveInput): { directive_id: string } {
+  checkDirective(council, input);
   const out = council.store.withLock((state) => {
     const c = council.store.begin(state);
     const now = council.now();
-    const id = `DIR-${c.nextSeq('directive')}`;
-    c.setMarker(
-      'directives',
-      'append',
-      rowsOf('directives').write({
-        directive_id: id,
-        type: input.type || 'instruction',
-        content: String(input.content).slice(0, 20000),
-        target_agents: targets.join(','),
-        priority,
-        status: 'active',
-        consumed_by_json: '[]',
-        created_by: input.by || 'human',
-        created_at: new Date(now),
-        expires_at: '',
-      }),
-      `Directives:${id}`,
-    );
-    c.audit({
-      actor: input.by || 'human',
-      event: 'directive',
-      tab: 'Directives',
-      row_key: id,
-      payload: { targets },
-    });
+    const written = writeDirective(council, c, input, now, true);
     c.run(new Date(now).toISOString());
-    return { directive_id: id };
+    return written;
   });
   bumpConfigVersion();
   return out;

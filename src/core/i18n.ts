@@ -4,6 +4,11 @@ export type Lang = 'ja' | 'en';
 
 const STRINGS = {
   menu: { ja: 'Kaigi', en: 'Kaigi' },
+  startDiscussion: { ja: '議論を開始', en: 'Start a discussion' },
+  refreshDashboard: { ja: 'ダッシュボードを更新', en: 'Refresh the Dashboard' },
+  apiClients: { ja: 'API クライアント', en: 'API clients' },
+  moreTools: { ja: 'その他のツール', en: 'More tools' },
+  startTitle: { ja: '議論を開始', en: 'Start a discussion' },
   openSidebar: { ja: 'サイドバーを開く', en: 'Open sidebar' },
   runQueue: { ja: 'キューを今すぐ実行', en: 'Run the queue now' },
   setup: { ja: 'セットアップ／修復', en: 'Set up / repair' },

@@ -1,2 +1,78 @@
-// Entry points the sidebar steers with: inbox, directives, prompt versions, learnings search, settings rows.
-export {};
+// Entry points the sidebar steers with: escalations, inbox, directives, prompt versions, learnings search, settings.
+import { scriptZone } from '../adapters/gas/records.js';
+import { activeUserEmail } from '../adapters/gas/services.js';
+import { openBound } from '../adapters/gas/spreadsheet.js';
+import { Council } from '../app/council.js';
+import { listAgents as agentsOf, promptDiff, type AgentInfo, type PromptDiff } from '../app/steer/agents.js';
+import { cancelDirective as cancelOf, listDirectives as directivesOf } from '../app/steer/directives.js';
+import { resolveFromSidebar } from '../app/steer/escalation.js';
+import {
+  listInbox as inboxOf,
+  replyInbox as replyTo,
+  setInboxStatus as setStatusOf,
+  type InboxItem,
+} from '../app/steer/inbox.js';
+import { searchLearnings as search, type LearningHit } from '../app/steer/learnings.js';
+import { settingsRows, updateSetting as update, type SettingRow } from '../app/steer/settings-rows.js';
+import type { ResolutionInput } from '../core/objections.js';
+
+function council(): Council {
+  return new Council(openBound(), scriptZone());
+}
+
+// Approve (optionally with an edited order, checked field by field), return with guidance, or reject; the person
+// acting is who Apps Script says is running this.
+export function resolveEscalation(input: Partial<ResolutionInput>): { task_id: string } {
+  return resolveFromSidebar(council(), input);
+}
+
+export function listInbox(filter?: { status?: string; limit?: number }): InboxItem[] {
+  return inboxOf(council(), filter ?? {});
+}
+
+export function setInboxStatus(input: { inbox_id: string; status: string }): { inbox_id: string; status: string } {
+  return setStatusOf(council(), input, activeUserEmail());
+}
+
+export function replyInbox(input: { inbox_id: string; reply: string }): {
+  inbox_id: string;
+  directive_id: string | null;
+} {
+  return replyTo(council(), input, activeUserEmail());
+}
+
+export function listDirectives(filter?: { status?: string }): Record<string, unknown>[] {
+  return directivesOf(council(), filter ?? {});
+}
+
+export function cancelDirective(directiveId: string): { directive_id: string; status: string } {
+  return cancelOf(council(), directiveId, activeUserEmail());
+}
+
+export function listAgents(): AgentInfo[] {
+  return agentsOf(council());
+}
+
+export function getPromptDiff(input: { agent_id: string; language?: string; version: number }): PromptDiff {
+  return promptDiff(council(), input);
+}
+
+export function searchLearnings(input: { query: string; limit?: number; agent_id?: string }): {
+  results: LearningHit[];
+  model: string;
+  searched: number;
+} {
+  return search(council(), input);
+}
+
+export function getSettingsRows(): SettingRow[] {
+  return settingsRows(council());
+}
+
+export function updateSetting(input: { key: string; value: unknown }): {
+  key: string;
+  value: string;
+  changed: boolean;
+} {
+  return update(council(), input, activeUserEmail());
+}

@@ -5,33 +5,55 @@ export function userLang(): Lang {
   return langOf(Session.getActiveUserLocale());
 }
 
+// SPEC §9's items first; the occasional tools (KPI watch, demo data, worker ownership) sit in a submenu.
 export function buildMenu(lang: Lang): void {
-  SpreadsheetApp.getUi()
-    .createMenu(t('menu', lang))
+  const ui = SpreadsheetApp.getUi();
+  const more = ui
+    .createMenu(t('moreTools', lang))
+    .addItem(t('runWatcher', lang), 'dailyWatch')
+    .addItem(t('seedDemo', lang), 'seedDemoData')
+    .addItem(t('takeOverWorkers', lang), 'takeOverWorkers')
+    .addItem(t('handOverWorkers', lang), 'handOverWorkers');
+  ui.createMenu(t('menu', lang))
+    .addItem(t('startDiscussion', lang), 'showStartDialog')
     .addItem(t('openSidebar', lang), 'openSidebar')
     .addItem(t('runQueue', lang), 'runQueueNow')
-    .addItem(t('runWatcher', lang), 'dailyWatch')
+    .addItem(t('refreshDashboard', lang), 'refreshDashboard')
     .addSeparator()
-    .addItem(t('verifyAudit', lang), 'verifyAudit')
-    .addItem(t('seedDemo', lang), 'seedDemoData')
     .addItem(t('setup', lang), 'setup')
     .addItem(t('settings', lang), 'showSettings')
-    .addItem(t('takeOverWorkers', lang), 'takeOverWorkers')
-    .addItem(t('handOverWorkers', lang), 'handOverWorkers')
+    .addItem(t('apiClients', lang), 'showApiClients')
+    .addItem(t('verifyAudit', lang), 'verifyAudit')
     .addItem(t('help', lang), 'showHelp')
+    .addSeparator()
+    .addSubMenu(more)
     .addToUi();
 }
 
-export function showHtml(file: string, title: string, mode: 'sidebar' | 'dialog', lang: Lang): void {
+// Template fields a page reads: its language and, for the settings dialog, the section to open at.
+interface PageFields {
+  lang: Lang;
+  section?: string;
+}
+
+const SIZES = { sidebar: { width: 300, height: 600 }, dialog: { width: 520, height: 600 } };
+
+export function showHtml(file: string, title: string, mode: 'sidebar' | 'dialog', fields: PageFields): void {
   const template = HtmlService.createTemplateFromFile(file);
-  template.lang = lang;
-  const out = template
-    .evaluate()
-    .setTitle(title)
-    .setWidth(mode === 'sidebar' ? 320 : 480)
-    .setHeight(520);
+  template.lang = fields.lang;
+  template.section = fields.section || '';
+  const size = SIZES[mode];
+  const out = template.evaluate().setTitle(title).setWidth(size.width).setHeight(size.height);
   if (mode === 'sidebar') SpreadsheetApp.getUi().showSidebar(out);
   else SpreadsheetApp.getUi().showModalDialog(out, title);
+}
+
+// The raw content of an include file (CSS or <script>), for a template's <?!= include('name') ?>. Only files whose
+// names say they are includes may be pulled in, so this global cannot hand a page's template source to a caller.
+export function htmlInclude(name: string): string {
+  const file = String(name);
+  if (!/^(sidebar|start|settings)-[a-z0-9-]+$/.test(file)) throw new Error(`not an include file: ${file}`);
+  return HtmlService.createHtmlOutputFromFile(file).getContent();
 }
 
 // Shows a message when a person is looking; silently does nothing in a trigger execution.

@@ -1,7 +1,17 @@
 // Objections, human resolution of escalations, and every failure code and fallback level on the messages they affect.
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
-import { council, decline, messages, ok, setAgent, settle, start, statuses } from '../../council-helpers.js';
+import {
+  council,
+  decline,
+  messages,
+  ok,
+  setAgent,
+  settle,
+  start,
+  statuses,
+  surveillance,
+} from '../../council-helpers.js';
 import { records, rowValues } from '../../helpers.js';
 
 async function decided(priority = 'HIGH'): Promise<{ rt: Runtime; id: string }> {
@@ -133,13 +143,7 @@ describe('objections', () => {
 describe('escalations and failure codes', () => {
   it('E004: a governance FAIL escalates, notifies a person, and a person can return it to Phase 5 with guidance', async () => {
     const rt = await council();
-    await start(rt, {
-      type: 'kpi_decline',
-      source: 'human',
-      target_user_id: 'tanaka',
-      context: { metric: 'contacts', request: '位置情報を監視して行動を把握したい' },
-      priority: 'HIGH',
-    });
+    await start(rt, surveillance());
     await settle(rt);
     const [id] = Object.keys(statuses(rt));
     expect(statuses(rt)[id]).toBe('ESCALATED');
@@ -222,14 +226,15 @@ describe('escalations and failure codes', () => {
     await settle(rt);
     const c = Object.keys(statuses(rt)).find((x) => x !== a && x !== b)!;
     const bad = { ...order, actions: [{ ...order.actions[0], action_type: 'SALARY_CUT' }] };
-    ok(await rt.run('resolveEscalation', [{ discussion_id: c, action: 'approve', order: bad }], { kind: 'server' }));
-    await settle(rt);
+    const r = await rt.run('resolveEscalation', [{ discussion_id: c, action: 'approve', order: bad }], {
+      kind: 'server',
+    });
+    expect(r.ok).toBe(false);
+    expect(r.error!.message).toMatch(/actions\.0\.action_type: action type SALARY_CUT is not in the allow-list/);
     expect(statuses(rt)[c]).toBe('ESCALATED');
-    const task = records(rt, 'queue').find(
-      (r) => r.type === 'escalation.resolve' && String(r.payload_json).indexOf(c) >= 0,
-    )!;
-    expect(task.status).toBe('dead');
-    expect(String(task.last_error)).toMatch(/SALARY_CUT is not in the allow-list/);
+    expect(
+      records(rt, 'queue').some((q) => q.type === 'escalation.resolve' && String(q.payload_json).indexOf(c) >= 0),
+    ).toBe(false);
   });
 
   it('E001 with fallback levels 2 and 3: a failing agent is replaced by its substitute, then by a marked default opinion', async () => {
@@ -324,7 +329,7 @@ describe('the queue', () => {
     expect(Object.values(statuses(rt))).toEqual(['DECIDED']);
   });
 
-  it('collapses items with the same dedupe key (the newest wins) and schedules a one-shot trigger', async () => {
+  it('answers a repeated start with the same idempotency key once (the first wins) and schedules a one-shot trigger', async () => {
     const rt = await council();
     const t = {
       type: 'kpi_decline',
@@ -332,16 +337,16 @@ describe('the queue', () => {
       target_user_id: 'tanaka',
       context: { metric: 'contacts', v: 1 },
       priority: 'MEDIUM',
-      dedupe_key: 'k1',
+      idempotency_key: 'k1',
     };
     const a = ok(await rt.run('startDiscussion', [t], { kind: 'server' }));
     const b = ok(
       await rt.run('startDiscussion', [{ ...t, context: { metric: 'contacts', v: 2 } }], { kind: 'server' }),
     );
-    expect(b).toEqual({ task_id: a.task_id, duplicate: true });
+    expect(b).toEqual({ task_id: a.task_id, discussion_id: a.discussion_id, duplicate: true });
     const queue = records(rt, 'queue');
     expect(queue.length).toBe(1);
-    expect(JSON.parse(String(queue[0].payload_json)).trigger.context.v).toBe(2);
+    expect(JSON.parse(String(queue[0].payload_json)).trigger.context.v).toBe(1);
     expect(rt.triggers.triggers.filter((x) => x.handler === 'tickSoon').length).toBe(1);
     // after(ms) is a minimum: the runtime fires one-shot triggers late, as Apps Script may.
     rt.clock.advanceTo(rt.triggers.triggers.find((x) => x.handler === 'tickSoon')!.nextAt!);

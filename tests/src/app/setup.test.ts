@@ -96,10 +96,12 @@ describe('setup()', () => {
       /"created_at" was missing[\s\S]*"notes" was missing[\s\S]*"メモ"/,
     );
     const log = rt.workbook.sheetByName('Discussion Log')!;
-    const header = rt.workbook.getValues(log, 1, 1, 1, 15)[0];
-    expect(header.slice(0, 14)).toEqual(TABS[0].columns.map((c) => c.key));
-    expect(header[14]).toBe('メモ');
-    expect(rt.workbook.getValues(log, 2, 1, 1, 15)[0]).toEqual([
+    // The renamed column is kept where it was, after notes; the budget columns (issue 12) follow it.
+    const keys = TABS[0].columns.map((c) => c.key);
+    const width = keys.length;
+    const header = rt.workbook.getValues(log, 1, 1, 1, width + 1)[0];
+    expect(header).toEqual([...keys.slice(0, 14), 'メモ', ...keys.slice(14)]);
+    expect(rt.workbook.getValues(log, 2, 1, 1, width + 1)[0]).toEqual([
       'DISC-2026-11-21-001',
       'OPEN',
       'HIGH',
@@ -115,6 +117,7 @@ describe('setup()', () => {
       '',
       '',
       'keep me',
+      ...Array(width - 14).fill(''),
     ]);
   });
 
@@ -142,17 +145,26 @@ describe('teardown() and onOpen', () => {
     const [open] = await rt.open();
     expect(open.ok).toBe(true);
     expect(rt.ui.menus[0].caption).toBe('Kaigi');
-    expect((rt.ui.menus[0].items as { fn?: string }[]).map((i) => i.fn).filter(Boolean)).toEqual([
+    const items = rt.ui.menus[0].items as { caption?: string; fn?: string; submenu?: { fn?: string }[] }[];
+    // SPEC §9's items in order; the occasional tools in a submenu after a separator.
+    expect(items.map((i) => i.fn).filter(Boolean)).toEqual([
+      'showStartDialog',
       'openSidebar',
       'runQueueNow',
-      'dailyWatch',
-      'verifyAudit',
-      'seedDemoData',
+      'refreshDashboard',
       'setup',
       'showSettings',
+      'showApiClients',
+      'verifyAudit',
+      'showHelp',
+    ]);
+    expect(items[0].caption).toBe('議論を開始');
+    const more = items.filter((i) => i.submenu)[0];
+    expect(more.submenu!.map((i) => i.fn)).toEqual([
+      'dailyWatch',
+      'seedDemoData',
       'takeOverWorkers',
       'handOverWorkers',
-      'showHelp',
     ]);
   });
 });

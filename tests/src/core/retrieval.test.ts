@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeVector, encodeVector } from '../../../src/core/embedding.js';
 import { decodeMatrix, topK } from '../../../src/core/retrieval.js';
+import { cosine } from '../../cosine.js';
 
 // Cells whose int8 forms are exact: every component is 0 or ±the maximum.
 const X = encodeVector([1, 0, 0, 0]);
@@ -68,19 +69,8 @@ describe('topK', () => {
     const vectors = Array.from({ length: 300 }, () => Array.from({ length: dims }, rand));
     const cells = vectors.map(encodeVector);
     const query = new Float32Array(Array.from({ length: dims }, rand));
-    const cos = (a: ArrayLike<number>, b: ArrayLike<number>) => {
-      let dot = 0;
-      let na = 0;
-      let nb = 0;
-      for (let i = 0; i < a.length; i++) {
-        dot += a[i] * b[i];
-        na += a[i] * a[i];
-        nb += b[i] * b[i];
-      }
-      return dot / Math.sqrt(na * nb);
-    };
     const exact = cells
-      .map((c, key) => ({ key, score: cos(decodeVector(c, dims), query) }))
+      .map((c, key) => ({ key, score: cosine(decodeVector(c, dims), query) }))
       .sort((a, b) => b.score - a.score)
       .slice(0, 10);
     const got = topK(decodeMatrix(cells, dims), query, 10);

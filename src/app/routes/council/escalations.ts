@@ -4,6 +4,7 @@ import { ConflictError } from '../../../core/errors.js';
 import { apiCouncil } from '../../api-env.js';
 import { enqueueOnce } from '../../api-tasks.js';
 import { resolutionPayload } from '../../requests.js';
+import { withCheckedOrder } from '../../steer/escalation.js';
 import { defineOperation } from '../route.js';
 import { statusOf } from './objections.js';
 
@@ -25,9 +26,15 @@ export const resolveEscalation = defineOperation({
         `${input.id} is ${status}; only an ESCALATED discussion can be resolved`,
         'not_escalated',
       );
-    // Resolved by the client the token belongs to; the order is checked as an EXECUTION_ORDER by the task.
+    // Resolved by the client the token belongs to; an edited order is checked field by field now (and again by the
+    // task, as an EXECUTION_ORDER).
     const payload = resolutionPayload(
-      { discussion_id: input.id, action: input.action, guidance: input.guidance, order: input.order },
+      withCheckedOrder(council, {
+        discussion_id: input.id,
+        action: input.action,
+        guidance: input.guidance,
+        order: input.order,
+      }),
       ctx.caller.name,
     );
     const r = enqueueOnce(council, {

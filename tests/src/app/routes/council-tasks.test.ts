@@ -7,6 +7,9 @@ import { council, messages, ok, settle, statuses } from '../../../council-helper
 import { records } from '../../../helpers.js';
 import { type Answer, clients, get, post } from './api-helpers.js';
 
+// The queue's rows but the Dashboard refreshes that decisions queue on their own.
+const work = (rt: Runtime) => records(rt, 'queue').filter((q) => q.type !== 'dashboard.refresh');
+
 const TRIGGER = { type: 'kpi_decline', target_user_id: 'tanaka', context: { metric: 'contacts' }, priority: 'HIGH' };
 const HOSTILE = ['=IMPORTXML("http://x")', '<script>alert(1)</script>', '+1-2', "'quoted", '@SUM(A1)'];
 
@@ -63,21 +66,25 @@ describe('POST /tasks', () => {
     ]);
     // A key is answered for good, also once its task is done.
     expect(await post(rt, '/tasks', t.coordinator, body)).toEqual(a);
-    expect(records(rt, 'queue').length).toBe(2);
+    expect(work(rt).length).toBe(2);
     expect(ok(await rt.run('verifyAudit')).ok).toBe(true);
   });
 
   it('does not take the discussion id of a discussion the sidebar opens meanwhile', async () => {
     const rt = await council();
     const t = await clients(rt);
-    ok(await rt.run('startDiscussion', [{ ...TRIGGER, target_user_id: 'sato', source: 'human' }], { kind: 'server' }));
+    // The sidebar's start reserves its id when it is queued too (issue 12): the two never take the same one.
+    const sidebar = ok(
+      await rt.run('startDiscussion', [{ ...TRIGGER, target_user_id: 'sato', source: 'human' }], { kind: 'server' }),
+    );
+    expect(sidebar.discussion_id).toBe('DISC-2026-01-15-001');
     const api = await post(rt, '/tasks', t.admin, TRIGGER);
-    expect(api.discussion_id).toBe('DISC-2026-01-15-001');
+    expect(api.discussion_id).toBe('DISC-2026-01-15-002');
     await settle(rt);
     const ids = records(rt, 'discussions').map((d) => [d.discussion_id, d.trigger_target_user]);
     expect(ids.sort()).toEqual([
-      ['DISC-2026-01-15-001', 'tanaka'],
-      ['DISC-2026-01-15-002', 'sato'],
+      ['DISC-2026-01-15-001', 'sato'],
+      ['DISC-2026-01-15-002', 'tanaka'],
     ]);
   });
 });
@@ -186,7 +193,7 @@ describe('GET /tasks/{id} and POST /tasks/{id}/result', () => {
     // 100,000 characters is over the body limit: refused whole with 413, nothing queued.
     const huge = await post(rt, '/tasks', t.admin, { ...TRIGGER, context: { long: 'x'.repeat(100_000) } });
     expect(huge).toMatchObject({ status: 413, error: { code: 'payload_too_large' } });
-    expect(records(rt, 'queue').length).toBe(1);
+    expect(work(rt).length).toBe(1);
     expect(ok(await rt.run('verifyAudit')).ok).toBe(true);
   });
 });
@@ -209,6 +216,16 @@ describe('POST /objections and POST /escalations/{id}', () => {
       urgency: 'HIGH',
     });
     expect(objection).toMatchObject({ status: 202, discussion_id: calm.discussion_id });
+    // An edited order is checked at the door, field by field, as the sidebar checks it: nothing is queued.
+    const bad = await post(rt, `/escalations/${risky.discussion_id}`, t.admin, {
+      action: 'approve',
+      order: { target_agents: ['buddy'], actions: [{ action_type: 'SALARY_CUT' }], monitoring: {} },
+    });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.error)).toMatch(
+      /actions\.0\.action_type: action type SALARY_CUT is not in the allow-list/,
+    );
+    expect(work(rt).some((q) => q.type === 'escalation.resolve')).toBe(false);
     const back = await post(rt, `/escalations/${risky.discussion_id}`, t.admin, {
       action: 'return',
       guidance: '監視はしない。ONE_ON_ONE を中心に',
@@ -220,14 +237,14 @@ describe('POST /objections and POST /escalations/{id}', () => {
     expect(filed).toMatchObject({ source: 'api', objector: 'coordinator-client', reason: HOSTILE[0] });
     const human = messages(rt, risky.discussion_id).find((m) => m.speaker === 'human')!;
     expect(human.content).toMatchObject({ status: 'RETURNED_TO_PHASE_5' });
-    const queued = records(rt, 'queue').filter((q) => q.type !== 'discussion.advance');
+    const queued = work(rt).filter((q) => q.type !== 'discussion.advance');
     expect(queued.map((q) => [q.type, q.from])).toEqual([
       ['objection.process', 'api:coordinator-client'],
       ['escalation.resolve', 'api:admin-client'],
     ]);
     expect(JSON.parse(String(queued[1].payload_json)).by).toBe('admin-client');
     const calls = records(rt, 'audit')
-      .filter((r) => r.event === 'enqueue')
+      .filter((r) => r.event === 'enqueue' && r.actor !== 'kaigi')
       .map((r) => [r.actor, JSON.parse(String(r.payload_json)).call]);
     expect(calls.slice(2)).toEqual([
       ['api:coordinator-client', 'POST /objections'],

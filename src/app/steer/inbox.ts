@@ -1,0 +1,128 @@
+// The Inbox from the sidebar: list, mark read or archived, and reply (the reply becomes a directive to the agent).
+import { rowsOf } from '../../../sheets-schema/index.js';
+import { bumpConfigVersion } from '../../adapters/gas/store.js';
+import { NotFoundError, ValidationError } from '../../core/errors.js';
+import { writeDirective } from '../admin.js';
+import type { Council } from '../council.js';
+import { plainRow, text } from './plain.js';
+
+const cols = rowsOf('inbox');
+const STATUSES = ['unread', 'read', 'responded', 'archived'];
+// The sidebar shows the newest items; older ones stay in the tab.
+const LIST_LIMIT = 200;
+
+export type InboxItem = Record<string, unknown> & { inbox_id: string; status: string };
+
+// The newest items (one read of the tail, one more only when a long body lives in Overflow), newest first.
+export function listInbox(council: Council, filter: { status?: string; limit?: number } = {}): InboxItem[] {
+  const status = filter?.status ? String(filter.status) : '';
+  if (status && STATUSES.indexOf(status) < 0)
+    throw new ValidationError(`status must be one of ${STATUSES.join(', ')}`, 'invalid_status');
+  const limit = Math.max(1, Math.min(LIST_LIMIT, Number(filter?.limit) || LIST_LIMIT));
+  const state = council.store.readState();
+  const last = state.tails.inbox?.last ?? 1;
+  const from = Math.max(2, last - LIST_LIMIT + 1);
+  const raw = council.store.readTail(state, 'inbox', from).filter((v) => text(v[0]) !== '');
+  const wanted = raw.filter((v) => !status || cols.read(v).status === status);
+  return council.store
+    .resolveOverflow(wanted)
+    .map((v) => plainRow(cols.read(v)) as InboxItem)
+    .reverse()
+    .slice(0, limit);
+}
+
+// Unread items, counted from the same tail the list reads: the sidebar's badge.
+export function unreadCount(council: Council): number {
+  const state = council.store.readState();
+  const last = state.tails.inbox?.last ?? 1;
+  if (last < 2) return 0;
+  const from = Math.max(2, last - LIST_LIMIT + 1);
+  const at = cols.index('status') + 1;
+  return council.store
+    .sheet('inbox')
+    .getRange(from, at, last - from + 1, 1)
+    .getValues()
+    .filter((r) => r[0] === 'unread').length;
+}
+
+function locate(council: Council, id: string): { row: number; values: unknown[] } {
+  const row = council.store.findRow('inbox', id);
+  const values = row ? council.store.readRows('inbox', row, 1)[0] : null;
+  if (!row || !values || cols.read(values).inbox_id !== id) throw new NotFoundError(`no Inbox item ${id}`);
+  return { row, values };
+}
+
+export function setInboxStatus(
+  council: Council,
+  input: { inbox_id: string; status: string },
+  by: string,
+): { inbox_id: string; status: string } {
+  const id = text(input?.inbox_id);
+  const status = text(input?.status);
+  if (!id) throw new ValidationError('inbox_id is required');
+  if (status !== 'read' && status !== 'archived')
+    throw new ValidationError('status must be read or archived', 'invalid_status');
+  return council.store.withLock((state) => {
+    const { row, values } = locate(council, id);
+    const from = text(cols.read(values).status);
+    if (from === status) return { inbox_id: id, status };
+    const c = council.store.begin(state, by);
+    const now = council.now();
+    c.setMarker('inbox', row, cols.write({ status, updated_at: new Date(now) }, values), `Inbox:${id}`);
+    c.audit({ actor: by, event: 'inbox_status', tab: 'Inbox', row_key: id, payload: { from, to: status } });
+    c.run(new Date(now).toISOString());
+    return { inbox_id: id, status };
+  });
+}
+
+// In one commit: the reply in `response`, the item `responded`, and a directive to the agent that wrote it, which
+// reaches that agent in its next discussion (src/app/decision-memory.ts memoryFor). An item from Kaigi itself (a
+// notice) has no agent to direct: the reply is stored and directive_id is null.
+export function replyInbox(
+  council: Council,
+  input: { inbox_id: string; reply: string },
+  by: string,
+): { inbox_id: string; directive_id: string | null } {
+  const id = text(input?.inbox_id);
+  const reply = typeof input?.reply === 'string' ? input.reply : '';
+  if (!id) throw new ValidationError('inbox_id is required');
+  if (!reply.trim()) throw new ValidationError('a reply needs text', 'invalid_reply');
+  if (reply.length > 20000) throw new ValidationError('a reply is at most 20000 characters', 'invalid_reply');
+  const agents = council.config.agents().map((a) => a.agent_id);
+  const out = council.store.withLock((state) => {
+    const { row, values } = locate(council, id);
+    const item = cols.read(values);
+    const sender = text(item.from_agent);
+    const c = council.store.begin(state, by);
+    const now = council.now();
+    const directive =
+      agents.indexOf(sender) >= 0
+        ? writeDirective(
+            council,
+            c,
+            {
+              type: 'inbox_reply',
+              content: `Reply to ${id} (${text(item.title)}): ${reply}`,
+              target_agents: [sender],
+              priority: (['low', 'normal', 'high', 'urgent'].indexOf(text(item.priority)) >= 0
+                ? text(item.priority)
+                : 'normal') as 'normal',
+              by,
+            },
+            now,
+            false,
+          ).directive_id
+        : null;
+    c.setMarker(
+      'inbox',
+      row,
+      cols.write({ status: 'responded', response: reply, updated_at: new Date(now) }, values),
+      `Inbox:${id}`,
+    );
+    c.audit({ actor: by, event: 'inbox_reply', tab: 'Inbox', row_key: id, payload: { directive_id: directive } });
+    c.run(new Date(now).toISOString());
+    return { inbox_id: id, directive_id: directive };
+  });
+  if (out.directive_id) bumpConfigVersion();
+  return out;
+}

@@ -1,0 +1,394 @@
+// The HTML pages (SPEC §9) rendered through the built file: includes resolve, every control is named, text stays text.
+import fs from 'node:fs';
+import path from 'node:path';
+import vm from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { gas, newRuntime } from '../../helpers.js';
+import { ok } from '../../council-helpers.js';
+
+const root = path.resolve(__dirname, '../../..');
+const htmlDir = path.join(root, 'src', 'html');
+const files = fs.readdirSync(htmlDir).filter((f) => f.endsWith('.html'));
+const source = (f: string) => fs.readFileSync(path.join(htmlDir, f), 'utf8');
+const scriptsOf = (html: string) => [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+
+// Renders a page's template in the runtime, as its entry point does, in one language.
+async function render(file: string, lang: 'ja' | 'en', section = ''): Promise<string> {
+  const rt = newRuntime();
+  return gas(
+    rt,
+    `var t = HtmlService.createTemplateFromFile(${JSON.stringify(file)}); t.lang = ${JSON.stringify(lang)};` +
+      ` t.section = ${JSON.stringify(section)}; return t.evaluate().getContent();`,
+  );
+}
+
+// Each control in static HTML and whether something names it: aria-label, a <label for>, or a button's own text.
+function unnamedControls(html: string): string[] {
+  const labelled = new Set([...html.matchAll(/<label[^>]*\bfor="([^"]+)"/g)].map((m) => m[1]));
+  const out: string[] = [];
+  for (const m of html.matchAll(/<(input|select|textarea|button)\b([^>]*)>/g)) {
+    const [tag, attrs] = [m[1], m[2]];
+    const id = /\bid="([^"]+)"/.exec(attrs)?.[1] ?? '';
+    if (/\baria-label="[^"]+"/.test(attrs) || (id && labelled.has(id))) continue;
+    if (tag === 'button') {
+      const text = html.slice(m.index! + m[0].length, html.indexOf('</button>', m.index!)).replace(/<[^>]*>/g, '');
+      if (text.trim()) continue;
+    }
+    out.push(m[0]);
+  }
+  return out;
+}
+
+// A small DOM, enough for the pages' scripts: elements found by id from the body, text only through textContent.
+class FakeElement {
+  children: FakeElement[] = [];
+  parentNode: FakeElement | null = null;
+  attrs: Record<string, string> = {};
+  style: Record<string, string> = {};
+  [k: string]: unknown;
+  private text = '';
+  constructor(readonly tagName: string) {}
+  get firstChild() {
+    return this.children[0] ?? null;
+  }
+  get textContent(): string {
+    return this.text + this.children.map((c) => c.textContent).join('');
+  }
+  set textContent(v: string) {
+    this.children = [];
+    this.text = String(v);
+  }
+  appendChild(c: FakeElement) {
+    c.parentNode = this;
+    this.children.push(c);
+    return c;
+  }
+  setAttribute(k: string, v: string) {
+    this.attrs[k] = String(v);
+  }
+  getAttribute(k: string) {
+    return k in this.attrs ? this.attrs[k] : null;
+  }
+  focus() {}
+  all(): FakeElement[] {
+    return this.children.flatMap((c) => [c, ...c.all()]);
+  }
+}
+
+interface Page {
+  context: vm.Context;
+  body: FakeElement;
+  calls: { fn: string; args: unknown[]; ok: (v: unknown) => void; fail: (e: unknown) => void }[];
+  byId(id: string): FakeElement | undefined;
+}
+
+// Runs a page's scripts against the fake DOM; google.script.run records each call for the test to answer.
+function openPage(html: string, ids: string[] = [], timers: { ms: number; fn: () => void }[] = []): Page {
+  const body = new FakeElement('body');
+  // The page's static elements (by id), as the markup would have them; scripts add the rest.
+  const tags = new Map([...html.matchAll(/<([a-z][a-z0-9]*)\b[^>]*\bid="([^"]+)"/g)].map((m) => [m[2], m[1]]));
+  for (const id of ids.concat([...tags.keys()]))
+    if (!body.all().some((e) => e.id === id))
+      body.appendChild(Object.assign(new FakeElement(tags.get(id) ?? 'div'), { id, value: '', fromMarkup: true }));
+  const calls: Page['calls'] = [];
+  const runner = (ok?: (v: unknown) => void, fail?: (e: unknown) => void): unknown =>
+    new Proxy(
+      {},
+      {
+        get: (_t, name: string) => {
+          if (name === 'withSuccessHandler') return (f: (v: unknown) => void) => runner(f, fail);
+          if (name === 'withFailureHandler') return (f: (e: unknown) => void) => runner(ok, f);
+          return (...args: unknown[]) => void calls.push({ fn: name, args, ok: ok!, fail: fail! });
+        },
+      },
+    );
+  const byId = (id: string) => body.all().find((e) => e.id === id);
+  const context = vm.createContext({
+    document: { getElementById: byId, createElement: (tag: string) => new FakeElement(tag) },
+    google: { script: { run: runner() } },
+    navigator: {},
+    setTimeout: (fn: () => void, ms: number) => timers.push({ fn, ms }),
+    clearTimeout: () => {},
+  });
+  for (const s of scriptsOf(html)) vm.runInContext(s, context);
+  return { context, body, calls, byId };
+}
+
+// Every control the scripts created, and whether it has an accessible name.
+function namedControls(page: Page): { id: string; tag: string; name: string }[] {
+  const all = page.body.all();
+  return (
+    all
+      // Controls from the markup are checked on the markup (unnamedControls); these are the scripts' own.
+      .filter((e) => ['input', 'select', 'textarea', 'button'].indexOf(e.tagName) >= 0 && !e.fromMarkup)
+      .map((e) => {
+        const label = all.find((l) => l.tagName === 'label' && l.htmlFor === e.id && e.id);
+        const name =
+          e.getAttribute('aria-label') ?? (label ? label.textContent : e.tagName === 'button' ? e.textContent : '');
+        return { id: String(e.id ?? ''), tag: e.tagName, name: String(name ?? '').trim() };
+      })
+  );
+}
+
+const START_OPTIONS = {
+  members: [{ member_id: 'U001', name: '田中 <img src=x onerror=alert(1)>', team: 'A' }],
+  triggerTypes: [{ type: 'kpi_decline', label_ja: 'KPI の低下', label_en: 'KPI decline' }],
+  priorities: ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'],
+  defaultPriority: 'MEDIUM',
+};
+const ESTIMATE = {
+  tokens: 41000,
+  limit: 50000,
+  over: true,
+  prompts: 14,
+  cost_usd: 0.0123,
+  byModel: [{ model: 'openai:gpt-4o-mini', prompts: 14, tokens: 41000, cost_usd: 0.0123 }],
+};
+
+describe('the HTML pages', () => {
+  it('are each at most 400 lines and open with a one-line summary comment', () => {
+    expect(files.length).toBeGreaterThanOrEqual(12);
+    for (const f of files) {
+      const text = source(f);
+      expect(text.split('\n').length, f).toBeLessThanOrEqual(400);
+      expect(text.replace(/^<!DOCTYPE html>\n/, '').startsWith('<!-- '), f).toBe(true);
+    }
+  });
+
+  it('insert no data as HTML: no innerHTML, outerHTML, insertAdjacentHTML or document.write', () => {
+    for (const f of files)
+      for (const s of scriptsOf(source(f)))
+        expect(s, f).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
+  });
+
+  it('create controls only through control(), which demands a name', () => {
+    for (const f of files) {
+      const text = source(f);
+      expect(text, f).not.toMatch(/createElement\(\s*['"](input|select|textarea|button)['"]/);
+      expect(text, f).not.toMatch(/\bel\(\s*['"](input|select|textarea|button)['"]/);
+    }
+    const page = openPage(`<script>var LANG = 'en';</script>${source('sidebar-js-core.html')}`);
+    expect(() => vm.runInContext(`control('button', '')`, page.context)).toThrow(/accessible name/);
+    expect(() => vm.runInContext(`el('input')`, page.context)).toThrow(/control\(\)/);
+  });
+
+  it('render through the built file with every include resolved, in Japanese and in English', async () => {
+    for (const file of ['sidebar', 'start', 'settings']) {
+      const ja = await render(file, 'ja');
+      const en = await render(file, 'en');
+      for (const [lang, html] of [
+        ['ja', ja],
+        ['en', en],
+      ]) {
+        expect(html, file).not.toMatch(/<\?|\?>/);
+        expect(html, file).toContain(`<html lang="${lang}">`);
+        expect(html, file).toMatch(/<style>[\s\S]*#1a73e8/);
+        expect(html, file).toContain('var Server = ');
+        expect(unnamedControls(html), `${file} ${lang}`).toEqual([]);
+      }
+      expect(ja.replace(/lang="ja"|"ja"/g, ''), file).not.toBe(en.replace(/lang="en"|"en"/g, ''));
+    }
+    const sidebar = await render('sidebar', 'en');
+    for (const part of ['var Sidebar = ', 'var Discussion = ', 'var Steer = ', 'var Inbox = ', 'var Agents = '])
+      expect(sidebar).toContain(part);
+    expect(sidebar).toContain('var StartForm = ');
+  });
+
+  it('open from the menu entry points: the sidebar 300 px wide, settings at its API clients section', async () => {
+    const rt = newRuntime();
+    ok(await rt.run('openSidebar', [], { kind: 'menu' }));
+    expect(rt.ui.sidebars[0]).toMatchObject({ title: 'Kaigi 会議', width: 300 });
+    expect(rt.ui.sidebars[0].html).toContain('id="panel-discussions"');
+    ok(await rt.run('showStartDialog', [], { kind: 'menu' }));
+    expect(rt.ui.dialogs[0].title).toBe('議論を開始');
+    expect(rt.ui.dialogs[0].html).toContain('var StartForm = ');
+    ok(await rt.run('showSettings', [], { kind: 'menu' }));
+    expect(rt.ui.dialogs[1].html).toMatch(/<details id="settings-section" open>/);
+    expect(rt.ui.dialogs[1].html).toMatch(/<details id="api-clients" >/);
+    ok(await rt.run('showApiClients', [], { kind: 'menu' }));
+    expect(rt.ui.dialogs[2].html).toMatch(/<details id="api-clients" open>/);
+    // include() is a global the scriptlets call; it hands out include files only, never a page's template.
+    const refused = await rt.run('include', ['sidebar'], { kind: 'server' });
+    expect(refused.ok).toBe(false);
+  });
+
+  it('name every menu item after a function the bundle exports', async () => {
+    const entries = JSON.parse(fs.readFileSync(path.join(root, 'dist', 'gas', 'entry-points.json'), 'utf8'));
+    const rt = newRuntime();
+    ok(await rt.run('onOpen', [], { kind: 'menu' }));
+    type Item = { fn?: string; submenu?: Item[] };
+    const fns = (items: Item[]): string[] => items.flatMap((i) => (i.submenu ? fns(i.submenu) : i.fn ? [i.fn] : []));
+    const all = fns(rt.ui.menus[0].items as Item[]);
+    expect(all.length).toBe(13);
+    for (const fn of all) expect(entries, fn).toContain(fn);
+  });
+});
+
+describe('the start form', () => {
+  async function form(lang: 'ja' | 'en') {
+    const page = openPage(await render('start', lang), ['start-form', 'error']);
+    return page;
+  }
+
+  it('shows the estimate before the person can confirm, and names the confirm button in both languages', async () => {
+    for (const [lang, name] of [
+      ['ja', '議論を開始'],
+      ['en', 'Start a discussion'],
+    ] as const) {
+      const page = await form(lang);
+      expect(page.calls.map((c) => c.fn)).toEqual(['getStartOptions']);
+      page.calls.shift()!.ok(START_OPTIONS);
+      const confirm = page.byId('start-confirm')!;
+      expect(confirm.textContent).toBe(name);
+      expect(confirm.getAttribute('aria-label')).toBe(null);
+      expect(confirm.disabled).toBe(true);
+      const est = page.calls.shift()!;
+      expect(est.fn).toBe('estimateStart');
+      expect(est.args[0]).toEqual({ target_user_id: 'U001', type: 'kpi_decline', priority: 'MEDIUM' });
+      est.ok(ESTIMATE);
+      expect(confirm.disabled).toBe(false);
+      expect(page.byId('start-estimate')!.textContent).toContain('41,000 / 50,000');
+      expect(page.byId('start-estimate-models')!.textContent).toContain('openai:gpt-4o-mini');
+      expect(page.byId('start-over-limit')).toBeDefined();
+      // A member's name is text, never markup.
+      const option = page.byId('start-member')!.children[0];
+      expect(option.textContent).toContain('<img src=x onerror=alert(1)>');
+      for (const c of namedControls(page)) expect(c.name, `${c.tag}#${c.id}`).not.toBe('');
+    }
+  });
+
+  it('sends the estimated input and shows a server error next to the field it names', async () => {
+    const page = await form('en');
+    page.calls.shift()!.ok(START_OPTIONS);
+    page.calls.shift()!.ok(ESTIMATE);
+    (page.byId('start-confirm')!.onclick as () => void)();
+    const call = page.calls.shift()!;
+    expect(call.fn).toBe('startDiscussion');
+    expect(call.args[0]).toMatchObject({ target_user_id: 'U001', type: 'kpi_decline', priority: 'MEDIUM' });
+    expect(String((call.args[0] as { idempotency_key: string }).idempotency_key)).toMatch(/^sheets-/);
+    call.fail(new Error('ValidationError: trigger.target_user_id must be a non-empty string'));
+    expect(page.byId('start-member-error')!.textContent).toBe('trigger.target_user_id must be a non-empty string');
+    expect(page.byId('start-member')!.getAttribute('aria-invalid')).toBe('true');
+    (page.byId('start-confirm')!.onclick as () => void)();
+    page.calls.shift()!.ok({ task_id: 'T-1', discussion_id: 'DISC-2026-01-15-001', duplicate: false });
+    expect(page.byId('start-result')!.textContent).toContain('DISC-2026-01-15-001');
+  });
+});
+
+describe('the page helpers', () => {
+  it('never have more than 10 google.script.run calls in flight; the rest wait their turn', () => {
+    const page = openPage(`<script>var LANG = 'en';</script>${source('sidebar-js-core.html')}`);
+    const done: number[] = [];
+    vm.runInContext(
+      'var got = []; for (var i = 0; i < 25; i++) (function (n) { Server.call("f", [n], function () { got.push(n); }); })(i);',
+      page.context,
+    );
+    expect(page.calls.length).toBe(10);
+    for (let k = 0; k < 25; k++) {
+      const c = page.calls.shift()!;
+      c.ok(null);
+      done.push(c.args[0] as number);
+      expect(vm.runInContext('Server.stats().inFlight', page.context)).toBeLessThanOrEqual(10);
+    }
+    expect(done).toEqual([...Array(25).keys()]);
+    expect(vm.runInContext('Server.stats()', page.context)).toMatchObject({ inFlight: 0, waiting: 0, maxSeen: 10 });
+  });
+});
+
+describe('the sidebar', () => {
+  const idle = { tabs: [], agents: [], discussions: [], busy: false, inbox_unread: 0 };
+  const listOf = (status: string, busy: boolean) => ({
+    ...idle,
+    busy,
+    discussions: [{ id: 'DISC-2026-01-15-001', status, priority: 'HIGH', target: 'U001', createdAt: '' }],
+  });
+
+  it('polls while busy, doubling the wait from 2 s to 30 s, back to 2 s on a change, and stops when idle', async () => {
+    const timers: { ms: number; fn: () => void }[] = [];
+    const page = openPage(await render('sidebar', 'en'), [], timers);
+    const answer = (v: unknown) => {
+      const c = page.calls.shift()!;
+      expect(c.fn).toBe('getSidebarData');
+      c.ok(v);
+    };
+    answer(listOf('IN_PROGRESS', true));
+    expect(page.byId('discussion-list')!.textContent).toContain('DISC-2026-01-15-001');
+    const waits: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const t = timers.shift()!;
+      waits.push(t.ms);
+      t.fn();
+      answer(listOf('IN_PROGRESS', true));
+    }
+    expect(waits).toEqual([2000, 4000, 8000, 16000, 30000, 30000]);
+    timers.shift()!.fn();
+    answer(listOf('VOTING', true));
+    expect(timers.map((t) => t.ms)).toEqual([2000]);
+    timers.shift()!.fn();
+    answer(listOf('DECIDED', false));
+    expect(timers).toEqual([]);
+    expect(page.byId('live-status')!.textContent).toBe('Up to date');
+    expect(page.calls).toEqual([]);
+  });
+
+  it('shows a discussion with its decision first and every message as text, with named controls', async () => {
+    const page = openPage(await render('sidebar', 'ja'));
+    page.calls.shift()!.ok(listOf('ESCALATED', false));
+    (
+      page
+        .byId('discussion-list')!
+        .all()
+        .find((e) => e.tagName === 'button')!.onclick as () => void
+    )();
+    const [list, view] = [page.calls.shift()!, page.calls.shift()!];
+    expect(view).toMatchObject({ fn: 'getDiscussion', args: ['DISC-2026-01-15-001'] });
+    list.ok(listOf('ESCALATED', false));
+    const evil = '<img src=x onerror=alert(1)>';
+    view.ok({
+      discussion_id: 'DISC-2026-01-15-001',
+      status: 'ESCALATED',
+      trigger: { type: 'kpi_decline', source: 'human', target_user_id: 'U001' },
+      busy: false,
+      phases: [{ phase: 1, messages: 1, seconds: 3, target_seconds: 30, over_target: false, state: 'done' }],
+      messages: [
+        {
+          message_id: 'MSG-1',
+          phase: 1,
+          speaker: 'analyst',
+          speaker_name_ja: '分析官',
+          speaker_name_en: 'Analyst',
+          type: 'SITUATION_REPORT',
+          type_label_ja: '状況報告',
+          type_label_en: 'Situation report',
+          brief: evil,
+          model: 'rules:default',
+          tokens: 100,
+          tokens_so_far: 100,
+          cost_so_far: 0,
+          stated: 0.8,
+          computed: 0.6,
+          fallback_level: 2,
+          error_code: 'E001',
+          note: '',
+        },
+      ],
+      decision: null,
+      summary: null,
+      orders: [],
+      estimate: { tokens: 40000, cost_usd: 0.01 },
+      spent: { tokens: 100, cost_usd: 0, by_phase: 'P1 100 tok $0.0000' },
+    });
+    const card = page.byId('MSG-1')!;
+    expect(card.textContent).toContain(evil);
+    expect(card.textContent).toContain('分析官');
+    expect(card.textContent).toContain('状況報告');
+    expect(card.all().find((e) => /fallback/.test(String(e.className)))!.title).toMatch(/レベル 2/);
+    expect(card.all().find((e) => /conf/.test(String(e.className)))!.title).toMatch(/0\.80.*0\.60/);
+    expect(page.byId('d-budget')!.textContent).toContain('40,000');
+    // The escalation form: a bad field is marked where it is, before anything is sent.
+    (page.byId('escalation-approve')!.onclick as () => void)();
+    expect(page.byId('order-actions-0-description-error')!.textContent).not.toBe('');
+    expect(page.calls).toEqual([]);
+    for (const c of namedControls(page)) expect(c.name, `${c.tag}#${c.id}`).not.toBe('');
+  });
+});
