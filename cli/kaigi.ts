@@ -37,14 +37,15 @@ const USAGE = `usage:
   kaigi object --workbook FILE.xlsx --discussion ID --reason TEXT [--alternative TEXT] [--urgency LEVEL] [--objector WHO]
   kaigi resolve --workbook FILE.xlsx --discussion ID --action approve|return|reject [--guidance TEXT] [--order FILE.json]
   kaigi report --workbook FILE.xlsx --discussion ID --status ${REPORT_STATUSES.join('|')} [--report TEXT] [--by NAME]
-  kaigi serve --workbook FILE.xlsx [--port P] [--host 127.0.0.1] [--after-max-ms N]
+  kaigi serve --workbook FILE.xlsx [--port P] [--host 127.0.0.1] [--after-max-ms N] [--locale ja|en]
   kaigi token create --workbook FILE.xlsx --role ROLE --name NAME
   kaigi token list --workbook FILE.xlsx [--json]
   kaigi token revoke --workbook FILE.xlsx --name NAME
   kaigi mcp --url EXEC_URL --token T
 
   serve:  --port 8080 by default (0 picks a free one); --after-max-ms N is how late one-shot (after) triggers may
-          fire, in ms (default ${DEFAULT_TRIGGER_DELAYS.afterMaxMs}, Apps Script's pessimistic lateness)
+          fire, in ms (default ${DEFAULT_TRIGGER_DELAYS.afterMaxMs}, Apps Script's pessimistic lateness); --locale
+          is the language of a preview page (/sidebar, /dialog/NAME, /dashboard) whose URL names none (ja by default)
   token:  ROLE is ${ALL_ROLES.join(', ')}; the new token is printed once, on the last line
   mcp:    EXEC_URL is the web app's …/exec URL (or http://HOST:PORT/exec of kaigi serve); the token may come from
           KAIGI_TOKEN in the environment instead, which other users cannot read the way they read a command line`;

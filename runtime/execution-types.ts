@@ -14,6 +14,9 @@ export interface RunOptions {
   onCall?: (n: number, op: string) => void;
   // Runs this source as a function body in the loaded project instead of a named function (tests only).
   code?: string;
+  // The user's locale for this execution (Session.getActiveUserLocale(), e.g. 'en' or 'ja_JP'); the spreadsheet's
+  // locale when absent. `kaigi serve` previews a page in the language its ?locale= asks for.
+  locale?: string;
 }
 
 export interface ExecutionError {

@@ -1,7 +1,6 @@
 // The local Apps Script runtime: executions in worker threads over shared state, triggers on a clock.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ExecutionPool, type PoolHost } from './execution-pool.js';
 import {
   EXECUTION_LIMIT_MS,
@@ -16,15 +15,16 @@ import { Clock } from './host/clock.js';
 import type { HostState, UiRecord } from './host/dispatch.js';
 import { LockManager } from './host/locks.js';
 import { PropertyStore } from './host/properties-store.js';
-import { QuotaLedger, type AccountType, type QuotaSnapshot } from './host/quota.js';
-import { DEFAULT_TRIGGER_DELAYS, TriggerStore, type TriggerDelays, type TriggerModel } from './host/triggers.js';
+import { QuotaLedger } from './host/quota.js';
+import { DEFAULT_TRIGGER_DELAYS, TriggerStore, type TriggerModel } from './host/triggers.js';
 import { SpreadsheetFiles } from './host/spreadsheets.js';
-import { type RuntimeUser, Users } from './host/users.js';
+import { Users } from './host/users.js';
 import { FormatError } from './host/format-errors.js';
 import { changeTimeZone, zoneOffsetMinutes } from './host/values.js';
 import { Workbook } from './host/workbook.js';
 import { loadXlsx, saveXlsx } from './host/xlsx.js';
 import { readProject, spreadsheetFile, writeProject } from './project-file.js';
+import { findRoot, type RuntimeOptions, type RuntimeSnapshot } from './runtime-options.js';
 import { isPlainArgument, webEvent, webResponse } from './web-events.js';
 
 // What the CLI, the bench, the tools and the tests import from here.
@@ -34,59 +34,7 @@ export { PROJECT_VERSION, PROJECT_VERSION_KEY, projectFile, spreadsheetFile } fr
 export { DEFAULT_TRIGGER_DELAYS } from './host/triggers.js';
 export { isLocalUrl, originOf } from './host/http.js';
 export { COST_SECONDS, DAILY_LIMITS, QUOTA_MESSAGES, type QuotaUsage } from './host/quota.js';
-
-export interface RuntimeOptions {
-  root?: string;
-  workbook?: Workbook;
-  owner?: string;
-  executionLimitMs?: number;
-  // Test-only: the runtime's own tests shorten UrlFetchApp's fixed 60 s to see a time-out quickly. Host-side only:
-  // nothing in Apps Script code (fetch parameters included) can change it.
-  fetchTimeoutMs?: number;
-  // Local origins (e.g. 'http://127.0.0.1:8080') UrlFetchApp may reach although Google's servers could not: set only
-  // by the CLI for a local --base-url (and by tests and the bench that use tools/model-server.ts, the same way).
-  // Without it, loopback, private and link-local addresses fail as they do in Apps Script (host/http.ts).
-  allowLocalFetch?: readonly string[];
-  echoLogs?: boolean;
-  scriptProperties?: Record<string, string>;
-  // Sets the clock so that "now" starts at this instant (epoch ms); time then runs on from there.
-  startAt?: number;
-  // Script properties for this process only (API keys from the environment): visible to executions, never saved.
-  secrets?: Record<string, string>;
-  // Which daily quotas apply (SPEC §14): a consumer account's (the default) or a Workspace account's.
-  accountType?: AccountType;
-  // The time zone of a new workbook (SPEC §14: the spreadsheet's own, which may differ from the script's
-  // appsscript.json zone); defaults to the script's. Saved with the workbook; a loaded workbook keeps its own.
-  spreadsheetTimeZone?: string;
-  // Other accounts that use the spreadsheet (editors). Session.getActiveUser().getEmail() names a user only when the
-  // runtime is told they share the owner's Workspace domain; everyone else gets '' as in Apps Script (SPEC §14).
-  users?: RuntimeUser[];
-  // How late after(ms) and daily triggers fire: a seed for the draws and the most an after() trigger is late
-  // (host/triggers.ts; defaults DEFAULT_TRIGGER_DELAYS).
-  triggerDelays?: Partial<TriggerDelays>;
-}
-
-export function findRoot(from = path.dirname(fileURLToPath(import.meta.url))): string {
-  let dir = from;
-  for (;;) {
-    const pkg = path.join(dir, 'package.json');
-    if (fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, 'utf8')).name === 'kaigi') return dir;
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error('cannot find the kaigi project root');
-    dir = up;
-  }
-}
-
-export interface RuntimeSnapshot {
-  workbook: Workbook;
-  spreadsheets: SpreadsheetFiles;
-  script: Record<string, string>;
-  document: Record<string, string>;
-  triggers: TriggerModel[];
-  clockOffset: number;
-  caches: [string, [string, CacheEntry][]][];
-  quota: QuotaSnapshot;
-}
+export { findRoot, type RuntimeOptions, type RuntimeSnapshot } from './runtime-options.js';
 
 type WebReply = { status: 200; mimeType: string; body: string; result: ExecutionResult };
 
@@ -207,7 +155,7 @@ export class Runtime implements PoolHost {
       effectiveUser: who.effective,
       activeUserKey: who.activeUserKey,
       timeZone: this.manifest.timeZone,
-      locale: this.workbook.locale,
+      locale: opts.locale ?? this.workbook.locale,
       scopes: this.manifest.oauthScopes,
       files: this.files,
       spreadsheetId: this.workbook.id,
@@ -236,7 +184,12 @@ export class Runtime implements PoolHost {
   }
 
   // google.script.run: plain data in, plain data out, at most 10 at once, no private functions.
-  async callServer(fn: string, ...args: unknown[]): Promise<unknown> {
+  callServer(fn: string, ...args: unknown[]): Promise<unknown> {
+    return this.callServerAs({}, fn, args);
+  }
+
+  // The same for a page shown to a user with their own locale (the preview's ?locale=).
+  async callServerAs(as: { locale?: string }, fn: string, args: unknown[]): Promise<unknown> {
     if (fn.endsWith('_')) throw new Error(`Script function not found: ${fn}`);
     if (!args.every(isPlainArgument))
       throw new Error(
@@ -246,7 +199,7 @@ export class Runtime implements PoolHost {
       throw new Error('Too many concurrent google.script.run calls (at most 10).');
     this.serverCalls++;
     try {
-      const r = await this.run(fn, args, { kind: 'server' });
+      const r = await this.run(fn, args, { kind: 'server', locale: as.locale });
       if (!r.ok) throw Object.assign(new Error(r.error!.message), { name: r.error!.name });
       if (r.plain === false)
         throw new Error(

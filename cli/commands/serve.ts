@@ -1,5 +1,6 @@
-// kaigi serve: the web app on the local runtime as Apps Script serves it (runtime/web/), triggers firing on the
-// real clock, the workbook saved periodically and on SIGINT/SIGTERM. Nothing it prints holds a token.
+// kaigi serve: the web app on the local runtime as Apps Script serves it (runtime/web/), the sidebar, dialogs and
+// Dashboard as preview pages, triggers firing on the real clock, the workbook saved periodically and on
+// SIGINT/SIGTERM. Nothing it prints holds a token.
 import path from 'node:path';
 import type { Runtime } from '../../runtime/runtime.js';
 import { TriggerLoop } from '../../runtime/web/trigger-loop.js';
@@ -20,6 +21,12 @@ import {
 } from '../shared.js';
 
 const SAVE_EVERY_MS = 30_000;
+// /dialog/NAME → the entry point a menu item runs to show it (src/entries/dialogs.ts).
+const DIALOGS: Record<string, string> = {
+  start: 'showStartDialog',
+  settings: 'showSettings',
+  'api-clients': 'showApiClients',
+};
 // Execution records the runtime keeps for in-process tests; a server that runs for days keeps only the latest.
 const KEEP_RECORDS = 1000;
 
@@ -72,6 +79,9 @@ async function serve(opts: Opts): Promise<number> {
   const port = integer(opts, 'port', 8080, 65535)!;
   const host = String(opts.host ?? '127.0.0.1');
   const afterMaxMs = integer(opts, 'after-max-ms', undefined, 24 * 3600_000);
+  // The language of a previewed page whose URL names none (?locale=ja|en), as the user's locale would.
+  const locale = String(opts.locale ?? 'ja');
+  if (!/^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,4})?$/.test(locale)) throw new UsageError('--locale must look like ja or en');
   const unmark = markServed(file);
   let opened: Awaited<ReturnType<typeof openWorkbook>>;
   try {
@@ -84,7 +94,7 @@ async function serve(opts: Opts): Promise<number> {
   }
   const { rt, fresh } = opened;
   const log = (text: string) => void warn(`kaigi serve: ${text}`);
-  const web = new WebServer(rt, { host, port, log });
+  const web = new WebServer(rt, { host, port, log, pages: { locale, dialogs: DIALOGS, sidebar: 'openSidebar' } });
   const loop = new TriggerLoop(rt, log);
   const saver = new Saver(rt, file, () => web.executions + loop.executions);
   // Listened for before the address is printed, so a supervisor's signal right after it is not lost.
@@ -110,6 +120,9 @@ async function serve(opts: Opts): Promise<number> {
         if (records.length > KEEP_RECORDS) records.splice(0, records.length - KEEP_RECORDS);
     }, SAVE_EVERY_MS);
     await print(`listening on ${url}`);
+    await warn(
+      `kaigi serve: preview ${url}/sidebar, ${url}/dialog/{${Object.keys(DIALOGS).join(',')}}, ${url}/dashboard`,
+    );
     await warn(`kaigi serve: ${await signal}: finishing running executions, saving ${file}`);
     clearInterval(periodic);
     await Promise.all([web.stop(), loop.stop()]);

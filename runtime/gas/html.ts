@@ -80,7 +80,8 @@ export class HtmlOutput {
   }
 }
 
-function escapeHtml(s: string): string {
+// Text for HTML or SVG (XML) content and attribute values.
+export function escapeHtml(s: string): string {
   return s
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

@@ -3,8 +3,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Runtime } from '../runtime.js';
+import { dashboardRoute } from './dashboard.js';
 import { EchoStore, echoRoute } from './echo.js';
 import { execRoute } from './exec.js';
+import { Pages, type PagesOptions } from './pages.js';
 import { RouteTable, sendText } from './route-table.js';
 
 export interface WebServerOptions {
@@ -13,6 +15,8 @@ export interface WebServerOptions {
   port?: number;
   // Problems worth a line on stderr; never given a request's URL or body, which may hold a token.
   log?: (text: string) => void;
+  // The preview pages (/sidebar, /dialog/NAME, /dashboard and the google.script.run endpoint); absent, only /exec.
+  pages?: PagesOptions;
 }
 
 // An IPv6 address in a URL goes in brackets.
@@ -68,6 +72,11 @@ export class WebServer {
       }),
     );
     this.echoRoutes.add(echoRoute(this.echo));
+    if (opts.pages) {
+      const pages = new Pages({ rt, opts: opts.pages, host: this.host, track: (p) => this.track(p), log: this.log });
+      for (const route of pages.routes()) this.routes.add(route);
+      this.routes.add(dashboardRoute(rt, this.host, opts.pages.locale ?? 'ja'));
+    }
   }
 
   // Listens on both ports and returns the address to print: `http://HOST:PORT`.

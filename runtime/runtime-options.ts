@@ -1,0 +1,63 @@
+// How a local runtime is made (its options), what a snapshot of it holds, and where the project it runs lives.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Entry as CacheEntry } from './host/cache-store.js';
+import type { AccountType, QuotaSnapshot } from './host/quota.js';
+import type { SpreadsheetFiles } from './host/spreadsheets.js';
+import type { TriggerDelays, TriggerModel } from './host/triggers.js';
+import type { RuntimeUser } from './host/users.js';
+import type { Workbook } from './host/workbook.js';
+
+export interface RuntimeOptions {
+  root?: string;
+  workbook?: Workbook;
+  owner?: string;
+  executionLimitMs?: number;
+  // Test-only: the runtime's own tests shorten UrlFetchApp's fixed 60 s to see a time-out quickly. Host-side only:
+  // nothing in Apps Script code (fetch parameters included) can change it.
+  fetchTimeoutMs?: number;
+  // Local origins (e.g. 'http://127.0.0.1:8080') UrlFetchApp may reach although Google's servers could not: set only
+  // by the CLI for a local --base-url (and by tests and the bench that use tools/model-server.ts, the same way).
+  // Without it, loopback, private and link-local addresses fail as they do in Apps Script (host/http.ts).
+  allowLocalFetch?: readonly string[];
+  echoLogs?: boolean;
+  scriptProperties?: Record<string, string>;
+  // Sets the clock so that "now" starts at this instant (epoch ms); time then runs on from there.
+  startAt?: number;
+  // Script properties for this process only (API keys from the environment): visible to executions, never saved.
+  secrets?: Record<string, string>;
+  // Which daily quotas apply (SPEC §14): a consumer account's (the default) or a Workspace account's.
+  accountType?: AccountType;
+  // The time zone of a new workbook (SPEC §14: the spreadsheet's own, which may differ from the script's
+  // appsscript.json zone); defaults to the script's. Saved with the workbook; a loaded workbook keeps its own.
+  spreadsheetTimeZone?: string;
+  // Other accounts that use the spreadsheet (editors). Session.getActiveUser().getEmail() names a user only when the
+  // runtime is told they share the owner's Workspace domain; everyone else gets '' as in Apps Script (SPEC §14).
+  users?: RuntimeUser[];
+  // How late after(ms) and daily triggers fire: a seed for the draws and the most an after() trigger is late
+  // (host/triggers.ts; defaults DEFAULT_TRIGGER_DELAYS).
+  triggerDelays?: Partial<TriggerDelays>;
+}
+
+export function findRoot(from = path.dirname(fileURLToPath(import.meta.url))): string {
+  let dir = from;
+  for (;;) {
+    const pkg = path.join(dir, 'package.json');
+    if (fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, 'utf8')).name === 'kaigi') return dir;
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error('cannot find the kaigi project root');
+    dir = up;
+  }
+}
+
+export interface RuntimeSnapshot {
+  workbook: Workbook;
+  spreadsheets: SpreadsheetFiles;
+  script: Record<string, string>;
+  document: Record<string, string>;
+  triggers: TriggerModel[];
+  clockOffset: number;
+  caches: [string, [string, CacheEntry][]][];
+  quota: QuotaSnapshot;
+}
