@@ -92,8 +92,8 @@ async function sheetsBench(
     must(await rt.run('setup', [], { kind: 'menu' }));
     must(await rt.run('seedDemoData', [], { kind: 'menu' }));
     await discussion(rt);
-    // The Dashboard refresh that decision queued runs a minute later, before the log is copied: it is not part of
-    // the discussion measured next, and a queued copy of it must not be multiplied with the rows.
+    // The Dashboard refresh that decision made due runs a minute later, before the log is copied: it is not part of
+    // the discussion measured next.
     rt.clock.advance(61_000);
     must(await rt.run('tick', [], { kind: 'trigger' }));
     if (earlier > 1) replicate(rt, earlier - 1);

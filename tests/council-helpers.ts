@@ -1,6 +1,7 @@
 // Helpers for driving whole discussions through the built file.
 import type { ExecutionResult, Runtime } from '../runtime/runtime.js';
 import { demoTrigger } from '../src/core/demo-data.js';
+import { PROPERTY_KEYS } from '../src/core/property-keys.js';
 import { type ColumnOf, column, newRuntime, records } from './helpers.js';
 
 // 10:00 in Tokyo, so a run never crosses the date line of the script's time zone.
@@ -53,7 +54,9 @@ export async function settle(rt: Runtime, maxTicks = 30): Promise<ExecutionResul
     const queued = records(rt, 'queue').some(
       (r) => r.status === 'queued' || r.status === 'processing' || r.status === 'failed',
     );
-    if (!active && !queued && i > 0) break;
+    // A discussion that ended leaves the Dashboard due: the tick after the delay refreshes it.
+    const dashboard = rt.scriptProperties.get(PROPERTY_KEYS.dashboardDue) !== null;
+    if (!active && !queued && !dashboard && i > 0) break;
     runs.push(await rt.run('tick', [], { kind: 'trigger' }));
     rt.clock.advance(301_000);
   }

@@ -2,6 +2,8 @@
 import { rowsOf, tabByKey } from '../../sheets-schema/index.js';
 import { type ChartSpec, ensureCharts } from '../adapters/gas/charts.js';
 import { dayOf } from '../adapters/gas/records.js';
+import { props } from '../adapters/gas/services.js';
+import { PROPERTY_KEYS } from '../core/property-keys.js';
 import { type DashMessage, dashboardTables, layout } from '../core/dashboard.js';
 import type { Council } from './council.js';
 
@@ -99,4 +101,30 @@ export function refreshDashboardNow(council: Council): DashboardReport {
   }));
   const r = ensureCharts(sheet, specs);
   return { ranges: blocks.length, charts: specs.length, ...r };
+}
+
+// A discussion ended: the Dashboard is due dashboard.refresh_delay_seconds from now, unless a refresh is already due
+// (it reads the tabs when it runs, so it covers this discussion too). A property, not a queue row: it costs the
+// discussion no Sheets round trip, and one refresh serves a burst of decisions.
+export function markDashboardDue(council: Council): void {
+  if (props.get(PROPERTY_KEYS.dashboardDue)) return;
+  const delay = council.settings().number('dashboard.refresh_delay_seconds') * 1000;
+  props.set({ [PROPERTY_KEYS.dashboardDue]: String(Date.now() + delay) });
+}
+
+export function dashboardDueAt(all: Record<string, string>): number | null {
+  const due = Number(all[PROPERTY_KEYS.dashboardDue] || 0);
+  return due > 0 ? due : null;
+}
+
+// Run by a tick once the refresh is due. The mark is cleared first, so a discussion that ends during the refresh
+// marks it due again; a refresh that fails puts the mark back for the next tick, and the error goes on.
+export function refreshDueDashboard(council: Council, due: number): DashboardReport {
+  props.remove(PROPERTY_KEYS.dashboardDue);
+  try {
+    return refreshDashboardNow(council);
+  } catch (e) {
+    if (!props.get(PROPERTY_KEYS.dashboardDue)) props.set({ [PROPERTY_KEYS.dashboardDue]: String(due) });
+    throw e;
+  }
 }

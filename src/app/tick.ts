@@ -9,6 +9,7 @@ import { PROPERTY_KEYS } from '../core/property-keys.js';
 import type { QueueItem } from '../core/queue.js';
 import { parseClaim } from '../core/trigger-plan.js';
 import { Council } from './council.js';
+import { dashboardDueAt, refreshDueDashboard } from './dashboard.js';
 import { tellSettingProblems, unknownTaskNotice } from './notices.js';
 import { findTask } from './tasks/registry.js';
 import type { Finished } from './work-queue.js';
@@ -20,6 +21,8 @@ export interface TickReport {
   reason: string;
   // The type of every task this execution took, in order (a task handed on is named by its first type).
   tasks: string[];
+  // Whether this execution refreshed the Dashboard (due since a discussion ended).
+  dashboard: boolean;
 }
 
 // An item no handler knows fails like any other, and a person hears of its type once, not once per attempt.
@@ -50,7 +53,10 @@ function retireIfNotOwner(claim: string | undefined): void {
 export function runTick(): TickReport {
   const props = allScriptProperties();
   retireIfNotOwner(props[PROPERTY_KEYS.workers]);
-  if (queueIsIdle(props[PROPERTY_KEYS.state])) return { ran: true, processed: 0, failed: 0, reason: 'idle', tasks: [] };
+  const due = dashboardDueAt(props);
+  const dashboardDue = due !== null && due <= Date.now();
+  if (queueIsIdle(props[PROPERTY_KEYS.state]) && !dashboardDue)
+    return { ran: true, processed: 0, failed: 0, reason: 'idle', tasks: [], dashboard: false };
   const council = new Council(openBound(), scriptZone());
   const deadline = Date.now() + council.settings().number('queue.tick_budget_seconds') * 1000;
   let processed = 0;
@@ -87,7 +93,17 @@ export function runTick(): TickReport {
     if (outcome.kind === 'failed') failed++;
     else processed++;
   }
+  // The Dashboard after the work, if it fell due before this execution began and there is time left.
+  const dashboard = dashboardDue && Date.now() < deadline;
+  if (dashboard) refreshDueDashboard(council, due as number);
   // Settings rows that fell back to their defaults, told once each, after the work so a notice never delays it.
   tellSettingProblems(council.store, council.settings());
-  return { ran: true, processed, failed, reason: Date.now() >= deadline ? 'time budget spent' : 'queue empty', tasks };
+  return {
+    ran: true,
+    processed,
+    failed,
+    reason: Date.now() >= deadline ? 'time budget spent' : 'queue empty',
+    tasks,
+    dashboard,
+  };
 }

@@ -85,71 +85,36 @@ export class WorkQueue {
         c.run(new Date(now).toISOString());
         return { id: dup.id, duplicate: true };
       }
-      const id = this.append(c, type, payload, priority, dedupeKey, from, now, true);
+      const id = `Q-${c.nextSeq('queue')}`;
+      const item: QueueItem = {
+        row: 0,
+        id,
+        type,
+        from,
+        to: 'council',
+        priority,
+        payload,
+        status: 'queued',
+        attempts: 0,
+        available_at: now,
+        lease_owner: '',
+        lease_until: 0,
+        dedupe_key: dedupeKey,
+        created_at: now,
+        updated_at: now,
+        last_error: '',
+      };
+      const placed = c.setMarker('queue', 'append', queueRow(item), `Queue:${id}`);
+      c.audit({
+        actor: from,
+        event: 'enqueue',
+        tab: 'Queue',
+        row_key: id,
+        payload: { type, priority, row: placed.row },
+      });
       c.run(new Date(now).toISOString());
       return { id, duplicate: false };
     });
-  }
-
-  // Adds a task inside a commit that is already under way (so it lands, or is rolled back, with that commit's own
-  // rows), unless a task with the same dedupe key is still queued: that one will do the work.
-  enqueueOnceIn(
-    c: Commit,
-    state: StoreState,
-    task: { type: string; priority: Priority; dedupeKey: string; from: string; availableAt: number },
-  ): { id: string; duplicate: boolean } {
-    const dup = findDuplicate(this.read(state), task.dedupeKey);
-    if (dup) return { id: dup.id, duplicate: true };
-    const id = this.append(
-      c,
-      task.type,
-      {},
-      task.priority,
-      task.dedupeKey,
-      task.from,
-      Date.now(),
-      false,
-      task.availableAt,
-    );
-    return { id, duplicate: false };
-  }
-
-  // One new queued row and its audit event; as the commit's marker when the enqueue is the commit's only write.
-  private append(
-    c: Commit,
-    type: string,
-    payload: Record<string, unknown>,
-    priority: Priority,
-    dedupeKey: string,
-    from: string,
-    now: number,
-    marker: boolean,
-    availableAt = now,
-  ): string {
-    const id = `Q-${c.nextSeq('queue')}`;
-    const item: QueueItem = {
-      row: 0,
-      id,
-      type,
-      from,
-      to: 'council',
-      priority,
-      payload,
-      status: 'queued',
-      attempts: 0,
-      available_at: availableAt,
-      lease_owner: '',
-      lease_until: 0,
-      dedupe_key: dedupeKey,
-      created_at: now,
-      updated_at: now,
-      last_error: '',
-    };
-    const row = marker
-      ? c.setMarker('queue', 'append', queueRow(item), `Queue:${id}`).row
-      : c.appendOne('queue', queueRow(item), `Queue:${id}`).row;
-    c.audit({ actor: from, event: 'enqueue', tab: 'Queue', row_key: id, payload: { type, priority, row } });
-    return id;
   }
 
   // Claims the next item under the lock; an item whose type no handler knows is claimed to be marked failed.

@@ -31,6 +31,8 @@ export const PROPERTY_KEYS = {
   // The archive's schedule and bookkeeping: when a row can next become due, the cells of the tabs without tails,
   // the schema the archive's tabs were shaped for, and a batch copied but not yet removed (src/app/retention.ts).
   archive: 'KAIGI_ARCHIVE',
+  // When the Dashboard is next due for a refresh (epoch ms), set when a discussion ends (src/app/dashboard.ts).
+  dashboardDue: 'KAIGI_DASHBOARD_DUE',
 } as const;
 
 // A vendor's API key lives under KAIGI_KEY_<VENDOR>, e.g. KAIGI_KEY_OPENAI_COMPATIBLE.

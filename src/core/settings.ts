@@ -115,7 +115,7 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
     'dashboard.refresh_delay_seconds',
     60,
     'integer',
-    'The Dashboard is refreshed this long after a discussion ends, once for every discussion that ended meanwhile',
+    'The first tick this long after a discussion ends refreshes the Dashboard, once for all that ended meanwhile',
   ),
   s('retry.max_attempts', 3, 'integer', 'HTTP attempts per model call (SPEC §7.2)'),
   s('retry.base_seconds', 2, 'number', 'Backoff base: wait base × 2^(n-1) seconds plus jitter'),

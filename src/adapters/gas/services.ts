@@ -11,6 +11,9 @@ export const props = {
   set(values: Record<string, string>): void {
     PropertiesService.getScriptProperties().setProperties(values);
   },
+  remove(key: string): void {
+    PropertiesService.getScriptProperties().deleteProperty(key);
+  },
 };
 
 // The script cache: cheap counters and short-lived values that may vanish at any time (never a record).

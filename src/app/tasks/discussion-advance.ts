@@ -1,6 +1,7 @@
 // discussion.advance: run steps until the discussion waits, ends, or the execution's time budget is spent.
 import { applyStep, planStep, runStep } from '../../core/engine.js';
 import type { Loaded } from '../discussion-store.js';
+import { markDashboardDue } from '../dashboard.js';
 import { assignDecisionId } from '../pending-ids.js';
 import type { TaskHandler } from './task.js';
 
@@ -26,29 +27,22 @@ export const advanceDiscussion: TaskHandler = {
         const c = council.store.begin(state);
         const { r } = assignDecisionId(c, council.tz, computed);
         // The step that ends the work also closes the task, right after the commit point.
-        // It also queues the Dashboard's refresh in the same commit (so a kill cannot keep one without the other),
-        // a little later, so that one refresh serves every discussion that ends meanwhile.
         const close = last
-          ? () => {
+          ? () =>
               council.queue.write(
                 c,
                 { ...item, status: 'done', lease_owner: '', lease_until: 0, updated_at: Date.now(), last_error: '' },
                 false,
-              );
-              const delay = council.settings().number('dashboard.refresh_delay_seconds') * 1000;
-              council.queue.enqueueOnceIn(c, state, {
-                type: 'dashboard.refresh',
-                priority: 'LOW',
-                dedupeKey: 'dashboard.refresh',
-                from: 'kaigi',
-                availableAt: Date.now() + delay,
-              });
-            }
+              )
           : undefined;
         return council.discussions.commitStep(c, loaded, r, close);
       });
       progressed = true;
-      if (last) return { kind: 'finished' };
+      if (last) {
+        // The discussion ended (DECIDED, ESCALATED, …): the Dashboard is due, refreshed by a later tick.
+        markDashboardDue(council);
+        return { kind: 'finished' };
+      }
     }
   },
 };

@@ -1,6 +1,5 @@
 // Every queue task type Kaigi runs: adding one is a module plus one line here.
 import { archiveRows } from './archive-run.js';
-import { refreshDashboardTask } from './dashboard-refresh.js';
 import { advanceDiscussion } from './discussion-advance.js';
 import { openDiscussion } from './discussion-open.js';
 import { resolveEscalation } from './escalation-resolve.js';
@@ -17,7 +16,6 @@ const TASKS: readonly TaskHandler[] = [
   reembedMemory,
   archiveRows,
   roomReply,
-  refreshDashboardTask,
 ];
 
 export function findTask(type: string): TaskHandler | undefined {

@@ -54,7 +54,7 @@ describe('a discussion killed at any service call', () => {
     expect(undisturbed.ok).toBe(true);
     const calls = undisturbed.counts.calls;
     expect(Object.values(statuses(rt))).toEqual(['DECIDED']);
-    // The Dashboard refresh the decision queued runs later in an execution of its own; a resumed run settles too.
+    // The Dashboard refresh the decision made due runs later in an execution of its own; a resumed run settles too.
     await settle(rt);
     const expected = record(rt);
     expect(ok(await rt.run('verifyAudit', [], { kind: 'editor' })).ok).toBe(true);

@@ -7,9 +7,6 @@ import { council, messages, ok, settle, statuses } from '../../../council-helper
 import { records } from '../../../helpers.js';
 import { type Answer, clients, get, post } from './api-helpers.js';
 
-// The queue's rows but the Dashboard refreshes that decisions queue on their own.
-const work = (rt: Runtime) => records(rt, 'queue').filter((q) => q.type !== 'dashboard.refresh');
-
 const TRIGGER = { type: 'kpi_decline', target_user_id: 'tanaka', context: { metric: 'contacts' }, priority: 'HIGH' };
 const HOSTILE = ['=IMPORTXML("http://x")', '<script>alert(1)</script>', '+1-2', "'quoted", '@SUM(A1)'];
 
@@ -66,7 +63,7 @@ describe('POST /tasks', () => {
     ]);
     // A key is answered for good, also once its task is done.
     expect(await post(rt, '/tasks', t.coordinator, body)).toEqual(a);
-    expect(work(rt).length).toBe(2);
+    expect(records(rt, 'queue').length).toBe(2);
     expect(ok(await rt.run('verifyAudit')).ok).toBe(true);
   });
 
@@ -193,7 +190,7 @@ describe('GET /tasks/{id} and POST /tasks/{id}/result', () => {
     // 100,000 characters is over the body limit: refused whole with 413, nothing queued.
     const huge = await post(rt, '/tasks', t.admin, { ...TRIGGER, context: { long: 'x'.repeat(100_000) } });
     expect(huge).toMatchObject({ status: 413, error: { code: 'payload_too_large' } });
-    expect(work(rt).length).toBe(1);
+    expect(records(rt, 'queue').length).toBe(1);
     expect(ok(await rt.run('verifyAudit')).ok).toBe(true);
   });
 });
@@ -225,7 +222,7 @@ describe('POST /objections and POST /escalations/{id}', () => {
     expect(JSON.stringify(bad.error)).toMatch(
       /actions\.0\.action_type: action type SALARY_CUT is not in the allow-list/,
     );
-    expect(work(rt).some((q) => q.type === 'escalation.resolve')).toBe(false);
+    expect(records(rt, 'queue').some((q) => q.type === 'escalation.resolve')).toBe(false);
     const back = await post(rt, `/escalations/${risky.discussion_id}`, t.admin, {
       action: 'return',
       guidance: '監視はしない。ONE_ON_ONE を中心に',
@@ -237,14 +234,14 @@ describe('POST /objections and POST /escalations/{id}', () => {
     expect(filed).toMatchObject({ source: 'api', objector: 'coordinator-client', reason: HOSTILE[0] });
     const human = messages(rt, risky.discussion_id).find((m) => m.speaker === 'human')!;
     expect(human.content).toMatchObject({ status: 'RETURNED_TO_PHASE_5' });
-    const queued = work(rt).filter((q) => q.type !== 'discussion.advance');
+    const queued = records(rt, 'queue').filter((q) => q.type !== 'discussion.advance');
     expect(queued.map((q) => [q.type, q.from])).toEqual([
       ['objection.process', 'api:coordinator-client'],
       ['escalation.resolve', 'api:admin-client'],
     ]);
     expect(JSON.parse(String(queued[1].payload_json)).by).toBe('admin-client');
     const calls = records(rt, 'audit')
-      .filter((r) => r.event === 'enqueue' && r.actor !== 'kaigi')
+      .filter((r) => r.event === 'enqueue')
       .map((r) => [r.actor, JSON.parse(String(r.payload_json)).call]);
     expect(calls.slice(2)).toEqual([
       ['api:coordinator-client', 'POST /objections'],
