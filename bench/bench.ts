@@ -5,7 +5,7 @@ import type { SheetModel, Workbook } from '../runtime/host/workbook.js';
 import { ModelServer } from '../tools/model-server.js';
 import { encodeVector, l2normalise } from '../src/core/embedding.js';
 import { decodeMatrix, topK } from '../src/core/retrieval.js';
-import { confirmedRate, simulate } from '../tools/simulated-team.js';
+import { confirmedRate, simulate } from '../tools/demo-team.js';
 import { demoTrigger } from '../src/core/demo-data.js';
 import { chaosBench } from './chaos.js';
 import { quotaBench } from './quota.js';

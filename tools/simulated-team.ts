@@ -1,136 +1,232 @@
-// A simulated sales team for multi-day runs: members slump, and recover only when an order holds the action
-// type each one responds to — an effect hidden from the council, which has to learn it from outcomes.
-import type { ExecutionResult, Runtime } from '../runtime/runtime.js';
+// The simulated team of the learning benchmark: 24 salespeople with hidden responses to each action type, daily
+// noise, slumps whose cause shows only through noisy cues, and members whose best action changes halfway.
+// The council never reads the hidden table: it sees the KPI and Members rows this team produces, as a user's sheet.
+import type { KpiRow, Member } from '../src/core/types.js';
 
-export const HIDDEN_EFFECTS: Record<string, string> = {
-  tanaka: 'PRAISE_INCREASE',
-  sato: 'ONE_ON_ONE',
-  suzuki: 'MESSAGE_TIMING',
-  takahashi: 'REST_RECOMMENDATION',
-  ito: 'PEER_SUPPORT',
+export interface Hidden {
+  // The action that lifts this member out of a slump most often, and one that sometimes does.
+  best: string;
+  second: string;
+  // Members whose best action changes on the drift day: what memory learned about them before goes stale.
+  drift?: { best: string; second: string };
+}
+
+// Written once, before the council's memory and retrieval were tuned against this team; never changed to reach a
+// target. Each action is someone's best; some have a cue in the KPI (below), some have none.
+export const HIDDEN: Readonly<Record<string, Hidden>> = {
+  aoki: { best: 'PRAISE_INCREASE', second: 'ONE_ON_ONE' },
+  baba: { best: 'GOAL_ADJUSTMENT', second: 'MESSAGE_TIMING' },
+  chiba: { best: 'MESSAGE_TIMING', second: 'GOAL_ADJUSTMENT' },
+  doi: { best: 'ONE_ON_ONE', second: 'PRAISE_INCREASE' },
+  endo: { best: 'PEER_SUPPORT', second: 'ONE_ON_ONE', drift: { best: 'SKILL_TRAINING', second: 'PEER_SUPPORT' } },
+  fujii: { best: 'REST_RECOMMENDATION', second: 'ONE_ON_ONE' },
+  goto: { best: 'SKILL_TRAINING', second: 'GOAL_ADJUSTMENT' },
+  hara: {
+    best: 'PRAISE_INCREASE',
+    second: 'PEER_SUPPORT',
+    drift: { best: 'REST_RECOMMENDATION', second: 'ONE_ON_ONE' },
+  },
+  ishii: { best: 'GOAL_ADJUSTMENT', second: 'SKILL_TRAINING' },
+  jinno: { best: 'MESSAGE_TIMING', second: 'REST_RECOMMENDATION' },
+  kato: { best: 'ONE_ON_ONE', second: 'GOAL_ADJUSTMENT', drift: { best: 'MESSAGE_TIMING', second: 'ONE_ON_ONE' } },
+  kubo: { best: 'PEER_SUPPORT', second: 'PRAISE_INCREASE' },
+  maeda: { best: 'REST_RECOMMENDATION', second: 'MESSAGE_TIMING' },
+  mori: { best: 'SKILL_TRAINING', second: 'ONE_ON_ONE' },
+  nagai: { best: 'PRAISE_INCREASE', second: 'GOAL_ADJUSTMENT' },
+  noda: { best: 'GOAL_ADJUSTMENT', second: 'ONE_ON_ONE', drift: { best: 'PEER_SUPPORT', second: 'GOAL_ADJUSTMENT' } },
+  ota: { best: 'MESSAGE_TIMING', second: 'PEER_SUPPORT' },
+  saito: { best: 'ONE_ON_ONE', second: 'REST_RECOMMENDATION' },
+  sano: { best: 'PEER_SUPPORT', second: 'SKILL_TRAINING' },
+  tani: {
+    best: 'REST_RECOMMENDATION',
+    second: 'PRAISE_INCREASE',
+    drift: { best: 'GOAL_ADJUSTMENT', second: 'ONE_ON_ONE' },
+  },
+  ueda: { best: 'SKILL_TRAINING', second: 'MESSAGE_TIMING' },
+  wada: { best: 'ONE_ON_ONE', second: 'PEER_SUPPORT' },
+  yano: {
+    best: 'PRAISE_INCREASE',
+    second: 'REST_RECOMMENDATION',
+    drift: { best: 'ONE_ON_ONE', second: 'PRAISE_INCREASE' },
+  },
+  yoshida: { best: 'GOAL_ADJUSTMENT', second: 'PRAISE_INCREASE' },
 };
 
-const BASE: Record<string, number> = { tanaka: 12, sato: 13, suzuki: 11, takahashi: 14, ito: 12 };
-const DAY = 24 * 3600_000;
+// Daily chance that a slump starts to lift while an order holding the action is in force; the strongest action in
+// force counts. Left alone, a slump lifts by itself at P_ALONE a day once it has bottomed out.
+const P_BEST = 0.5;
+const P_SECOND = 0.2;
+const P_OTHER = 0.03;
+const P_ALONE = 0.02;
+const P_SLUMP = 0.035;
+// The cause of a slump shows in the KPI with this chance; each other cue shows by chance with P_SPURIOUS.
+const P_CUE = 0.65;
+const P_SPURIOUS = 0.12;
+const CUE_OF: Record<string, Cue> = {
+  PRAISE_INCREASE: 'praise',
+  REST_RECOMMENDATION: 'overtime',
+  MESSAGE_TIMING: 'habit',
+  SKILL_TRAINING: 'conversion',
+};
+type Cue = 'praise' | 'overtime' | 'habit' | 'conversion';
+const CUES: Cue[] = ['praise', 'overtime', 'habit', 'conversion'];
+const DAY = 86_400_000;
 
-function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 4294967296;
-  };
-}
-
-interface MemberState {
-  slumpDay: number;
+interface State {
   level: number;
-  streak: number;
-  recovering: boolean;
-}
-
-export interface SimulationResult {
+  phase: 'normal' | 'falling' | 'low' | 'rising';
   days: number;
-  verdicts: { day: number; member: string; verdict: string }[];
-  discussions: number;
+  factor: number;
+  cues: Cue[];
+  streak: number;
+  cooldown: number;
 }
 
-function ok(r: ExecutionResult): unknown {
-  if (!r.ok) throw new Error(`${r.fn}: ${r.error?.message}`);
-  return r.value;
+export function addDay(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY).toISOString().slice(0, 10);
 }
 
-function day(t: number): string {
-  return new Date(t + 9 * 3600_000).toISOString().slice(0, 10);
+// A uniform number from (seed, member, day, draw): the same draw in every arm, whatever the council decided, so two
+// arms differ only where their decisions made the members differ (common random numbers).
+function uniform(seed: number, member: number, day: number, draw: number): number {
+  let h = (seed * 0x9e3779b1) ^ (member * 0x85ebca77) ^ (day * 0xc2b2ae3d) ^ (draw * 0x27d4eb2f);
+  h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
+  h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
+  h ^= h >>> 16;
+  return (h >>> 0) / 4294967296;
 }
 
-// Runs `days` days on the runtime's clock: KPI arrives each morning, the review and the watcher run, the queue drains.
-export async function simulate(
-  rt: Runtime,
-  days: number,
-  seed: number,
-  onDay?: (d: number) => Promise<void>,
-): Promise<SimulationResult> {
-  const rand = rng(seed);
-  const members = Object.keys(HIDDEN_EFFECTS);
-  const state: Record<string, MemberState> = {};
-  for (const m of members) state[m] = { slumpDay: -1, level: BASE[m], streak: 5, recovering: false };
-  const verdicts: SimulationResult['verdicts'] = [];
-  const kpi = rt.workbook.sheetByName('KPI')!;
-  for (let d = 0; d < days; d++) {
-    const today = day(rt.clock.now());
-    // The orders now in force: open orders whose review date has not passed (the review leaves orders as reported,
-    // so the date, not the status, says when one stops).
-    const orders = rt.workbook.sheetByName('Orders')!;
-    const orderRows =
-      rt.workbook.lastRow(orders) < 2 ? [] : rt.workbook.getValues(orders, 2, 1, rt.workbook.lastRow(orders) - 1, 9);
-    const logRows = (() => {
-      const s = rt.workbook.sheetByName('Discussion Log')!;
-      return rt.workbook.lastRow(s) < 2 ? [] : rt.workbook.getValues(s, 2, 1, rt.workbook.lastRow(s) - 1, 5);
-    })();
-    const memberOf: Record<string, string> = {};
-    for (const r of logRows) memberOf[String(r[0])] = String(r[4]);
-    const rows: unknown[][] = [];
-    for (const m of members) {
-      const s = state[m];
-      const active = orderRows
-        .filter(
-          (o) =>
-            memberOf[String(o[2])] === m &&
-            ['PENDING', 'ACKNOWLEDGED', 'IN_PROGRESS'].indexOf(String(o[5])) >= 0 &&
-            day((o[6] as Date).getTime()) >= today,
-        )
-        .map((o) => JSON.parse(String(o[4])).action_type as string);
-      if (active.indexOf(HIDDEN_EFFECTS[m]) >= 0) s.recovering = true;
-      if (s.slumpDay < 0 && !s.recovering && rand() < 0.06) s.slumpDay = 0;
-      if (s.recovering) {
-        s.level = Math.min(BASE[m], s.level + 2.5);
-        if (s.level >= BASE[m]) {
-          s.recovering = false;
-          s.slumpDay = -1;
-        }
-      } else if (s.slumpDay >= 0 && s.slumpDay < 4) {
-        s.level = Math.max(3, s.level * 0.78);
-        s.slumpDay++;
-      } else if (s.slumpDay >= 4) {
-        // Left alone, a slump wears off after about two weeks.
-        s.slumpDay++;
-        if (s.slumpDay > 16) s.recovering = true;
-      }
-      s.streak = s.slumpDay >= 0 && !s.recovering ? Math.max(0, s.streak - 2) : s.streak + 1;
-      const contacts = Math.max(1, Math.round(s.level + (rand() - 0.5)));
-      const when = new Date(Date.parse(`${today}T00:00:00+09:00`));
-      rows.push(
-        [when, m, 'contacts', contacts, ''],
-        [when, m, 'appointments', Math.round(contacts * 0.3), ''],
-        [when, m, 'login_streak', s.streak, ''],
-        [when, m, 'praise_count_last_7d', s.slumpDay >= 0 ? 1 : 4, ''],
-        [when, m, 'overtime_hours', s.slumpDay >= 0 ? 2.6 : 1.2, ''],
-      );
-    }
-    const at = rt.workbook.lastRow(kpi) + 1;
-    if (at + rows.length - 1 > kpi.maxRows)
-      rt.workbook.insertRows(kpi, kpi.maxRows + 1, rows.length + 500, kpi.maxRows);
-    rt.workbook.setValues(kpi, at, 1, rows.length, 5, rows);
-    const review = ok(await rt.run('dailyReview', [], { kind: 'trigger' })) as {
-      evaluated: { discussion_id: string; verdict: string }[];
-    };
-    for (const e of review.evaluated)
-      verdicts.push({ day: d, member: memberOf[e.discussion_id] ?? '', verdict: e.verdict });
-    ok(await rt.run('dailyWatch', [], { kind: 'trigger' }));
-    for (let i = 0; i < 8; i++) {
-      const r = ok(await rt.run('tick', [], { kind: 'trigger' })) as { processed: number };
-      if (r.processed === 0) break;
-    }
-    if (onDay) await onDay(d);
-    rt.clock.advance(DAY);
+export interface TeamOptions {
+  seed: number;
+  // The day (from 0) drifting members switch to their new best action.
+  driftDay: number;
+  members?: number;
+}
+
+export class SimulatedTeam {
+  readonly ids: string[];
+  private readonly state: Record<string, State> = {};
+  private readonly base: Record<string, number> = {};
+  private dayIndex = 0;
+
+  constructor(
+    private readonly o: TeamOptions,
+    readonly firstDay: string,
+  ) {
+    this.ids = Object.keys(HIDDEN).slice(0, o.members ?? Object.keys(HIDDEN).length);
+    this.ids.forEach((id, i) => {
+      this.base[id] = 10 + Math.floor(uniform(o.seed, i, -1, 0) * 6);
+      this.state[id] = { level: this.base[id], phase: 'normal', days: 0, factor: 1, cues: [], streak: 20, cooldown: 0 };
+    });
   }
-  const s = rt.workbook.sheetByName('Discussion Log')!;
-  return { days, verdicts, discussions: Math.max(0, rt.workbook.lastRow(s) - 1) };
-}
 
-export function confirmedRate(verdicts: SimulationResult['verdicts'], fromDay: number): number {
-  const later = verdicts.filter((v) => v.day >= fromDay && v.verdict !== 'inconclusive');
-  return later.length ? later.filter((v) => v.verdict === 'confirmed').length / later.length : 0;
+  // The Members rows a user would keep: nothing hidden in them.
+  members(): Member[] {
+    return this.ids.map((id, i) => ({
+      member_id: id,
+      name: id[0].toUpperCase() + id.slice(1),
+      team: `Team ${1 + (i % 4)}`,
+      role: 'sales',
+      best_login_streak: 20,
+      profile: {
+        recognition_preference: i % 2 ? 'PRIVATE' : 'PUBLIC',
+        tenure_years: 1 + (i % 9),
+        preferred_contact_time: ['09:00', '10:30', '13:00', '16:00'][i % 4],
+      },
+    }));
+  }
+
+  // Thirty quiet days before the first simulated day, so the watcher and the specialists have a history.
+  history(): KpiRow[] {
+    const rows: KpiRow[] = [];
+    for (let d = -30; d < 0; d++)
+      this.ids.forEach((id, i) => {
+        rows.push(...this.observe(id, i, addDay(this.firstDay, d), d));
+      });
+    return rows;
+  }
+
+  // What the member responds to on day `d` (hidden; for the benchmark's report, never for the council).
+  hiddenOn(id: string, d: number): { best: string; second: string } {
+    const h = HIDDEN[id];
+    return h.drift && d >= this.o.driftDay ? h.drift : h;
+  }
+
+  drifting(id: string): boolean {
+    return !!HIDDEN[id].drift;
+  }
+
+  // One day: each member moves under the actions in force for them today, and the day's KPI rows come out.
+  step(inForce: (member: string) => readonly string[]): { day: string; rows: KpiRow[] } {
+    const d = this.dayIndex++;
+    const day = addDay(this.firstDay, d);
+    const rows: KpiRow[] = [];
+    this.ids.forEach((id, i) => {
+      this.move(id, i, d, inForce(id));
+      rows.push(...this.observe(id, i, day, d));
+    });
+    return { day, rows };
+  }
+
+  private effect(id: string, d: number, actions: readonly string[]): number {
+    const h = this.hiddenOn(id, d);
+    let p = 0;
+    for (const a of actions) p = Math.max(p, a === h.best ? P_BEST : a === h.second ? P_SECOND : P_OTHER);
+    return p;
+  }
+
+  private move(id: string, i: number, d: number, actions: readonly string[]): void {
+    const s = this.state[id];
+    const u = (k: number) => uniform(this.o.seed, i, d, k);
+    const base = this.base[id];
+    if (s.phase === 'normal') {
+      if (s.cooldown > 0) s.cooldown--;
+      else if (u(1) < P_SLUMP) {
+        const cause = CUE_OF[this.hiddenOn(id, d).best];
+        s.phase = 'falling';
+        s.days = 0;
+        s.factor = 0.72 + 0.08 * u(2);
+        s.cues = CUES.filter((c, k) => (c === cause ? u(3) < P_CUE : u(4 + k) < P_SPURIOUS));
+      }
+    }
+    if (s.phase === 'falling' || s.phase === 'low') {
+      const alone = s.phase === 'low' && s.days >= 3 ? P_ALONE : 0;
+      if (u(9) < Math.max(alone, this.effect(id, d, actions))) s.phase = 'rising';
+    }
+    if (s.phase === 'falling') {
+      s.level *= s.factor;
+      if (++s.days >= 4) {
+        s.phase = 'low';
+        s.days = 0;
+      }
+    } else if (s.phase === 'low') s.days++;
+    else if (s.phase === 'rising') {
+      s.level = Math.min(base, s.level + 0.25 * base);
+      if (s.level >= base) {
+        s.phase = 'normal';
+        s.cues = [];
+        s.cooldown = 7;
+      }
+    }
+    const slumped = s.phase === 'falling' || s.phase === 'low';
+    s.streak = slumped && s.cues.indexOf('habit') >= 0 ? 0 : s.streak + 1;
+  }
+
+  private observe(id: string, i: number, day: string, d: number): KpiRow[] {
+    const s = this.state[id];
+    const u = (k: number) => uniform(this.o.seed, i, d, 20 + k);
+    const slumped = s.phase === 'falling' || s.phase === 'low';
+    const cue = (c: Cue) => slumped && s.cues.indexOf(c) >= 0;
+    // Noise: a sum of two uniforms, about ±1 contact.
+    const contacts = Math.max(0, Math.round(s.level + (u(0) + u(1) - 1) * 1.5));
+    const conversion = cue('conversion') ? 0.15 : 0.3;
+    const row = (metric: string, value: number): KpiRow => ({ date: day, member_id: id, metric, value });
+    return [
+      row('contacts', contacts),
+      row('appointments', Math.round(contacts * conversion)),
+      row('login_streak', d < 0 ? Math.max(1, 20 + d) : s.streak),
+      row('praise_count_last_7d', cue('praise') ? Math.floor(u(2) * 2) : 3 + Math.floor(u(2) * 3)),
+      row('overtime_hours', Math.round((cue('overtime') ? 2.8 + u(3) * 0.6 : 1 + u(3) * 0.5) * 10) / 10),
+    ];
+  }
 }

@@ -1,7 +1,7 @@
 // The council learns: outcomes on the review date, learnings with embeddings, retrieval into later discussions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelServer } from '../../../tools/model-server.js';
-import { HIDDEN_EFFECTS, simulate } from '../../../tools/simulated-team.js';
+import { HIDDEN_EFFECTS, simulate } from '../../../tools/demo-team.js';
 import {
   council,
   decline,
