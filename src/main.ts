@@ -26,6 +26,7 @@ import {
 import { runTick, type TickReport } from './app/tick.js';
 import { runWatcher, type WatchReport } from './app/watcher.js';
 import { runReview, type ReviewReport } from './app/review.js';
+import { runDecay } from './app/decay.js';
 import { refreshDashboardNow } from './app/dashboard.js';
 import { archiveStore, scheduleArchive } from './app/retention.js';
 import {
@@ -140,9 +141,11 @@ export function onConfigEdit(e?: GoogleAppsScript.Events.SheetsOnEdit): void {
   }
 }
 
-export function dailyReview(): ReviewReport {
+export function dailyReview(): ReviewReport & { decayed: string[] } {
   const council = new Council(openBound(), scriptZone());
-  const report = runReview(council);
+  // After the verdicts have moved confidences and marked what was used: unused learnings leave retrieval.
+  const report = { ...runReview(council), decayed: [] as string[] };
+  report.decayed = runDecay(council);
   // The day's verdicts and usage reach the Dashboard charts.
   refreshDashboardNow(council);
   // Once a day, after the review: queue the archive run when a row may have passed its retention (app/retention.ts).

@@ -49,7 +49,12 @@ export class DecisionMemory {
     if (!this.config.settings().get<boolean>('memory.enabled')) return EMPTY_MEMORY;
     const key = `${d.discussion_id}/${agent.agent_id}`;
     if (!this.recalled[key])
-      this.recalled[key] = this.memory().retrieve(situationText(d), agent.agent_id, d.discussion_id);
+      this.recalled[key] = this.memory().retrieve(
+        situationText(d),
+        agent.agent_id,
+        d.discussion_id,
+        d.trigger.target_user_id,
+      );
     const next = props.json<Record<string, string[]>>(PROPERTY_KEYS.nextActions, {});
     const directives = this.config
       .directives()

@@ -18,6 +18,9 @@ export interface Learning {
   source: string;
   embedding: string;
   embedding_model: string;
+  // Milliseconds; 0 when the cell is empty (a learning never applied has no last_applied_at).
+  created_at?: number;
+  last_applied_at?: number;
 }
 
 export interface LearningRules {
@@ -40,7 +43,15 @@ export interface CaseContext {
 // What an agent is given from memory: learnings and cases with their ids, its own next actions, directives.
 export interface AgentMemory {
   learnings: { id: string; scope: string; content: string; confidence: number }[];
-  cases: { id: string; content: string; actions: string[]; verdict: string; similarity: number }[];
+  cases: {
+    id: string;
+    content: string;
+    actions: string[];
+    verdict: string;
+    similarity: number;
+    recency?: number;
+    member?: string;
+  }[];
   nextActions: string[];
   directives: { id: string; content: string; priority: string }[];
 }
@@ -221,13 +232,20 @@ export function shouldNotify(
   return before && before.type === now.type && before.reason === now.reason ? null : now;
 }
 
-// Case memory makes the rule-based decider prefer what worked in similar cases and avoid what did not.
-export function caseAdjustment(action: string, cases: AgentMemory['cases']): number {
+// A case about someone else says less about this person than their own history: it counts this much.
+const OTHER_MEMBER = 0.25;
+
+// Case memory makes the rule-based agents prefer what worked in similar cases and avoid what did not. A case counts
+// by its similarity, discounted by its age (recency, 1 when new: after a member changes, the recent verdicts win)
+// and, when it is about another member than `member`, by OTHER_MEMBER.
+export function caseAdjustment(action: string, cases: AgentMemory['cases'], member = ''): number {
   let adj = 0;
   for (const c of cases) {
     if (c.actions.indexOf(action) < 0) continue;
-    if (c.verdict === 'confirmed') adj += c.similarity;
-    if (c.verdict === 'rejected') adj -= c.similarity;
+    const other = member !== '' && !!c.member && c.member !== member;
+    const w = c.similarity * (c.recency ?? 1) * (other ? OTHER_MEMBER : 1);
+    if (c.verdict === 'confirmed') adj += w;
+    if (c.verdict === 'rejected') adj -= w;
   }
   return adj;
 }

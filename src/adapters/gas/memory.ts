@@ -1,16 +1,24 @@
 // The Learnings tab as memory: embeddings written with rows, decoded once per execution, searched by cosine.
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { OFFLINE_MODEL, embedOffline, encodeVector, l2normalise, modelTag } from '../../core/embedding.js';
-import { EMPTY_MEMORY, type AgentMemory, type CaseContext, type Learning } from '../../core/memory.js';
+import { EMPTY_MEMORY, type AgentMemory, type Learning } from '../../core/memory.js';
+import { recall, recallOptionsOf } from '../../core/recall.js';
 import { buildEmbedding, parseEmbedding, type EmbeddingVendor } from '../../core/providers/embeddings.js';
 import { redact } from '../../core/providers/http.js';
-import { decodeMatrix, topK, type Matrix } from '../../core/retrieval.js';
+import { decodeMatrix, type Matrix } from '../../core/retrieval.js';
 import type { Settings } from '../../core/settings.js';
 import { urlFetchPort } from './http-port.js';
 import { keyProperty } from './keys.js';
 import type { Store } from './store.js';
 
 const learningCols = rowsOf('learnings');
+
+// A date cell as milliseconds; an empty or unreadable cell is 0 (never applied, or written before dates were kept).
+function timeOf(v: unknown): number {
+  if (v instanceof Date) return v.getTime();
+  const t = Date.parse(String(v ?? ''));
+  return Number.isFinite(t) ? t : 0;
+}
 
 export class Memory {
   private cached: Learning[] | null = null;
@@ -58,6 +66,8 @@ export class Memory {
             source: String(r.source),
             embedding: String(r.embedding),
             embedding_model: String(r.embedding_model),
+            created_at: timeOf(r.created_at),
+            last_applied_at: timeOf(r.last_applied_at),
           };
         })
         .filter((l) => l.learning_id !== '');
@@ -107,56 +117,17 @@ export class Memory {
     return { m: this.matrixCache.m, rows };
   }
 
-  // Top-k active learnings for an agent (its own first, then shared) and top-k similar past cases.
-  retrieve(query: string, agent: string, exclude: string): Pick<AgentMemory, 'learnings' | 'cases'> {
+  // Top-k active learnings for an agent (its own first, then shared) and top-k similar past cases (src/core/recall.ts).
+  retrieve(
+    query: string,
+    agent: string,
+    exclude: string,
+    subject = '',
+    now = Date.now(),
+  ): Pick<AgentMemory, 'learnings' | 'cases'> {
     if (!this.rows().length) return { learnings: EMPTY_MEMORY.learnings, cases: EMPTY_MEMORY.cases };
-    const k = this.settings.number('retrieval.top_k');
-    const min = this.settings.number('retrieval.min_confidence');
     const { m, rows } = this.matrix();
-    const byRow: Record<number, Learning> = {};
-    for (const l of rows) byRow[l.row] = l;
-    const q = this.queryVector(query);
-    const usable = (l: Learning) => l.is_active && l.confidence >= min;
-    const own = topK(
-      m,
-      q,
-      k,
-      (row) => byRow[row].scope === 'individual' && byRow[row].agent_id === agent && usable(byRow[row]),
-    );
-    const shared = topK(
-      m,
-      q,
-      Math.max(0, k - own.length),
-      (row) => byRow[row].scope === 'shared' && usable(byRow[row]),
-    );
-    const cases = topK(
-      m,
-      q,
-      k,
-      (row) =>
-        byRow[row].scope === 'case' &&
-        byRow[row].is_active &&
-        caseOf(byRow[row]).discussion_id !== exclude &&
-        caseOf(byRow[row]).verdict !== '',
-    );
-    return {
-      learnings: own.concat(shared).map((h) => ({
-        id: byRow[h.key].learning_id,
-        scope: byRow[h.key].scope,
-        content: byRow[h.key].content,
-        confidence: byRow[h.key].confidence,
-      })),
-      cases: cases.map((h) => {
-        const c = caseOf(byRow[h.key]);
-        return {
-          id: byRow[h.key].learning_id,
-          content: byRow[h.key].content,
-          actions: c.actions,
-          verdict: c.verdict,
-          similarity: Math.round(h.score * 1000) / 1000,
-        };
-      }),
-    };
+    return recall(rows, m, this.queryVector(query), agent, exclude, recallOptionsOf(this.settings, now), subject);
   }
 
   // Every agent of a discussion asks with the same situation: it is embedded once per execution.
@@ -181,14 +152,6 @@ export class Memory {
 
   byId(id: string): Learning | undefined {
     return this.rows().find((l) => l.learning_id === id);
-  }
-}
-
-function caseOf(l: Learning): CaseContext {
-  try {
-    return JSON.parse(l.context) as CaseContext;
-  } catch {
-    return { discussion_id: '', decision_id: '', member: '', metric: '', actions: [], verdict: '' };
   }
 }
 
