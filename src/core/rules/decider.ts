@@ -9,6 +9,13 @@ import { RISKS } from './balancers.js';
 import { changeText, facts } from './facts.js';
 import { allowed, opinions, round2, type L } from './shared.js';
 
+// Case evidence for this member (a recent case counts about its similarity, 0.3–0.9): at or below AVOID_AT an action
+// is left out of the order while anything else remains; at or above KEEP_AT it stays in the order (win-stay,
+// lose-shift). Confirmed evidence adds to an action's vote at full weight, rejected evidence at half, since a
+// rejection may be the other actions' fault.
+const AVOID_AT = -0.3;
+const KEEP_AT = 0.3;
+
 export function decide(
   ctx: AgentContext,
   t: L,
@@ -36,20 +43,31 @@ export function decide(
   const proposed = ctx.objection ? ctx.allowList.filter((a) => ctx.objection!.alternative.indexOf(a) >= 0) : [];
   const guided = ctx.guidance ? ctx.allowList.filter((a) => ctx.guidance!.indexOf(a) >= 0) : [];
   for (const a of proposed.concat(guided)) (votes[a] ??= { agents: [], score: 0 }).score = round2(votes[a].score + 0.5);
-  // Memory: similar past cases pull toward what was confirmed and away from what was rejected.
+  // Memory: similar past cases pull toward what was confirmed; what was rejected for this member (net of later
+  // confirmations, recent verdicts weighing most) is left out while anything else remains.
   const cases = ctx.memory?.cases ?? [];
+  const member = ctx.trigger.target_user_id;
+  const avoided: string[] = [];
   for (const a of ctx.allowList) {
-    const adj = caseAdjustment(a, cases);
+    const adj = caseAdjustment(a, cases, member);
+    if (adj <= AVOID_AT) avoided.push(a);
     if (adj === 0) continue;
     const v = (votes[a] ??= { agents: [], score: 0 });
-    v.score = round2(Math.max(0, v.score + 0.5 * adj));
+    v.score = round2(Math.max(0, v.score + (adj > 0 ? adj : 0.5 * adj)));
   }
-  const ranked = Object.keys(votes)
-    .filter((a) => ctx.allowList.indexOf(a) >= 0 && objected.indexOf(a) < 0)
-    .sort((a, b) => votes[b].score - votes[a].score || (a < b ? -1 : 1));
+  const open = (a: string) => ctx.allowList.indexOf(a) >= 0 && objected.indexOf(a) < 0;
+  const candidates = Object.keys(votes).filter(open);
+  const untried = candidates.filter((a) => avoided.indexOf(a) < 0);
+  const ranked = (untried.length ? untried : candidates).sort(
+    (a, b) => votes[b].score - votes[a].score || (a < b ? -1 : 1),
+  );
   const top = ranked.length ? votes[ranked[0]].score : 0;
-  const selected = ranked.filter((a, i) => i < 3 && votes[a].score >= top * 0.5);
-  if (selected.length === 0) selected.push(allowed(ctx, 'ONE_ON_ONE'));
+  const kept = ctx.allowList.filter(
+    (a) => open(a) && avoided.indexOf(a) < 0 && caseAdjustment(a, cases, member) >= KEEP_AT,
+  );
+  const selected = kept.concat(ranked.filter((a) => kept.indexOf(a) < 0 && votes[a].score >= top * 0.5)).slice(0, 3);
+  if (selected.length === 0)
+    selected.push(ctx.allowList.find((a) => open(a) && avoided.indexOf(a) < 0) ?? allowed(ctx, 'ONE_ON_ONE'));
   const negative = ctx.earlier.find((m) => m.message_type === 'PERSPECTIVE_NEGATIVE')?.content as
     | ContentOf<'PERSPECTIVE_NEGATIVE'>
     | undefined;
@@ -105,6 +123,12 @@ export function decide(
         )
       : '',
     ctx.guidance ? t(`人間からの指示を反映：${ctx.guidance}`, `Human guidance applied: ${ctx.guidance}`) : '',
+    avoided.length
+      ? t(
+          `この人で効果がなかった ${avoided.join(', ')} は避ける。`,
+          `Avoiding ${avoided.join(', ')}, which did not work for this member.`,
+        )
+      : '',
     cases.length
       ? t(
           `類似事例 ${cases.map((c) => `${c.id}(${c.verdict})`).join(', ')} を参照。`,

@@ -2,8 +2,12 @@
 import { pct } from '../kpi.js';
 import type { Action, ContentOf } from '../messages.js';
 import type { AgentContext } from '../provider.js';
+import { caseAdjustment } from '../memory.js';
 import { changeText, type Facts } from './facts.js';
 import { allowed, round2, type L } from './shared.js';
+
+// Confidence moved per unit of case evidence (a similar, recent case counts about 1).
+const MEMORY_STEP = 0.1;
 
 const rate = (x: number | null) => (x === null ? '-' : `${Math.round(x * 100)}%`);
 
@@ -31,11 +35,13 @@ function action(
 
 function opinion(ctx: AgentContext, f: Facts, o: Opinion): ContentOf<'SPECIALIST_OPINION'> {
   const feedback = ctx.feedbackQuestion ? 0.1 : 0;
+  // Memory: similar past cases where this action was confirmed raise the stated confidence, rejected ones lower it.
+  const recalled = MEMORY_STEP * caseAdjustment(o.type, ctx.memory?.cases ?? [], ctx.trigger.target_user_id);
   return {
     analysis: o.analysis,
     evidence: o.evidence.length ? o.evidence : [changeText(f, ctx.lang)],
     hypothesis: o.hypothesis,
-    confidence: round2(Math.min(0.95, o.confidence + feedback)),
+    confidence: round2(Math.max(0.05, Math.min(0.95, o.confidence + feedback + recalled))),
     recommendation: action(f, o.type, o.target, o.description, o.intensity),
   };
 }
