@@ -191,6 +191,9 @@ export const TABS = [
       col('data_points', 'integer', 90, 'Points measured'),
       col('notes', 'text', 260, 'Notes'),
       col('order_status', 'enum', 120, 'Orders as reported when measured (as column L)', EXECUTION_STATUSES),
+      // Appended, so workbooks set up before them gain them at the end on Set up / repair.
+      col('first_majority', 'text', 150, 'What most specialists recommended first (a plain vote)'),
+      col('flip', 'boolean', 70, 'The decision left out that majority (blank: no first answer counted)'),
     ],
   },
   {

@@ -4,6 +4,7 @@ import { rowsOf, type RowMapper, type TabKey } from '../../sheets-schema/index.j
 import { dayCell, dayOf } from '../adapters/gas/records.js';
 import { props } from '../adapters/gas/services.js';
 import type { Commit, StoreState } from '../adapters/gas/store.js';
+import { emptyFlipStats } from '../core/first-answers.js';
 import { thresholdsOf, type Verdict } from '../core/outcomes.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
 import { askForLearnings, learningRulesOf, newLearnings, type Learned } from '../core/review-learnings.js';
@@ -134,6 +135,7 @@ function readProperties(): ReviewProperties {
     agentStats: props.json(PROPERTY_KEYS.agentStats, {}),
     reflectionHistory: props.json(PROPERTY_KEYS.reflectionHistory, {}),
     nextActions: props.json(PROPERTY_KEYS.nextActions, {}),
+    flipStats: props.json(PROPERTY_KEYS.flipStats, emptyFlipStats()),
   };
 }
 
@@ -142,6 +144,7 @@ function propertyValues(p: ReviewProperties): Record<string, string> {
     [PROPERTY_KEYS.nextActions]: JSON.stringify(p.nextActions),
     [PROPERTY_KEYS.agentStats]: JSON.stringify(p.agentStats),
     [PROPERTY_KEYS.reflectionHistory]: JSON.stringify(p.reflectionHistory),
+    [PROPERTY_KEYS.flipStats]: JSON.stringify(p.flipStats ?? emptyFlipStats()),
   };
 }
 

@@ -3,6 +3,7 @@ import { props } from '../adapters/gas/services.js';
 import { rowsOf, tabByKey, TABS } from '../../sheets-schema/index.js';
 import { findSheet } from '../adapters/gas/tabs.js';
 import { ValidationError } from '../core/errors.js';
+import { deliberationOf, type Deliberation, type FlipStats } from '../core/first-answers.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
 import type { Council } from './council.js';
 import { queueActivity } from './steer/busy.js';
@@ -26,6 +27,8 @@ export interface SidebarData {
     calibration: number | null;
     outcomes: number;
   }[];
+  // The council's flip rate and how flips and kept first-answer majorities fared (as GET /status gives them).
+  deliberation: Deliberation;
   discussions: { id: string; status: string; priority: string; target: string; createdAt: string }[];
   // Anything queued or being processed: the page polls while this is true.
   busy: boolean;
@@ -84,6 +87,7 @@ export function sidebarData(council: Council, filter: { status?: string } = {}):
   return {
     tabs,
     agents,
+    deliberation: deliberationOf(props.json<Partial<FlipStats> | null>(PROPERTY_KEYS.flipStats, null)),
     discussions: discussions.reverse(),
     busy: present('queue') ? queueActivity(council.store).busy : false,
     inbox_unread: present('inbox') ? unreadCount(council) : 0,

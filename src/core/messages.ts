@@ -274,6 +274,16 @@ const metadataSchema = z.object({
   learnings: z.array(z.string()).optional(),
   directives: z.array(z.string()).optional(),
   note: z.string().optional(),
+  // On a DECISION_DELIBERATION: the specialists' first-answer majority and whether the order left it out (a flip),
+  // computed by Kaigi from the record (src/core/first-answers.ts), never taken from the model.
+  first_answers: z
+    .object({
+      majority: z.string(),
+      votes: z.number().int().min(0),
+      of: z.number().int().min(0),
+      flip: z.boolean(),
+    })
+    .optional(),
 });
 
 const envelopeSchema = z.object({

@@ -9,6 +9,8 @@ export const PROPERTY_KEYS = {
   usage: 'KAIGI_USAGE',
   // Each agent's hits, misses and Brier score from reviewed outcomes.
   agentStats: 'KAIGI_AGENT_STATS',
+  // The council's first-answer majorities against its decisions: flips and how flips and kept majorities fared.
+  flipStats: 'KAIGI_FLIP_STATS',
   // The last next actions of each agent's reflections, injected into its next prompt.
   nextActions: 'KAIGI_NEXT_ACTIONS',
   // Scores of earlier reflections, for the trend an agent sees.

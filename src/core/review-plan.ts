@@ -1,4 +1,6 @@
 // The daily review as a pure plan: a due decision and what memory holds in, every row, audit event and property out.
+import { opinionScores } from './calibration.js';
+import { countFlip, emptyFlipStats, firstAnswersRecord, type FlipStats } from './first-answers.js';
 import { dayOf as dayOfId } from './ids.js';
 import { orderOf, reflect, shouldNotify, type Learning, type LearningRules } from './memory.js';
 import type { ContentOf } from './messages.js';
@@ -19,11 +21,13 @@ export interface AgentStats {
 
 type ReflectionHistory = Record<string, { self_score: number; to_improve: string }[]>;
 
-// The Script Properties the review keeps (PROPERTY_KEYS.agentStats, .reflectionHistory, .nextActions).
+// The Script Properties the review keeps (PROPERTY_KEYS.agentStats, .reflectionHistory, .nextActions, .flipStats).
 export interface ReviewProperties {
   agentStats: Record<string, AgentStats>;
   reflectionHistory: ReflectionHistory;
   nextActions: Record<string, string[]>;
+  // Absent until the first review that keeps it (and from callers that predate it): read as zeros.
+  flipStats?: FlipStats;
 }
 
 // An Orders row as the review reads it; review_day is the date cell as YYYY-MM-DD, read in the spreadsheet's zone (the day it shows).
@@ -135,6 +139,10 @@ export function planReview(
   const verdict = ev.verdict;
   const at = new Date(w.now);
   const ops: ReviewOp[] = [];
+  const chosen = order.actions.map((x) => x.action_type);
+  // Recomputed from the messages, not read from the deliberation's metadata, so decisions recorded before Kaigi kept
+  // first_answers are measured the same way.
+  const first = firstAnswersRecord(d.messages, chosen);
 
   // The Outcomes row, saying what the orders had been reported as when measured (column L's rule); the review
   // never moves an order itself. A crash before the commit point leaves the decision due.
@@ -159,6 +167,9 @@ export function planReview(
         data_points: ev.points,
         notes: '',
         order_status: executionStatusOf(a.orders.map((o) => o.status)),
+        first_majority: first ? first.majority : '',
+        // Blank when no specialist's first answer counted: there was no majority to overturn.
+        flip: first ? first.flip : '',
       },
       {
         actor: 'kaigi',
@@ -230,18 +241,12 @@ export function planReview(
 
   // Historical accuracy and calibration (SPEC §4.4, §13): stated confidence scored against the verdict.
   const stats = copy(memory.properties.agentStats);
-  if (verdict !== 'inconclusive') {
-    const chosen = order.actions.map((x) => x.action_type);
-    for (const m of d.messages) {
-      if (m.message_type !== 'SPECIALIST_OPINION' || m.metadata.default_opinion) continue;
-      const op = m.content as ContentOf<'SPECIALIST_OPINION'>;
-      const right = chosen.indexOf(op.recommendation.action_type) >= 0 === (verdict === 'confirmed');
-      const st = (stats[m.speaker] ??= { hits: 0, misses: 0, brier: 0, n: 0 });
-      if (right) st.hits++;
-      else st.misses++;
-      st.brier += (op.confidence - (right ? 1 : 0)) ** 2;
-      st.n++;
-    }
+  for (const o of opinionScores(d, chosen, verdict)) {
+    const st = (stats[o.agent] ??= { hits: 0, misses: 0, brier: 0, n: 0 });
+    if (o.right) st.hits++;
+    else st.misses++;
+    st.brier += (o.confidence - (o.right ? 1 : 0)) ** 2;
+    st.n++;
   }
 
   // The discussion closes with its verdict in column M: the commit point. Column L stays as the reports made it.
@@ -278,7 +283,8 @@ export function planReview(
   const nextActions = copy(memory.properties.nextActions);
   for (const ref of reflections)
     nextActions[ref.agent_id] = (nextActions[ref.agent_id] ?? []).concat(ref.next_actions).slice(-3);
-  const properties = { agentStats: stats, reflectionHistory: history, nextActions };
+  const flipStats = countFlip(memory.properties.flipStats ?? emptyFlipStats(), first, verdict);
+  const properties = { agentStats: stats, reflectionHistory: history, nextActions, flipStats };
   return {
     commit: { decision_id: a.decision_id, discussion_id: a.discussion_id, ops, properties },
     memory: { learnings, properties },

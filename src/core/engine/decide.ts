@@ -1,4 +1,5 @@
 // The decision: the decider's deliberation and order, its fallbacks, and the order's record.
+import { firstAnswersRecord } from '../first-answers.js';
 import { orderFromAnswer, type ContentOf, type Message, type OrderAnswer } from '../messages.js';
 import type { AgentContext } from '../provider.js';
 import type { Discussion } from '../types.js';
@@ -62,7 +63,13 @@ export function decideStep(d: Discussion, env: EngineEnv, b: Builder, input: Dec
   const c = answer.content as { deliberation: ContentOf<'DECISION_DELIBERATION'>; order: OrderAnswer };
   // The model gave days ahead; the stored order holds the date they lead to from today in the script's time zone.
   const order = orderFromAnswer(c.order, decisionId, env.today);
-  b.answer({ ...answer, content: c.deliberation }, 5, 'DECISION_DELIBERATION');
+  // What a plain vote of the specialists' first answers would have decided, and whether this order overturns it:
+  // from the record (this step's messages included), whatever the model says of its votes.
+  const first = firstAnswersRecord(
+    d.messages.concat(b.out.messages),
+    order.actions.map((x) => x.action_type),
+  );
+  b.answer({ ...answer, content: c.deliberation }, 5, 'DECISION_DELIBERATION', first ? { first_answers: first } : {});
   const previous = d.final_decision;
   if ((input.objection || input.guidance) && previous && sameActions(order, previous)) {
     const why =

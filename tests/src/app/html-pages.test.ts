@@ -331,6 +331,53 @@ describe('the sidebar', () => {
     expect(page.calls).toEqual([]);
   });
 
+  it('shows the council’s flip rate, flip success and kept success with their counts, in both languages', async () => {
+    const deliberation = {
+      decisions: 8,
+      flips: 2,
+      flip_rate: 0.25,
+      flips_confirmed: 1,
+      flips_rejected: 1,
+      flip_success: 0.5,
+      kept_confirmed: 3,
+      kept_rejected: 0,
+      kept_success: 1,
+    };
+    const agent = {
+      agent_id: 'x',
+      name_ja: '<b>分析</b>',
+      name_en: '<b>An</b>',
+      accuracy: 0.5,
+      calibration: 0.9,
+      outcomes: 2,
+    };
+    const shown = async (lang: 'ja' | 'en', d: unknown) => {
+      const page = openPage(await render('sidebar', lang));
+      page.calls.shift()!.ok({ ...idle, agents: [agent], deliberation: d });
+      const box = page.byId('agent-accuracy')!;
+      return { box: box.children.map((c) => c.textContent), line: page.byId('council-deliberation') };
+    };
+    const en = await shown('en', deliberation);
+    expect(en.box).toEqual([
+      'Council: flip rate 0.25 (2/8)Flip success 0.5 (1/2)Kept-majority success 1 (3/3)',
+      '<b>An</b>: accuracy 0.5 · calibration 0.9 (2)',
+    ]);
+    expect(en.line!.getAttribute('title')).toMatch(/^A flip: /);
+    const ja = await shown('ja', {
+      ...deliberation,
+      flips_rejected: 0,
+      flip_success: 1,
+      kept_confirmed: 0,
+      kept_success: null,
+    });
+    expect(ja.box[0]).toBe(
+      '評議会：多数決を覆した率 0.25 (2/8)覆した決定の的中率 1 (1/1)多数決どおりの決定の的中率 - (0/0)',
+    );
+    // Before any reviewed decision (or from a server that predates the field) there is no line.
+    expect((await shown('en', { ...deliberation, decisions: 0 })).line).toBeUndefined();
+    expect((await shown('en', undefined)).box).toEqual(['<b>An</b>: accuracy 0.5 · calibration 0.9 (2)']);
+  });
+
   it('shows a discussion with its decision first and every message as text, with named controls', async () => {
     const page = openPage(await render('sidebar', 'ja'));
     page.calls.shift()!.ok(listOf('ESCALATED', false));

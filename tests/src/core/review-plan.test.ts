@@ -147,6 +147,7 @@ function memory(): ReviewMemory {
         ],
       },
       nextActions: { analyst: ['x', 'y'] },
+      flipStats: { decisions: 4, flips: 1, flips_confirmed: 0, flips_rejected: 1, kept_confirmed: 2, kept_rejected: 0 },
     },
   };
 }
@@ -365,6 +366,9 @@ describe('planReview', () => {
         data_points: 7,
         notes: '',
         order_status: 'PENDING',
+        // Most rule-based specialists first recommended the action the decider chose.
+        first_majority: 'GOAL_ADJUSTMENT',
+        flip: false,
       },
       audit: {
         actor: 'kaigi',
@@ -535,6 +539,14 @@ describe('planReview', () => {
       organization: { hits: 0, misses: 1, brier: 0.58 ** 2, n: 1 },
       wellbeing: { hits: 0, misses: 1, brier: 0.6 ** 2, n: 1 },
     });
+    expect(commit.properties.flipStats).toEqual({
+      decisions: 5,
+      flips: 1,
+      flips_confirmed: 0,
+      flips_rejected: 1,
+      kept_confirmed: 3,
+      kept_rejected: 0,
+    });
     expect(commit.properties.nextActions.analyst).toEqual([
       'y',
       '根拠となるデータを増やす',
@@ -669,6 +681,8 @@ describe('planReview', () => {
       ['after', 6, { context: JSON.stringify({ ...CASE_CTX, verdict: 'inconclusive' }) }],
     ]);
     expect(commit.properties.agentStats).toEqual(mem.properties.agentStats);
+    // An inconclusive verdict still counts the decision (kept, here), never as confirmed or rejected.
+    expect(commit.properties.flipStats).toEqual({ ...mem.properties.flipStats, decisions: 5 });
     expect(commit.ops[commit.ops.length - 1]).toMatchObject({ values: { outcome_evaluated: 'inconclusive' } });
     expect(after.learnings[0]).toEqual(mem.learnings[0]);
   });
@@ -688,5 +702,57 @@ describe('planReview', () => {
     expect(() => planReview(a, { ...withEmbeddings(a), embeddings: ['E0'] }, memory(), world())).toThrow(
       '5 new learnings came with 1 embeddings',
     );
+  });
+
+  it('records the first-answer majority and flip in Outcomes, and counts a confirmed flip and a rejected kept decision', () => {
+    const outcome = (a: Assessment, mem: ReviewMemory) => {
+      const { commit } = planReview(a, withEmbeddings(a), mem, world());
+      const [row] = writes(commit.ops, 'outcomes');
+      return {
+        row: [row.values.first_majority, row.values.flip, row.values.verdict],
+        stats: commit.properties.flipStats,
+      };
+    };
+    // Five specialists first recommended PRAISE_INCREASE, and the order (GOAL_ADJUSTMENT) left it out: a flip. The
+    // deliberation carries no first_answers, as in a discussion decided before Kaigi recorded them: the review
+    // recomputes them from the opinions.
+    const praise = ['psychology', 'neuroscience', 'organization', 'wellbeing', 'coaching'];
+    const flipped: Discussion = {
+      ...D,
+      messages: D.messages.map((m) => {
+        if (m.message_type === 'DECISION_DELIBERATION') {
+          const { first_answers: _, ...metadata } = m.metadata;
+          return { ...m, metadata };
+        }
+        if (m.message_type !== 'SPECIALIST_OPINION' || praise.indexOf(m.speaker) < 0) return m;
+        const c = m.content as { recommendation: Record<string, unknown> };
+        return { ...m, content: { ...c, recommendation: { ...c.recommendation, action_type: 'PRAISE_INCREASE' } } };
+      }),
+    };
+    expect(flipped.messages.some((m) => m.metadata.first_answers)).toBe(false);
+    const confirmedFlip = assessReview(DUE, flipped, 12, kpi(10, 12), T)!;
+    const none: ReviewMemory = { ...memory(), properties: { ...memory().properties, flipStats: undefined } };
+    const first = outcome(confirmedFlip, none);
+    expect(first).toEqual({
+      row: ['PRAISE_INCREASE', true, 'confirmed'],
+      stats: { decisions: 1, flips: 1, flips_confirmed: 1, flips_rejected: 0, kept_confirmed: 0, kept_rejected: 0 },
+    });
+    // The rule-based council's own decision kept its majority, and the review rejects it.
+    const after = { ...none, properties: { ...none.properties, flipStats: first.stats } };
+    expect(outcome(assessed(kpi(10, 6)), after)).toEqual({
+      row: ['GOAL_ADJUSTMENT', false, 'rejected'],
+      stats: { decisions: 2, flips: 1, flips_confirmed: 1, flips_rejected: 0, kept_confirmed: 0, kept_rejected: 1 },
+    });
+    // No counted first answer (every opinion a default): blank in Outcomes, and not counted.
+    const defaults: Discussion = {
+      ...D,
+      messages: D.messages.map((m) =>
+        m.message_type === 'SPECIALIST_OPINION' ? { ...m, metadata: { ...m.metadata, default_opinion: true } } : m,
+      ),
+    };
+    expect(outcome(assessReview(DUE, defaults, 12, kpi(10, 12), T)!, after)).toEqual({
+      row: ['', '', 'confirmed'],
+      stats: first.stats,
+    });
   });
 });

@@ -1,10 +1,13 @@
 // GET /status (seed 002 §2.3): the council and each agent — idle, busy or in error, the discussion it is in —
-// the queue's depth, and today's tokens and cost against the budget.
+// the queue's depth, today's tokens and cost against the budget, and how often deliberation overturned the vote.
 import { rowsOf } from '../../../../sheets-schema/index.js';
+import { props } from '../../../adapters/gas/services.js';
 import { type Pointer, parsePointer } from '../../../core/cells.js';
 import { ALL_ROLES } from '../../../core/api.js';
 import { activeDiscussions, agentStates, queueDepth } from '../../../core/api-progress.js';
 import { getStatusInput } from '../../../core/api-schemas.js';
+import { deliberationOf, type FlipStats } from '../../../core/first-answers.js';
+import { PROPERTY_KEYS } from '../../../core/property-keys.js';
 import type { AgentRequest } from '../../../core/provider.js';
 import { RulesProvider } from '../../../core/providers/rules.js';
 import { UnavailableProvider } from '../../../core/providers/unavailable.js';
@@ -111,13 +114,16 @@ function councilStatus(council: Council, caller: Caller): Record<string, unknown
       over_budget: u.tokens >= tokenBudget || u.cost >= costBudget,
     },
     agents,
+    // The reviewed decisions against the specialists' first-answer majority (src/core/first-answers.ts): one
+    // property read, kept by the daily review, so a poll costs no Sheets read.
+    deliberation: deliberationOf(props.json<Partial<FlipStats> | null>(PROPERTY_KEYS.flipStats, null)),
   };
 }
 
 export const getStatus = defineOperation({
   name: 'get_status',
   description:
-    'The council and its rooms: each agent idle, busy or in error with its discussion, the queue, and today’s tokens and cost against the budget.',
+    'The council and its rooms: each agent idle, busy or in error with its discussion, the queue, today’s tokens and cost against the budget, and how often deliberation overturned the specialists’ first-answer majority and how that fared.',
   mutates: false,
   tool: true,
   http: { method: 'GET', path: '/status' },
