@@ -10,14 +10,14 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'core', include: ['tests/src/core/**/*.test.ts'] },
+        test: { name: 'core', include: ['tests/src/core/**/*.test.ts', 'tests/bench/**/*.test.ts'] },
       },
       {
         extends: true,
         test: {
           name: 'bundle',
           include: ['tests/**/*.test.ts'],
-          exclude: ['tests/src/core/**'],
+          exclude: ['tests/src/core/**', 'tests/bench/**'],
           globalSetup: ['tests/global-setup.ts'],
           setupFiles: ['tests/close-runtimes.ts'],
         },

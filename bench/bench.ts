@@ -1,16 +1,18 @@
 // npm run bench: measures SPEC §15 targets through the built file in the local runtime.
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { isMainThread } from 'node:worker_threads';
 import { Runtime, type ExecutionResult } from '../runtime/runtime.js';
 import type { SheetModel, Workbook } from '../runtime/host/workbook.js';
 import { ModelServer } from '../tools/model-server.js';
 import { encodeVector, l2normalise } from '../src/core/embedding.js';
 import { decodeMatrix, topK } from '../src/core/retrieval.js';
-import { confirmedRate, simulate } from '../tools/demo-team.js';
 import { demoTrigger } from '../src/core/demo-data.js';
 import { chaosBench } from './chaos.js';
 import { quotaBench } from './quota.js';
 import { auditBench } from './audit.js';
 import { apiBench, printApi } from './api.js';
+import { learningBench, printLearning, serveLearningJobs } from './learning.js';
 
 const START = Date.UTC(2026, 0, 15, 1, 0, 0);
 const TRIGGER = demoTrigger();
@@ -224,44 +226,6 @@ function retrievalBench(
   };
 }
 
-// Sixty days of the simulated team with memory on and off, same seed: the share of confirmed verdicts
-// (inconclusive ones left out) in the second half.
-async function learningBench(
-  days: number,
-  seed: number,
-): Promise<{
-  confirmed_rate_memory: number;
-  confirmed_rate_no_memory: number;
-  days: number;
-  verdicts_memory: number;
-  verdicts_no_memory: number;
-  seed: number;
-}> {
-  const rates: number[] = [];
-  const counts: number[] = [];
-  for (const memory of [true, false]) {
-    const rt = new Runtime({ startAt: START });
-    try {
-      must(await rt.run('setup', [], { kind: 'menu' }));
-      must(await rt.run('seedDemoData', [], { kind: 'menu' }));
-      if (!memory) await setSetting(rt, 'memory.enabled', 'false');
-      const r = await simulate(rt, days, seed);
-      rates.push(Math.round(confirmedRate(r.verdicts, Math.floor(days / 2)) * 1000) / 1000);
-      counts.push(r.verdicts.filter((v) => v.day >= Math.floor(days / 2) && v.verdict !== 'inconclusive').length);
-    } finally {
-      await rt.close();
-    }
-  }
-  return {
-    confirmed_rate_memory: rates[0],
-    confirmed_rate_no_memory: rates[1],
-    days,
-    verdicts_memory: counts[0],
-    verdicts_no_memory: counts[1],
-    seed,
-  };
-}
-
 async function main(): Promise<void> {
   const json = process.argv.includes('--json');
   const large = Number(process.env.KAIGI_BENCH_LARGE_LOG ?? 10000);
@@ -282,7 +246,8 @@ async function main(): Promise<void> {
       requests: par.requests,
     });
   }
-  const learning = want('learning') ? await learningBench(60, 42) : null;
+  const learned = want('learning') ? await learningBench(fileURLToPath(import.meta.url)) : null;
+  const learning = learned?.learning ?? null;
   const small = want('sheets') ? await sheetsBench(10) : { roundTrips: 0, executions: 0, byOp: {} };
   const big = want('sheets') ? await sheetsBench(large) : { roundTrips: 0, executions: 0, byOp: {} };
   const chaos = want('chaos') ? await chaosBench(START) : null;
@@ -368,20 +333,16 @@ async function main(): Promise<void> {
       `  discussions a day: ${quota.discussions_per_day_consumer} (consumer, 90 min; target ≥ 100), ${quota.discussions_per_day_workspace} (Workspace, 6 h)`,
     );
   }
-  if (learning) {
-    console.log(
-      '\nLearning: simulated team, 60 days, second-half share of confirmed verdicts (target: memory > no memory)',
-    );
-    console.log(
-      `  memory on: ${learning.confirmed_rate_memory} (${learning.verdicts_memory} verdicts); memory off: ${learning.confirmed_rate_no_memory} (${learning.verdicts_no_memory} verdicts)`,
-    );
-  }
+  if (learned) printLearning(learned.learning, learned.ablations);
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+// The same file runs the learning benchmark's worker threads.
+if (isMainThread)
+  main().then(
+    () => process.exit(0),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+else serveLearningJobs();

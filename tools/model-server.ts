@@ -1,6 +1,7 @@
 // A local model server speaking the OpenAI, Anthropic and Gemini wire formats, for tests and the bench.
 // It answers over real HTTP with schema-valid JSON (a sensible one, or a random one drawn from the request's schema),
 // or with the faults a test asks for, and records every request.
+import { seededRandom } from './seeded-random.js';
 import { generateSync } from 'json-schema-faker';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -137,18 +138,6 @@ function asJsonSchema(vendor: Recorded['vendor'], schema: any): any {
   return schema.nullable === true ? { anyOf: [out, { type: 'null' }] } : out;
 }
 
-// A seeded generator of floats in [0, 1) (mulberry32), so every draw can be repeated from its seed.
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 // Where a schema sets no upper bound, a draw still sometimes goes past every bound Kaigi's checks use, so a bound a
 // vendor's schema left out shows up as a refused answer.
 const UNBOUNDED = { length: 25000, items: 30 };
@@ -210,7 +199,7 @@ function sized(schema: any, r: () => number): any {
 // One random instance of a vendor's schema, the same for the same seed: optional properties come and go, enums take
 // any member, strings and arrays any size their bounds allow (see sized()).
 export function randomInstance(vendor: Recorded['vendor'], schema: any, seed: number): any {
-  return generateSync(sized(asJsonSchema(vendor, schema), rng(seed)), { seed, optionalsProbability: 0.5 });
+  return generateSync(sized(asJsonSchema(vendor, schema), seededRandom(seed)), { seed, optionalsProbability: 0.5 });
 }
 
 function envelope(
