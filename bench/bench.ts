@@ -279,28 +279,34 @@ async function main(): Promise<void> {
     return;
   }
   console.log(`Kaigi bench — ${result.machine.cpus} × ${result.machine.model}, Node ${result.machine.node}\n`);
-  console.log('Discussion latency against the local model server (target: wall ≤ 1.25 × rounds × L, rounds ≤ 5)');
-  for (const l of latency)
+  if (latency.length) {
+    console.log('Discussion latency against the local model server (target: wall ≤ 1.25 × rounds × L, rounds ≤ 5)');
+    for (const l of latency)
+      console.log(
+        `  L = ${String(l.L_ms).padStart(4)} ms: ${l.rounds} rounds, ${l.wall_ms} ms wall, ratio ${l.ratio}; phases forced serial: ${l.serial_wall_ms} ms (${l.serial_rounds} rounds)`,
+      );
+    console.log('');
+  }
+  if (want('sheets')) {
+    console.log('Sheets round trips per full discussion (target ≤ 40, large/small ≤ 1.2)');
     console.log(
-      `  L = ${String(l.L_ms).padStart(4)} ms: ${l.rounds} rounds, ${l.wall_ms} ms wall, ratio ${l.ratio}; phases forced serial: ${l.serial_wall_ms} ms (${l.serial_rounds} rounds)`,
+      `  log of ${String(10).padStart(6)} earlier discussions: ${small.roundTrips} round trips in ${small.executions} executions`,
     );
-  console.log('');
-  console.log('Sheets round trips per full discussion (target ≤ 40, large/small ≤ 1.2)');
-  console.log(
-    `  log of ${String(10).padStart(6)} earlier discussions: ${small.roundTrips} round trips in ${small.executions} executions`,
-  );
-  console.log(
-    `  log of ${String(large).padStart(6)} earlier discussions: ${big.roundTrips} round trips in ${big.executions} executions`,
-  );
-  console.log(`  ratio: ${result.sheets.ratio}`);
-  console.log(`  by operation (large log): ${JSON.stringify(big.byOp)}`);
-  console.log(
-    '\nRetrieval: top-10 over stored int8 embeddings, decoding included (target at 256 dims: median ≤ 50 ms, recall@10 ≥ 0.95)',
-  );
-  for (const r of retrieval)
     console.log(
-      `  ${String(r.dims).padStart(4)} dims × ${r.n}: median ${r.median_ms} ms, recall@10 ${r.recall_at_10}, ${r.cell_chars} characters per cell`,
+      `  log of ${String(large).padStart(6)} earlier discussions: ${big.roundTrips} round trips in ${big.executions} executions`,
     );
+    console.log(`  ratio: ${result.sheets.ratio}`);
+    console.log(`  by operation (large log): ${JSON.stringify(big.byOp)}`);
+  }
+  if (retrieval.length) {
+    console.log(
+      '\nRetrieval: top-10 over stored int8 embeddings, decoding included (target at 256 dims: median ≤ 50 ms, recall@10 ≥ 0.95)',
+    );
+    for (const r of retrieval)
+      console.log(
+        `  ${String(r.dims).padStart(4)} dims × ${r.n}: median ${r.median_ms} ms, recall@10 ${r.recall_at_10}, ${r.cell_chars} characters per cell`,
+      );
+  }
   if (audit) {
     console.log(`\nAudit: ${audit.discussions} discussions, then verifyAudit over the workbook`);
     console.log(

@@ -258,6 +258,10 @@ export function printLearning(l: LearningResult, lines: AblationLine[]): void {
     );
   });
   console.log(`  tokens per discussion: ${JSON.stringify(l.tokens_per_discussion)}`);
+  const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  console.log(
+    `  targets: ≥ 200 verdicts ${met(Math.min(l.verdicts_memory, l.verdicts_no_memory) >= 200)}; interval above 0 ${met(l.diff_ci95[0] > 0)}; memory ≥ vote ${met(l.confirmed_rate_memory >= l.vote_baseline_rate)}; Brier lower with memory ${met(l.brier_memory < l.brier_no_memory)}`,
+  );
   console.log(`\nAblations (${l.ablation_seeds.length} seeds × ${l.days} days; memory on)`);
   console.log(
     `  ${'council'.padEnd(30)} ${'confirmed'.padStart(9)} ${'verdicts'.padStart(8)} ${'tokens/disc.'.padStart(12)}`,
