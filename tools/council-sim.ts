@@ -52,6 +52,8 @@ export interface SimDiscussion {
   day: number;
   discussion_id: string;
   member: string;
+  // As the deliberation ended (DECIDED, ESCALATED or TIMEOUT), and the council's own order (a baseline arm then
+  // carries out another action: SimVerdict.actions).
   status: string;
   actions: string[];
   majority: string;
