@@ -8,7 +8,7 @@ import { applyStep, planStep, runStep, type EngineEnv } from '../src/core/engine
 import { firstAnswers, isFlip } from '../src/core/first-answers.js';
 import { decisionId, discussionId } from '../src/core/ids.js';
 import { declineOf, series } from '../src/core/kpi.js';
-import { caseText, EMPTY_MEMORY, orderOf, situationText, type Learning } from '../src/core/memory.js';
+import { caseContext, caseText, EMPTY_MEMORY, orderOf, situationText, type Learning } from '../src/core/memory.js';
 import type { ContentOf } from '../src/core/messages.js';
 import { thresholdsOf, type Verdict } from '../src/core/outcomes.js';
 import { RulesProvider } from '../src/core/providers/rules.js';
@@ -340,14 +340,7 @@ export function simulateCouncil(o: SimOptions): SimResult {
       agent_id: '',
       category: 'case',
       content: caseText(after),
-      context: JSON.stringify({
-        discussion_id: after.discussion_id,
-        decision_id: order.decision_id,
-        member: after.trigger.target_user_id,
-        metric: String(after.trigger.context.metric ?? ''),
-        actions: order.actions.map((a) => a.action_type),
-        verdict: '',
-      }),
+      context: JSON.stringify(caseContext(after, order)),
       confidence: lrules.initial,
       times_applied: 0,
       times_successful: 0,

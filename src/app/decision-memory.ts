@@ -4,7 +4,7 @@ import { learningRow, Memory } from '../adapters/gas/memory.js';
 import { props } from '../adapters/gas/services.js';
 import type { Commit, Store } from '../adapters/gas/store.js';
 import type { StepResult } from '../core/engine.js';
-import { type AgentMemory, type CaseContext, caseText, EMPTY_MEMORY, situationText } from '../core/memory.js';
+import { type AgentMemory, caseContext, caseText, EMPTY_MEMORY, situationText } from '../core/memory.js';
 import type { ContentOf } from '../core/messages.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
 import type { AgentStats } from '../core/review-plan.js';
@@ -72,14 +72,7 @@ export class DecisionMemory {
     const now = Date.now();
     const mem = this.memory();
     const o = order.content as ContentOf<'EXECUTION_ORDER'>;
-    const ctx: CaseContext = {
-      discussion_id: after.discussion_id,
-      decision_id: o.decision_id,
-      member: after.trigger.target_user_id,
-      metric: String(after.trigger.context.metric ?? ''),
-      actions: o.actions.map((a) => a.action_type),
-      verdict: '',
-    };
+    const ctx = caseContext(after, o);
     const content = caseText(after);
     const [cell] = mem.embed([content]);
     changes.learnings = true;

@@ -88,6 +88,18 @@ export function orderOf(d: Discussion): ContentOf<'EXECUTION_ORDER'> | null {
   return d.final_decision ? (d.final_decision as unknown as ContentOf<'EXECUTION_ORDER'>) : null;
 }
 
+// The context a case learning stores: whose case, which metric, which actions; the verdict comes later.
+export function caseContext(d: Discussion, o: ContentOf<'EXECUTION_ORDER'>): CaseContext {
+  return {
+    discussion_id: d.discussion_id,
+    decision_id: o.decision_id,
+    member: d.trigger.target_user_id,
+    metric: String(d.trigger.context.metric ?? ''),
+    actions: o.actions.map((a) => a.action_type),
+    verdict: '',
+  };
+}
+
 export function caseText(d: Discussion): string {
   const o = orderOf(d);
   return `${situationText(d)} → ${o ? o.actions.map((a) => a.action_type).join(', ') : 'no decision'}`;
