@@ -233,7 +233,9 @@ export function printLearning(l: LearningResult, lines: AblationLine[]): void {
   console.log(
     `\nLearning: simulated team of 24, ${l.days} days × ${l.seeds.length} seeds, in-process (${l.workers} workers, ${(l.wall_ms / 1000).toFixed(0)} s)`,
   );
-  console.log('  (targets: ≥ 200 verdicts an arm, memory − no memory interval above 0, memory ≥ vote, Brier lower)');
+  console.log(
+    '  (targets: ≥ 200 verdicts an arm, memory − no memory interval above 0, memory ≥ vote, Brier lower, pooled and per agent)',
+  );
   console.log(`  memory:        ${pct(l.confirmed_rate_memory)} confirmed of ${l.verdicts_memory} verdicts`);
   console.log(`  no memory:     ${pct(l.confirmed_rate_no_memory)} of ${l.verdicts_no_memory}`);
   console.log(`  memory − no memory, 95 % interval: [${l.diff_ci95.join(', ')}]`);
@@ -259,8 +261,11 @@ export function printLearning(l: LearningResult, lines: AblationLine[]): void {
   });
   console.log(`  tokens per discussion: ${JSON.stringify(l.tokens_per_discussion)}`);
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  // SPEC §15 asks that each agent's calibration improves, not only the pooled score.
+  const agents = Object.values(l.brier_by_agent);
+  const better = agents.filter((b) => b.memory < b.no_memory).length;
   console.log(
-    `  targets: ≥ 200 verdicts ${met(Math.min(l.verdicts_memory, l.verdicts_no_memory) >= 200)}; interval above 0 ${met(l.diff_ci95[0] > 0)}; memory ≥ vote ${met(l.confirmed_rate_memory >= l.vote_baseline_rate)}; Brier lower with memory ${met(l.brier_memory < l.brier_no_memory)}`,
+    `  targets: ≥ 200 verdicts ${met(Math.min(l.verdicts_memory, l.verdicts_no_memory) >= 200)}; interval above 0 ${met(l.diff_ci95[0] > 0)}; memory ≥ vote ${met(l.confirmed_rate_memory >= l.vote_baseline_rate)}; Brier lower with memory ${met(l.brier_memory < l.brier_no_memory)} (pooled), ${better} of ${agents.length} agents ${met(better === agents.length)}`,
   );
   console.log(`\nAblations (${l.ablation_seeds.length} seeds × ${l.days} days; memory on)`);
   console.log(
