@@ -6,6 +6,9 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // expect.poll waits for the product (a browser page calling the built file, say); its default second is too
+    // short on a loaded 2-core CI machine, where an estimate once took longer. A poll only waits: it asserts no time.
+    expect: { poll: { timeout: 30_000 } },
     pool: 'forks',
     projects: [
       {
