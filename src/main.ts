@@ -26,6 +26,7 @@ import {
 import { runTick, type TickReport } from './app/tick.js';
 import { runWatcher, type WatchReport } from './app/watcher.js';
 import { runReview, type ReviewReport } from './app/review.js';
+import { tellUnreadableCases } from './app/case-check.js';
 import { runDecay } from './app/decay.js';
 import { refreshDashboardNow } from './app/dashboard.js';
 import { archiveStore, scheduleArchive } from './app/retention.js';
@@ -141,11 +142,13 @@ export function onConfigEdit(e?: GoogleAppsScript.Events.SheetsOnEdit): void {
   }
 }
 
-export function dailyReview(): ReviewReport & { decayed: string[] } {
+export function dailyReview(): ReviewReport & { decayed: string[]; unreadable_cases: string[] } {
   const council = new Council(openBound(), scriptZone());
   // After the verdicts have moved confidences and marked what was used: unused learnings leave retrieval.
-  const report = { ...runReview(council), decayed: [] as string[] };
+  const report = { ...runReview(council), decayed: [] as string[], unreadable_cases: [] as string[] };
   report.decayed = runDecay(council);
+  // A case row a person's edit left unreadable is skipped by recall and review; a person is told which.
+  report.unreadable_cases = tellUnreadableCases(council);
   // The day's verdicts and usage reach the Dashboard charts.
   refreshDashboardNow(council);
   // Once a day, after the review: queue the archive run when a row may have passed its retention (app/retention.ts).

@@ -1,4 +1,5 @@
 // Memory: learnings and cases, how verdicts move them, what agents learn and reflect after an outcome.
+import { z } from 'zod';
 import type { Verdict } from './outcomes.js';
 import type { ContentOf, Message } from './messages.js';
 import type { Discussion } from './types.js';
@@ -31,6 +32,17 @@ export interface LearningRules {
   promoteAfter: number;
 }
 
+// A case row's context cell: which decision, about whom, what was done and, once reviewed, the verdict. The cell
+// can be edited by a person, so it is read through this schema; keys it does not know are kept.
+const CaseContextSchema = z.looseObject({
+  discussion_id: z.string(),
+  decision_id: z.string(),
+  member: z.string(),
+  metric: z.string().default(''),
+  actions: z.array(z.string()),
+  verdict: z.enum(['confirmed', 'rejected', 'inconclusive', '']),
+});
+
 export interface CaseContext {
   discussion_id: string;
   decision_id: string;
@@ -38,6 +50,18 @@ export interface CaseContext {
   metric: string;
   actions: string[];
   verdict: Verdict | '';
+}
+
+// The case in a context cell, or null when the cell holds no case (not JSON, or JSON of another shape).
+export function parseCaseContext(text: string): (CaseContext & Record<string, unknown>) | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const r = CaseContextSchema.safeParse(v);
+  return r.success ? r.data : null;
 }
 
 // What an agent is given from memory: learnings and cases with their ids, its own next actions, directives.

@@ -1,6 +1,6 @@
 // What an agent recalls before it speaks (SPEC §8.2): the learnings and past cases nearest its situation, ranked by
 // similarity, recency and confidence with the weights in Settings; unused learnings fade out (seed 003 §11.5).
-import { EMPTY_MEMORY, type AgentMemory, type CaseContext, type Learning } from './memory.js';
+import { EMPTY_MEMORY, type AgentMemory, type CaseContext, type Learning, parseCaseContext } from './memory.js';
 import { topK, type Matrix } from './retrieval.js';
 import type { Settings } from './settings.js';
 
@@ -37,14 +37,18 @@ function recencyOf(l: Pick<Learning, 'created_at'>, o: Pick<RecallOptions, 'half
   return o.halfLifeDays > 0 ? 0.5 ** (age / o.halfLifeDays) : 1;
 }
 
-// A case whose context cell was edited into something unreadable is a case with no actions and no verdict: it is
-// left out of retrieval (isCase) instead of failing every discussion that would recall it.
+// A case whose context cell was edited into something that is not a case has no actions and no verdict: it is left
+// out of retrieval (isCase) instead of failing every discussion that would recall it, and the daily review tells a
+// person which rows they are (unreadableCases).
+const NO_CASE: CaseContext = { discussion_id: '', decision_id: '', member: '', metric: '', actions: [], verdict: '' };
+
 function caseOf(l: Learning): CaseContext {
-  try {
-    return JSON.parse(l.context) as CaseContext;
-  } catch {
-    return { discussion_id: '', decision_id: '', member: '', metric: '', actions: [], verdict: '' };
-  }
+  return parseCaseContext(l.context) ?? NO_CASE;
+}
+
+// The active case rows whose context cell holds no case.
+export function unreadableCases(rows: readonly Learning[]): Learning[] {
+  return rows.filter((l) => l.scope === 'case' && l.is_active && parseCaseContext(l.context) === null);
 }
 
 // The k best among the rows `allow` accepts: the nearest 4k by cosine, re-ranked by the weighted score.

@@ -1,7 +1,7 @@
 // What a reviewed decision teaches: the model's learnings when it gives valid ones, else the rule-based extraction.
 import { learningRequest } from './engine.js';
 import type { EngineEnv } from './engine.js';
-import { applyVerdict, extractLearnings, type CaseContext, type Learning, type LearningRules } from './memory.js';
+import { applyVerdict, extractLearnings, type Learning, type LearningRules, parseCaseContext } from './memory.js';
 import type { LearningContent } from './messages.js';
 import { validationErrors } from './providers/http.js';
 import { write, type ReviewOp, type SeqName } from './review-ops.js';
@@ -61,15 +61,6 @@ export function newLearnings(a: Assessment, lang: 'ja' | 'en', answer: LearningA
   return { items: extractLearnings(a.discussion, a.ev.verdict, lang), source: 'rules' };
 }
 
-// A case learning's context; one that does not parse belongs to no decision.
-function caseContext(l: Learning): CaseContext | null {
-  try {
-    return JSON.parse(l.context) as CaseContext;
-  } catch {
-    return null;
-  }
-}
-
 // Learnings applied in the decision move with the verdict; the decision's case records it. Both are written
 // after the commit point, so a replay never moves a confidence twice.
 export function moveLearnings(
@@ -82,7 +73,8 @@ export function moveLearnings(
   for (const m of a.discussion.messages) for (const x of m.metadata.learnings ?? []) applied.add(x);
   const ops: ReviewOp[] = [];
   const moved = learnings.map((l) => {
-    const ctx = l.scope === 'case' ? caseContext(l) : null;
+    // A case whose context holds no case belongs to no decision (the daily review names it to a person).
+    const ctx = l.scope === 'case' ? parseCaseContext(l.context) : null;
     const isCase = ctx !== null && ctx.decision_id === a.decision_id;
     if (!applied.has(l.learning_id) && !isCase) return l;
     const next = isCase ? { ...l, context: JSON.stringify({ ...ctx, verdict }) } : applyVerdict(l, verdict, rules);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeVector } from '../../../src/core/embedding.js';
 import type { Learning } from '../../../src/core/memory.js';
-import { decayed, recall, recallOptionsOf, type RecallOptions } from '../../../src/core/recall.js';
+import { decayed, recall, recallOptionsOf, type RecallOptions, unreadableCases } from '../../../src/core/recall.js';
 import { decodeMatrix } from '../../../src/core/retrieval.js';
 import { DEFAULT_SETTINGS, Settings } from '../../../src/core/settings.js';
 
@@ -133,12 +133,15 @@ describe('recall', () => {
     expect(recall(rows, matrixOf(rows), Q, 'a', '', opts({ k: 0 }))).toEqual({ learnings: [], cases: [] });
   });
 
-  it('leaves out a case whose context cell is unreadable instead of failing', () => {
-    const rows = [
-      { ...caseRow(2, 'ito', 'confirmed', [1, 0, 0, 0]), context: '{oops' },
-      caseRow(3, 'ito', 'rejected', [1, 0, 0, 0]),
-    ];
-    expect(recall(rows, matrixOf(rows), Q, 'a', '', opts(), 'ito').cases.map((c) => c.id)).toEqual(['LRN-3']);
+  it('leaves out a case whose context cell is unreadable or not a case instead of failing', () => {
+    // Each is what a person's edit can leave in the cell: not JSON, JSON of another shape, a case with a bad field.
+    const bad = ['{oops', 'null', '123', '"text"', '[]', '{"member":"ito","verdict":"confirmed","actions":"A"}'];
+    const rows = bad
+      .map((context, i) => ({ ...caseRow(10 + i, 'ito', 'confirmed', [1, 0, 0, 0]), context }))
+      .concat([caseRow(3, 'ito', 'rejected', [1, 0, 0, 0])]);
+    const got = recall(rows, matrixOf(rows), Q, 'a', '', opts({ k: 8 }), 'ito').cases;
+    expect(got.map((c) => c.id)).toEqual(['LRN-3']);
+    expect(unreadableCases(rows).map((l) => l.learning_id)).toEqual(bad.map((_, i) => `LRN-${10 + i}`));
   });
 });
 
