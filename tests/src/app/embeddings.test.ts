@@ -1,0 +1,76 @@
+// Embeddings through the built file: a changed embedding model re-embeds every row, and the vendors' embedding APIs
+// are called over real HTTP at the configured size.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ModelServer } from '../../../tools/model-server.js';
+import { simulate } from '../../../tools/demo-team.js';
+import { council, ok, setSetting, settle, start } from '../../council-helpers.js';
+import { records } from '../../helpers.js';
+
+describe('a changed embedding model', () => {
+  it('re-embeds every stored row through queued work, so vectors of different models are never compared', async () => {
+    const rt = await council();
+    await simulate(rt, 14, 42);
+    const before = records(rt, 'learnings');
+    // Two rejected outcomes: two cases, and from each the rules extract four individual lessons and one shared.
+    expect(before.length).toBe(12);
+    expect(new Set(before.map((r) => r.embedding_model))).toEqual(new Set(['kaigi-ngram-v1:256']));
+    await setSetting(rt, 'embedding.dimensions', '128');
+    const review = ok(await rt.run('dailyReview', [], { kind: 'trigger' }));
+    expect(review.reembed).toBe(true);
+    await settle(rt);
+    const after = records(rt, 'learnings');
+    expect(after.map((r) => r.learning_id)).toEqual(before.map((r) => r.learning_id));
+    expect(new Set(after.map((r) => r.embedding_model))).toEqual(new Set(['kaigi-ngram-v1:128']));
+    for (const r of after) expect(String(r.embedding).length).toBeLessThan(200);
+    expect(
+      records(rt, 'queue')
+        .filter((q) => q.type === 'memory.reembed')
+        .map((q) => q.status),
+    ).toEqual(['done']);
+  }, 120_000);
+});
+
+describe('embedding providers', () => {
+  let server: ModelServer;
+  let base = '';
+  beforeAll(async () => {
+    server = new ModelServer();
+    base = await server.start();
+  });
+  afterAll(() => server.stop());
+
+  for (const [vendor, model, path, keyProp] of [
+    ['openai', 'text-embedding-3-small', '/v1', 'KAIGI_KEY_OPENAI'],
+    ['gemini', 'text-embedding-004', '/v1beta', 'KAIGI_KEY_GEMINI'],
+  ] as const) {
+    it(`${vendor}: embeds a learning when its row is written, at the configured size`, async () => {
+      const rt = await council();
+      // The local model server is on loopback: allowed explicitly, as the CLI does for a local --base-url.
+      rt.allowLocalFetch = [base];
+      rt.scriptProperties.set({ [keyProp]: 'embedding-test-key-000000' });
+      const set = (k: string, v: string) => setSetting(rt, k, v);
+      await set('embedding.provider', vendor);
+      await set('embedding.model', model);
+      await set('provider.base_urls', JSON.stringify({ [vendor]: `${base}${path}` }));
+      const from = server.requests.length;
+      await start(rt);
+      await settle(rt);
+      const calls = server.requests.slice(from);
+      const call = calls[calls.length - 1];
+      if (vendor === 'openai') {
+        expect(call.path).toBe('/v1/embeddings');
+        expect(call.headers.authorization).toBe('Bearer embedding-test-key-000000');
+        expect(call.body).toMatchObject({ model, dimensions: 256 });
+        expect(Array.isArray(call.body.input)).toBe(true);
+      } else {
+        expect(call.path).toBe(`/v1beta/models/${model}:batchEmbedContents`);
+        expect(call.headers['x-goog-api-key']).toBe('embedding-test-key-000000');
+        expect(call.body.requests[0]).toMatchObject({ model: `models/${model}`, outputDimensionality: 256 });
+      }
+      const learnings = records(rt, 'learnings');
+      expect(learnings.length).toBe(1);
+      expect(learnings[0].embedding_model).toBe(`${model}:256`);
+      expect(String(learnings[0].embedding).length).toBeLessThan(400);
+    });
+  }
+});
