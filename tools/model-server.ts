@@ -2,9 +2,13 @@
 // It answers over real HTTP with schema-valid JSON (a sensible one, or a random one drawn from the request's schema),
 // or with the faults a test asks for, and records every request.
 import { seededRandom } from './seeded-random.js';
+import { envelope, schemaOf, textsOf, vendorOf, type Json, type Vendor } from './model-wire.js';
 import { generateSync } from 'json-schema-faker';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+// Kept importable from here, where it was first exported.
+export { vendorOf } from './model-wire.js';
 
 export type Fault = 'ok' | 'random' | 'malformed' | 'violate' | 'oversized' | 'injection' | 'echo_auth' | 'hang';
 
@@ -26,50 +30,10 @@ export interface Recorded {
   path: string;
   headers: http.IncomingHttpHeaders;
   body: any;
-  vendor: 'openai' | 'anthropic' | 'gemini';
+  vendor: Vendor;
   schema: any;
   system: string;
   user: string;
-}
-
-type Json = Record<string, any>;
-
-export function vendorOf(path: string): Recorded['vendor'] {
-  if (path.endsWith(':generateContent')) return 'gemini';
-  if (path.endsWith('/messages')) return 'anthropic';
-  return 'openai';
-}
-
-function schemaOf(vendor: Recorded['vendor'], body: Json): any {
-  if (vendor === 'anthropic') return body.tools?.[0]?.input_schema;
-  if (vendor === 'gemini') return body.generationConfig?.responseSchema;
-  return body.response_format?.json_schema?.schema;
-}
-
-function textsOf(vendor: Recorded['vendor'], body: Json): { system: string; user: string } {
-  if (vendor === 'anthropic')
-    return {
-      system: (body.system ?? []).map((b: Json) => b.text).join('\n'),
-      user: (body.messages ?? [])
-        .map((m: Json) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
-        .join('\n'),
-    };
-  if (vendor === 'gemini')
-    return {
-      system: (body.systemInstruction?.parts ?? []).map((p: Json) => p.text).join('\n'),
-      user: (body.contents ?? []).flatMap((c: Json) => c.parts.map((p: Json) => p.text)).join('\n'),
-    };
-  const msgs: Json[] = body.messages ?? [];
-  return {
-    system: msgs
-      .filter((m) => m.role === 'system')
-      .map((m) => m.content)
-      .join('\n'),
-    user: msgs
-      .filter((m) => m.role !== 'system')
-      .map((m) => m.content)
-      .join('\n'),
-  };
 }
 
 let today = () => new Date().toISOString().slice(0, 10);
@@ -200,55 +164,6 @@ function sized(schema: any, r: () => number): any {
 // any member, strings and arrays any size their bounds allow (see sized()).
 export function randomInstance(vendor: Recorded['vendor'], schema: any, seed: number): any {
   return generateSync(sized(asJsonSchema(vendor, schema), seededRandom(seed)), { seed, optionalsProbability: 0.5 });
-}
-
-function envelope(
-  vendor: Recorded['vendor'],
-  text: string,
-  model: string,
-  usage: { input: number; output: number },
-): Json {
-  if (vendor === 'anthropic') {
-    let input: unknown = text;
-    try {
-      input = JSON.parse(text);
-    } catch {
-      // Malformed output stays a string in the tool input, as a confused model's would.
-    }
-    return {
-      id: 'msg_local',
-      type: 'message',
-      role: 'assistant',
-      model,
-      stop_reason: 'tool_use',
-      content: [{ type: 'tool_use', id: 'toolu_local', name: 'answer', input }],
-      usage: {
-        input_tokens: usage.input,
-        output_tokens: usage.output,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
-      },
-    };
-  }
-  if (vendor === 'gemini') {
-    return {
-      candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
-      usageMetadata: {
-        promptTokenCount: usage.input,
-        candidatesTokenCount: usage.output,
-        totalTokenCount: usage.input + usage.output,
-      },
-      modelVersion: model,
-    };
-  }
-  return {
-    id: 'chatcmpl-local',
-    object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model,
-    choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
-  };
 }
 
 export class ModelServer {
