@@ -42,8 +42,15 @@ function recencyOf(l: Pick<Learning, 'created_at'>, o: Pick<RecallOptions, 'half
 // person which rows they are (unreadableCases).
 const NO_CASE: CaseContext = { discussion_id: '', decision_id: '', member: '', metric: '', actions: [], verdict: '' };
 
+// Parsed once per row and context: retrieval tests every candidate row of every agent's recall against its case.
+const parsed = new WeakMap<Learning, { text: string; c: CaseContext }>();
+
 function caseOf(l: Learning): CaseContext {
-  return parseCaseContext(l.context) ?? NO_CASE;
+  const hit = parsed.get(l);
+  if (hit && hit.text === l.context) return hit.c;
+  const c = parseCaseContext(l.context) ?? NO_CASE;
+  parsed.set(l, { text: l.context, c });
+  return c;
 }
 
 // The active case rows whose context cell holds no case.
