@@ -13,14 +13,17 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'core', include: ['tests/src/core/**/*.test.ts', 'tests/bench/**/*.test.ts'] },
+        test: {
+          name: 'core',
+          include: ['tests/src/core/**/*.test.ts', 'tests/bench/**/*.test.ts', 'tests/repo-rules.test.ts'],
+        },
       },
       {
         extends: true,
         test: {
           name: 'bundle',
           include: ['tests/**/*.test.ts'],
-          exclude: ['tests/src/core/**', 'tests/bench/**'],
+          exclude: ['tests/src/core/**', 'tests/bench/**', 'tests/repo-rules.test.ts'],
           globalSetup: ['tests/global-setup.ts'],
           setupFiles: ['tests/close-runtimes.ts'],
         },

@@ -1,0 +1,46 @@
+// The project's house rules, checked on every source file: at most 400 lines, and a one-line summary at the top.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(__dirname, '..');
+const DIRS = ['src', 'runtime', 'tools', 'bench', 'tests', 'sheets-schema'];
+
+function sources(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'fixtures' || e.name === 'node_modules' ? [] : sources(p);
+    return /\.(ts|html)$/.test(e.name) ? [p] : [];
+  });
+}
+
+const files = DIRS.filter((d) => fs.existsSync(path.join(root, d))).flatMap((d) => sources(path.join(root, d)));
+const rel = (f: string) => path.relative(root, f);
+
+describe('every source file', () => {
+  it('is found (the walk reaches the sources)', () => {
+    expect(files.map(rel)).toContain(path.join('src', 'main.ts'));
+    expect(files.length).toBeGreaterThan(300);
+  });
+
+  it('is at most 400 lines', () => {
+    const long = files
+      .map((f) => ({ f: rel(f), n: fs.readFileSync(f, 'utf8').replace(/\n$/, '').split('\n').length }))
+      .filter((x) => x.n > 400);
+    expect(long).toEqual([]);
+  });
+
+  it('opens with a summary comment (an HTML page after its doctype)', () => {
+    const bare = files.filter((f) => {
+      const lines = fs.readFileSync(f, 'utf8').split('\n');
+      const first = f.endsWith('.html') && /^<!DOCTYPE/i.test(lines[0]) ? lines[1] : lines[0];
+      return !/^(\/\/ |<!-- )\S/.test(first ?? '');
+    });
+    expect(bare.map(rel)).toEqual([]);
+  });
+
+  it('has a kebab-case name', () => {
+    const bad = files.map(rel).filter((f) => !/^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+)*$/.test(path.basename(f)));
+    expect(bad).toEqual([]);
+  });
+});
