@@ -147,12 +147,13 @@ export function dailyReview(): ReviewReport & { decayed: string[]; unreadable_ca
   // After the verdicts have moved confidences and marked what was used: unused learnings leave retrieval.
   const report = { ...runReview(council), decayed: [] as string[], unreadable_cases: [] as string[] };
   report.decayed = runDecay(council);
-  // A case row a person's edit left unreadable is skipped by recall and review; a person is told which.
-  report.unreadable_cases = tellUnreadableCases(council);
   // The day's verdicts and usage reach the Dashboard charts.
   refreshDashboardNow(council);
   // Once a day, after the review: queue the archive run when a row may have passed its retention (app/retention.ts).
   scheduleArchive(council);
+  // Last, so that a failure to tell (a broken notices property, a lock timeout) skips none of the above: a case row
+  // an edit left unreadable is skipped by recall and review, and a person is told which.
+  report.unreadable_cases = tellUnreadableCases(council);
   return report;
 }
 

@@ -1,16 +1,16 @@
-// The project's house rules, checked on every source file: at most 400 lines, and a one-line summary at the top.
+// The house rules on every source file (TypeScript, scripts, pages): at most 400 lines, a summary comment first.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(__dirname, '..');
-const DIRS = ['src', 'runtime', 'tools', 'bench', 'tests', 'sheets-schema'];
+const DIRS = ['src', 'runtime', 'tools', 'bench', 'tests', 'sheets-schema', 'cli', 'scripts', 'bin'];
 
 function sources(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) return e.name === 'fixtures' || e.name === 'node_modules' ? [] : sources(p);
-    return /\.(ts|html)$/.test(e.name) ? [p] : [];
+    return /\.(ts|html|mjs|js)$/.test(e.name) ? [p] : [];
   });
 }
 
@@ -30,10 +30,10 @@ describe('every source file', () => {
     expect(long).toEqual([]);
   });
 
-  it('opens with a summary comment (an HTML page after its doctype)', () => {
+  it("opens with a summary comment (after an HTML page's doctype or a script's #! line)", () => {
     const bare = files.filter((f) => {
       const lines = fs.readFileSync(f, 'utf8').split('\n');
-      const first = f.endsWith('.html') && /^<!DOCTYPE/i.test(lines[0]) ? lines[1] : lines[0];
+      const first = /^(<!DOCTYPE|#!)/i.test(lines[0]) ? lines[1] : lines[0];
       return !/^(\/\/ |<!-- )\S/.test(first ?? '');
     });
     expect(bare.map(rel)).toEqual([]);

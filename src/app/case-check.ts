@@ -1,27 +1,35 @@
-// The daily check of past cases: a case row whose context cell no longer holds a case is named to a person once.
+// The daily check of past cases: the case rows whose context cell no longer holds a case, named to a person once.
 import { unreadableCases } from '../core/recall.js';
 import type { Learning } from '../core/memory.js';
 import type { Council } from './council.js';
 import { type Notice, Notices } from './notices.js';
 
-function unreadableCaseNotice(l: Learning): Notice {
-  const cell = l.context.length > 200 ? `${l.context.slice(0, 200)}…` : l.context;
+// Rows named in the body; the rest are counted. The Inbox body holds 3,000 characters.
+const NAMED = 15;
+
+// One notice for all of them: a paste over the column can break hundreds of rows, and a remembered notice per row
+// would outgrow the one Script Property every notice shares.
+function unreadableCasesNotice(bad: readonly Learning[]): Notice {
+  const cell = (l: Learning) => JSON.stringify(l.context.length > 80 ? `${l.context.slice(0, 80)}…` : l.context);
+  const named = bad.slice(0, NAMED).map((l) => `row ${l.row} (${l.learning_id}): ${cell(l)}`);
+  if (bad.length > NAMED) named.push(`and ${bad.length - NAMED} more`);
   return {
-    key: `case-context:${l.learning_id}`,
-    condition: l.context,
+    key: 'case-context',
+    condition: bad.map((l) => `${l.learning_id}\n${l.context}`).join('\n'),
     priority: 'normal',
-    title: `Case ${l.learning_id} has a context Kaigi cannot read`,
+    title: `${bad.length} case${bad.length === 1 ? '' : 's'} in Learnings with a context Kaigi cannot read`,
     body:
-      `Learnings row ${l.row} (${l.learning_id}) is a case, but its context cell holds ${JSON.stringify(cell)}, ` +
-      'which is not a case (JSON with discussion_id, decision_id, member, actions and verdict). Until it is fixed ' +
-      'the case is not recalled in discussions and the review cannot record its verdict; the row is kept as it is.',
+      `These case rows hold a context that is not a case (JSON with discussion_id, decision_id, member, actions ` +
+      `and verdict): ${named.join('; ')}. Until a row is fixed its case is not recalled in discussions. If its ` +
+      'decision is reviewed meanwhile, the verdict is written only to the Outcomes tab: copy it into the ' +
+      "context's verdict when you fix the row. The rows are kept as they are.",
   };
 }
 
-// Returns the ids of the unreadable cases (all of them, told or already told); a fixed row is forgotten, so it is
-// told again if it breaks again.
+// Returns the ids of the unreadable cases (told now or before); when the set changes it is told again, and when
+// none is left the notice is forgotten, so a row that breaks later is told.
 export function tellUnreadableCases(council: Council): string[] {
   const bad = unreadableCases(council.recall.memory().rows());
-  new Notices(council.store).sync('case-context:', bad.map(unreadableCaseNotice));
+  new Notices(council.store).sync('case-context', bad.length ? [unreadableCasesNotice(bad)] : []);
   return bad.map((l) => l.learning_id);
 }

@@ -125,7 +125,8 @@ export function recall(
       return {
         id: l.learning_id,
         content: l.content,
-        actions: c.actions,
+        // A copy: the parsed case is cached for the rest of the execution.
+        actions: c.actions.slice(),
         verdict: c.verdict,
         similarity: r3(similarity),
         recency: r3(recency),

@@ -6,7 +6,7 @@ import vm from 'node:vm';
 import { gas, newRuntime } from '../../helpers.js';
 
 export const root = path.resolve(__dirname, '../../..');
-export const htmlDir = path.join(root, 'src', 'html');
+const htmlDir = path.join(root, 'src', 'html');
 export const files = fs.readdirSync(htmlDir).filter((f) => f.endsWith('.html'));
 export const source = (f: string) => fs.readFileSync(path.join(htmlDir, f), 'utf8');
 export const scriptsOf = (html: string) => [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
@@ -39,7 +39,7 @@ export function unnamedControls(html: string): string[] {
 }
 
 // A small DOM, enough for the pages' scripts: elements found by id from the body, text only through textContent.
-export class FakeElement {
+class FakeElement {
   children: FakeElement[] = [];
   parentNode: FakeElement | null = null;
   attrs: Record<string, string> = {};

@@ -12,11 +12,11 @@ import { DISC, newDiscussion, runToRest, testEnv, TODAY } from './env.js';
 
 export const DEC = `DEC-${TODAY}-001`;
 export const REVIEW = addDays(TODAY, 7);
-export const NOW = Date.parse(`${REVIEW}T00:30:00.000Z`);
+const NOW = Date.parse(`${REVIEW}T00:30:00.000Z`);
 export const AT = new Date(NOW);
-export const SETTINGS = new Settings({});
+const SETTINGS = new Settings({});
 export const T = thresholdsOf(SETTINGS);
-export const RULES = learningRulesOf(SETTINGS);
+const RULES = learningRulesOf(SETTINGS);
 export const SITUATION = 'kpi_decline tanaka contacts 田中さんの連絡数が3日連続低下';
 export const SPEAKERS = [
   'analyst',
@@ -37,7 +37,7 @@ export const SPEAKERS = [
 
 // The rule-based council decides GOAL_ADJUSTMENT for tanaka's contacts, review in 7 days (+20 %, 7-day windows).
 // Analyst's and coaching's opinions carry the learnings they were given.
-export function decided(): Discussion {
+function decided(): Discussion {
   const d = runToRest(newDiscussion(), testEnv({ lang: 'ja' })).d;
   const given: Record<string, string[]> = { analyst: ['LRN-1', 'LRN-3'], coaching: ['LRN-2'] };
   return {
@@ -76,7 +76,7 @@ export function assessed(rows: KpiRow[]): Assessment {
   return a;
 }
 
-export function learning(over: Partial<Learning> & Pick<Learning, 'row' | 'learning_id'>): Learning {
+function learning(over: Partial<Learning> & Pick<Learning, 'row' | 'learning_id'>): Learning {
   return {
     scope: 'individual',
     agent_id: 'analyst',
