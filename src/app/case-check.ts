@@ -2,7 +2,7 @@
 import { unreadableCases } from '../core/recall.js';
 import type { Learning } from '../core/memory.js';
 import type { Council } from './council.js';
-import { type Notice, Notices } from './notices.js';
+import { type Notice, Notices, quote } from './notices.js';
 
 // Rows named in the body; the rest are counted. The Inbox body holds 3,000 characters.
 const NAMED = 15;
@@ -10,8 +10,7 @@ const NAMED = 15;
 // One notice for all of them: a paste over the column can break hundreds of rows, and a remembered notice per row
 // would outgrow the one Script Property every notice shares.
 function unreadableCasesNotice(bad: readonly Learning[]): Notice {
-  const cell = (l: Learning) => JSON.stringify(l.context.length > 80 ? `${l.context.slice(0, 80)}…` : l.context);
-  const named = bad.slice(0, NAMED).map((l) => `row ${l.row} (${l.learning_id}): ${cell(l)}`);
+  const named = bad.slice(0, NAMED).map((l) => `row ${l.row} (${l.learning_id}): ${quote(l.context, 80)}`);
   if (bad.length > NAMED) named.push(`and ${bad.length - NAMED} more`);
   return {
     key: 'case-context',
@@ -26,8 +25,8 @@ function unreadableCasesNotice(bad: readonly Learning[]): Notice {
   };
 }
 
-// Returns the ids of the unreadable cases (told now or before); when the set changes it is told again, and when
-// none is left the notice is forgotten, so a row that breaks later is told.
+// Returns the ids of the unreadable cases (told now or before); when the rows or their cells change it is told
+// again, and when none is left the notice is forgotten, so a row that breaks later is told.
 export function tellUnreadableCases(council: Council): string[] {
   const bad = unreadableCases(council.recall.memory().rows());
   new Notices(council.store).sync('case-context', bad.length ? [unreadableCasesNotice(bad)] : []);

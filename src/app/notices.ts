@@ -127,8 +127,9 @@ export class Notices {
 
 // ---- the conditions Kaigi tells a person about ------------------------------------------------
 
-function quote(v: string): string {
-  return JSON.stringify(v.length > 200 ? `${v.slice(0, 200)}…` : v);
+// A cell's value in a notice, as a JSON string cut at `max` characters.
+export function quote(v: string, max = 200): string {
+  return JSON.stringify(v.length > max ? `${v.slice(0, max)}…` : v);
 }
 
 function settingNotice(p: SettingProblem): Notice {

@@ -1,6 +1,6 @@
 // Memory: learnings and cases, how verdicts move them, what agents learn and reflect after an outcome.
 import { z } from 'zod';
-import type { Verdict } from './outcomes.js';
+import { type Verdict, VERDICTS } from './outcomes.js';
 import type { ContentOf, Message } from './messages.js';
 import type { Discussion } from './types.js';
 
@@ -40,20 +40,13 @@ const CaseContextSchema = z.looseObject({
   member: z.string(),
   metric: z.string().default(''),
   actions: z.array(z.string()),
-  verdict: z.enum(['confirmed', 'rejected', 'inconclusive', '']),
+  verdict: z.enum([...VERDICTS, '']),
 });
 
-export interface CaseContext {
-  discussion_id: string;
-  decision_id: string;
-  member: string;
-  metric: string;
-  actions: string[];
-  verdict: Verdict | '';
-}
+export type CaseContext = z.output<typeof CaseContextSchema>;
 
 // The case in a context cell, or null when the cell holds no case (not JSON, or JSON of another shape).
-export function parseCaseContext(text: string): (CaseContext & Record<string, unknown>) | null {
+export function parseCaseContext(text: string): CaseContext | null {
   let v: unknown;
   try {
     v = JSON.parse(text);

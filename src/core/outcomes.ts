@@ -5,7 +5,8 @@ import { mean, series } from './kpi.js';
 import type { Settings } from './settings.js';
 import type { KpiRow } from './types.js';
 
-export type Verdict = 'confirmed' | 'rejected' | 'inconclusive';
+export const VERDICTS = ['confirmed', 'rejected', 'inconclusive'] as const;
+export type Verdict = (typeof VERDICTS)[number];
 
 export interface Thresholds {
   confirmMaxError: number;

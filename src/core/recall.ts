@@ -55,7 +55,7 @@ function caseOf(l: Learning): CaseContext {
 
 // The active case rows whose context cell holds no case.
 export function unreadableCases(rows: readonly Learning[]): Learning[] {
-  return rows.filter((l) => l.scope === 'case' && l.is_active && parseCaseContext(l.context) === null);
+  return rows.filter((l) => l.scope === 'case' && l.is_active && caseOf(l) === NO_CASE);
 }
 
 // The k best among the rows `allow` accepts: the nearest 4k by cosine, re-ranked by the weighted score.

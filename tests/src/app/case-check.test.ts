@@ -1,5 +1,5 @@
 // Case rows whose context an edit left unreadable, through the built file: recall and the review go on without
-// them, the daily review names them in one Inbox row, told again only when the set changes.
+// them, the daily review names them in one Inbox row, told again when the rows or cells change.
 import { describe, expect, it } from 'vitest';
 import { PROPERTY_KEYS } from '../../../src/core/property-keys.js';
 import { simulate } from '../../../tools/demo-team.js';
@@ -22,7 +22,7 @@ async function caseRows(rt: Rt) {
 }
 
 describe('unreadable case contexts', () => {
-  it('are left out of recall, named once in the Inbox by the daily review, and told again when the set changes', async () => {
+  it('are left out of recall, named once in the Inbox by the daily review, and told again when a fixed row breaks again', async () => {
     const rt = await council();
     const { learnings, at, setContext } = await caseRows(rt);
     const i = at[0];
