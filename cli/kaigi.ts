@@ -13,7 +13,7 @@ import { serveCommand } from './commands/serve.js';
 import { tickCommand } from './commands/tick.js';
 import { tokenCommand } from './commands/token.js';
 import { verifyAuditCommand } from './commands/verify-audit.js';
-import { type Args, type Command, InputError, UsageError, warn } from './shared.js';
+import { type Args, type Command, InputError, print, UsageError, warn } from './shared.js';
 
 const COMMANDS: readonly Command[] = [
   runCommand,
@@ -42,6 +42,7 @@ const USAGE = `usage:
   kaigi token list --workbook FILE.xlsx [--json]
   kaigi token revoke --workbook FILE.xlsx --name NAME
   kaigi mcp --url EXEC_URL --token T
+  kaigi help [COMMAND]            (or kaigi COMMAND --help): this usage, on stdout
 
   serve:  --port 8080 by default (0 picks a free one); --after-max-ms N is how late one-shot (after) triggers may
           fire, in ms (default ${DEFAULT_TRIGGER_DELAYS.afterMaxMs}, Apps Script's pessimistic lateness); --locale
@@ -50,12 +51,44 @@ const USAGE = `usage:
   mcp:    EXEC_URL is the web app's …/exec URL (or http://HOST:PORT/exec of kaigi serve); the token may come from
           KAIGI_TOKEN in the environment instead, which other users cannot read the way they read a command line`;
 
+// `kaigi --help`, `kaigi help [COMMAND]`, `kaigi COMMAND --help`: usage on stdout, exit 0 (SPEC §12).
+class HelpRequest extends Error {
+  constructor(readonly command?: string) {
+    super('help');
+  }
+}
+
+const isHelp = (a: string | undefined) => a === '--help' || a === '-h';
+
+// The usage of one command (its lines of USAGE and its notes), or all of it.
+function usageOf(command?: string): string {
+  if (!command) return USAGE;
+  const lines = USAGE.split('\n');
+  const mine: string[] = ['usage:'];
+  let inCommand = false;
+  for (const line of lines.slice(1)) {
+    if (/^ {2}kaigi /.test(line)) inCommand = line.startsWith(`  kaigi ${command} `) || line === `  kaigi ${command}`;
+    else if (/^ {2}[a-z-]+: /.test(line)) inCommand = line.startsWith(`  ${command}: `);
+    else if (!line.trim()) inCommand = false;
+    if (inCommand) mine.push(line);
+  }
+  return mine.join('\n');
+}
+
 function parse(argv: string[]): { command: Command; args: Args } {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h') throw new UsageError('');
+  if (!name) throw new UsageError('');
+  if (isHelp(name)) throw new HelpRequest();
+  if (name === 'help') {
+    if (rest[0] !== undefined && !COMMANDS.some((c) => c.name === rest[0]))
+      throw new UsageError(`unknown command "${rest[0]}"`);
+    throw new HelpRequest(rest[0]);
+  }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) throw new UsageError(`unknown command "${name}"`);
+  if (rest.some(isHelp)) throw new HelpRequest(command.name);
   const flags = new Set(command.flags ?? []);
+  const options = new Set(command.options);
   const opts: Args['opts'] = {};
   const positionals: string[] = [];
   for (let i = 0; i < rest.length; i++) {
@@ -67,18 +100,28 @@ function parse(argv: string[]): { command: Command; args: Args } {
     }
     const key = a.slice(2);
     if (flags.has(key)) opts[key] = true;
-    else {
+    else if (options.has(key)) {
       const v = rest[++i];
       if (v === undefined || v.startsWith('--')) throw new UsageError(`--${key} needs a value`);
       opts[key] = v;
+    } else {
+      const known = [...command.options, ...(command.flags ?? [])].map((o) => `--${o}`).join(', ');
+      throw new UsageError(`unknown option ${a} for kaigi ${command.name} (it takes ${known})`);
     }
   }
   return { command, args: { positionals, opts } };
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { command, args } = parse(argv);
-  return command.run(args);
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (e) {
+    if (!(e instanceof HelpRequest)) throw e;
+    await print(usageOf(e.command));
+    return 0;
+  }
+  return parsed.command.run(parsed.args);
 }
 
 // Exits only once everything printed has been written; the runtime's workers are closed by then.

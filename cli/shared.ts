@@ -20,6 +20,9 @@ export interface Args {
 // One command of the command line: kaigi.ts lists them, so adding one is a module and one line there.
 export interface Command {
   name: string;
+  // Options that take a value (`--workbook FILE`); any other option is refused (exit 2), so a misspelt one
+  // (`--workbok`) never silently falls back to a default.
+  options: readonly string[];
   // Options that take no value.
   flags?: readonly string[];
   // How many words may follow the command besides options (0 when absent).
@@ -83,6 +86,26 @@ export async function allowLocalModel(baseUrl: string): Promise<string[]> {
       `kaigi: allowing UrlFetchApp to reach ${allow[0]} (local model server): a deployed Kaigi cannot reach it`,
     );
   return allow;
+}
+
+// The workbook can be written where it is named: its folder exists and is writable, and it is not a folder itself.
+// Checked before anything runs, so a typo in the path does not cost a whole discussion and end in a raw ENOENT.
+export function writableWorkbook(file: string): void {
+  const dir = path.dirname(file);
+  let folder: fs.Stats;
+  try {
+    folder = fs.statSync(dir);
+  } catch {
+    throw new InputError(`cannot write the workbook ${file}: the folder ${dir} does not exist`);
+  }
+  if (!folder.isDirectory()) throw new InputError(`cannot write the workbook ${file}: ${dir} is not a folder`);
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch {
+    throw new InputError(`cannot write the workbook ${file}: the folder ${dir} is not writable`);
+  }
+  if (fs.existsSync(file) && !fs.statSync(file).isFile())
+    throw new InputError(`cannot write the workbook ${file}: it is not a file`);
 }
 
 // A workbook, set up first when the file does not exist yet.

@@ -11,6 +11,7 @@ function csv(columns: string[], rows: Record<string, unknown>[]): string {
 
 export const exportCommand: Command = {
   name: 'export',
+  options: ['workbook', 'tab', 'format'],
   run: ({ opts }) => {
     const format = String(opts.format ?? 'json');
     if (format !== 'json' && format !== 'csv') throw new UsageError('--format must be json or csv');

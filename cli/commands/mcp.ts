@@ -151,4 +151,4 @@ async function mcp(opts: Record<string, string | boolean>): Promise<number> {
   return 0;
 }
 
-export const mcpCommand: Command = { name: 'mcp', run: ({ opts }) => mcp(opts) };
+export const mcpCommand: Command = { name: 'mcp', options: ['url', 'token'], run: ({ opts }) => mcp(opts) };

@@ -64,5 +64,13 @@ function act(command: 'object' | 'resolve', { opts }: Args): Promise<number> {
   );
 }
 
-export const objectCommand: Command = { name: 'object', run: (args) => act('object', args) };
-export const resolveCommand: Command = { name: 'resolve', run: (args) => act('resolve', args) };
+export const objectCommand: Command = {
+  name: 'object',
+  options: ['workbook', 'discussion', 'reason', 'alternative', 'urgency', 'objector'],
+  run: (args) => act('object', args),
+};
+export const resolveCommand: Command = {
+  name: 'resolve',
+  options: ['workbook', 'discussion', 'action', 'guidance', 'order'],
+  run: (args) => act('resolve', args),
+};

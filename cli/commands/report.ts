@@ -4,6 +4,7 @@ import { type Command, InputError, need, print, UsageError, withExisting } from 
 
 export const reportCommand: Command = {
   name: 'report',
+  options: ['workbook', 'discussion', 'status', 'report', 'by'],
   run: ({ opts }) => {
     const status = need(opts, 'status');
     if ((REPORT_STATUSES as readonly string[]).indexOf(status) < 0)

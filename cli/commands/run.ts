@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { demoTrigger } from '../../src/core/demo-data.js';
 import { MAX_DAYS } from '../../src/core/messages.js';
+import { readProject } from '../../runtime/project-file.js';
 import { registry as vendors } from '../../src/core/providers/vendor-registry.js';
 import {
   allowLocalModel,
@@ -17,6 +18,7 @@ import {
   print,
   refuseWhileServed,
   UsageError,
+  writableWorkbook,
   warn,
 } from '../shared.js';
 import { discussionOfTask, queueIdle } from '../workbook-reads.js';
@@ -24,6 +26,23 @@ import { discussionOfTask, queueIdle } from '../workbook-reads.js';
 function defaultProvider(): string {
   // The first vendor in registry order whose key is set and that needs no --base-url.
   return vendors.all.find((v) => process.env[v.envKey] && !v.needs.baseUrl)?.name ?? 'rules';
+}
+
+// A provider that needs a key and has none (neither in the environment nor saved with this workbook) would fall
+// back to rules on every call and end ESCALATED: say which variable to set instead.
+function refuseKeyless(provider: string, workbook: string): void {
+  const vendor = vendors.find(provider);
+  if (!vendor?.needs.key || process.env[vendor.envKey]) return;
+  let saved = '';
+  try {
+    saved = readProject(workbook)?.scriptProperties[vendor.keyProperty] ?? '';
+  } catch {
+    // An unreadable sidecar is reported when the workbook is opened; here it only means no saved key.
+  }
+  if (!saved)
+    throw new InputError(
+      `--provider ${provider} needs an API key: set ${vendor.envKey} in the environment (or save the key in the settings dialog)`,
+    );
 }
 
 function readTrigger(file: string): Record<string, unknown> {
@@ -124,6 +143,9 @@ async function run(opts: Opts): Promise<number> {
   if (!opts.demo && !opts.trigger) throw new UsageError('give --demo or --trigger FILE.json');
   const trigger = opts.trigger ? readTrigger(String(opts.trigger)) : null;
   const baseUrl = opts['base-url'] ? String(opts['base-url']) : '';
+  // Everything that would stop the run is refused before anything runs (exit 2).
+  writableWorkbook(workbook);
+  refuseKeyless(provider, workbook);
   refuseWhileServed(workbook);
   const allow = await allowLocalModel(baseUrl);
   const { rt } = await openWorkbook(workbook, keysFromEnv(), allow);
@@ -138,7 +160,8 @@ async function run(opts: Opts): Promise<number> {
       }),
     });
   try {
-    if (!trigger) await call(rt, 'seedDemoData');
+    // --demo loads the demo team, with or without a trigger file of one's own.
+    if (opts.demo) await call(rt, 'seedDemoData');
     const request = trigger ?? demoTrigger();
     const { task_id } = await call(rt, 'startDiscussion', [request], 'server');
     const status = () => discussionOfTask(rt, task_id)?.status ?? '';
@@ -182,4 +205,9 @@ async function run(opts: Opts): Promise<number> {
   }
 }
 
-export const runCommand: Command = { name: 'run', flags: ['demo', 'json'], run: ({ opts }) => run(opts) };
+export const runCommand: Command = {
+  name: 'run',
+  options: ['workbook', 'trigger', 'provider', 'base-url', 'model', 'until'],
+  flags: ['demo', 'json'],
+  run: ({ opts }) => run(opts),
+};

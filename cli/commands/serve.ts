@@ -136,4 +136,8 @@ async function serve(opts: Opts): Promise<number> {
   }
 }
 
-export const serveCommand: Command = { name: 'serve', run: ({ opts }) => serve(opts) };
+export const serveCommand: Command = {
+  name: 'serve',
+  options: ['workbook', 'port', 'host', 'after-max-ms', 'locale'],
+  run: ({ opts }) => serve(opts),
+};

@@ -3,6 +3,7 @@ import { type Command, print, withExisting } from '../shared.js';
 
 export const tickCommand: Command = {
   name: 'tick',
+  options: ['workbook'],
   run: ({ opts }) =>
     withExisting(
       opts,

@@ -71,6 +71,7 @@ function revoke({ positionals, opts }: Args): Promise<number> {
 
 export const tokenCommand: Command = {
   name: 'token',
+  options: ['workbook', 'role', 'name'],
   flags: ['json'],
   positionals: 2,
   run: (args) => {

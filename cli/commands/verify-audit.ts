@@ -3,6 +3,7 @@ import { call, type Command, print, withExisting } from '../shared.js';
 
 export const verifyAuditCommand: Command = {
   name: 'verify-audit',
+  options: ['workbook'],
   run: ({ opts }) =>
     withExisting(opts, async (rt) => {
       const report = (await call(rt, 'verifyAudit')) as {
