@@ -1,20 +1,31 @@
 // Logical rows of a tab: headers as keys, overflowed values reassembled, messages rejoined from their chunks.
-import { rowsOf, tabByName } from '../../sheets-schema/index.js';
+import { rowsOf, TABS, tabByName } from '../../sheets-schema/index.js';
 import { parsePointer } from '../core/cells.js';
-import { isDate, messagesFromRows } from '../adapters/gas/records.js';
+import { dayCell, isDate, messagesFromRows, sheetInstant } from '../adapters/gas/records.js';
+import type { ColumnType } from '../../sheets-schema/types.js';
 import type { Store } from '../adapters/gas/store.js';
 
 export type LogicalRow = Record<string, string | number | boolean>;
 
-function plain(v: unknown): string | number | boolean {
-  if (isDate(v)) return v.toISOString();
+// A date column is the calendar day the sheet shows (a review date of 2026-12-03 stays the 3rd in a CSV, whatever
+// the zone); a datetime is the sheet's wall clock with its offset. Any other Date (a person's typing in a text
+// column) keeps its instant the same way.
+function plain(v: unknown, type: ColumnType): string | number | boolean {
+  if (type === 'date' && (isDate(v) || typeof v === 'number')) return dayCell(v);
+  if (isDate(v)) return sheetInstant(v);
   return v as string | number | boolean;
 }
 
 export function exportTab(store: Store, name: string): { tab: string; columns: string[]; rows: LogicalRow[] } {
   const spec = tabByName(name);
-  if (!spec) throw new Error(`no tab named "${name}"`);
+  if (!spec)
+    throw new Error(
+      `no tab named "${name}"; the tabs are ${TABS.filter((t) => t.kind !== 'dashboard')
+        .map((t) => `${t.name} (${t.nameJa})`)
+        .join(', ')}`,
+    );
   const columns = spec.columns.map((c) => c.key);
+  const types = spec.columns.map((c) => c.type);
   let raw = store.readTab(spec.key).filter((r) => r.some((v) => v !== ''));
   if (spec.key === 'messages') {
     // One logical row per message: its chunk rows joined back into the full message JSON.
@@ -35,7 +46,7 @@ export function exportTab(store: Store, name: string): { tab: string; columns: s
   }
   const rows = raw.map((r) => {
     const o: LogicalRow = {};
-    columns.forEach((c, i) => (o[c] = plain(r[i])));
+    columns.forEach((c, i) => (o[c] = plain(r[i], types[i])));
     return o;
   });
   if (spec.key === 'discussions') {

@@ -105,6 +105,12 @@ export function dayCell(v: unknown, _scriptZone?: string): string {
   return m ? `${m[1]}-${m[2].padStart(2, '0')}-${m[3].padStart(2, '0')}` : text;
 }
 
+// An instant as the spreadsheet shows it: its wall clock in the sheet's zone, with that zone's offset, so an export
+// reads the same as the cell a person sees (2026-12-03T09:00:00+13:00), and still names one instant.
+export function sheetInstant(v: Date): string {
+  return Utilities.formatDate(v, sheetZone(), "yyyy-MM-dd'T'HH:mm:ssXXX");
+}
+
 function json(v: unknown): string {
   return v === null || v === undefined ? '' : JSON.stringify(v);
 }
