@@ -163,7 +163,10 @@ async function run(opts: Opts): Promise<number> {
     // --demo loads the demo team, with or without a trigger file of one's own.
     if (opts.demo) await call(rt, 'seedDemoData');
     const request = trigger ?? demoTrigger();
-    const { task_id } = await call(rt, 'startDiscussion', [request], 'server');
+    const started = await rt.run('startDiscussion', [request], { kind: 'server' });
+    // A trigger the door refuses (an unknown member or type, a misspelt key) is bad input: exit 2, nothing saved.
+    if (!started.ok) throw new InputError(started.error!.message);
+    const { task_id } = started.value as { task_id: string };
     const status = () => discussionOfTask(rt, task_id)?.status ?? '';
     const done = () => {
       if (until === 'idle') return queueIdle(rt);

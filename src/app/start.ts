@@ -13,19 +13,11 @@ import { newDiscussion, type Priority, type Trigger } from '../core/types.js';
 import { enqueueOnce } from './api-tasks.js';
 import { Council } from './council.js';
 import { pricedEstimate } from './start-estimate.js';
+import { admitTrigger, triggerTypes } from './trigger-door.js';
 
 // A trigger started from Sheets says so; the watcher says 'watcher', the API 'api', the CLI 'human'.
 const SHEETS_SOURCE = 'sheets';
 const PRIORITIES: Priority[] = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'];
-
-// The kinds of trigger a person picks from: the KPI watcher's own type first, so a discussion started by hand about
-// a decline is found by the watcher's dedupe, then the concerns the demo data's KPIs describe. The schema accepts any.
-const TRIGGER_TYPES = [
-  { type: 'kpi_decline', label_ja: 'KPI の低下', label_en: 'KPI decline' },
-  { type: 'overwork', label_ja: '働きすぎの兆候', label_en: 'Signs of overwork' },
-  { type: 'motivation', label_ja: 'モチベーションの変化', label_en: 'Change in motivation' },
-  { type: 'manual', label_ja: 'その他の相談', label_en: 'Other request' },
-];
 
 export interface StartOptions {
   members: { member_id: string; name: string; team: string }[];
@@ -55,13 +47,18 @@ export interface StartEstimate {
 
 // A bad field, named: the message lists every problem as `field: message` so the form can mark each field.
 class StartInputError extends ValidationError {
-  constructor(readonly issues: { field: string; code: string; message: string }[]) {
-    super(`The discussion cannot start: ${issues.map((i) => `${i.field || 'input'}: ${i.message}`).join('; ')}`);
+  constructor(issues: { field: string; code: string; message: string }[]) {
+    super(
+      `The discussion cannot start: ${issues.map((i) => `${i.field || 'input'}: ${i.message}`).join('; ')}`,
+      'invalid_input',
+      issues,
+    );
   }
 }
 
-// The form's input checked by startDiscussionInput; a context note becomes { note } (Sheets keeps it as text).
-function parse(input: unknown): { trigger: Trigger; priority: Priority; idempotency_key?: string } {
+// The form's input checked by startDiscussionInput, then at the door (its type and member); a context note becomes
+// { note } (Sheets keeps it as text).
+function parse(input: unknown, council: Council): { trigger: Trigger; priority: Priority; idempotency_key?: string } {
   if (!input || typeof input !== 'object' || Array.isArray(input))
     throw new StartInputError([{ field: 'input', code: 'invalid_type', message: 'must be an object' }]);
   const x = input as StartInput;
@@ -74,6 +71,7 @@ function parse(input: unknown): { trigger: Trigger; priority: Priority; idempote
     idempotency_key: x.idempotency_key === '' || x.idempotency_key === null ? undefined : x.idempotency_key,
   });
   if (!parsed.success) throw new StartInputError(fieldIssues(parsed.error));
+  admitTrigger(council, parsed.data);
   return {
     trigger: normalTrigger(parsed.data, SHEETS_SOURCE),
     priority: parsed.data.priority ?? 'MEDIUM',
@@ -89,7 +87,7 @@ export function getStartOptions(council = new Council(openBound(), scriptZone())
   }));
   return {
     members,
-    triggerTypes: TRIGGER_TYPES.map((t) => ({ ...t })),
+    triggerTypes: triggerTypes(council),
     priorities: PRIORITIES.slice(),
     defaultPriority: 'MEDIUM',
   };
@@ -97,7 +95,7 @@ export function getStartOptions(council = new Council(openBound(), scriptZone())
 
 // The forecast discussion.open will write, for the same trigger, without writing anything.
 export function estimateStart(input: unknown, council = new Council(openBound(), scriptZone())): StartEstimate {
-  const { trigger, priority } = parse(input);
+  const { trigger, priority } = parse(input, council);
   const now = new Date(Date.now()).toISOString();
   const d = newDiscussion('DISC-ESTIMATE', trigger, priority, now);
   const e = pricedEstimate(d, council.env());
@@ -118,7 +116,7 @@ export function startDiscussion(
   input: unknown,
   council = new Council(openBound(), scriptZone()),
 ): { task_id: string; discussion_id: string; duplicate: boolean } {
-  const { trigger, priority, idempotency_key } = parse(input);
+  const { trigger, priority, idempotency_key } = parse(input, council);
   const email = activeUserEmail();
   const r = enqueueOnce(council, {
     type: 'discussion.open',

@@ -98,7 +98,7 @@ export function fieldIssues(error: z.ZodError): FieldIssue[] {
 // Any error a handler throws, as SPEC §11's JSON error: the KaigiError hierarchy says which status it is.
 export function errorToApi(e: unknown): ApiError {
   if (e instanceof ValidationError) {
-    const issues = (e as { issues?: unknown }).issues;
+    const issues = e.fields ?? (e as { issues?: unknown }).issues;
     return apiError(400, e.code, e.message, Array.isArray(issues) ? issues : undefined);
   }
   if (e instanceof NotFoundError) return apiError(404, e.code, e.message);

@@ -13,8 +13,13 @@ export class KaigiError extends Error {
 }
 
 // Input from a person, a client or a model that does not meet its schema.
+// `fields` name each bad field ({field, code, message}), for a form to mark and an API answer's details.
 export class ValidationError extends KaigiError {
-  constructor(message: string, code = 'invalid_input') {
+  constructor(
+    message: string,
+    code = 'invalid_input',
+    readonly fields?: { field: string; code: string; message: string }[],
+  ) {
     super(message, code);
   }
 }

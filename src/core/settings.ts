@@ -120,6 +120,17 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   s('retry.max_attempts', 3, 'integer', 'HTTP attempts per model call (SPEC §7.2)'),
   s('retry.base_seconds', 2, 'number', 'Backoff base: wait base × 2^(n-1) seconds plus jitter'),
   s('retry.max_jitter_ms', 1000, 'integer', 'Random jitter added to each backoff wait'),
+  s(
+    'triggers.types',
+    [
+      { type: 'kpi_decline', label_ja: 'KPI の低下', label_en: 'KPI decline' },
+      { type: 'overwork', label_ja: '働きすぎの兆候', label_en: 'Signs of overwork' },
+      { type: 'motivation', label_ja: 'モチベーションの変化', label_en: 'Change in motivation' },
+      { type: 'manual', label_ja: 'その他の相談', label_en: 'Other request' },
+    ],
+    'json',
+    'Kinds of trigger a discussion may be started for ({type, label_ja, label_en}); the start dialog offers them in this order and any other type is refused',
+  ),
   s('watcher.metric', 'contacts', 'string', 'KPI metric the watcher rule follows'),
   s('watcher.consecutive_days', 3, 'integer', 'Open a discussion when the metric fell this many days in a row'),
   s('watcher.min_drop_ratio', 0.3, 'number', 'Minimum total fall over those days, as a share of the starting value'),

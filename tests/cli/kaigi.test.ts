@@ -103,14 +103,14 @@ describe('kaigi', () => {
     fs.writeFileSync(
       file,
       JSON.stringify({
-        type: 'request',
+        type: 'manual',
         source: 'human',
         target_user_id: 'tanaka',
         context: { request: '位置情報を監視したい' },
         priority: 'HIGH',
       }),
     );
-    const r = kaigi('run', '--trigger', file, '--workbook', path.join(dir, 'esc.xlsx'), '--json');
+    const r = kaigi('run', '--demo', '--trigger', file, '--workbook', path.join(dir, 'esc.xlsx'), '--json');
     expect(r.status).toBe(1);
     expect(JSON.parse(r.stdout).status).toBe('ESCALATED');
   });

@@ -77,4 +77,21 @@ describe('kaigi usage and refusals', () => {
     expect(r.stderr.split('\n')[0]).toMatch(/^kaigi: --provider openai needs an API key: set OPENAI_API_KEY/);
     expect(fs.existsSync(book)).toBe(false);
   });
+
+  it('refuses a trigger file for a member not in Members, or with a misspelt key, with exit 2 and nothing saved', () => {
+    const book = path.join(dir, 'door.xlsx');
+    for (const [trigger, field] of [
+      [{ type: 'kpi_decline', target_user_id: 'yamada' }, 'target_user_id'],
+      [{ type: 'kpi_declne', target_user_id: 'tanaka' }, 'type'],
+      [{ type: 'kpi_decline', target_user_id: 'tanaka', prority: 'CRITICAL' }, 'prority'],
+    ] as const) {
+      const file = path.join(dir, 'door.json');
+      fs.writeFileSync(file, JSON.stringify(trigger));
+      const r = kaigi(['run', '--demo', '--trigger', file, '--workbook', book]);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(field);
+      expect(fs.existsSync(book)).toBe(false);
+    }
+  });
 });

@@ -103,7 +103,7 @@ describe('reportOrder', () => {
     const rt = await council();
     // A request the governance agents refuse escalates to a person before any order is given.
     await start(rt, {
-      type: 'request',
+      type: 'manual',
       source: 'human',
       target_user_id: 'tanaka',
       context: { request: '位置情報を監視したい' },

@@ -4,6 +4,7 @@ import { startDiscussionInput } from '../../../core/api-schemas.js';
 import { normalTrigger } from '../../../core/trigger-input.js';
 import { apiCouncil } from '../../api-env.js';
 import { enqueueOnce } from '../../api-tasks.js';
+import { admitTrigger } from '../../trigger-door.js';
 import { defineOperation } from '../route.js';
 
 const CALL = 'POST /tasks';
@@ -29,6 +30,7 @@ export const startDiscussion = defineOperation({
     const client = ctx.caller.name;
     const priority = input.priority ?? 'MEDIUM';
     const council = apiCouncil();
+    admitTrigger(council, input);
     const r = enqueueOnce(council, {
       type: 'discussion.open',
       payload: { trigger: normalTrigger(input, 'api'), priority },

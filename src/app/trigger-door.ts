@@ -1,0 +1,27 @@
+// The door every discussion a person or client starts passes (the start dialog and sidebar, POST /tasks and MCP
+// start_discussion, kaigi run --trigger): its type is one Settings triggers.types names and its member is in
+// Members, so no discussion reasons from numbers that do not exist.
+import { membersFromRows } from '../adapters/gas/records.js';
+import { ValidationError } from '../core/errors.js';
+import { defaultSetting } from '../core/settings.js';
+import { type TriggerType, triggerIssues, triggerTypesSchema } from '../core/trigger-input.js';
+import type { Council } from './council.js';
+
+// The kinds of trigger Settings name; a row of another shape falls back to the default list (and is reported as
+// a setting problem by the settings check, like any other unreadable row).
+export function triggerTypes(council: Council): TriggerType[] {
+  const parsed = triggerTypesSchema.safeParse(council.settings().get('triggers.types'));
+  if (parsed.success) return parsed.data;
+  return triggerTypesSchema.parse(JSON.parse(defaultSetting('triggers.types').value));
+}
+
+export function admitTrigger(council: Council, t: { type: string; target_user_id: string }): void {
+  const members = membersFromRows(council.store.readTab('members')).map((m) => m.member_id);
+  const issues = triggerIssues(t, { types: triggerTypes(council), members });
+  if (issues.length)
+    throw new ValidationError(
+      `The discussion cannot start: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`,
+      'invalid_input',
+      issues,
+    );
+}
