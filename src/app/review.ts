@@ -20,7 +20,7 @@ import {
 import type { Council, Loaded } from './council.js';
 
 export interface ReviewReport {
-  evaluated: { decision_id: string; discussion_id: string; verdict: Verdict; error: number; points: number }[];
+  evaluated: { decision_id: string; discussion_id: string; verdict: Verdict; error: number | null; points: number }[];
   reembed: boolean;
 }
 

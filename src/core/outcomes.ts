@@ -14,20 +14,25 @@ export interface Thresholds {
   minDataPoints: number;
 }
 
+// `actual` and `error` are null when the review window holds no KPI row for the metric: there is nothing to measure,
+// which is not the same as an actual of 0 (a worst-case error of 1 would count as a rejected forecast).
 interface Measured {
   metric: string;
   baseline: number;
   predicted: number;
-  actual: number;
-  error: number;
+  actual: number | null;
+  error: number | null;
   points: number;
 }
 
 export interface Evaluation {
   verdict: Verdict;
-  error: number;
+  // The mean error over the metrics that had data; null when none had any.
+  error: number | null;
   points: number;
   measured: Measured[];
+  // The metrics with no KPI row in their review window, and that window, for the Outcomes row's notes.
+  noData: { metric: string; from: string; to: string }[];
 }
 
 // The verdict thresholds as Settings holds them (SPEC §8.3).
@@ -55,6 +60,7 @@ export function evaluate(
   t: Thresholds,
 ): Evaluation {
   const measured: Measured[] = [];
+  const noData: Evaluation['noData'] = [];
   for (const c of criteria) {
     const s = series(kpi, member, c.metric);
     const before = s.filter((p) => p.date < decisionDay && p.date >= addDays(decisionDay, -c.window_days));
@@ -62,21 +68,34 @@ export function evaluate(
       (p) => p.date > decisionDay && p.date <= reviewDay && p.date > addDays(reviewDay, -c.window_days),
     );
     const baseline = mean(before.map((p) => p.value));
-    const actual = mean(after.map((p) => p.value));
     const predicted = c.direction === 'increase' ? baseline * (1 + c.target_change) : baseline * (1 - c.target_change);
+    const actual = after.length ? mean(after.map((p) => p.value)) : null;
+    if (actual === null) {
+      // The days the review looked at: after the decision, and within the criterion's window before the review.
+      const first = addDays(decisionDay, 1);
+      const windowStart = addDays(reviewDay, 1 - c.window_days);
+      noData.push({ metric: c.metric, from: first > windowStart ? first : windowStart, to: reviewDay });
+    }
     measured.push({
       metric: c.metric,
       baseline,
       predicted,
       actual,
-      error: after.length ? relativeError(predicted, actual) : 1,
+      error: actual === null ? null : relativeError(predicted, actual),
       points: Math.min(before.length, after.length),
     });
   }
   const points = measured.length ? Math.min(...measured.map((m) => m.points)) : 0;
-  const error = measured.length ? mean(measured.map((m) => m.error)) : 1;
+  const errors = measured.map((m) => m.error).filter((e): e is number => e !== null);
+  const error = errors.length ? Math.round(mean(errors) * 1000) / 1000 : null;
   let verdict: Verdict =
-    error <= t.confirmMaxError ? 'confirmed' : error >= t.rejectMinError ? 'rejected' : 'inconclusive';
+    error === null
+      ? 'inconclusive'
+      : error <= t.confirmMaxError
+        ? 'confirmed'
+        : error >= t.rejectMinError
+          ? 'rejected'
+          : 'inconclusive';
   if (points < t.minDataPoints) verdict = 'inconclusive';
-  return { verdict, error: Math.round(error * 1000) / 1000, points, measured };
+  return { verdict, error, points, measured, noData };
 }

@@ -49,7 +49,8 @@ export interface AgentContext {
   // Retrieved learnings and cases (with ids), the agent's last next actions, and directives for it.
   memory?: AgentMemory;
   // The measured outcome of the decision, when learnings are extracted from it.
-  outcome?: { verdict: string; error: number; measured: unknown };
+  // error is null when the review window held no data for any metric.
+  outcome?: { verdict: string; error: number | null; measured: unknown };
   // The room a mention came from, when the agent answers in a room.
   room?: RoomContext;
 }

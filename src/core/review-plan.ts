@@ -162,10 +162,13 @@ export function planReview(
         observed_json: JSON.stringify(
           ev.measured.map((m) => ({ metric: m.metric, predicted: m.predicted, actual: m.actual, error: m.error })),
         ),
-        prediction_error: ev.error,
+        // Blank, not 1, when nothing could be measured; the notes say so.
+        prediction_error: ev.error ?? '',
         verdict,
         data_points: ev.points,
-        notes: '',
+        notes: ev.noData.length
+          ? `no data: no KPI rows for ${ev.noData.map((n) => `${n.metric} (${n.from} – ${n.to})`).join(', ')}`
+          : '',
         order_status: executionStatusOf(a.orders.map((o) => o.status)),
         first_majority: first ? first.majority : '',
         // Blank when no specialist's first answer counted: there was no majority to overturn.

@@ -64,6 +64,7 @@ describe('evaluate', () => {
       error: 0,
       points: 7,
       measured: [{ metric: 'contacts', baseline: 10, predicted: 12, actual: 12, error: 0, points: 7 }],
+      noData: [],
     });
   });
 
@@ -112,7 +113,7 @@ describe('evaluate', () => {
     });
   });
 
-  it('is inconclusive with fewer than five points on either side, and with nothing measured after', () => {
+  it('is inconclusive with fewer than five points on either side, and says "no data" when nothing came after', () => {
     expect(evaluate('m', [crit()], DECISION, '2026-01-12', rows(seven(10), seven(12)), T)).toMatchObject({
       verdict: 'inconclusive',
       error: 0,
@@ -122,17 +123,26 @@ describe('evaluate', () => {
       verdict: 'inconclusive',
       points: 4,
     });
+    // No KPI row in the review window: nothing was measured, which is not an actual of 0 with the worst error.
     expect(evaluate('m', [crit()], DECISION, REVIEW, rows(seven(10), []), T)).toMatchObject({
       verdict: 'inconclusive',
-      error: 1,
+      error: null,
       points: 0,
-      measured: [{ baseline: 10, predicted: 12, actual: 0, error: 1, points: 0 }],
+      measured: [{ baseline: 10, predicted: 12, actual: null, error: null, points: 0 }],
+      noData: [{ metric: 'contacts', from: '2026-01-09', to: REVIEW }],
+    });
+    // One metric without data does not drag the other's error: the mean is over what was measured.
+    const partly = rows(seven(10), seven(12)).concat(rows(seven(10), [], 'appointments'));
+    expect(evaluate('m', [crit(), crit({ metric: 'appointments' })], DECISION, REVIEW, partly, T)).toMatchObject({
+      error: 0,
+      noData: [{ metric: 'appointments' }],
     });
     expect(evaluate('m', [], DECISION, REVIEW, rows(seven(10), seven(12)), T)).toEqual({
       verdict: 'inconclusive',
-      error: 1,
+      error: null,
       points: 0,
       measured: [],
+      noData: [],
     });
   });
 

@@ -70,6 +70,7 @@ describe('assessReview', () => {
       error: 0,
       points: 7,
       measured: [{ metric: 'contacts', baseline: 10, predicted: 12, actual: 12, error: 0, points: 7 }],
+      noData: [],
     });
     expect(a.log_row).toBe(12);
     expect(a.order.decision_id).toBe(DEC);

@@ -279,4 +279,20 @@ describe('planReview', () => {
       ],
     );
   });
+
+  it('writes "no data" and a blank error when the review window holds no KPI row', () => {
+    const a = assessed(kpi(10, 12, 0));
+    const { commit } = planReview(a, withEmbeddings(a), memory(), world());
+    const [outcome] = writes(commit.ops, 'outcomes');
+    expect(outcome.values).toMatchObject({
+      verdict: 'inconclusive',
+      prediction_error: '',
+      data_points: 0,
+      observed_json: '[{"metric":"contacts","predicted":12,"actual":null,"error":null}]',
+    });
+    expect(String(outcome.values.notes)).toMatch(
+      /^no data: no KPI rows for contacts \(\d{4}-\d{2}-\d{2} – \d{4}-\d{2}-\d{2}\)$/,
+    );
+    expect(outcome.audit?.payload).toEqual({ verdict: 'inconclusive', error: null });
+  });
 });
