@@ -74,7 +74,7 @@ export function evaluate(
       // The days the review looked at: after the decision, and within the criterion's window before the review.
       const first = addDays(decisionDay, 1);
       const windowStart = addDays(reviewDay, 1 - c.window_days);
-      noData.push({ metric: c.metric, from: first > windowStart ? first : windowStart, to: reviewDay });
+      noData.push({ metric: c.metric, from: [first, windowStart].sort()[1], to: reviewDay });
     }
     measured.push({
       metric: c.metric,
