@@ -7,6 +7,7 @@ import { registry as vendors } from '../src/core/providers/vendor-registry.js';
 import { exportCommand } from './commands/export.js';
 import { mcpCommand } from './commands/mcp.js';
 import { objectCommand, resolveCommand } from './commands/object.js';
+import { queueCommand } from './commands/queue.js';
 import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
@@ -26,6 +27,7 @@ const COMMANDS: readonly Command[] = [
   serveCommand,
   tokenCommand,
   mcpCommand,
+  queueCommand,
 ];
 
 const USAGE = `usage:
@@ -42,6 +44,7 @@ const USAGE = `usage:
   kaigi token list --workbook FILE.xlsx [--json]
   kaigi token revoke --workbook FILE.xlsx --name NAME
   kaigi mcp --url EXEC_URL --token T
+  kaigi queue --workbook FILE.xlsx [--type T] [--state queued|processing|done|failed|dead] [--json]
   kaigi help [COMMAND]            (or kaigi COMMAND --help): this usage, on stdout
 
   serve:  --port 8080 by default (0 picks a free one); --after-max-ms N is how late one-shot (after) triggers may

@@ -48,8 +48,14 @@ export function queueIdle(rt: Runtime): boolean {
   const queue = wb.sheetByName('Queue');
   if (!queue || wb.lastRow(queue) < 2) return true;
   const cols = rowsOf('queue');
+  const now = rt.clock.now();
+  // Work scheduled for later (an escalation's timer, a retry's back-off) is not work to wait for now.
   return wb
-    .getValues(queue, 2, 1, wb.lastRow(queue) - 1, cols.index('status') + 1)
-    .map((r) => cols.read(r).status)
-    .every((status) => status === 'done' || status === 'dead');
+    .getValues(queue, 2, 1, wb.lastRow(queue) - 1, cols.width)
+    .map((r) => cols.read(r))
+    .every((q) => {
+      if (q.status === 'done' || q.status === 'dead') return true;
+      const at = q.available_at instanceof Date ? q.available_at.getTime() : Number(q.available_at);
+      return q.status === 'queued' && at > now;
+    });
 }

@@ -52,7 +52,11 @@ export async function settle(rt: Runtime, maxTicks = 30): Promise<ExecutionResul
   for (let i = 0; i < maxTicks; i++) {
     const active = Object.values(statuses(rt)).some((s) => s === 'OPEN' || s === 'IN_PROGRESS' || s === 'VOTING');
     const queued = records(rt, 'queue').some(
-      (r) => r.status === 'queued' || r.status === 'processing' || r.status === 'failed',
+      // Work scheduled for later (an escalation's timer) is not work to settle now.
+      (r) =>
+        (r.status === 'queued' && (r.available_at as Date).getTime() <= rt.clock.now()) ||
+        r.status === 'processing' ||
+        r.status === 'failed',
     );
     // A discussion that ended leaves the Dashboard due: the tick after the delay refreshes it.
     const dashboard = rt.scriptProperties.get(PROPERTY_KEYS.dashboardDue) !== null;

@@ -1,5 +1,6 @@
 // The council in the spreadsheet: a thin facade over configuration, model access, memory, the queue and storage.
 import { dayOf } from '../adapters/gas/records.js';
+import { ESCALATION_TIMEOUT, type EscalationTimer, escalationWake } from '../core/escalation-timer.js';
 import { uuid } from '../adapters/gas/services.js';
 import { Store } from '../adapters/gas/store.js';
 import type { EngineEnv } from '../core/engine.js';
@@ -43,6 +44,21 @@ export class Council {
         };
       },
       (c, _before, _after, r) => this.models.recordUsage(c, r.messages),
+      // An escalation starts its timer in the same commit (reminder at half the timeout, TIMEOUT at the full).
+      (c, before, after) => {
+        if (after.status !== 'ESCALATED' || before.status === 'ESCALATED') return undefined;
+        const now = Date.now();
+        const hours = this.settings().number('discussion.escalation_timeout_hours');
+        const timer: EscalationTimer = { discussion_id: after.discussion_id, escalated_at: now, stage: 'remind' };
+        this.queue.append(c, now, {
+          type: ESCALATION_TIMEOUT,
+          payload: { ...timer },
+          priority: after.priority,
+          from: 'kaigi',
+          availableAt: escalationWake(now, hours, 'remind'),
+        });
+        return undefined;
+      },
     ]);
   }
 

@@ -41,7 +41,13 @@ export function requestDiscussion(
   req: DiscussionRequest,
   council = new Council(openBound(), scriptZone()),
 ): { task_id: string; duplicate: boolean } {
-  const trigger = validateTrigger(req);
+  // The trigger's own fields (the schema is strict); priority and dedupe key are the queue's.
+  const trigger = validateTrigger({
+    type: req.type,
+    source: req.source,
+    target_user_id: req.target_user_id,
+    context: req.context,
+  });
   const priority = priorityOf(req.priority);
   const r = council.queue.enqueue(
     'discussion.open',

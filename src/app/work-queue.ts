@@ -2,7 +2,17 @@
 import { rowsOf } from '../../sheets-schema/index.js';
 import { queueItem, queueRow } from '../adapters/gas/records.js';
 import type { Commit, Store, StoreState } from '../adapters/gas/store.js';
-import { advanceHead, backoffMs, findDuplicate, inProgressCount, pickNext, type QueueItem } from '../core/queue.js';
+import {
+  advanceHead,
+  backoffMs,
+  findDuplicate,
+  inProgressCount,
+  leaseExpired,
+  leaseExpiries,
+  pickNext,
+  type QueueItem,
+  reclaimedAfterExpiry,
+} from '../core/queue.js';
 import type { Priority } from '../core/types.js';
 import type { Configuration } from './configuration.js';
 import { type Notice, Notices } from './notices.js';
@@ -85,36 +95,58 @@ export class WorkQueue {
         c.run(new Date(now).toISOString());
         return { id: dup.id, duplicate: true };
       }
-      const id = `Q-${c.nextSeq('queue')}`;
-      const item: QueueItem = {
-        row: 0,
-        id,
-        type,
-        from,
-        to: 'council',
-        priority,
-        payload,
-        status: 'queued',
-        attempts: 0,
-        available_at: now,
-        lease_owner: '',
-        lease_until: 0,
-        dedupe_key: dedupeKey,
-        created_at: now,
-        updated_at: now,
-        last_error: '',
-      };
-      const placed = c.setMarker('queue', 'append', queueRow(item), `Queue:${id}`);
-      c.audit({
-        actor: from,
-        event: 'enqueue',
-        tab: 'Queue',
-        row_key: id,
-        payload: { type, priority, row: placed.row },
-      });
+      const id = this.append(c, now, { type, payload, priority, from, dedupeKey, availableAt: now }, true);
       c.run(new Date(now).toISOString());
       return { id, duplicate: false };
     });
+  }
+
+  // A new item written by a commit that is already under the lock (a discussion's step that schedules follow-up
+  // work in the same commit, so the step and its follow-up are written together or not at all).
+  append(
+    c: Commit,
+    now: number,
+    o: {
+      type: string;
+      payload: Record<string, unknown>;
+      priority: Priority;
+      from: string;
+      dedupeKey?: string;
+      availableAt: number;
+    },
+    // The commit's final write (a commit of its own), or one row among the commit's others.
+    marker = false,
+  ): string {
+    const id = `Q-${c.nextSeq('queue')}`;
+    const item: QueueItem = {
+      row: 0,
+      id,
+      type: o.type,
+      from: o.from,
+      to: 'council',
+      priority: o.priority,
+      payload: o.payload,
+      status: 'queued',
+      attempts: 0,
+      available_at: o.availableAt,
+      lease_owner: '',
+      lease_until: 0,
+      dedupe_key: o.dedupeKey ?? '',
+      created_at: now,
+      updated_at: now,
+      last_error: '',
+    };
+    const placed = marker
+      ? c.setMarker('queue', 'append', queueRow(item), `Queue:${id}`)
+      : c.appendOne('queue', queueRow(item), `Queue:${id}`);
+    c.audit({
+      actor: o.from,
+      event: 'enqueue',
+      tab: 'Queue',
+      row_key: id,
+      payload: { type: o.type, priority: o.priority, row: placed.row },
+    });
+    return id;
   }
 
   // Claims the next item under the lock; an item whose type no handler knows is claimed to be marked failed.
@@ -133,8 +165,10 @@ export class WorkQueue {
         return null;
       }
       const malformed = item.payloadError ?? (known(item.type) ? null : `unknown task type "${item.type}"`);
+      const expired = leaseExpired(item, now);
+      const picked = expired ? reclaimedAfterExpiry(item, now) : item;
       const claimed: QueueItem = {
-        ...item,
+        ...picked,
         status: 'processing',
         attempts: item.attempts + 1,
         lease_owner: this.owner,
@@ -144,6 +178,8 @@ export class WorkQueue {
       };
       const c = this.store.begin(state);
       c.state.queueHead = head;
+      // The second time in a row an execution died holding it, a person hears of it (once: the count only grows).
+      if (expired && leaseExpiries(picked) === 2) this.tellExpired(c, picked);
       this.write(c, claimed, true);
       c.run(new Date(now).toISOString());
       return {
@@ -182,6 +218,8 @@ export class WorkQueue {
           status: 'queued',
           available_at: Math.max(now, outcome.notBefore ?? now),
           attempts: outcome.progressed ? 0 : current.attempts,
+          // Progress made: an earlier lease expiry is history, not a pattern to warn about.
+          last_error: outcome.progressed ? '' : current.last_error,
         };
       else {
         const dead = current.attempts >= maxAttempts;
@@ -198,6 +236,16 @@ export class WorkQueue {
       this.write(c, next, true);
       c.run(new Date(now).toISOString());
       if (told) told();
+    });
+  }
+
+  // A task whose executions keep dying (the 6-minute limit, a crash) will likely die again: say which, early.
+  private tellExpired(c: Commit, item: QueueItem): void {
+    this.notices.write(c, {
+      title: `Task ${item.id} (${item.type}) lost its execution twice`,
+      body: `${item.last_error}. It is re-delivered at priority ${item.priority}; if it keeps timing out, look for work that takes longer than an execution may run.`,
+      priority: 'normal',
+      discussion_id: String(item.payload?.discussion_id ?? ''),
     });
   }
 

@@ -49,6 +49,39 @@ function leaseLive(i: QueueItem, now: number): boolean {
   return i.status === 'processing' && i.lease_until > now;
 }
 
+// An item whose execution died holding it (seed 001: a timed-out delivery is re-delivered one priority higher).
+export function leaseExpired(i: QueueItem, now: number): boolean {
+  return i.status === 'processing' && i.lease_until <= now;
+}
+
+const RAISED: Record<Priority, Priority> = { LOW: 'MEDIUM', MEDIUM: 'HIGH', HIGH: 'CRITICAL', CRITICAL: 'CRITICAL' };
+
+export function raisedPriority(p: Priority): Priority {
+  return RAISED[p];
+}
+
+// How many times in a row the item's lease ran out, as its last_error records it.
+const EXPIRED = /^lease expired \((\d+)\)/;
+
+export function leaseExpiries(i: QueueItem): number {
+  const m = EXPIRED.exec(i.last_error);
+  return m ? Number(m[1]) : 0;
+}
+
+// The item as it is claimed again after its lease ran out: one priority higher, the count of expiries in its
+// last_error (a person is warned from the second one on: WorkQueue.claimNext).
+export function reclaimedAfterExpiry(i: QueueItem, now: number): QueueItem {
+  const n = leaseExpiries(i) + 1;
+  return {
+    ...i,
+    priority: raisedPriority(i.priority),
+    last_error: `lease expired (${n}): ${i.lease_owner || 'an execution'} held it until ${new Date(i.lease_until).toISOString()} and did not finish; re-delivered at ${new Date(now).toISOString()}`,
+  };
+}
+
+const rankAt = (i: QueueItem, now: number) =>
+  PRIORITY_RANK[leaseExpired(i, now) ? raisedPriority(i.priority) : i.priority];
+
 // Highest priority first, then oldest; never two live leases on one discussion; at most N started.
 export function pickNext(items: readonly QueueItem[], now: number, limits: Limits): QueueItem | null {
   const busy: string[] = [];
@@ -56,9 +89,7 @@ export function pickNext(items: readonly QueueItem[], now: number, limits: Limit
   const started = inProgressCount(items);
   const ready = items.filter((i) => {
     const claimable =
-      (i.status === 'queued' ||
-        (i.status === 'failed' && i.attempts < limits.maxAttempts) ||
-        (i.status === 'processing' && i.lease_until <= now)) &&
+      (i.status === 'queued' || (i.status === 'failed' && i.attempts < limits.maxAttempts) || leaseExpired(i, now)) &&
       i.available_at <= now;
     if (!claimable) return false;
     if (discussionOf(i) && busy.indexOf(discussionOf(i)) >= 0) return false;
@@ -66,9 +97,7 @@ export function pickNext(items: readonly QueueItem[], now: number, limits: Limit
       return false;
     return true;
   });
-  ready.sort(
-    (a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || a.created_at - b.created_at || a.row - b.row,
-  );
+  ready.sort((a, b) => rankAt(a, now) - rankAt(b, now) || a.created_at - b.created_at || a.row - b.row);
   return ready[0] ?? null;
 }
 

@@ -57,6 +57,12 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   ),
   s('limits.discussion_timeout_hours', 24, 'number', 'A discussion not DECIDED within this many hours becomes TIMEOUT'),
   s(
+    'discussion.escalation_timeout_hours',
+    72,
+    'number',
+    'An ESCALATED discussion no person answers within this many hours becomes TIMEOUT; a reminder goes to the Inbox at half the time',
+  ),
+  s(
     'phase.max_seconds',
     { 1: 30, 2: 300, 3: 180, 4: 120, 5: 120, 6: 5 },
     'json',

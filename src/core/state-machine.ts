@@ -8,8 +8,9 @@ const TRANSITIONS: Record<Status, readonly Status[]> = {
   VOTING: ['DECIDED', 'ESCALATED', 'TIMEOUT'],
   // An accepted objection sends a decision back to deliberation; an unresolved one can escalate.
   DECIDED: ['VOTING', 'ESCALATED', 'CLOSED'],
-  // A person approves (DECIDED), returns it to Phase 5 (VOTING) or rejects it (CLOSED).
-  ESCALATED: ['DECIDED', 'VOTING', 'CLOSED'],
+  // A person approves (DECIDED), returns it to Phase 5 (VOTING) or rejects it (CLOSED); nobody answering within
+  // discussion.escalation_timeout_hours ends it (TIMEOUT).
+  ESCALATED: ['DECIDED', 'VOTING', 'CLOSED', 'TIMEOUT'],
   CLOSED: [],
   TIMEOUT: [],
 };

@@ -3,6 +3,7 @@ import { archiveRows } from './archive-run.js';
 import { advanceDiscussion } from './discussion-advance.js';
 import { openDiscussion } from './discussion-open.js';
 import { resolveEscalation } from './escalation-resolve.js';
+import { escalationTimeout } from './escalation-timeout.js';
 import { reembedMemory } from './memory-reembed.js';
 import { processObjection } from './objection-process.js';
 import { roomReply } from './room-reply.js';
@@ -13,6 +14,7 @@ const TASKS: readonly TaskHandler[] = [
   advanceDiscussion,
   processObjection,
   resolveEscalation,
+  escalationTimeout,
   reembedMemory,
   archiveRows,
   roomReply,

@@ -6,8 +6,10 @@ import {
   findDuplicate,
   inProgressCount,
   isStarted,
+  leaseExpiries,
   pickNext,
   type QueueItem,
+  reclaimedAfterExpiry,
 } from '../../../src/core/queue.js';
 
 const NOW = 1_000_000;
@@ -77,8 +79,9 @@ describe('pickNext', () => {
     const expired = item({ id: 'expired', status: 'processing', lease_until: NOW, payload: { discussion_id: 'D2' } });
     const sameDisc = item({ id: 'same', priority: 'CRITICAL', payload: { discussion_id: 'D1' } });
     const other = item({ id: 'other', created_at: 1, payload: { discussion_id: 'D3' } });
-    expect(pickNext([live, expired, sameDisc, other], NOW, LIMITS)?.id).toBe('other');
-    expect(pickNext([live, expired, sameDisc], NOW, LIMITS)?.id).toBe('expired');
+    // The expired one is re-delivered one priority higher, so before the older item of its old priority.
+    expect(pickNext([live, expired, sameDisc, other], NOW, LIMITS)?.id).toBe('expired');
+    expect(pickNext([live, sameDisc, other], NOW, LIMITS)?.id).toBe('other');
     expect(pickNext([live, sameDisc], NOW, LIMITS)).toBeNull();
     expect(pickNext([{ ...live, lease_until: NOW }, sameDisc], NOW, LIMITS)?.id).toBe('same');
   });
@@ -164,5 +167,31 @@ describe('advanceHead', () => {
     expect(advanceHead([at(2, 'failed'), at(3, 'done')], 2)).toBe(2);
     expect(advanceHead([at(2, 'done'), at(5, 'done')], 2)).toBe(3);
     expect(advanceHead([at(2, 'processing'), at(3, 'done')], 3)).toBe(4);
+  });
+});
+
+describe('an item whose execution died (seed 001: re-delivered one priority higher)', () => {
+  it('is picked before older items of its own priority, as if one priority higher', () => {
+    const older = item({ id: 'older', priority: 'HIGH', created_at: 10 });
+    const died = item({ id: 'died', status: 'processing', priority: 'MEDIUM', lease_until: NOW - 1, created_at: 50 });
+    const fresh = item({ id: 'fresh', priority: 'MEDIUM', created_at: 20 });
+    // MEDIUM raised to HIGH, and the older HIGH item still goes first; the died one before the fresh MEDIUM one.
+    expect(pickNext([fresh, died, older], NOW, LIMITS)?.id).toBe('older');
+    expect(pickNext([fresh, died], NOW, LIMITS)?.id).toBe('died');
+    // A live lease is not re-delivered.
+    expect(pickNext([{ ...died, lease_until: NOW + 1 }], NOW, LIMITS)).toBeNull();
+  });
+
+  it('is claimed one priority higher, counting expiries in a row in last_error', () => {
+    const died = item({ status: 'processing', priority: 'LOW', lease_owner: 'exec-1', lease_until: NOW - 1 });
+    const once = reclaimedAfterExpiry(died, NOW);
+    expect(once.priority).toBe('MEDIUM');
+    expect(leaseExpiries(once)).toBe(1);
+    expect(once.last_error).toMatch(/^lease expired \(1\): exec-1 held it until /);
+    const twice = reclaimedAfterExpiry({ ...once, status: 'processing', lease_until: NOW - 1 }, NOW);
+    expect([twice.priority, leaseExpiries(twice)]).toEqual(['HIGH', 2]);
+    const top = reclaimedAfterExpiry({ ...twice, priority: 'CRITICAL' }, NOW);
+    expect([top.priority, leaseExpiries(top)]).toEqual(['CRITICAL', 3]);
+    expect(leaseExpiries(item({ last_error: 'something else' }))).toBe(0);
   });
 });
