@@ -1,4 +1,5 @@
 // The rule-based decider (phases 5 and 6, and the review): a weighted vote into an order, and what to learn after.
+import { actionWording } from './action-wording.js';
 import { BAND_WEIGHT, bandOf } from '../confidence.js';
 import { MAX_DAYS, type Action, type ContentOf, type OrderAnswer } from '../messages.js';
 import type { AgentContext } from '../provider.js';
@@ -98,8 +99,7 @@ export function decide(
       ? { ...src, intensity }
       : {
           action_type: a,
-          target: t('本人', 'the member'),
-          description: t(`${a} を実施`, `Carry out ${a}`),
+          ...actionWording(a, t),
           intensity,
           timing: f.contactTime,
           duration_days: 7,

@@ -4,6 +4,7 @@ import type { Action, ContentOf } from '../messages.js';
 import type { AgentContext } from '../provider.js';
 import { caseAdjustment } from '../memory.js';
 import { changeText, type Facts } from './facts.js';
+import { actionWording } from './action-wording.js';
 import { allowed, round2, type L } from './shared.js';
 
 // Confidence moved per unit of case evidence (a similar, recent case counts about 1).
@@ -17,6 +18,9 @@ interface Opinion {
   hypothesis: string;
   confidence: number;
   type: string;
+  // The action type `target` and `description` were written for; when the allow-list made `type` another one,
+  // that type's own wording is used instead (src/core/rules/action-wording.ts).
+  for: string;
   target: string;
   description: string;
   intensity: Action['intensity'];
@@ -33,16 +37,17 @@ function action(
   return { action_type: type, target, description, intensity, timing: f.contactTime, duration_days: days };
 }
 
-function opinion(ctx: AgentContext, f: Facts, o: Opinion): ContentOf<'SPECIALIST_OPINION'> {
+function opinion(ctx: AgentContext, f: Facts, o: Opinion, t: L): ContentOf<'SPECIALIST_OPINION'> {
   const feedback = ctx.feedbackQuestion ? 0.1 : 0;
   // Memory: similar past cases where this action was confirmed raise the stated confidence, rejected ones lower it.
   const recalled = MEMORY_STEP * caseAdjustment(o.type, ctx.memory?.cases ?? [], ctx.trigger.target_user_id);
+  const words = o.type === o.for ? o : actionWording(o.type, t);
   return {
     analysis: o.analysis,
     evidence: o.evidence.length ? o.evidence : [changeText(f, ctx.lang)],
     hypothesis: o.hypothesis,
     confidence: round2(Math.max(0.05, Math.min(0.95, o.confidence + feedback + recalled))),
-    recommendation: action(f, o.type, o.target, o.description, o.intensity),
+    recommendation: action(f, o.type, words.target, words.description, o.intensity),
   };
 }
 
@@ -61,6 +66,7 @@ const specialists: Record<string, (ctx: AgentContext, f: Facts, t: L) => Opinion
           : t('本人固有の要因による活動量の低下', 'A drop in activity specific to this person'),
       confidence: f.hasData ? Math.min(0.9, 0.5 + drop * 0.6) : 0.2,
       type: allowed(ctx, 'GOAL_ADJUSTMENT'),
+      for: 'GOAL_ADJUSTMENT',
       target: t('日次の活動目標', 'daily activity goal'),
       description: t(
         `当面の目標を現状（${f.change?.to ?? '-'}）から段階的に戻す設定にする`,
@@ -92,6 +98,7 @@ const specialists: Record<string, (ctx: AgentContext, f: Facts, t: L) => Opinion
         : t('承認以外の要因が大きい', 'Causes other than recognition dominate'),
       confidence: lowPraise ? (publicPref ? 0.75 : 0.62) : 0.35,
       type: lowPraise ? allowed(ctx, 'PRAISE_INCREASE') : allowed(ctx, 'ONE_ON_ONE', 'PRAISE_INCREASE'),
+      for: 'PRAISE_INCREASE',
       target: t('行動ベースの称賛', 'praise for specific actions'),
       description: t(
         '具体的な行動（架電・訪問）に対して当日中に称賛を伝える',
@@ -118,6 +125,7 @@ const specialists: Record<string, (ctx: AgentContext, f: Facts, t: L) => Opinion
         : t('習慣は保たれており、疲労の影響が中心', 'The habit holds; fatigue is the main factor'),
       confidence: broken ? 0.68 : tired ? 0.55 : 0.4,
       type: broken ? allowed(ctx, 'MESSAGE_TIMING') : allowed(ctx, 'REST_RECOMMENDATION', 'MESSAGE_TIMING'),
+      for: 'MESSAGE_TIMING',
       target: t('習慣の時間帯のリマインド', 'reminder at the habitual time'),
       description: t(
         `普段の活動開始時刻（${f.contactTime}）に短い声かけを送り、習慣の手がかりを戻す`,
@@ -138,6 +146,7 @@ const specialists: Record<string, (ctx: AgentContext, f: Facts, t: L) => Opinion
       hypothesis: t('小さな成功体験が不足している', 'Small wins are missing'),
       confidence: f.hasData ? 0.8 : 0.3,
       type: allowed(ctx, 'GOAL_ADJUSTMENT'),
+      for: 'GOAL_ADJUSTMENT',
       target: t('日次目標', 'daily goal'),
       description: t(
         `3日間、日次目標を${goal}件に設定し、達成ごとに振り返る`,
@@ -163,6 +172,7 @@ const specialists: Record<string, (ctx: AgentContext, f: Facts, t: L) => Opinion
         : t('転換率が低下しており、スキル面の課題', 'Conversion fell; the problem is skill'),
       confidence: f.conversionRecent === null ? 0.3 : stable ? 0.7 : 0.6,
       type: stable ? allowed(ctx, 'GOAL_ADJUSTMENT') : allowed(ctx, 'SKILL_TRAINING', 'ONE_ON_ONE'),
+      for: stable ? 'GOAL_ADJUSTMENT' : 'SKILL_TRAINING',
       target: stable ? t('活動量の目標', 'activity goal') : t('トークスクリプト', 'call script'),
       description: stable
         ? t('接触数の回復を優先し、目標を段階的に設定', 'Prioritise recovering contact volume with stepped goals')
@@ -189,6 +199,7 @@ const specialists: Record<string, (ctx: AgentContext, f: Facts, t: L) => Opinion
       ),
       confidence: lost ? 0.66 : 0.42,
       type: allowed(ctx, 'GOAL_ADJUSTMENT', 'MESSAGE_TIMING'),
+      for: 'GOAL_ADJUSTMENT',
       target: t('今日のコミットメント', "today's commitment"),
       description: t(
         '朝に「今日の最初の1件」を本人が宣言する小さなコミットメントを設ける',
@@ -215,6 +226,7 @@ const specialists: Record<string, (ctx: AgentContext, f: Facts, t: L) => Opinion
         : t('個別の支援が必要', 'Individual support is needed'),
       confidence: f.team.members ? 0.58 : 0.3,
       type: structural ? allowed(ctx, 'PEER_SUPPORT', 'ONE_ON_ONE') : allowed(ctx, 'ONE_ON_ONE', 'PEER_SUPPORT'),
+      for: structural ? 'PEER_SUPPORT' : 'ONE_ON_ONE',
       target: structural
         ? t('チーム内の相互支援', 'peer support in the team')
         : t('上長との1on1', 'a 1:1 with the manager'),
@@ -237,6 +249,7 @@ const specialists: Record<string, (ctx: AgentContext, f: Facts, t: L) => Opinion
         : t('負荷は許容範囲', 'The load is within a normal range'),
       confidence: high ? 0.6 : 0.38,
       type: high ? allowed(ctx, 'REST_RECOMMENDATION') : allowed(ctx, 'ONE_ON_ONE', 'REST_RECOMMENDATION'),
+      for: high ? 'REST_RECOMMENDATION' : 'ONE_ON_ONE',
       target: high ? t('残業の抑制', 'less overtime') : t('状況確認', 'a check-in'),
       description: high
         ? t('今週は定時退社日を2日設け、負荷を下げる', 'Set two leave-on-time days this week')
@@ -248,7 +261,7 @@ const specialists: Record<string, (ctx: AgentContext, f: Facts, t: L) => Opinion
 
 export function specialistOpinion(agentId: string, ctx: AgentContext, f: Facts, t: L): ContentOf<'SPECIALIST_OPINION'> {
   const rule = specialists[agentId] ?? specialists.analyst;
-  return opinion(ctx, f, rule(ctx, f, t));
+  return opinion(ctx, f, rule(ctx, f, t), t);
 }
 
 export function feedbackResponse(agentId: string, ctx: AgentContext, f: Facts, t: L): ContentOf<'FEEDBACK_RESPONSE'> {
