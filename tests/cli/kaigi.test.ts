@@ -342,8 +342,12 @@ describe('kaigi run --until closed, then kaigi report', () => {
       ['IN_PROGRESS', 'IN_PROGRESS'],
       ['DONE', 'DONE'],
     ];
+    // A report cannot name its reporter (SPEC §10): the workbook's owner reports.
+    const forged = report('--status', 'ACKNOWLEDGED', '--by', 'manager@example.com');
+    expect(forged.status).toBe(2);
+    expect(forged.stderr).toMatch(/--by is not accepted/);
     for (const [status, columnL] of steps) {
-      const r = report('--status', status, '--report', `=${status} by buddy`, '--by', 'buddy-api');
+      const r = report('--status', status, '--report', `=${status} by buddy`);
       expect(r.status, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ discussion_id: id, execution_status: columnL });
       expect(tab('Discussion Log')[0].execution_status).toBe(columnL);
@@ -366,9 +370,9 @@ describe('kaigi run --until closed, then kaigi report', () => {
     expect(
       events.map((a: { actor: string; payload_json: string }) => [a.actor, JSON.parse(a.payload_json).to]),
     ).toEqual([
-      ['buddy-api', 'ACKNOWLEDGED'],
-      ['buddy-api', 'IN_PROGRESS'],
-      ['buddy-api', 'DONE'],
+      ['owner@example.com', 'ACKNOWLEDGED'],
+      ['owner@example.com', 'IN_PROGRESS'],
+      ['owner@example.com', 'DONE'],
     ]);
     const audit = kaigi('verify-audit', '--workbook', book);
     expect(audit.status, audit.stdout + audit.stderr).toBe(0);
