@@ -85,8 +85,10 @@ export function clientNameProblem(name: string, agentIds: readonly string[], cli
 // so a caller that tried learns it did not work.
 export function refuseActorFields(input: unknown, what: string): void {
   if (!input || typeof input !== 'object') return;
-  for (const field of ['by', 'objector', 'source']) {
-    if (!Object.hasOwn(input, field)) continue;
+  // Own keys only (a plain object from google.script.run or JSON has no others worth reading).
+  const own = Object.keys(input);
+  for (const field of ['source', 'objector', 'by']) {
+    if (own.indexOf(field) < 0) continue;
     const v = (input as Record<string, unknown>)[field];
     if (v === undefined || (field === 'source' && v === 'human')) continue;
     throw new ValidationError(
