@@ -203,7 +203,8 @@ export function fileObjection(input: Partial<ObjectionInput>): { task_id: string
 }
 
 // The engine's own path for an objection by a council agent (governance, the analyst's data errors). Its name ends
-// in `_`, so google.script.run cannot call it; run by hand from the script editor it is still admin-only.
+// in `_`, so Apps Script keeps it private (no google.script.run, no Run menu): only the script's own code and the
+// local runtime's tests call it. Admin-only all the same, should it ever be reached another way.
 export function fileAgentObjection_(agentId: string, input: Partial<ObjectionInput>): { task_id: string } {
   requireRole('fileAgentObjection_', 'admin');
   const council = new Council(openBound(), scriptZone());

@@ -144,7 +144,7 @@ describe('GET /tasks/{id} and POST /tasks/{id}/result', () => {
     const acks = messages(rt, a.discussion_id).filter((m) => m.message_type === 'ACKNOWLEDGEMENT');
     expect(acks.map((m) => m.content.status)).toEqual(['ORDER_ACKNOWLEDGED', 'ORDER_IN_PROGRESS', 'ORDER_DONE']);
     expect(acks.map((m) => m.content.note)).toEqual(reports);
-    expect(acks.every((m) => m.metadata.note === 'reported by worker-client')).toBe(true);
+    expect(acks.every((m) => m.metadata.note === 'reported by api:worker-client')).toBe(true);
     expect((await exported(rt, 'orders')).map((o) => o.last_report)).toEqual(
       records(rt, 'orders').map(() => reports[2]),
     );
