@@ -63,7 +63,7 @@ export function allows(need: Need, role: PersonRole, p: Person): boolean {
 }
 
 // Names that already mean someone in the audit and in rooms: Kaigi itself, its rules and the buddy executor.
-export const RESERVED_CLIENT_NAMES: readonly string[] = ['system', 'kaigi', 'human', 'buddy', 'api', 'agent', 'rules'];
+const RESERVED_CLIENT_NAMES: readonly string[] = ['system', 'kaigi', 'human', 'buddy', 'api', 'agent', 'rules'];
 
 // Why an API client may not take `name`, or '' when it may: it must not be an agent (the roster or the Agents tab),
 // a reserved name, or an existing client's name in another case (`Analyst` would read as `analyst`).
