@@ -36,9 +36,9 @@ const USAGE = `usage:
   kaigi tick --workbook FILE.xlsx
   kaigi export --workbook FILE.xlsx --tab NAME [--format json|csv]
   kaigi verify-audit --workbook FILE.xlsx
-  kaigi object --workbook FILE.xlsx --discussion ID --reason TEXT [--alternative TEXT] [--urgency LEVEL] [--objector WHO]
+  kaigi object --workbook FILE.xlsx --discussion ID --reason TEXT [--alternative TEXT] [--urgency LEVEL]
   kaigi resolve --workbook FILE.xlsx --discussion ID --action approve|return|reject [--guidance TEXT] [--order FILE.json]
-  kaigi report --workbook FILE.xlsx --discussion ID --status ${REPORT_STATUSES.join('|')} [--report TEXT] [--by NAME]
+  kaigi report --workbook FILE.xlsx --discussion ID --status ${REPORT_STATUSES.join('|')} [--report TEXT]
   kaigi serve --workbook FILE.xlsx [--port P] [--host 127.0.0.1] [--after-max-ms N] [--locale ja|en]
   kaigi token create --workbook FILE.xlsx --role ROLE --name NAME
   kaigi token list --workbook FILE.xlsx [--json]

@@ -35,6 +35,8 @@ export interface RuntimeOptions {
   // Other accounts that use the spreadsheet (editors). Session.getActiveUser().getEmail() names a user only when the
   // runtime is told they share the owner's Workspace domain; everyone else gets '' as in Apps Script (SPEC §14).
   users?: RuntimeUser[];
+  // The bound spreadsheet lives on a shared drive, so it has no owner: Spreadsheet.getOwner() returns null.
+  sharedDrive?: boolean;
   // How late after(ms) and daily triggers fire: a seed for the draws and the most an after() trigger is late
   // (host/triggers.ts; defaults DEFAULT_TRIGGER_DELAYS).
   triggerDelays?: Partial<TriggerDelays>;

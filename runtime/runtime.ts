@@ -52,6 +52,8 @@ export class Runtime implements PoolHost {
   readonly executions: ExecutionResult[] = [];
   readonly logs: { execId: number; level: string; text: string }[] = [];
   readonly owner: string;
+  // The bound spreadsheet is on a shared drive: Spreadsheet.getOwner() gives null.
+  readonly ownerless: boolean;
   // The owner and the other editors: who an execution is for and what Session shows of them (host/users.ts).
   readonly users: Users;
   readonly manifest: { timeZone: string; oauthScopes: string[]; webapp?: unknown };
@@ -76,6 +78,7 @@ export class Runtime implements PoolHost {
     for (const f of fs.readdirSync(gasDir))
       if (f.endsWith('.html')) this.files[f.replace(/\.html$/, '')] = fs.readFileSync(path.join(gasDir, f), 'utf8');
     this.owner = opts.owner ?? 'owner@example.com';
+    this.ownerless = opts.sharedDrive ?? false;
     const webapp = this.manifest.webapp as { executeAs?: string } | undefined;
     this.users = new Users(this.owner, opts.users ?? [], webapp?.executeAs === 'USER_ACCESSING');
     this.triggers.delays = { ...DEFAULT_TRIGGER_DELAYS, ...opts.triggerDelays };
@@ -108,6 +111,8 @@ export class Runtime implements PoolHost {
   hostState(): HostState {
     return {
       workbook: this.workbook,
+      boundId: this.workbook.id,
+      owner: this.ownerless ? null : this.owner,
       spreadsheets: this.spreadsheets,
       clock: this.clock,
       locks: this.locks,

@@ -79,6 +79,8 @@ interface Call<A, R> {
 // Every operation an execution can ask of the host. `null` is the result of a call that only acts.
 export interface ServiceCalls {
   'ss.name': Call<SpreadsheetArgs, string>;
+  // Spreadsheet.getOwner(): the owner's email, or null for a file with no owner (a shared drive's).
+  'ss.owner': Call<SpreadsheetArgs, string | null>;
   'ss.rename': Call<SpreadsheetArgs & { name: string }, null>;
   'ss.sheets': Call<SpreadsheetArgs, SheetRef[]>;
   'ss.sheetByName': Call<SpreadsheetArgs & { name: string }, SheetRef | null>;

@@ -1,5 +1,6 @@
 // Entry points: the functions Apps Script calls by name (triggers, menu items, google.script.run, web app).
 import { t } from './core/i18n.js';
+import { ValidationError } from './core/errors.js';
 import type { ObjectionInput } from './core/objections.js';
 import { keyStatus, saveKey } from './adapters/gas/keys.js';
 import { scriptZone } from './adapters/gas/records.js';
@@ -15,6 +16,8 @@ import { auditConfigEdit } from './app/config-audit.js';
 import { exportTab as exportRows, type LogicalRow } from './app/export.js';
 import { Council } from './app/council.js';
 import { requestObjection } from './app/requests.js';
+import { requireRole } from './app/access.js';
+import { refuseActorFields } from './core/access.js';
 import { seedDemo } from './app/seed.js';
 import {
   releaseWorkers,
@@ -53,6 +56,7 @@ export function onOpen(): void {
 }
 
 export function setup(): SetupReport {
+  requireRole('setup', 'admin', { recordsOwner: true });
   const ss = openBound();
   const lang = userLang();
   const report = runSetup(ss, lang);
@@ -70,11 +74,13 @@ export function setup(): SetupReport {
 
 // Removes this account's Kaigi triggers and, when it owns the workers, releases them for the next setup().
 export function teardown(): { removed: number } {
+  requireRole('teardown', 'admin');
   return { removed: releaseWorkers().removed };
 }
 
 // The workers' owner gives them up (the same as teardown) so another editor can run setup() or takeOverWorkers().
 export function handOverWorkers(): { removed: number; released: boolean } {
+  requireRole('handOverWorkers', 'admin');
   const r = releaseWorkers();
   tellUser(
     'Kaigi',
@@ -85,6 +91,7 @@ export function handOverWorkers(): { removed: number; released: boolean } {
 
 // This account becomes the workers' owner (src/core/trigger-plan.ts: when, and how the old set retires itself).
 export function takeOverWorkers(): WorkersReport {
+  requireRole('takeOverWorkers', 'admin');
   const report = takeOver(openBound(), userLang());
   tellUser(
     'Kaigi',
@@ -95,6 +102,8 @@ export function takeOverWorkers(): WorkersReport {
   return report;
 }
 
+// tick, tickSoon and runQueueNow only do the work already queued, under the lock, as the next tick would: harmless
+// whoever calls them (any editor may, from the browser console), so they check no role.
 export function tick(): TickReport {
   return runTick();
 }
@@ -111,7 +120,8 @@ export function runQueueNow(): TickReport {
   return runTick();
 }
 
-// Installable on-edit trigger: a person changed a configuration tab, so cached copies are stale.
+// Installable on-edit trigger: a person changed a configuration tab, so cached copies are stale. Called by hand
+// (google.script.run passes only plain data), its event has no Range, so it records nothing and checks no role.
 export function onConfigEdit(e?: GoogleAppsScript.Events.SheetsOnEdit): void {
   const name = e?.range ? e.range.getSheet().getName() : '';
   const isTab = (key: TabKey) => tabByKey(key).name === name || tabByKey(key).nameJa === name;
@@ -142,7 +152,10 @@ export function onConfigEdit(e?: GoogleAppsScript.Events.SheetsOnEdit): void {
   }
 }
 
+// The daily jobs spend the model budget and move confidences: only their trigger (it runs as the workers' owner),
+// that account, or an admin may run them.
 export function dailyReview(): ReviewReport & { decayed: string[]; unreadable_cases: string[] } {
+  requireRole('dailyReview', 'workers');
   const council = new Council(openBound(), scriptZone());
   // After the verdicts have moved confidences and marked what was used: unused learnings leave retrieval.
   const report = { ...runReview(council), decayed: [] as string[], unreadable_cases: [] as string[] };
@@ -158,10 +171,12 @@ export function dailyReview(): ReviewReport & { decayed: string[]; unreadable_ca
 }
 
 export function dailyWatch(): WatchReport {
+  requireRole('dailyWatch', 'workers');
   return runWatcher(new Council(openBound(), scriptZone()));
 }
 
 export function seedDemoData(): { members: number; kpi: number } {
+  requireRole('seedDemoData', 'admin');
   return seedDemo(openBound());
 }
 
@@ -179,25 +194,35 @@ export function exportTab(name: string): { tab: string; columns: string[]; rows:
   return exportRows(new Store(openBound(), scriptZone()), String(name));
 }
 
+// A person's objection; the objector is who Apps Script says runs this. An input naming a source, an objector or
+// `by` is refused: only the engine objects as an agent (fileAgentObjection_).
 export function fileObjection(input: Partial<ObjectionInput>): { task_id: string } {
-  return requestObjection({
-    ...input,
-    source: input.source === 'api' ? 'api' : input.source === 'agent' ? 'agent' : 'human',
-  });
+  requireRole('fileObjection', 'coordinator');
+  refuseActorFields(input, 'fileObjection');
+  return requestObjection(input ?? {});
 }
 
-// An executor's report on a discussion's orders (kaigi report, the sidebar, POST /tasks/{id}/result); `by` defaults
-// to whoever is acting.
-export function reportOrder(input: {
-  discussion_id: string;
-  status: string;
-  report?: string;
-  by?: string;
-}): OrderReportResult {
-  return reportOrderOf(new Council(openBound(), scriptZone()), input, activeUserEmail());
+// The engine's own path for an objection by a council agent (governance, the analyst's data errors). Its name ends
+// in `_`, so Apps Script keeps it private (no google.script.run, no Run menu): only the script's own code and the
+// local runtime's tests call it. Admin-only all the same, should it ever be reached another way.
+export function fileAgentObjection_(agentId: string, input: Partial<ObjectionInput>): { task_id: string } {
+  requireRole('fileAgentObjection_', 'admin');
+  const council = new Council(openBound(), scriptZone());
+  const id = String(agentId);
+  if (!council.config.agents().some((a) => a.agent_id === id)) throw new ValidationError(`no agent is named ${id}`);
+  return requestObjection(input ?? {}, council, { source: 'agent', objector: id });
+}
+
+// An executor's report on a discussion's orders (kaigi report, the sidebar); the reporter is whoever runs this,
+// never a `by` in the input (POST /tasks/{id}/result reports as `api:NAME`).
+export function reportOrder(input: { discussion_id: string; status: string; report?: string }): OrderReportResult {
+  requireRole('reportOrder', 'coordinator');
+  refuseActorFields(input, 'reportOrder');
+  return reportOrderOf(new Council(openBound(), scriptZone()), input ?? {}, activeUserEmail());
 }
 
 export function addDirective(input: DirectiveInput): { directive_id: string } {
+  requireRole('addDirective', 'coordinator');
   return addDirectiveTo(new Council(openBound(), scriptZone()), {
     ...input,
     by: activeUserEmail(),
@@ -208,6 +233,7 @@ export function editPrompt(input: { agent_id: string; language?: 'ja' | 'en'; te
   prompt_id: string;
   version: number;
 } {
+  requireRole('editPrompt', 'admin');
   return editPromptOf(new Council(openBound(), scriptZone()), { ...input, by: activeUserEmail() });
 }
 
@@ -215,6 +241,7 @@ export function rollbackPrompt(input: { agent_id: string; language?: 'ja' | 'en'
   prompt_id: string;
   version: number;
 } {
+  requireRole('rollbackPrompt', 'admin');
   return rollbackPromptOf(new Council(openBound(), scriptZone()), { ...input, by: activeUserEmail() });
 }
 
@@ -224,28 +251,37 @@ export function replayPhase(input: {
   model?: string;
   prompt_version?: number;
 }): ReplayResult {
+  // A replay calls the phase's models again: it spends the daily budget, which is the admins' to spend.
+  requireRole('replayPhase', 'admin');
   return replayOf(new Council(openBound(), scriptZone()), input);
 }
 
+// Audited (which vendor, set or removed, by whom), never the key.
 export function saveApiKey(provider: string, key: string): { provider: string; saved: boolean } {
-  saveKey(String(provider), String(key || ''));
+  requireRole('saveApiKey', 'admin');
+  saveKey(new Store(openBound(), scriptZone()), String(provider), String(key || ''), activeUserEmail());
   return { provider: String(provider), saved: !!key };
 }
 
 export function getApiKeyStatus(): Record<string, boolean> {
+  requireRole('getApiKeyStatus', 'admin');
   return keyStatus();
 }
 
-// API clients (SPEC §11): an editor of the spreadsheet is their admin (the settings dialog, `kaigi token`).
+// API clients (SPEC §11): admins manage them (the settings dialog, `kaigi token`).
 export function createApiClient(input: { name: string; role: string }): ClientInfo & { token: string } {
-  return createClient(new Store(openBound(), scriptZone()), input, activeUserEmail());
+  requireRole('createApiClient', 'admin');
+  const council = new Council(openBound(), scriptZone());
+  return createClient(council.store, input ?? {}, activeUserEmail(), council.config.agents());
 }
 
 export function listApiClients(): ClientInfo[] {
+  requireRole('listApiClients', 'admin');
   return listClients();
 }
 
 export function revokeApiClient(name: string): { name: string; revoked: true } {
+  requireRole('revokeApiClient', 'admin');
   return revokeClient(new Store(openBound(), scriptZone()), name, activeUserEmail());
 }
 

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import type { Runtime } from '../../runtime/runtime.js';
 import { CONTENT_SCHEMAS } from '../../src/core/messages.js';
-import { type Args, type Command, InputError, need, print, withExisting } from '../shared.js';
+import { type Args, type Command, InputError, need, print, UsageError, withExisting } from '../shared.js';
 import { queueIdle, settingsOf } from '../workbook-reads.js';
 
 // An EXECUTION_ORDER content for `resolve --order`, checked against the message schema (Kaigi gives an approved
@@ -35,6 +35,9 @@ function readOrder(file: string, rt: Runtime): Record<string, unknown> {
 }
 
 function act(command: 'object' | 'resolve', { opts }: Args): Promise<number> {
+  // The workbook's owner acts here, as Apps Script would say: nobody else's name can be given (SPEC §10).
+  if (opts.objector !== undefined || opts.by !== undefined)
+    throw new UsageError(`kaigi ${command} acts as the workbook's owner; --objector and --by are not accepted`);
   return withExisting(
     opts,
     async (rt, file) => {
@@ -44,11 +47,9 @@ function act(command: 'object' | 'resolve', { opts }: Args): Promise<number> {
           reason: need(opts, 'reason'),
           alternative: opts.alternative ?? '-',
           urgency: opts.urgency ?? 'MEDIUM',
-          objector: opts.objector ?? 'human',
-          source: 'human',
         });
       else {
-        Object.assign(input, { action: need(opts, 'action'), guidance: opts.guidance, by: 'cli' });
+        Object.assign(input, { action: need(opts, 'action'), guidance: opts.guidance });
         if (opts.order) input.order = readOrder(String(opts.order), rt);
       }
       const r = await rt.run(command === 'object' ? 'fileObjection' : 'resolveEscalation', [input], {

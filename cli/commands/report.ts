@@ -11,7 +11,9 @@ export const reportCommand: Command = {
       throw new UsageError(`--status must be ${REPORT_STATUSES.join(', ')}; got ${status}`);
     const input: Record<string, unknown> = { discussion_id: need(opts, 'discussion'), status };
     if (opts.report !== undefined) input.report = String(opts.report);
-    if (opts.by !== undefined) input.by = String(opts.by);
+    // The workbook's owner reports, as Apps Script would say; a report cannot name someone else (SPEC §10).
+    if (opts.by !== undefined)
+      throw new UsageError("kaigi report reports as the workbook's owner; --by is not accepted");
     return withExisting(
       opts,
       async (rt, file) => {

@@ -5,6 +5,7 @@ import { call, execInfo, GasError, getBridge } from './bridge.js';
 import { EmbeddedChart, EmbeddedChartBuilder } from './charts.js';
 import { Protection } from './protection.js';
 import { Range, type TextFinder } from './range.js';
+import { user } from './utilities.js';
 
 // The spreadsheet part of a call's arguments: nothing for the bound spreadsheet, its id for any other.
 function about(ss: string | undefined): SpreadsheetArgs {
@@ -234,6 +235,11 @@ export class Spreadsheet {
   }
   getName(): string {
     return call('ss.name', this.a());
+  }
+  // A User, or null for a file with no owner (a shared drive's).
+  getOwner(): ReturnType<typeof user> | null {
+    const email = call('ss.owner', this.a());
+    return email === null ? null : user(email);
   }
   rename(name: string): void {
     call('ss.rename', this.a({ name }));

@@ -190,7 +190,7 @@ export const Session = {
   },
 };
 
-function user(email: string) {
+export function user(email: string) {
   return {
     getEmail(): string {
       getBridge().check();

@@ -24,6 +24,9 @@ export interface UiRecord {
 export interface HostState {
   // The workbook a call is about: the bound spreadsheet's, or (dispatch.ts) the one the call's `ss` names.
   workbook: Workbook;
+  // The bound spreadsheet's id and owner (Spreadsheet.getOwner(); null models a shared drive's file, which has none).
+  boundId: string;
+  owner: string | null;
   // Spreadsheets other than the bound one that users created (SpreadsheetApp.create), by id.
   spreadsheets: SpreadsheetFiles;
   clock: Clock;

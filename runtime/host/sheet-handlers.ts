@@ -33,6 +33,7 @@ export const SPREADSHEET_HANDLERS: Handlers<OpsNamed<'ss'>> = {
     return { id: wb.id, name: wb.name };
   },
   'ss.name': (_a, st) => st.workbook.name,
+  'ss.owner': (_a, st) => (st.workbook.id === st.boundId ? st.owner : st.spreadsheets.ownerOf(st.workbook.id)),
   'ss.rename': (a, st) => {
     st.workbook.name = String(a.name);
     return null;

@@ -47,6 +47,10 @@ export class SpreadsheetFiles {
     this.files.set(workbook.id, { workbook, owner });
   }
 
+  ownerOf(id: string): string | null {
+    return this.files.get(id)?.owner ?? null;
+  }
+
   // The workbook `id` names for an execution running as `user`, refused as Apps Script refuses it.
   open(id: string, user: string): Workbook {
     const f = this.files.get(id);

@@ -3,7 +3,10 @@ import { sha256Hex } from '../adapters/gas/crypto.js';
 import { props, uuid } from '../adapters/gas/services.js';
 import type { Store } from '../adapters/gas/store.js';
 import { ALL_ROLES, parseTokenList, type Role, type TokenRecord } from '../core/api.js';
+import { clientNameProblem } from '../core/access.js';
+import { defaultAgents } from '../core/council.js';
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
+import type { AgentDef } from '../core/types.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
 
 const KEY = PROPERTY_KEYS.apiTokens;
@@ -38,19 +41,29 @@ function checkName(name: unknown): string {
 }
 
 // Under the script lock, so two admins creating clients at once both keep theirs; the audit row names the admin,
-// the client and its role, never the token or its hash.
+// the client and its role, never the token or its hash. A client is audited as `api:NAME`, but rooms, presence and
+// people read the bare name: so it may not be an agent's id (the roster's or the Agents tab's), a name Kaigi uses
+// for itself, or another client's name in another case.
 export function createClient(
   store: Store,
   input: { name?: unknown; role?: unknown },
   by: string,
+  agents: readonly AgentDef[],
 ): ClientInfo & { token: string } {
   const name = checkName(input.name);
   const role = String(input.role ?? '') as Role;
   if (ALL_ROLES.indexOf(role) < 0) throw new ValidationError(`A client's role is one of ${ALL_ROLES.join(', ')}.`);
   return store.withLock((state) => {
     const list = parseTokenList(props.get(KEY), KEY);
-    if (list.some((t) => t.name === name))
-      throw new ConflictError(`An API client named ${name} exists already.`, 'client_exists');
+    const agentIds = defaultAgents()
+      .concat(agents)
+      .map((a) => a.agent_id);
+    const problem = clientNameProblem(
+      name,
+      agentIds,
+      list.map((t) => t.name),
+    );
+    if (problem) throw new ConflictError(problem, 'client_name_taken');
     const token = newToken();
     const created_at = new Date().toISOString();
     const entry: TokenRecord = { hash: sha256Hex(token), role, name, created_at };

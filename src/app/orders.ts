@@ -18,10 +18,10 @@ export interface OrderReportResult {
 // In one commit under the lock: every order of the discussion's current decision that is not cancelled takes the
 // reported status and the report, each with an audit event naming who reported it; the transcript gets an
 // ACKNOWLEDGEMENT; and column L is derived again from the orders (src/core/order-status.ts). `by` is who is
-// acting when the input names no one.
+// acting (the person Apps Script names, or `api:NAME`); the input cannot name anyone.
 export function reportOrder(
   council: Council,
-  raw: Partial<Record<keyof OrderReportInput, unknown>>,
+  raw: Partial<Record<Exclude<keyof OrderReportInput, 'by'>, unknown>>,
   by = 'unknown',
 ): OrderReportResult {
   const input = reportInput(raw, by);

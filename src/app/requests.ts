@@ -60,18 +60,23 @@ export function requestDiscussion(
   return { task_id: r.id, duplicate: r.duplicate };
 }
 
-// The objection.process payload, checked. A person is who Apps Script says is running this, never a name the caller
-// supplies; agents are named by their caller, and an API client by the router (its token's name).
-export function objectionPayload(input: Partial<ObjectionInput>): ObjectionInput {
+// Who objects: a person (who Apps Script says runs this), an API client (`api:NAME`, from its token) or a council
+// agent (only the engine's own path). Never taken from the input.
+export interface Objector {
+  source: ObjectionInput['source'];
+  objector: string;
+}
+
+// The objection.process payload, checked; `who` comes from the caller's code, never from the input.
+export function objectionPayload(input: Partial<ObjectionInput>, who: Objector): ObjectionInput {
   if (!input.discussion_id || !/^DISC-\d{4}-\d{2}-\d{2}-\d{3,}$/.test(input.discussion_id))
     throw new ValidationError('discussion_id must look like DISC-YYYY-MM-DD-SEQ');
   if (!input.reason || !String(input.reason).trim()) throw new ValidationError('an objection needs a reason');
-  const source = input.source === 'agent' || input.source === 'api' ? input.source : 'human';
   return {
     discussion_id: input.discussion_id,
     objection_id: '',
-    source,
-    objector: source === 'human' ? activeUserEmail() : String(input.objector || source),
+    source: who.source,
+    objector: who.objector,
     reason: String(input.reason).slice(0, 20000),
     alternative: String(input.alternative || '-').slice(0, 20000),
     evidence: (Array.isArray(input.evidence) ? input.evidence : input.evidence ? [String(input.evidence)] : [])
@@ -82,11 +87,13 @@ export function objectionPayload(input: Partial<ObjectionInput>): ObjectionInput
   };
 }
 
+// A person's objection (fileObjection) or, with `who`, the engine's own objection as a council agent.
 export function requestObjection(
   input: Partial<ObjectionInput>,
   council = new Council(openBound(), scriptZone()),
+  who: Objector = { source: 'human', objector: activeUserEmail() },
 ): { task_id: string } {
-  const payload = objectionPayload(input);
+  const payload = objectionPayload(input, who);
   const r = council.queue.enqueue(
     'objection.process',
     payload as unknown as Record<string, unknown>,

@@ -5,18 +5,17 @@ import { DEMO_MEMBERS, demoKpi } from '../core/demo-data.js';
 import { addDays } from '../core/ids.js';
 import { dayOf, dayToDate, scriptZone } from '../adapters/gas/records.js';
 import { findSheet } from '../adapters/gas/tabs.js';
+import { ConflictError } from '../core/errors.js';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
-// Appends rows whose key (column A) is not there yet; existing rows, edited or not, are left alone.
-function addMissing<K extends TabKey>(ss: Spreadsheet, key: K, records: RowOf<K>[]): number {
+// The keys (column A) of a tab's rows, with its sheet.
+function keysOf(ss: Spreadsheet, key: TabKey): { sheet: GoogleAppsScript.Spreadsheet.Sheet; keys: string[] } {
   const spec = tabByKey(key);
-  const cols = rowsOf(key);
-  const idColumn = spec.columns[0].key as ColumnOf<K>;
   const sheet = findSheet(ss, spec);
   if (!sheet) throw new Error(`the ${spec.name} tab is missing; run setup`);
   const last = sheet.getLastRow();
-  const present =
+  const keys =
     last >= 2
       ? sheet
           .getRange(2, 1, last - 1, 1)
@@ -24,6 +23,16 @@ function addMissing<K extends TabKey>(ss: Spreadsheet, key: K, records: RowOf<K>
           // Column A of a one-column range: the key column.
           .map((r) => String(r[0]))
       : [];
+  return { sheet, keys };
+}
+
+// Appends rows whose key (column A) is not there yet; existing rows, edited or not, are left alone.
+function addMissing<K extends TabKey>(ss: Spreadsheet, key: K, records: RowOf<K>[]): number {
+  const spec = tabByKey(key);
+  const cols = rowsOf(key);
+  const idColumn = spec.columns[0].key as ColumnOf<K>;
+  const { sheet, keys: present } = keysOf(ss, key);
+  const last = sheet.getLastRow();
   const missing = records.filter((r) => present.indexOf(String(r[idColumn])) < 0).map((r) => cols.write(r));
   if (!missing.length) return 0;
   const start = Math.max(last, 1) + 1;
@@ -70,8 +79,17 @@ export function seedCouncil(ss: Spreadsheet): { agents: number; prompts: number 
   return { agents, prompts };
 }
 
-// The demo team's 30 days end yesterday, so the watcher and the seed's example find a fresh decline.
+// The demo team's 30 days end yesterday, so the watcher and the seed's example find a fresh decline. A spreadsheet
+// that already holds a real team (any Members row the demo did not seed) is refused: fake members and KPI beside
+// real ones would start real discussions about people who do not exist.
 export function seedDemo(ss: Spreadsheet): { members: number; kpi: number } {
+  const demo = DEMO_MEMBERS.map((m) => m.member_id);
+  const real = keysOf(ss, 'members').keys.filter((id) => id !== '' && demo.indexOf(id) < 0);
+  if (real.length)
+    throw new ConflictError(
+      `The demo data is only for a spreadsheet without a team: Members already holds ${real.length} member(s) it did not seed (${real.slice(0, 3).join(', ')}${real.length > 3 ? ', …' : ''}).`,
+      'real_members',
+    );
   const tz = scriptZone();
   const members = addMissing(
     ss,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   ConfigError,
   ConflictError,
+  ForbiddenError,
   KaigiError,
   NotFoundError,
   RateLimitError,
@@ -101,6 +102,7 @@ export function errorToApi(e: unknown): ApiError {
     const issues = e.fields ?? (e as { issues?: unknown }).issues;
     return apiError(400, e.code, e.message, Array.isArray(issues) ? issues : undefined);
   }
+  if (e instanceof ForbiddenError) return apiError(403, e.code, e.message);
   if (e instanceof NotFoundError) return apiError(404, e.code, e.message);
   if (e instanceof ConflictError) return apiError(409, e.code, e.message);
   if (e instanceof TooLargeError) return apiError(413, e.code, e.message);

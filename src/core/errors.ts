@@ -31,6 +31,13 @@ export class NotFoundError extends KaigiError {
   }
 }
 
+// A person or client whose role does not allow what they asked (SPEC §10): HTTP 403; refusals are audited.
+export class ForbiddenError extends KaigiError {
+  constructor(message: string, code = 'forbidden') {
+    super(message, code);
+  }
+}
+
 // A Settings row, a Script Property or another piece of configuration that cannot be used as it is.
 // `key` names it (never its content), so the API's answer and a person's Inbox notice can say which.
 export class ConfigError extends KaigiError {

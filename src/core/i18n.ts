@@ -24,6 +24,11 @@ const STRINGS = {
   sidebarTitle: { ja: 'Kaigi 会議', en: 'Kaigi council' },
   settingsTitle: { ja: 'Kaigi の設定', en: 'Kaigi settings' },
   setupDone: { ja: 'セットアップが完了しました', en: 'Setup finished' },
+  // {what}: the function; {need}: the role it needs; {role}: the caller's.
+  forbidden: {
+    ja: '{what} には {need} の権限が必要です（あなたの権限: {role}）。スプレッドシートのオーナーか管理者に、設定の access.admins または access.coordinators への追加を依頼してください。',
+    en: '{what} needs the {need} role (yours: {role}). Ask the spreadsheet owner or an admin to add you to access.admins or access.coordinators in Settings.',
+  },
   helpText: {
     ja: 'Kaigi は 14 のエージェントが 6 フェーズで議論し、すべての発言と判断をこのスプレッドシートに記録します。メニューの「セットアップ／修復」でタブとトリガーを整え、サイドバーから議論を確認できます。',
     en: 'Kaigi is a council of 14 agents that deliberates in six phases and records every message and decision in this spreadsheet. Use "Set up / repair" to create the tabs and triggers, and the sidebar to follow discussions.',

@@ -30,16 +30,19 @@ interface Judgement {
 }
 
 // Governance objections always reopen; the analyst's data errors reopen after re-analysis; the decider judges the rest.
+// Only an objection the engine filed as an agent (source `agent`) is judged by that agent's rule: a person or an API
+// client whose name happens to be an agent's id is judged like anyone else.
 export function judge(o: ObjectionInput, env: EngineEnv): Judgement {
   const t = (ja: string, en: string) => (env.lang === 'ja' ? ja : en);
-  const agent = env.agents.find((a) => a.agent_id === o.objector);
+  const asAgent = o.source === 'agent';
+  const agent = asAgent ? env.agents.find((a) => a.agent_id === o.objector) : undefined;
   if (agent && agent.group === 'governance')
     return {
       accepted: true,
       reanalyse: false,
       why: t('ガバナンスからの異議は必ず再議論', 'Objections from governance always reopen the decision'),
     };
-  if (o.objector === 'analyst' && o.kind === 'data_error')
+  if (asAgent && o.objector === 'analyst' && o.kind === 'data_error')
     return {
       accepted: true,
       reanalyse: true,

@@ -34,15 +34,18 @@ export interface OrderReportPlan {
 }
 
 // Checks a report's fields as they come from the CLI, the sidebar or the API; names the field that is wrong.
-export function reportInput(input: Partial<Record<keyof OrderReportInput, unknown>> | null | undefined, by: string) {
+export function reportInput(
+  input: Partial<Record<Exclude<keyof OrderReportInput, 'by'>, unknown>> | null | undefined,
+  by: string,
+) {
   const discussion = String(input?.discussion_id ?? '').trim();
   if (!discussion) throw new ValidationError('discussion_id is required');
   const status = reportStatus(input?.status);
   const report = input?.report === undefined || input?.report === null ? '' : String(input.report);
   if (report.length > MAX_REPORT_CHARS)
     throw new ValidationError(`report is ${report.length} characters; at most ${MAX_REPORT_CHARS}`);
-  const who = String(input?.by ?? '').trim() || by;
-  return { discussion_id: discussion, status, report, by: who } as OrderReportInput;
+  // Who reports is the caller's code's to say (the acting person, or `api:NAME`), never a field of the input.
+  return { discussion_id: discussion, status, report, by } as OrderReportInput;
 }
 
 // Every order of the current decision that a replacing decision has not cancelled moves to the reported status;

@@ -28,6 +28,8 @@ export const PROPERTY_KEYS = {
   // Who owns Kaigi's workers (its installable triggers, which belong to the account that made them), since when,
   // and the backstop interval they were installed with: { owner, claimed_at, backstop_minutes } (trigger-plan.ts).
   workers: 'KAIGI_WORKERS',
+  // Kaigi's owner where the spreadsheet has none (a shared drive): the account of the first setup (src/app/access.ts).
+  owner: 'KAIGI_OWNER',
   // The archive spreadsheet's id (src/app/retention.ts): rows past retention move there; verifyAudit reads it.
   archiveId: 'KAIGI_ARCHIVE_ID',
   // The archive's schedule and bookkeeping: when a row can next become due, the cells of the tabs without tails,

@@ -25,6 +25,18 @@ const s = (
 export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   s('locale', 'ja', 'string', 'Language of prompts and the sidebar: ja or en'),
   s(
+    'access.admins',
+    [],
+    'json',
+    'Emails of editors who, besides the spreadsheet\'s owner, manage API clients, API keys, workers, Settings, Agents and Prompts (SPEC §10), e.g. ["lead@example.com"]',
+  ),
+  s(
+    'access.coordinators',
+    [],
+    'json',
+    'Emails of editors who may also approve, return or reject escalations, object, report on orders and give directives; every other editor reads, starts discussions and answers the Inbox',
+  ),
+  s(
     'limits.max_concurrent_discussions',
     10,
     'integer',

@@ -1,6 +1,7 @@
 // Entry points that show Kaigi's HTML surfaces: the sidebar, the start dialog, settings, API clients, help.
 import { t } from '../core/i18n.js';
 import { htmlInclude, showHtml, tellUser, userLang } from '../adapters/gas/ui.js';
+import { requireRole } from '../app/access.js';
 
 export function openSidebar(): void {
   const lang = userLang();
@@ -12,13 +13,16 @@ export function showStartDialog(): void {
   showHtml('start', t('startTitle', lang), 'dialog', { lang });
 }
 
+// The settings dialog is the admins' (its every call checks again): others are told at once, not at each field.
 export function showSettings(): void {
+  requireRole('showSettings', 'admin');
   const lang = userLang();
   showHtml('settings', t('settingsTitle', lang), 'dialog', { lang });
 }
 
 // The settings dialog, opened at its API clients section.
 export function showApiClients(): void {
+  requireRole('showApiClients', 'admin');
   const lang = userLang();
   showHtml('settings', t('apiClients', lang), 'dialog', { lang, section: 'api-clients' });
 }

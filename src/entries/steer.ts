@@ -15,14 +15,18 @@ import {
 import { searchLearnings as search, type LearningHit } from '../app/steer/learnings.js';
 import { settingsRows, updateSetting as update, type SettingRow } from '../app/steer/settings-rows.js';
 import type { ResolutionInput } from '../core/objections.js';
+import { refuseActorFields } from '../core/access.js';
+import { requireRole } from '../app/access.js';
 
 function council(): Council {
   return new Council(openBound(), scriptZone());
 }
 
 // Approve (optionally with an edited order, checked field by field), return with guidance, or reject; the person
-// acting is who Apps Script says is running this.
+// acting is who Apps Script says is running this (an input naming `by` is refused).
 export function resolveEscalation(input: Partial<ResolutionInput>): { task_id: string } {
+  requireRole('resolveEscalation', 'coordinator');
+  refuseActorFields(input, 'resolveEscalation');
   return resolveFromSidebar(council(), input);
 }
 
@@ -46,6 +50,7 @@ export function listDirectives(filter?: { status?: string }): Record<string, unk
 }
 
 export function cancelDirective(directiveId: string): { directive_id: string; status: string } {
+  requireRole('cancelDirective', 'coordinator');
   return cancelOf(council(), directiveId, activeUserEmail());
 }
 
@@ -66,6 +71,7 @@ export function searchLearnings(input: { query: string; limit?: number; agent_id
 }
 
 export function getSettingsRows(): SettingRow[] {
+  requireRole('getSettingsRows', 'admin');
   return settingsRows(council());
 }
 
@@ -74,5 +80,6 @@ export function updateSetting(input: { key: string; value: unknown }): {
   value: string;
   changed: boolean;
 } {
+  requireRole('updateSetting', 'admin');
   return update(council(), input, activeUserEmail());
 }

@@ -318,6 +318,12 @@ describe('kaigi run --until closed, then kaigi report', () => {
     expect([log.status, log.execution_status, log.outcome_evaluated]).toEqual(['CLOSED', 'PENDING', 'inconclusive']);
   });
 
+  it('a report cannot name its reporter: --by is refused before the workbook is read (SPEC §10)', () => {
+    const forged = kaigi('report', '--workbook', book, '--discussion', id, '--status', 'ACKNOWLEDGED', '--by', 'x');
+    expect(forged.status).toBe(2);
+    expect(forged.stderr).toMatch(/^kaigi: kaigi report reports as the workbook's owner; --by is not accepted/);
+  });
+
   it('reports move the orders ACKNOWLEDGED → IN_PROGRESS → DONE, and column L follows', () => {
     const report = (...args: string[]) => kaigi('report', '--workbook', book, '--discussion', id, ...args);
     const refused = (r: ReturnType<typeof kaigi>) => {
@@ -343,7 +349,7 @@ describe('kaigi run --until closed, then kaigi report', () => {
       ['DONE', 'DONE'],
     ];
     for (const [status, columnL] of steps) {
-      const r = report('--status', status, '--report', `=${status} by buddy`, '--by', 'buddy-api');
+      const r = report('--status', status, '--report', `=${status} by buddy`);
       expect(r.status, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ discussion_id: id, execution_status: columnL });
       expect(tab('Discussion Log')[0].execution_status).toBe(columnL);
@@ -366,9 +372,9 @@ describe('kaigi run --until closed, then kaigi report', () => {
     expect(
       events.map((a: { actor: string; payload_json: string }) => [a.actor, JSON.parse(a.payload_json).to]),
     ).toEqual([
-      ['buddy-api', 'ACKNOWLEDGED'],
-      ['buddy-api', 'IN_PROGRESS'],
-      ['buddy-api', 'DONE'],
+      ['owner@example.com', 'ACKNOWLEDGED'],
+      ['owner@example.com', 'IN_PROGRESS'],
+      ['owner@example.com', 'DONE'],
     ]);
     const audit = kaigi('verify-audit', '--workbook', book);
     expect(audit.status, audit.stdout + audit.stderr).toBe(0);

@@ -68,7 +68,7 @@ describe('MCP with the official SDK against kaigi serve', () => {
     const run = kaigi(['run', '--demo', '--workbook', book]);
     expect(run.status, run.stderr).toBe(0);
     lead = tokenFor(book, 'coordinator', 'lead');
-    buddy = tokenFor(book, 'worker', 'buddy');
+    buddy = tokenFor(book, 'worker', 'helper');
     // One-shot triggers (the nudge that runs a mentioned agent's answer) fire within a second.
     served = await serve(book, '--after-max-ms', '1000');
   }, 120_000);

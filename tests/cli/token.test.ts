@@ -37,14 +37,14 @@ describe('kaigi token', () => {
   it('create prints the token once, alone on the last line of stdout', () => {
     const run = kaigi(['run', '--demo', '--workbook', book]);
     expect(run.status, run.stderr).toBe(0);
-    const r = kaigi(['token', 'create', '--workbook', book, '--role', 'coordinator', '--name', 'buddy']);
+    const r = kaigi(['token', 'create', '--workbook', book, '--role', 'coordinator', '--name', 'crm']);
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines.pop()).toBe('');
     token = lines.pop()!;
     expect(token).toMatch(/^kaigi_[0-9a-f]{64}$/);
     expect(lines.join('\n')).not.toContain(token);
-    expect(r.stderr).toMatch(/buddy \(coordinator\).*shown once/);
+    expect(r.stderr).toMatch(/crm \(coordinator\).*shown once/);
     expect(r.stderr).not.toContain(token);
   });
 
@@ -55,11 +55,11 @@ describe('kaigi token', () => {
     const rows = r.stdout.trim().split('\n');
     expect(rows[0]).toMatch(/^NAME\s+ROLE\s+CREATED$/);
     expect(rows.slice(1).map((l) => l.split(/\s+/).slice(0, 2))).toEqual([
-      ['buddy', 'coordinator'],
+      ['crm', 'coordinator'],
       ['dash.board', 'viewer'],
     ]);
     const json = JSON.parse(kaigi(['token', 'list', '--workbook', book, '--json']).stdout);
-    expect(json.map((c: { name: string }) => c.name)).toEqual(['buddy', 'dash.board']);
+    expect(json.map((c: { name: string }) => c.name)).toEqual(['crm', 'dash.board']);
     for (const c of json) expect(Object.keys(c).sort()).toEqual(['created_at', 'name', 'role']);
     const hash = (await import('node:crypto')).createHash('sha256').update(token).digest('hex');
     // The hash lives in the Script Properties of the project (the sidecar), as Apps Script keeps it; the list never
@@ -82,13 +82,13 @@ describe('kaigi token', () => {
       }
     };
     expect(await status()).toBe(200);
-    const r = kaigi(['token', 'revoke', 'buddy', '--workbook', book]);
+    const r = kaigi(['token', 'revoke', 'crm', '--workbook', book]);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout.trim()).toBe('revoked buddy');
+    expect(r.stdout.trim()).toBe('revoked crm');
     expect(await status()).toBe(401);
     expect(kaigi(['token', 'revoke', '--workbook', book, '--name', 'dash.board']).status).toBe(0);
     expect(kaigi(['token', 'list', '--workbook', book]).stdout.trim()).toBe('no API clients');
-    expect(oneLine(kaigi(['token', 'revoke', '--workbook', book, '--name', 'buddy']))).toMatch(/^kaigi: .*buddy/);
+    expect(oneLine(kaigi(['token', 'revoke', '--workbook', book, '--name', 'crm']))).toMatch(/^kaigi: .*crm/);
   });
 
   it('a bad role or name, a name taken or no workbook exits 2 with one line', () => {
@@ -99,6 +99,10 @@ describe('kaigi token', () => {
     expect(oneLine(create('--role', 'viewer', '--name', 'has space'))).toMatch(/^kaigi: A client name is/);
     expect(create('--role', 'admin', '--name', 'ops').status).toBe(0);
     expect(oneLine(create('--role', 'viewer', '--name', 'ops'))).toMatch(/^kaigi: .*ops exists already/);
+    // A name that would read as someone else (SPEC §10): an agent, Kaigi itself, or a client in another case.
+    expect(oneLine(create('--role', 'admin', '--name', 'decider'))).toMatch(/^kaigi: decider is a council agent's id/);
+    expect(oneLine(create('--role', 'admin', '--name', 'System'))).toMatch(/^kaigi: System is reserved/);
+    expect(oneLine(create('--role', 'viewer', '--name', 'OPS'))).toMatch(/^kaigi: .*ops exists already.*only in case/);
     expect(
       oneLine(kaigi(['token', 'create', '--workbook', path.join(dir, 'none.xlsx'), '--role', 'admin', '--name', 'a'])),
     ).toMatch(/^kaigi: no workbook at /);

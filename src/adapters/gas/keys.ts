@@ -1,5 +1,6 @@
 // API keys in Script Properties: written by the settings dialog, never returned to a client.
 import { findVendor, registry } from '../../core/providers/vendor-registry.js';
+import type { Store } from './store.js';
 
 // The Script Property of a registered vendor's key (embeddings reuse the chat vendors' keys).
 export function keyProperty(provider: string): string {
@@ -8,11 +9,20 @@ export function keyProperty(provider: string): string {
   return v.keyProperty;
 }
 
-export function saveKey(provider: string, key: string): void {
+// Under the script lock with an audit row naming the vendor, whether the key was set or removed, and who did it —
+// never the key, its length or a hash of it. Recorded first, then written: an execution killed in between leaves an
+// audited change that did not happen (the status shows it), never a key nobody recorded.
+export function saveKey(store: Store, provider: string, key: string, by: string): void {
   const name = keyProperty(provider);
-  const props = PropertiesService.getScriptProperties();
-  if (key) props.setProperty(name, key);
-  else props.deleteProperty(name);
+  const vendor = findVendor(provider)!.name;
+  store.withLock((state) => {
+    const c = store.begin(state, by);
+    c.audit({ actor: by, event: key ? 'api_key_set' : 'api_key_removed', tab: '', row_key: vendor, payload: {} });
+    c.run(new Date().toISOString());
+    const props = PropertiesService.getScriptProperties();
+    if (key) props.setProperty(name, key);
+    else props.deleteProperty(name);
+  });
 }
 
 // Which vendors have a key, in registry order: the settings dialog draws one field per entry.

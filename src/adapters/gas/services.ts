@@ -39,6 +39,17 @@ export function effectiveUserEmail(): string {
   return Session.getEffectiveUser().getEmail();
 }
 
+// The active user's email as Apps Script shows it: '' when it is hidden (another domain, any installable trigger).
+export function activeEmail(): string {
+  return Session.getActiveUser().getEmail();
+}
+
+// The bound spreadsheet's owner: null when it has none (a file on a shared drive), '' when Apps Script hides the email.
+export function spreadsheetOwnerEmail(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): string | null {
+  const owner = ss.getOwner();
+  return owner ? owner.getEmail() || '' : null;
+}
+
 // Who is acting, for the record (approvals, prompt edits, directives, objections). Apps Script often hides the
 // active user's email (consumer accounts, another domain: SPEC §14), so then the record says so plainly, with what
 // is known — whom the script ran as and the user's temporary key for this script — and never a made-up name.

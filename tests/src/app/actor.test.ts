@@ -1,7 +1,7 @@
 // Who acted: an editor whose email Apps Script hides is recorded as unknown with what is known, never a made-up name.
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
-import { ok, START } from '../../council-helpers.js';
+import { ok, setSetting, settle, start, START, surveillance } from '../../council-helpers.js';
 import { newRuntime, records } from '../../helpers.js';
 
 const HIDDEN = 'consumer.editor@gmail.example';
@@ -22,44 +22,37 @@ function agentId(rt: Runtime): string {
 }
 
 describe('the actor of a person’s change', () => {
-  it('records a prompt edit by a hidden editor as unknown, with the effective user and the temporary key', async () => {
+  it('records a refused prompt edit by a hidden editor as unknown, with the effective user and the temporary key', async () => {
     const rt = await workbook();
-    const { prompt_id } = ok(
-      await rt.run('editPrompt', [{ agent_id: agentId(rt), text: 'New prompt text', reason: 'clearer' }], {
-        kind: 'server',
-        user: HIDDEN,
-      }),
-    );
-    const row = records(rt, 'prompts').find((p) => p.prompt_id === prompt_id)!;
-    expect(row.changed_by).toBe(unknown(rt, HIDDEN));
-    const audit = records(rt, 'audit').filter((a) => a.row_key === prompt_id);
-    expect(audit.length).toBeGreaterThan(0);
-    for (const a of audit) expect(a.actor).toBe(unknown(rt, HIDDEN));
+    // A hidden email is never an admin's (SPEC §10): the refusal is audited under the same unknown form.
+    const r = await rt.run('editPrompt', [{ agent_id: agentId(rt), text: 'New prompt text', reason: 'clearer' }], {
+      kind: 'server',
+      user: HIDDEN,
+    });
+    expect(r.error?.name).toBe('ForbiddenError');
+    const refused = records(rt, 'audit').filter((a) => a.event === 'access_refused');
+    expect(refused.map((a) => [a.actor, a.row_key])).toEqual([[unknown(rt, HIDDEN), 'editPrompt']]);
   });
 
-  it('records a directive and an approval by a hidden editor as unknown', async () => {
+  it('records an Inbox reply (and the directive it becomes) by a hidden editor as unknown', async () => {
     const rt = await workbook();
+    ok(await rt.run('seedDemoData', [], { kind: 'menu' }));
+    await start(rt, surveillance());
+    await settle(rt);
+    const [item] = ok(await rt.run('listInbox', [], { kind: 'server', user: HIDDEN }));
     const { directive_id } = ok(
-      await rt.run('addDirective', [{ content: 'Prefer short actions' }], { kind: 'server', user: HIDDEN }),
+      await rt.run('replyInbox', [{ inbox_id: item.inbox_id, reply: 'Noted' }], { kind: 'server', user: HIDDEN }),
     );
     expect(records(rt, 'directives').find((d) => d.directive_id === directive_id)!.created_by).toBe(
       unknown(rt, HIDDEN),
     );
-    const { task_id } = ok(
-      await rt.run('resolveEscalation', [{ discussion_id: 'DISC-2026-01-15-001', action: 'approve' }], {
-        kind: 'server',
-        user: HIDDEN,
-      }),
-    );
-    const item = records(rt, 'queue').find((q) => q.id === task_id)!;
-    expect(item.from).toBe(unknown(rt, HIDDEN));
-    expect(JSON.parse(String(item.payload_json)).by).toBe(unknown(rt, HIDDEN));
-    const enqueued = records(rt, 'audit').find((a) => a.row_key === task_id)!;
-    expect(enqueued.actor).toBe(unknown(rt, HIDDEN));
+    const replied = records(rt, 'audit').find((a) => a.event === 'inbox_reply' && a.row_key === item.inbox_id)!;
+    expect(replied.actor).toBe(unknown(rt, HIDDEN));
   });
 
-  it("names the owner and a colleague of the owner's domain by their email", async () => {
+  it("names the owner and a listed admin of the owner's domain by their email", async () => {
     const rt = await workbook();
+    await setSetting(rt, 'access.admins', JSON.stringify([COLLEAGUE]));
     for (const user of [rt.owner, COLLEAGUE]) {
       const { prompt_id } = ok(
         await rt.run('editPrompt', [{ agent_id: agentId(rt), text: `Prompt by ${user}` }], { kind: 'server', user }),

@@ -9,15 +9,15 @@ import { records } from '../../helpers.js';
 describe('API clients', () => {
   it('creates a client whose token is shown once and stored only as its SHA-256', async () => {
     const rt = await council();
-    const made = (await rt.callServer('createApiClient', { name: 'buddy', role: 'worker' })) as Record<string, string>;
+    const made = (await rt.callServer('createApiClient', { name: 'crm', role: 'worker' })) as Record<string, string>;
     expect(made.token).toMatch(/^kaigi_[0-9a-f]{64}$/);
-    expect(made).toMatchObject({ name: 'buddy', role: 'worker' });
+    expect(made).toMatchObject({ name: 'crm', role: 'worker' });
     const stored = rt.scriptProperties.all()[PROPERTY_KEYS.apiTokens];
     expect(stored).not.toContain(made.token);
     expect(JSON.parse(stored)[0].hash).toBe(createHash('sha256').update(made.token).digest('hex'));
     // Listed by name and role, never the token or its hash.
     const list = (await rt.callServer('listApiClients')) as Record<string, string>[];
-    expect(list).toEqual([{ name: 'buddy', role: 'worker', created_at: made.created_at }]);
+    expect(list).toEqual([{ name: 'crm', role: 'worker', created_at: made.created_at }]);
     expect(JSON.stringify(list)).not.toContain(JSON.parse(stored)[0].hash);
     // The token now opens the web app; nothing in any cell holds it.
     const status = JSON.parse((await rt.doGet({ path: '/status', token: made.token })).body);
@@ -26,7 +26,7 @@ describe('API clients', () => {
     expect(cells).not.toContain(made.token);
     // The creation is in the audit trail with the role, and the chain still verifies.
     const events = records(rt, 'audit').filter((r) => r.event === 'api_client_created');
-    expect(events.map((e) => e.row_key)).toEqual(['buddy']);
+    expect(events.map((e) => e.row_key)).toEqual(['crm']);
     expect(String(events[0].payload_json)).not.toContain(made.token);
     expect(ok(await rt.run('verifyAudit')).ok).toBe(true);
   });

@@ -159,7 +159,7 @@ describe('MCP through the web app', () => {
 
   it('reports tool errors as SPEC §11 JSON: bad arguments, a role the tool refuses, seed 004’s codes', async () => {
     const rt = await council();
-    const client = await connect(rt, await token(rt, 'buddy', 'worker'));
+    const client = await connect(rt, await token(rt, 'helper', 'worker'));
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining('Unknown tool: no_such_tool.'),
@@ -215,7 +215,7 @@ describe('MCP through the web app', () => {
 
   it('acts once for a tools/call re-sent with the same id, even when the cache has lost the first answer', async () => {
     const rt = await council();
-    const tok = await token(rt, 'buddy', 'worker');
+    const tok = await token(rt, 'helper', 'worker');
     const create = callTool(42, 'create_room', { roomName: 'dev-team', description: 'Development' });
     const first = await rpc(rt, tok, create);
     expect(first.result.structuredContent).toMatchObject({ success: true, roomName: 'dev-team' });
@@ -242,9 +242,9 @@ describe('MCP through the web app', () => {
     // The API log tells the replays apart, and shows a tool error's status.
     const log = records(rt, 'api_log').map((r) => [r.client, r.call, r.status, r.code]);
     expect(log.slice(0, 3)).toEqual([
-      ['buddy', 'mcp tools/call create_room', 200, ''],
-      ['buddy', 'mcp tools/call create_room (replayed)', 200, ''],
-      ['buddy', 'mcp tools/call create_room', 200, ''],
+      ['helper', 'mcp tools/call create_room', 200, ''],
+      ['helper', 'mcp tools/call create_room (replayed)', 200, ''],
+      ['helper', 'mcp tools/call create_room', 200, ''],
     ]);
     const missing = await rpc(rt, tok, callTool(46, 'enter_room', { roomName: 'nowhere', agentName: 'a1' }));
     expect(missing.result.isError).toBe(true);

@@ -35,12 +35,11 @@ describe('objections', () => {
     const before = messages(rt, id).find((m) => m.message_type === 'EXECUTION_ORDER')!.content;
     ok(
       await rt.run(
-        'fileObjection',
+        'fileAgentObjection_',
         [
+          'legal',
           {
             discussion_id: id,
-            source: 'agent',
-            objector: 'legal',
             reason: 'GOAL_ADJUSTMENT の運用で残業が増える恐れ',
             alternative: 'PRAISE_INCREASE と ONE_ON_ONE に切り替える',
             urgency: 'MEDIUM',

@@ -39,17 +39,15 @@ describe('reportOrder', () => {
   it('keeps an order reported DONE when an objection replaces its decision (open ones are cancelled: objections.test.ts)', async () => {
     const { rt, id } = await decided();
     const first = messages(rt, id).find((m) => m.message_type === 'EXECUTION_ORDER')!.content;
-    for (const status of ['ACKNOWLEDGED', 'IN_PROGRESS', 'DONE'])
-      ok(await report(rt, { discussion_id: id, status, by: 'buddy' }));
+    for (const status of ['ACKNOWLEDGED', 'IN_PROGRESS', 'DONE']) ok(await report(rt, { discussion_id: id, status }));
     expect(columnL(rt, id)).toBe('DONE');
     ok(
       await rt.run(
-        'fileObjection',
+        'fileAgentObjection_',
         [
+          'legal',
           {
             discussion_id: id,
-            source: 'agent',
-            objector: 'legal',
             reason: 'GOAL_ADJUSTMENT の運用で残業が増える恐れ',
             alternative: 'PRAISE_INCREASE と ONE_ON_ONE に切り替える',
             urgency: 'MEDIUM',

@@ -52,8 +52,8 @@ async function sixYearsOn(): Promise<{
   expect(Object.values(statuses(rt))).toEqual(['DECIDED', 'DECIDED']);
   ok(
     await rt.run(
-      'fileObjection',
-      [{ discussion_id: old[0], source: 'agent', objector: 'legal', reason: '残業が増える恐れ', urgency: 'MEDIUM' }],
+      'fileAgentObjection_',
+      ['legal', { discussion_id: old[0], reason: '残業が増える恐れ', urgency: 'MEDIUM' }],
       { kind: 'server' },
     ),
   );
@@ -249,7 +249,7 @@ describe('a discussion that stays, whose messages are stored behind a pointer', 
     );
     // A person approves it: the step loads it, appends to it, and writes a pointer to where its messages are now.
     ok(
-      await rt.run('resolveEscalation', [{ discussion_id: kept, action: 'approve', by: 'manager' }], {
+      await rt.run('resolveEscalation', [{ discussion_id: kept, action: 'approve' }], {
         kind: 'server',
       }),
     );

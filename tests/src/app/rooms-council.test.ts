@@ -36,7 +36,7 @@ async function mention(rt: Runtime, tok: string, text: string, earlier = ['We lo
 describe('a discussion as a read-only room', () => {
   it('is listed, reads as the discussion’s messages, lists its agents, and refuses writes', async () => {
     const rt = await council();
-    const worker = await token(rt, 'buddy', 'worker');
+    const worker = await token(rt, 'helper', 'worker');
     const coord = await token(rt, 'lead', 'coordinator');
     await start(rt);
     await settle(rt);
@@ -94,7 +94,7 @@ describe('a discussion as a read-only room', () => {
 describe('an @mention of a council agent', () => {
   it('is answered in the room by that agent with the rules provider, once', async () => {
     const rt = await council();
-    const worker = await token(rt, 'buddy', 'worker');
+    const worker = await token(rt, 'helper', 'worker');
     const asked = await mention(rt, worker, '@devils_advocate what could go wrong with a 1on1?');
     const queued = records(rt, 'queue').filter((q) => q.type === 'room.reply');
     expect(queued.map((q) => JSON.parse(String(q.payload_json)))).toEqual([
@@ -135,7 +135,7 @@ describe('an @mention of a council agent', () => {
 
   it('answers with the rules past the daily budget, and says so', async () => {
     const rt = await council();
-    const worker = await token(rt, 'buddy', 'worker');
+    const worker = await token(rt, 'helper', 'worker');
     const day = new Date(rt.clock.now() + 9 * 3600_000).toISOString().slice(0, 10);
     rt.scriptProperties.set({
       [PROPERTY_KEYS.usage]: JSON.stringify({ day, tokens: 10_000_000, cost: 0, notified: false }),
@@ -165,7 +165,7 @@ describe('an @mention answered through a model over HTTP', () => {
       KAIGI_PROVIDER_OVERRIDE: JSON.stringify({ provider: 'openai', model: 'gpt-4o-mini', base_url: `${base}/v1` }),
     });
     rt.allowLocalFetch = [base];
-    return { rt, worker: await token(rt, 'buddy', 'worker') };
+    return { rt, worker: await token(rt, 'helper', 'worker') };
   }
 
   it('sends the agent’s prompt and the room as delimited data, and stores the model’s answer', async () => {

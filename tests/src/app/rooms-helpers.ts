@@ -26,7 +26,7 @@ export async function setup(): Promise<{ rt: Runtime; worker: string; coord: str
   const rt = await council();
   return {
     rt,
-    worker: await token(rt, 'buddy', 'worker'),
+    worker: await token(rt, 'helper', 'worker'),
     coord: await token(rt, 'lead', 'coordinator'),
     viewer: await token(rt, 'watcher', 'viewer'),
   };

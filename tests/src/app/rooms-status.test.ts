@@ -77,7 +77,7 @@ describe('send_message over MCP', () => {
     expect(sc(first).messageId).toMatch(/^RMSG-/);
     expect(sc(again)).toEqual(sc(first));
     expect(records(rt, 'room_messages')).toHaveLength(1);
-    expect(String(records(rt, 'room_messages')[0].request_key)).toMatch(/^mcp:buddy:7:/);
+    expect(String(records(rt, 'room_messages')[0].request_key)).toMatch(/^mcp:helper:7:/);
     // Another id is another message.
     await mcp(rt, worker, 8, 'send_message', args);
     expect(records(rt, 'room_messages')).toHaveLength(2);

@@ -41,18 +41,28 @@ function envAfterFirst(provider?: Provider | ((a: AgentDef) => Provider)) {
 describe('judge', () => {
   const env = testEnv();
   it('accepts governance objections and the analyst’s data errors, re-analysing the latter', () => {
-    expect(judge(objection({ objector: 'legal' }), env)).toEqual({
+    expect(judge(objection({ objector: 'legal', source: 'agent' }), env)).toEqual({
       accepted: true,
       reanalyse: false,
       why: 'Objections from governance always reopen the decision',
     });
-    expect(judge(objection({ objector: 'analyst', kind: 'data_error' }), env)).toEqual({
+    expect(judge(objection({ objector: 'analyst', source: 'agent', kind: 'data_error' }), env)).toEqual({
       accepted: true,
       reanalyse: true,
       why: 'A data error: re-analyse, then reopen',
     });
     // The analyst objecting on other grounds is judged like anyone.
-    expect(judge(objection({ objector: 'analyst', kind: 'risk' }), env).accepted).toBe(false);
+    expect(judge(objection({ objector: 'analyst', source: 'agent', kind: 'risk' }), env).accepted).toBe(false);
+  });
+
+  it('judges by an agent’s rule only what the engine filed as that agent, never a person or client of that name', () => {
+    for (const source of ['human', 'api'] as const) {
+      expect(judge(objection({ objector: 'legal', source }), env).accepted).toBe(false);
+      expect(judge(objection({ objector: 'analyst', source, kind: 'data_error' }), env)).toMatchObject({
+        accepted: false,
+        reanalyse: false,
+      });
+    }
   });
 
   it('accepts urgency, an allowed alternative or several pieces of evidence, and rejects the rest', () => {

@@ -130,12 +130,15 @@ describe('planOrderReport', () => {
   });
 
   it('checks the fields of a report and names the wrong one', () => {
-    expect(reportInput({ discussion_id: ` ${DISC} `, status: 'DONE', by: '' }, 'me')).toEqual({
+    expect(reportInput({ discussion_id: ` ${DISC} `, status: 'DONE' }, 'me')).toEqual({
       discussion_id: DISC,
       status: 'DONE',
       report: '',
       by: 'me',
     });
+    // A `by` in the input names nobody: the reporter is the caller's to say.
+    const forged = { discussion_id: DISC, status: 'DONE', by: 'manager@example.com' } as Record<string, unknown>;
+    expect(reportInput(forged, 'me').by).toBe('me');
     expect(() => reportInput({ status: 'DONE' }, 'me')).toThrow('discussion_id is required');
     expect(() => reportInput({ discussion_id: DISC, status: 'FINISHED' }, 'me')).toThrow(/^status must be/);
     expect(() => reportInput({ discussion_id: DISC, status: 'DONE', report: 'x'.repeat(20001) }, 'me')).toThrow(

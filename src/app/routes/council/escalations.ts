@@ -26,8 +26,8 @@ export const resolveEscalation = defineOperation({
         `${input.id} is ${status}; only an ESCALATED discussion can be resolved`,
         'not_escalated',
       );
-    // Resolved by the client the token belongs to; an edited order is checked field by field now (and again by the
-    // task, as an EXECUTION_ORDER).
+    // Resolved by the client the token belongs to (`api:NAME`, as the audit names clients); an edited order is
+    // checked field by field now (and again by the task, as an EXECUTION_ORDER).
     const payload = resolutionPayload(
       withCheckedOrder(council, {
         discussion_id: input.id,
@@ -35,7 +35,7 @@ export const resolveEscalation = defineOperation({
         guidance: input.guidance,
         order: input.order,
       }),
-      ctx.caller.name,
+      `api:${ctx.caller.name}`,
     );
     const r = enqueueOnce(council, {
       type: 'escalation.resolve',

@@ -28,8 +28,8 @@ export const fileObjection = defineOperation({
   handler: (input, ctx) => {
     const council = apiCouncil();
     statusOf(council, input.discussion_id);
-    // The objector is the client the token belongs to.
-    const payload = objectionPayload({ ...input, source: 'api', objector: ctx.caller.name });
+    // The objector is the client the token belongs to, as every audit row names a client: never an agent's id.
+    const payload = objectionPayload(input, { source: 'api', objector: `api:${ctx.caller.name}` });
     const r = enqueueOnce(council, {
       type: 'objection.process',
       payload: payload as unknown as Record<string, unknown>,

@@ -19,12 +19,12 @@ export const reportResult = defineOperation({
     const council = apiCouncil();
     const { discussion_id } = locate(council, input.id);
     if (!discussion_id) throw new NotFoundError(`task ${input.id} has no discussion to report on`, 'task_not_found');
-    // Who reported is the client the token belongs to, never a name in the body (reportOrder's `by` field is not
-    // passed on, so the third argument is what the audit and the transcript name).
+    // Who reported is the client the token belongs to (`api:NAME`, as the audit names clients), never a name in the
+    // body: reportOrder takes no `by`, so the third argument is what the audit and the transcript name.
     const r = reportOrder(
       council,
       { discussion_id, status: reportStatusOf(input.status), report: reportTextOf(input) },
-      ctx.caller.name,
+      `api:${ctx.caller.name}`,
     );
     return { success: true, ...r };
   },

@@ -144,17 +144,17 @@ describe('GET /tasks/{id} and POST /tasks/{id}/result', () => {
     const acks = messages(rt, a.discussion_id).filter((m) => m.message_type === 'ACKNOWLEDGEMENT');
     expect(acks.map((m) => m.content.status)).toEqual(['ORDER_ACKNOWLEDGED', 'ORDER_IN_PROGRESS', 'ORDER_DONE']);
     expect(acks.map((m) => m.content.note)).toEqual(reports);
-    expect(acks.every((m) => m.metadata.note === 'reported by worker-client')).toBe(true);
+    expect(acks.every((m) => m.metadata.note === 'reported by api:worker-client')).toBe(true);
     expect((await exported(rt, 'orders')).map((o) => o.last_report)).toEqual(
       records(rt, 'orders').map(() => reports[2]),
     );
     const view = await get(rt, `/tasks/${a.task_id}`, t.viewer);
     expect(view.orders.every((o: Answer) => o.status === 'DONE' && o.last_report === reports[2])).toBe(true);
     expect(view.execution_status).toBe('DONE');
-    // The audit names the client as the reporter, never a name from the body.
+    // The audit names the client as the reporter (`api:NAME`, as for every client), never a name from the body.
     const events = records(rt, 'audit').filter((r) => r.event === 'order_report');
     expect(events.length).toBe(3 * records(rt, 'orders').length);
-    expect(events.every((r) => r.actor === 'worker-client')).toBe(true);
+    expect(events.every((r) => r.actor === 'api:worker-client')).toBe(true);
     expect(JSON.stringify(records(rt, 'audit'))).not.toContain('mallory');
     // A report the order's status does not allow is a 409, and changes nothing.
     const late = await post(rt, `/tasks/${a.task_id}/result`, t.worker, { status: 'FAILED' });
@@ -231,7 +231,7 @@ describe('POST /objections and POST /escalations/{id}', () => {
     await settle(rt);
     expect(statuses(rt)[risky.discussion_id]).toBe('DECIDED');
     const filed = records(rt, 'objections')[0];
-    expect(filed).toMatchObject({ source: 'api', objector: 'coordinator-client', reason: HOSTILE[0] });
+    expect(filed).toMatchObject({ source: 'api', objector: 'api:coordinator-client', reason: HOSTILE[0] });
     const human = messages(rt, risky.discussion_id).find((m) => m.speaker === 'human')!;
     expect(human.content).toMatchObject({ status: 'RETURNED_TO_PHASE_5' });
     const queued = records(rt, 'queue').filter((q) => q.type !== 'discussion.advance');
@@ -239,7 +239,7 @@ describe('POST /objections and POST /escalations/{id}', () => {
       ['objection.process', 'api:coordinator-client'],
       ['escalation.resolve', 'api:admin-client'],
     ]);
-    expect(JSON.parse(String(queued[1].payload_json)).by).toBe('admin-client');
+    expect(JSON.parse(String(queued[1].payload_json)).by).toBe('api:admin-client');
     const calls = records(rt, 'audit')
       .filter((r) => r.event === 'enqueue')
       .map((r) => [r.actor, JSON.parse(String(r.payload_json)).call]);
