@@ -56,7 +56,7 @@ export function leaseExpired(i: QueueItem, now: number): boolean {
 
 const RAISED: Record<Priority, Priority> = { LOW: 'MEDIUM', MEDIUM: 'HIGH', HIGH: 'CRITICAL', CRITICAL: 'CRITICAL' };
 
-export function raisedPriority(p: Priority): Priority {
+function raisedPriority(p: Priority): Priority {
   return RAISED[p];
 }
 

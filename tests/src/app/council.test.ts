@@ -203,6 +203,10 @@ describe('feedback rounds', () => {
       }),
     );
     rt.workbook.setValues(kpi, 2, 1, values.length, values[0].length, values);
+    // A member of the team, so the trigger passes the door.
+    const members = rt.workbook.sheetByName('Members')!;
+    const member = rowValues('members', { member_id: 'newbie', name: '新人', team: 'A', role: 'sales' });
+    rt.workbook.setValues(members, 2, 1, 1, member.length, [member]);
     await start(rt, decline('newbie', 'MEDIUM'));
     await settle(rt);
     const ms = messages(rt);
