@@ -186,10 +186,11 @@ export function fileObjection(input: Partial<ObjectionInput>): { task_id: string
   });
 }
 
-// An executor's report on a discussion's orders (kaigi report, the sidebar, POST /tasks/{id}/result); `by` defaults
-// to whoever is acting.
+// An executor's report on one order (order_id) or on a discussion's open orders (kaigi report, the sidebar);
+// `by` defaults to whoever is acting.
 export function reportOrder(input: {
-  discussion_id: string;
+  discussion_id?: string;
+  order_id?: string;
   status: string;
   report?: string;
   by?: string;
