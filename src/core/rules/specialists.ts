@@ -4,7 +4,7 @@ import type { Action, ContentOf } from '../messages.js';
 import type { AgentContext } from '../provider.js';
 import { caseAdjustment } from '../memory.js';
 import { changeText, type Facts } from './facts.js';
-import { allowed, round2, type L } from './shared.js';
+import { allowed, round2, type L, typeFields } from './shared.js';
 
 // Confidence moved per unit of case evidence (a similar, recent case counts about 1).
 const MEMORY_STEP = 0.1;
@@ -30,7 +30,15 @@ function action(
   intensity: Action['intensity'],
   days = 7,
 ): Action {
-  return { action_type: type, target, description, intensity, timing: f.contactTime, duration_days: days };
+  return {
+    action_type: type,
+    target,
+    description,
+    intensity,
+    timing: f.contactTime,
+    duration_days: days,
+    ...typeFields(f, type, intensity),
+  };
 }
 
 function opinion(ctx: AgentContext, f: Facts, o: Opinion): ContentOf<'SPECIALIST_OPINION'> {
