@@ -135,9 +135,9 @@ describe('planOrderReport', () => {
   it('moves nothing when one order cannot take the report, and refuses a decision with no open order', () => {
     const input = reportInput({ discussion_id: DISC, status: 'DONE' }, 'x');
     const back = reportInput({ discussion_id: DISC, status: 'ACKNOWLEDGED' }, 'x');
-    expect(() =>
-      planOrderReport(d, DEC, [order(2, 'PENDING'), order(3, 'IN_PROGRESS')], back, NOW, ALLOW),
-    ).toThrow(`order ${DEC}-A3 is IN_PROGRESS and cannot become ACKNOWLEDGED`);
+    expect(() => planOrderReport(d, DEC, [order(2, 'PENDING'), order(3, 'IN_PROGRESS')], back, NOW, ALLOW)).toThrow(
+      `order ${DEC}-A3 is IN_PROGRESS and cannot become ACKNOWLEDGED`,
+    );
     // A discussion-level report leaves final orders as they are and moves the open ones.
     const mixed = planOrderReport(d, DEC, [order(2, 'DONE'), order(3, 'PENDING')], input, NOW, ALLOW);
     expect(mixed.moves.map((m) => [m.order_id, m.from, m.to, m.implied])).toEqual([
@@ -167,16 +167,6 @@ describe('planOrderReport', () => {
     expect(() => reportInput({ discussion_id: DISC, status: 'DONE', report: 'x'.repeat(20001) }, 'me')).toThrow(
       'report is 20001 characters; at most 20000',
     );
-  });
-});
-
-describe('planOrderReport for one order by its id', () => {
-  const d = runToRest(newDiscussion(), testEnv({ lang: 'ja' })).d;
-  const order = (row: number, status: string): ReportedOrder => ({
-    row,
-    order_id: `${DEC}-A${row}`,
-    target_agent: 'buddy',
-    status,
   });
 
   it('moves that order alone, straight to DONE with the skipped stages implied; a cancelled one is 409', () => {
