@@ -6,7 +6,7 @@ import { listOrders } from '../../order-list.js';
 import { limitInput, offsetInput } from '../rooms/inputs.js';
 import { defineOperation } from '../route.js';
 
-export const listOrdersInput = z
+const listOrdersInput = z
   .object({
     status: z.enum(ORDER_STATUSES).optional().describe('Only orders with this status, e.g. PENDING'),
     target: z.string().min(1).max(80).optional().describe('Only orders for this executor, e.g. buddy'),

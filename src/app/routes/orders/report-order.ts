@@ -6,7 +6,7 @@ import { apiCouncil } from '../../api-env.js';
 import { reportOrder } from '../../orders.js';
 import { defineOperation } from '../route.js';
 
-export const reportOrderInput = z
+const reportOrderInput = z
   .object({
     order_id: z.string().regex(ORDER_ID, 'must look like DEC-YYYY-MM-DD-SEQ-An').describe('The order, DEC-…-A{n}'),
     status: z
