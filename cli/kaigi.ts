@@ -38,7 +38,7 @@ const USAGE = `usage:
   kaigi verify-audit --workbook FILE.xlsx
   kaigi object --workbook FILE.xlsx --discussion ID --reason TEXT [--alternative TEXT] [--urgency LEVEL]
   kaigi resolve --workbook FILE.xlsx --discussion ID --action approve|return|reject [--guidance TEXT] [--order FILE.json]
-  kaigi report --workbook FILE.xlsx --discussion ID --status ${REPORT_STATUSES.join('|')} [--report TEXT]
+  kaigi report --workbook FILE.xlsx (--order DEC-…-An | --discussion ID) --status ${REPORT_STATUSES.join('|')} [--report TEXT]
   kaigi serve --workbook FILE.xlsx [--port P] [--host 127.0.0.1] [--after-max-ms N] [--locale ja|en]
   kaigi token create --workbook FILE.xlsx --role ROLE --name NAME
   kaigi token list --workbook FILE.xlsx [--json]

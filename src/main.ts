@@ -213,9 +213,14 @@ export function fileAgentObjection_(agentId: string, input: Partial<ObjectionInp
   return requestObjection(input ?? {}, council, { source: 'agent', objector: id });
 }
 
-// An executor's report on a discussion's orders (kaigi report, the sidebar); the reporter is whoever runs this,
-// never a `by` in the input (POST /tasks/{id}/result reports as `api:NAME`).
-export function reportOrder(input: { discussion_id: string; status: string; report?: string }): OrderReportResult {
+// An executor's report on one order (order_id) or on a discussion's open orders (kaigi report, the sidebar); the
+// reporter is whoever runs this, never a `by` in the input (the API reports as `api:NAME`).
+export function reportOrder(input: {
+  discussion_id?: string;
+  order_id?: string;
+  status: string;
+  report?: string;
+}): OrderReportResult {
   requireRole('reportOrder', 'coordinator');
   refuseActorFields(input, 'reportOrder');
   return reportOrderOf(new Council(openBound(), scriptZone()), input ?? {}, activeUserEmail());

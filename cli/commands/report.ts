@@ -1,15 +1,21 @@
-// kaigi report: an executor's report on a discussion's orders, as POST /tasks/{id}/result.
+// kaigi report: an executor's report on one order (--order, as POST /orders/{order_id}/report) or on a discussion's
+// open orders (--discussion, as POST /tasks/{id}/result).
 import { REPORT_STATUSES } from '../../src/core/order-status.js';
 import { type Command, InputError, need, print, UsageError, withExisting } from '../shared.js';
 
 export const reportCommand: Command = {
   name: 'report',
-  options: ['workbook', 'discussion', 'status', 'report', 'by'],
+  options: ['workbook', 'order', 'discussion', 'status', 'report', 'by'],
   run: ({ opts }) => {
     const status = need(opts, 'status');
     if ((REPORT_STATUSES as readonly string[]).indexOf(status) < 0)
       throw new UsageError(`--status must be ${REPORT_STATUSES.join(', ')}; got ${status}`);
-    const input: Record<string, unknown> = { discussion_id: need(opts, 'discussion'), status };
+    // One order by its id, or every open order of a discussion: exactly one of the two.
+    if ((opts.order === undefined) === (opts.discussion === undefined))
+      throw new UsageError('kaigi report takes --order ORDER_ID (one order) or --discussion ID (its open orders)');
+    const input: Record<string, unknown> = { status };
+    if (opts.order !== undefined) input.order_id = need(opts, 'order');
+    else input.discussion_id = need(opts, 'discussion');
     if (opts.report !== undefined) input.report = String(opts.report);
     // The workbook's owner reports, as Apps Script would say; a report cannot name someone else (SPEC §10).
     if (opts.by !== undefined)

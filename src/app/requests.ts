@@ -4,6 +4,7 @@ import { ValidationError } from '../core/errors.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
 import { validateTrigger } from '../core/trigger-input.js';
 import { Council } from './council.js';
+import { refuseIfInExecution } from './order-execution.js';
 import type { ObjectionInput, ResolutionInput } from '../core/objections.js';
 import type { Priority } from '../core/types.js';
 import { scriptZone } from '../adapters/gas/records.js';
@@ -94,6 +95,7 @@ export function requestObjection(
   who: Objector = { source: 'human', objector: activeUserEmail() },
 ): { task_id: string } {
   const payload = objectionPayload(input, who);
+  refuseIfInExecution(council, payload.discussion_id);
   const r = council.queue.enqueue(
     'objection.process',
     payload as unknown as Record<string, unknown>,

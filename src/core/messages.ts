@@ -73,15 +73,48 @@ const successCriterionSchema = z.object({
 });
 export type SuccessCriterion = z.infer<typeof successCriterionSchema>;
 
+// Seed 000 §4 Phase 6: the fields an action of a type carries besides the common ones, one schema per action type
+// (an executor needs the rate, the goal, the hour and the template, not only prose). Other types have the common
+// fields only. Optional, so orders stored before these fields existed, and a person's order, still load.
+export const ACTION_TYPE_FIELDS = {
+  PRAISE_INCREASE: z.object({
+    increase_rate: z
+      .number()
+      .min(0)
+      .max(5)
+      .optional()
+      .describe('PRAISE_INCREASE only: how much more praise, as a fraction (0.3 = 30% more)'),
+  }),
+  GOAL_ADJUSTMENT: z.object({
+    new_goal: z
+      .object({ metric: name, value: z.number() })
+      .optional()
+      .describe('GOAL_ADJUSTMENT only: the new goal, a KPI metric and its target value'),
+  }),
+  MESSAGE_TIMING: z.object({
+    time: z
+      .string()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected HH:MM')
+      .optional()
+      .describe("MESSAGE_TIMING only: when to send, HH:MM in the sheet's time zone"),
+    message_template: chars(1, 80)
+      .optional()
+      .describe('MESSAGE_TIMING only: the message template to send, e.g. MORNING_ENCOURAGEMENT'),
+  }),
+};
+
 // Every message schema, around one action-type schema: a pattern for stored records, the allow-list for answers.
 function build(actionType: z.ZodType<string>) {
   const action = z.object({
     action_type: actionType,
-    target: chars(1, 200),
-    description: text,
+    target: chars(1, 200).describe('Who or what the action is about'),
+    description: text.describe('What to do, for a person to read'),
     intensity: z.enum(['low', 'medium', 'high']),
     timing: chars(0, 200),
     duration_days: days,
+    ...ACTION_TYPE_FIELDS.PRAISE_INCREASE.shape,
+    ...ACTION_TYPE_FIELDS.GOAL_ADJUSTMENT.shape,
+    ...ACTION_TYPE_FIELDS.MESSAGE_TIMING.shape,
   });
   const check = z.object({
     check_result: z.enum(['PASS', 'FAIL']),
@@ -247,13 +280,23 @@ export function answerErrors(kind: AnswerKind, answer: unknown, allowList: reado
   return parsed.success ? null : `invalid answer: ${issues(parsed.error).join('; ')}`;
 }
 
+// An action with only its own type's fields of ACTION_TYPE_FIELDS: a model filling every field it was shown (strict
+// modes ask for all) does not leave a rate on a ONE_ON_ONE for an executor to misread.
+export function typedAction(a: Action): Action {
+  const own = (ACTION_TYPE_FIELDS as Record<string, z.ZodObject>)[a.action_type];
+  const out: Record<string, unknown> = { ...a };
+  for (const [type, schema] of Object.entries(ACTION_TYPE_FIELDS))
+    if (type !== a.action_type) for (const k of Object.keys(schema.shape)) if (!own || !(k in own.shape)) delete out[k];
+  return out as Action;
+}
+
 // The order to store from a model's: Kaigi's decision id, and the review date the days lead to from today.
 export function orderFromAnswer(answer: OrderAnswer, decisionId: string, today: string): ContentOf<'EXECUTION_ORDER'> {
   const { review_in_days, metrics, success_criteria } = answer.monitoring;
   return {
     decision_id: decisionId,
     target_agents: answer.target_agents,
-    actions: answer.actions,
+    actions: answer.actions.map(typedAction),
     monitoring: { metrics, review_in_days, review_date: addDays(today, review_in_days), success_criteria },
   };
 }

@@ -81,11 +81,14 @@ export function judge(o: ObjectionInput, env: EngineEnv): Judgement {
   };
 }
 
+// `inExecution` says why the objection comes too late when an order of the discussion is IN_PROGRESS or DONE (seed
+// 000 §7: objections apply before execution); it is then recorded as rejected and nothing is re-decided.
 export function runObjection(
   d: Discussion,
   o: ObjectionInput,
   env: EngineEnv,
   nowIso: string,
+  inExecution = '',
 ): { result: StepResult; objection: ObjectionRow } {
   const row: ObjectionRow = {
     objection_id: o.objection_id,
@@ -115,9 +118,10 @@ export function runObjection(
   const b = new Builder(d, env);
   try {
     b.add(5, o.objector, 'OBJECTION', content, { step_key: key(o.objector) });
-    if (d.status !== 'DECIDED' || !d.final_decision) {
-      const why =
-        env.lang === 'ja'
+    if (d.status !== 'DECIDED' || !d.final_decision || inExecution) {
+      const why = inExecution
+        ? inExecution
+        : env.lang === 'ja'
           ? `異議の対象となる決定がありません（状態 ${d.status}）`
           : `There is no decision to object to (status ${d.status})`;
       b.add(5, 'decider', 'ACKNOWLEDGEMENT', { status: 'OBJECTION_REJECTED', note: why }, { step_key: key('decider') });

@@ -9,17 +9,37 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const REPORT_STATUSES = ['ACKNOWLEDGED', 'IN_PROGRESS', 'DONE', 'FAILED'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
 
-// Forward along PENDING → ACKNOWLEDGED → IN_PROGRESS → DONE, one step at a time, so the record shows each stage
-// was reported. An order can fail at any open stage, and IN_PROGRESS may be reported again (a progress note).
-// DONE, FAILED and CANCELLED are final: what was carried out or failed stays so, and a new decision is a new order.
+// Forward along PENDING → ACKNOWLEDGED → IN_PROGRESS → DONE. An executor may skip stages (a chat bot that sends the
+// message reports DONE straight from PENDING); the stages it skipped are recorded as implied (impliedStatuses). An
+// order can fail at any open stage, and IN_PROGRESS may be reported again (a progress note). DONE, FAILED and
+// CANCELLED are final: what was carried out or failed stays so, and a new decision is a new order.
 const NEXT: Record<OrderStatus, readonly OrderStatus[]> = {
-  PENDING: ['ACKNOWLEDGED', 'FAILED', 'CANCELLED'],
-  ACKNOWLEDGED: ['IN_PROGRESS', 'FAILED', 'CANCELLED'],
+  PENDING: ['ACKNOWLEDGED', 'IN_PROGRESS', 'DONE', 'FAILED', 'CANCELLED'],
+  ACKNOWLEDGED: ['IN_PROGRESS', 'DONE', 'FAILED', 'CANCELLED'],
   IN_PROGRESS: ['IN_PROGRESS', 'DONE', 'FAILED', 'CANCELLED'],
   DONE: [],
   FAILED: [],
   CANCELLED: [],
 };
+
+const LADDER: readonly OrderStatus[] = ['PENDING', 'ACKNOWLEDGED', 'IN_PROGRESS', 'DONE'];
+
+// The stages a forward report skipped: PENDING → DONE implies ACKNOWLEDGED and IN_PROGRESS. A failure implies none.
+export function impliedStatuses(from: OrderStatus, to: OrderStatus): OrderStatus[] {
+  const a = LADDER.indexOf(from);
+  const b = LADDER.indexOf(to);
+  return a < 0 || b < 0 || b <= a ? [] : LADDER.slice(a + 1, b);
+}
+
+// An order still waiting for reports: a discussion-level report moves these and leaves final ones as they are.
+export function isOpenOrder(status: string): boolean {
+  return status === 'PENDING' || status === 'ACKNOWLEDGED' || status === 'IN_PROGRESS';
+}
+
+// An order being carried out or carried out: objections apply before execution (seed 000 §7), so these refuse one.
+export function isInExecution(status: string): boolean {
+  return status === 'IN_PROGRESS' || status === 'DONE';
+}
 
 // A report the order's current status does not allow; names both, and what it could be reported as instead.
 export class IllegalOrderTransitionError extends ConflictError {

@@ -331,8 +331,14 @@ describe('kaigi run --until closed, then kaigi report', () => {
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       return r.stderr.trim();
     };
-    expect(refused(report('--status', 'DONE'))).toMatch(
-      /^kaigi: order DEC-\S+-A1 is PENDING and cannot become DONE \(it can be reported ACKNOWLEDGED, FAILED\)$/,
+    // One order or one discussion, never both; an order that does not exist is named.
+    const both = report('--order', 'DEC-2020-01-01-001-A1', '--status', 'DONE');
+    expect([both.status, both.stderr.split('\n')[0]]).toEqual([
+      2,
+      'kaigi: kaigi report takes --order ORDER_ID (one order) or --discussion ID (its open orders)',
+    ]);
+    expect(refused(kaigi('report', '--workbook', book, '--order', 'DEC-2020-01-01-001-A1', '--status', 'DONE'))).toBe(
+      'kaigi: order DEC-2020-01-01-001-A1 was not found in the Orders tab',
     );
     expect(report('--status', 'FINISHED').status).toBe(2);
     expect(report('--status', 'FINISHED').stderr.split('\n')[0]).toBe(
@@ -357,8 +363,12 @@ describe('kaigi run --until closed, then kaigi report', () => {
       // A report that starts with "=" is stored as text, not a formula.
       expect([order.status, order.last_report]).toEqual([status, `=${status} by buddy`]);
     }
-    // DONE is final.
+    // DONE is final, for the discussion and for the order by its id.
     expect(refused(report('--status', 'FAILED'))).toMatch(/is DONE and cannot become FAILED \(DONE is final\)$/);
+    const [done] = tab('Orders');
+    expect(refused(kaigi('report', '--workbook', book, '--order', done.order_id, '--status', 'IN_PROGRESS'))).toBe(
+      `kaigi: order ${done.order_id} is DONE and cannot become IN_PROGRESS (DONE is final)`,
+    );
     // Each report is in the transcript and the audit, which still verifies.
     const acks = tab('Messages')
       .map((m: { message_json: string }) => JSON.parse(m.message_json))
@@ -378,5 +388,5 @@ describe('kaigi run --until closed, then kaigi report', () => {
     ]);
     const audit = kaigi('verify-audit', '--workbook', book);
     expect(audit.status, audit.stdout + audit.stderr).toBe(0);
-  });
+  }, 180_000);
 });

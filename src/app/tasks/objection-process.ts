@@ -1,6 +1,7 @@
 // objection.process: an objection re-opens the discussion where it applies and is stored with its outcome.
 import { objectionRow } from '../../adapters/gas/records.js';
 import { type ObjectionInput, runObjection } from '../../core/objections.js';
+import { inExecutionText, orderInExecution } from '../order-execution.js';
 import { assignDecisionId, PENDING_OBJECTION, replaceDeep } from '../pending-ids.js';
 import type { TaskHandler } from './task.js';
 
@@ -10,16 +11,28 @@ export const processObjection: TaskHandler = {
     const input = item.payload as unknown as ObjectionInput;
     const l = council.discussions.load(input.discussion_id);
     // The objection's id is only known inside the commit; it is filled in there like a decision id.
-    const computed = runObjection(
-      l.d,
-      { ...input, objection_id: input.objection_id || PENDING_OBJECTION },
-      council.env(),
-      new Date(Date.now()).toISOString(),
-    );
+    const run = (late: string) =>
+      runObjection(
+        l.d,
+        { ...input, objection_id: input.objection_id || PENDING_OBJECTION },
+        council.env(),
+        new Date(Date.now()).toISOString(),
+        late,
+      );
+    const tooLate = () => {
+      const o = orderInExecution(council, input.discussion_id);
+      return o ? inExecutionText(input.discussion_id, o) : '';
+    };
+    const before = tooLate();
+    const computed = run(before);
     council.store.withLock((state) => {
+      // A report may have moved an order on while the objection was judged: then it is refused instead, so a
+      // revised decision never replaces an order already being carried out.
+      const late = before ? '' : tooLate();
+      const result = late ? run(late) : computed;
       const c = council.store.begin(state);
       const id = input.objection_id || `OBJ-${c.nextSeq('objection')}`;
-      const named = replaceDeep(computed, PENDING_OBJECTION, id);
+      const named = replaceDeep(result, PENDING_OBJECTION, id);
       const { r, alongside } = assignDecisionId(c, council.tz, named.result, named.objection);
       const objection = alongside ?? named.objection;
       council.discussions.commitStep(c, l, r, (cc) => {

@@ -8,7 +8,7 @@ import type { Verdict } from '../outcomes.js';
 import type { Discussion } from '../types.js';
 import { RISKS } from './balancers.js';
 import { changeText, facts } from './facts.js';
-import { allowed, opinions, round2, type L } from './shared.js';
+import { allowed, opinions, round2, type L, typeFields } from './shared.js';
 
 // Case evidence for this member (a recent case counts about its similarity, 0.3–0.9): at or below AVOID_AT an action
 // is left out of the order while anything else remains; at or above KEEP_AT it stays in the order (win-stay,
@@ -95,14 +95,16 @@ export function decide(
   const actions: Action[] = selected.map((a) => {
     const src = ops.find((o) => o.c.recommendation.action_type === a)?.c.recommendation;
     const intensity: Action['intensity'] = negative ? 'low' : (src?.intensity ?? 'medium');
+    // The type's fields from the same facts the specialist used, the rate following the intensity settled on.
     return src
-      ? { ...src, intensity }
+      ? { ...src, intensity, ...typeFields(f, a, intensity) }
       : {
           action_type: a,
           ...actionWording(a, t),
           intensity,
           timing: f.contactTime,
           duration_days: 7,
+          ...typeFields(f, a, intensity),
         };
   });
   const rationale = [

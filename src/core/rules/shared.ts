@@ -1,5 +1,6 @@
 // Helpers the rule-based agents share: localised text, rounding, allowed actions and the opinions so far.
-import type { ContentOf, Message } from '../messages.js';
+import type { Action, ContentOf, Message } from '../messages.js';
+import type { Facts } from './facts.js';
 import type { AgentContext } from '../provider.js';
 
 export type L = (ja: string, en: string) => string;
@@ -15,4 +16,23 @@ export function opinions(ctx: AgentContext): { speaker: string; c: ContentOf<'SP
   return ctx.earlier
     .filter((m: Message) => m.message_type === 'SPECIALIST_OPINION' && !m.metadata.default_opinion)
     .map((m) => ({ speaker: m.speaker, c: m.content as ContentOf<'SPECIALIST_OPINION'> }));
+}
+
+// Praise more by the intensity: a fifth, a third, a half again (seed 000's example: 0.3 for a medium push).
+const RATE = { low: 0.2, medium: 0.3, high: 0.5 } as const;
+
+// Seed 000's fields of an action of this type (src/core/messages.ts ACTION_TYPE_FIELDS), from the facts: the praise
+// rate from the intensity, a goal halfway back from the current level to where the metric was, and the member's
+// contact hour with a template for it. A type without such fields, or facts without the number, gives none.
+export function typeFields(f: Facts, type: string, intensity: Action['intensity']): Partial<Action> {
+  if (type === 'PRAISE_INCREASE') return { increase_rate: RATE[intensity] };
+  if (type === 'GOAL_ADJUSTMENT' && f.change)
+    return { new_goal: { metric: f.metric, value: round2(f.change.to + (f.change.from - f.change.to) / 2) } };
+  if (type === 'MESSAGE_TIMING') {
+    const time = /^([01]\d|2[0-3]):[0-5]\d$/.test(f.contactTime) ? f.contactTime : '09:30';
+    const hour = Number(time.slice(0, 2));
+    const template = hour < 12 ? 'MORNING_ENCOURAGEMENT' : hour < 18 ? 'AFTERNOON_CHECK_IN' : 'EVENING_THANKS';
+    return { time, message_template: template };
+  }
+  return {};
 }

@@ -5,7 +5,7 @@ import type { AgentContext } from '../provider.js';
 import { caseAdjustment } from '../memory.js';
 import { changeText, type Facts } from './facts.js';
 import { actionWording } from './action-wording.js';
-import { allowed, round2, type L } from './shared.js';
+import { allowed, round2, type L, typeFields } from './shared.js';
 
 // Confidence moved per unit of case evidence (a similar, recent case counts about 1).
 const MEMORY_STEP = 0.1;
@@ -34,7 +34,15 @@ function action(
   intensity: Action['intensity'],
   days = 7,
 ): Action {
-  return { action_type: type, target, description, intensity, timing: f.contactTime, duration_days: days };
+  return {
+    action_type: type,
+    target,
+    description,
+    intensity,
+    timing: f.contactTime,
+    duration_days: days,
+    ...typeFields(f, type, intensity),
+  };
 }
 
 function opinion(ctx: AgentContext, f: Facts, o: Opinion, t: L): ContentOf<'SPECIALIST_OPINION'> {

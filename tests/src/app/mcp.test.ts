@@ -23,7 +23,14 @@ const ROOM_TOOLS = [
   'get_status',
   'clear_room_messages',
 ];
-const COUNCIL_TOOLS = ['start_discussion', 'get_discussion', 'report_result', 'get_status'];
+const COUNCIL_TOOLS = [
+  'start_discussion',
+  'get_discussion',
+  'report_result',
+  'get_status',
+  'list_orders',
+  'report_order',
+];
 
 async function token(rt: Runtime, name: string, role: string): Promise<string> {
   return ((await rt.callServer('createApiClient', { name, role })) as { token: string }).token;
@@ -111,6 +118,9 @@ describe('MCP through the web app', () => {
     expect(names).not.toContain('clear_room_messages');
     expect(names).not.toContain('start_discussion');
     expect(names).toContain('get_discussion');
+    // An executor's tools are a worker's and up.
+    expect(names).not.toContain('list_orders');
+    expect(names).not.toContain('report_order');
   });
 
   it('starts a discussion as a tool, once per id, and the discussion is a room', async () => {

@@ -1,5 +1,5 @@
-// Reports on orders through the reportOrder entry point: column L follows the orders, a failure is final, and a
-// replacing decision cancels only the orders still open.
+// Reports on orders through the reportOrder entry point: column L follows the orders, a failure is final, and an
+// objection comes too late once an order is being carried out.
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
 import { council, decline, messages, ok, settle, start, statuses } from '../../council-helpers.js';
@@ -36,11 +36,22 @@ describe('reportOrder', () => {
     expect(ok(await rt.run('verifyAudit', [], { kind: 'editor' })).ok).toBe(true);
   });
 
-  it('keeps an order reported DONE when an objection replaces its decision (open ones are cancelled: objections.test.ts)', async () => {
+  it('refuses an objection once an order is DONE, at the door the sidebar and the CLI use, and writes nothing', async () => {
     const { rt, id } = await decided();
-    const first = messages(rt, id).find((m) => m.message_type === 'EXECUTION_ORDER')!.content;
-    for (const status of ['ACKNOWLEDGED', 'IN_PROGRESS', 'DONE']) ok(await report(rt, { discussion_id: id, status }));
+    ok(await report(rt, { discussion_id: id, status: 'DONE' }));
     expect(columnL(rt, id)).toBe('DONE');
+    const queued = records(rt, 'queue').length;
+    const r = await rt.run('fileObjection', [{ discussion_id: id, reason: 'too late', urgency: 'HIGH' }], {
+      kind: 'server',
+    });
+    expect([r.ok, r.error?.name]).toEqual([false, 'ConflictError']);
+    expect(r.error?.message).toMatch(new RegExp(`^${id} takes no objection: its order DEC-\\S+-A1 is DONE`));
+    expect([records(rt, 'queue').length, records(rt, 'objections').length]).toEqual([queued, 0]);
+    expect(records(rt, 'orders').map((o) => o.status)).toEqual(['DONE']);
+  });
+
+  it('rejects an objection queued before a report moved the order on, leaving the order as reported', async () => {
+    const { rt, id } = await decided();
     ok(
       await rt.run(
         'fileAgentObjection_',
@@ -56,21 +67,15 @@ describe('reportOrder', () => {
         { kind: 'server' },
       ),
     );
+    // The report comes in before the queue takes the objection up.
+    ok(await report(rt, { discussion_id: id, status: 'IN_PROGRESS' }));
     await settle(rt);
-    const orders = messages(rt, id).filter((m) => m.message_type === 'EXECUTION_ORDER');
-    expect(orders.length).toBe(2);
-    const byDecision = (decision: string) =>
-      records(rt, 'orders')
-        .filter((o) => o.decision_id === decision)
-        .map((o) => o.status);
-    // What was carried out stays DONE; the revised decision's orders wait for their own reports.
-    expect(byDecision(first.decision_id)).toEqual(first.actions.map(() => 'DONE'));
-    expect(byDecision(orders[1].content.decision_id)).toEqual(orders[1].content.actions.map(() => 'PENDING'));
-    expect(columnL(rt, id)).toBe('PENDING');
-    // A report now speaks of the revised decision's orders.
-    const r = ok(await report(rt, { discussion_id: id, status: 'ACKNOWLEDGED' }));
-    expect(r.decision_id).toBe(orders[1].content.decision_id);
-    expect(r.orders.length).toBe(orders[1].content.actions.length);
+    expect(messages(rt, id).filter((m) => m.message_type === 'EXECUTION_ORDER').length).toBe(1);
+    expect(records(rt, 'orders').map((o) => o.status)).toEqual(['IN_PROGRESS']);
+    const [objection] = records(rt, 'objections');
+    expect(objection.status).toBe('REJECTED');
+    expect(String(objection.resolution)).toMatch(/is IN_PROGRESS \(objections apply before execution\)$/);
+    expect(statuses(rt)[id]).toBe('DECIDED');
     expect(ok(await rt.run('verifyAudit', [], { kind: 'editor' })).ok).toBe(true);
   });
 

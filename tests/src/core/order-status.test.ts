@@ -5,6 +5,7 @@ import { planOrderReport, reportInput, type ReportedOrder } from '../../../src/c
 import {
   canMoveOrder,
   executionStatusOf,
+  impliedStatuses,
   IllegalOrderTransitionError,
   moveOrder,
   ORDER_STATUSES,
@@ -17,11 +18,11 @@ const NOW = `${TODAY}T03:00:00.000Z`;
 const ALLOW = ['GOAL_ADJUSTMENT'];
 
 describe('moveOrder', () => {
-  it('moves forward one stage at a time, fails from any open stage, and treats DONE, FAILED, CANCELLED as final', () => {
+  it('moves any step forward, fails from any open stage, and treats DONE, FAILED, CANCELLED as final', () => {
     const allowed = ORDER_STATUSES.map((from) => [from, ORDER_STATUSES.filter((to) => canMoveOrder(from, to))]);
     expect(allowed).toEqual([
-      ['PENDING', ['ACKNOWLEDGED', 'FAILED', 'CANCELLED']],
-      ['ACKNOWLEDGED', ['IN_PROGRESS', 'FAILED', 'CANCELLED']],
+      ['PENDING', ['ACKNOWLEDGED', 'IN_PROGRESS', 'DONE', 'FAILED', 'CANCELLED']],
+      ['ACKNOWLEDGED', ['IN_PROGRESS', 'DONE', 'FAILED', 'CANCELLED']],
       ['IN_PROGRESS', ['IN_PROGRESS', 'DONE', 'FAILED', 'CANCELLED']],
       ['DONE', []],
       ['FAILED', []],
@@ -29,24 +30,34 @@ describe('moveOrder', () => {
     ]);
     expect(moveOrder('PENDING', 'ACKNOWLEDGED')).toBe('ACKNOWLEDGED');
     expect(moveOrder('IN_PROGRESS', 'DONE')).toBe('DONE');
+    expect(moveOrder('PENDING', 'DONE')).toBe('DONE');
+    // The stages a forward report skipped are implied; a failure implies none.
+    expect(impliedStatuses('PENDING', 'DONE')).toEqual(['ACKNOWLEDGED', 'IN_PROGRESS']);
+    expect(impliedStatuses('ACKNOWLEDGED', 'DONE')).toEqual(['IN_PROGRESS']);
+    expect(impliedStatuses('PENDING', 'ACKNOWLEDGED')).toEqual([]);
+    expect(impliedStatuses('IN_PROGRESS', 'IN_PROGRESS')).toEqual([]);
+    expect(impliedStatuses('PENDING', 'FAILED')).toEqual([]);
   });
 
   it('names the current and the requested status when a move is not allowed', () => {
     const skip = (() => {
       try {
-        moveOrder('PENDING', 'DONE', `${DEC}-A1`);
+        moveOrder('IN_PROGRESS', 'ACKNOWLEDGED', `${DEC}-A1`);
       } catch (e) {
         return e;
       }
     })() as IllegalOrderTransitionError;
     expect(skip).toBeInstanceOf(IllegalOrderTransitionError);
     expect(skip).toBeInstanceOf(ConflictError);
-    expect([skip.from, skip.to, skip.code]).toEqual(['PENDING', 'DONE', 'illegal_order_transition']);
+    expect([skip.from, skip.to, skip.code]).toEqual(['IN_PROGRESS', 'ACKNOWLEDGED', 'illegal_order_transition']);
     expect(skip.message).toBe(
-      `order ${DEC}-A1 is PENDING and cannot become DONE (it can be reported ACKNOWLEDGED, FAILED)`,
+      `order ${DEC}-A1 is IN_PROGRESS and cannot become ACKNOWLEDGED (it can be reported IN_PROGRESS, DONE, FAILED)`,
+    );
+    expect(() => moveOrder('CANCELLED', 'DONE', 'X')).toThrow(
+      'order X is CANCELLED and cannot become DONE (CANCELLED is final)',
     );
     expect(() => moveOrder('DONE', 'FAILED')).toThrow('order is DONE and cannot become FAILED (DONE is final)');
-    expect(() => moveOrder('IN_PROGRESS', 'ACKNOWLEDGED')).toThrow(IllegalOrderTransitionError);
+    expect(() => moveOrder('DONE', 'ACKNOWLEDGED')).toThrow(IllegalOrderTransitionError);
     // A status no code writes (a hand edit) is bad state, not a bad report.
     expect(() => moveOrder('done', 'DONE', 'X')).toThrow(StateError);
   });
@@ -88,7 +99,7 @@ describe('planOrderReport', () => {
     status,
   });
 
-  it('moves every order that is not cancelled, adds an ACKNOWLEDGEMENT, and derives column L', () => {
+  it('moves every open order, adds an ACKNOWLEDGEMENT, and derives column L', () => {
     expect(d.status).toBe('DECIDED');
     const input = reportInput({ discussion_id: DISC, status: 'ACKNOWLEDGED', report: '=started' }, 'someone');
     const plan = planOrderReport(
@@ -100,8 +111,8 @@ describe('planOrderReport', () => {
       ALLOW,
     );
     expect(plan.moves).toEqual([
-      { row: 2, order_id: `${DEC}-A2`, from: 'PENDING', to: 'ACKNOWLEDGED' },
-      { row: 4, order_id: `${DEC}-A4`, from: 'PENDING', to: 'ACKNOWLEDGED' },
+      { row: 2, order_id: `${DEC}-A2`, from: 'PENDING', to: 'ACKNOWLEDGED', implied: [] },
+      { row: 4, order_id: `${DEC}-A4`, from: 'PENDING', to: 'ACKNOWLEDGED', implied: [] },
     ]);
     expect(plan.execution_status).toBe('ACKNOWLEDGED');
     expect(plan.message).toMatchObject({
@@ -111,7 +122,10 @@ describe('planOrderReport', () => {
       message_type: 'ACKNOWLEDGEMENT',
       timestamp: NOW,
       content: { status: 'ORDER_ACKNOWLEDGED', note: '=started' },
-      metadata: { note: 'reported by someone', tokens_consumed: 0 },
+      metadata: {
+        note: `reported by someone; ${DEC}-A2 PENDING → ACKNOWLEDGED; ${DEC}-A4 PENDING → ACKNOWLEDGED`,
+        tokens_consumed: 0,
+      },
     });
     // The discussion keeps its status; only column L and the transcript change.
     expect(plan.step).toMatchObject({ status: 'DECIDED', transitions: [], orders: [], messages: [plan.message] });
@@ -120,9 +134,19 @@ describe('planOrderReport', () => {
 
   it('moves nothing when one order cannot take the report, and refuses a decision with no open order', () => {
     const input = reportInput({ discussion_id: DISC, status: 'DONE' }, 'x');
-    expect(() =>
-      planOrderReport(d, DEC, [order(2, 'IN_PROGRESS'), order(3, 'ACKNOWLEDGED')], input, NOW, ALLOW),
-    ).toThrow(`order ${DEC}-A3 is ACKNOWLEDGED and cannot become DONE`);
+    const back = reportInput({ discussion_id: DISC, status: 'ACKNOWLEDGED' }, 'x');
+    expect(() => planOrderReport(d, DEC, [order(2, 'PENDING'), order(3, 'IN_PROGRESS')], back, NOW, ALLOW)).toThrow(
+      `order ${DEC}-A3 is IN_PROGRESS and cannot become ACKNOWLEDGED`,
+    );
+    // A discussion-level report leaves final orders as they are and moves the open ones.
+    const mixed = planOrderReport(d, DEC, [order(2, 'DONE'), order(3, 'PENDING')], input, NOW, ALLOW);
+    expect(mixed.moves.map((m) => [m.order_id, m.from, m.to, m.implied])).toEqual([
+      [`${DEC}-A3`, 'PENDING', 'DONE', ['ACKNOWLEDGED', 'IN_PROGRESS']],
+    ]);
+    expect(mixed.execution_status).toBe('DONE');
+    expect(() => planOrderReport(d, DEC, [order(2, 'DONE')], input, NOW, ALLOW)).toThrow(
+      `order ${DEC}-A2 is DONE and cannot become DONE (DONE is final)`,
+    );
     expect(() => planOrderReport(d, DEC, [order(2, 'CANCELLED')], input, NOW, ALLOW)).toThrow(
       `${DISC} has no order to report on: decision ${DEC} was cancelled`,
     );
@@ -132,6 +156,7 @@ describe('planOrderReport', () => {
   it('checks the fields of a report and names the wrong one', () => {
     expect(reportInput({ discussion_id: ` ${DISC} `, status: 'DONE' }, 'me')).toEqual({
       discussion_id: DISC,
+      order_id: '',
       status: 'DONE',
       report: '',
       by: 'me',
@@ -139,10 +164,29 @@ describe('planOrderReport', () => {
     // A `by` in the input names nobody: the reporter is the caller's to say.
     const forged = { discussion_id: DISC, status: 'DONE', by: 'manager@example.com' } as Record<string, unknown>;
     expect(reportInput(forged, 'me').by).toBe('me');
-    expect(() => reportInput({ status: 'DONE' }, 'me')).toThrow('discussion_id is required');
+    expect(() => reportInput({ status: 'DONE' }, 'me')).toThrow('discussion_id or order_id is required');
+    expect(() => reportInput({ order_id: 'A1', status: 'DONE' }, 'me')).toThrow('order_id must look like');
     expect(() => reportInput({ discussion_id: DISC, status: 'FINISHED' }, 'me')).toThrow(/^status must be/);
     expect(() => reportInput({ discussion_id: DISC, status: 'DONE', report: 'x'.repeat(20001) }, 'me')).toThrow(
       'report is 20001 characters; at most 20000',
     );
+  });
+
+  it('moves that order alone, straight to DONE with the skipped stages implied; a cancelled one is 409', () => {
+    const input = reportInput({ order_id: `${DEC}-A3`, status: 'DONE', report: 'sent' }, 'api:bot');
+    const plan = planOrderReport(d, DEC, [order(2, 'PENDING'), order(3, 'PENDING')], input, NOW, ALLOW);
+    expect(plan.moves).toEqual([
+      { row: 3, order_id: `${DEC}-A3`, from: 'PENDING', to: 'DONE', implied: ['ACKNOWLEDGED', 'IN_PROGRESS'] },
+    ]);
+    expect(plan.execution_status).toBe('IN_PROGRESS');
+    expect(plan.message.metadata.note).toBe(
+      `reported by api:bot; ${DEC}-A3 PENDING → DONE (ACKNOWLEDGED, IN_PROGRESS implied)`,
+    );
+    const cancelled = reportInput({ order_id: `${DEC}-A2`, status: 'IN_PROGRESS' }, 'x');
+    expect(() => planOrderReport(d, DEC, [order(2, 'CANCELLED')], cancelled, NOW, ALLOW)).toThrow(
+      `order ${DEC}-A2 is CANCELLED and cannot become IN_PROGRESS (CANCELLED is final)`,
+    );
+    const other = reportInput({ order_id: `${DEC}-A9`, status: 'DONE' }, 'x');
+    expect(() => planOrderReport(d, DEC, [order(2, 'PENDING')], other, NOW, ALLOW)).toThrow(ConflictError);
   });
 });

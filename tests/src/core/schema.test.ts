@@ -204,8 +204,10 @@ describe('generated schemas', () => {
   it('rejects what zod rejects: unknown fields, banned actions, missing fields, wrong types', () => {
     for (const vendor of VENDORS) {
       const schema = schemaFor('SPECIALIST_OPINION', vendor, ALLOW);
-      const ok = opinion('PRAISE_INCREASE');
-      const banned = opinion('PAY_CUT');
+      // Strict mode (openai) answers every optional field, with null when it has none (the action types' own fields).
+      const sent = <T>(v: T): T => (vendor.startsWith('openai') ? (withNulls(schema, v) as T) : v);
+      const ok = sent(opinion('PRAISE_INCREASE'));
+      const banned = sent(opinion('PAY_CUT'));
       const { hypothesis: _, ...missing } = ok;
       expect(check(schema, banned, dialect(vendor)), vendor).toEqual([
         '$.recommendation.action_type: PAY_CUT not in enum',

@@ -5,6 +5,7 @@ import { NotFoundError } from '../../../core/errors.js';
 import { apiCouncil } from '../../api-env.js';
 import { enqueueOnce, findRows } from '../../api-tasks.js';
 import type { Council } from '../../council.js';
+import { refuseIfInExecution } from '../../order-execution.js';
 import { objectionPayload } from '../../requests.js';
 import { defineOperation } from '../route.js';
 
@@ -28,6 +29,7 @@ export const fileObjection = defineOperation({
   handler: (input, ctx) => {
     const council = apiCouncil();
     statusOf(council, input.discussion_id);
+    refuseIfInExecution(council, input.discussion_id);
     // The objector is the client the token belongs to, as every audit row names a client: never an agent's id.
     const payload = objectionPayload(input, { source: 'api', objector: `api:${ctx.caller.name}` });
     const r = enqueueOnce(council, {

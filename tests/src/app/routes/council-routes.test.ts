@@ -60,7 +60,8 @@ describe('the role table (SPEC §11)', () => {
       'GET /tasks/{id}': { viewer: 200, worker: 200, coordinator: 200, admin: 200 },
       'POST /tasks/{id}/result': { viewer: 403, worker: 200, coordinator: 200, admin: 200 },
       'GET /status': { viewer: 200, worker: 200, coordinator: 200, admin: 200 },
-      'POST /objections': { viewer: 403, worker: 403, coordinator: 202, admin: 202 },
+      // The reports above began execution (IN_PROGRESS): an objection comes too late, 409 order_in_execution.
+      'POST /objections': { viewer: 403, worker: 403, coordinator: 409, admin: 409 },
       'POST /escalations/{id}': { viewer: 403, worker: 403, coordinator: 409, admin: 409 },
     };
     const seen: Record<string, Record<string, number>> = {};
