@@ -41,7 +41,9 @@ export function requestDiscussion(
   req: DiscussionRequest,
   council = new Council(openBound(), scriptZone()),
 ): { task_id: string; duplicate: boolean } {
-  const trigger = validateTrigger(req);
+  // The trigger's own fields: the strict schema refuses any other key, and priority and dedupe_key are the request's.
+  const { priority: _p, dedupe_key: _d, ...fields } = req;
+  const trigger = validateTrigger(fields);
   const priority = priorityOf(req.priority);
   const r = council.queue.enqueue(
     'discussion.open',
