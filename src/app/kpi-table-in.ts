@@ -37,29 +37,46 @@ export function tableIssueText(issues: readonly TableIssue[], max = 5): string {
   return shown.join('; ');
 }
 
+// Rows with a problem are 'bad'; the others are planned as they would be without them, so the person sees which of
+// the good rows are new, duplicates or conflicts before fixing the bad ones.
 export function checkKpiTable(council: Council, text: string, opts: TableOptions): TableCheck {
   const table = parseKpiTable(text, opts.header);
   if (table.issues.length) return { rows: [], issues: table.issues, ok: false };
-  const check = checkKpi(
-    council,
-    table.rows.map((r) => r.row),
-    !!opts.replace,
-    opts.maxRows,
-  );
+  const all = table.rows.map((r) => r.row);
+  const check = checkKpi(council, all, !!opts.replace, opts.maxRows);
   const issues = check.issues.map((i) => tableIssueOf(i, table.rows));
-  const state: RowState[] = table.rows.map(() => (check.plan ? 'new' : 'bad'));
+  const state: RowState[] = table.rows.map(() => 'new');
   const problems: string[][] = table.rows.map(() => []);
   check.issues.forEach((i, k) => {
     const m = /^rows\[(\d+)\]/.exec(i.field);
-    if (m) problems[Number(m[1])].push(`${issues[k].column ? `${issues[k].column}: ` : ''}${i.message}`);
+    if (!m) return;
+    state[Number(m[1])] = 'bad';
+    problems[Number(m[1])].push(`${issues[k].column ? `${issues[k].column}: ` : ''}${i.message}`);
   });
-  if (check.plan) {
-    for (const d of check.plan.duplicates) state[d] = 'duplicate';
-    for (const r of check.plan.replace) state[r.index] = 'replace';
-    for (const c of check.plan.conflicts) {
-      state[c.index] = 'conflict';
-      problems[c.index].push(linesIn(c.message, table.rows));
-      issues.push({ line: table.rows[c.index].line, column: 'value', message: linesIn(c.message, table.rows) });
+  const good = state.map((x, i) => (x === 'bad' ? -1 : i)).filter((i) => i >= 0);
+  const plan =
+    check.plan ??
+    (good.length
+      ? checkKpi(
+          council,
+          good.map((i) => all[i]),
+          !!opts.replace,
+        ).plan
+      : null);
+  // Indexes of the plan are of the rows it was given: all of them, or only the good ones.
+  const at = (i: number) => (check.plan ? i : good[i]);
+  if (plan) {
+    for (const d of plan.duplicates) state[at(d)] = 'duplicate';
+    for (const r of plan.replace) state[at(r.index)] = 'replace';
+    for (const c of plan.conflicts) {
+      const i = at(c.index);
+      const message = linesIn(
+        c.message.replace(/rows\[(\d+)\]/g, (_m, n) => `rows[${at(Number(n))}]`),
+        table.rows,
+      );
+      state[i] = 'conflict';
+      problems[i].push(message);
+      issues.push({ line: table.rows[i].line, column: 'value', message });
     }
   }
   return {
