@@ -72,7 +72,8 @@ export function recordKpi(
     const result = { accepted: plan.append.length + plan.replace.length, duplicates: plan.duplicates.length };
     const replaced = plan.replace.length;
     if (!result.accepted) return { ...result, replaced };
-    const { values } = storedRows(council);
+    // The stored cells a replacement keeps (its date, and its note when the batch sends none).
+    const values = plan.replace.length ? storedRows(council).values : [];
     const c = council.store.begin(state, opts.actor);
     const appended = plan.append.map((r) =>
       KPI.write({
