@@ -12,7 +12,7 @@ export interface TableOptions {
   maxRows?: number;
 }
 
-export type RowState = 'new' | 'duplicate' | 'replace' | 'conflict' | 'bad';
+type RowState = 'new' | 'duplicate' | 'replace' | 'conflict' | 'bad';
 
 // What the paste form shows before the person commits: each row with what it would do, and each problem.
 export interface TableCheck {
@@ -29,7 +29,7 @@ function linesIn(text: string, rows: readonly TableRow[]): string {
     .replace(/rows\[(\d+)\]/g, (m, i) => (rows[Number(i)] ? `line ${rows[Number(i)].line}` : m));
 }
 
-export function tableIssueText(issues: readonly TableIssue[], max = 5): string {
+function tableIssueText(issues: readonly TableIssue[], max = 5): string {
   const shown = issues
     .slice(0, max)
     .map((i) => `${i.line ? `line ${i.line}` : 'the table'}${i.column ? `, column ${i.column}` : ''}: ${i.message}`);

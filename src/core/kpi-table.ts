@@ -3,7 +3,7 @@
 import { tabByKey } from '../../sheets-schema/index.js';
 import type { RowIssue } from './kpi-input.js';
 
-export const KPI_COLUMNS: readonly string[] = tabByKey('kpi').columns.map((c) => c.key);
+const KPI_COLUMNS: readonly string[] = tabByKey('kpi').columns.map((c) => c.key);
 const REQUIRED = ['date', 'member_id', 'metric', 'value'];
 const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 
