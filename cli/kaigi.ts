@@ -5,6 +5,7 @@ import { ALL_ROLES } from '../src/core/api.js';
 import { REPORT_STATUSES } from '../src/core/order-status.js';
 import { registry as vendors } from '../src/core/providers/vendor-registry.js';
 import { exportCommand } from './commands/export.js';
+import { kpiCommand } from './commands/kpi.js';
 import { mcpCommand } from './commands/mcp.js';
 import { objectCommand, resolveCommand } from './commands/object.js';
 import { queueCommand } from './commands/queue.js';
@@ -28,6 +29,7 @@ const COMMANDS: readonly Command[] = [
   tokenCommand,
   mcpCommand,
   queueCommand,
+  kpiCommand,
 ];
 
 const USAGE = `usage:
@@ -45,12 +47,16 @@ const USAGE = `usage:
   kaigi token revoke --workbook FILE.xlsx --name NAME
   kaigi mcp --url EXEC_URL --token T
   kaigi queue --workbook FILE.xlsx [--type T] [--state queued|processing|done|failed|dead] [--json]
+  kaigi kpi import --workbook FILE.xlsx [--replace] FILE.csv
   kaigi help [COMMAND]            (or kaigi COMMAND --help): this usage, on stdout
 
   serve:  --port 8080 by default (0 picks a free one); --after-max-ms N is how late one-shot (after) triggers may
           fire, in ms (default ${DEFAULT_TRIGGER_DELAYS.afterMaxMs}, Apps Script's pessimistic lateness); --locale
           is the language of a preview page (/sidebar, /dialog/NAME, /dashboard) whose URL names none (ja by default)
   token:  ROLE is ${ALL_ROLES.join(', ')}; the new token is printed once, on the last line
+  kpi:    FILE.csv's first line names the KPI tab's columns (date, member_id, metric, value[, note]); the rows are
+          recorded in one commit as POST /kpi records them, or none is (exit 2 naming the line and column);
+          --replace overwrites a stored value that differs instead of refusing; prints {accepted, duplicates}
   mcp:    EXEC_URL is the web app's …/exec URL (or http://HOST:PORT/exec of kaigi serve); the token may come from
           KAIGI_TOKEN in the environment instead, which other users cannot read the way they read a command line`;
 

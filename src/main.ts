@@ -50,6 +50,7 @@ export * from './entries/sidebar.js';
 export * from './entries/start.js';
 export * from './entries/steer.js';
 export * from './entries/dashboard.js';
+export * from './entries/kpi.js';
 
 export function onOpen(): void {
   buildMenu(userLang());

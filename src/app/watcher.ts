@@ -1,8 +1,10 @@
-// The KPI watcher: a metric that fell N days in a row (thresholds in Settings) opens one discussion per decline.
+// The KPI watcher: a metric that fell N days in a row (thresholds in Settings) opens one discussion per decline, and
+// a value of any metric far from its member's recent mean is told in the Inbox (src/app/anomaly-alerts.ts).
 import { rowsOf } from '../../sheets-schema/index.js';
 import { discussionFromRow } from '../adapters/gas/records.js';
 import { type Decline, declineOf, series } from '../core/kpi.js';
 import { StateError } from '../core/errors.js';
+import { type AnomalyReport, tellAnomalies } from './anomaly-alerts.js';
 import type { Priority } from '../core/types.js';
 import { type KnownDiscussion, planWatch, type WatchAction } from '../core/watch-plan.js';
 import type { Council } from './council.js';
@@ -18,6 +20,8 @@ export interface WatchReport {
     duplicate: boolean;
     action: WatchAction['kind'] | 'deferred';
   }[];
+  // Every metric's latest value more than watcher.anomaly_sigma σ from its member's mean, told once each.
+  anomalies: AnomalyReport[];
 }
 
 const TRIGGER_TYPE = 'kpi_decline';
@@ -140,7 +144,13 @@ function addEvidence(
   });
 }
 
+// Declines first: an anomaly alert that cannot be written does not hold back a discussion.
 export function runWatcher(council: Council): WatchReport {
+  const opened = watchDeclines(council);
+  return { opened, anomalies: tellAnomalies(council, council.env()) };
+}
+
+function watchDeclines(council: Council): WatchReport['opened'] {
   const s = council.settings();
   const metric = s.raw('watcher.metric');
   const days = s.number('watcher.consecutive_days');
@@ -161,7 +171,7 @@ export function runWatcher(council: Council): WatchReport {
         : `${member?.name ?? id}: ${metric} fell ${decline.run} days in a row`;
     signals.push({ member: id, decline, summary });
   }
-  if (!signals.length) return { opened };
+  if (!signals.length) return opened;
   const queued = queuedAbout(council, metric);
   const known = knownAbout(
     council,
@@ -204,5 +214,5 @@ export function runWatcher(council: Council): WatchReport {
     );
     opened.push({ ...report, task_id: r.task_id, duplicate: r.duplicate, action: 'open' });
   }
-  return { opened };
+  return opened;
 }

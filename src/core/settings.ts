@@ -153,6 +153,14 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   s('watcher.consecutive_days', 3, 'integer', 'Open a discussion when the metric fell this many days in a row'),
   s('watcher.min_drop_ratio', 0.3, 'number', 'Minimum total fall over those days, as a share of the starting value'),
   s(
+    'watcher.anomaly_sigma',
+    2,
+    'number',
+    "An Inbox anomaly alert when a member's latest value of any metric is more than this many standard deviations from their mean",
+  ),
+  s('watcher.anomaly_window_days', 14, 'integer', 'Days before the latest value that the mean and deviation cover'),
+  s('watcher.anomaly_min_points', 7, 'integer', 'Fewer values in that window raise no anomaly alert'),
+  s(
     'outcome.review_days',
     7,
     'integer',
@@ -251,6 +259,7 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   ),
   s('api.rate_limit_per_minute', 60, 'integer', 'Web API requests per token per minute'),
   s('api.max_body_bytes', 100000, 'integer', 'Largest web API request body accepted'),
+  s('api.max_kpi_rows', 1000, 'integer', 'KPI rows one POST /kpi or record_kpi call may send; more are refused (413)'),
   s(
     'api.replay_seconds',
     600,

@@ -6,7 +6,7 @@ import { type RowWrite, withRowDigests } from '../../core/audit-events.js';
 import { canonical, chunks, MAX_CELL_CHARS, pointerText } from '../../core/cells.js';
 import { sha256Hex } from './crypto.js';
 import type { Store } from './store.js';
-import { StoreError, type StoreState } from './store-format.js';
+import { StoreError, type StoreState, type Tail } from './store-format.js';
 
 interface Block {
   tab: TabKey;
@@ -24,6 +24,8 @@ export class Commit {
   private readonly appended: Record<string, [number, number]> = {};
   // Every row written (or recorded) in write order, for the digests the audit events carry.
   private readonly writes: RowWrite[] = [];
+  // Tails of data tabs (KPI) for this commit only: see appendData.
+  private readonly dataTails: Record<string, Tail> = {};
 
   constructor(
     private readonly store: Store,
@@ -53,7 +55,7 @@ export class Commit {
   }
 
   private reserve(tab: TabKey, count: number): number {
-    const tail = this.state.tails[tab];
+    const tail = this.state.tails[tab] ?? this.dataTails[tab];
     if (!tail) throw new StoreError(`the ${tab} tab is not set up`);
     const first = tail.last + 1;
     tail.last += count;
@@ -103,6 +105,15 @@ export class Commit {
     if (rows.length) this.blocks.push({ tab, row: first, rows: fitted });
     this.wrote(tab, first, fitted, true);
     return first;
+  }
+
+  // A data tab (KPI) has no tail in the state: people type into it too, so its rows end at the sheet's last row,
+  // read by the caller under the lock. The rows are appended after it as a log tab's are, so a commit that dies is
+  // rolled back the same way; the state after keeps no tail for the tab.
+  appendData(tab: TabKey, last: number, max: number, rows: unknown[][]): number {
+    if (this.state.tails[tab]) throw new StoreError(`the ${tab} tab has a tail: use append`);
+    this.dataTails[tab] ??= { last, max };
+    return this.append(tab, rows);
   }
 
   // Appends one row and returns what is actually stored (long values replaced by pointers), for hashing.
@@ -207,6 +218,10 @@ export class Commit {
   private growTabs(): void {
     for (const tab of Object.keys(this.state.tails) as TabKey[]) {
       const t = this.state.tails[tab];
+      this.store.grow(tab, t, t.last);
+    }
+    for (const tab of Object.keys(this.dataTails) as TabKey[]) {
+      const t = this.dataTails[tab];
       this.store.grow(tab, t, t.last);
     }
   }

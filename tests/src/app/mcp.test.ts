@@ -31,6 +31,8 @@ const COUNCIL_TOOLS = [
   'list_orders',
   'report_order',
 ];
+// Issue 23's KPI feed.
+const KPI_TOOLS = ['record_kpi'];
 
 async function token(rt: Runtime, name: string, role: string): Promise<string> {
   return ((await rt.callServer('createApiClient', { name, role })) as { token: string }).token;
@@ -94,8 +96,8 @@ describe('MCP through the web app', () => {
     expect(await client.ping()).toEqual({});
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    // Issue 11's thirteen tools (get_status is in both lists), all open to an admin.
-    expect([...names].sort()).toEqual([...new Set([...ROOM_TOOLS, ...COUNCIL_TOOLS])].sort());
+    // Issue 11's thirteen tools (get_status is in both lists) and issue 23's, all open to an admin.
+    expect([...names].sort()).toEqual([...new Set([...ROOM_TOOLS, ...COUNCIL_TOOLS, ...KPI_TOOLS])].sort());
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.description).toBeTruthy();

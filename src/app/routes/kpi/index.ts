@@ -1,0 +1,5 @@
+// The KPI operations (SPEC §11): data in from outside (a CRM job, a spreadsheet export, an agent).
+import type { Operation } from '../route.js';
+import { recordKpiOperation } from './record-kpi.js';
+
+export const KPI_OPERATIONS: readonly Operation[] = [recordKpiOperation];
