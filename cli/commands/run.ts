@@ -21,6 +21,7 @@ import {
   writableWorkbook,
   warn,
 } from '../shared.js';
+import { closeDemoLoop, type LoopReport } from '../demo-loop.js';
 import { discussionOfTask, queueIdle } from '../workbook-reads.js';
 
 function defaultProvider(): string {
@@ -111,6 +112,22 @@ function summary(view: View, workbook: string) {
   };
 }
 
+// What happened after the decision, for the transcript's end: the reports, the KPI that came in, the verdict with
+// its numbers, and what memory changed.
+function loopText(l: LoopReport): string {
+  const lines = ['', '── After the decision'];
+  for (const r of l.reports) lines.push(`  reported ${r.order_id} ${r.action_type} → ${r.status} (demo executor)`);
+  if (l.kpi.length) lines.push(`  KPI in: contacts ${l.kpi.map((k) => `${k.day.slice(5)}=${k.contacts}`).join(', ')}`);
+  if (l.outcome)
+    lines.push(
+      `  verdict: ${l.outcome.verdict} (prediction error ${l.outcome.prediction_error === '' ? 'n/a' : l.outcome.prediction_error}, ${l.outcome.data_points} data points)${l.outcome.notes ? ` — ${l.outcome.notes}` : ''}`,
+    );
+  else lines.push('  verdict: not measured yet');
+  lines.push(`  learnings changed: ${l.learnings.length}`);
+  for (const c of l.learnings.slice(0, 10)) lines.push(`    ${c.learning_id}: ${c.change} — ${c.content}`);
+  return `${lines.join('\n')}\n`;
+}
+
 function transcript(view: View, s: ReturnType<typeof summary>): string {
   const lines = [`${view.discussion_id}  ${view.status}`, ''];
   for (const p of s.phases) {
@@ -179,7 +196,13 @@ async function run(opts: Opts): Promise<number> {
       maxClockMs: 3 * 24 * 3600_000,
     });
     // Closing waits for the review date: skip the idle minutes and go from one daily review to the next.
-    // A review is at most MAX_DAYS ahead.
+    // A review is at most MAX_DAYS ahead. With --demo the loop closes whole: the demo's executor carries the orders
+    // out and the demo member's KPI comes in day by day (cli/demo-loop.ts); with a team of one's own, the reports
+    // and the KPI are that team's to send.
+    const decided = discussionOfTask(rt, task_id);
+    let loop: LoopReport | null = null;
+    if (until === 'closed' && opts.demo && decided && decided.status === 'DECIDED')
+      loop = await closeDemoLoop(rt, { id: decided.id, member: String(request.target_user_id) }, status, MAX_DAYS);
     for (let day = 0; until === 'closed' && status() === 'DECIDED' && day <= MAX_DAYS + 1; day++) {
       const review = rt.triggers.triggers.find((t) => t.handler === 'dailyReview' && t.nextAt !== null);
       if (!review) break;
@@ -194,8 +217,8 @@ async function run(opts: Opts): Promise<number> {
       return 1;
     }
     const view = (await call(rt, 'getDiscussion', [d.id], 'server')) as View;
-    const s = summary(view, workbook);
-    await print(opts.json ? JSON.stringify(s) : transcript(view, s));
+    const s = { ...summary(view, workbook), ...(loop ? { loop } : {}) };
+    await print(opts.json ? JSON.stringify(s) : transcript(view, s) + (loop ? loopText(loop) : ''));
     const reached =
       until === 'idle'
         ? queueIdle(rt)

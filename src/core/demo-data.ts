@@ -100,3 +100,36 @@ export function demoTrigger(): Trigger & { priority: 'HIGH' } {
     priority: 'HIGH',
   };
 }
+
+// What each demo member responds to, hidden from the council (it reads only the KPI that follows): the action that
+// lifts them out of a slump, and one that helps a little. 田中さん's data tell the story of lost recognition
+// (praise fell 4 → 0–2 a week) and a broken habit (the login streak), so those are his.
+export const DEMO_HIDDEN: Readonly<Record<string, { best: string; second: string }>> = {
+  tanaka: { best: 'PRAISE_INCREASE', second: 'MESSAGE_TIMING' },
+  sato: { best: 'ONE_ON_ONE', second: 'PEER_SUPPORT' },
+  suzuki: { best: 'SKILL_TRAINING', second: 'GOAL_ADJUSTMENT' },
+  takahashi: { best: 'REST_RECOMMENDATION', second: 'ONE_ON_ONE' },
+  ito: { best: 'PEER_SUPPORT', second: 'PRAISE_INCREASE' },
+};
+
+// A demo member's KPI on the `n`th day (from 1) after the orders were carried out: contacts climb back to their
+// usual level in four days when the best action was done, to two thirds of the way with the second, and stay
+// where they fell otherwise. Deterministic, so the demo's verdict is the same on every machine.
+export function demoResponse(member: string, done: readonly string[], day: string, n: number): KpiRow[] {
+  const hidden = DEMO_HIDDEN[member];
+  if (!hidden) return [];
+  const rand = rng(20260115 + n * 7919 + member.length);
+  const from = 5;
+  const usual = 12;
+  const reach = done.indexOf(hidden.best) >= 0 ? 1 : done.indexOf(hidden.second) >= 0 ? 2 / 3 : 0;
+  const level = from + (usual - from) * reach * Math.min(1, n / 4);
+  const contacts = Math.max(0, Math.round(level + (rand() - 0.5) * 2));
+  const row = (metric: string, value: number): KpiRow => ({ date: day, member_id: member, metric, value });
+  return [
+    row('contacts', contacts),
+    row('appointments', Math.max(0, Math.round(contacts * 0.3))),
+    row('login_streak', reach > 0 ? 3 + n : n <= 2 ? 3 + n : 0),
+    row('praise_count_last_7d', done.indexOf('PRAISE_INCREASE') >= 0 ? Math.min(7, 2 + n) : 1),
+    row('overtime_hours', done.indexOf('REST_RECOMMENDATION') >= 0 ? 1.4 : 2.4),
+  ];
+}

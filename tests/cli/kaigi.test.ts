@@ -297,26 +297,43 @@ describe('kaigi with a model provider', () => {
 
 describe('kaigi run --until closed, then kaigi report', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaigi-closed-'));
-  const book = path.join(dir, 'c.xlsx');
+  let book = path.join(dir, 'c.xlsx');
   const tab = (name: string) => JSON.parse(kaigi('export', '--workbook', book, '--tab', name).stdout);
   let id = '';
 
-  it('waits for the review date, evaluates the outcome and closes the discussion; no order is done unreported', () => {
+  it("closes the loop: the demo executor reports, the member's KPI comes in, the review gives a verdict", () => {
     const r = kaigi('run', '--demo', '--workbook', book, '--until', 'closed', '--json');
     expect(r.status, r.stderr).toBe(0);
     const s = JSON.parse(r.stdout.trim());
     expect(s.status).toBe('CLOSED');
     id = s.discussion_id;
+    // The executor carried every order out and said so, straight from PENDING to DONE.
+    expect(s.loop.reports.length).toBeGreaterThan(0);
+    expect(s.loop.reports.every((x: { status: string }) => x.status === 'DONE')).toBe(true);
+    expect(tab('Orders').every((o: { status: string }) => o.status === 'DONE')).toBe(true);
+    // The member's days after the decision came in as KPI rows, through POST /kpi's code (audited as such).
+    expect(s.loop.kpi.length).toBeGreaterThanOrEqual(5);
+    expect(tab('Audit').some((a: { event: string }) => a.event === 'kpi_recorded')).toBe(true);
     const rows = tab('Outcomes');
     expect(rows.length).toBe(1);
-    // No KPI arrives after the decision in the demo, so there are too few data points to judge.
-    expect(rows[0].verdict).toBe('inconclusive');
-    // Nobody reported on the order: the review measured it anyway and says so; column L still reads PENDING.
-    expect(rows[0].order_status).toBe('PENDING');
-    expect(tab('Orders').map((o: { status: string }) => o.status)).toEqual(['PENDING']);
+    // A real verdict on enough data, the same one the transcript reports.
+    expect(['confirmed', 'rejected']).toContain(rows[0].verdict);
+    expect(rows[0].data_points).toBeGreaterThanOrEqual(5);
+    expect(s.loop.outcome).toMatchObject({ verdict: rows[0].verdict, data_points: rows[0].data_points });
+    expect(rows[0].order_status).toBe('DONE');
+    // Memory changed because of it.
+    expect(s.loop.learnings.length).toBeGreaterThan(0);
     const [log] = tab('Discussion Log');
-    expect([log.status, log.execution_status, log.outcome_evaluated]).toEqual(['CLOSED', 'PENDING', 'inconclusive']);
-  });
+    expect([log.status, log.execution_status, log.outcome_evaluated]).toEqual(['CLOSED', 'DONE', rows[0].verdict]);
+    // The readable transcript ends with the same.
+    const text = kaigi('run', '--demo', '--workbook', path.join(dir, 't.xlsx'), '--until', 'closed');
+    expect(text.stdout).toMatch(/── After the decision\n {2}reported DEC-\S+-A1 \S+ → DONE/);
+    expect(text.stdout).toMatch(
+      new RegExp(`verdict: ${rows[0].verdict} \\(prediction error [0-9.]+, \\d+ data points\\)`),
+    );
+    expect(text.stdout).toMatch(/learnings changed: \d+/);
+    expect(kaigi('verify-audit', '--workbook', book).status).toBe(0);
+  }, 180_000);
 
   it('a report cannot name its reporter: --by is refused before the workbook is read (SPEC §10)', () => {
     const forged = kaigi('report', '--workbook', book, '--discussion', id, '--status', 'ACKNOWLEDGED', '--by', 'x');
@@ -325,6 +342,11 @@ describe('kaigi run --until closed, then kaigi report', () => {
   });
 
   it('reports move the orders ACKNOWLEDGED → IN_PROGRESS → DONE, and column L follows', () => {
+    // A decided discussion whose orders nobody has reported on yet.
+    book = path.join(dir, 'd.xlsx');
+    const decided = kaigi('run', '--demo', '--workbook', book, '--json');
+    expect(decided.status, decided.stderr).toBe(0);
+    id = JSON.parse(decided.stdout.trim()).discussion_id;
     const report = (...args: string[]) => kaigi('report', '--workbook', book, '--discussion', id, ...args);
     const refused = (r: ReturnType<typeof kaigi>) => {
       expect(r.status).toBe(2);
