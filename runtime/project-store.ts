@@ -97,7 +97,8 @@ async function readOnce(
         rt.spreadsheets.adopt(wb, saved.owner);
       }
     }
-    let seq = project?.journalSeq ?? 0;
+    const saved = project?.journalSeq ?? 0;
+    let seq = saved;
     const parsed = fs.existsSync(journal) ? parseJournal(fs.readFileSync(journal), journal) : null;
     if (parsed) {
       if (parsed.header.workbook !== rt.workbook.id)
@@ -119,6 +120,7 @@ async function readOnce(
       return null;
     }
     rt.journalSeq = seq;
+    rt.replayed = parsed ? parsed.records.filter((r) => r.n > saved).length : 0;
     return rt;
   } catch (e) {
     await rt.close();

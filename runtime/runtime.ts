@@ -73,6 +73,8 @@ export class Runtime implements PoolHost {
   journal: Journal | undefined;
   // The last journal record the state holds: the sidecar's, plus the records replayed on opening.
   journalSeq = 0;
+  // How many journal records opening replayed on the snapshot (a save would fold them in).
+  replayed = 0;
   executionLimitMs: number;
   fetchTimeoutMs: number;
   allowLocalFetch: readonly string[];

@@ -105,9 +105,9 @@ async function serve(opts: Opts): Promise<number> {
   let periodic: NodeJS.Timeout | undefined;
   try {
     await allowSavedModelServer(rt);
-    // A new workbook is saved at once, so it exists for `kaigi token create` while this runs, and so the journal
-    // has a snapshot to follow.
-    if (fresh) await saver.save(true);
+    // A new workbook is saved at once, so it exists for `kaigi token create` while this runs and the journal has a
+    // snapshot to follow; a journal replayed on opening (after a kill) is folded into the workbook at once.
+    if (fresh || rt.replayed > 0) await saver.save(true);
     // Every change is journaled and fsync'd before the request that made it is answered; saves compact the journal.
     await rt.attachJournal(file);
     let url = '';

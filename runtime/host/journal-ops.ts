@@ -9,7 +9,7 @@ import type { Workbook } from './workbook.js';
 // is sent). 'sheet': a change to a spreadsheet. The type makes leaving a new operation out a compile error.
 type Effect = 'read' | 'sheet' | 'create' | 'props' | 'triggers';
 
-export const EFFECTS: Record<ServiceOp, Effect> = {
+const EFFECTS: Record<ServiceOp, Effect> = {
   'ss.name': 'read',
   'ss.rename': 'sheet',
   'ss.sheets': 'read',
