@@ -113,7 +113,12 @@ async function readOnce(
         await rt.close();
         return null;
       }
-      seq = replayJournal(rt.hostState(), parsed.records, seq);
+      try {
+        seq = replayJournal(rt.hostState(), parsed.records, seq);
+      } catch (e) {
+        // Never a partial state: the changes after it were acknowledged too.
+        throw new FormatError(journal, JOURNAL, (e as Error).message);
+      }
     }
     if (stamp(file) !== before) {
       await rt.close();

@@ -263,20 +263,18 @@ export class Runtime implements PoolHost {
     if (!sheet) throw new Error(`no sheet named ${sheetName}`);
     const single = values.length === 1 && values[0].length === 1;
     const before = single ? this.workbook.getValues(sheet, row, col, 1, 1)[0][0] : '';
-    const box = { ss: this.workbook.id, sheet: sheet.id, r: row, c: col, nr: values.length, nc: values[0].length };
-    const entry =
-      this.journal &&
-      sheetEntry(this.workbook, { user: opts.user ?? this.owner, owner: this.owner }, 'rg.setValues', {
-        ...box,
-        values,
-      });
-    this.workbook.setValues(sheet, row, col, values.length, values[0].length, values);
+    // Journaled as the call a script would make for it.
+    const [r, c, nr, nc] = [row, col, values.length, values[0].length];
+    const who = { user: opts.user ?? this.owner, owner: this.owner };
+    const args = { ss: this.workbook.id, sheet: sheet.id, r, c, nr, nc, values };
+    const entry = this.journal && sheetEntry(this.workbook, who, 'rg.setValues', args);
+    this.workbook.setValues(sheet, r, c, nr, nc, values);
     if (entry) this.journal!.append(entry(null));
     const after = single ? this.workbook.getValues(sheet, row, col, 1, 1)[0][0] : '';
     const event: Record<string, unknown> = {
       authMode: 'FULL',
       user: { $user: opts.user ?? this.owner },
-      range: { $range: { sheet: sheet.id, name: sheet.name, row, col, rows: values.length, cols: values[0].length } },
+      range: { $range: { sheet: sheet.id, name: sheet.name, row, col, rows: nr, cols: nc } },
     };
     if (single && before !== '') event.oldValue = String(before);
     if (single) event.value = String(after);

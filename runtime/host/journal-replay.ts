@@ -88,7 +88,13 @@ export function replayJournal(st: HostState, records: JournalRecord[], after: nu
   let last = after;
   for (const r of records) {
     if (r.n <= after) continue;
-    replayOne(st, r);
+    try {
+      replayOne(st, r);
+    } catch (e) {
+      throw new Error(
+        `record ${r.n} (${r.k === 'op' ? r.op : r.k}) cannot be carried out again: ${(e as Error).message}`,
+      );
+    }
     last = r.n;
   }
   return last;

@@ -130,8 +130,8 @@ export class Journal implements JournalSink {
   sync(): Promise<void> {
     const target = this.seq;
     return this.queue(async () => {
-      if (this.durable >= target) return;
       const batch = this.lines.slice(this.written);
+      if (this.durable >= target || batch.length === 0) return;
       await this.handle.write(batch.map((l) => l.text).join(''));
       await this.handle.datasync();
       this.written += batch.length;
@@ -150,7 +150,8 @@ export class Journal implements JournalSink {
       // Records appended while the file was rewritten follow the kept ones, not yet written.
       this.lines = this.lines.filter((l) => l.n > upTo);
       this.written = keep.length;
-      if (keep.length) this.durable = Math.max(this.durable, keep[keep.length - 1].n);
+      // Records up to `upTo` are on disk in the snapshot, the kept ones in the new file.
+      this.durable = Math.max(this.durable, upTo, keep.length ? keep[keep.length - 1].n : 0);
     });
   }
 

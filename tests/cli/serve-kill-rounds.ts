@@ -4,7 +4,8 @@
 import path from 'node:path';
 import { demoTrigger } from '../../src/core/demo-data.js';
 import { seededRandom } from '../../tools/seeded-random.js';
-import { kaigi, type Served, serve } from './serve-process.js';
+import { spawnSync } from 'node:child_process';
+import { KAIGI, kaigi, root, type Served, serve } from './serve-process.js';
 
 export interface KillOptions {
   dir: string;
@@ -43,7 +44,7 @@ interface Ack {
   discussion_id: string;
 }
 
-async function postTask(
+export async function postTask(
   url: string,
   body: unknown,
 ): Promise<{ status?: number; task_id?: string; discussion_id?: string } | null> {
@@ -111,7 +112,8 @@ async function round(
   await (kill ?? served.stop('SIGKILL'));
 }
 
-export async function killRounds(o: KillOptions): Promise<KillReport> {
+// The report, and the workbook and tokens for a test to go on with (never printed: a token is a secret).
+export async function killRounds(o: KillOptions): Promise<{ report: KillReport; book: string; tokens: string[] }> {
   const started = Date.now();
   const log = o.log ?? (() => {});
   const draw = seededRandom(o.seed);
@@ -159,8 +161,12 @@ export async function killRounds(o: KillOptions): Promise<KillReport> {
       else by.set(a[field], a.request);
     }
   }
-  const exported = kaigi(['export', '--workbook', book, '--tab', 'Queue']);
-  if (exported.status !== 0) throw new Error(`kaigi export failed: ${exported.stderr}`);
+  // Reading thousands of rows on a busy machine can take minutes.
+  const slow = (args: string[]) =>
+    spawnSync(process.execPath, [KAIGI, ...args], { encoding: 'utf8', cwd: root, timeout: 1_800_000 });
+  const exported = slow(['export', '--workbook', book, '--tab', 'Queue']);
+  if (exported.status !== 0)
+    throw new Error(`kaigi export failed (${exported.status} ${exported.signal}): ${exported.stderr}`);
   const rows = JSON.parse(exported.stdout) as Record<string, string>[];
   const ids = rows.map((row) => String(row.id));
   const queued = new Map<string, string>(rows.map((row) => [String(row.id), String(row.payload_json ?? '')]));
@@ -170,9 +176,9 @@ export async function killRounds(o: KillOptions): Promise<KillReport> {
     if (payload !== undefined && payload.indexOf(a.discussion_id) >= 0) report.found++;
     else report.lost.push(`${a.task_id}/${a.discussion_id} (${a.request})`);
   }
-  const verify = kaigi(['verify-audit', '--workbook', book]);
+  const verify = slow(['verify-audit', '--workbook', book]);
   report.verifyStatus = verify.status;
   report.verifyOutput = (verify.stdout + verify.stderr).trim();
   report.wallMs = Date.now() - started;
-  return report;
+  return { report, book, tokens };
 }

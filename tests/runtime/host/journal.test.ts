@@ -124,6 +124,20 @@ describe('the journal', () => {
     }
   });
 
+  it("goes on after a save took records an execution had not fsync'd yet", async () => {
+    const file = tmpBook();
+    const rt = await journaling(file);
+    // As a service call of a running execution records it: applied and appended, its fsync due when it ends.
+    rt.documentProperties.set({ pending: 'yes' });
+    rt.journal!.append({ k: 'props', store: 'document', entries: { pending: 'yes' }, deleteAllOthers: false });
+    await rt.save(file);
+    await rt.journal!.sync();
+    await gas(rt, "PropertiesService.getScriptProperties().setProperty('after', 'save');");
+    const back = await Runtime.open(file);
+    expect([back.documentProperties.get('pending'), back.scriptProperties.get('after')]).toEqual(['yes', 'save']);
+    await back.close();
+  });
+
   it('ignores a last line a kill tore, and refuses damage followed by valid records', async () => {
     const file = tmpBook();
     const rt = await journaling(file);
