@@ -161,9 +161,14 @@ export async function killRounds(o: KillOptions): Promise<{ report: KillReport; 
       else by.set(a[field], a.request);
     }
   }
-  // Reading thousands of rows on a busy machine can take minutes.
+  // Thousands of rows: more output than spawnSync's 1 MB default, and minutes on a busy machine.
   const slow = (args: string[]) =>
-    spawnSync(process.execPath, [KAIGI, ...args], { encoding: 'utf8', cwd: root, timeout: 1_800_000 });
+    spawnSync(process.execPath, [KAIGI, ...args], {
+      encoding: 'utf8',
+      cwd: root,
+      timeout: 1_800_000,
+      maxBuffer: 1 << 30,
+    });
   const exported = slow(['export', '--workbook', book, '--tab', 'Queue']);
   if (exported.status !== 0)
     throw new Error(`kaigi export failed (${exported.status} ${exported.signal}): ${exported.stderr}`);
