@@ -38,14 +38,14 @@ describe('kaigi serve killed while taking tasks', () => {
         log: (line) => process.stderr.write(`serve-kill: ${line}\n`),
       });
       process.stderr.write(`serve-kill: ${JSON.stringify(report)}\n`);
+      book = made;
+      token = tokens[0];
       expect(report.acknowledged).toBeGreaterThan(0);
       expect(report.lost).toEqual([]);
       expect(report.reused).toEqual([]);
       expect(report.duplicateRows).toEqual([]);
       expect(report.found).toBe(report.acknowledged);
       expect(report.verifyStatus, report.verifyOutput).toBe(0);
-      book = made;
-      token = tokens[0];
     },
     // A second a request is far more than a round needs; the full 20 x 200 needs more than the usual ten minutes.
     Math.max(600_000, rounds * posts * 1000),
