@@ -167,7 +167,9 @@ async function existing(opts: Opts, writes = false): Promise<{ rt: Runtime; file
   const file = path.resolve(need(opts, 'workbook'));
   if (!fs.existsSync(file)) throw new InputError(`no workbook at ${file}`);
   if (writes) refuseWhileServed(file);
-  return { rt: await Runtime.open(file, { secrets: keysFromEnv() }), file };
+  // Beside a running `kaigi serve`, a reader leaves its files alone and waits for a save under way to end.
+  const recover = servingPid(file) === null;
+  return { rt: await Runtime.open(file, { secrets: keysFromEnv(), recover }), file };
 }
 
 // Runs `body` on an existing workbook and closes its runtime whatever happens; `writes` when it saves the workbook.

@@ -13,6 +13,8 @@ export interface PoolHost {
   readonly clock: Clock;
   readonly locks: LockManager;
   readonly codePath: string;
+  // The only names an execution may start (the build's entry-points.json).
+  readonly entryPoints: readonly string[];
   hostState(): HostState;
   recordLog(execId: number, level: string, text: string): void;
   recordExecution(result: ExecutionResult): void;
@@ -87,6 +89,7 @@ export class ExecutionPool {
     const worker = new Worker(path.join(this.root, 'dist', 'node', 'worker.js'), {
       workerData: {
         codePath: this.host.codePath,
+        entryPoints: this.host.entryPoints,
         globalsPath: path.join(this.root, 'dist', 'node', 'apps-script-globals.js'),
         clockBuffer: this.host.clock.buffer,
         flagBuffer,
@@ -228,7 +231,7 @@ export class ExecutionPool {
       owner: req.owner,
       kind: req.kind,
       counts: newCounts(),
-      writes: new WriteBuffer(),
+      writes: new WriteBuffer({ user: req.user, owner: req.owner }),
     };
     // A trigger whose user has spent the day's trigger runtime does not run at all.
     const refused = this.host.hostState().quota.start(ex);

@@ -6,7 +6,9 @@ import type { TriggerModel } from './host/triggers.js';
 // Version 1 is the first format, which had no version field; version 2 names its version and always has every field;
 // version 3 adds the spreadsheets a script created (SpreadsheetApp.create), each saved as its own .xlsx beside the
 // workbook. A runtime that reads only version 2 refuses a version 3 sidecar rather than dropping those spreadsheets.
-export const PROJECT_VERSION = 3;
+// Version 4 adds the number of the last journal record the saved state holds (host/journal.ts): a runtime that knew no
+// journal would open the snapshot without the changes journaled since, so it refuses version 4.
+export const PROJECT_VERSION = 4;
 export const PROJECT_VERSION_KEY = 'kaigi_project_version';
 const WHAT = 'the project sidecar';
 
@@ -21,6 +23,8 @@ export interface ProjectState {
   // Spreadsheets other than the workbook: their id, the account that created them (only it may open them) and the
   // .xlsx file, named relative to the workbook's folder (spreadsheetFile).
   spreadsheets: SavedSpreadsheet[];
+  // The last journal record this snapshot holds: replay starts after it (0 when nothing was ever journaled).
+  journalSeq: number;
 }
 
 interface SavedSpreadsheet {
@@ -41,9 +45,10 @@ export function spreadsheetFile(workbookFile: string, id: string): string {
   return `${workbookFile.replace(/\.xlsx$/i, '')}.${id}.xlsx`;
 }
 
-export function writeProject(workbookFile: string, content: ProjectContent): void {
+// The sidecar's text; workbook-files.ts writes it with the rest of a save, readable by its owner only.
+export function projectText(content: ProjectContent): string {
   const state: ProjectState = { [PROJECT_VERSION_KEY]: PROJECT_VERSION, ...content };
-  fs.writeFileSync(projectFile(workbookFile), JSON.stringify(state, null, 2));
+  return JSON.stringify(state, null, 2);
 }
 
 // The sidecar next to a workbook, brought up to the current version; null when there is none.
@@ -64,7 +69,8 @@ function parseProject(text: string, file: string): ProjectState {
   const version = formatVersion(raw, PROJECT_VERSION_KEY, PROJECT_VERSION, file, WHAT);
   const v2 = version === 1 ? fromVersion1(raw) : raw;
   const v3 = version < 3 ? fromVersion2(v2) : v2;
-  return checked(v3, file);
+  const v4 = version < 4 ? { ...v3, [PROJECT_VERSION_KEY]: 4, journalSeq: 0 } : v3;
+  return checked(v4, file);
 }
 
 // Version 1 left out what was empty; the loader read every field with a default, so version 2 fills the same defaults.
@@ -103,5 +109,7 @@ function checked(p: Record<string, unknown>, file: string): ProjectState {
     isRecord(v) && typeof v.id === 'string' && typeof v.owner === 'string' && typeof v.file === 'string';
   if (!Array.isArray(p.spreadsheets) || !p.spreadsheets.every(saved))
     throw bad('spreadsheets', 'a list of { id, owner, file }');
+  if (typeof p.journalSeq !== 'number' || !Number.isSafeInteger(p.journalSeq) || p.journalSeq < 0)
+    throw bad('journalSeq', 'a whole number');
   return p as unknown as ProjectState;
 }

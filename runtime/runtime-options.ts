@@ -40,6 +40,9 @@ export interface RuntimeOptions {
   // How late after(ms) and daily triggers fire: a seed for the draws and the most an after() trigger is late
   // (host/triggers.ts; defaults DEFAULT_TRIGGER_DELAYS).
   triggerDelays?: Partial<TriggerDelays>;
+  // Runtime.open only: an interrupted save is finished (or its temporary files removed) first. A reader beside a
+  // running `kaigi serve` sets false and waits for the save under way instead (project-store.ts).
+  recover?: boolean;
 }
 
 export function findRoot(from = path.dirname(fileURLToPath(import.meta.url))): string {
@@ -51,6 +54,15 @@ export function findRoot(from = path.dirname(fileURLToPath(import.meta.url))): s
     if (up === dir) throw new Error('cannot find the kaigi project root');
     dir = up;
   }
+}
+
+// The build's list of the script's top-level function declarations (dist/gas/entry-points.json): the only names an
+// execution may start.
+export function readEntryPoints(file: string): string[] {
+  const list: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+  if (!Array.isArray(list) || !list.every((n) => typeof n === 'string'))
+    throw new Error(`${file} should list the script's function names`);
+  return list;
 }
 
 export interface RuntimeSnapshot {

@@ -19,12 +19,12 @@ import { QuotaLedger } from './host/quota.js';
 import { DEFAULT_TRIGGER_DELAYS, TriggerStore, type TriggerModel } from './host/triggers.js';
 import { SpreadsheetFiles } from './host/spreadsheets.js';
 import { Users } from './host/users.js';
-import { FormatError } from './host/format-errors.js';
 import { changeTimeZone, zoneOffsetMinutes } from './host/values.js';
 import { Workbook } from './host/workbook.js';
-import { loadXlsx, saveXlsx } from './host/xlsx.js';
-import { readProject, spreadsheetFile, writeProject } from './project-file.js';
-import { findRoot, type RuntimeOptions, type RuntimeSnapshot } from './runtime-options.js';
+import { Journal, journalFile } from './host/journal.js';
+import { sheetEntry } from './host/journal-ops.js';
+import { openProject, saveProject } from './project-store.js';
+import { findRoot, readEntryPoints, type RuntimeOptions, type RuntimeSnapshot } from './runtime-options.js';
 import { isPlainArgument, webEvent, webResponse } from './web-events.js';
 
 // What the CLI, the bench, the tools and the tests import from here.
@@ -35,6 +35,9 @@ export { DEFAULT_TRIGGER_DELAYS } from './host/triggers.js';
 export { isLocalUrl, originOf } from './host/http.js';
 export { COST_SECONDS, DAILY_LIMITS, QUOTA_MESSAGES, type QuotaUsage } from './host/quota.js';
 export { findRoot, type RuntimeOptions, type RuntimeSnapshot } from './runtime-options.js';
+
+// The name evaluate() runs a snippet under; no script function can have it, so no caller can name one.
+const SNIPPET = '<snippet>';
 
 type WebReply = { status: 200; mimeType: string; body: string; result: ExecutionResult };
 
@@ -58,13 +61,22 @@ export class Runtime implements PoolHost {
   readonly users: Users;
   readonly manifest: { timeZone: string; oauthScopes: string[]; webapp?: unknown };
   readonly files: Record<string, string>;
+  // The script's top-level function declarations as the build lists them: the only names an execution may start.
+  readonly entryPoints: readonly string[];
   workbook: Workbook;
   // Spreadsheets the scripts created (SpreadsheetApp.create), saved beside the workbook (project-file.ts).
   readonly spreadsheets = new SpreadsheetFiles();
   private readonly root: string;
   private readonly pool: ExecutionPool;
   private serverCalls = 0;
-  private readonly secretKeys: string[];
+  // Script Properties from the environment (API keys): never saved, never journaled.
+  readonly secretKeys: string[];
+  // Where changes are journaled while `kaigi serve` runs (attachJournal); absent otherwise.
+  journal: Journal | undefined;
+  // The last journal record the state holds: the sidecar's, plus the records replayed on opening.
+  journalSeq = 0;
+  // How many journal records opening replayed on the snapshot (a save would fold them in).
+  replayed = 0;
   executionLimitMs: number;
   fetchTimeoutMs: number;
   allowLocalFetch: readonly string[];
@@ -77,6 +89,7 @@ export class Runtime implements PoolHost {
     this.files = {};
     for (const f of fs.readdirSync(gasDir))
       if (f.endsWith('.html')) this.files[f.replace(/\.html$/, '')] = fs.readFileSync(path.join(gasDir, f), 'utf8');
+    this.entryPoints = readEntryPoints(path.join(gasDir, 'entry-points.json'));
     this.owner = opts.owner ?? 'owner@example.com';
     this.ownerless = opts.sharedDrive ?? false;
     const webapp = this.manifest.webapp as { executeAs?: string } | undefined;
@@ -131,6 +144,7 @@ export class Runtime implements PoolHost {
       allowLocalFetch: this.allowLocalFetch,
       timeZone: this.manifest.timeZone,
       quota: this.quota,
+      journal: this.journal,
     };
   }
 
@@ -146,6 +160,9 @@ export class Runtime implements PoolHost {
   // One execution of a top-level function of the built file, as Apps Script would start it.
   run(fn: string, args: unknown[] = [], opts: RunOptions = {}): Promise<ExecutionResult> {
     const kind = opts.kind ?? 'editor';
+    // A snippet runs only through evaluate(): the pages and /exec name functions, never code.
+    if ((opts.code !== undefined) !== (fn === SNIPPET))
+      return Promise.reject(new Error('a snippet runs only through evaluate(), and only a snippet has code'));
     if (this.pool.size >= MAX_CONCURRENT_EXECUTIONS) {
       return Promise.reject(
         new Error('There are too many scripts running simultaneously for this Google user account.'),
@@ -167,7 +184,10 @@ export class Runtime implements PoolHost {
       scriptId: 'local-script-id',
       webAppUrl: 'https://script.google.com/macros/s/local-deployment/exec',
     });
-    return this.pool.start({ fn, args, kind, user: who.user, owner: who.effective, opts, limitMs, info });
+    const started = this.pool.start({ fn, args, kind, user: who.user, owner: who.effective, opts, limitMs, info });
+    // Its end is reported only once every change applied so far is on disk: `kaigi serve` answers a request after it.
+    const journal = this.journal;
+    return journal ? started.then((r) => journal.sync().then(() => r)) : started;
   }
 
   // Opening the spreadsheet: the simple onOpen trigger, then installable on-open triggers.
@@ -185,7 +205,7 @@ export class Runtime implements PoolHost {
 
   // Runs a snippet of Apps Script code as one execution (used by the runtime's own conformance tests).
   evaluate(code: string, opts: RunOptions = {}): Promise<ExecutionResult> {
-    return this.run('<snippet>', [], { ...opts, code });
+    return this.run(SNIPPET, [], { ...opts, code });
   }
 
   // google.script.run: plain data in, plain data out, at most 10 at once, no private functions.
@@ -195,7 +215,8 @@ export class Runtime implements PoolHost {
 
   // The same for a page shown to a user with their own locale (the preview's ?locale=).
   async callServerAs(as: { locale?: string }, fn: string, args: unknown[]): Promise<unknown> {
-    if (fn.endsWith('_')) throw new Error(`Script function not found: ${fn}`);
+    // Private functions (a trailing _) are hidden from the client even when the build lists them.
+    if (fn.endsWith('_') || !this.entryPoints.includes(fn)) throw new Error(`Script function not found: ${fn}`);
     if (!args.every(isPlainArgument))
       throw new Error(
         'Failed due to illegal value in argument: only primitives, arrays and plain objects may be passed.',
@@ -247,15 +268,22 @@ export class Runtime implements PoolHost {
     if (!sheet) throw new Error(`no sheet named ${sheetName}`);
     const single = values.length === 1 && values[0].length === 1;
     const before = single ? this.workbook.getValues(sheet, row, col, 1, 1)[0][0] : '';
-    this.workbook.setValues(sheet, row, col, values.length, values[0].length, values);
+    // Journaled as the call a script would make for it.
+    const [r, c, nr, nc] = [row, col, values.length, values[0].length];
+    const who = { user: opts.user ?? this.owner, owner: this.owner };
+    const args = { ss: this.workbook.id, sheet: sheet.id, r, c, nr, nc, values };
+    const entry = this.journal && sheetEntry(this.workbook, who, 'rg.setValues', args);
+    this.workbook.setValues(sheet, r, c, nr, nc, values);
+    if (entry) this.journal!.append(entry(null));
     const after = single ? this.workbook.getValues(sheet, row, col, 1, 1)[0][0] : '';
     const event: Record<string, unknown> = {
       authMode: 'FULL',
       user: { $user: opts.user ?? this.owner },
-      range: { $range: { sheet: sheet.id, name: sheet.name, row, col, rows: values.length, cols: values[0].length } },
+      range: { $range: { sheet: sheet.id, name: sheet.name, row, col, rows: nr, cols: nc } },
     };
     if (single && before !== '') event.oldValue = String(before);
     if (single) event.value = String(after);
+    await this.journal?.sync();
     const out: ExecutionResult[] = [];
     for (const t of this.triggers.triggers.filter((x) => x.eventType === 'ON_EDIT'))
       out.push(await this.run(t.handler, [event], { kind: 'trigger', user: t.owner }));
@@ -267,6 +295,7 @@ export class Runtime implements PoolHost {
     const out: ExecutionResult[] = [];
     for (const t of this.triggers.due(this.clock.now())) {
       this.triggers.markFired(t, this.clock.now(), (time) => zoneOffsetMinutes(time, this.manifest.timeZone) * 60000);
+      this.journal?.append({ k: 'triggers', list: structuredClone(this.triggers.triggers) });
       out.push(await this.fireTrigger(t));
     }
     return out;
@@ -343,56 +372,30 @@ export class Runtime implements PoolHost {
     return this.spreadsheets.all().find(([x]) => x === id)?.[1].workbook;
   }
 
-  // The workbook goes to .xlsx, and each spreadsheet the scripts created to its own .xlsx beside it; project state
-  // that is not part of a spreadsheet (script properties, triggers, the clock, who owns which spreadsheet) goes to a
-  // versioned sidecar file next to it (project-file.ts), never into a cell.
-  async save(file: string): Promise<void> {
-    await saveXlsx(this.workbook, file);
-    const spreadsheets = [];
-    for (const [id, f] of this.spreadsheets.all()) {
-      const to = spreadsheetFile(file, id);
-      await saveXlsx(f.workbook, to);
-      spreadsheets.push({ id, owner: f.owner, file: path.basename(to) });
-    }
-    writeProject(file, {
-      spreadsheets,
-      clockOffset: this.clock.getOffset(),
-      scriptProperties: Object.fromEntries(
-        Object.entries(this.scriptProperties.all()).filter(([k]) => this.secretKeys.indexOf(k) < 0),
-      ),
-      documentProperties: this.documentProperties.all(),
-      userProperties: Object.fromEntries([...this.userPropertyStores].map(([u, s]) => [u, s.all()])),
-      triggers: this.triggers.triggers,
-    });
+  // The workbook, the spreadsheets the scripts created and the sidecar, as one snapshot (project-store.ts); a
+  // journal beside the same file is compacted.
+  save(file: string): Promise<void> {
+    return saveProject(this, file);
   }
 
-  // A sidecar or metadata sheet this runtime cannot read stops the load with a FormatVersionError or
-  // FormatError; it is never replaced by a fresh project.
-  static async open(file: string, opts: RuntimeOptions = {}): Promise<Runtime> {
-    if (!fs.existsSync(file)) return new Runtime(opts);
-    const project = readProject(file);
-    const rt = new Runtime({ ...opts, workbook: await loadXlsx(file) });
-    if (project) {
-      rt.clock.setOffset(Math.max(rt.clock.getOffset(), project.clockOffset));
-      rt.scriptProperties.set(project.scriptProperties);
-      rt.documentProperties.set(project.documentProperties);
-      for (const [u, props] of Object.entries(project.userProperties)) rt.userProperties(u).set(props);
-      rt.triggers.restore(project.triggers);
-      // A listed spreadsheet that cannot be read stops the load too: starting without it would lose it at the next save.
-      for (const saved of project.spreadsheets) {
-        const from = path.join(path.dirname(file), saved.file);
-        if (!fs.existsSync(from))
-          throw new FormatError(file, 'the project', `the spreadsheet ${saved.id} it lists is missing (${from})`);
-        const wb = await loadXlsx(from);
-        if (wb.id !== saved.id)
-          throw new FormatError(from, 'a spreadsheet of the project', `it holds ${wb.id}, not ${saved.id}`);
-        rt.spreadsheets.adopt(wb, saved.owner);
-      }
-    }
-    return rt;
+  static open(file: string, opts: RuntimeOptions = {}): Promise<Runtime> {
+    return openProject(file, opts, (o) => new Runtime(o));
+  }
+
+  // From now on every change is journaled beside `file` before an execution's end is reported (`kaigi serve`): the
+  // workbook must have been saved there, or opened from there, first.
+  async attachJournal(file: string): Promise<void> {
+    if (this.journal) throw new Error('this runtime is journaling already');
+    this.journal = await Journal.open(journalFile(file), {
+      workbook: this.workbook.id,
+      after: this.journalSeq,
+      clockOffset: () => this.clock.getOffset(),
+      secretKeys: this.secretKeys,
+    });
   }
 
   async close(): Promise<void> {
     await this.pool.close();
+    await this.journal?.close();
   }
 }

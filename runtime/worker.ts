@@ -6,6 +6,8 @@ import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from '
 
 interface InitData {
   codePath: string;
+  // The build's list of the script's top-level function declarations (dist/gas/entry-points.json).
+  entryPoints: string[];
   globalsPath: string;
   clockBuffer: SharedArrayBuffer;
   flagBuffer: SharedArrayBuffer;
@@ -28,6 +30,10 @@ const offset = new Float64Array(init.clockBuffer);
 const flag = new Int32Array(init.flagBuffer);
 const parkCell = new Int32Array(new SharedArrayBuffer(4));
 const port = init.rpcPort;
+
+// Only these names are ever called: a global of the context (eval, Function, constructor…) is not a script function,
+// and reaching one by name would let a caller run any code with the host's powers (node:vm is no security boundary).
+const entryPoints: ReadonlySet<string> = new Set(init.entryPoints);
 
 const code = new vm.Script(fs.readFileSync(init.codePath, 'utf8'), { filename: 'Code.js' });
 const globals = new vm.Script(
@@ -106,8 +112,7 @@ function run(msg: ExecMessage): void {
       parentPort!.postMessage({ type: 'done', execId: msg.execId, result: helpers.describe(value) });
       return;
     }
-    if (!/^[A-Za-z_$][\w$]*$/.test(msg.fn)) throw new Error(`Script function not found: ${msg.fn}`);
-    const fn = vm.runInContext(`typeof ${msg.fn} === 'function' ? ${msg.fn} : undefined`, context);
+    const fn = entryPoints.has(msg.fn) ? Object.getOwnPropertyDescriptor(globalObject, msg.fn)?.value : undefined;
     if (typeof fn !== 'function') throw new Error(`Script function not found: ${msg.fn}`);
     const args = helpers.decode(msg.argsJson) as unknown[];
     const value = fn.apply(undefined, args);

@@ -1,6 +1,6 @@
 // kaigi serve: the web app on the local runtime as Apps Script serves it (runtime/web/), the sidebar, dialogs and
-// Dashboard as preview pages, triggers firing on the real clock, the workbook saved periodically and on
-// SIGINT/SIGTERM. Nothing it prints holds a token.
+// Dashboard as preview pages, triggers firing on the real clock, every change journaled before it is acknowledged, the
+// workbook saved (and the journal compacted) periodically and on SIGINT/SIGTERM. Nothing it prints holds a token.
 import path from 'node:path';
 import type { Runtime } from '../../runtime/runtime.js';
 import { TriggerLoop } from '../../runtime/web/trigger-loop.js';
@@ -105,8 +105,11 @@ async function serve(opts: Opts): Promise<number> {
   let periodic: NodeJS.Timeout | undefined;
   try {
     await allowSavedModelServer(rt);
-    // A new workbook is saved at once, so it exists for `kaigi token create` while this runs.
-    if (fresh) await saver.save(true);
+    // A new workbook is saved at once, so it exists for `kaigi token create` while this runs and the journal has a
+    // snapshot to follow; a journal replayed on opening (after a kill) is folded into the workbook at once.
+    if (fresh || rt.replayed > 0) await saver.save(true);
+    // Every change is journaled and fsync'd before the request that made it is answered; saves compact the journal.
+    await rt.attachJournal(file);
     let url = '';
     try {
       url = await web.start();

@@ -2,6 +2,7 @@
 import type { ServiceArgs, ServiceOp, ServiceResult } from '../service-calls.js';
 import { count } from './counts.js';
 import type { ExecContext, Handlers, HostState } from './handler.js';
+import { entryFor } from './journal-ops.js';
 import { RANGE_HANDLERS } from './range-handlers.js';
 import { FETCH_HANDLERS, STORE_HANDLERS, UI_HANDLERS } from './service-handlers.js';
 import { SHEET_HANDLERS, SPREADSHEET_HANDLERS } from './sheet-handlers.js';
@@ -67,11 +68,18 @@ async function route<K extends ServiceOp>(
   const sheet = sheetOf(args);
   if (sheet !== undefined && HELD_WRITES.has(op)) {
     const handler: Handlers[K] = HANDLERS[op];
-    ex.writes.hold(st, sheet, op, (target) => void handler(args, target, ex));
+    ex.writes.hold(st, sheet, op, args, (target) => void handler(args, target, ex));
     return null;
   }
   if (op === 'ss.deleteSheet' && sheet !== undefined) ex.writes.discardSheet(st, sheet);
   else if (sheet !== undefined && !IMMEDIATE_SHEET_CALLS.has(op)) ex.writes.sendSheet(st, sheet);
+  // A change is journaled once it has been applied, in the order changes are applied (journal.ts).
+  const entry = st.journal ? entryFor(st, ex, op, args) : null;
+  if (entry) {
+    const result = await invoke(st, ex, op, args);
+    st.journal!.append(entry(result));
+    return result;
+  }
   if (!WAITS.has(op)) return invoke(st, ex, op, args);
   // Waiting for answers or for a lock is real time the execution spends (quota.ts charges it to trigger runtime).
   const started = performance.now();
@@ -97,4 +105,12 @@ export async function dispatch(st: HostState, ex: ExecContext, op: string, args:
   // A call past a spent daily quota is refused before it does anything.
   st.quota.charge(ex, op, n);
   return route(st, ex, op, a);
+}
+
+// A journaled change carried out again on a loaded snapshot (journal-replay.ts): the handler alone, nothing counted,
+// charged or held.
+export function replayOp(st: HostState, ex: ExecContext, op: string, args: unknown): unknown {
+  if (!isServiceOp(op)) throw new Error(`unknown service operation ${op}`);
+  const handler = HANDLERS[op] as (a: unknown, s: HostState, e: ExecContext) => unknown;
+  return handler(args, st, ex);
 }

@@ -3,6 +3,7 @@ import type { ServiceArgs, ServiceOp, ServiceResult } from '../service-calls.js'
 import type { CacheStore } from './cache-store.js';
 import type { Clock } from './clock.js';
 import type { ExecCounts } from './counts.js';
+import type { JournalSink } from './journal.js';
 import type { LockManager } from './locks.js';
 import type { PropertyStore } from './properties-store.js';
 import type { QuotaLedger } from './quota.js';
@@ -43,6 +44,8 @@ export interface HostState {
   timeZone: string;
   // Daily quotas per user (quota.ts).
   quota: QuotaLedger;
+  // Where changes to what a save keeps are recorded as they are applied (`kaigi serve`'s journal); absent elsewhere.
+  journal?: JournalSink;
 }
 
 export interface ExecContext {

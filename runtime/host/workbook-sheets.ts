@@ -10,6 +10,9 @@ import {
   type SheetModel,
 } from './sheet-model.js';
 
+// A sheet's id from the workbook's counter: the first sheet is 0, later ones are spread out as Sheets' ids are.
+const idOf = (n: number) => (n === 0 ? 0 : n * 7919 + 100000);
+
 // Cell-level operations live in Workbook (workbook.ts), which extends this.
 export class WorkbookSheets {
   sheets: SheetModel[] = [];
@@ -38,13 +41,23 @@ export class WorkbookSheets {
     return this.nextObjectId++;
   }
 
+  // A sheet given an id elsewhere (a journal replayed): later sheets get ids after it, as they would have live.
+  noteSheetId(id: number): void {
+    const n = (id - 100000) / 7919;
+    if (Number.isInteger(n)) this.nextId = Math.max(this.nextId, n + 1);
+  }
+
+  // An object (protection, chart) given an id elsewhere, a journal replayed (journal-replay.ts): never handed out again.
+  noteObjectId(id: number): void {
+    this.nextObjectId = Math.max(this.nextObjectId, id + 1);
+  }
+
   insertSheet(name?: string, index?: number, rows = DEFAULT_ROWS, cols = DEFAULT_COLS): SheetModel {
     const sheetName = name ?? `Sheet${this.sheets.length + 1}`;
     if (this.sheets.some((s) => s.name.toLowerCase() === sheetName.toLowerCase())) {
       throw new SheetsError(`A sheet with the name "${sheetName}" already exists. Please enter another name.`);
     }
     this.ensureCapacity(rows * cols);
-    const idOf = (n: number) => (n === 0 ? 0 : n * 7919 + 100000);
     while (this.sheets.some((x) => x.id === idOf(this.nextId))) this.nextId++;
     const sheet: SheetModel = {
       id: idOf(this.nextId),

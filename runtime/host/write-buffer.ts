@@ -2,6 +2,7 @@
 // flush() or a normal end; lost on a kill.
 import type { ServiceOp } from '../service-calls.js';
 import type { HostState } from './handler.js';
+import { sheetEntry } from './journal-ops.js';
 import type { SheetModel } from './sheet-model.js';
 import type { Workbook } from './workbook.js';
 
@@ -48,6 +49,9 @@ interface HeldWrite {
   wb: Workbook;
   sheet: number;
   op: ServiceOp;
+  // The call's arguments and who made it, for the journal when the write is sent.
+  args: unknown;
+  who: { user: string; owner: string };
   apply: (st: HostState) => void;
 }
 
@@ -70,6 +74,10 @@ function privateCopy(s: SheetModel): SheetModel {
 
 export class WriteBuffer {
   private held: HeldWrite[] = [];
+
+  // Whose writes these are: the execution's user and effective user (ExecContext).
+  constructor(private readonly who: { user: string; owner: string }) {}
+
   // Per workbook and sheet id: the copy this execution's held writes have been tried on since that sheet was last
   // sent. Sheet ids are only unique within a spreadsheet (every new one starts with sheet 0).
   private readonly copies = new Map<Workbook, Map<number, SheetModel>>();
@@ -100,9 +108,9 @@ export class WriteBuffer {
 
   // Tries the write on the execution's copy (its errors reach the script now), then holds it. `st.workbook` is the
   // spreadsheet the write is for.
-  hold(st: HostState, sheet: number, op: ServiceOp, apply: (st: HostState) => void): void {
+  hold(st: HostState, sheet: number, op: ServiceOp, args: unknown, apply: (st: HostState) => void): void {
     apply(this.view(st, sheet));
-    this.held.push({ wb: st.workbook, sheet, op, apply });
+    this.held.push({ wb: st.workbook, sheet, op, args, who: this.who, apply });
   }
 
   // A read of a sheet sees this execution's earlier writes to it: send them first, in order.
@@ -143,6 +151,11 @@ export class WriteBuffer {
 // Carries out held writes on the shared workbook. A write can still fail here when another execution changed the
 // sheet in between (rows deleted, the cell limit reached); Apps Script then reports the error at the call that sent
 // the batch, and the batch's later writes do not happen. Both are the harsher reading, taken here.
+// Each write is journaled once it has been carried out on the shared workbook.
 function send(st: HostState, writes: HeldWrite[]): void {
-  for (const w of writes) w.apply(w.wb === st.workbook ? st : { ...st, workbook: w.wb });
+  for (const w of writes) {
+    const entry = st.journal ? sheetEntry(w.wb, w.who, w.op, w.args) : null;
+    w.apply(w.wb === st.workbook ? st : { ...st, workbook: w.wb });
+    if (entry) st.journal!.append(entry(null));
+  }
 }

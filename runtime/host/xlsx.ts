@@ -36,6 +36,12 @@ function xlsxText(s: string): string {
 }
 
 export async function saveXlsx(wb: Workbook, file: string): Promise<void> {
+  await xlsxOf(wb).xlsx.writeFile(file);
+}
+
+// The .xlsx of a workbook as it is now: built at once (no await), so a save sees one instant of the state, and the
+// bytes written later do not change with it (Runtime.save).
+export function xlsxOf(wb: Workbook): ExcelJS.Workbook {
   const x = new ExcelJS.Workbook();
   x.creator = 'Kaigi local runtime';
   for (const s of wb.sheets) {
@@ -81,7 +87,7 @@ export async function saveXlsx(wb: Workbook, file: string): Promise<void> {
     ms.getCell(r, 1).value = xlsxText(text.slice(i, i + n));
     i += n;
   }
-  await x.xlsx.writeFile(file);
+  return x;
 }
 
 // How a date cell's serial is read: version 1 files hold the instant; later ones, and files without the metadata

@@ -1,6 +1,7 @@
 // The HTML surfaces of `kaigi serve`: /sidebar and /dialog/NAME run the entry point as a menu click would and serve
 // the HtmlService output it showed, with the google.script.run shim (gs-shim.js) injected; POST /__gs/run is the shim's
-// endpoint, guarded by a per-process nonce and a loopback Host so no other page can drive the owner's functions.
+// endpoint, guarded by a per-process nonce, a loopback peer and a loopback Host so no other page or machine can drive
+// the owner's functions; it calls only the script's own functions, as google.script.run does (Runtime.callServerAs).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -44,8 +45,18 @@ export function errorPage(res: ServerResponse, status: number, title: string, de
   );
 }
 
-// A Host header naming anything but this machine is a DNS-rebinding page reaching in: it gets nothing.
+// Whether a peer address is this machine's loopback: 127.0.0.0/8, ::1, or either written as IPv4-mapped IPv6.
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.toLowerCase().replace(/^::ffff:/, '');
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4) || v4 === '::1' || v4 === '0:0:0:0:0:0:0:1';
+}
+
+// Only a client on this machine may open the preview: the socket's peer must be a loopback address (a server bound to
+// a non-loopback --host is reachable from elsewhere, and a Host header is whatever the client writes). The Host
+// header must name this machine too, so a DNS-rebinding page in a local browser gets nothing.
 export function fromLoopback(req: IncomingMessage, bound: string): boolean {
+  if (!isLoopbackAddress(req.socket.remoteAddress)) return false;
   let name = '';
   try {
     name = new URL(`http://${req.headers.host ?? ''}`).hostname;

@@ -79,10 +79,12 @@ describe('project sidecar format', () => {
       const migrated = readSidecar(again);
       expect(migrated[PROJECT_VERSION_KEY]).toBe(PROJECT_VERSION);
       const { clockOffset: _old, ...legacyRest } = sidecar;
-      const { clockOffset, [PROJECT_VERSION_KEY]: _v, spreadsheets, ...migratedRest } = migrated;
+      const { clockOffset, [PROJECT_VERSION_KEY]: _v, spreadsheets, journalSeq, ...migratedRest } = migrated;
       expect(typeof clockOffset).toBe('number');
-      // Version 3 lists the spreadsheets the scripts created; the legacy project had none.
+      // Version 3 lists the spreadsheets the scripts created; the legacy project had none. Version 4 names the last
+      // journal record its snapshot holds: none was ever journaled.
       expect(spreadsheets).toEqual([]);
+      expect(journalSeq).toBe(0);
       expect(migratedRest).toEqual(legacyRest);
     } finally {
       await rt.close();
