@@ -1,4 +1,5 @@
 // Every threshold and limit Kaigi uses, with its default; the Settings tab holds the live values.
+import { hasOwn } from './json-guard.js';
 import { registry as vendors } from './providers/vendor-registry.js';
 
 export type SettingType = 'number' | 'integer' | 'boolean' | 'string' | 'json';
@@ -296,7 +297,7 @@ export class Settings {
   constructor(private readonly values: Record<string, string>) {}
 
   raw(key: string): string {
-    return key in this.values ? this.values[key] : defaultSetting(key).value;
+    return hasOwn(this.values, key) ? this.values[key] : defaultSetting(key).value;
   }
 
   // The stored value parsed for its type, or null with the problem when it does not parse.
@@ -325,7 +326,7 @@ export class Settings {
     if (!this.checked) {
       const found: SettingProblem[] = [];
       for (const def of DEFAULT_SETTINGS) {
-        if (!(def.key in this.values)) continue;
+        if (!hasOwn(this.values, def.key)) continue;
         const r = this.parse(def);
         if ('problem' in r) found.push(r.problem);
       }

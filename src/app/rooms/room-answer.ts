@@ -3,6 +3,7 @@
 // the room as the agent's message, once per mentioning message.
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { cellDate, dayOf } from '../../adapters/gas/records.js';
+import { hasOwn } from '../../core/json-guard.js';
 import { answerErrors, type Message, type RoomAnswer } from '../../core/messages.js';
 import type { AgentResponse, RoomLine } from '../../core/provider.js';
 import { BUDGET_NOTE } from '../../core/providers/budget.js';
@@ -92,9 +93,8 @@ export function answerMention(council: Council, p: RoomReplyPayload, deadline: n
   const rules = new RulesProvider(() => Date.now());
   const [res] = council.models.providerFor(agent, rules).respond([req]);
   const got = settle(res, agent, () => ruleRoomAnswer(agent, req.context));
-  const price = s.get<Record<string, { input: number; output: number }>>('provider.prices_per_1k_tokens_usd')[
-    res.model
-  ];
+  const prices = s.get<Record<string, { input: number; output: number }>>('provider.prices_per_1k_tokens_usd');
+  const price = hasOwn(prices, res.model) ? prices[res.model] : undefined;
   const cost = price ? Math.round(((res.tokensIn * price.input + res.tokensOut * price.output) / 1000) * 1e6) / 1e6 : 0;
   const text =
     got.answer.message.indexOf(`@${p.sender}`) >= 0 ? got.answer.message : `@${p.sender} ${got.answer.message}`;

@@ -61,15 +61,15 @@ function lastPhase(council: Council, id: string, cell: unknown): number | null {
 
 // An agent whose model cannot be called as configured (no key, an unknown provider) is in error; its discussions
 // fall back to the rules, but a person should see it.
-function modelProblems(council: Council): Record<string, string> {
+function modelProblems(council: Council): Map<string, string> {
   const rules = new RulesProvider(() => Date.now());
-  const out: Record<string, string> = {};
+  const out = new Map<string, string>();
   for (const a of council.config.agents()) {
     if (!a.active) continue;
     const p = council.models.providerFor(a, rules);
     if (p instanceof UnavailableProvider) {
       const [answer] = p.respond([{ key: a.agent_id } as AgentRequest]);
-      out[a.agent_id] = answer.error ? answer.error.message : `provider ${p.name} is unavailable`;
+      out.set(a.agent_id, answer.error ? answer.error.message : `provider ${p.name} is unavailable`);
     }
   }
   return out;
