@@ -224,6 +224,18 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   s('api.rate_limit_per_minute', 60, 'integer', 'Web API requests per token per minute'),
   s('api.max_body_bytes', 100000, 'integer', 'Largest web API request body accepted'),
   s(
+    'api.client_daily_tokens',
+    '10%',
+    'string',
+    "Tokens one API client's calls may make the council spend a day, rooms included: a number, or a share of limits.daily_token_budget such as 10%",
+  ),
+  s(
+    'budget.reserve_share',
+    0.5,
+    'number',
+    "Share of limits.daily_token_budget kept for the council's own discussions: API clients together never spend into it",
+  ),
+  s(
     'api.replay_seconds',
     600,
     'integer',
@@ -233,6 +245,13 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   s('rooms.max_messages_per_room', 10000, 'integer', 'Messages a free room holds; more are refused'),
   s('rooms.max_message_chars', 20000, 'integer', 'Longest room message accepted, in characters'),
   s('rooms.max_name_chars', 64, 'integer', 'Longest room or agent name accepted'),
+  s('rooms.max_mentions_per_message', 3, 'integer', 'Council agents one room message may mention; more is refused'),
+  s(
+    'rooms.agent_replies_per_minute',
+    10,
+    'integer',
+    'Council agent answers a room may ask for in a minute (its messages’ mentions); more is refused',
+  ),
   s('rooms.presence_seconds', 300, 'integer', 'A room member is online while their last call is this recent'),
   s('rooms.context_messages', 20, 'integer', 'Recent room messages a mentioned council agent reads before answering'),
 ];

@@ -10,6 +10,7 @@ import { BUDGET_NOTE } from '../../core/providers/budget.js';
 import { RulesProvider } from '../../core/providers/rules.js';
 import { roomAnswerRequest, ruleRoomAnswer } from '../../core/rooms-answer.js';
 import type { AgentDef } from '../../core/types.js';
+import { chargeRoomAnswer, clientMayAnswer } from '../api-budget.js';
 import type { Council } from '../council.js';
 import type { RoomReplyPayload } from './reply-queue.js';
 import { readTexts, type IndexRecord } from './room-data.js';
@@ -91,7 +92,9 @@ export function answerMention(council: Council, p: RoomReplyPayload, deadline: n
   });
   council.models.deadline = deadline;
   const rules = new RulesProvider(() => Date.now());
-  const [res] = council.models.providerFor(agent, rules).respond([req]);
+  // A client past its day (or all clients past theirs) gets the rules' answer, which costs no tokens.
+  const spendable = !p.client || clientMayAnswer(council, p.client);
+  const [res] = (spendable ? council.models.providerFor(agent, rules) : rules).respond([req]);
   const got = settle(res, agent, () => ruleRoomAnswer(agent, req.context));
   const prices = s.get<Record<string, { input: number; output: number }>>('provider.prices_per_1k_tokens_usd');
   const price = hasOwn(prices, res.model) ? prices[res.model] : undefined;
@@ -128,6 +131,7 @@ export function answerMention(council: Council, p: RoomReplyPayload, deadline: n
       },
     };
     const after = council.models.recordUsage(c, [usage as Message]);
+    const charged = p.client ? chargeRoomAnswer(council, p.client, res.tokensIn + res.tokensOut) : () => {};
     c.setMarker(
       'room_messages',
       'append',
@@ -156,6 +160,7 @@ export function answerMention(council: Council, p: RoomReplyPayload, deadline: n
     });
     c.run(new Date(t).toISOString());
     after();
+    charged();
     return { answered: id, again: false };
   });
 }

@@ -73,7 +73,9 @@ describe('the envelope', () => {
     const routes = ['POST /tasks/{id}/result'];
     const tools = ['get_status'];
     expect(callLabel('POST /tasks/{id}/result', routes, tools)).toBe('POST /tasks/{id}/result');
-    expect(callLabel('mcp tools/call get_status (replayed)', routes, tools)).toBe('mcp tools/call get_status (replayed)');
+    expect(callLabel('mcp tools/call get_status (replayed)', routes, tools)).toBe(
+      'mcp tools/call get_status (replayed)',
+    );
     expect(callLabel('mcp tools/list', routes, tools)).toBe('mcp tools/list');
     // Finding 6: a token sent as a tool or method name never reaches the cell.
     expect(callLabel('mcp tools/call kaigi_0123456789abcdef', routes, tools)).toBe('unknown');

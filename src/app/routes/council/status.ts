@@ -11,6 +11,7 @@ import { PROPERTY_KEYS } from '../../../core/property-keys.js';
 import type { AgentRequest } from '../../../core/provider.js';
 import { RulesProvider } from '../../../core/providers/rules.js';
 import { UnavailableProvider } from '../../../core/providers/unavailable.js';
+import { clientBudget } from '../../api-budget.js';
 import { apiCouncil } from '../../api-env.js';
 import { roomsStatus } from '../../rooms/room-status.js';
 import type { Council } from '../../council.js';
@@ -112,6 +113,8 @@ function councilStatus(council: Council, caller: Caller): Record<string, unknown
       cost_budget_usd: costBudget,
       // Past either budget the council answers with the rule-based agents until tomorrow.
       over_budget: u.tokens >= tokenBudget || u.cost >= costBudget,
+      // This client's share of the day and all clients' (src/core/api-budget.ts).
+      ...clientBudget(council, caller.name),
     },
     agents,
     // The reviewed decisions against the specialists' first-answer majority (src/core/first-answers.ts): one
