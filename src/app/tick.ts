@@ -101,7 +101,7 @@ export function runTick(): TickReport {
   tellSettingProblems(council.store, council.settings());
   // The per-minute summaries of refused web API calls no authenticated call has written yet (an idle tick stays
   // at one property read, so they wait for a tick with work or the next authenticated call).
-  writeApiLog(council.store, null);
+  writeApiLog(council.store, null, { digestRows: council.settings().number('api.log_digest_rows'), digestAll: true });
   return {
     ran: true,
     processed,

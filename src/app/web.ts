@@ -54,7 +54,12 @@ function logCall(answer: Body | ApiError, info: CallInfo, started: number): void
   }
   if (!isSetUp()) return;
   try {
-    writeApiLog(apiCouncil().store, { time: started, ...info, ms: Date.now() - started });
+    const council = apiCouncil();
+    writeApiLog(
+      council.store,
+      { time: started, ...info, ms: Date.now() - started },
+      { digestRows: council.settings().number('api.log_digest_rows') },
+    );
   } catch (e) {
     const why = (e as Error).message;
     const out = answer as Body;

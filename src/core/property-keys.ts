@@ -27,6 +27,8 @@ export const PROPERTY_KEYS = {
   apiTokens: 'KAIGI_API_TOKENS',
   // What API clients made the council spend today, and the forecasts their discussions hold (core/api-budget.ts).
   apiSpend: 'KAIGI_API_SPEND',
+  // The last API Log row inside an audited batch: { through } (src/app/api-log.ts).
+  apiLogDigest: 'KAIGI_API_LOG_DIGEST',
   // Who owns Kaigi's workers (its installable triggers, which belong to the account that made them), since when,
   // and the backstop interval they were installed with: { owner, claimed_at, backstop_minutes } (trigger-plan.ts).
   workers: 'KAIGI_WORKERS',

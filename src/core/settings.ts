@@ -230,6 +230,13 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
     "Tokens one API client's calls may make the council spend a day, rooms included: a number, or a share of limits.daily_token_budget such as 10%",
   ),
   s(
+    'api.log_digest_rows',
+    20,
+    'integer',
+    'API Log rows joined to the audit chain at once, as one Audit row holding their digest (a busy tick joins any fewer)',
+  ),
+  s('api.log_retention_days', 90, 'integer', 'Days an API Log row stays before it moves to the archive'),
+  s(
     'budget.reserve_share',
     0.5,
     'number',
