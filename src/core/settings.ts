@@ -235,7 +235,6 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
     'integer',
     'API Log rows joined to the audit chain at once, as one Audit row holding their digest (a busy tick joins any fewer)',
   ),
-  s('api.log_retention_days', 90, 'integer', 'Days an API Log row stays before it moves to the archive'),
   s(
     'budget.reserve_share',
     0.5,
