@@ -86,44 +86,46 @@ export function writeApiLog(
   opts: { digestRows: number; digestAll?: boolean; now?: number },
 ): number {
   const now = opts.now ?? Date.now();
-  const ended = endedMinutes(now);
-  const summaries = ended.filter((m) => m.counts.length > 0).map((m) => summaryRow(m.minute, m.counts));
-  const rows = summaries.concat(entry ? [row(entry)] : []);
-  if (rows.length || opts.digestAll)
-    store.withLock((state) => {
-      const tail = state.tails.api_log?.last ?? 1;
-      const mark = readMark();
-      const through = mark ? mark.through : tail;
-      const c = store.begin(state);
-      const last = rows.length - 1;
-      let first = tail + 1;
-      if (last > 0) first = c.append('api_log', rows.slice(0, last), () => 'API Log');
-      if (last >= 0) {
-        const placed = c.setMarker('api_log', 'append', rows[last], 'API Log').row;
-        if (last === 0) first = placed;
-      }
-      const lastRow = rows.length ? first + rows.length - 1 : tail;
-      const pending = lastRow - through;
-      const digest = pending > 0 && (pending >= opts.digestRows || !!opts.digestAll);
-      if (digest) {
-        const earlier = first - 1 > through ? store.readRows('api_log', through + 1, first - 1 - through) : [];
-        c.audit({
-          actor: 'system',
-          event: API_LOG_BATCH,
-          tab: '',
-          row_key: `API Log:${through + 1}`,
-          payload: {
-            first_row: through + 1,
-            row_count: pending,
-            batch_sha256: batchDigest(earlier.concat(rows), sha256Hex),
-          },
-        });
-      }
-      if (!rows.length && !digest) return;
+  if (!entry && !opts.digestAll) return 0;
+  // Under the lock, the minutes read and forgotten too: two calls at once never write one minute twice.
+  return store.withLock((state) => {
+    const ended = endedMinutes(now);
+    const summaries = ended.filter((m) => m.counts.length > 0).map((m) => summaryRow(m.minute, m.counts));
+    const rows = summaries.concat(entry ? [row(entry)] : []);
+    const tail = state.tails.api_log?.last ?? 1;
+    const mark = readMark();
+    const through = mark ? mark.through : tail;
+    const c = store.begin(state);
+    const last = rows.length - 1;
+    let first = tail + 1;
+    if (last > 0) first = c.append('api_log', rows.slice(0, last), () => 'API Log');
+    if (last >= 0) {
+      const placed = c.setMarker('api_log', 'append', rows[last], 'API Log').row;
+      if (last === 0) first = placed;
+    }
+    const lastRow = rows.length ? first + rows.length - 1 : tail;
+    const pending = lastRow - through;
+    const digest = pending > 0 && (pending >= opts.digestRows || !!opts.digestAll);
+    if (digest) {
+      const earlier = first - 1 > through ? store.readRows('api_log', through + 1, first - 1 - through) : [];
+      c.audit({
+        actor: 'system',
+        event: API_LOG_BATCH,
+        tab: '',
+        row_key: `API Log:${through + 1}`,
+        payload: {
+          first_row: through + 1,
+          row_count: pending,
+          batch_sha256: batchDigest(earlier.concat(rows), sha256Hex),
+        },
+      });
+    }
+    if (rows.length || digest) {
       c.run(new Date(entry ? entry.time : now).toISOString());
       if (digest || !mark)
         props.set({ [PROPERTY_KEYS.apiLogDigest]: JSON.stringify({ through: digest ? lastRow : through }) });
-    });
-  forgetMinutes(ended.map((m) => m.minute));
-  return rows.length;
+    }
+    forgetMinutes(ended.map((m) => m.minute));
+    return rows.length;
+  });
 }
