@@ -12,6 +12,7 @@ import { chaosBench } from './chaos.js';
 import { quotaBench } from './quota.js';
 import { auditBench } from './audit.js';
 import { apiBench, printApi } from './api.js';
+import { apiCostBench, printApiCost } from './api-cost.js';
 import { learningBench, printLearning, serveLearningJobs } from './learning.js';
 
 const START = Date.UTC(2026, 0, 15, 1, 0, 0);
@@ -254,6 +255,7 @@ async function main(): Promise<void> {
   const quota = want('quota') ? await quotaBench(START, 1000) : null;
   const audit = want('audit') ? await auditBench(START, 20) : null;
   const api = want('api') ? await apiBench(START) : null;
+  const api_cost = want('api_cost') ? await apiCostBench(START) : null;
   const result = {
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version },
     // SPEC §15 names one latency object; it is the L = 1,000 ms run, and every L measured is listed too.
@@ -273,6 +275,7 @@ async function main(): Promise<void> {
     quota,
     audit,
     api,
+    api_cost,
   };
   if (json) {
     console.log(JSON.stringify(result));
@@ -317,6 +320,7 @@ async function main(): Promise<void> {
     );
   }
   if (api) printApi(api);
+  if (api_cost) printApiCost(api_cost);
   if (chaos) {
     console.log(
       '\nCrash safety under write batching: one discussion killed at each service call in turn, then resumed',

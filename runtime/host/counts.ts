@@ -14,10 +14,24 @@ export interface ExecCounts {
   roundTrips: number;
   // Round trips by operation, for finding where an execution spends them.
   byOp: Record<string, number>;
+  // Every call by service, the operation's prefix: props, cache, lock, ss/sh/rg/pr (Sheets), fetch, … (what a
+  // request costs in Properties or Sheets calls, round trip or not).
+  byService: Record<string, number>;
 }
 
 export function newCounts(): ExecCounts {
-  return { calls: 0, reads: 0, writes: 0, appends: 0, flushes: 0, fetches: 0, other: 0, roundTrips: 0, byOp: {} };
+  return {
+    calls: 0,
+    reads: 0,
+    writes: 0,
+    appends: 0,
+    flushes: 0,
+    fetches: 0,
+    other: 0,
+    roundTrips: 0,
+    byOp: {},
+    byService: {},
+  };
 }
 
 // Typed by the service-call map, so a renamed operation cannot silently drop out of the counts.
@@ -74,6 +88,8 @@ function category(op: ServiceOp): CountKey {
 
 export function count(c: ExecCounts, op: ServiceOp, fetches = 1): void {
   c.calls++;
+  const service = op.split('.')[0];
+  c.byService[service] = (c.byService[service] ?? 0) + 1;
   const k = category(op);
   c[k] += k === 'fetches' ? fetches : 1;
   if (k === 'reads' || k === 'writes' || k === 'appends' || k === 'flushes') {

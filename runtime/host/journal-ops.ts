@@ -11,6 +11,7 @@ type Effect = 'read' | 'sheet' | 'create' | 'props' | 'triggers';
 
 const EFFECTS: Record<ServiceOp, Effect> = {
   'ss.name': 'read',
+  'ss.owner': 'read',
   'ss.rename': 'sheet',
   'ss.sheets': 'read',
   'ss.sheetByName': 'read',

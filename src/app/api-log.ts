@@ -1,8 +1,15 @@
-// The API Log tab (SPEC §11): one row per web API or MCP call — time, client, call, status, code, duration; never
-// the token, the raw path or the body.
+// The API Log tab (SPEC §11): one row per authenticated web API or MCP call — time, client, call, status, code,
+// duration; never the token, the raw path or the body — and one summary row per minute for the calls whose token
+// was missing or bad (counted in CacheService, src/adapters/gas/unauthorized-cache.ts).
 import { rowsOf } from '../../sheets-schema/index.js';
+import { sha256Hex } from '../adapters/gas/crypto.js';
+import { props } from '../adapters/gas/services.js';
 import type { Store } from '../adapters/gas/store.js';
+import { endedMinutes, forgetMinutes, type SourceCounts } from '../adapters/gas/unauthorized-cache.js';
 import { callLabel } from '../core/api.js';
+import { API_LOG_BATCH, batchDigest } from '../core/api-log-digest.js';
+import { PROPERTY_KEYS } from '../core/property-keys.js';
+import { OPERATIONS } from './routes/registry.js';
 
 const cols = rowsOf('api_log');
 
@@ -15,27 +22,110 @@ export interface ApiLogEntry {
   ms: number;
 }
 
-// Through a commit under the script lock, at the tail the store's state keeps: concurrent calls each get a row of
-// their own, a killed execution leaves no half row, and the row lands in the rows the store grew ahead with the
+// The client column of a minute's summary of calls with a missing or bad token.
+const UNAUTHENTICATED = 'unauthenticated';
+// A summary names at most this many sources, the busiest first; the rest are counted as `others`.
+const SUMMARY_SOURCES = 8;
+
+const ROUTES = OPERATIONS.filter((o) => o.http).map((o) => `${o.http!.method} ${o.http!.path}`);
+const TOOLS = OPERATIONS.filter((o) => o.tool).map((o) => o.name);
+
+// The call as the log may show it: a known route, method or tool name, else `unknown`.
+function loggedCall(called: string): string {
+  return callLabel(called, ROUTES, TOOLS);
+}
+
+function row(e: ApiLogEntry): unknown[] {
+  return cols.write({
+    time: new Date(e.time),
+    client: e.client,
+    call: loggedCall(e.call),
+    status: e.status,
+    code: e.code,
+    duration_ms: Math.max(0, Math.round(e.ms)),
+  });
+}
+
+// One minute's refused calls as one row: `POST /tasks ×12, mcp ×3` (each source a known name or `unknown`).
+function summaryRow(minute: number, counts: SourceCounts): unknown[] {
+  const merged = new Map<string, number>();
+  for (const [source, n] of counts) {
+    const name = loggedCall(source);
+    merged.set(name, (merged.get(name) ?? 0) + n);
+  }
+  const sorted = [...merged].sort((a, b) => b[1] - a[1]);
+  const shown = sorted.slice(0, SUMMARY_SOURCES).map(([s, n]) => `${s} ×${n}`);
+  const rest = sorted.slice(SUMMARY_SOURCES).reduce((a, [, n]) => a + n, 0);
+  if (rest) shown.push(`others ×${rest}`);
+  return cols.write({
+    time: new Date(minute * 60000),
+    client: UNAUTHENTICATED,
+    call: shown.join(', '),
+    status: 401,
+    code: 'unauthorized',
+    duration_ms: 0,
+  });
+}
+
+// Where the last batch of API Log rows ended (a Script Property read and written under the lock); absent before the
+// first batch of this release, so rows an earlier release wrote stay outside every batch.
+function readMark(): { through: number } | null {
+  return props.json<{ through: number } | null>(PROPERTY_KEYS.apiLogDigest, null);
+}
+
+// Through a commit under the script lock, at the tail the store's state keeps: concurrent calls each get rows of
+// their own, a killed execution leaves no half row, and the rows land in the rows the store grew ahead with the
 // tab's plain-text formats (Sheet.appendRow would be one round trip cheaper, but past those rows a client named
-// "007" or "2026-01-01" would be stored as a number or a date). Every value is ours: the client's name is checked
-// when it is created, the call is a route pattern or an MCP label.
-export function writeApiLog(store: Store, e: ApiLogEntry): void {
-  store.withLock((state) => {
+// "007" or "2026-01-01" would be stored as a number or a date). The minutes of refused calls that have ended ride
+// along in the same write. Once `digestRows` rows (Settings api.log_digest_rows) are outside a batch — or always,
+// with `digestAll` (the tick) — the same commit adds one Audit row holding their digest (src/core/api-log-digest.ts),
+// so the log joins the audit chain at one Audit row per batch, not per call. `entry` may be absent.
+export function writeApiLog(
+  store: Store,
+  entry: ApiLogEntry | null,
+  opts: { digestRows: number; digestAll?: boolean; now?: number },
+): number {
+  const now = opts.now ?? Date.now();
+  if (!entry && !opts.digestAll) return 0;
+  // Under the lock, the minutes read and forgotten too: two calls at once never write one minute twice.
+  return store.withLock((state) => {
+    const ended = endedMinutes(now);
+    const summaries = ended.filter((m) => m.counts.length > 0).map((m) => summaryRow(m.minute, m.counts));
+    const rows = summaries.concat(entry ? [row(entry)] : []);
+    const tail = state.tails.api_log?.last ?? 1;
+    const mark = readMark();
+    const through = mark ? mark.through : tail;
     const c = store.begin(state);
-    c.setMarker(
-      'api_log',
-      'append',
-      cols.write({
-        time: new Date(e.time),
-        client: e.client,
-        call: callLabel(e.call),
-        status: e.status,
-        code: e.code,
-        duration_ms: Math.max(0, Math.round(e.ms)),
-      }),
-      'API Log',
-    );
-    c.run(new Date(e.time).toISOString());
+    const last = rows.length - 1;
+    let first = tail + 1;
+    if (last > 0) first = c.append('api_log', rows.slice(0, last), () => 'API Log');
+    if (last >= 0) {
+      const placed = c.setMarker('api_log', 'append', rows[last], 'API Log').row;
+      if (last === 0) first = placed;
+    }
+    const lastRow = rows.length ? first + rows.length - 1 : tail;
+    const pending = lastRow - through;
+    const digest = pending > 0 && (pending >= opts.digestRows || !!opts.digestAll);
+    if (digest) {
+      const earlier = first - 1 > through ? store.readRows('api_log', through + 1, first - 1 - through) : [];
+      c.audit({
+        actor: 'system',
+        event: API_LOG_BATCH,
+        tab: '',
+        row_key: `API Log:${through + 1}`,
+        payload: {
+          first_row: through + 1,
+          row_count: pending,
+          batch_sha256: batchDigest(earlier.concat(rows), sha256Hex),
+        },
+      });
+    }
+    if (rows.length || digest) {
+      c.run(new Date(entry ? entry.time : now).toISOString());
+      if (digest || !mark)
+        props.set({ [PROPERTY_KEYS.apiLogDigest]: JSON.stringify({ through: digest ? lastRow : through }) });
+    }
+    forgetMinutes(ended.map((m) => m.minute));
+    return rows.length;
   });
 }

@@ -29,6 +29,9 @@ export interface EnqueueRequest {
   // A key that only stands for a re-sent call (an MCP JSON-RPC id, which a client's next session numbers from 0
   // again) dedupes within this many ms of the task it names; a client's idempotency key has no such limit.
   dedupeWithinMs?: number;
+  // An API client's budget (src/app/api-budget.ts), under the lock: `check` before anything is recorded (it
+  // throws 429 budget_exceeded), `hold` once the discussion is queued. A repeated call is answered before either.
+  budget?: { check: () => void; hold: (discussion: string) => void };
 }
 
 export interface Enqueued {
@@ -74,6 +77,7 @@ export function enqueueOnce(council: Council, req: EnqueueRequest): Enqueued {
       if (dup && fresh)
         return { task_id: dup.id, discussion_id: String(dup.payload?.discussion_id ?? ''), duplicate: true };
     }
+    if (req.budget) req.budget.check();
     const now = Date.now();
     const c = council.store.begin(state, req.actor);
     const id = `Q-${c.nextSeq('queue')}`;
@@ -113,6 +117,7 @@ export function enqueueOnce(council: Council, req: EnqueueRequest): Enqueued {
     if (disc)
       c.audit({ actor: req.actor, event: RESERVED, tab: '', row_key: disc, payload: { task_id: id, row: placed.row } });
     c.run(new Date(now).toISOString());
+    if (req.budget && disc) req.budget.hold(disc);
     return { task_id: id, discussion_id: disc, duplicate: false };
   });
   if (!out.duplicate) nudge(council);

@@ -3,6 +3,7 @@ import { AUDITED_TABS, rowsOf, tabByKey } from '../../sheets-schema/index.js';
 import { verifyChain } from '../core/audit.js';
 import { type AuditRecord, checkRows, type RowProblem, type TabRows } from '../core/audit-check.js';
 import { parsePointer } from '../core/cells.js';
+import { checkApiLog } from '../core/api-log-digest.js';
 import { sha256Hex } from '../adapters/gas/crypto.js';
 import type { Store } from '../adapters/gas/store.js';
 
@@ -99,6 +100,9 @@ export function verifyAudit(main: Store, archive?: Store | null): AuditReport {
       (blobs[id] ??= { rows: [], archive: s.archive }).rows.push(v);
     }
   }
-  const problem = checkRows(events, places, sha256Hex) ?? checkOverflow(places, blobs);
+  const problem =
+    checkRows(events, places, sha256Hex) ??
+    checkOverflow(places, blobs) ??
+    checkApiLog(events, main.readWhole('api_log'), tabByKey('api_log').name, sha256Hex);
   return problem ? { ok: false, rows: chain.length, problem } : { ok: true, rows: chain.length };
 }

@@ -1,4 +1,5 @@
 // The council in the spreadsheet: a thin facade over configuration, model access, memory, the queue and storage.
+import { chargeDiscussion } from './api-budget.js';
 import { dayOf } from '../adapters/gas/records.js';
 import { ESCALATION_TIMEOUT, type EscalationTimer, escalationWake } from '../core/escalation-timer.js';
 import { uuid } from '../adapters/gas/services.js';
@@ -7,6 +8,7 @@ import type { EngineEnv } from '../core/engine.js';
 import { RulesProvider } from '../core/providers/rules.js';
 import type { Settings } from '../core/settings.js';
 import type { PromptRow } from '../core/types.js';
+import { hasOwn } from '../core/json-guard.js';
 import { Configuration } from './configuration.js';
 import { DecisionMemory } from './decision-memory.js';
 import { type Loaded, DiscussionStore } from './discussion-store.js';
@@ -59,6 +61,8 @@ export class Council {
         });
         return undefined;
       },
+      // An API client's discussion: its tokens count against that client's day (src/app/api-budget.ts).
+      (_c, _before, after, r) => chargeDiscussion(this, after.discussion_id, r.messages),
     ]);
   }
 
@@ -91,10 +95,7 @@ export class Council {
     this.cachedEnv = {
       settings,
       agents,
-      promptOf: (a) => {
-        const own = prompts.filter((p) => p.agent_id === a.agent_id && p.active);
-        return (own.find((p) => p.language === lang) ?? own[0])?.text ?? a.description;
-      },
+      promptOf: promptsIn(prompts, lang),
       providerFor: (a) => this.models.providerFor(a, rules),
       rules,
       kpi,
@@ -112,4 +113,34 @@ export class Council {
     };
     return this.cachedEnv;
   }
+
+  // What a discussion's forecast reads (src/core/engine/estimate.ts: the agents, their prompts, the Settings and
+  // prices) without the team's data env() reads from the sheets, so an API call's admission forecasts at no Sheets
+  // round trip. The member's rows are left out of the forecast (each prompt carries them bounded to
+  // limits.input_tokens); the tokens actually taken are charged anyway (src/core/api-budget.ts).
+  forecastEnv(): EngineEnv {
+    if (this.cachedEnv) return this.cachedEnv;
+    const settings = this.config.settings();
+    const lang = settings.raw('locale') === 'en' ? 'en' : 'ja';
+    const prices = settings.get<Record<string, { input: number; output: number }>>('provider.prices_per_1k_tokens_usd');
+    const forecast: Pick<EngineEnv, 'settings' | 'agents' | 'promptOf' | 'priceOf' | 'kpi' | 'members' | 'dataNotes'> =
+      {
+        settings,
+        kpi: [],
+        members: [],
+        dataNotes: [],
+        agents: this.config.agents(),
+        promptOf: promptsIn(this.config.prompts(), lang),
+        priceOf: (model) => (hasOwn(prices, model) ? prices[model] : null),
+      };
+    return forecast as EngineEnv;
+  }
+}
+
+// An agent's active prompt in the language, else its first active one, else its description.
+function promptsIn(prompts: readonly PromptRow[], lang: string): EngineEnv['promptOf'] {
+  return (a) => {
+    const own = prompts.filter((p) => p.agent_id === a.agent_id && p.active);
+    return (own.find((p) => p.language === lang) ?? own[0])?.text ?? a.description;
+  };
 }

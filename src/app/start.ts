@@ -1,5 +1,6 @@
 // Starting a discussion from Sheets (the start dialog and the sidebar form): the choices, the budget estimate before
 // the person confirms, and the start itself, validated with POST /tasks's zod schema and queued the way it queues.
+import { checkJsonValue } from '../core/json-guard.js';
 import { membersFromRows, scriptZone } from '../adapters/gas/records.js';
 import { activeUserEmail } from '../adapters/gas/services.js';
 import { openBound } from '../adapters/gas/spreadsheet.js';
@@ -61,6 +62,8 @@ class StartInputError extends ValidationError {
 function parse(input: unknown, council: Council): { trigger: Trigger; priority: Priority; idempotency_key?: string } {
   if (!input || typeof input !== 'object' || Array.isArray(input))
     throw new StartInputError([{ field: 'input', code: 'invalid_type', message: 'must be an object' }]);
+  // Free JSON from the browser (a trigger's context): no nesting past the limit, no prototype keys.
+  checkJsonValue(input, 'The start input');
   const x = input as StartInput;
   const context =
     typeof x.context === 'string' ? (x.context.trim() ? { note: x.context } : undefined) : (x.context ?? undefined);

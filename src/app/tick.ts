@@ -8,6 +8,7 @@ import { RequeueError } from '../core/errors.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
 import type { QueueItem } from '../core/queue.js';
 import { parseClaim } from '../core/trigger-plan.js';
+import { writeApiLog } from './api-log.js';
 import { Council } from './council.js';
 import { dashboardDueAt, refreshDueDashboard } from './dashboard.js';
 import { tellSettingProblems, unknownTaskNotice } from './notices.js';
@@ -98,6 +99,9 @@ export function runTick(): TickReport {
   if (dashboard) refreshDueDashboard(council, due as number);
   // Settings rows that fell back to their defaults, told once each, after the work so a notice never delays it.
   tellSettingProblems(council.store, council.settings());
+  // The per-minute summaries of refused web API calls no authenticated call has written yet (an idle tick stays
+  // at one property read, so they wait for a tick with work or the next authenticated call).
+  writeApiLog(council.store, null, { digestRows: council.settings().number('api.log_digest_rows'), digestAll: true });
   return {
     ran: true,
     processed,

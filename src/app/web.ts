@@ -1,14 +1,14 @@
-// doGet/doPost: the router over the route registry, with the token list from Script Properties, the limits from
-// Settings, a row in the API log per call, and JSON answers.
+// doGet/doPost: the router over the route registry, with the token list and limits from the cached gate
+// (api-env.ts), a row in the API log per authenticated call, a CacheService count per refused one, and JSON answers.
 import { sha256Hex } from '../adapters/gas/crypto.js';
 import { scriptZone } from '../adapters/gas/records.js';
-import { jsonOutput, props } from '../adapters/gas/services.js';
+import { jsonOutput } from '../adapters/gas/services.js';
 import { openBound } from '../adapters/gas/spreadsheet.js';
 import { Store } from '../adapters/gas/store.js';
-import { type ApiError, constantTimeEqual, type Method, parseTokenList } from '../core/api.js';
+import { countUnauthorized } from '../adapters/gas/unauthorized-cache.js';
+import { type ApiError, constantTimeEqual, type Method } from '../core/api.js';
 import { ConfigError } from '../core/errors.js';
-import { PROPERTY_KEYS } from '../core/property-keys.js';
-import { apiCouncil, apiSettings, beginApiCall, isSetUp } from './api-env.js';
+import { apiCouncil, beginApiCall, gate, isSetUp } from './api-env.js';
 import { admitCall } from './api-limits.js';
 import { writeApiLog } from './api-log.js';
 import { mcpHandler } from './mcp/index.js';
@@ -17,13 +17,12 @@ import { OPERATIONS } from './routes/registry.js';
 import type { Caller } from './routes/route.js';
 import { type Body, type CallInfo, routeRequest } from './routes/router.js';
 
-const TOKENS_PROPERTY = PROPERTY_KEYS.apiTokens;
-
 // The caller a token belongs to, with the token's hash (the rate limit's key); a token list that cannot be read
 // throws a ConfigError naming the property.
+// No Script Property is read while the gate is cached, so a flood of bad tokens costs CacheService calls only.
 function authenticate(token: string | undefined): { caller: Caller; hash: string } | null {
   if (!token) return null;
-  const list = parseTokenList(props.get(TOKENS_PROPERTY), TOKENS_PROPERTY);
+  const list = gate().tokens;
   const hash = sha256Hex(token);
   let found: Caller | null = null;
   // Every entry is compared, so the time taken does not say which one matched.
@@ -45,10 +44,22 @@ function tellConfigProblem(e: unknown, answer: ApiError): void {
 
 // The call's row in the API log. Before set-up there is no tab to write to. A row that cannot be written is told
 // to a person once (the call itself is done, so its answer stands), and the answer says it was not logged.
+// A call whose token was missing or bad (no client) is only counted, per minute and route or tool, in
+// CacheService: no row, no lock, no property; its minute's summary row is written later with another call's row
+// or by the tick (api-log.ts).
 function logCall(answer: Body | ApiError, info: CallInfo, started: number): void {
+  if (!info.client) {
+    countUnauthorized(info.call, started);
+    return;
+  }
   if (!isSetUp()) return;
   try {
-    writeApiLog(apiCouncil().store, { time: started, ...info, ms: Date.now() - started });
+    const council = apiCouncil();
+    writeApiLog(
+      council.store,
+      { time: started, ...info, ms: Date.now() - started },
+      { digestRows: council.settings().number('api.log_digest_rows') },
+    );
   } catch (e) {
     const why = (e as Error).message;
     const out = answer as Body;
@@ -84,8 +95,8 @@ export function handleWeb(
         hash = found ? found.hash : '';
         return found ? found.caller : null;
       },
-      maxBodyBytes: () => apiSettings().number('api.max_body_bytes'),
-      admit: () => admitCall(hash, apiSettings().number('api.rate_limit_per_minute')),
+      maxBodyBytes: () => gate().max_body_bytes,
+      admit: () => admitCall(hash, gate().rate_limit_per_minute),
       onError: tellConfigProblem,
       mcp: mcpHandler(tellConfigProblem),
       onDone: (info) => {

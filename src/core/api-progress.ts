@@ -153,11 +153,12 @@ export interface AgentState {
 export function agentStates(
   agents: readonly AgentInfo[],
   live: readonly { discussion_id: string; phase: number | null }[],
-  problems: Record<string, string>,
+  // By agent id in a Map: an agent named __proto__ or constructor is looked up like any other.
+  problems: ReadonlyMap<string, string>,
 ): AgentState[] {
   return agents.map((a) => {
     const at = a.active ? live.find((l) => l.phase !== null && a.phases.indexOf(l.phase) >= 0) : undefined;
-    const problem = a.active ? (problems[a.agent_id] ?? null) : null;
+    const problem = a.active ? (problems.get(a.agent_id) ?? null) : null;
     return {
       agent_id: a.agent_id,
       name: a.name_en,

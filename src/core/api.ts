@@ -53,11 +53,38 @@ export function utf8Bytes(s: string): number {
   return n;
 }
 
-// What the API log records as the call: built from route patterns and tool names, but an MCP tool's name comes from
-// the client, so it is cut to a plain, short label that a cell keeps as text.
-export function callLabel(called: string): string {
-  const plain = called.replace(/[^A-Za-z0-9_./{}() -]/g, '?');
-  return plain.length > 120 ? `${plain.slice(0, 119)}…` : plain;
+// The MCP methods this server knows (src/app/mcp/server.ts) and the notifications a client sends it.
+const MCP_METHODS = [
+  'initialize',
+  'ping',
+  'tools/list',
+  'tools/call',
+  'server/discover',
+  'notifications/initialized',
+  'notifications/cancelled',
+];
+const MCP_FIXED = ['mcp', 'mcp (invalid request)', 'mcp (response)'];
+const MCP_SUFFIXES = [' (replayed)', ' (still running)'];
+
+// What the API log records as the call: only names Kaigi knows — a route pattern, `METHOD (no route)`, an MCP
+// method or a tool of the registry — and `unknown` for anything else, since an MCP method or tool name is the
+// client's text (a token pasted into it must never reach a cell).
+export function callLabel(called: string, routes: readonly string[], tools: readonly string[]): string {
+  let base = called;
+  let suffix = '';
+  for (const s of MCP_SUFFIXES)
+    if (base.endsWith(s)) {
+      base = base.slice(0, -s.length);
+      suffix = s;
+    }
+  const known =
+    routes.indexOf(base) >= 0 ||
+    base === 'GET (no route)' ||
+    base === 'POST (no route)' ||
+    MCP_FIXED.indexOf(base) >= 0 ||
+    MCP_METHODS.some((m) => base === `mcp ${m}`) ||
+    tools.some((t) => base === `mcp tools/call ${t}`);
+  return known ? base + suffix : 'unknown';
 }
 
 function normalizePath(path: string): string {

@@ -104,7 +104,7 @@ export function demoTrigger(): Trigger & { priority: 'HIGH' } {
 // What each demo member responds to, hidden from the council (it reads only the KPI that follows): the action that
 // lifts them out of a slump, and one that helps a little. 田中さん's data tell the story of lost recognition
 // (praise fell 4 → 0–2 a week) and a broken habit (the login streak), so those are his.
-export const DEMO_HIDDEN: Readonly<Record<string, { best: string; second: string }>> = {
+const DEMO_HIDDEN: Readonly<Record<string, { best: string; second: string }>> = {
   tanaka: { best: 'PRAISE_INCREASE', second: 'MESSAGE_TIMING' },
   sato: { best: 'ONE_ON_ONE', second: 'PEER_SUPPORT' },
   suzuki: { best: 'SKILL_TRAINING', second: 'GOAL_ADJUSTMENT' },

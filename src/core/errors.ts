@@ -63,13 +63,14 @@ export class TooLargeError extends KaigiError {
   }
 }
 
-// A client over its rate in Settings: HTTP 429, with when it may call again.
+// A client over its rate or its budget in Settings: HTTP 429, with when it may call again.
 export class RateLimitError extends KaigiError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
+    code: 'rate_limited' | 'budget_exceeded' = 'rate_limited',
   ) {
-    super(message, 'rate_limited');
+    super(message, code);
   }
 }
 

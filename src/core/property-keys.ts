@@ -25,6 +25,10 @@ export const PROPERTY_KEYS = {
   notices: 'KAIGI_NOTICES',
   // API clients: a JSON list of { hash, role, name }; tokens are never stored in clear.
   apiTokens: 'KAIGI_API_TOKENS',
+  // What API clients made the council spend today, and the forecasts their discussions hold (core/api-budget.ts).
+  apiSpend: 'KAIGI_API_SPEND',
+  // The last API Log row inside an audited batch: { through } (src/app/api-log.ts).
+  apiLogDigest: 'KAIGI_API_LOG_DIGEST',
   // Who owns Kaigi's workers (its installable triggers, which belong to the account that made them), since when,
   // and the backstop interval they were installed with: { owner, claimed_at, backstop_minutes } (trigger-plan.ts).
   workers: 'KAIGI_WORKERS',

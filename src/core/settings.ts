@@ -1,4 +1,5 @@
 // Every threshold and limit Kaigi uses, with its default; the Settings tab holds the live values.
+import { hasOwn } from './json-guard.js';
 import { registry as vendors } from './providers/vendor-registry.js';
 
 export type SettingType = 'number' | 'integer' | 'boolean' | 'string' | 'json';
@@ -261,6 +262,24 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   s('api.max_body_bytes', 100000, 'integer', 'Largest web API request body accepted'),
   s('api.max_kpi_rows', 1000, 'integer', 'KPI rows one POST /kpi or record_kpi call may send; more are refused (413)'),
   s(
+    'api.client_daily_tokens',
+    '10%',
+    'string',
+    "Tokens one API client's calls may make the council spend a day, rooms included: a number, or a share of limits.daily_token_budget such as 10%",
+  ),
+  s(
+    'api.log_digest_rows',
+    20,
+    'integer',
+    'API Log rows joined to the audit chain at once, as one Audit row holding their digest (a busy tick joins any fewer)',
+  ),
+  s(
+    'budget.reserve_share',
+    0.5,
+    'number',
+    "Share of limits.daily_token_budget kept for the council's own discussions: API clients together never spend into it",
+  ),
+  s(
     'api.replay_seconds',
     600,
     'integer',
@@ -270,6 +289,13 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   s('rooms.max_messages_per_room', 10000, 'integer', 'Messages a free room holds; more are refused'),
   s('rooms.max_message_chars', 20000, 'integer', 'Longest room message accepted, in characters'),
   s('rooms.max_name_chars', 64, 'integer', 'Longest room or agent name accepted'),
+  s('rooms.max_mentions_per_message', 3, 'integer', 'Council agents one room message may mention; more is refused'),
+  s(
+    'rooms.agent_replies_per_minute',
+    10,
+    'integer',
+    'Council agent answers a room may ask for in a minute (its messages’ mentions); more is refused',
+  ),
   s('rooms.presence_seconds', 300, 'integer', 'A room member is online while their last call is this recent'),
   s('rooms.context_messages', 20, 'integer', 'Recent room messages a mentioned council agent reads before answering'),
 ];
@@ -334,7 +360,7 @@ export class Settings {
   constructor(private readonly values: Record<string, string>) {}
 
   raw(key: string): string {
-    return key in this.values ? this.values[key] : defaultSetting(key).value;
+    return hasOwn(this.values, key) ? this.values[key] : defaultSetting(key).value;
   }
 
   // The stored value parsed for its type, or null with the problem when it does not parse.
@@ -363,7 +389,7 @@ export class Settings {
     if (!this.checked) {
       const found: SettingProblem[] = [];
       for (const def of DEFAULT_SETTINGS) {
-        if (!(def.key in this.values)) continue;
+        if (!hasOwn(this.values, def.key)) continue;
         const r = this.parse(def);
         if ('problem' in r) found.push(r.problem);
       }

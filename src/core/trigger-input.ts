@@ -1,6 +1,7 @@
 // A trigger as it arrives (CLI file, sidebar, API, watcher): one zod schema checks it, then it is normalised.
 import { z } from 'zod';
 import { ValidationError } from './errors.js';
+import { checkJsonValue } from './json-guard.js';
 import type { Trigger } from './types.js';
 
 // The fields of SPEC §12's trigger. The context is kept exactly as sent, however long: a prompt carries it bounded
@@ -65,6 +66,7 @@ export function normalTrigger(x: TriggerInput, defaultSource = 'human'): Trigger
 // For callers outside the API router: the same schema, its first problem named as trigger.FIELD.
 export function validateTrigger(t: unknown): Trigger {
   if (!t || typeof t !== 'object' || Array.isArray(t)) throw new ValidationError('trigger must be an object');
+  checkJsonValue(t, 'The trigger', 'trigger');
   const parsed = triggerSchema.safeParse(t);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

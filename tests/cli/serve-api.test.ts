@@ -164,7 +164,9 @@ describe('the REST API on kaigi serve', () => {
     expect(log.length).toBeGreaterThan(100);
     expect(log.some((r: { call: string; status: number }) => r.call === 'POST /tasks' && r.status === 202)).toBe(true);
     expect(log.some((r: { status: number }) => r.status === 429)).toBe(true);
-    expect(log.some((r: { status: number; client: string }) => r.status === 401 && r.client === '')).toBe(true);
+    // A refused token writes no row of its own (issue 22): its minute is one `unauthenticated` summary row, once a
+    // later authenticated call or tick writes it.
+    expect(log.some((r: { status: number; client: string }) => r.status === 401 && r.client === '')).toBe(false);
     const audit = JSON.parse(kaigi(['export', '--workbook', book, '--tab', 'Audit']).stdout) as Record<
       string,
       string

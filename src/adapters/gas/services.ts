@@ -1,4 +1,5 @@
 // The small Apps Script services the use cases need, so src/app never names a service itself.
+import { forgetGateIfAny } from './gate-cache.js';
 
 export const props = {
   get(key: string): string | null {
@@ -8,11 +9,14 @@ export const props = {
     const raw = PropertiesService.getScriptProperties().getProperty(key);
     return raw ? (JSON.parse(raw) as T) : fallback;
   },
+  // A write to the token list or the spreadsheet id also drops the web API's cached gate (gate-cache.ts).
   set(values: Record<string, string>): void {
     PropertiesService.getScriptProperties().setProperties(values);
+    forgetGateIfAny(Object.keys(values));
   },
   remove(key: string): void {
     PropertiesService.getScriptProperties().deleteProperty(key);
+    forgetGateIfAny([key]);
   },
 };
 

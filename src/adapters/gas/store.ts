@@ -3,6 +3,7 @@ import { APPEND_TABS, AUDITED_TABS, rowsOf, tabByKey, type TabKey } from '../../
 import { GENESIS, type ChainHead } from '../../core/audit.js';
 import { canonical, parsePointer, type Pointer } from '../../core/cells.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
+import { forgetGate } from './gate-cache.js';
 import { Commit } from './commit.js';
 import { sha256Hex } from './crypto.js';
 import {
@@ -42,9 +43,11 @@ const CONFIG_MAX_PARTS = 8;
 const AUDIT = rowsOf('audit');
 const OVERFLOW = rowsOf('overflow');
 
+// Settings, Agents or Prompts changed: the configuration cache's entries and the web API's gate (its limits) go.
 export function bumpConfigVersion(): void {
   const props = PropertiesService.getScriptProperties();
   props.setProperty(CONFIG_VERSION, String(Number(props.getProperty(CONFIG_VERSION) ?? '0') + 1));
+  forgetGate();
 }
 
 function clone<T>(v: T): T {

@@ -23,17 +23,21 @@ export function onlineKeys(members: readonly MemberRecord[], windowSeconds: numb
     ...agents.map((name) => ({ kind: 'agent' as const, name })),
     ...clients.map((name) => ({ kind: 'client' as const, name })),
   ]);
-  const agentSeen: Record<string, number | null> = {};
-  const clientSeen: Record<string, number | null> = {};
+  // Maps, not plain objects: a member named __proto__ set as a key would change the object's prototype instead
+  // (and then always read as offline).
+  const agentSeen = new Map<string, number | null>();
+  const clientSeen = new Map<string, number | null>();
   agents.forEach((a, i) => {
-    agentSeen[a] = seen[i];
+    agentSeen.set(a, seen[i]);
   });
   clients.forEach((c, i) => {
-    clientSeen[c] = seen[agents.length + i];
+    clientSeen.set(c, seen[agents.length + i]);
   });
   const out = new Set<string>();
-  for (const m of members)
-    if (isOnline([agentSeen[m.agentName], m.client ? clientSeen[m.client] : null], now, windowSeconds)) out.add(m.key);
+  for (const m of members) {
+    const times = [agentSeen.get(m.agentName) ?? null, m.client ? (clientSeen.get(m.client) ?? null) : null];
+    if (isOnline(times, now, windowSeconds)) out.add(m.key);
+  }
   return out;
 }
 

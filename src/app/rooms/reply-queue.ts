@@ -11,6 +11,8 @@ export interface RoomReplyPayload {
   message_id: string;
   agent_id: string;
   sender: string;
+  // The API client whose message asked: the answer's tokens count against its day (absent on older queue rows).
+  client?: string;
 }
 
 // One queue row per mentioned agent, with a dedupe key naming the message and the agent.

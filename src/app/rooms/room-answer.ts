@@ -3,12 +3,14 @@
 // the room as the agent's message, once per mentioning message.
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { cellDate, dayOf } from '../../adapters/gas/records.js';
+import { hasOwn } from '../../core/json-guard.js';
 import { answerErrors, type Message, type RoomAnswer } from '../../core/messages.js';
 import type { AgentResponse, RoomLine } from '../../core/provider.js';
 import { BUDGET_NOTE } from '../../core/providers/budget.js';
 import { RulesProvider } from '../../core/providers/rules.js';
 import { roomAnswerRequest, ruleRoomAnswer } from '../../core/rooms-answer.js';
 import type { AgentDef } from '../../core/types.js';
+import { chargeRoomAnswer, clientMayAnswer } from '../api-budget.js';
 import type { Council } from '../council.js';
 import type { RoomReplyPayload } from './reply-queue.js';
 import { readTexts, type IndexRecord } from './room-data.js';
@@ -90,11 +92,12 @@ export function answerMention(council: Council, p: RoomReplyPayload, deadline: n
   });
   council.models.deadline = deadline;
   const rules = new RulesProvider(() => Date.now());
-  const [res] = council.models.providerFor(agent, rules).respond([req]);
+  // A client past its day (or all clients past theirs) gets the rules' answer, which costs no tokens.
+  const spendable = !p.client || clientMayAnswer(council, p.client);
+  const [res] = (spendable ? council.models.providerFor(agent, rules) : rules).respond([req]);
   const got = settle(res, agent, () => ruleRoomAnswer(agent, req.context));
-  const price = s.get<Record<string, { input: number; output: number }>>('provider.prices_per_1k_tokens_usd')[
-    res.model
-  ];
+  const prices = s.get<Record<string, { input: number; output: number }>>('provider.prices_per_1k_tokens_usd');
+  const price = hasOwn(prices, res.model) ? prices[res.model] : undefined;
   const cost = price ? Math.round(((res.tokensIn * price.input + res.tokensOut * price.output) / 1000) * 1e6) / 1e6 : 0;
   const text =
     got.answer.message.indexOf(`@${p.sender}`) >= 0 ? got.answer.message : `@${p.sender} ${got.answer.message}`;
@@ -128,6 +131,7 @@ export function answerMention(council: Council, p: RoomReplyPayload, deadline: n
       },
     };
     const after = council.models.recordUsage(c, [usage as Message]);
+    const charged = p.client ? chargeRoomAnswer(council, p.client, res.tokensIn + res.tokensOut) : () => {};
     c.setMarker(
       'room_messages',
       'append',
@@ -156,6 +160,7 @@ export function answerMention(council: Council, p: RoomReplyPayload, deadline: n
     });
     c.run(new Date(t).toISOString());
     after();
+    charged();
     return { answered: id, again: false };
   });
 }

@@ -9,6 +9,7 @@ import type { Caller } from '../routes/route.js';
 import { touchPresence } from './presence.js';
 import { nudge } from '../requests.js';
 import { queueReply } from './reply-queue.js';
+import { checkMentions, checkReplies } from './room-limits.js';
 import type { RoomRecord } from './room-data.js';
 import type { FoundRoom } from './room-snapshot.js';
 import { RoomSnapshot } from './room-snapshot.js';
@@ -185,6 +186,9 @@ export function sendMessage(call: RoomCall, input: SendInput) {
   const metadata = input.metadata === undefined ? '' : jsonWithin(input.metadata, maxChars, 'metadata');
   const mentions = parseMentions(input.message, nameChars);
   const agents = call.council.config.agents();
+  // The council agents that will answer: at most rooms.max_mentions_per_message of them (issue 22, finding 4).
+  const asked = agents.filter((a) => a.active && mentions.some((n) => n.toLowerCase() === a.agent_id.toLowerCase()));
+  checkMentions(call, asked.length);
   touchPresence(call.caller.name, input.agentName, limit(call, 'rooms.presence_seconds'));
   const out = withRoomLock(call.council.store, (state) => {
     const snap = new RoomSnapshot(call.council.store, state);
@@ -233,19 +237,19 @@ export function sendMessage(call: RoomCall, input: SendInput) {
     const seq = stored.reduce((a, x) => Math.max(a, x.seq), 0) + 1;
     const now = Date.now();
     const at = cellDate(now);
+    if (asked.length) checkReplies(call, snap.index(), found.name, agents, asked.length, now);
     const c = call.council.store.begin(state, actorOf(call));
     const id = `RMSG-${c.nextSeq('room_message')}`;
-    // Every enabled council agent the message mentions answers it (src/app/tasks/room-reply.ts).
-    const queued = agents
-      .filter((a) => a.active && mentions.some((n) => n.toLowerCase() === a.agent_id.toLowerCase()))
-      .map((a) =>
-        queueReply(
-          c,
-          { room: found.name, message_id: id, agent_id: a.agent_id, sender: input.agentName },
-          actorOf(call),
-          now,
-        ),
-      );
+    // Every enabled council agent the message mentions answers it (src/app/tasks/room-reply.ts), charged to this
+    // client when it answers.
+    const queued = asked.map((a) =>
+      queueReply(
+        c,
+        { room: found.name, message_id: id, agent_id: a.agent_id, sender: input.agentName, client: call.caller.name },
+        actorOf(call),
+        now,
+      ),
+    );
     c.setMarker(
       'room_messages',
       'append',

@@ -11,6 +11,7 @@ import {
   routeKey,
   utf8Bytes,
 } from '../../core/api.js';
+import { isForbiddenKey, JsonInputError, parseJsonInput } from '../../core/json-guard.js';
 import type { Caller, Operation } from './route.js';
 
 export type Body = Record<string, unknown>;
@@ -83,13 +84,23 @@ function tooLarge(contents: string, max: number): ApiError | null {
   });
 }
 
+// The body through the JSON guard (src/core/json-guard.ts): nesting past its limit and prototype keys are 400
+// invalid_json before anything reads them; so are such keys among the query parameters' names.
 function parseBody(req: WebRequest): { body: Body } | { answer: ApiError } {
+  for (const k of Object.keys(req.parameter))
+    if (isForbiddenKey(k))
+      return {
+        answer: apiError(400, 'invalid_json', `The query parameter ${k} is not accepted.`, [
+          { field: k, code: 'forbidden_key', message: `the key ${k} is not accepted` },
+        ]),
+      };
   if (req.method !== 'POST' || !req.contents) return { body: {} };
   let parsed: unknown;
   try {
-    parsed = JSON.parse(req.contents);
-  } catch {
-    return { answer: apiError(400, 'invalid_json', 'The request body is not valid JSON.') };
+    parsed = parseJsonInput(req.contents);
+  } catch (e) {
+    if (e instanceof JsonInputError) return { answer: errorToApi(e) };
+    throw e;
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
     return { answer: apiError(400, 'invalid_json', 'The request body must be a JSON object.') };

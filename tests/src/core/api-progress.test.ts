@@ -111,7 +111,10 @@ describe('the council status', () => {
         { discussion_id: 'DISC-A', phase: null },
         { discussion_id: 'DISC-B', phase: 2 },
       ],
-      { legal: 'provider "openai" has no API key', coaching: 'ignored: inactive' },
+      new Map([
+        ['legal', 'provider "openai" has no API key'],
+        ['coaching', 'ignored: inactive'],
+      ]),
     );
     expect(states.map((s) => [s.agent_id, s.status, s.current_discussion, s.error])).toEqual([
       ['analyst', 'busy', 'DISC-B', null],

@@ -69,9 +69,18 @@ describe('the envelope', () => {
       expect(utf8Bytes(s)).toBe(Buffer.byteLength(s, 'utf8'));
   });
 
-  it('keeps log labels plain and short', () => {
-    expect(callLabel('POST /tasks/{id}/result')).toBe('POST /tasks/{id}/result');
-    expect(callLabel('mcp tools/call =IMPORTXML("x")')).toBe('mcp tools/call ?IMPORTXML(?x?)');
-    expect(callLabel(`mcp tools/call ${'a'.repeat(500)}`).length).toBe(120);
+  it('logs only known route, method and tool names; anything else as unknown', () => {
+    const routes = ['POST /tasks/{id}/result'];
+    const tools = ['get_status'];
+    expect(callLabel('POST /tasks/{id}/result', routes, tools)).toBe('POST /tasks/{id}/result');
+    expect(callLabel('mcp tools/call get_status (replayed)', routes, tools)).toBe(
+      'mcp tools/call get_status (replayed)',
+    );
+    expect(callLabel('mcp tools/list', routes, tools)).toBe('mcp tools/list');
+    // Finding 6: a token sent as a tool or method name never reaches the cell.
+    expect(callLabel('mcp tools/call kaigi_0123456789abcdef', routes, tools)).toBe('unknown');
+    expect(callLabel('mcp kaigi_0123456789abcdef', routes, tools)).toBe('unknown');
+    expect(callLabel('mcp tools/call =IMPORTXML("x")', routes, tools)).toBe('unknown');
+    expect(callLabel('GET /anything', routes, tools)).toBe('unknown');
   });
 });

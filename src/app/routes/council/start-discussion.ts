@@ -2,6 +2,7 @@
 import { sha256Text } from '../../../core/sha256.js';
 import { startDiscussionInput } from '../../../core/api-schemas.js';
 import { normalTrigger } from '../../../core/trigger-input.js';
+import { checkClientBudget, forecastTokens, holdDiscussion } from '../../api-budget.js';
 import { apiCouncil } from '../../api-env.js';
 import { enqueueOnce } from '../../api-tasks.js';
 import { admitTrigger } from '../../trigger-door.js';
@@ -31,15 +32,22 @@ export const startDiscussion = defineOperation({
     const priority = input.priority ?? 'MEDIUM';
     const council = apiCouncil();
     admitTrigger(council, input);
+    const trigger = normalTrigger(input, 'api');
+    // Held at its forecast against the client's daily budget (src/core/api-budget.ts).
+    const forecast = forecastTokens(council, trigger, priority);
     const r = enqueueOnce(council, {
       type: 'discussion.open',
-      payload: { trigger: normalTrigger(input, 'api'), priority },
+      payload: { trigger, priority },
       priority,
       dedupeKey: dedupeKeyOf(client, input.idempotency_key, ctx.requestKey),
       actor: `api:${client}`,
       call: CALL,
       reserveDiscussion: true,
       dedupeWithinMs: input.idempotency_key ? undefined : council.settings().number('api.replay_seconds') * 1000,
+      budget: {
+        check: () => checkClientBudget(council, client, forecast),
+        hold: (discussion) => holdDiscussion(council, discussion, client, forecast),
+      },
     });
     // A repeated call gets the first answer as it was.
     return { status: 202, task_id: r.task_id, discussion_id: r.discussion_id };

@@ -11,6 +11,7 @@ import { PROPERTY_KEYS } from '../../../core/property-keys.js';
 import type { AgentRequest } from '../../../core/provider.js';
 import { RulesProvider } from '../../../core/providers/rules.js';
 import { UnavailableProvider } from '../../../core/providers/unavailable.js';
+import { clientBudget } from '../../api-budget.js';
 import { apiCouncil } from '../../api-env.js';
 import { roomsStatus } from '../../rooms/room-status.js';
 import type { Council } from '../../council.js';
@@ -61,15 +62,15 @@ function lastPhase(council: Council, id: string, cell: unknown): number | null {
 
 // An agent whose model cannot be called as configured (no key, an unknown provider) is in error; its discussions
 // fall back to the rules, but a person should see it.
-function modelProblems(council: Council): Record<string, string> {
+function modelProblems(council: Council): Map<string, string> {
   const rules = new RulesProvider(() => Date.now());
-  const out: Record<string, string> = {};
+  const out = new Map<string, string>();
   for (const a of council.config.agents()) {
     if (!a.active) continue;
     const p = council.models.providerFor(a, rules);
     if (p instanceof UnavailableProvider) {
       const [answer] = p.respond([{ key: a.agent_id } as AgentRequest]);
-      out[a.agent_id] = answer.error ? answer.error.message : `provider ${p.name} is unavailable`;
+      out.set(a.agent_id, answer.error ? answer.error.message : `provider ${p.name} is unavailable`);
     }
   }
   return out;
@@ -112,6 +113,8 @@ function councilStatus(council: Council, caller: Caller): Record<string, unknown
       cost_budget_usd: costBudget,
       // Past either budget the council answers with the rule-based agents until tomorrow.
       over_budget: u.tokens >= tokenBudget || u.cost >= costBudget,
+      // This client's share of the day and all clients' (src/core/api-budget.ts).
+      ...clientBudget(council, caller.name),
     },
     agents,
     // The reviewed decisions against the specialists' first-answer majority (src/core/first-answers.ts): one

@@ -1,0 +1,84 @@
+// The API clients' ledger (src/core/api-budget.ts) in a Script Property, read and written under the script lock:
+// admission of a call that will make the council spend, the hold of a discussion's forecast, and the charge of
+// the tokens its answers take.
+import { dayOf } from '../adapters/gas/records.js';
+import { props } from '../adapters/gas/services.js';
+import {
+  addHold,
+  admitSpend,
+  budgetLimits,
+  charge,
+  holderOf,
+  mayStillSpend,
+  poolSpent,
+  type Spend,
+  spendOf,
+  spentBy,
+} from '../core/api-budget.js';
+import type { Message } from '../core/messages.js';
+import { PROPERTY_KEYS } from '../core/property-keys.js';
+import type { Priority, Trigger } from '../core/types.js';
+import { newDiscussion } from '../core/types.js';
+import type { Council } from './council.js';
+import { pricedEstimate } from './start-estimate.js';
+
+const KEY = PROPERTY_KEYS.apiSpend;
+
+function readSpend(council: Council): Spend {
+  return spendOf(props.json<unknown>(KEY, null), dayOf(Date.now(), council.tz));
+}
+
+function writeSpend(s: Spend): void {
+  props.set({ [KEY]: JSON.stringify(s) });
+}
+
+// The tokens a discussion about this trigger is forecast to take (the start dialog's estimate).
+export function forecastTokens(council: Council, trigger: Trigger, priority: Priority): number {
+  const d = newDiscussion('DISC-FORECAST', trigger, priority, new Date(Date.now()).toISOString());
+  return pricedEstimate(d, council.forecastEnv()).tokens;
+}
+
+// Under the script lock, before the call records anything: 429 budget_exceeded when `tokens` more would take the
+// client past its cap or all clients into the reserve.
+export function checkClientBudget(council: Council, client: string, tokens: number): void {
+  admitSpend(readSpend(council), client, tokens, budgetLimits(council.settings()));
+}
+
+// Under the same lock, once the discussion is queued: it holds its forecast.
+export function holdDiscussion(council: Council, discussion: string, client: string, tokens: number): void {
+  writeSpend(addHold(readSpend(council), discussion, client, tokens));
+}
+
+// Whether a room answer for this client may still ask a model (else the rules answer, at no cost).
+export function clientMayAnswer(council: Council, client: string): boolean {
+  return mayStillSpend(readSpend(council), client, budgetLimits(council.settings()));
+}
+
+// The tokens of a room answer, charged to the client whose message asked for it; written after the commit.
+export function chargeRoomAnswer(council: Council, client: string, tokens: number): () => void {
+  const next = charge(readSpend(council), client, tokens);
+  return () => writeSpend(next);
+}
+
+// A discussion step's tokens, charged to the client that started it (if one did); written after the commit.
+export function chargeDiscussion(council: Council, discussion: string, messages: readonly Message[]): () => void {
+  const tokens = messages.reduce((a, m) => a + (m.metadata.tokens_consumed || 0), 0);
+  if (!tokens) return () => {};
+  const spend = readSpend(council);
+  const client = holderOf(spend, discussion);
+  if (!client) return () => {};
+  const next = charge(spend, client, tokens, discussion);
+  return () => writeSpend(next);
+}
+
+// What GET /status shows of the caller's budget.
+export function clientBudget(council: Council, client: string) {
+  const spend = readSpend(council);
+  const limits = budgetLimits(council.settings());
+  return {
+    client_tokens: spentBy(spend, client),
+    client_token_limit: limits.client,
+    api_tokens: poolSpent(spend),
+    api_token_limit: limits.pool,
+  };
+}
