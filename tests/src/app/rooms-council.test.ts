@@ -98,7 +98,7 @@ describe('an @mention of a council agent', () => {
     const asked = await mention(rt, worker, '@devils_advocate what could go wrong with a 1on1?');
     const queued = records(rt, 'queue').filter((q) => q.type === 'room.reply');
     expect(queued.map((q) => JSON.parse(String(q.payload_json)))).toEqual([
-      { room: 'dev-team', message_id: asked, agent_id: 'devils_advocate', sender: 'agent1', client: 'buddy' },
+      { room: 'dev-team', message_id: asked, agent_id: 'devils_advocate', sender: 'agent1', client: 'helper' },
     ]);
     // The nudge (a one-shot trigger, which the runtime fires up to 3 minutes late as Apps Script may) runs it before
     // the 10-minute backstop tick would.
