@@ -11,8 +11,9 @@ describe('a discussion with the rule-based council', () => {
   const run = runToRest(newDiscussion(), env);
   const d = run.d;
 
-  it('walks start → phase 2 → phases 3–4 → decision, and rests DECIDED', () => {
-    expect(run.steps).toEqual(['start', 'phase2', 'phase34', 'decide']);
+  it('walks start → phase 2 → phases 3–4 → decision → agent review, and rests DECIDED', () => {
+    // The agent review (seed 000 §7) reads the demo order, finds nothing and only leaves its note.
+    expect(run.steps).toEqual(['start', 'phase2', 'phase34', 'decide', 'agent_review']);
     expect(run.results.map((r) => r.transitions)).toEqual([
       [{ from: 'OPEN', to: 'IN_PROGRESS' }],
       [],
@@ -21,6 +22,11 @@ describe('a discussion with the rule-based council', () => {
         { from: 'IN_PROGRESS', to: 'VOTING' },
         { from: 'VOTING', to: 'DECIDED' },
       ],
+      [],
+    ]);
+    expect(run.results[4].messages).toEqual([]);
+    expect(d.notes.filter((n) => n.startsWith('agent review'))).toEqual([
+      'agent review DEC-2026-01-15-001: no objection from ethics, legal, analyst',
     ]);
     expect(d.status).toBe('DECIDED');
     expect(planStep(d, env)).toEqual({ kind: 'idle', reason: 'DECIDED' });
