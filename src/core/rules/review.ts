@@ -115,14 +115,20 @@ function legal(d: Discussion, order: ContentOf<'EXECUTION_ORDER'>, allow: string
   };
 }
 
-// A success criterion on a metric Phase 1 could not measure: no numeric data point, or a data note naming it.
+const MISSING = /不足|欠損|取得できな|missing|insufficient|not enough|no data|unavailable/i;
+
+// A success criterion on a metric Phase 1 flagged as missing or insufficient: a data point of that metric saying so
+// instead of a number, or a data note naming it and saying so. A metric Phase 1 just did not mention is no flag.
 function analyst(d: Discussion, order: ContentOf<'EXECUTION_ORDER'>, t: L): AgentObjection | null {
   const points = pointsOf(d);
   const notes = points.filter((p) => p.metric === 'data_note').map((p) => String(p.value));
+  const flaggedBy = (m: string) =>
+    points.some((p) => p.metric === m && typeof p.value !== 'number' && MISSING.test(`${p.value} ${p.note}`)) ||
+    notes.some((n) => n.indexOf(m) >= 0 && MISSING.test(n));
   const flagged = order.monitoring.success_criteria
     .map((c) => c.metric)
     .filter((m, i, all) => all.indexOf(m) === i)
-    .filter((m) => !numericPoint(points, m) || notes.some((n) => n.indexOf(m) >= 0));
+    .filter(flaggedBy);
   if (!flagged.length) return null;
   return {
     objector: 'analyst',

@@ -136,13 +136,19 @@ describe('the agent review of the final order', () => {
     expect(run.results[4].agentObjection?.reason).toMatch(/recognition preference is PRIVATE/);
   });
 
-  it('the analyst objects (data_error) when the success criteria rely on a metric Phase 1 could not measure', () => {
-    const env = testEnv({
-      provider: deciderEdits((a) => {
-        a.order.monitoring.success_criteria = [{ ...a.order.monitoring.success_criteria[0], metric: 'deals_closed' }];
-      }),
+  it('the analyst objects (data_error) when the success criteria rely on a metric Phase 1 flagged as missing', () => {
+    const env = testEnv();
+    const base = newDiscussion();
+    // A trigger on a metric the KPI data does not hold: Phase 1 flags it, the order still measures success by it.
+    const d0 = { ...base, trigger: { ...base.trigger, context: { ...base.trigger.context, metric: 'deals_closed' } } };
+    const run = runToRest(d0, env);
+    const p1 = run.d.messages.find((m) => m.message_type === 'SITUATION_REPORT');
+    expect(p1?.content.data_points).toContainEqual({
+      metric: 'deals_closed',
+      value: 'insufficient data',
+      change: '',
+      note: '0 data points',
     });
-    const run = runToRest(newDiscussion(), env);
     const filed = run.results[4].agentObjection as AgentObjection;
     expect(filed).toMatchObject({ objector: 'analyst', kind: 'data_error' });
     const after = object(run.d, filed, env);
