@@ -24,6 +24,8 @@ describe('an agent objection after Phase 6', () => {
     // The analyst's data error reopens after re-analysis, then the decider decides again.
     expect(String(objections[0].resolution)).toMatch(/^データの誤りのため再分析して再議論; /);
     expect(objections[0].status).toBe('RESOLVED');
+    // Re-analysis cannot find the data either: the decider keeps the original order and says why.
+    expect(String(objections[0].resolution)).toMatch(/再検討の結果、原案（DEC-\S+）を維持：/);
     const ms = messages(rt, id);
     expect(ms.filter((m) => m.message_type === 'SITUATION_REPORT')).toHaveLength(2);
     expect(ms.filter((m) => m.message_type === 'DECISION_DELIBERATION')).toHaveLength(2);
