@@ -53,11 +53,12 @@ function object(d: Discussion, o: AgentObjection, env: ReturnType<typeof testEnv
 }
 
 describe('the agent review of the final order', () => {
-  it('finds nothing in the demo order: no objection, one note, no message', () => {
+  it('finds nothing in the demo order: no objection, one note, no message of its own', () => {
     const run = runToRest(newDiscussion(), testEnv());
-    expect(run.steps.slice(-2)).toEqual(['decide', 'agent_review']);
-    expect(run.results[4].agentObjection).toBeUndefined();
-    expect(run.results[4].messages).toEqual([]);
+    // The review runs within the decision step: decided and reviewed in one commit.
+    expect(run.steps).toEqual(['start', 'phase2', 'phase34', 'decide']);
+    expect(run.results[3].agentObjection).toBeUndefined();
+    expect(run.results[3].messages.map((m) => m.message_type)).toEqual(['DECISION_DELIBERATION', 'EXECUTION_ORDER']);
     expect(reviewNotes(run.d)).toEqual([`agent review DEC-${TODAY}-001: no objection from ethics, legal, analyst`]);
     expect(planStep(run.d, testEnv())).toEqual({ kind: 'idle', reason: 'DECIDED' });
   });
@@ -68,7 +69,7 @@ describe('the agent review of the final order', () => {
     const p4 = run.d.messages.find((m) => m.message_type === 'GOVERNANCE_LEGAL');
     expect(p4?.content).toMatchObject({ check_result: 'PASS' });
     expect(String(p4?.content.notes)).toMatch(/needs watching, but no recommended action adds load/);
-    const filed = run.results[4].agentObjection as AgentObjection;
+    const filed = run.results[3].agentObjection as AgentObjection;
     expect(filed).toMatchObject({ objector: 'legal', kind: 'legal', urgency: 'HIGH' });
     expect(filed.reason).toMatch(/Overtime runs at about 50 h a month .* GOAL_ADJUSTMENT: new_goal contacts 40/);
     expect(agentObjections(run.d)).toBe(1);
@@ -91,7 +92,7 @@ describe('the agent review of the final order', () => {
   it('stops at limits.agent_objections_per_discussion: the re-decision is reviewed but files nothing', () => {
     const env = testEnv({ provider: alwaysRaises });
     const run = runToRest(newDiscussion(), env);
-    const after = object(run.d, run.results[4].agentObjection as AgentObjection, env);
+    const after = object(run.d, run.results[3].agentObjection as AgentObjection, env);
     const second = String(after.d.final_decision?.decision_id);
     expect(second).not.toBe(`DEC-${TODAY}-001`);
     // The revised order raises the quota again; legal would object, but one agent objection is the limit.
@@ -132,8 +133,8 @@ describe('the agent review of the final order', () => {
         : m,
     );
     const run = runToRest(newDiscussion(), env);
-    expect(run.results[4].agentObjection).toMatchObject({ objector: 'ethics', kind: 'ethics' });
-    expect(run.results[4].agentObjection?.reason).toMatch(/recognition preference is PRIVATE/);
+    expect(run.results[3].agentObjection).toMatchObject({ objector: 'ethics', kind: 'ethics' });
+    expect(run.results[3].agentObjection?.reason).toMatch(/recognition preference is PRIVATE/);
   });
 
   it('the analyst objects (data_error) when the success criteria rely on a metric Phase 1 flagged as missing', () => {
@@ -149,7 +150,7 @@ describe('the agent review of the final order', () => {
       change: '',
       note: '0 data points',
     });
-    const filed = run.results[4].agentObjection as AgentObjection;
+    const filed = run.results[3].agentObjection as AgentObjection;
     expect(filed).toMatchObject({ objector: 'analyst', kind: 'data_error' });
     const after = object(run.d, filed, env);
     // The analyst's data error reopens after re-analysis: a new situation report precedes the new decision.

@@ -11,9 +11,8 @@ describe('a discussion with the rule-based council', () => {
   const run = runToRest(newDiscussion(), env);
   const d = run.d;
 
-  it('walks start → phase 2 → phases 3–4 → decision → agent review, and rests DECIDED', () => {
-    // The agent review (seed 000 §7) reads the demo order, finds nothing and only leaves its note.
-    expect(run.steps).toEqual(['start', 'phase2', 'phase34', 'decide', 'agent_review']);
+  it('walks start → phase 2 → phases 3–4 → decision, and rests DECIDED', () => {
+    expect(run.steps).toEqual(['start', 'phase2', 'phase34', 'decide']);
     expect(run.results.map((r) => r.transitions)).toEqual([
       [{ from: 'OPEN', to: 'IN_PROGRESS' }],
       [],
@@ -22,9 +21,9 @@ describe('a discussion with the rule-based council', () => {
         { from: 'IN_PROGRESS', to: 'VOTING' },
         { from: 'VOTING', to: 'DECIDED' },
       ],
-      [],
     ]);
-    expect(run.results[4].messages).toEqual([]);
+    // The agent review (seed 000 §7) runs within the decision step: it reads the demo order, finds nothing and
+    // only leaves its note.
     expect(d.notes.filter((n) => n.startsWith('agent review'))).toEqual([
       'agent review DEC-2026-01-15-001: no objection from ethics, legal, analyst',
     ]);
@@ -147,7 +146,9 @@ describe('planStep', () => {
     expect(d.messages).toHaveLength(9);
     expect(planStep(d, e)).toEqual({ kind: 'decide' });
     const r = runStep(d, planStep(d, e), e);
-    expect(r.notes).toEqual(['message limit 9 reached: forced to phase 5']);
+    // The agent review's note (seed 000 §7) aside.
+    const own = (notes: string[]) => notes.filter((n) => !n.startsWith('agent review'));
+    expect(own(r.notes)).toEqual(['message limit 9 reached: forced to phase 5']);
     expect(r.status).toBe('DECIDED');
   });
 
@@ -159,7 +160,10 @@ describe('planStep', () => {
     expect(r.notes).toEqual(['summarised: earlier messages passed 5000 tokens']);
     const again = runStep(applyStep(d, r), { kind: 'decide' }, e);
     // A note is written once per discussion, not at every later step.
-    expect(applyStep(applyStep(d, r), again).notes).toEqual(['summarised: earlier messages passed 5000 tokens']);
+    // (the agent review's note of the decision aside).
+    expect(applyStep(applyStep(d, r), again).notes.filter((n) => !n.startsWith('agent review'))).toEqual([
+      'summarised: earlier messages passed 5000 tokens',
+    ]);
   });
 });
 

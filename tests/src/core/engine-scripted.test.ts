@@ -17,8 +17,7 @@ describe('a discussion answered from a script', () => {
 
   it('uses every scripted answer, in council order, and reaches DECIDED', () => {
     expect(() => p.assertDone()).not.toThrow();
-    // The agent review (seed 000 §7) follows the decision; it asks no model and adds only a note.
-    expect(run.steps).toEqual(['start', 'phase2', 'phase34', 'decide', 'agent_review']);
+    expect(run.steps).toEqual(['start', 'phase2', 'phase34', 'decide']);
     expect(d.status).toBe('DECIDED');
     expect(p.calls.map((c) => c.key)).toEqual([
       `${DISC}/1/analyst/1`,
@@ -95,7 +94,7 @@ describe('feedback rounds', () => {
 
   it('asks the specialists in the feedback band, at most twice, then moves on', () => {
     expect(() => p.assertDone()).not.toThrow();
-    expect(run.steps).toEqual(['start', 'phase2', 'feedback', 'feedback', 'phase34', 'decide', 'agent_review']);
+    expect(run.steps).toEqual(['start', 'phase2', 'feedback', 'feedback', 'phase34', 'decide']);
     const fb = run.results[2].messages;
     expect(fb.map((m) => [m.speaker, m.message_type, m.content.target_agent ?? ''])).toEqual([
       ...asked.map((a) => ['decider', 'FEEDBACK_REQUEST', a]),
@@ -163,7 +162,7 @@ describe('beyond the token budget', () => {
     expect(pos.user).toContain(
       '<data name="summary_of_earlier_messages">\n[P1 analyst SITUATION_REPORT] contacts fell',
     );
-    // The agent review's note (the review itself reads no messages to a model, so it summarises nothing).
+    // The agent review's note (seed 000 §7) aside.
     expect(run.d.notes.filter((n) => !n.startsWith('agent review'))).toEqual([
       'summarised: earlier messages passed 1000 tokens',
     ]);
