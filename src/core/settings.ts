@@ -45,6 +45,12 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   ),
   s('limits.max_messages_per_discussion', 100, 'integer', 'Messages per discussion before the next phase is forced'),
   s(
+    'limits.agent_objections_per_discussion',
+    1,
+    'integer',
+    'Objections the council files against its own order per discussion (seed 000 §7), so it cannot loop',
+  ),
+  s(
     'limits.max_tokens_per_discussion',
     50000,
     'integer',

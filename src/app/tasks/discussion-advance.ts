@@ -3,7 +3,23 @@ import { applyStep, planStep, runStep } from '../../core/engine.js';
 import type { Loaded } from '../discussion-store.js';
 import { markDashboardDue } from '../dashboard.js';
 import { assignDecisionId } from '../pending-ids.js';
+import { objectionPayload } from '../requests.js';
+import type { Council } from '../council.js';
+import type { Commit } from '../../adapters/gas/commit.js';
+import type { AgentObjection } from '../../core/engine.js';
 import type { TaskHandler } from './task.js';
+
+function fileAgentObjection(council: Council, c: Commit, discussionId: string, o: AgentObjection): void {
+  const { objector, ...rest } = o;
+  const payload = objectionPayload({ ...rest, discussion_id: discussionId }, { source: 'agent', objector });
+  council.queue.append(c, Date.now(), {
+    type: 'objection.process',
+    payload: payload as unknown as Record<string, unknown>,
+    priority: payload.urgency,
+    from: objector,
+    availableAt: Date.now(),
+  });
+}
 
 // The lease makes this execution the discussion's only writer: it is loaded once, agents are asked outside
 // the lock, and only the commit holds it.
@@ -26,6 +42,9 @@ export const advanceDiscussion: TaskHandler = {
       l = council.store.withLock((state): Loaded => {
         const c = council.store.begin(state);
         const { r } = assignDecisionId(c, council.tz, computed);
+        // The council objects to its own order (seed 000 §7): filed through the ordinary objection path, in this
+        // same commit, so the review's mark and its objection are written together or not at all.
+        if (r.agentObjection) fileAgentObjection(council, c, loaded.d.discussion_id, r.agentObjection);
         // The step that ends the work also closes the task, right after the commit point.
         const close = last
           ? () =>

@@ -1,5 +1,6 @@
 // objection.process: an objection re-opens the discussion where it applies and is stored with its outcome.
 import { objectionRow } from '../../adapters/gas/records.js';
+import { applyStep, needsReview } from '../../core/engine.js';
 import { type ObjectionInput, runObjection } from '../../core/objections.js';
 import { inExecutionText, orderInExecution } from '../order-execution.js';
 import { assignDecisionId, PENDING_OBJECTION, replaceDeep } from '../pending-ids.js';
@@ -36,6 +37,15 @@ export const processObjection: TaskHandler = {
       const { r, alongside } = assignDecisionId(c, council.tz, named.result, named.objection);
       const objection = alongside ?? named.objection;
       council.discussions.commitStep(c, l, r, (cc) => {
+        // A revised order is a new decision: the agent review reads it too (seed 000 §7), within the same limit.
+        if (needsReview(applyStep(l.d, r)))
+          council.queue.append(cc, Date.now(), {
+            type: 'discussion.advance',
+            payload: { discussion_id: l.d.discussion_id },
+            priority: l.d.priority,
+            from: 'council',
+            availableAt: Date.now(),
+          });
         cc.appendOne('objections', objectionRow(objection), `Objections:${id}`);
         cc.audit({
           actor: objection.objector,

@@ -3,6 +3,7 @@ import { bandOf, type Bands } from '../confidence.js';
 import type { MessageType } from '../messages.js';
 import type { Settings } from '../settings.js';
 import type { AgentDef, Discussion } from '../types.js';
+import { needsReview } from './review.js';
 import type { EngineEnv, Step } from './types.js';
 
 export function active(env: EngineEnv, group: string, phase: number): AgentDef[] {
@@ -53,6 +54,7 @@ export function planStep(d: Discussion, env: EngineEnv): Step {
     return { kind: 'timeout' };
   if (d.status === 'OPEN') return { kind: 'start' };
   if (d.status === 'VOTING') return { kind: 'decide' };
+  if (needsReview(d)) return { kind: 'agent_review' };
   if (d.status !== 'IN_PROGRESS') return { kind: 'idle', reason: d.status };
   if (!d.messages.some((m) => m.phase === 1 && m.message_type === 'SITUATION_REPORT')) return { kind: 'start' };
   const forced = d.messages.length >= s.number('limits.max_messages_per_discussion');

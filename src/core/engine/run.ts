@@ -4,6 +4,7 @@ import { Builder, SYSTEM } from './builder.js';
 import { decideStep, type DecideInput } from './decide.js';
 import { feedback, phase2, phase34, reanalyse } from './phases.js';
 import { totalTokens } from './plan.js';
+import { needsReview, reviewStep } from './review.js';
 import type { EngineEnv, Step, StepResult } from './types.js';
 
 export function runStep(d: Discussion, step: Step, env: EngineEnv, input: DecideInput = {}): StepResult {
@@ -33,6 +34,15 @@ export function runStep(d: Discussion, step: Step, env: EngineEnv, input: Decide
       if (d.messages.length >= env.settings.number('limits.max_messages_per_discussion'))
         b.note(`message limit ${env.settings.number('limits.max_messages_per_discussion')} reached: forced to phase 5`);
       decideStep(d, env, b, input);
+      // The agent review of the new order runs in the same step, so the decision and its review are committed
+      // together (no extra round trip, no window where the order stands unreviewed).
+      if (b.out.status === 'DECIDED' && b.out.finalDecision) {
+        const after = applyStep(d, b.out);
+        if (needsReview(after)) reviewStep(after, env, b);
+      }
+      break;
+    case 'agent_review':
+      reviewStep(d, env, b);
       break;
     case 'idle':
       break;

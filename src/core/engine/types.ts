@@ -4,6 +4,7 @@ import type { Provider } from '../provider.js';
 import type { Settings } from '../settings.js';
 import type { AgentDef, Discussion, InboxItem, KpiRow, Member, OrderRow, Status } from '../types.js';
 import type { AgentMemory } from '../memory.js';
+import type { AgentObjection } from '../rules/review.js';
 
 export type Step =
   | { kind: 'start' }
@@ -11,6 +12,7 @@ export type Step =
   | { kind: 'feedback'; agents: string[] }
   | { kind: 'phase34'; agents: string[] }
   | { kind: 'decide' }
+  | { kind: 'agent_review' }
   | { kind: 'timeout' }
   | { kind: 'idle'; reason: string };
 
@@ -46,4 +48,6 @@ export interface StepResult {
   executionStatus?: string;
   inbox: Omit<InboxItem, 'inbox_id'>[];
   notes: string[];
+  // An objection the agent review files against the council's own order (queued as an objection.process task).
+  agentObjection?: AgentObjection;
 }

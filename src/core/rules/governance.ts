@@ -4,6 +4,33 @@ import type { AgentContext } from '../provider.js';
 import type { Facts } from './facts.js';
 import { opinions, type L } from './shared.js';
 
+// The monthly overtime above which more load is a legal risk (Japan's 36 agreement's ordinary limit).
+export const OVERTIME_LIMIT_MONTHLY = 45;
+// Working days a month, turning a daily overtime mean into a monthly figure.
+export const WORKDAYS_MONTHLY = 20;
+
+// What ethics fails in any text of the plan: the specialists' suggestions, or the decider's own order (seed 000 §7).
+export function ethicsConcerns(text: string, t: L): string[] {
+  const concerns: string[] = [];
+  if (/監視|位置情報|尾行|surveil|track(ing)? (his|her|their) location|monitor (his|her|their) private/i.test(text))
+    concerns.push(t('本人の私生活を監視する要素が含まれる', 'The plan includes surveillance of private life'));
+  if (/罰|降格|減給|解雇|punish|demot|pay cut|\bfire\b|dismiss/i.test(text))
+    concerns.push(t('懲罰的な措置が含まれる', 'The plan includes punitive measures'));
+  if (/診断|病歴|通院|diagnos|medical history/i.test(text))
+    concerns.push(t('健康情報の取り扱いが含まれる', 'The plan handles health information'));
+  return concerns;
+}
+
+// The legal concern any text of the plan can raise by itself: personal data given to others.
+export function disclosureConcerns(text: string, t: L): string[] {
+  return /第三者|外部に共有|share (his|her|their|personal) data|third part/i.test(text)
+    ? [t('本人同意のない個人情報の第三者提供', 'Disclosure of personal data to third parties without consent')]
+    : [];
+}
+
+// Text that raises a goal, a quota or a target: more load on the member.
+export const RAISES = /増やす|引き上げ|\braise\b|increase (the )?(goal|quota|target)/i;
+
 export function governance(
   ctx: AgentContext,
   kind: 'ethics' | 'legal',
@@ -16,14 +43,8 @@ export function governance(
     opinions(ctx)
       .map((o) => o.c.recommendation.description)
       .join(' ');
-  const concerns: string[] = [];
   if (kind === 'ethics') {
-    if (/監視|位置情報|尾行|surveil|track(ing)? (his|her|their) location|monitor (his|her|their) private/i.test(text))
-      concerns.push(t('本人の私生活を監視する要素が含まれる', 'The plan includes surveillance of private life'));
-    if (/罰|降格|減給|解雇|punish|demot|pay cut|\bfire\b|dismiss/i.test(text))
-      concerns.push(t('懲罰的な措置が含まれる', 'The plan includes punitive measures'));
-    if (/診断|病歴|通院|diagnos|medical history/i.test(text))
-      concerns.push(t('健康情報の取り扱いが含まれる', 'The plan handles health information'));
+    const concerns = ethicsConcerns(text, t);
     return {
       check_result: concerns.length ? 'FAIL' : 'PASS',
       concerns,
@@ -35,15 +56,10 @@ export function governance(
           ),
     };
   }
-  if (/第三者|外部に共有|share (his|her|their|personal) data|third part/i.test(text))
-    concerns.push(
-      t('本人同意のない個人情報の第三者提供', 'Disclosure of personal data to third parties without consent'),
-    );
-  const monthly = f.overtimeRecent * 20;
-  const raises = opinions(ctx).some((o) =>
-    /増やす|引き上げ|\braise\b|increase (the )?(goal|quota|target)/i.test(o.c.recommendation.description),
-  );
-  if (monthly > 45 && raises)
+  const concerns = disclosureConcerns(text, t);
+  const monthly = f.overtimeRecent * WORKDAYS_MONTHLY;
+  const raises = opinions(ctx).some((o) => RAISES.test(o.c.recommendation.description));
+  if (monthly > OVERTIME_LIMIT_MONTHLY && raises)
     concerns.push(
       t(
         `時間外労働が月${Math.round(monthly)}時間相当で上限45時間を超える恐れがある中での負荷増`,
@@ -55,7 +71,7 @@ export function governance(
     concerns,
     notes: concerns.length
       ? t('法令上のリスクがあるため保留', 'On hold: legal risk')
-      : monthly > 45
+      : monthly > OVERTIME_LIMIT_MONTHLY
         ? t(
             `残業は月${Math.round(monthly)}時間相当で注意が必要だが、推奨施策は負荷を増やさないため問題なし`,
             `Overtime runs at about ${Math.round(monthly)} h a month and needs watching, but no recommended action adds load`,

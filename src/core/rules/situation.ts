@@ -18,6 +18,15 @@ export function situationReport(ctx: AgentContext, f: Facts, t: L): ContentOf<'S
         `previously ${f.change.from}, ${f.declineDays} days of decline`,
       ),
     });
+  // The metric the trigger is about, flagged when it cannot be measured: the analyst's review checks the order's
+  // success criteria against this flag (seed 000 §7).
+  else
+    points.push({
+      metric: f.metric,
+      value: t('データ不足', 'insufficient data'),
+      change: '',
+      note: t(`データ点${f.points}件`, `${f.points} data points`),
+    });
   if (f.loginStreak !== null)
     points.push({
       metric: 'login_streak',

@@ -162,7 +162,10 @@ describe('beyond the token budget', () => {
     expect(pos.user).toContain(
       '<data name="summary_of_earlier_messages">\n[P1 analyst SITUATION_REPORT] contacts fell',
     );
-    expect(run.d.notes).toEqual(['summarised: earlier messages passed 1000 tokens']);
+    // The agent review's note (seed 000 §7) aside.
+    expect(run.d.notes.filter((n) => !n.startsWith('agent review'))).toEqual([
+      'summarised: earlier messages passed 1000 tokens',
+    ]);
   });
 });
 

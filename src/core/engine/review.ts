@@ -1,0 +1,56 @@
+// The agent review (seed 000 §7): after Phase 6, and before any order is reported on, the council reads its own order.
+import { reviewOrder } from '../rules/review.js';
+import type { Discussion } from '../types.js';
+import type { Builder } from './builder.js';
+import type { EngineEnv } from './types.js';
+
+// A decision is reviewed once: the note naming it is the mark, and the note of a filed objection is what the
+// per-discussion limit counts (notes live with the discussion, so the count survives every later step).
+const mark = (decisionId: string) => `agent review ${decisionId}:`;
+const FILED = /^agent review \S+: objection by /;
+
+// Orders still waiting: nothing was reported on them, so an objection can still change them. A discussion decided
+// before reviews existed, whose orders were reported on, is not reviewed after the fact.
+const UNREPORTED = ['', 'PENDING', 'NOT_STARTED'];
+
+export function needsReview(d: Discussion): boolean {
+  const id = d.final_decision?.decision_id;
+  return (
+    d.status === 'DECIDED' &&
+    typeof id === 'string' &&
+    UNREPORTED.indexOf(d.execution_status) >= 0 &&
+    !d.notes.some((n) => n.indexOf(mark(id)) === 0)
+  );
+}
+
+export function agentObjections(d: Discussion): number {
+  return d.notes.filter((n) => FILED.test(n)).length;
+}
+
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').slice(0, 300);
+
+// Ethics, legal and the analyst (those active) review the order; the first objection within the limit is filed
+// (the caller queues it through the ordinary objection path), the others are noted.
+export function reviewStep(d: Discussion, env: EngineEnv, b: Builder): void {
+  const id = String(d.final_decision?.decision_id ?? '');
+  const on = env.agents.filter((a) => a.active).map((a) => a.agent_id);
+  const found = reviewOrder(d, env.members, env.settings.get<string[]>('actions.allow_list'), env.lang).filter(
+    (f) => on.indexOf(f.objector) >= 0,
+  );
+  const limit = env.settings.number('limits.agent_objections_per_discussion');
+  if (!found.length) {
+    b.note(
+      `${mark(id)} no objection from ${['ethics', 'legal', 'analyst'].filter((a) => on.indexOf(a) >= 0).join(', ')}`,
+    );
+    return;
+  }
+  const [first, ...rest] = found;
+  if (agentObjections(d) < limit) {
+    b.note(`${mark(id)} objection by ${first.objector} (${first.kind}): ${oneLine(first.reason)}`);
+    b.out.agentObjection = first;
+  } else
+    b.note(
+      `${mark(id)} ${first.objector} would object (${first.kind}) but the limit of ${limit} agent objection(s) per discussion is reached: ${oneLine(first.reason)}`,
+    );
+  for (const f of rest) b.note(`${mark(id)} also found by ${f.objector} (${f.kind}): ${oneLine(f.reason)}`);
+}

@@ -1,0 +1,40 @@
+// The council objects to its own order through the built file (seed 000 §7): a trigger on a metric with no KPI data
+// ends in an order whose success criterion cannot be measured, so the analyst files a data_error objection.
+import { describe, expect, it } from 'vitest';
+import { council, messages, ok, settle, start, statuses } from '../../council-helpers.js';
+import { records } from '../../helpers.js';
+
+describe('an agent objection after Phase 6', () => {
+  it('is filed with source agent, re-decides, and leaves the audit chain intact', async () => {
+    const rt = await council();
+    await start(rt, {
+      type: 'kpi_decline',
+      source: 'human',
+      target_user_id: 'tanaka',
+      context: { metric: 'deals_closed' },
+      priority: 'HIGH',
+    });
+    await settle(rt);
+    const [id] = Object.keys(statuses(rt));
+    expect(statuses(rt)[id]).toBe('DECIDED');
+    const objections = records(rt, 'objections');
+    expect(objections).toHaveLength(1);
+    expect(objections[0]).toMatchObject({ discussion_id: id, source: 'agent', objector: 'analyst' });
+    expect(String(objections[0].reason)).toMatch(/deals_closed/);
+    // The analyst's data error reopens after re-analysis, then the decider decides again.
+    expect(String(objections[0].resolution)).toMatch(/^データの誤りのため再分析して再議論; /);
+    expect(objections[0].status).toBe('RESOLVED');
+    // Re-analysis cannot find the data either: the decider keeps the original order and says why.
+    expect(String(objections[0].resolution)).toMatch(/再検討の結果、原案（DEC-\S+）を維持：/);
+    const ms = messages(rt, id);
+    expect(ms.filter((m) => m.message_type === 'SITUATION_REPORT')).toHaveLength(2);
+    expect(ms.filter((m) => m.message_type === 'DECISION_DELIBERATION')).toHaveLength(2);
+    expect(ms.find((m) => m.message_type === 'OBJECTION')).toMatchObject({ speaker: 'analyst', phase: 5 });
+    const row = records(rt, 'discussions').find((r) => r.discussion_id === id)!;
+    expect(String(row.notes)).toMatch(/agent review DEC-\S+: objection by analyst \(data_error\)/);
+    // Only one agent objection per discussion: the queue holds one objection.process, done.
+    const queued = records(rt, 'queue').filter((r) => r.type === 'objection.process');
+    expect(queued.map((r) => [r.status, r.from])).toEqual([['done', 'analyst']]);
+    expect(ok(await rt.run('verifyAudit', [], { kind: 'editor' })).ok).toBe(true);
+  });
+});
