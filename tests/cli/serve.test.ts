@@ -107,6 +107,9 @@ describe('kaigi serve', () => {
     const rt = await Runtime.open(book, { triggerDelays: { afterMaxMs: 0 } });
     let taskId = '';
     try {
+      // The demo team, so the trigger's member passes the door.
+      const seeded = await rt.run('seedDemoData', [], { kind: 'menu' });
+      expect(seeded.ok, seeded.error?.message).toBe(true);
       const started = await rt.run('startDiscussion', [demoTrigger()], { kind: 'server' });
       expect(started.ok, started.error?.message).toBe(true);
       taskId = (started.value as { task_id: string }).task_id;
