@@ -173,7 +173,7 @@ describe('the REST API on kaigi serve', () => {
     >[];
     // The queued discussion names the client that asked; each order report names the client that reported.
     expect(audit.some((r) => r.event === 'enqueue' && r.actor === 'api:c-coordinator')).toBe(true);
-    expect(audit.filter((r) => r.event === 'order_report').every((r) => r.actor === 'c-worker')).toBe(true);
+    expect(audit.filter((r) => r.event === 'order_report').every((r) => r.actor === 'api:c-worker')).toBe(true);
     expect(audit.some((r) => r.event === 'order_report')).toBe(true);
     for (const tab of ['API Log', 'Audit', 'Queue', 'Orders', 'Discussion Log']) {
       const text = kaigi(['export', '--workbook', book, '--tab', tab]).stdout;
