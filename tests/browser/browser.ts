@@ -4,7 +4,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type ConsoleMessage, chromium, type Locator, type Page } from 'playwright-core';
-import { council, decline, nextDay, settle, START, start, statuses, surveillance } from '../council-helpers.js';
+import {
+  council,
+  decline,
+  nextDay,
+  setSetting,
+  settle,
+  START,
+  start,
+  statuses,
+  surveillance,
+} from '../council-helpers.js';
 import { records } from '../helpers.js';
 import { root, type Served, serve } from '../cli/serve-process.js';
 
@@ -120,6 +130,9 @@ export async function book(
       if (['DECIDED', 'CLOSED'].indexOf(statuses(rt)[id]) < 0) throw new Error(`expected ${id} decided`);
     let escalated: string | undefined;
     if (opts.escalated) {
+      // The book is made on the runtime's clock in January and served on the real one months later: without a long
+      // timeout the escalation's timer (discussion.escalation_timeout_hours) would end it as TIMEOUT at once.
+      await setSetting(rt, 'discussion.escalation_timeout_hours', '1000000');
       await start(rt, surveillance());
       await settle(rt);
       escalated = Object.keys(statuses(rt)).find((id) => decided.indexOf(id) < 0)!;

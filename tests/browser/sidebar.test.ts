@@ -146,7 +146,9 @@ describe.sequential('the sidebar in chromium', () => {
     const { page } = await sidebar();
     await tab(page, /^Inbox/);
     const list = page.getByRole('list', { name: 'Inbox' });
-    const item = list.getByRole('listitem').first();
+    // An agent's item (the ethics alert): a reply becomes a directive to the agent that wrote it; the system's own
+    // notices (the watcher's anomaly alerts) have no agent to direct.
+    const item = list.getByRole('listitem').filter({ hasText: 'E004' }).first();
     await item.waitFor();
     await screenshot(page, 'en', 'inbox');
     const reply = 'Ask the member first; never monitor location';
