@@ -5,6 +5,7 @@ import { briefMessage } from '../../core/prompt.js';
 import type { ContentOf, Message } from '../../core/messages.js';
 import type { Council } from '../council.js';
 import { queueActivity } from './busy.js';
+import { type OutcomeView, outcomeView } from './outcome-view.js';
 import { typeLabel } from './labels.js';
 import { plainCell, text } from './plain.js';
 
@@ -78,6 +79,8 @@ export interface DiscussionView {
   estimate: { tokens: number; cost_usd: number } | null;
   spent: { tokens: number; cost_usd: number; by_phase: string };
   notes: string[];
+  // Once the review measured the decision: its verdict, numbers and what memory learned (else null).
+  outcome: OutcomeView | null;
 }
 
 // Phases as GET /tasks/{id} reports them (src/core/api-progress.ts, the timing `kaigi run --json` measures), in the
@@ -233,5 +236,6 @@ export function discussionView(c: Council, id: string): DiscussionView {
       by_phase: text(row.spent_by_phase),
     },
     notes: d.notes,
+    outcome: d.outcome_evaluated ? outcomeView(c, d.discussion_id) : null,
   };
 }
