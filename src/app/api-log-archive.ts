@@ -19,6 +19,8 @@ import type { Book } from './retention-move.js';
 import { readColumns, timeOf } from './retention-read.js';
 
 const audit = rowsOf('audit');
+// API Log rows per move: copied, read back and removed in a few calls; more wait for the next move of the run.
+const ROWS_PER_MOVE = 5000;
 
 // The batches the spreadsheet's Audit tab records (their first rows and counts), in chain order.
 function batchesOf(council: Council): ApiLogBatch[] {
@@ -62,6 +64,7 @@ export function moveApiLog(council: Council, openBook: () => Book): ApiLogMoved 
     through: Math.min(mark.through, times.length + 1),
     batches: batchesOf(council),
     timeOf: (row) => times[row - 2] ?? null,
+    maxRows: ROWS_PER_MOVE,
   });
   if (!plan.rows) return { rows: 0, nextDue: plan.nextDue, busy: false };
   const book = openBook();
@@ -99,7 +102,9 @@ export function moveApiLog(council: Council, openBook: () => Book): ApiLogMoved 
             rows: plan.rows,
             first_row: first,
             last_row: first + plan.rows - 1,
-            batches: plan.batches,
+            batches: plan.batches.length,
+            first_batch: plan.batches[0],
+            last_batch: plan.batches[plan.batches.length - 1],
           },
         },
       ],

@@ -264,14 +264,21 @@ function shiftUp(later: readonly MovingUnit[][], deleted: Record<string, number[
 
 // The API Log's rows past retention (src/app/api-log-archive.ts): counted in the report; returns when the next
 // batch comes due.
-function moveApiLogInto(council: Council, report: ArchiveReport, book: () => Book): number | null {
-  const r = moveApiLog(council, book);
-  if (r.rows) report.moved[tabByKey('api_log').name] = r.rows;
-  if (r.busy) {
-    report.done = false;
-    report.busy = true;
+function moveApiLogInto(council: Council, report: ArchiveReport, book: () => Book, deadline: number): number | null {
+  const name = tabByKey('api_log').name;
+  for (;;) {
+    const r = moveApiLog(council, book);
+    if (r.rows) report.moved[name] = (report.moved[name] ?? 0) + r.rows;
+    if (r.busy) {
+      report.done = false;
+      report.busy = true;
+    }
+    if (!r.rows || r.busy || r.nextDue === null || r.nextDue > council.now()) return r.nextDue;
+    if (Date.now() >= deadline) {
+      report.done = false;
+      return r.nextDue;
+    }
   }
-  return r.nextDue;
 }
 
 // The archive run (the archive.run task): moves what the plan says, batch by batch, until `deadline`.
@@ -314,7 +321,7 @@ export function runArchive(council: Council, self: string, deadline: number): Ar
   // Without an archive yet, the API Log's move opens one only when its rows are due.
   let apiLog: number | null = null;
   const apiLogFirst = !book;
-  if (apiLogFirst) apiLog = moveApiLogInto(council, report, () => (book = open(council, s, report)));
+  if (apiLogFirst) apiLog = moveApiLogInto(council, report, () => (book = open(council, s, report)), deadline);
   if (book) {
     const all = batches(plan.units, ROWS_PER_BATCH, UNITS_PER_BATCH);
     for (let b = 0; b < all.length; b++) {
@@ -343,7 +350,7 @@ export function runArchive(council: Council, self: string, deadline: number): Ar
       for (const [tab, n] of Object.entries(r.rows)) report.moved[tab] = (report.moved[tab] ?? 0) + n;
       shiftUp(all.slice(b + 1), r.deleted);
     }
-    if (report.done && !apiLogFirst) apiLog = moveApiLogInto(council, report, () => book!);
+    if (report.done && !apiLogFirst) apiLog = moveApiLogInto(council, report, () => book!, deadline);
     let left = report.done ? plan.audit : 0;
     while (left > 0) {
       if (Date.now() >= deadline) {

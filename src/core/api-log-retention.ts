@@ -32,6 +32,8 @@ export function planApiLogMove(input: {
   through: number;
   batches: readonly ApiLogBatch[];
   timeOf: (row: number) => number | null;
+  // At most this many rows per move (whole batches; the first batch due moves however long it is).
+  maxRows: number;
 }): ApiLogMovePlan {
   const none: ApiLogMovePlan = { rows: 0, batches: [], nextDue: null };
   if (!(input.days > 0)) return none;
@@ -48,6 +50,11 @@ export function planApiLogMove(input: {
     const at = input.timeOf(b.last - input.archived);
     if (at === null || at > limit) {
       nextDue = at === null ? null : at + input.days * DAY_MS;
+      break;
+    }
+    // More is due than one move takes: the rest is due now, for the next move.
+    if (moved.length && b.last - input.archived - 1 > input.maxRows) {
+      nextDue = input.now;
       break;
     }
     end = b.last;

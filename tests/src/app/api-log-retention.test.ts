@@ -67,7 +67,7 @@ describe('the API Log past retention', () => {
     expect(logRows(rt.workbook).slice(0, 6)).toEqual(all.slice(10));
     const events = records(rt, 'audit').filter((r) => r.event === 'api_log_archived');
     expect(events.map((e) => JSON.parse(String(e.payload_json)))).toEqual([
-      expect.objectContaining({ rows: 10, first_row: 2, last_row: 11, batches: [2, 7] }),
+      expect.objectContaining({ rows: 10, first_row: 2, last_row: 11, batches: 2, first_batch: 2, last_batch: 7 }),
     ]);
     expect(await verify(rt)).toMatchObject({ ok: true });
     // New calls after the move are still batched as the chain numbers them, and verify.
