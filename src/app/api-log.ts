@@ -4,7 +4,7 @@
 import { rowsOf } from '../../sheets-schema/index.js';
 import { sha256Hex } from '../adapters/gas/crypto.js';
 import { props } from '../adapters/gas/services.js';
-import type { Store } from '../adapters/gas/store.js';
+import type { Store, StoreState } from '../adapters/gas/store.js';
 import { endedMinutes, forgetMinutes, type SourceCounts } from '../adapters/gas/unauthorized-cache.js';
 import { callLabel } from '../core/api.js';
 import { API_LOG_BATCH, batchDigest } from '../core/api-log-digest.js';
@@ -68,9 +68,33 @@ function summaryRow(minute: number, counts: SourceCounts): unknown[] {
 }
 
 // Where the last batch of API Log rows ended (a Script Property read and written under the lock); absent before the
-// first batch of this release, so rows an earlier release wrote stay outside every batch.
-function readMark(): { through: number } | null {
-  return props.json<{ through: number } | null>(PROPERTY_KEYS.apiLogDigest, null);
+// first batch of this release, so rows an earlier release wrote stay outside every batch. `through` is a spreadsheet
+// row; `archived` the rows the archive run moved away, which batch numbers add (src/core/api-log-retention.ts).
+// `moving` is set by that run just before its commit removes `rows` rows from a tab `tail` rows long: a run killed
+// before it could write the mark again leaves it, and the next reader (under the lock, after the store's recovery)
+// tells from the tab's tail whether the removal happened.
+export interface ApiLogMark {
+  through: number;
+  archived: number;
+  moving?: { rows: number; tail: number };
+}
+
+export function readMark(state: StoreState): ApiLogMark | null {
+  const m = props.json<Partial<ApiLogMark> | null>(PROPERTY_KEYS.apiLogDigest, null);
+  if (!m) return null;
+  const mark: ApiLogMark = { through: Number(m.through) || 0, archived: Number(m.archived) || 0 };
+  if (m.moving) {
+    if ((state.tails.api_log?.last ?? 1) === m.moving.tail - m.moving.rows) {
+      mark.through -= m.moving.rows;
+      mark.archived += m.moving.rows;
+    }
+    writeMark(mark);
+  }
+  return mark;
+}
+
+export function writeMark(mark: ApiLogMark): void {
+  props.set({ [PROPERTY_KEYS.apiLogDigest]: JSON.stringify(mark) });
 }
 
 // Through a commit under the script lock, at the tail the store's state keeps: concurrent calls each get rows of
@@ -93,8 +117,9 @@ export function writeApiLog(
     const summaries = ended.filter((m) => m.counts.length > 0).map((m) => summaryRow(m.minute, m.counts));
     const rows = summaries.concat(entry ? [row(entry)] : []);
     const tail = state.tails.api_log?.last ?? 1;
-    const mark = readMark();
+    const mark = readMark(state);
     const through = mark ? mark.through : tail;
+    const archived = mark ? mark.archived : 0;
     const c = store.begin(state);
     const last = rows.length - 1;
     let first = tail + 1;
@@ -112,9 +137,9 @@ export function writeApiLog(
         actor: 'system',
         event: API_LOG_BATCH,
         tab: '',
-        row_key: `API Log:${through + 1}`,
+        row_key: `API Log:${through + 1 + archived}`,
         payload: {
-          first_row: through + 1,
+          first_row: through + 1 + archived,
           row_count: pending,
           batch_sha256: batchDigest(earlier.concat(rows), sha256Hex),
         },
@@ -122,8 +147,7 @@ export function writeApiLog(
     }
     if (rows.length || digest) {
       c.run(new Date(entry ? entry.time : now).toISOString());
-      if (digest || !mark)
-        props.set({ [PROPERTY_KEYS.apiLogDigest]: JSON.stringify({ through: digest ? lastRow : through }) });
+      if (digest || !mark) writeMark({ through: digest ? lastRow : through, archived });
     }
     forgetMinutes(ended.map((m) => m.minute));
     return rows.length;

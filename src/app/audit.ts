@@ -4,6 +4,7 @@ import { verifyChain } from '../core/audit.js';
 import { type AuditRecord, checkRows, type RowProblem, type TabRows } from '../core/audit-check.js';
 import { parsePointer } from '../core/cells.js';
 import { checkApiLog } from '../core/api-log-digest.js';
+import { archivedRows } from '../core/api-log-retention.js';
 import { sha256Hex } from '../adapters/gas/crypto.js';
 import type { Store } from '../adapters/gas/store.js';
 
@@ -65,6 +66,16 @@ function checkOverflow(places: TabRows[], blobs: Record<string, { rows: unknown[
   return null;
 }
 
+// The API Log as its batches number it: the archive's first rows (as many as the chain records as archived; a copy a
+// killed run left below them is not the log's), then the spreadsheet's. A row of the archive removed or altered
+// changes a batch's digest, or leaves fewer rows than the chain says.
+function apiLogRows(events: readonly AuditRecord[], main: Store, archive: Store | null): unknown[][] {
+  const n = archivedRows(events);
+  const kept = n && archive ? archive.readWhole('api_log').slice(0, n) : [];
+  const gap: unknown[][] = Array.from({ length: n - kept.length }, () => new Array(rowsOf('api_log').width).fill(''));
+  return kept.concat(gap, main.readWhole('api_log'));
+}
+
 // One read per tab and source. `stores` run oldest first: the archive, then the spreadsheet.
 export function verifyAudit(main: Store, archive?: Store | null): AuditReport {
   const sources: Source[] = (archive ? [{ store: archive, archive: true }] : []).concat([
@@ -103,6 +114,6 @@ export function verifyAudit(main: Store, archive?: Store | null): AuditReport {
   const problem =
     checkRows(events, places, sha256Hex) ??
     checkOverflow(places, blobs) ??
-    checkApiLog(events, main.readWhole('api_log'), tabByKey('api_log').name, sha256Hex);
+    checkApiLog(events, apiLogRows(events, main, archive ?? null), tabByKey('api_log').name, sha256Hex);
   return problem ? { ok: false, rows: chain.length, problem } : { ok: true, rows: chain.length };
 }

@@ -24,6 +24,8 @@ import {
   type RetentionYears,
   SHEETS_CELL_LIMIT,
 } from '../core/retention-plan.js';
+import { DAY_MS } from '../core/api-log-retention.js';
+import { moveApiLog } from './api-log-archive.js';
 import type { Council } from './council.js';
 import {
   type BatchResult,
@@ -132,7 +134,7 @@ export function scheduleArchive(council: Council): { queued: boolean } {
   let s = readSchedule();
   if (!s) {
     // First look at this spreadsheet: the oldest rows say when anything can come due.
-    s = { v: 1, next: firstDue(council.store, now), other: 0, shaped: '', pending: [] };
+    s = { v: 1, next: firstDue(council, now), other: 0, shaped: '', pending: [] };
     writeSchedule(s);
   }
   const state = council.store.readState();
@@ -143,7 +145,8 @@ export function scheduleArchive(council: Council): { queued: boolean } {
 }
 
 // The oldest row of each tab that moves, read once: nothing can come due before the earliest of their dates.
-function firstDue(store: Store, now: number): number {
+function firstDue(council: Council, now: number): number {
+  const store = council.store;
   const state = store.readState();
   const years = retentionYears();
   const firstDate: Record<string, string> = {
@@ -166,6 +169,11 @@ function firstDue(store: Store, now: number): number {
     );
     // An unreadable date: look now rather than guess.
     due = Math.min(due, at === null ? now : addYears(at, years[tab]));
+  }
+  const days = Math.max(0, Number(council.settings().number('api.log_retention_days')) || 0);
+  if (days && (state.tails.api_log?.last ?? 1) >= 2) {
+    const at = timeOf(store.sheet('api_log').getRange(2, 1, 1, 1).getValues()[0][0]);
+    due = Math.min(due, at === null ? now : at + days * DAY_MS);
   }
   return due;
 }
@@ -254,6 +262,25 @@ function shiftUp(later: readonly MovingUnit[][], deleted: Record<string, number[
   }
 }
 
+// The API Log's rows past retention (src/app/api-log-archive.ts): counted in the report; returns when the next
+// batch comes due.
+function moveApiLogInto(council: Council, report: ArchiveReport, book: () => Book, deadline: number): number | null {
+  const name = tabByKey('api_log').name;
+  for (;;) {
+    const r = moveApiLog(council, book);
+    if (r.rows) report.moved[name] = (report.moved[name] ?? 0) + r.rows;
+    if (r.busy) {
+      report.done = false;
+      report.busy = true;
+    }
+    if (!r.rows || r.busy || r.nextDue === null || r.nextDue > council.now()) return r.nextDue;
+    if (Date.now() >= deadline) {
+      report.done = false;
+      return r.nextDue;
+    }
+  }
+}
+
 // The archive run (the archive.run task): moves what the plan says, batch by batch, until `deadline`.
 export function runArchive(council: Council, self: string, deadline: number): ArchiveReport {
   const now = council.now();
@@ -291,6 +318,10 @@ export function runArchive(council: Council, self: string, deadline: number): Ar
   report.cells.planned = cells.used;
   s.other = cells.other;
   if (!book && (plan.units.length || plan.audit)) book = open(council, s, report);
+  // Without an archive yet, the API Log's move opens one only when its rows are due.
+  let apiLog: number | null = null;
+  const apiLogFirst = !book;
+  if (apiLogFirst) apiLog = moveApiLogInto(council, report, () => (book = open(council, s, report)), deadline);
   if (book) {
     const all = batches(plan.units, ROWS_PER_BATCH, UNITS_PER_BATCH);
     for (let b = 0; b < all.length; b++) {
@@ -319,6 +350,7 @@ export function runArchive(council: Council, self: string, deadline: number): Ar
       for (const [tab, n] of Object.entries(r.rows)) report.moved[tab] = (report.moved[tab] ?? 0) + n;
       shiftUp(all.slice(b + 1), r.deleted);
     }
+    if (report.done && !apiLogFirst) apiLog = moveApiLogInto(council, report, () => book!, deadline);
     let left = report.done ? plan.audit : 0;
     while (left > 0) {
       if (Date.now() >= deadline) {
@@ -338,7 +370,7 @@ export function runArchive(council: Council, self: string, deadline: number): Ar
     report.cells.planned = plan.cells.after;
   }
   if (report.done) {
-    s.next = Math.min(plan.nextDue ?? Number.POSITIVE_INFINITY, now + RECHECK_MS);
+    s.next = Math.min(plan.nextDue ?? Number.POSITIVE_INFINITY, apiLog ?? Number.POSITIVE_INFINITY, now + RECHECK_MS);
     s.pending = [];
   }
   writeSchedule(s);

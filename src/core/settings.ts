@@ -11,12 +11,7 @@ export interface SettingDef {
   description: string;
 }
 
-const s = (
-  key: string,
-  value: string | number | boolean | object,
-  type: SettingType,
-  description: string,
-): SettingDef => ({
+const s = (key: string, value: unknown, type: SettingType, description: string): SettingDef => ({
   key,
   value: typeof value === 'object' ? JSON.stringify(value) : String(value),
   type,
@@ -279,6 +274,7 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
     'integer',
     'API Log rows joined to the audit chain at once, as one Audit row holding their digest (a busy tick joins any fewer)',
   ),
+  s('api.log_retention_days', 90, 'integer', 'Days before API Log rows move to the archive, by whole batch; 0: never'),
   s(
     'budget.reserve_share',
     0.5,

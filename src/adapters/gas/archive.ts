@@ -20,9 +20,9 @@ import { applyTab, findSheet, readHeader } from './tabs.js';
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
-// The archive holds every audited tab (verifyAudit reads each of them there), the Audit chain's older part and
-// the Overflow values of the rows it holds. Tabs that nothing moves to stay empty.
-export const ARCHIVE_TABS: readonly TabKey[] = AUDITED_TABS.concat(['audit', 'overflow']);
+// The archive holds every audited tab (verifyAudit reads each of them there), the Audit chain's older part,
+// the Overflow values of the rows it holds and the API Log's older rows. Tabs that nothing moves to stay empty.
+export const ARCHIVE_TABS: readonly TabKey[] = AUDITED_TABS.concat(['audit', 'overflow', 'api_log']);
 // Rows added to an archive tab at a time when it is full, as the store grows its own tabs.
 const GROW_BY = 500;
 
@@ -183,6 +183,24 @@ export class ArchiveTab {
         );
     }
   }
+}
+
+// Rows written at fixed rows of an archive tab from `first` (the API Log, kept as a prefix: a run repeated after a
+// kill writes the same rows to the same place, so none is there twice), and anything below them cleared (a longer
+// copy a killed run left is not the log's). Returns the rows as read back after a flush.
+export function placeAt(ss: Spreadsheet, tab: TabKey, first: number, rows: readonly unknown[][]): unknown[][] {
+  const sheet = findSheet(ss, tabByKey(tab));
+  if (!sheet) throw new StateError(`The archive has no ${tabByKey(tab).name} tab: the archive run repairs it first.`);
+  const width = rowsOf(tab).width;
+  const need = first + rows.length - 1;
+  const max = sheet.getMaxRows();
+  if (need > max) sheet.insertRowsAfter(max, need - max + GROW_BY);
+  if (rows.length)
+    sheet.getRange(first, 1, rows.length, width).setValues(rows.map((r) => r.slice(0, width) as unknown[]));
+  const last = sheet.getLastRow();
+  if (last > need) sheet.getRange(need + 1, 1, last - need, width).clearContent();
+  flushAll();
+  return rows.length ? sheet.getRange(first, 1, rows.length, width).getValues() : [];
 }
 
 // ---- removing rows from the spreadsheet ---------------------------------------------------------
