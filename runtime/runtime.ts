@@ -372,8 +372,7 @@ export class Runtime implements PoolHost {
     return this.spreadsheets.all().find(([x]) => x === id)?.[1].workbook;
   }
 
-  // The workbook, the spreadsheets the scripts created and the sidecar, as one snapshot (project-store.ts); a
-  // journal beside the same file is compacted.
+  // Workbook, created spreadsheets and sidecar as one snapshot (project-store.ts); the journal beside it compacted.
   save(file: string): Promise<void> {
     return saveProject(this, file);
   }

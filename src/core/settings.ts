@@ -57,12 +57,7 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
     'integer',
     'Tokens one input (a trigger context, a note, an objection, a message) may take in a prompt; a longer one is cut to its head and tail with a pointer to the full value (at least 200)',
   ),
-  s(
-    'limits.daily_token_budget',
-    2000000,
-    'integer',
-    'Tokens per day before the council falls back to rule-based agents',
-  ),
+  s('limits.daily_token_budget', 2000000, 'integer', 'Tokens a day before the council falls back to rules'),
   s(
     'limits.daily_cost_budget_usd',
     20,
