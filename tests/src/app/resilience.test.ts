@@ -1,7 +1,7 @@
 // Killed executions, hostile text, and tampering: nothing lost, nothing duplicated, nothing garbled, every change found.
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
-import { council, decline, messages, ok, settle, start, statuses } from '../../council-helpers.js';
+import { council, decline, messages, ok, setSetting, settle, start, statuses } from '../../council-helpers.js';
 import { column, records, rowValues } from '../../helpers.js';
 
 // What must be identical between an undisturbed run and a killed-and-resumed one. Times differ by
@@ -80,6 +80,12 @@ describe('hostile and oversized text', () => {
     const hostile = ['=IMPORTXML("http://x","//a")', '+cmd', '-1+2', '@SUM(A1)'];
     const long = '会議の記録。'.repeat(20000);
     expect(long.length).toBe(120000);
+    // A trigger type a person added to Settings that looks like a formula (the door lets in only listed types).
+    await setSetting(
+      rt,
+      'triggers.types',
+      JSON.stringify([{ type: hostile[0], label_ja: hostile[1], label_en: hostile[2] }]),
+    );
     await start(rt, {
       type: hostile[0],
       source: 'human',
