@@ -5,6 +5,7 @@ import type { Store } from '../../adapters/gas/store.js';
 const cols = rowsOf('queue');
 const PAYLOAD = cols.index('payload_json');
 const STATUS = cols.index('status');
+const AVAILABLE = cols.index('available_at');
 
 export interface QueueActivity {
   // Any task queued or being processed.
@@ -14,7 +15,8 @@ export interface QueueActivity {
   discussions: string[];
 }
 
-// One read of two columns (payload and status), from the queue head (rows before it are finished) to the tail.
+// One read of the columns from payload to available_at, from the queue head (rows before it are finished) to the
+// tail. Work scheduled for later (an escalation's timer, a retry's back-off) is not activity now.
 export function queueActivity(store: Store): QueueActivity {
   const state = store.readState();
   const head = Math.max(2, state.queueHead);
@@ -22,13 +24,16 @@ export function queueActivity(store: Store): QueueActivity {
   if (last < head) return { busy: false, discussions: [] };
   const values = store
     .sheet('queue')
-    .getRange(head, PAYLOAD + 1, last - head + 1, STATUS - PAYLOAD + 1)
+    .getRange(head, PAYLOAD + 1, last - head + 1, AVAILABLE - PAYLOAD + 1)
     .getValues();
+  const now = Date.now();
   const discussions: string[] = [];
   let busy = false;
   for (const v of values) {
     const status = v[STATUS - PAYLOAD];
     if (status !== 'queued' && status !== 'processing') continue;
+    const at = v[AVAILABLE - PAYLOAD];
+    if (status === 'queued' && at instanceof Date && at.getTime() > now) continue;
     busy = true;
     const m = /"discussion_id":"(DISC-[0-9-]+)"/.exec(String(v[0]));
     if (m && discussions.indexOf(m[1]) < 0) discussions.push(m[1]);
