@@ -6,7 +6,8 @@ import { council, decline, messages, nextDay, ok, start } from '../../council-he
 import { gas, records } from '../../helpers.js';
 
 const DAY = 24 * 3600_000;
-const MEMBERS = ['U001', 'U002', 'U003', 'U004', 'U005'];
+// The demo team's members (the trigger door lets in only members of the Members tab).
+const MEMBERS = ['tanaka', 'sato', 'suzuki', 'takahashi', 'ito'];
 
 // 60 days: a discussion every third day, the daily watcher and review firing each day.
 async function sixtyDays(): Promise<Runtime> {
