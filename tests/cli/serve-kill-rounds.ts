@@ -3,6 +3,7 @@
 // have been answered for two requests, and the audit chain must verify.
 import path from 'node:path';
 import { demoTrigger } from '../../src/core/demo-data.js';
+import { Runtime } from '../../runtime/runtime.js';
 import { seededRandom } from '../../tools/seeded-random.js';
 import { spawnSync } from 'node:child_process';
 import { KAIGI, kaigi, root, type Served, serve } from './serve-process.js';
@@ -131,8 +132,24 @@ export async function killRounds(o: KillOptions): Promise<{ report: KillReport; 
     verifyOutput: '',
     wallMs: 0,
   };
-  // A fresh workbook (set up by its first serve), then the coordinator tokens.
-  await (await serve(book)).stop('SIGTERM');
+  // A new workbook with the demo team (the trigger door lets in only members), then the coordinator tokens.
+  const demo = kaigi(['run', '--demo', '--workbook', book]);
+  if (demo.status !== 0) throw new Error(`kaigi run --demo failed: ${demo.stderr}`);
+  // Thousands of discussions from a few clients: the per-client and shared API budgets (issue 22) would refuse most of
+  // them with 429, and this test is about durability, not budgets.
+  const rt = await Runtime.open(book);
+  try {
+    for (const [key, value] of [
+      ['limits.daily_token_budget', '100000000000'],
+      ['api.client_daily_tokens', '100%'],
+    ]) {
+      const r = await rt.run('updateSetting', [{ key, value }], { kind: 'server' });
+      if (!r.ok) throw new Error(`updateSetting ${key} failed: ${r.error?.message}`);
+    }
+    await rt.save(book);
+  } finally {
+    await rt.close();
+  }
   const tokens: string[] = [];
   for (let i = 0; i < o.tokens; i++) {
     const made = kaigi(['token', 'create', '--workbook', book, '--role', 'coordinator', '--name', `kill-${i}`]);
