@@ -315,8 +315,9 @@ export class Runtime implements PoolHost {
       second: d.getUTCSeconds(),
       timezone: 'UTC',
     };
-    // An installable trigger runs as the user who created it.
-    return this.run(t.handler, [event], { ...opts, kind: 'trigger', user: t.owner });
+    // An installable trigger runs as the user who created it; a test's snippet stands in for its handler.
+    const fn = opts.code === undefined ? t.handler : SNIPPET;
+    return this.run(fn, [event], { ...opts, kind: 'trigger', user: t.owner });
   }
 
   // Moves the clock to each next trigger time and fires what is due, until `until` holds or nothing is scheduled.
@@ -381,8 +382,7 @@ export class Runtime implements PoolHost {
     return openProject(file, opts, (o) => new Runtime(o));
   }
 
-  // From now on every change is journaled beside `file` before an execution's end is reported (`kaigi serve`): the
-  // workbook must have been saved there, or opened from there, first.
+  // Every change journaled beside `file` before an execution's end is reported (`kaigi serve`); saved/opened there.
   async attachJournal(file: string): Promise<void> {
     if (this.journal) throw new Error('this runtime is journaling already');
     this.journal = await Journal.open(journalFile(file), {
