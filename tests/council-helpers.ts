@@ -116,7 +116,10 @@ const DAY_MS = 24 * 3600_000;
 
 // Fires every trigger due until the queue is empty (discussions run to their end, reviews and refreshes too).
 async function drain(rt: Runtime): Promise<void> {
-  await rt.runTriggers(() => records(rt, 'queue').every((q) => q.status !== 'queued' && q.status !== 'processing'), {
+  // Work scheduled for later (an escalation's timer) is not work to drain now.
+  const pending = (q: Record<string, unknown>) =>
+    (q.status === 'queued' && (q.available_at as Date).getTime() <= rt.clock.now()) || q.status === 'processing';
+  await rt.runTriggers(() => !records(rt, 'queue').some(pending), {
     maxFirings: 400,
     maxClockMs: DAY_MS,
   });
