@@ -3,6 +3,7 @@ import type { Message, MessageType } from './messages.js';
 import type { AgentDef, KpiRow, Member, Priority, Trigger } from './types.js';
 import type { Bands, Weights } from './confidence.js';
 import type { AgentMemory } from './memory.js';
+import type { Weighing } from './votes.js';
 
 // The decider answers Phases 5 and 6 in one call: a deliberation and an order. A council agent mentioned in a room
 // gives a ROOM_ANSWER.
@@ -53,6 +54,12 @@ export interface AgentContext {
   outcome?: { verdict: string; error: number | null; measured: unknown };
   // The room a mention came from, when the agent answers in a room.
   room?: RoomContext;
+  // What each KPI metric means, beyond the built-in descriptions (Settings kpi.metric_descriptions).
+  metricNotes?: Record<string, string>;
+  // The decider is given the weights and votes Kaigi computed; it explains and decides, it does not count.
+  weighing?: Weighing;
+  // The order under review, when governance judges the decider's own order after Phase 6.
+  draftOrder?: Record<string, unknown>;
 }
 
 export interface AgentRequest {
@@ -61,6 +68,9 @@ export interface AgentRequest {
   phase: number;
   expect: Expectation;
   context: AgentContext;
+  // Sent first and shared by every call of a discussion's phase, so a vendor can cache it (src/core/prompt-preamble.ts).
+  preamble?: string;
+  // The agent's role prompt, then its own part (memory, inputs, task).
   system: string;
   user: string;
 }

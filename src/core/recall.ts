@@ -106,7 +106,8 @@ export function recall(
   const isCase = (l: Learning) => {
     if (l.scope !== 'case' || !l.is_active) return false;
     const c = caseOf(l);
-    return c.discussion_id !== exclude && c.verdict !== '';
+    // A case with no verdict yet, or an inconclusive one, says nothing about what works: it would only take a slot.
+    return c.discussion_id !== exclude && c.verdict !== '' && c.verdict !== 'inconclusive';
   };
   const theirs = subject ? ranked(m, q, byRow, o.k, o, (l) => isCase(l) && caseOf(l).member === subject) : [];
   const cases = theirs.concat(

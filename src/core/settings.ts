@@ -254,6 +254,7 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
     'json',
     'Action types an execution order may contain; anything else is rejected',
   ),
+  s('kpi.metric_descriptions', {}, 'json', 'What each KPI metric means, for prompts: {"metric": "meaning"}'),
   s('api.rate_limit_per_minute', 60, 'integer', 'Web API requests per token per minute'),
   s('api.max_body_bytes', 100000, 'integer', 'Largest web API request body accepted'),
   s('api.max_kpi_rows', 1000, 'integer', 'KPI rows one POST /kpi or record_kpi call may send; more are refused (413)'),

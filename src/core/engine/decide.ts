@@ -5,7 +5,7 @@ import type { AgentContext } from '../provider.js';
 import type { Discussion } from '../types.js';
 import { ask, valid, type Answer } from './ask.js';
 import type { Builder } from './builder.js';
-import { context, request, visible } from './requests.js';
+import { context, request, visible, weighingOf } from './requests.js';
 import type { EngineEnv } from './types.js';
 
 export interface DecideInput {
@@ -28,7 +28,8 @@ export function decideStep(d: Discussion, env: EngineEnv, b: Builder, input: Dec
   const decider = env.agents.find((a) => a.group === 'decider' && a.active);
   const decisionId = env.nextDecisionId();
   const v = visible(d, env, () => true);
-  const ctx = context(d, env, v, { decisionId, objection: input.objection, guidance: input.guidance });
+  const weighing = weighingOf(d, env);
+  const ctx = context(d, env, v, { decisionId, objection: input.objection, guidance: input.guidance, ...weighing });
   let answer: Answer | null = null;
   if (decider) {
     const [a] = ask(env, [request(d, env, decider, 5, 'DECISION', ctx)], false);
@@ -61,6 +62,16 @@ export function decideStep(d: Discussion, env: EngineEnv, b: Builder, input: Dec
   }
   if (!answer) throw new Error('no active decider in the council');
   const c = answer.content as { deliberation: ContentOf<'DECISION_DELIBERATION'>; order: OrderAnswer };
+  // The record keeps Kaigi's count, whatever a model wrote of weights and votes: the decider explains, it does not
+  // count. The rule-based decider counts with the same function and adds memory's and people's weight to its votes.
+  if (weighing.weighing && !/^rules/.test(answer.response.model)) {
+    c.deliberation.weight_assignment = weighing.weighing.weights.map(({ agent_id, weight, band }) => ({
+      agent_id,
+      weight,
+      band,
+    }));
+    c.deliberation.votes = weighing.weighing.votes;
+  }
   // The model gave days ahead; the stored order holds the date they lead to from today in the script's time zone.
   const order = orderFromAnswer(c.order, decisionId, env.today);
   // What a plain vote of the specialists' first answers would have decided, and whether this order overturns it:

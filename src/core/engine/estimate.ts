@@ -1,22 +1,44 @@
 // The tokens a discussion is expected to take before it starts (SPEC §4.7): every planned prompt, inputs bounded.
-import { buildUserText } from '../prompt.js';
+import { buildPreamble } from '../prompt-preamble.js';
+import { buildUserText } from '../prompt-user.js';
+import type { Expectation } from '../provider.js';
+import { schemaFor } from '../providers/schema.js';
+import { findVendor } from '../providers/vendor-registry.js';
 import { estimateTokens } from '../tokens.js';
 import type { Message } from '../messages.js';
 import type { AgentDef, Discussion } from '../types.js';
-import { active } from './plan.js';
+import { active, expectOf } from './plan.js';
 import { context } from './requests.js';
 import type { EngineEnv } from './types.js';
 
-// What one answer costs as output, and again each time a later prompt shows it among the earlier messages.
-// The rule-based agents write long, fixed-shape answers: measured on the demo council (tests/src/core/estimate.test.ts
-// keeps them honest). A model asked through a JSON schema answers shorter: measured on the demo council answered by
-// the local model server (tests/src/app/start-estimate.test.ts). Real models vary, so the estimate is a forecast,
-// not a bound.
-const RULES = { answer: 180, shown: 250 };
-const MODEL = { answer: 120, shown: 140 };
+// What one answer costs as output, and again as its digest in each later prompt that shows it, by agent group. The
+// rule-based agents write long, fixed-shape answers (measured on the demo council: tests/src/core/estimate.test.ts
+// keeps them honest). A model's answers were measured on the demo council answered at real length by the local
+// model server's realistic mode (npm run bench -- --only realistic); real models vary, so this is a forecast, not a
+// bound.
+type Sizes = Record<AgentDef['group'], { answer: number; digest: number }>;
+const RULES: Sizes = {
+  specialist: { answer: 180, digest: 110 },
+  balancer: { answer: 180, digest: 110 },
+  governance: { answer: 120, digest: 60 },
+  decider: { answer: 600, digest: 100 },
+};
+const MODEL: Sizes = {
+  specialist: { answer: 700, digest: 190 },
+  balancer: { answer: 450, digest: 170 },
+  governance: { answer: 300, digest: 110 },
+  decider: { answer: 1300, digest: 120 },
+};
 
-function sizesOf(model: string): { answer: number; shown: number } {
+function sizesOf(model: string): Sizes {
   return model === 'rules' || model.indexOf('rules:') === 0 ? RULES : MODEL;
+}
+
+// The answer's JSON Schema goes with every call and counts as input; the rule-based agents are sent none.
+function schemaTokens(model: string, expect: Expectation, allowList: readonly string[]): number {
+  const vendor = findVendor(model.split(':')[0]);
+  if (!vendor) return 0;
+  return estimateTokens(JSON.stringify(schemaFor(expect, vendor.wire, allowList)));
 }
 
 export interface Estimate {
@@ -44,43 +66,49 @@ export interface ModelCost {
   cost_usd: number;
 }
 
-// Phases 1–5 as planned from the Agents tab: who is asked, and how many earlier messages each one is shown.
-function plan(env: EngineEnv): { agent: AgentDef; shown: number }[] {
+// Phases 1–5 as planned from the Agents tab: who is asked, for what, and whose answers each one is shown.
+function plan(env: EngineEnv): { agent: AgentDef; expect: Expectation; shown: AgentDef[] }[] {
   const first = env.agents.filter((a) => a.active && a.phases.indexOf(1) >= 0).slice(0, 1);
   const p2 = active(env, 'specialist', 2);
   const p34 = active(env, 'balancer', 3).concat(active(env, 'governance', 4));
   const decider = env.agents.filter((a) => a.group === 'decider' && a.active).slice(0, 1);
   return [
-    ...first.map((agent) => ({ agent, shown: 0 })),
-    ...p2.map((agent) => ({ agent, shown: first.length })),
-    ...p34.map((agent) => ({ agent, shown: first.length + p2.length })),
-    ...decider.map((agent) => ({ agent, shown: first.length + p2.length + p34.length })),
+    ...first.map((agent) => ({ agent, expect: 'SITUATION_REPORT' as Expectation, shown: [] })),
+    ...p2.map((agent) => ({ agent, expect: 'SPECIALIST_OPINION' as Expectation, shown: first })),
+    ...p34.map((agent) => ({ agent, expect: expectOf(agent), shown: first.concat(p2) })),
+    ...decider.map((agent) => ({ agent, expect: 'DECISION' as Expectation, shown: first.concat(p2, p34) })),
   ];
 }
 
 // modelOf names the provider:model an agent's prompt goes to (the app resolves defaults); the agent's own setting
-// otherwise. It only labels the prompts, so the estimate stays pure.
+// otherwise. Each prompt is the preamble as built now, the agent's role and own part, its answer schema, and the
+// digests of the answers it will be shown, at the sizes measured for their groups.
 export function estimateDiscussion(
   d: Discussion,
   env: EngineEnv,
   modelOf: (agent: AgentDef) => string = (a) => a.model || env.settings.raw('provider.default'),
 ): Estimate {
-  const data = estimateTokens(buildUserText(context(d, env, { earlier: [], summary: null }), 'SPECIALIST_OPINION'));
-  const prompts = plan(env);
-  const perPrompt = prompts.map((p, i) => {
+  const ctx = context(d, env, { earlier: [], summary: null });
+  const data = estimateTokens(buildPreamble(ctx));
+  const perPrompt = plan(env).map((p) => {
     const model = modelOf(p.agent);
     const size = sizesOf(model);
+    const shown = p.shown.reduce((a, x) => a + sizesOf(modelOf(x))[x.group].digest, 0);
     return {
       agent_id: p.agent.agent_id,
       model,
-      input: estimateTokens(env.promptOf(p.agent)) + data + p.shown * size.shown,
-      // The decider (the last prompt) answers with a deliberation and an order.
-      output: i === prompts.length - 1 ? 2 * size.answer : size.answer,
+      input:
+        data +
+        estimateTokens(env.promptOf(p.agent)) +
+        estimateTokens(buildUserText(ctx, p.expect)) +
+        schemaTokens(model, p.expect, ctx.allowList) +
+        shown,
+      output: size[p.agent.group].answer,
     };
   });
   const tokens = perPrompt.reduce((a, p) => a + p.input + p.output, 0);
   const limit = env.settings.number('limits.max_tokens_per_discussion');
-  return { tokens, limit, prompts: prompts.length, data, over: tokens > limit, perPrompt };
+  return { tokens, limit, prompts: perPrompt.length, data, over: tokens > limit, perPrompt };
 }
 
 // The estimate split by model and priced from the same table messages are costed with (per 1,000 tokens); a model

@@ -5,7 +5,7 @@ import type { AgentRequest, Expectation } from '../provider.js';
 import type { AgentDef, Discussion } from '../types.js';
 import { ask, expectedType } from './ask.js';
 import type { Builder } from './builder.js';
-import { active, feedbackRounds, latestComputed } from './plan.js';
+import { active, expectOf, feedbackRounds, latestComputed } from './plan.js';
 import { context, request, visible } from './requests.js';
 import type { EngineEnv } from './types.js';
 
@@ -119,15 +119,6 @@ export function feedback(d: Discussion, env: EngineEnv, b: Builder, agents: stri
 export function phase34(d: Discussion, env: EngineEnv, b: Builder, agents: string[]): void {
   const v = visible(d, env, (m) => m.phase <= 2);
   const defs = env.agents.filter((a) => agents.indexOf(a.agent_id) >= 0);
-  const types: Record<string, Expectation> = {
-    positive: 'PERSPECTIVE_POSITIVE',
-    devils_advocate: 'PERSPECTIVE_NEGATIVE',
-    human_view: 'PERSPECTIVE_HUMAN',
-    ethics: 'GOVERNANCE_ETHICS',
-    legal: 'GOVERNANCE_LEGAL',
-  };
-  const expectOf = (a: AgentDef): Expectation =>
-    types[a.agent_id] ?? (a.group === 'governance' ? 'GOVERNANCE_ETHICS' : 'PERSPECTIVE_POSITIVE');
   const answers = ask(
     env,
     defs.map((a) => request(d, env, a, a.group === 'governance' ? 4 : 3, expectOf(a), context(d, env, v))),

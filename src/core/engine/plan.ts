@@ -1,10 +1,24 @@
 // Step planning: decides the next step of a discussion from the record alone.
 import { bandOf, type Bands } from '../confidence.js';
 import type { MessageType } from '../messages.js';
+import type { Expectation } from '../provider.js';
 import type { Settings } from '../settings.js';
 import type { AgentDef, Discussion } from '../types.js';
 import { needsReview } from './review.js';
 import type { EngineEnv, Step } from './types.js';
+
+// What a Phase 3 or 4 agent answers: its own perspective or check, else its group's default.
+const EXPECT_OF: Record<string, Expectation> = {
+  positive: 'PERSPECTIVE_POSITIVE',
+  devils_advocate: 'PERSPECTIVE_NEGATIVE',
+  human_view: 'PERSPECTIVE_HUMAN',
+  ethics: 'GOVERNANCE_ETHICS',
+  legal: 'GOVERNANCE_LEGAL',
+};
+
+export function expectOf(a: AgentDef): Expectation {
+  return EXPECT_OF[a.agent_id] ?? (a.group === 'governance' ? 'GOVERNANCE_ETHICS' : 'PERSPECTIVE_POSITIVE');
+}
 
 export function active(env: EngineEnv, group: string, phase: number): AgentDef[] {
   return env.agents.filter((a) => a.active && a.group === group && a.phases.indexOf(phase) >= 0);

@@ -1,12 +1,18 @@
 // Building requests: what an agent is shown of the record, its context, and the request it is sent.
 import type { Weights } from '../confidence.js';
 import type { Message } from '../messages.js';
-import { buildUserText, summarize } from '../prompt.js';
+import { digestLines } from '../digest.js';
+import { summarize } from '../prompt.js';
+import { buildPreamble } from '../prompt-preamble.js';
+import { LEARNING_ROLE } from '../prompt-tasks.js';
+import { buildUserText } from '../prompt-user.js';
+import { estimateTokens } from '../tokens.js';
 import type { AgentContext, AgentRequest, Expectation } from '../provider.js';
 import type { AgentDef, Discussion } from '../types.js';
 import { evidenceForRediscussion } from '../watch-plan.js';
 import { boundExtra, boundMember, boundMemory, boundMessages, boundNotes, boundTrigger, inputLimit } from './inputs.js';
-import { active, bands, latestComputed, totalTokens } from './plan.js';
+import { active, bands, expectOf, latestComputed } from './plan.js';
+import { weighOpinions } from '../votes.js';
 import type { EngineEnv } from './types.js';
 
 export interface Visible {
@@ -14,11 +20,20 @@ export interface Visible {
   summary: string | null;
 }
 
+// Later phases read each earlier answer as its digest (src/core/digest.ts). Only when the digests themselves would
+// take more than a quarter of limits.max_tokens_per_discussion are the oldest summarised, one line each, keeping the
+// newest digests that fit: the limit counts what is sent, not the length of answers nobody is sent.
 export function visible(d: Discussion, env: EngineEnv, filter: (m: Message) => boolean): Visible {
   const earlier = d.messages.filter(filter);
-  if (totalTokens(d) > env.settings.number('limits.max_tokens_per_discussion'))
-    return { earlier: earlier.slice(-3), summary: summarize(earlier.slice(0, -3)) };
-  return { earlier, summary: null };
+  const room = Math.floor(env.settings.number('limits.max_tokens_per_discussion') / 4);
+  if (!overflows(earlier, room)) return { earlier, summary: null };
+  let keep = earlier.length;
+  while (keep > 1 && overflows(earlier.slice(earlier.length - keep), room)) keep--;
+  return { earlier: earlier.slice(earlier.length - keep), summary: summarize(earlier.slice(0, earlier.length - keep)) };
+}
+
+export function overflows(messages: readonly Message[], room: number): boolean {
+  return estimateTokens(digestLines(messages).join('\n')) > room;
 }
 
 // What an agent is told. Every input from outside the council's own reasoning (the trigger, the member's row, each
@@ -47,6 +62,7 @@ export function context(d: Discussion, env: EngineEnv, v: Visible, extra: Partia
     reviewDays: s.number('outcome.review_days'),
     targetChange: s.number('outcome.target_change'),
     windowDays: s.number('outcome.window_days'),
+    metricNotes: s.get<Record<string, string>>('kpi.metric_descriptions'),
     ...boundExtra(d, extra, limit),
   };
 }
@@ -67,6 +83,7 @@ export function request(
     phase,
     expect,
     context: ctx,
+    preamble: buildPreamble(ctx),
     system: env.promptOf(agent),
     user: buildUserText(ctx, expect),
   };
@@ -77,13 +94,6 @@ export function phaseRequests(d: Discussion, env: EngineEnv, phase: number): Age
   const before: Discussion = { ...d, messages: d.messages.filter((m) => m.phase < phase) };
   const old = d.messages.find((m) => m.message_type === 'EXECUTION_ORDER');
   const decisionId = old ? String((old.content as { decision_id: string }).decision_id) : undefined;
-  const types: Record<string, Expectation> = {
-    positive: 'PERSPECTIVE_POSITIVE',
-    devils_advocate: 'PERSPECTIVE_NEGATIVE',
-    human_view: 'PERSPECTIVE_HUMAN',
-    ethics: 'GOVERNANCE_ETHICS',
-    legal: 'GOVERNANCE_LEGAL',
-  };
   const pick = (group: string, p: number) => active(env, group, p);
   const make = (
     agents: AgentDef[],
@@ -109,21 +119,26 @@ export function phaseRequests(d: Discussion, env: EngineEnv, phase: number): Age
   if (phase === 3)
     return make(
       pick('balancer', 3),
-      (a) => types[a.agent_id] ?? 'PERSPECTIVE_POSITIVE',
+      expectOf,
       (m) => m.phase <= 2,
     );
   if (phase === 4)
     return make(
       pick('governance', 4),
-      (a) => types[a.agent_id] ?? 'GOVERNANCE_ETHICS',
+      expectOf,
       (m) => m.phase <= 2,
     );
   return make(
     env.agents.filter((a) => a.group === 'decider' && a.active),
     () => 'DECISION',
     () => true,
-    { decisionId },
+    { decisionId, ...weighingOf(before, env) },
   );
+}
+
+// The decider is given Kaigi's count: each specialist's band and weight, and each action type's score.
+export function weighingOf(d: Discussion, env: EngineEnv): Partial<AgentContext> {
+  return { weighing: weighOpinions(d.messages, latestComputed(d), bands(env.settings)) };
 }
 
 // After an outcome the decider's model is asked what to learn from the whole discussion and its result.
@@ -148,7 +163,9 @@ export function learningRequest(
     phase: 6,
     expect: 'LEARNING',
     context: ctx,
-    system: env.promptOf(decider),
+    preamble: buildPreamble(ctx),
+    // The learning call has its own role: the decider's prompt asks for an order, this call for learnings.
+    system: LEARNING_ROLE[env.lang === 'ja' ? 0 : 1],
     user: buildUserText(ctx, 'LEARNING'),
   };
 }

@@ -3,14 +3,15 @@ import type { Discussion } from '../types.js';
 import { Builder, SYSTEM } from './builder.js';
 import { decideStep, type DecideInput } from './decide.js';
 import { feedback, phase2, phase34, reanalyse } from './phases.js';
-import { totalTokens } from './plan.js';
+import { overflows } from './requests.js';
 import { needsReview, reviewStep } from './review.js';
 import type { EngineEnv, Step, StepResult } from './types.js';
 
 export function runStep(d: Discussion, step: Step, env: EngineEnv, input: DecideInput = {}): StepResult {
   const b = new Builder(d, env);
-  if (totalTokens(d) > env.settings.number('limits.max_tokens_per_discussion'))
-    b.note(`summarised: earlier messages passed ${env.settings.number('limits.max_tokens_per_discussion')} tokens`);
+  const limit = env.settings.number('limits.max_tokens_per_discussion');
+  if (overflows(d.messages, Math.floor(limit / 4)))
+    b.note(`summarised: the digests of earlier messages passed a quarter of ${limit} tokens`);
   switch (step.kind) {
     case 'timeout':
       b.to('TIMEOUT');

@@ -44,6 +44,7 @@ export interface ScriptedCall {
   agent: string;
   phase: number;
   expect: Expectation;
+  preamble: string;
   system: string;
   user: string;
   // 1 for the first call of a request; retries and the repair call count on.
@@ -182,6 +183,7 @@ export class ScriptedProvider implements Provider {
       agent: req.agent.agent_id,
       phase: req.phase,
       expect: req.expect,
+      preamble: req.preamble ?? '',
       system: req.system,
       user: req.user,
       attempt: p.attempts,

@@ -1,11 +1,11 @@
 // The rule-based decider (phases 5 and 6, and the review): a weighted vote into an order, and what to learn after.
 import { actionWording } from './action-wording.js';
-import { BAND_WEIGHT, bandOf } from '../confidence.js';
 import { MAX_DAYS, type Action, type ContentOf, type OrderAnswer } from '../messages.js';
 import type { AgentContext } from '../provider.js';
 import { caseAdjustment, extractLearnings } from '../memory.js';
 import type { Verdict } from '../outcomes.js';
 import type { Discussion } from '../types.js';
+import { weighOpinions } from '../votes.js';
 import { RISKS } from './balancers.js';
 import { changeText, facts } from './facts.js';
 import { allowed, opinions, round2, type L, typeFields } from './shared.js';
@@ -23,19 +23,11 @@ export function decide(
 ): { deliberation: ContentOf<'DECISION_DELIBERATION'>; order: OrderAnswer } {
   const f = facts(ctx);
   const ops = opinions(ctx);
-  const weights = ops.map((o) => {
-    const computed = ctx.computed[o.speaker] ?? o.c.confidence;
-    const band = bandOf(computed, ctx.bands);
-    return { agent_id: o.speaker, weight: round2((BAND_WEIGHT[band] * (computed + o.c.confidence)) / 2), band };
-  });
-  const total = weights.reduce((a, w) => a + w.weight, 0) || 1;
-  weights.forEach((w) => (w.weight = round2(w.weight / total)));
+  // The weights and votes Kaigi computes for any decider (src/core/votes.ts); the rules then add memory and people.
+  const weighing = weighOpinions(ctx.earlier, ctx.computed, ctx.bands);
+  const weights = weighing.weights.map((w) => ({ agent_id: w.agent_id, weight: w.weight, band: w.band }));
   const votes: Record<string, { agents: string[]; score: number }> = {};
-  ops.forEach((o, i) => {
-    const v = (votes[o.c.recommendation.action_type] ??= { agents: [], score: 0 });
-    v.agents.push(o.speaker);
-    v.score = round2(v.score + weights[i].weight);
-  });
+  for (const v of weighing.votes) votes[v.action_type] = { agents: v.agents.slice(), score: v.score };
   const objected = ctx.objection
     ? Object.keys(RISKS)
         .concat(ctx.allowList)
