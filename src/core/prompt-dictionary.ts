@@ -39,7 +39,10 @@ const ACTIONS: Record<string, Both> = {
     'Send encouragement at a better hour; time (HH:MM) and message_template.',
   ],
   ONE_ON_ONE: ['マネージャーとの1on1面談。', 'A one-on-one meeting with the manager.'],
-  PEER_SUPPORT: ['同僚による支援（同行、ペア作業、相談相手）。', 'Support from a peer: pairing, shadowing, someone to ask.'],
+  PEER_SUPPORT: [
+    '同僚による支援（同行、ペア作業、相談相手）。',
+    'Support from a peer: pairing, shadowing, someone to ask.',
+  ],
   REST_RECOMMENDATION: ['休息を勧め、負荷を下げる。', 'Recommend rest and lighten the load.'],
   SKILL_TRAINING: ['スキル研修やロールプレイ。', 'Skills training or role play.'],
 };

@@ -15,7 +15,8 @@ export function kpiTable(rows: readonly KpiRow[], member: string, days: number):
   const dates = Object.keys(byDate).sort().slice(-days);
   if (!dates.length) return '';
   const lines = [['date'].concat(metrics).join(',')];
-  for (const d of dates) lines.push([d].concat(metrics.map((m) => (m in byDate[d] ? num(byDate[d][m]) : ''))).join(','));
+  for (const d of dates)
+    lines.push([d].concat(metrics.map((m) => (m in byDate[d] ? num(byDate[d][m]) : ''))).join(','));
   return lines.join('\n');
 }
 

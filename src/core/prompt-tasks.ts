@@ -50,15 +50,18 @@ export const TASKS: Record<string, Both> = {
     [
       "Kaigi has computed each specialist's weight and the votes (weights_and_votes_computed_by_kaigi). Decide from them and explain.",
       'Return JSON {"deliberation", "order"}. The deliberation holds consensus and conflicting points, dissenting opinions, selected_action_types and the rationale (why, when your choice differs from the votes).',
-      'order: target_agents are the executors (usually buddy). actions: one per selected type, with that type\'s own fields.',
-      "monitoring.success_criteria: metric is a column of the KPI table; target_change is the relative change you forecast over window_days (0.2 = 20 % above or below the baseline window). On the review date a forecast within 30 % of the measured value confirms the decision and one 50 % or more off rejects it (overshooting misses too).",
+      "order: target_agents are the executors (usually buddy). actions: one per selected type, with that type's own fields.",
+      'monitoring.success_criteria: metric is a column of the KPI table; target_change is the relative change you forecast over window_days (0.2 = 20 % above or below the baseline window). On the review date a forecast within 30 % of the measured value confirms the decision and one 50 % or more off rejects it (overshooting misses too).',
     ].join('\n'),
   ],
   LEARNING: [
     '決定（earlier_answers）と測定結果（outcome）から、次の議論で役立つ学びを抽出してください。scope は individual（特定のエージェント向け、agent_id を指定）か shared（全員向け）。content は事実に基づく一文、context はどの状況で当てはまるかです。結果が inconclusive なら学びは空にします。',
     'From the decision (earlier_answers) and its measured outcome, extract what will help next time. scope is individual (for one agent, named in agent_id) or shared (for all). content is one factual sentence; context says when it applies. When the verdict is inconclusive, return no learnings.',
   ],
-  DEFAULT: ['{expect} のスキーマに合う JSON オブジェクトを返してください。', 'Return a JSON object matching the {expect} schema.'],
+  DEFAULT: [
+    '{expect} のスキーマに合う JSON オブジェクトを返してください。',
+    'Return a JSON object matching the {expect} schema.',
+  ],
 };
 
 // The learning call's own role: a recorder of what the decision taught, not the decider (whose output is an order).

@@ -48,4 +48,3 @@ export function briefMessage(m: Message): string {
 export function summarize(messages: Message[]): string {
   return messages.map(briefMessage).join('\n');
 }
-

@@ -116,18 +116,8 @@ export function phaseRequests(d: Discussion, env: EngineEnv, phase: number): Age
       () => 'SPECIALIST_OPINION',
       (m) => m.phase === 1,
     );
-  if (phase === 3)
-    return make(
-      pick('balancer', 3),
-      expectOf,
-      (m) => m.phase <= 2,
-    );
-  if (phase === 4)
-    return make(
-      pick('governance', 4),
-      expectOf,
-      (m) => m.phase <= 2,
-    );
+  if (phase === 3) return make(pick('balancer', 3), expectOf, (m) => m.phase <= 2);
+  if (phase === 4) return make(pick('governance', 4), expectOf, (m) => m.phase <= 2);
   return make(
     env.agents.filter((a) => a.group === 'decider' && a.active),
     () => 'DECISION',

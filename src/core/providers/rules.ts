@@ -11,7 +11,12 @@ export class RulesProvider implements Provider {
   respond(requests: AgentRequest[]): AgentResponse[] {
     return requests.map((r) => {
       const started = this.now();
-      const base = { key: r.key, model: 'rules:default', tokensIn: estimateTokens((r.preamble ?? '') + r.system + r.user), attempts: 1 };
+      const base = {
+        key: r.key,
+        model: 'rules:default',
+        tokensIn: estimateTokens((r.preamble ?? '') + r.system + r.user),
+        attempts: 1,
+      };
       try {
         // A room answer is the agent's own, whatever its id; every other answer comes from the council's rules.
         const content =

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { demoKpi } from '../../../src/core/demo-data.js';
 import { latestComputed } from '../../../src/core/engine.js';
 import { summarize } from '../../../src/core/prompt.js';
+import { digestLines } from '../../../src/core/digest.js';
+import { weighOpinions } from '../../../src/core/votes.js';
+import { estimateTokens } from '../../../src/core/tokens.js';
 import { ScriptedProvider, type ScriptEntry } from '../../../src/core/providers/scripted.js';
 import { addDays } from '../../../src/core/ids.js';
 import { decision, feedbackAnswer, fullScript, storedOrder } from './answers.js';
@@ -41,7 +44,8 @@ describe('a discussion answered from a script', () => {
     expect(shown(5)[0]).toHaveLength(14);
     const [dec] = p.requests.filter((r) => r.phase === 5);
     expect(dec.context.decisionId).toBe(`DEC-${TODAY}-001`);
-    expect(dec.user).toContain(`<data name="decision_id">\nDEC-${TODAY}-001\n</data>`);
+    // The decision id is Kaigi's to give: no request carries one, nor a placeholder.
+    for (const r of p.requests) expect(`${r.preamble}${r.system}${r.user}`).not.toMatch(/DEC-\d{4}/);
     expect(dec.system).toMatch(/^# Role\nYou are "Decider" on the Kaigi council\./);
   });
 
@@ -72,7 +76,19 @@ describe('a discussion answered from a script', () => {
       [5, 'DECISION_DELIBERATION', `${DISC}/5/decider/1`],
       [6, 'EXECUTION_ORDER', `${DISC}/5/decider/1`],
     ]);
-    expect(last[0].content).toEqual(decision().deliberation);
+    // The model's words, Kaigi's count: weights and votes are computed from the record, whatever the model wrote.
+    const w = weighOpinions(d.messages, latestComputed(d), {
+      heavy: 0.9,
+      reference: 0.7,
+      crosscheck: 0.5,
+      feedback: 0.3,
+    });
+    expect(last[0].content).toEqual({
+      ...decision().deliberation,
+      weight_assignment: w.weights.map(({ agent_id, weight, band }) => ({ agent_id, weight, band })),
+      votes: w.votes,
+    });
+    expect((last[0].content as { votes: { agents: string[] }[] }).votes[0].agents).toHaveLength(8);
   });
 });
 
@@ -157,15 +173,30 @@ describe('beyond the token budget', () => {
     expect(run.d.status).toBe('DECIDED');
     const upTo2 = run.d.messages.filter((m) => m.phase <= 2);
     const [pos] = p.requests.filter((r) => r.phase === 3);
-    expect(pos.context.earlier).toEqual(upTo2.slice(-3));
-    expect(pos.context.summary).toBe(summarize(upTo2.slice(0, -3)));
-    expect(pos.user).toContain(
+    // The newest digests that fit a quarter of the limit stay whole; the older messages are summarised a line each.
+    const kept = pos.context.earlier.length;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(upTo2.length);
+    expect(pos.context.earlier).toEqual(upTo2.slice(-kept));
+    expect(pos.context.summary).toBe(summarize(upTo2.slice(0, -kept)));
+    expect(estimateTokens(digestLines(pos.context.earlier).join('\n'))).toBeLessThanOrEqual(250);
+    expect(pos.preamble).toContain(
       '<data name="summary_of_earlier_messages">\n[P1 analyst SITUATION_REPORT] contacts fell',
     );
     // The agent review's note (seed 000 §7) aside.
-    expect(run.d.notes.filter((n) => !n.startsWith('agent review'))).toEqual([
-      'summarised: earlier messages passed 1000 tokens',
-    ]);
+    expect(run.d.notes.filter((n) => !n.startsWith('agent review'))[0]).toBe(
+      'summarised: the digests of earlier messages passed a quarter of 1000 tokens',
+    );
+  });
+
+  it('is not reached by the answers of one ordinary discussion: the decider sees every digest', () => {
+    const p = new ScriptedProvider(fullScript().map((e) => ({ ...e, tokensIn: 20000 })));
+    const run = runToRest(newDiscussion(), testEnv({ provider: p }));
+    expect(run.d.notes.some((n) => n.startsWith('summarised'))).toBe(false);
+    const [dec] = p.requests.filter((r) => r.expect === 'DECISION');
+    expect(dec.context.summary).toBeNull();
+    const lines = digestLines(run.d.messages.filter((m) => m.phase <= 4));
+    for (const line of lines) expect(dec.preamble).toContain(line);
   });
 });
 
@@ -191,7 +222,7 @@ describe('memory and the allow-list in the record', () => {
     ]);
     expect([byAgent('analyst').learnings, byAgent('analyst').directives]).toEqual([undefined, undefined]);
     const req = p.requests.find((r) => r.agent.agent_id === 'psychology')!;
-    expect(req.user).toContain('"id": "LRN-7"');
+    expect(req.user).toContain('"id":"LRN-7"');
     expect(req.user).toContain('<data name="your_next_actions_from_recent_reflections">');
   });
 

@@ -54,10 +54,11 @@ describe('estimateDiscussion', () => {
     const run = runToRest(withMemo(120_000), env);
     for (const phase of [1, 2, 3, 4, 5])
       for (const r of phaseRequests(run.d, env, phase)) {
-        expect(r.user).toMatch(
+        const text = r.preamble ?? '';
+        expect(text).toMatch(
           /\[… \d+ characters omitted; full value: Discussion Log DISC-2026-01-15-001 trigger_context_json → context\.memo, sha256 [0-9a-f]{64}\]/,
         );
-        expect(estimateTokens(r.user)).toBeLessThan(estimateTokens(r.user.replace(/"memo": "[^"]*"/, '')) + 1000);
+        expect(estimateTokens(text)).toBeLessThan(estimateTokens(text.replace(/"memo":"[^"]*"/, '')) + 1000);
       }
   });
 });

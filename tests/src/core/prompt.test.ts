@@ -59,8 +59,17 @@ describe('buildPreamble', () => {
     expect(team[0]).toBe(
       'member_id,name,team,role,appointments_7d_mean,contacts_7d_mean,login_streak_7d_mean,overtime_hours_7d_mean,praise_count_last_7d_7d_mean',
     );
-    expect(team.slice(1).map((l) => l.split(',')[0])).toEqual(['tanaka', 'sato', 'suzuki', 'takahashi', 'ito', '(team)']);
-    const digests = blockOf(text, 'earlier_answers').split('\n').map((l) => JSON.parse(l));
+    expect(team.slice(1).map((l) => l.split(',')[0])).toEqual([
+      'tanaka',
+      'sato',
+      'suzuki',
+      'takahashi',
+      'ito',
+      '(team)',
+    ]);
+    const digests = blockOf(text, 'earlier_answers')
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(digests.map((d: { type: string }) => d.type)).toEqual(['situation']);
   });
 

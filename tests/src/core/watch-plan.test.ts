@@ -107,7 +107,7 @@ describe('evidence in a re-discussion', () => {
     expect(evidenceForRediscussion(notes)).toEqual([forRe]);
     const [decider] = phaseRequests({ ...run.d, notes }, env, 5);
     expect(decider.context.dataNotes).toEqual([forRe]);
-    expect(decider.user).toContain(`<data name="data_notes">\n[\n "${forRe}"\n]\n</data>`);
-    expect(phaseRequests(run.d, env, 5)[0].user).not.toContain('data_notes');
+    expect(decider.preamble).toContain(`<data name="data_notes">\n["${forRe}"]\n</data>`);
+    expect(phaseRequests(run.d, env, 5)[0].preamble).not.toContain('data_notes');
   });
 });
