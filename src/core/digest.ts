@@ -2,7 +2,7 @@
 import type { ContentOf, Message } from './messages.js';
 
 // Free text in a digest is clipped at a sentence where one ends near the limit; the record keeps every word.
-export function clip(text: unknown, max: number): string {
+function clip(text: unknown, max: number): string {
   const s = String(text ?? '')
     .replace(/\s+/g, ' ')
     .trim();

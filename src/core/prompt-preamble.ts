@@ -7,7 +7,7 @@ import { kpiTable, teamTable } from './prompt-tables.js';
 import type { AgentContext } from './provider.js';
 
 // The member's KPI a prompt shows, in days.
-export const KPI_DAYS = 14;
+const KPI_DAYS = 14;
 
 // Stable first, volatile last: what holds for every discussion of this team (product, dictionaries, team), then what
 // holds for every call of this discussion (trigger, member, KPI), then what every call of this phase shares (the
