@@ -1,7 +1,11 @@
 // The agent review (seed 000 §7): after Phase 6, and before any order is reported on, the council reads its own order.
-import { reviewOrder } from '../rules/review.js';
+import type { ContentOf } from '../messages.js';
+import { type AgentObjection, reviewOrder } from '../rules/review.js';
 import type { Discussion } from '../types.js';
+import { ask } from './ask.js';
 import type { Builder } from './builder.js';
+import { expectOf } from './plan.js';
+import { context, request, visible } from './requests.js';
 import type { EngineEnv } from './types.js';
 
 // A decision is reviewed once: the note naming it is the mark, and the note of a filed objection is what the
@@ -29,13 +33,60 @@ export function agentObjections(d: Discussion): number {
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').slice(0, 300);
 
-// Ethics, legal and the analyst (those active) review the order; the first objection within the limit is filed
-// (the caller queues it through the ordinary objection path), the others are noted.
+// Ethics and legal on a model judge the order's own text (the prompt's draft_order; when in doubt, FAIL); a FAIL is
+// their objection. The answer is not a message of the discussion: its only record is the objection or the note.
+function modelReview(d: Discussion, env: EngineEnv, b: Builder): { found: AgentObjection[] } {
+  const on = env.agents.filter(
+    (a) => a.active && a.group === 'governance' && env.providerFor(a).name !== env.rules.name,
+  );
+  if (!on.length) return { found: [] };
+  const draftOrder = d.final_decision ?? {};
+  const ctx = context(
+    d,
+    env,
+    visible(d, env, () => true),
+    { draftOrder },
+  );
+  const requests = on.map((a) => ({
+    ...request(d, env, a, 6, expectOf(a), ctx),
+    key: `${d.discussion_id}/6/${a.agent_id}/review-${String(draftOrder.decision_id ?? '')}`,
+  }));
+  const found: AgentObjection[] = [];
+  const ja = env.lang === 'ja';
+  for (const a of ask(env, requests, false)) {
+    if (a.errorCode) {
+      b.note(
+        `agent review ${String(draftOrder.decision_id ?? '')}: ${a.agent.agent_id} gave no usable answer (${a.note ?? a.errorCode})`,
+      );
+      continue;
+    }
+    const c = a.content as ContentOf<'GOVERNANCE_ETHICS'>;
+    if (c.check_result !== 'FAIL') continue;
+    const kind = expectOf(a.agent) === 'GOVERNANCE_LEGAL' ? 'legal' : 'ethics';
+    found.push({
+      objector: a.agent.agent_id,
+      kind,
+      reason: `${ja ? '最終指示への指摘：' : 'On the final order: '}${c.concerns.join('; ') || c.notes}`,
+      alternative:
+        c.notes || (ja ? '指摘の要素を除いて指示し直す' : 'Issue the order again without the flagged element'),
+      evidence: c.concerns.slice(0, 20),
+      urgency: 'HIGH',
+    });
+  }
+  return { found };
+}
+
+// Ethics, legal and the analyst (those active) review the order: by rule always (the checks a rule can make are never
+// left to a model's judgement), and, for governance agents on a model, by that model reading the order itself. The first objection within the limit is filed (the caller queues it through
+// the ordinary objection path), the others are noted.
 export function reviewStep(d: Discussion, env: EngineEnv, b: Builder): void {
   const id = String(d.final_decision?.decision_id ?? '');
   const on = env.agents.filter((a) => a.active).map((a) => a.agent_id);
-  const found = reviewOrder(d, env.members, env.settings.get<string[]>('actions.allow_list'), env.lang).filter(
-    (f) => on.indexOf(f.objector) >= 0,
+  const byModel = modelReview(d, env, b);
+  const found = byModel.found.concat(
+    reviewOrder(d, env.members, env.settings.get<string[]>('actions.allow_list'), env.lang).filter(
+      (f) => on.indexOf(f.objector) >= 0,
+    ),
   );
   const limit = env.settings.number('limits.agent_objections_per_discussion');
   if (!found.length) {

@@ -113,5 +113,14 @@ export function fullScript(types: Record<string, string> = {}, finalActions = ['
     { agent: 'ethics', expect: 'GOVERNANCE_ETHICS', phase: 4, content: check() },
     { agent: 'legal', expect: 'GOVERNANCE_LEGAL', phase: 4, content: check() },
     { agent: 'decider', expect: 'DECISION', phase: 5, content: decision(finalActions) },
+    ...reviewScript(),
+  ];
+}
+
+// After Phase 6, ethics and legal on a model read the order itself (the agent review): both pass here.
+export function reviewScript(): ScriptEntry[] {
+  return [
+    { agent: 'ethics', expect: 'GOVERNANCE_ETHICS', phase: 6, content: check() },
+    { agent: 'legal', expect: 'GOVERNANCE_LEGAL', phase: 6, content: check() },
   ];
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '../../../src/core/messages.js';
 import { runObjection } from '../../../src/core/objections.js';
 import { ScriptedProvider, type ScriptEntry } from '../../../src/core/providers/scripted.js';
-import { check, decision, human, negative, opinion, positive, situation } from './answers.js';
+import { check, decision, human, negative, opinion, positive, reviewScript, situation } from './answers.js';
 import { DISC, NOW_ISO, newDiscussion, runToRest, SPECIALISTS, testEnv } from './env.js';
 
 type Phase2 = Record<string, [string, number] | 'fails'>;
@@ -25,6 +25,7 @@ function decided(phase2: Phase2, actions: string[]) {
     { agent: 'legal', expect: 'GOVERNANCE_LEGAL', phase: 4, content: check() },
     // The decider's own deliberation lists votes only for what it chose: Kaigi never takes the majority from there.
     { agent: 'decider', expect: 'DECISION', phase: 5, content: decision(actions) },
+    ...reviewScript(),
   ];
   const p = new ScriptedProvider(script);
   const run = runToRest(newDiscussion(), testEnv({ provider: p }));
@@ -87,7 +88,7 @@ describe('first answers at the decision', () => {
 
   it('records it again when an objection leaves the original order standing', () => {
     const { d } = decided(FIVE_OF_EIGHT, ['GOAL_ADJUSTMENT']);
-    const p = new ScriptedProvider([{ agent: 'decider', content: decision(['GOAL_ADJUSTMENT']) }]);
+    const p = new ScriptedProvider([{ agent: 'decider', content: decision(['GOAL_ADJUSTMENT']) }, ...reviewScript()]);
     const env = testEnv({ provider: p });
     env.nextDecisionId();
     const { result } = runObjection(

@@ -8,7 +8,7 @@ import { weighOpinions } from '../../../src/core/votes.js';
 import { estimateTokens } from '../../../src/core/tokens.js';
 import { ScriptedProvider, type ScriptEntry } from '../../../src/core/providers/scripted.js';
 import { addDays } from '../../../src/core/ids.js';
-import { decision, feedbackAnswer, fullScript, storedOrder } from './answers.js';
+import { decision, feedbackAnswer, fullScript, reviewScript, storedOrder } from './answers.js';
 import { DISC, newDiscussion, runToRest, SPECIALISTS, testEnv, TODAY } from './env.js';
 
 describe('a discussion answered from a script', () => {
@@ -31,7 +31,16 @@ describe('a discussion answered from a script', () => {
       `${DISC}/4/ethics/1`,
       `${DISC}/4/legal/1`,
       `${DISC}/5/decider/1`,
+      // The agent review: ethics and legal read the order itself (the decide step runs it at once).
+      `${DISC}/6/ethics/review-DEC-${TODAY}-001`,
+      `${DISC}/6/legal/review-DEC-${TODAY}-001`,
     ]);
+    const review = p.requests.filter((r) => r.phase === 6);
+    for (const r of review) {
+      expect(r.context.draftOrder).toEqual(d.final_decision);
+      expect(r.user).toContain('<data name="draft_order">');
+      expect(r.user).toContain("Judge the draft_order's own text");
+    }
   });
 
   it('shows specialists only the situation report, later phases everything before them', () => {
@@ -44,8 +53,12 @@ describe('a discussion answered from a script', () => {
     expect(shown(5)[0]).toHaveLength(14);
     const [dec] = p.requests.filter((r) => r.phase === 5);
     expect(dec.context.decisionId).toBe(`DEC-${TODAY}-001`);
-    // The decision id is Kaigi's to give: no request carries one, nor a placeholder.
-    for (const r of p.requests) expect(`${r.preamble}${r.system}${r.user}`).not.toMatch(/DEC-\d{4}/);
+    // The decision id is Kaigi's to give: no request before the order carries one, and none a placeholder.
+    for (const r of p.requests) {
+      const text = `${r.preamble}${r.system}${r.user}`;
+      expect(text).not.toContain('DEC-0000');
+      if (r.phase <= 5) expect(text).not.toMatch(/DEC-\d{4}/);
+    }
     expect(dec.system).toMatch(/^# Role\nYou are "Decider" on the Kaigi council\./);
   });
 
@@ -230,6 +243,7 @@ describe('memory and the allow-list in the record', () => {
     const p = new ScriptedProvider([
       ...fullScript().slice(0, 14),
       { agent: 'decider', content: decision(['SKILL_TRAINING']) },
+      ...reviewScript(),
     ]);
     const run = runToRest(newDiscussion(), testEnv({ provider: p }));
     expect((run.d.final_decision as { actions: { action_type: string }[] }).actions.map((a) => a.action_type)).toEqual([
