@@ -2,49 +2,19 @@
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
-import { Runtime, type ExecutionResult } from '../runtime/runtime.js';
-import type { SheetModel, Workbook } from '../runtime/host/workbook.js';
+import { Runtime } from '../runtime/runtime.js';
 import { ModelServer } from '../tools/model-server.js';
 import { encodeVector, l2normalise } from '../src/core/embedding.js';
 import { decodeMatrix, topK } from '../src/core/retrieval.js';
-import { demoTrigger } from '../src/core/demo-data.js';
 import { chaosBench } from './chaos.js';
 import { quotaBench } from './quota.js';
 import { auditBench } from './audit.js';
 import { apiBench, printApi } from './api.js';
 import { apiCostBench, printApiCost } from './api-cost.js';
 import { learningBench, printLearning, serveLearningJobs } from './learning.js';
+import { discussion, must, sheet } from './discussion.js';
 
 const START = Date.UTC(2026, 0, 15, 1, 0, 0);
-const TRIGGER = demoTrigger();
-
-function must(r: ExecutionResult): any {
-  if (!r.ok) throw new Error(`${r.fn}: ${r.error?.message}`);
-  return r.value;
-}
-
-function sheet(wb: Workbook, name: string): SheetModel {
-  const s = wb.sheetByName(name);
-  if (!s) throw new Error(`no ${name} tab`);
-  return s;
-}
-
-// Runs one discussion from the request to DECIDED and returns the executions it took.
-async function discussion(rt: Runtime): Promise<ExecutionResult[]> {
-  const runs = [await rt.run('startDiscussion', [TRIGGER], { kind: 'server' })];
-  must(runs[0]);
-  for (let i = 0; i < 20; i++) {
-    const r = await rt.run('tick', [], { kind: 'trigger' });
-    must(r);
-    runs.push(r);
-    const log = sheet(rt.workbook, 'Discussion Log');
-    const last = rt.workbook.lastRow(log);
-    if (rt.workbook.getValues(log, last, 2, 1, 1)[0][0] === 'DECIDED') break;
-    rt.clock.advance(60_000);
-  }
-  return runs;
-}
-
 // Copies the rows of one real discussion `copies` times, as if the log already held that many.
 function replicate(rt: Runtime, copies: number): void {
   const wb = rt.workbook;
