@@ -13,6 +13,7 @@ import { apiBench, printApi } from './api.js';
 import { apiCostBench, printApiCost } from './api-cost.js';
 import { learningBench, printLearning, serveLearningJobs } from './learning.js';
 import { discussion, must, sheet } from './discussion.js';
+import { printRealistic, realisticBench } from './realistic.js';
 
 const START = Date.UTC(2026, 0, 15, 1, 0, 0);
 // Copies the rows of one real discussion `copies` times, as if the log already held that many.
@@ -226,6 +227,7 @@ async function main(): Promise<void> {
   const audit = want('audit') ? await auditBench(START, 20) : null;
   const api = want('api') ? await apiBench(START) : null;
   const api_cost = want('api_cost') ? await apiCostBench(START) : null;
+  const realistic = want('realistic') ? await realisticBench(START) : null;
   const result = {
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version },
     // SPEC §15 names one latency object; it is the L = 1,000 ms run, and every L measured is listed too.
@@ -246,6 +248,7 @@ async function main(): Promise<void> {
     audit,
     api,
     api_cost,
+    realistic,
   };
   if (json) {
     console.log(JSON.stringify(result));
@@ -291,6 +294,7 @@ async function main(): Promise<void> {
   }
   if (api) printApi(api);
   if (api_cost) printApiCost(api_cost);
+  if (realistic) printRealistic(realistic);
   if (chaos) {
     console.log(
       '\nCrash safety under write batching: one discussion killed at each service call in turn, then resumed',
