@@ -1,8 +1,22 @@
 // A local model server speaking the OpenAI, Anthropic and Gemini wire formats, for tests and the bench.
 // It answers over real HTTP with schema-valid JSON (a sensible one, or a random one drawn from the request's schema),
-// or with the faults a test asks for, and records every request.
+// or with the faults a test asks for, and records every request. In realistic mode its answers have a model's
+// lengths and language (tools/realistic-answer.ts) and its usage counts tokens and prompt caching as each vendor
+// does (tools/model-usage.ts).
 import { seededRandom } from './seeded-random.js';
-import { envelope, schemaOf, textsOf, vendorOf, type Json, type Vendor } from './model-wire.js';
+import {
+  asJsonSchema,
+  envelope,
+  LENGTH_PATTERN,
+  schemaOf,
+  textsOf,
+  vendorOf,
+  type Json,
+  type Vendor,
+  type WireUsage,
+} from './model-wire.js';
+import { PromptCache } from './model-usage.js';
+import { factsOf, realisticAnswer } from './realistic-answer.js';
 import { generateSync } from 'json-schema-faker';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,6 +48,8 @@ export interface Recorded {
   schema: any;
   system: string;
   user: string;
+  // The usage the answer reported, once answered.
+  usage?: WireUsage;
 }
 
 let today = () => new Date().toISOString().slice(0, 10);
@@ -88,24 +104,6 @@ export function sample(schema: any, key = ''): any {
   }
 }
 
-// A vendor's schema as plain JSON Schema: Gemini's OpenAPI subset has upper-case types, nullable and int64 counts as
-// strings; the OpenAI and Anthropic schemas already are JSON Schema.
-function asJsonSchema(vendor: Recorded['vendor'], schema: any): any {
-  if (vendor !== 'gemini' || !schema || typeof schema !== 'object') return schema;
-  const out: Json = {};
-  for (const [k, v] of Object.entries(schema as Json)) {
-    if (k === 'nullable' || k === 'propertyOrdering') continue;
-    if (k === 'type') out.type = String(v).toLowerCase();
-    else if (k === 'properties')
-      out.properties = Object.fromEntries(Object.entries(v as Json).map(([p, x]) => [p, asJsonSchema(vendor, x)]));
-    else if (k === 'items') out.items = asJsonSchema(vendor, v);
-    else if (k === 'anyOf') out.anyOf = (v as Json[]).map((x) => asJsonSchema(vendor, x));
-    else if (['minItems', 'maxItems', 'minLength', 'maxLength'].indexOf(k) >= 0) out[k] = Number(v);
-    else out[k] = v;
-  }
-  return schema.nullable === true ? { anyOf: [out, { type: 'null' }] } : out;
-}
-
 // Where a schema sets no upper bound, a draw still sometimes goes past every bound Kaigi's checks use, so a bound a
 // vendor's schema left out shows up as a refused answer.
 const UNBOUNDED = { length: 25000, items: 30 };
@@ -119,9 +117,6 @@ function size(min: number, max: number | undefined, small: number, r: () => numb
   if (x < 0.95) return hi;
   return min + Math.floor(r() * (hi - min + 1));
 }
-
-// A length-only pattern, as OpenAI's strict dialect writes minLength and maxLength: ^[\s\S]{m,n}$.
-const LENGTH_PATTERN = /^\^\[\\s\\S\]\{(\d+),(\d*)\}\$$/;
 
 // Characters a model may write: ASCII (quotes, backslashes and a formula-like "=" included), a new line, Japanese,
 // and emoji outside the BMP, which JSON Schema counts as one character and JavaScript's length as two.
@@ -172,6 +167,10 @@ export function randomInstance(vendor: Recorded['vendor'], schema: any, seed: nu
 
 export class ModelServer {
   latencyMs = 0;
+  // Realistic answers and usage (see the top of this file); `now` is the clock the prompt caches expire on.
+  realistic = false;
+  now: () => number = () => Date.now();
+  private readonly cache = new PromptCache(() => this.now());
   plan: (req: Recorded, index: number) => Behavior = () => ({ fault: 'ok' });
   readonly requests: Recorded[] = [];
   private server: http.Server | null = null;
@@ -271,6 +270,13 @@ export class ModelServer {
     throw new Error("no random instance of the schema passed the test's accept()");
   }
 
+  private realisticText(rec: Recorded, b: Behavior): string {
+    const facts = factsOf(`${rec.system}\n${rec.user}`);
+    return JSON.stringify(
+      realisticAnswer(asJsonSchema(rec.vendor, rec.schema), facts, b.seed ?? this.requests.indexOf(rec)),
+    );
+  }
+
   private answer(rec: Recorded, b: Behavior, res: http.ServerResponse): void {
     if ((!b.status || b.status === 200) && this.embeddings(rec, res)) return;
     const auth = String(rec.headers.authorization ?? rec.headers['x-api-key'] ?? rec.headers['x-goog-api-key'] ?? '');
@@ -325,17 +331,13 @@ export class ModelServer {
         text = JSON.stringify(sampleWith(rec.schema, `credentials seen: ${auth}`));
         break;
       default:
-        text = b.body ?? JSON.stringify(valid);
+        text = b.body ?? (this.realistic ? this.realisticText(rec, b) : JSON.stringify(valid));
     }
+    rec.usage = this.realistic
+      ? this.cache.usage(rec.vendor, model, rec.body, text)
+      : { input: Math.ceil((rec.system.length + rec.user.length) / 4), output: Math.ceil(text.length / 4) };
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify(
-        envelope(rec.vendor, text, model, {
-          input: Math.ceil((rec.system.length + rec.user.length) / 4),
-          output: Math.ceil(text.length / 4),
-        }),
-      ),
-    );
+    res.end(JSON.stringify(envelope(rec.vendor, text, model, rec.usage)));
   }
 }
 

@@ -12,37 +12,70 @@ export function vendorOf(path: string): Vendor {
 
 export function schemaOf(vendor: Vendor, body: Json): any {
   if (vendor === 'anthropic') return body.tools?.[0]?.input_schema;
-  if (vendor === 'gemini') return body.generationConfig?.responseSchema;
+  if (vendor === 'gemini') return body.generationConfig?.responseSchema ?? body.generationConfig?.responseJsonSchema;
   return body.response_format?.json_schema?.schema;
+}
+
+// A message's or a system prompt's text: a string, or the text of each block of a list of blocks (other blocks as
+// their JSON), so a request split into several blocks (a preamble sent first, say) reads whole.
+export function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content))
+    return content.map((b: Json) => (typeof b?.text === 'string' ? b.text : JSON.stringify(b))).join('\n');
+  return content === undefined || content === null ? '' : JSON.stringify(content);
 }
 
 export function textsOf(vendor: Vendor, body: Json): { system: string; user: string } {
   if (vendor === 'anthropic')
     return {
-      system: (body.system ?? []).map((b: Json) => b.text).join('\n'),
-      user: (body.messages ?? [])
-        .map((m: Json) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
-        .join('\n'),
+      system: textOf(body.system ?? []),
+      user: (body.messages ?? []).map((m: Json) => textOf(m.content)).join('\n'),
     };
   if (vendor === 'gemini')
     return {
-      system: (body.systemInstruction?.parts ?? []).map((p: Json) => p.text).join('\n'),
-      user: (body.contents ?? []).flatMap((c: Json) => c.parts.map((p: Json) => p.text)).join('\n'),
+      system: textOf(body.systemInstruction?.parts ?? []),
+      user: (body.contents ?? []).map((c: Json) => textOf(c.parts ?? [])).join('\n'),
     };
   const msgs: Json[] = body.messages ?? [];
-  return {
-    system: msgs
-      .filter((m) => m.role === 'system')
-      .map((m) => m.content)
-      .join('\n'),
-    user: msgs
-      .filter((m) => m.role !== 'system')
-      .map((m) => m.content)
-      .join('\n'),
-  };
+  const of = (system: boolean) =>
+    msgs
+      .filter((m) => (m.role === 'system' || m.role === 'developer') === system)
+      .map((m) => textOf(m.content))
+      .join('\n');
+  return { system: of(true), user: of(false) };
 }
 
-export function envelope(vendor: Vendor, text: string, model: string, usage: { input: number; output: number }): Json {
+// A length-only pattern, as OpenAI's strict dialect writes minLength and maxLength: ^[\s\S]{m,n}$.
+export const LENGTH_PATTERN = /^\^\[\\s\\S\]\{(\d+),(\d*)\}\$$/;
+
+// A vendor's schema as plain JSON Schema: Gemini's OpenAPI subset has upper-case types, nullable and int64 counts as
+// strings; the OpenAI and Anthropic schemas already are JSON Schema.
+export function asJsonSchema(vendor: Vendor, schema: any): any {
+  if (vendor !== 'gemini' || !schema || typeof schema !== 'object') return schema;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(schema as Json)) {
+    if (k === 'nullable' || k === 'propertyOrdering') continue;
+    if (k === 'type') out.type = String(v).toLowerCase();
+    else if (k === 'properties')
+      out.properties = Object.fromEntries(Object.entries(v as Json).map(([p, x]) => [p, asJsonSchema(vendor, x)]));
+    else if (k === 'items') out.items = asJsonSchema(vendor, v);
+    else if (k === 'anyOf') out.anyOf = (v as Json[]).map((x) => asJsonSchema(vendor, x));
+    else if (['minItems', 'maxItems', 'minLength', 'maxLength'].indexOf(k) >= 0) out[k] = Number(v);
+    else out[k] = v;
+  }
+  return schema.nullable === true ? { anyOf: [out, { type: 'null' }] } : out;
+}
+
+// Tokens as an answer reports them: input counts every prompt token, cached ones included; cacheRead and cacheWrite,
+// when given, say how many of them were read from or written to the vendor's prompt cache.
+export interface WireUsage {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+export function envelope(vendor: Vendor, text: string, model: string, usage: WireUsage): Json {
   if (vendor === 'anthropic') {
     let input: unknown = text;
     try {
@@ -57,11 +90,12 @@ export function envelope(vendor: Vendor, text: string, model: string, usage: { i
       model,
       stop_reason: 'tool_use',
       content: [{ type: 'tool_use', id: 'toolu_local', name: 'answer', input }],
+      // Anthropic's input_tokens are the tokens after the last cache breakpoint only.
       usage: {
-        input_tokens: usage.input,
+        input_tokens: usage.input - (usage.cacheRead ?? 0) - (usage.cacheWrite ?? 0),
         output_tokens: usage.output,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
+        cache_creation_input_tokens: usage.cacheWrite ?? 0,
+        cache_read_input_tokens: usage.cacheRead ?? 0,
       },
     };
   }
@@ -72,6 +106,7 @@ export function envelope(vendor: Vendor, text: string, model: string, usage: { i
         promptTokenCount: usage.input,
         candidatesTokenCount: usage.output,
         totalTokenCount: usage.input + usage.output,
+        ...(usage.cacheRead === undefined ? {} : { cachedContentTokenCount: usage.cacheRead }),
       },
       modelVersion: model,
     };
@@ -82,6 +117,11 @@ export function envelope(vendor: Vendor, text: string, model: string, usage: { i
     created: Math.floor(Date.now() / 1000),
     model,
     choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+    usage: {
+      prompt_tokens: usage.input,
+      completion_tokens: usage.output,
+      total_tokens: usage.input + usage.output,
+      ...(usage.cacheRead === undefined ? {} : { prompt_tokens_details: { cached_tokens: usage.cacheRead } }),
+    },
   };
 }
