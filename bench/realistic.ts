@@ -7,6 +7,7 @@ import { ModelServer, type Recorded } from '../tools/model-server.js';
 import type { Vendor } from '../tools/model-wire.js';
 import { deciderSeesAll, kindOf, maxSchemaRepeat, type RecordedMessage } from './decider-view.js';
 import { discussion, must, sheet } from './discussion.js';
+import { demoTrigger } from '../src/core/demo-data.js';
 
 // USD per million tokens: list prices as of mid-2025 as we know them (not fetched; check the vendors' pages).
 // cachedInput is a cache read, cacheWrite a cache write (Anthropic only: 1.25 × input for the 5-minute cache).
@@ -40,6 +41,8 @@ interface Run {
   decider_request: { input_tokens: number; system_chars: number; user_chars: number; schema_chars: number } | null;
   decider_sees_all_opinions: boolean;
   max_schema_repeat: number;
+  // The pre-start estimate (input and output) of the same discussion.
+  estimate_tokens: number;
 }
 
 export interface RealisticResult extends Omit<VendorFigures, 'model' | 'cost_usd' | 'cost_usd_without_cache'> {
@@ -50,6 +53,9 @@ export interface RealisticResult extends Omit<VendorFigures, 'model' | 'cost_usd
   decider_sees_all_opinions: boolean;
   max_schema_repeat: number;
   cost_usd_by_vendor: Record<string, number>;
+  // The start dialog's forecast beside what the server counted (input and output), per vendor: |estimate − actual| / actual.
+  estimate_error_by_vendor: Record<string, number>;
+  estimate_tokens: number;
   per_phase: Run['per_phase'];
   decider_request: Run['decider_request'];
 }
@@ -102,6 +108,8 @@ async function vendorRun(start: number, vendor: Vendor): Promise<Run> {
         base_url: base + PATHS[vendor],
       }),
     });
+    // What the start dialog forecasts for this discussion, before it runs (the same trigger, the same models).
+    const estimate = must(await rt.run('estimateStart', [demoTrigger()], { kind: 'server' })) as { tokens: number };
     await discussion(rt);
     const log = sheet(rt.workbook, 'Discussion Log');
     if (rt.workbook.getValues(log, 2, 2, 1, 1)[0][0] !== 'DECIDED')
@@ -126,6 +134,7 @@ async function vendorRun(start: number, vendor: Vendor): Promise<Run> {
             schema_chars: JSON.stringify(decider.schema).length,
           }
         : null,
+      estimate_tokens: estimate.tokens,
       decider_sees_all_opinions: deciderSeesAll(reqs, await record(rt)),
       max_schema_repeat: maxSchemaRepeat(reqs.map((r) => r.schema)),
     };
@@ -154,6 +163,14 @@ export async function realisticBench(start: number): Promise<RealisticResult> {
     decider_sees_all_opinions: all.every((r) => r.decider_sees_all_opinions),
     max_schema_repeat: Math.max(...all.map((r) => r.max_schema_repeat)),
     cost_usd_by_vendor: Object.fromEntries(vendors.map((v) => [v, runs[v]!.figures.cost_usd])),
+    estimate_tokens: top.estimate_tokens,
+    estimate_error_by_vendor: Object.fromEntries(
+      vendors.map((v) => {
+        const f = runs[v]!.figures;
+        const actual = f.input_tokens + f.output_tokens;
+        return [v, actual ? round(Math.abs(runs[v]!.estimate_tokens - actual) / actual, 3) : 0];
+      }),
+    ),
     per_phase: top.per_phase,
     decider_request: top.decider_request,
   };
@@ -174,5 +191,8 @@ export function printRealistic(r: RealisticResult): void {
     );
   console.log(
     `  decider sees every opinion: ${r.decider_sees_all_opinions}; largest repeat bound in a schema: ${r.max_schema_repeat}`,
+  );
+  console.log(
+    `  pre-start estimate ${r.estimate_tokens} tokens; error against the run by vendor: ${JSON.stringify(r.estimate_error_by_vendor)}`,
   );
 }

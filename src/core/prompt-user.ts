@@ -11,7 +11,8 @@ function unique(xs: readonly string[]): string[] {
 }
 
 export function buildUserText(ctx: AgentContext, expect: Expectation): string {
-  const parts: string[] = [dataBlock('today', ctx.today)];
+  // A forecast before any discussion (an API call's admission) has no date of today.
+  const parts: string[] = ctx.today ? [dataBlock('today', ctx.today)] : [];
   const mem = ctx.memory;
   if (mem?.learnings.length)
     parts.push(

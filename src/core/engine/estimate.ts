@@ -90,22 +90,28 @@ export function estimateDiscussion(
 ): Estimate {
   const ctx = context(d, env, { earlier: [], summary: null });
   const data = estimateTokens(buildPreamble(ctx));
-  const perPrompt = plan(env).map((p) => {
-    const model = modelOf(p.agent);
-    const size = sizesOf(model);
-    const shown = p.shown.reduce((a, x) => a + sizesOf(modelOf(x))[x.group].digest, 0);
-    return {
-      agent_id: p.agent.agent_id,
-      model,
-      input:
-        data +
-        estimateTokens(env.promptOf(p.agent)) +
-        estimateTokens(buildUserText(ctx, p.expect)) +
-        schemaTokens(model, p.expect, ctx.allowList) +
-        shown,
-      output: size[p.agent.group].answer,
-    };
-  });
+  // After the order, governance agents on a model read it again (the agent review, src/core/engine/review.ts).
+  const review = active(env, 'governance', 4)
+    .filter((agent) => sizesOf(modelOf(agent)) === MODEL)
+    .map((agent) => ({ agent, expect: expectOf(agent), shown: plan(env).map((p) => p.agent) }));
+  const perPrompt = plan(env)
+    .concat(review)
+    .map((p) => {
+      const model = modelOf(p.agent);
+      const size = sizesOf(model);
+      const shown = p.shown.reduce((a, x) => a + sizesOf(modelOf(x))[x.group].digest, 0);
+      return {
+        agent_id: p.agent.agent_id,
+        model,
+        input:
+          data +
+          estimateTokens(env.promptOf(p.agent)) +
+          estimateTokens(buildUserText(ctx, p.expect)) +
+          schemaTokens(model, p.expect, ctx.allowList) +
+          shown,
+        output: size[p.agent.group].answer,
+      };
+    });
   const tokens = perPrompt.reduce((a, p) => a + p.input + p.output, 0);
   const limit = env.settings.number('limits.max_tokens_per_discussion');
   return { tokens, limit, prompts: perPrompt.length, data, over: tokens > limit, perPrompt };
