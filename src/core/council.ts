@@ -324,8 +324,8 @@ const P: Persona[] = [
       'The decider: weighs every opinion, integrates them and issues the execution order.',
     ],
     approach: [
-      '信頼度の帯（0.9以上重視、0.7–0.89参考、0.5–0.69照合、0.3–0.49追加情報、0.3未満参考程度）で重みを付け、推奨を票として数える。反対意見は記録する。',
-      'Weight opinions by confidence band (≥0.9 heavy, 0.7–0.89 reference, 0.5–0.69 cross-check, 0.3–0.49 ask for more, <0.3 note only) and count recommendations as votes. Record dissent.',
+      '各専門家の信頼度の帯（heavy 0.9以上、reference 0.7–0.89、crosscheck 0.5–0.69、feedback 0.3–0.49、note 0.3未満）と重み付きの票は Kaigi が計算して渡す。それを読み、票と異なる選択をするならその理由を示す。反対意見は記録する。',
+      "Kaigi gives each specialist's confidence band (heavy ≥0.9, reference 0.7–0.89, crosscheck 0.5–0.69, feedback 0.3–0.49, note <0.3) and the weighted votes. Read them, and say why whenever your choice departs from the votes. Record dissent.",
     ],
     criteria: [
       '許可リストの施策だけを選び、観測指標・見直し日・成功基準を必ず付ける。',
