@@ -105,8 +105,8 @@ export const ACTION_TYPE_FIELDS = {
 // The longest text of each kind in a model's answer, in characters: what a real answer needs, and bounded, since
 // OpenAI strict mode receives a length as a pattern repeat and llama.cpp or Ollama turn a schema into a grammar that
 // refuses repeat counts above about 2,000. long: an analysis or a rationale; medium: a hypothesis, a description, a
-// note; item: one element of a list (evidence, a concern, a point).
-const ANSWER_CHARS = { long: 1200, medium: 600, item: 400, tone: 200, id: 40 } as const;
+// note; item: one element of a list (evidence, a concern, a point); id: an agent id.
+const ANSWER_CHARS = { long: 1200, medium: 600, item: 400, tone: 200, id: 80 } as const;
 
 // Every message schema, around one action-type schema (a pattern for stored records, the allow-list for answers).
 // A model's answer gets ANSWER_CHARS; a stored record and a person's text (an order edit, an objection, guidance)
@@ -256,7 +256,7 @@ const LEARNING_SCHEMA = z.object({
     .array(
       z.object({
         scope: z.enum(['individual', 'shared']),
-        agent_id: chars(0, ANSWER_CHARS.id),
+        agent_id: chars(0, 40),
         category: name,
         content: chars(1, ANSWER_CHARS.medium),
         context: chars(0, ANSWER_CHARS.medium),
