@@ -61,6 +61,10 @@ export interface AgentRequest {
   phase: number;
   expect: Expectation;
   context: AgentContext;
+  // Text every call of a discussion shares (the product, the team, the dictionaries, the discussion's data, earlier
+  // answers' digests), sent first so a vendor can cache it; undefined or empty: none. Then the agent's role prompt
+  // (system) and the rest of its task (user).
+  preamble?: string;
   system: string;
   user: string;
 }
