@@ -1,4 +1,5 @@
 // The 14 message types and their envelope as zod schemas: the single source for validation everywhere.
+import { chars } from './chars.js';
 import { ConfigError, ValidationError } from './errors.js';
 import { addDays } from './ids.js';
 import { z } from 'zod';
@@ -24,39 +25,6 @@ export type MessageType = (typeof MESSAGE_TYPES)[number];
 // The furthest a review may lie ahead and the longest window or action an order may set, in days: one constant for
 // the schema a model is sent and the checks on its answer (SPEC §7.1).
 export const MAX_DAYS = 90;
-
-// A string's length as JSON Schema counts it (code points, not UTF-16 units), so minLength and maxLength mean here what
-// they mean to a vendor: an answer of 80 emoji fits a maxLength of 80 and is accepted.
-function codePoints(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-    }
-    n++;
-  }
-  return n;
-}
-
-// A string of min to max characters; the bounds reach the JSON Schema as minLength and maxLength.
-function chars(min: number, max?: number) {
-  const bounds: { minLength?: number; maxLength?: number } = {};
-  if (min > 0) bounds.minLength = min;
-  if (max !== undefined) bounds.maxLength = max;
-  const message =
-    max === undefined
-      ? `expected at least ${min} character${min === 1 ? '' : 's'}`
-      : `expected ${min > 0 ? `${min} to ` : 'at most '}${max} characters`;
-  return z
-    .string()
-    .refine((s) => {
-      const n = codePoints(s);
-      return n >= min && (max === undefined || n <= max);
-    }, message)
-    .meta(bounds);
-}
 
 const name = chars(1, 80);
 const priority = z.enum(['CRITICAL', 'HIGH', 'MEDIUM', 'LOW']);
