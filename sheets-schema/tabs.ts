@@ -311,6 +311,8 @@ export const TABS = [
       col('active', 'boolean', 70, 'Takes part'),
       col('prompt_version', 'integer', 90, 'Active prompt version'),
       col('description', 'text', 300, 'Role'),
+      // After the first release's columns, so older workbooks gain it at the end.
+      col('max_output_tokens', 'integer', 110, "Output tokens per answer; blank: its group's cap in Settings"),
     ],
   },
   {

@@ -69,6 +69,7 @@ export class Configuration {
         active: parseBool(r.active),
         prompt_version: Number(r.prompt_version) || 1,
         description: String(r.description),
+        max_output_tokens: Number(r.max_output_tokens) || 0,
       }));
   }
 

@@ -5,6 +5,7 @@ import { ESCALATION_TIMEOUT, type EscalationTimer, escalationWake } from '../cor
 import { uuid } from '../adapters/gas/services.js';
 import { Store } from '../adapters/gas/store.js';
 import type { EngineEnv } from '../core/engine.js';
+import { pricesOf } from '../core/providers/model-table.js';
 import { RulesProvider } from '../core/providers/rules.js';
 import type { Settings } from '../core/settings.js';
 import type { PromptRow } from '../core/types.js';
@@ -91,7 +92,7 @@ export class Council {
     const lang = settings.raw('locale') === 'en' ? 'en' : 'ja';
     const rules = new RulesProvider(() => Date.now());
     const { kpi, members, notes } = this.config.data();
-    const prices = settings.get<Record<string, { input: number; output: number }>>('provider.prices_per_1k_tokens_usd');
+    const prices = pricesOf(settings);
     this.cachedEnv = {
       settings,
       agents,
@@ -122,7 +123,7 @@ export class Council {
     if (this.cachedEnv) return this.cachedEnv;
     const settings = this.config.settings();
     const lang = settings.raw('locale') === 'en' ? 'en' : 'ja';
-    const prices = settings.get<Record<string, { input: number; output: number }>>('provider.prices_per_1k_tokens_usd');
+    const prices = pricesOf(settings);
     const forecast: Pick<EngineEnv, 'settings' | 'agents' | 'promptOf' | 'priceOf' | 'kpi' | 'members' | 'dataNotes'> =
       {
         settings,

@@ -10,6 +10,7 @@ import { PROPERTY_KEYS } from '../core/property-keys.js';
 import type { Provider } from '../core/provider.js';
 import { BUDGET_NOTE, BudgetProvider } from '../core/providers/budget.js';
 import { HttpProvider } from '../core/providers/http.js';
+import type { ModelCapability } from '../core/providers/model-table.js';
 import { UnavailableProvider } from '../core/providers/unavailable.js';
 import { findVendor } from '../core/providers/vendor-registry.js';
 import { missingFor, settingsBaseUrl } from '../core/providers/vendors.js';
@@ -83,6 +84,8 @@ export class ModelAccess {
           jitterMs: s.number('retry.max_jitter_ms'),
           parallel: s.get<boolean>('provider.parallel'),
           deadline: 0,
+          capabilities: s.get<Record<string, ModelCapability>>('provider.model_capabilities'),
+          outputCaps: s.get<Record<string, number>>('provider.max_output_tokens'),
         },
         urlFetchPort,
         { now: () => Date.now(), sleep, random: () => Math.random() },

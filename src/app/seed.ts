@@ -59,6 +59,8 @@ export function seedCouncil(ss: Spreadsheet): { agents: number; prompts: number 
       active: a.active,
       prompt_version: a.prompt_version,
       description: a.description,
+      // Blank: the group's cap from Settings.
+      max_output_tokens: a.max_output_tokens || '',
     })),
   );
   const prompts = addMissing(

@@ -351,6 +351,7 @@ export function defaultAgents(): AgentDef[] {
     active: true,
     prompt_version: 1,
     description: p.role[1],
+    max_output_tokens: 0,
   }));
 }
 

@@ -1,4 +1,5 @@
 // The 14 message types and their envelope as zod schemas: the single source for validation everywhere.
+import { chars } from './chars.js';
 import { ConfigError, ValidationError } from './errors.js';
 import { addDays } from './ids.js';
 import { z } from 'zod';
@@ -25,40 +26,6 @@ export type MessageType = (typeof MESSAGE_TYPES)[number];
 // the schema a model is sent and the checks on its answer (SPEC §7.1).
 export const MAX_DAYS = 90;
 
-// A string's length as JSON Schema counts it (code points, not UTF-16 units), so minLength and maxLength mean here what
-// they mean to a vendor: an answer of 80 emoji fits a maxLength of 80 and is accepted.
-function codePoints(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-    }
-    n++;
-  }
-  return n;
-}
-
-// A string of min to max characters; the bounds reach the JSON Schema as minLength and maxLength.
-function chars(min: number, max?: number) {
-  const bounds: { minLength?: number; maxLength?: number } = {};
-  if (min > 0) bounds.minLength = min;
-  if (max !== undefined) bounds.maxLength = max;
-  const message =
-    max === undefined
-      ? `expected at least ${min} character${min === 1 ? '' : 's'}`
-      : `expected ${min > 0 ? `${min} to ` : 'at most '}${max} characters`;
-  return z
-    .string()
-    .refine((s) => {
-      const n = codePoints(s);
-      return n >= min && (max === undefined || n <= max);
-    }, message)
-    .meta(bounds);
-}
-
-const text = chars(1, 20000);
 const name = chars(1, 80);
 const priority = z.enum(['CRITICAL', 'HIGH', 'MEDIUM', 'LOW']);
 const ERROR_CODES = ['E001', 'E002', 'E003', 'E004', 'E005'] as const;
@@ -103,12 +70,23 @@ export const ACTION_TYPE_FIELDS = {
   }),
 };
 
-// Every message schema, around one action-type schema: a pattern for stored records, the allow-list for answers.
-function build(actionType: z.ZodType<string>) {
+// The longest text of each kind in a model's answer, in characters: what a real answer needs, and bounded, since
+// OpenAI strict mode receives a length as a pattern repeat and llama.cpp or Ollama turn a schema into a grammar that
+// refuses repeat counts above about 2,000. long: an analysis or a rationale; medium: a hypothesis, a description, a
+// note; item: one element of a list (evidence, a concern, a point); id: an agent id.
+const ANSWER_CHARS = { long: 1200, medium: 600, item: 400, tone: 200, id: 80 } as const;
+
+// Every message schema, around one action-type schema (a pattern for stored records, the allow-list for answers).
+// A model's answer gets ANSWER_CHARS; a stored record and a person's text (an order edit, an objection, guidance)
+// keep the lengths they were accepted with, so nothing stored before these bounds stops loading.
+function build(actionType: z.ZodType<string>, forAnswer: boolean) {
+  const A = ANSWER_CHARS;
+  const text = (answer: number, stored = 20000, min = 1) => chars(min, forAnswer ? answer : stored);
+  const id = forAnswer ? chars(1, A.id) : chars(1);
   const action = z.object({
     action_type: actionType,
     target: chars(1, 200).describe('Who or what the action is about'),
-    description: text.describe('What to do, for a person to read'),
+    description: text(A.medium).describe('What to do, for a person to read'),
     intensity: z.enum(['low', 'medium', 'high']),
     timing: chars(0, 200),
     duration_days: days,
@@ -118,20 +96,23 @@ function build(actionType: z.ZodType<string>) {
   });
   const check = z.object({
     check_result: z.enum(['PASS', 'FAIL']),
-    concerns: z.array(text).max(20),
-    notes: chars(0, 5000),
+    concerns: z.array(text(A.item)).max(20),
+    notes: text(A.long, 5000, 0),
   });
   const order = {
-    target_agents: z.array(chars(1)).min(1).max(5),
+    target_agents: z.array(id).min(1).max(5),
     actions: z.array(action).min(1).max(5),
   };
   const monitoring = {
-    metrics: z.array(chars(1)).min(1).max(10),
+    metrics: z
+      .array(forAnswer ? name : chars(1))
+      .min(1)
+      .max(10),
     success_criteria: z.array(successCriterionSchema).min(1).max(10),
   };
   const content = {
     SITUATION_REPORT: z.object({
-      summary: text,
+      summary: text(A.long),
       data_points: z
         .array(
           z.object({
@@ -146,39 +127,51 @@ function build(actionType: z.ZodType<string>) {
       severity: priority,
     }),
     SPECIALIST_OPINION: z.object({
-      analysis: text,
-      evidence: z.array(text).min(1).max(20),
-      hypothesis: text,
+      analysis: text(A.long),
+      evidence: z.array(text(A.item)).min(1).max(20),
+      hypothesis: text(A.medium),
       confidence: z.number().min(0).max(1),
       recommendation: action,
     }),
-    PERSPECTIVE_POSITIVE: z.object({ viewpoint: text, opportunity: text, recommended_tone: chars(0, 500).optional() }),
-    PERSPECTIVE_NEGATIVE: z.object({ risk: text, concern: text, counter_proposal: text }),
+    PERSPECTIVE_POSITIVE: z.object({
+      viewpoint: text(A.long),
+      opportunity: text(A.medium),
+      recommended_tone: text(A.tone, 500, 0).optional(),
+    }),
+    PERSPECTIVE_NEGATIVE: z.object({ risk: text(A.long), concern: text(A.medium), counter_proposal: text(A.medium) }),
     PERSPECTIVE_HUMAN: z.object({
-      reality_check: text,
-      human_insight: text,
-      practical_suggestion: chars(0, 2000).optional(),
+      reality_check: text(A.long),
+      human_insight: text(A.medium),
+      practical_suggestion: text(A.medium, 2000, 0).optional(),
     }),
     GOVERNANCE_ETHICS: check,
     GOVERNANCE_LEGAL: check,
     DECISION_DELIBERATION: z.object({
       summary_of_opinions: z.object({
-        consensus_points: z.array(text).max(20),
-        conflicting_points: z.array(text).max(20),
+        consensus_points: z.array(text(A.item)).max(20),
+        conflicting_points: z.array(text(A.item)).max(20),
       }),
       weight_assignment: z
         .array(
           z.object({
-            agent_id: chars(1),
+            agent_id: id,
             weight: z.number().min(0).max(1),
             band: z.enum(['heavy', 'reference', 'crosscheck', 'feedback', 'note']),
           }),
         )
         .max(20),
-      votes: z.array(z.object({ action_type: actionType, agents: z.array(z.string()), score: z.number() })).max(20),
-      dissenting_opinions: z.array(z.object({ agent_id: chars(1), opinion: text })).max(20),
+      votes: z
+        .array(
+          z.object({
+            action_type: actionType,
+            agents: z.array(forAnswer ? chars(0, A.id) : z.string()),
+            score: z.number(),
+          }),
+        )
+        .max(20),
+      dissenting_opinions: z.array(z.object({ agent_id: id, opinion: text(A.item) })).max(20),
       selected_action_types: z.array(actionType).min(1).max(5),
-      rationale: text,
+      rationale: text(A.long),
     }),
     // review_in_days is what a model chose, when one did; older orders and a person's have only the date.
     EXECUTION_ORDER: z.object({
@@ -186,21 +179,24 @@ function build(actionType: z.ZodType<string>) {
       ...order,
       monitoring: z.object({ ...monitoring, review_in_days: days.optional(), review_date: isoDate }),
     }),
-    FEEDBACK_REQUEST: z.object({ question: text, target_agent: chars(1) }),
-    FEEDBACK_RESPONSE: z.object({ answer: text, source_data: z.array(chars(0, 2000)).max(20) }),
+    FEEDBACK_REQUEST: z.object({ question: text(A.medium), target_agent: id }),
+    FEEDBACK_RESPONSE: z.object({ answer: text(A.long), source_data: z.array(text(A.item, 2000, 0)).max(20) }),
     OBJECTION: z.object({
-      reason: text,
-      alternative: text,
+      reason: text(A.long),
+      alternative: text(A.medium),
       target_decision: chars(0, 80).optional(),
-      evidence: z.array(chars(0, 2000)).max(20).optional(),
+      evidence: z
+        .array(text(A.item, 2000, 0))
+        .max(20)
+        .optional(),
       urgency: priority.optional(),
     }),
     ACKNOWLEDGEMENT: z.object({
       status: chars(1, 80),
-      note: chars(0, 20000).optional(),
-      guidance: chars(0, 20000).optional(),
+      note: text(A.medium, 20000, 0).optional(),
+      guidance: text(A.medium, 20000, 0).optional(),
     }),
-    ERROR: z.object({ error_code: z.enum(ERROR_CODES), message: text }),
+    ERROR: z.object({ error_code: z.enum(ERROR_CODES), message: text(A.medium) }),
   };
   // What a model fills for an order. A date relative to today is no JSON Schema constraint, so it gives a bounded
   // number of days and Kaigi computes the date; the decision id is Kaigi's to give, so it is not asked for.
@@ -217,7 +213,7 @@ function build(actionType: z.ZodType<string>) {
 }
 
 // Stored records name any well-formed action type: the allow-list of the day they were written may have changed since.
-const STORED = build(z.string().regex(/^[A-Z][A-Z0-9_]{1,40}$/, 'action types are UPPER_SNAKE_CASE'));
+const STORED = build(z.string().regex(/^[A-Z][A-Z0-9_]{1,40}$/, 'action types are UPPER_SNAKE_CASE'), false);
 export const CONTENT_SCHEMAS = STORED.content;
 export type Action = z.infer<(typeof CONTENT_SCHEMAS)['SPECIALIST_OPINION']>['recommendation'];
 export type OrderAnswer = z.infer<typeof STORED.orderAnswer>;
@@ -230,8 +226,8 @@ const LEARNING_SCHEMA = z.object({
         scope: z.enum(['individual', 'shared']),
         agent_id: chars(0, 40),
         category: name,
-        content: text,
-        context: chars(0, 2000),
+        content: chars(1, ANSWER_CHARS.medium),
+        context: chars(0, ANSWER_CHARS.medium),
       }),
     )
     .max(20),
@@ -246,18 +242,21 @@ const ROOM_ANSWER_SCHEMA = z.object({
 });
 export type RoomAnswer = z.infer<typeof ROOM_ANSWER_SCHEMA>;
 
-// The schemas with action types limited to the allow-list; one council uses one list, so the last one is kept.
-let withAllowList: { key: string; schemas: ReturnType<typeof build> } | null = null;
-function schemas(allowList: readonly string[]): ReturnType<typeof build> {
+// The schemas with action types limited to the allow-list, for stored records and for answers; one council uses one
+// list, so the last one is kept.
+type Built = ReturnType<typeof build>;
+let withAllowList: { key: string; stored: Built; answer: Built } | null = null;
+function schemas(allowList: readonly string[], forAnswer = false): Built {
   const key = allowList.join('\n');
-  if (withAllowList?.key === key) return withAllowList.schemas;
-  if (!allowList.length)
-    throw new ConfigError('Settings actions.allow_list is empty: no action can be ordered', 'actions.allow_list');
-  const allowed = z.enum(allowList as [string, ...string[]], {
-    error: (issue) => `action type ${String(issue.input)} is not in the allow-list`,
-  });
-  withAllowList = { key, schemas: build(allowed) };
-  return withAllowList.schemas;
+  if (withAllowList?.key !== key) {
+    if (!allowList.length)
+      throw new ConfigError('Settings actions.allow_list is empty: no action can be ordered', 'actions.allow_list');
+    const allowed = z.enum(allowList as [string, ...string[]], {
+      error: (issue) => `action type ${String(issue.input)} is not in the allow-list`,
+    });
+    withAllowList = { key, stored: build(allowed, false), answer: build(allowed, true) };
+  }
+  return forAnswer ? withAllowList.answer : withAllowList.stored;
 }
 
 // What a model is asked for: a message's content, the decider's deliberation and order in one, learnings, or an
@@ -268,7 +267,7 @@ type AnswerKind = MessageType | 'DECISION' | 'LEARNING' | 'ROOM_ANSWER';
 export function answerSchema(kind: AnswerKind, allowList: readonly string[]): z.ZodType {
   if (kind === 'LEARNING') return LEARNING_SCHEMA;
   if (kind === 'ROOM_ANSWER') return ROOM_ANSWER_SCHEMA;
-  const s = schemas(allowList);
+  const s = schemas(allowList, true);
   if (kind === 'DECISION') return s.decision;
   if (kind === 'EXECUTION_ORDER') return s.orderAnswer;
   return s.content[kind];

@@ -68,9 +68,9 @@ export interface AgentRequest {
   phase: number;
   expect: Expectation;
   context: AgentContext;
-  // Sent first and shared by every call of a discussion's phase, so a vendor can cache it (src/core/prompt-preamble.ts).
+  // Sent first and shared by every call of a discussion's phase, so a vendor can cache it (src/core/prompt-preamble.ts);
+  // undefined or empty: none. Then the agent's role prompt (system) and its own part (user: memory, inputs, task).
   preamble?: string;
-  // The agent's role prompt, then its own part (memory, inputs, task).
   system: string;
   user: string;
 }

@@ -1,22 +1,9 @@
 // Every threshold and limit Kaigi uses, with its default; the Settings tab holds the live values.
 import { hasOwn } from './json-guard.js';
-import { registry as vendors } from './providers/vendor-registry.js';
+import { PROVIDER_SETTINGS } from './providers/provider-settings.js';
+import { settingDef as s, type SettingDef, type SettingType } from './setting-def.js';
 
-export type SettingType = 'number' | 'integer' | 'boolean' | 'string' | 'json';
-
-export interface SettingDef {
-  key: string;
-  value: string;
-  type: SettingType;
-  description: string;
-}
-
-const s = (key: string, value: unknown, type: SettingType, description: string): SettingDef => ({
-  key,
-  value: typeof value === 'object' ? JSON.stringify(value) : String(value),
-  type,
-  description,
-});
+export type { SettingDef, SettingType };
 
 export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   s('locale', 'ja', 'string', 'Language of prompts and the sidebar: ja or en'),
@@ -208,38 +195,7 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   s('embedding.provider', 'offline', 'string', 'offline, openai or gemini'),
   s('embedding.model', 'kaigi-ngram-v1', 'string', 'Embedding model name'),
   s('embedding.dimensions', 256, 'integer', 'Embedding dimensions'),
-  s(
-    'provider.default',
-    'rules',
-    'string',
-    `Provider for agents whose row names none: ${['rules', ...vendors.names()].join(', ')}`,
-  ),
-  s('provider.base_url', '', 'string', 'Base URL for the openai-compatible provider'),
-  s(
-    'provider.base_urls',
-    vendors.baseUrlDefaults(),
-    'json',
-    "Base URL per vendor when calls go through a gateway; empty means the vendor's own endpoint",
-  ),
-  s(
-    'provider.parallel',
-    true,
-    'boolean',
-    'Call the agents of a phase in parallel (one fetchAll); false calls them one by one',
-  ),
-  s(
-    'provider.default_models',
-    // From each vendor module's default model.
-    vendors.defaultModels(),
-    'json',
-    'Default model per provider',
-  ),
-  s(
-    'provider.prices_per_1k_tokens_usd',
-    { 'openai:gpt-4o-mini': { input: 0.00015, output: 0.0006 } },
-    'json',
-    'Prices per 1,000 tokens, by provider:model',
-  ),
+  ...PROVIDER_SETTINGS,
   s(
     'actions.allow_list',
     [

@@ -24,6 +24,8 @@ export interface AgentDef {
   active: boolean;
   prompt_version: number;
   description: string;
+  // Output tokens one answer may take; 0: its group's cap in Settings provider.max_output_tokens.
+  max_output_tokens: number;
 }
 
 export interface PromptRow {

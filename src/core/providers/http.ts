@@ -1,6 +1,14 @@
 // A model provider over HTTP: one parallel round per phase, retries, one repair call, usage, and no key in any text.
 import { answerErrors } from '../messages.js';
 import type { AgentRequest, AgentResponse, Provider } from '../provider.js';
+import {
+  capabilityOf,
+  DEFAULT_CAPABILITIES,
+  DEFAULT_OUTPUT_CAPS,
+  outputCap,
+  type Capability,
+  type ModelCapability,
+} from './model-table.js';
 import { dropNulls, schemaFor, schemaName } from './schema.js';
 import { retryable, retryDelayMs, type Call, type VendorModule, type WireRequest } from './vendors.js';
 
@@ -42,6 +50,9 @@ export interface HttpOptions {
   parallel: boolean;
   // No wait and no round of calls may end after this instant; the work is re-queued instead.
   deadline: number;
+  // Settings provider.model_capabilities and provider.max_output_tokens; absent: their defaults.
+  capabilities?: Record<string, ModelCapability>;
+  outputCaps?: Record<string, number>;
 }
 
 // A retry wait or a round of calls would outlast the execution: the step goes back to the queue instead.
@@ -81,12 +92,20 @@ export function validationErrors(req: AgentRequest, content: unknown): string | 
 
 export class HttpProvider implements Provider {
   readonly name: string;
+  private readonly capability: Capability;
   constructor(
     private readonly o: HttpOptions,
     private readonly http: HttpPort,
     private readonly clock: Clock,
   ) {
     this.name = o.vendor.name;
+    this.capability = capabilityOf(o.capabilities ?? DEFAULT_CAPABILITIES, o.vendor.name, o.model);
+  }
+
+  // Every request carries an output cap: the agent's, plus what this model may spend thinking first.
+  private call(req: AgentRequest): Call {
+    const cap = outputCap(req.agent, req.expect, this.o.outputCaps ?? DEFAULT_OUTPUT_CAPS);
+    return { req, model: this.o.model, maxTokens: cap + this.capability.reasoning_tokens, capability: this.capability };
   }
 
   setDeadline(t: number): void {
@@ -122,7 +141,7 @@ export class HttpProvider implements Provider {
     const now = this.clock.now();
     const all: Pending[] = requests.map((req) => ({
       req,
-      call: { req, model: this.o.model },
+      call: this.call(req),
       attempts: 0,
       tokensIn: 0,
       tokensOut: 0,

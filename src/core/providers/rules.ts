@@ -3,6 +3,7 @@ import type { AgentRequest, AgentResponse, Provider } from '../provider.js';
 import { ruleAnswer } from '../rules/agents.js';
 import { ruleRoomAnswer } from '../rooms-answer.js';
 import { estimateTokens } from '../tokens.js';
+import { fitAnswer } from './schema.js';
 
 export class RulesProvider implements Provider {
   readonly name = 'rules';
@@ -19,10 +20,14 @@ export class RulesProvider implements Provider {
       };
       try {
         // A room answer is the agent's own, whatever its id; every other answer comes from the council's rules.
-        const content =
+        // Rules quote people and earlier answers: what they write is cut to the lengths the answer's schema allows.
+        const content = fitAnswer(
+          r.expect,
           r.expect === 'ROOM_ANSWER'
             ? ruleRoomAnswer(r.agent, r.context)
-            : ruleAnswer(r.agent.agent_id, r.expect, r.context);
+            : ruleAnswer(r.agent.agent_id, r.expect, r.context),
+          r.context.allowList,
+        );
         return {
           ...base,
           ok: true,

@@ -1,5 +1,6 @@
 // JSON Schema for structured output, generated from the zod message schemas; each vendor module shapes it further.
 import { z } from 'zod';
+import { hasOwn } from '../json-guard.js';
 import { answerSchema } from '../messages.js';
 import type { Expectation } from '../provider.js';
 import { findVendor, type Vendor } from './vendor-registry.js';
@@ -55,6 +56,38 @@ function answerJsonSchema(expect: Expectation, allowList: readonly string[]): Js
   return normalise(toJson(answerSchema(expect, allowList)));
 }
 
+// A string cut to at most max code points (as JSON Schema counts them), an ellipsis marking the cut.
+function clip(text: string, max: number): string {
+  const points = Array.from(text);
+  return points.length <= max ? text : `${points.slice(0, Math.max(0, max - 1)).join('')}…`;
+}
+
+// A value with every string cut to its schema's maxLength: a rule-based answer quoting a person's or a model's longer
+// text still fits the answer schema it is checked against. Everything else is left as it is, for the check to judge.
+function fitLengths(v: unknown, s: JsonSchema | undefined): unknown {
+  if (!s) return v;
+  if (typeof v === 'string') {
+    const own = s.type === 'string' ? s : s.anyOf?.find((x) => x.type === 'string');
+    return own?.maxLength === undefined ? v : clip(v, Number(own.maxLength));
+  }
+  if (Array.isArray(v)) return v.map((x) => fitLengths(x, s.items));
+  if (v && typeof v === 'object' && s.properties) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = fitLengths(x, s.properties[k]);
+    return out;
+  }
+  return v;
+}
+
+const shapes: Record<string, JsonSchema> = {};
+
+// An answer with its strings cut to the lengths its schema allows (see fitLengths).
+export function fitAnswer(expect: Expectation, answer: unknown, allowList: readonly string[]): unknown {
+  const key = `${expect}\n${allowList.join('\n')}`;
+  if (!hasOwn(shapes, key)) shapes[key] = answerJsonSchema(expect, allowList);
+  return fitLengths(answer, shapes[key]);
+}
+
 // The vendor is a module (HttpProvider passes its own) or a registered name; the module decides the dialect, and
 // throws rather than send a schema that leaves out a constraint the answer will be checked against.
 export function schemaFor(
@@ -65,6 +98,27 @@ export function schemaFor(
   const shaper = typeof vendor === 'string' ? findVendor(vendor)?.wire : vendor;
   if (!shaper) throw new Error(`unknown vendor: ${vendor}`);
   return shaper.shapeSchema(answerJsonSchema(expect, allowList));
+}
+
+// The largest repeat bound anywhere in a schema: a {n,m} in a pattern, a maxLength or a maxItems (numbers or, as
+// Gemini's dialect writes them, strings). llama.cpp and Ollama turn a schema into a grammar and refuse repeat counts
+// above about 2,000, so an answer schema stays at or below that for every vendor.
+export function maxSchemaRepeat(schema: JsonSchema): number {
+  let most = 0;
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(visit);
+    if (Array.isArray(v) || !v || typeof v !== 'object') return;
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      if ((k === 'maxLength' || k === 'maxItems') && (typeof x === 'number' || typeof x === 'string'))
+        most = Math.max(most, Number(x) || 0);
+      else if (k === 'pattern' && typeof x === 'string') {
+        const bounds = /\{(\d+)(?:,(\d*))?\}/g;
+        for (let m = bounds.exec(x); m; m = bounds.exec(x)) most = Math.max(most, Number(m[1]), Number(m[2] || 0));
+      } else visit(x);
+    }
+  };
+  visit(schema);
+  return most;
 }
 
 // Strict mode answers optional fields with null; the zod schemas expect them absent.

@@ -1,6 +1,7 @@
 // What a model vendor module registers, and the helpers every vendor's wire format shares (URLs, repair, retries).
 import type { AgentRequest } from '../provider.js';
 import type { Settings } from '../settings.js';
+import type { Capability } from './model-table.js';
 import type { JsonSchema } from './schema.js';
 
 export interface WireRequest {
@@ -14,7 +15,16 @@ export interface WireRequest {
 export interface Call {
   req: AgentRequest;
   model: string;
+  // The answer's output cap in tokens (the agent's, and what the model may spend thinking) and what the model takes.
+  maxTokens: number;
+  capability: Capability;
   repair?: { previous: string; errors: string };
+}
+
+// The texts of a call in the order they are sent: the shared preamble first, so vendors can cache it, then the
+// agent's role prompt; an empty one is left out.
+export function systemTexts(req: AgentRequest): string[] {
+  return [req.preamble ?? '', req.system].filter((t) => t !== '');
 }
 
 // A call with its answer's JSON Schema, already in the vendor's dialect, and the schema's name.

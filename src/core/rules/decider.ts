@@ -17,6 +17,9 @@ import { allowed, opinions, round2, type L, typeFields } from './shared.js';
 const AVOID_AT = -0.3;
 const KEEP_AT = 0.3;
 
+// A person's words quoted in the rationale, shortened so the rest of it still fits the answer's length.
+const quote = (s: string) => (s.length <= 300 ? s : `${s.slice(0, 299)}…`);
+
 export function decide(
   ctx: AgentContext,
   t: L,
@@ -112,11 +115,13 @@ export function decide(
       : '',
     ctx.objection
       ? t(
-          `異議（${ctx.objection.objector}）を考慮：${ctx.objection.reason}`,
-          `Objection from ${ctx.objection.objector} considered: ${ctx.objection.reason}`,
+          `異議（${ctx.objection.objector}）を考慮：${quote(ctx.objection.reason)}`,
+          `Objection from ${ctx.objection.objector} considered: ${quote(ctx.objection.reason)}`,
         )
       : '',
-    ctx.guidance ? t(`人間からの指示を反映：${ctx.guidance}`, `Human guidance applied: ${ctx.guidance}`) : '',
+    ctx.guidance
+      ? t(`人間からの指示を反映：${quote(ctx.guidance)}`, `Human guidance applied: ${quote(ctx.guidance)}`)
+      : '',
     avoided.length
       ? t(
           `この人で効果がなかった ${avoided.join(', ')} は避ける。`,

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
 import { ModelServer, type Behavior, type Recorded } from '../../../tools/model-server.js';
-import { council, messages, setSetting, settle, start, statuses } from '../../council-helpers.js';
+import { council, messages, setAgent, setSetting, settle, start, statuses } from '../../council-helpers.js';
 import { records } from '../../helpers.js';
 
 const KEY = 'test-key-not-a-secret-0123456789';
@@ -58,7 +58,9 @@ describe('wire formats', () => {
     expect(r.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(r.headers['content-type']).toMatch(/^application\/json/);
     expect(r.body.model).toBe('gpt-4o-mini');
-    expect(r.body.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user']);
+    // The analyst's situation report: a specialist's output cap and temperature (gpt-4o-mini takes both).
+    expect([r.body.max_tokens, r.body.temperature, r.body.max_completion_tokens]).toEqual([1200, 0.4, undefined]);
+    expect(r.body.messages.map((m: { role: string }) => m.role).slice(-1)).toEqual(['user']);
     expect(r.body.messages[1].content).toMatch(/<data name="trigger">/);
     expect(r.body.response_format).toMatchObject({
       type: 'json_schema',
@@ -110,7 +112,7 @@ describe('wire formats', () => {
     expect(Number(notedCost)).toBeCloseTo(cost, 6);
   });
 
-  it('Anthropic: the Messages API with a forced tool, the versioned header, and the system prompt cached', async () => {
+  it('Anthropic: the Messages API with a forced tool, the versioned header, a capped answer, the prefix cached', async () => {
     const rt = await council();
     rt.scriptProperties.set({ KAIGI_KEY_ANTHROPIC: KEY });
     useProvider(rt, 'anthropic', 'claude-3-5-haiku-latest');
@@ -122,11 +124,12 @@ describe('wire formats', () => {
     expect(r.headers.authorization).toBeUndefined();
     expect(r.body).toMatchObject({
       model: 'claude-3-5-haiku-latest',
-      max_tokens: 4096,
+      max_tokens: 1200,
       tool_choice: { type: 'tool', name: 'specialist_opinion' },
     });
-    expect(r.body.system[0]).toMatchObject({ type: 'text', cache_control: { type: 'ephemeral' } });
-    expect(r.body.system[0].text).toMatch(/# 役割/);
+    // The cache breakpoint, when the prefix is long enough for one, ends the first (shared) block.
+    expect(r.body.system.slice(1).some((b: { cache_control?: unknown }) => b.cache_control)).toBe(false);
+    expect(r.body.system.map((b: { text: string }) => b.text).join('\n')).toMatch(/# 役割/);
     expect(r.body.tools[0].name).toBe('specialist_opinion');
     expect(r.body.tools[0].input_schema.type).toBe('object');
     expect(r.body.messages[0].role).toBe('user');
@@ -142,7 +145,8 @@ describe('wire formats', () => {
     const r = reqs[0];
     expect(r.path).toBe('/v1beta/models/gemini-2.0-flash:generateContent');
     expect(r.headers['x-goog-api-key']).toBe(KEY);
-    expect(r.body.systemInstruction.parts[0].text).toMatch(/# 役割/);
+    expect(r.body.systemInstruction.parts.map((p: { text: string }) => p.text).join('\n')).toMatch(/# 役割/);
+    expect(r.body.generationConfig.maxOutputTokens).toBe(1200);
     expect(r.body.contents[0].role).toBe('user');
     expect(r.body.generationConfig.responseMimeType).toBe('application/json');
     walk(r.body.generationConfig.responseSchema, (n) => {
@@ -153,13 +157,28 @@ describe('wire formats', () => {
     expect(Object.values(statuses(rt))).toEqual(['DECIDED']);
   });
 
-  it('OpenAI-compatible: any base URL, key optional, same Chat Completions format', async () => {
+  it('OpenAI-compatible: any base URL, key optional, same Chat Completions format, caps and capabilities from the tabs', async () => {
     const rt = await council();
     useProvider(rt, 'openai-compatible', 'llama3.1', '/ollama/v1');
+    // The analyst's own cap in the Agents tab; the other specialists' from Settings; a model that takes no temperature.
+    await setAgent(rt, 'analyst', 'max_output_tokens', 321);
+    await setSetting(
+      rt,
+      'provider.max_output_tokens',
+      '{"specialist":800,"balancer":700,"governance":700,"decider":2000}',
+    );
+    await setSetting(rt, 'provider.model_capabilities', '{"llama3":{"temperature":false}}');
     const reqs = await discussion(rt);
     expect(reqs.every((q) => q.path === '/ollama/v1/chat/completions')).toBe(true);
     expect(reqs[0].headers.authorization).toBeUndefined();
     expect(reqs.every((q) => q.body.response_format.json_schema.strict === true)).toBe(true);
+    const name = (q: Recorded) => q.body.response_format.json_schema.name;
+    expect(reqs[0].body.max_tokens).toBe(321);
+    expect(reqs.filter((q) => name(q) === 'specialist_opinion').map((q) => q.body.max_tokens)).toContain(800);
+    expect(reqs.find((q) => name(q) === 'decision')!.body.max_tokens).toBe(2000);
+    expect(reqs.every((q) => q.body.temperature === undefined && q.body.max_completion_tokens === undefined)).toBe(
+      true,
+    );
     expect(Object.values(statuses(rt))).toEqual(['DECIDED']);
   });
 

@@ -100,6 +100,10 @@ describe('the state format of earlier releases (version 1)', () => {
       expect(statuses(rt)).toEqual({ [first]: 'DECIDED' });
       await settle(rt);
       await expectHealthy(rt, 2);
+      // The saved Agents tab predates max_output_tokens: the column is added blank, so each agent takes its group's cap.
+      const caps = records(rt, 'agents').map((a) => a.max_output_tokens);
+      expect(caps.length).toBeGreaterThan(0);
+      expect(caps.every((c) => c === '')).toBe(true);
       const after = state(rt);
       // The chain and the sequences went on from where format 1 left them.
       expect(after.audit.seq).toBeGreaterThan(before.audit.seq);

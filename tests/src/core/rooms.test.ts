@@ -178,6 +178,7 @@ const AGENT: AgentDef = {
   active: true,
   prompt_version: 1,
   description: 'Argues the other side.',
+  max_output_tokens: 0,
 };
 
 function request(message: string, lang: 'ja' | 'en' = 'en') {

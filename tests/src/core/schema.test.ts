@@ -122,9 +122,9 @@ describe('generated schemas', () => {
     expect(schemaFor('PERSPECTIVE_POSITIVE', 'openai', ALLOW)).toEqual({
       type: 'object',
       properties: {
-        viewpoint: { type: 'string', pattern: '^[\\s\\S]{1,20000}$' },
-        opportunity: { type: 'string', pattern: '^[\\s\\S]{1,20000}$' },
-        recommended_tone: { anyOf: [{ type: 'string', pattern: '^[\\s\\S]{0,500}$' }, { type: 'null' }] },
+        viewpoint: { type: 'string', pattern: '^[\\s\\S]{1,1200}$' },
+        opportunity: { type: 'string', pattern: '^[\\s\\S]{1,600}$' },
+        recommended_tone: { anyOf: [{ type: 'string', pattern: '^[\\s\\S]{0,200}$' }, { type: 'null' }] },
       },
       required: ['viewpoint', 'opportunity', 'recommended_tone'],
       additionalProperties: false,
@@ -132,9 +132,9 @@ describe('generated schemas', () => {
     expect(schemaFor('PERSPECTIVE_POSITIVE', 'gemini', ALLOW)).toEqual({
       type: 'OBJECT',
       properties: {
-        viewpoint: { type: 'STRING', minLength: '1', maxLength: '20000' },
-        opportunity: { type: 'STRING', minLength: '1', maxLength: '20000' },
-        recommended_tone: { type: 'STRING', maxLength: '500' },
+        viewpoint: { type: 'STRING', minLength: '1', maxLength: '1200' },
+        opportunity: { type: 'STRING', minLength: '1', maxLength: '600' },
+        recommended_tone: { type: 'STRING', maxLength: '200' },
       },
       required: ['viewpoint', 'opportunity'],
       propertyOrdering: ['viewpoint', 'opportunity', 'recommended_tone'],
@@ -142,9 +142,9 @@ describe('generated schemas', () => {
     expect(schemaFor('PERSPECTIVE_POSITIVE', 'anthropic', ALLOW)).toEqual({
       type: 'object',
       properties: {
-        viewpoint: { type: 'string', minLength: 1, maxLength: 20000 },
-        opportunity: { type: 'string', minLength: 1, maxLength: 20000 },
-        recommended_tone: { type: 'string', maxLength: 500 },
+        viewpoint: { type: 'string', minLength: 1, maxLength: 1200 },
+        opportunity: { type: 'string', minLength: 1, maxLength: 600 },
+        recommended_tone: { type: 'string', maxLength: 200 },
       },
       required: ['viewpoint', 'opportunity'],
       additionalProperties: false,

@@ -1,5 +1,6 @@
 // Anthropic: the Messages API, the answer forced through one tool whose input_schema is the plain JSON Schema.
 import { vendorKeyProperty } from '../../property-keys.js';
+import { estimateTokens } from '../../tokens.js';
 import type { JsonSchema } from '../schema.js';
 import {
   at,
@@ -8,14 +9,28 @@ import {
   num,
   readJson,
   repairText,
+  systemTexts,
   type Parsed,
   type StructuredCall,
   type WireRequest,
 } from '../vendors.js';
 
+// The system blocks: the shared preamble, then the role prompt. The cache breakpoint goes after the preamble (or on the
+// role prompt when there is none), so every call of a discussion reads the preamble from the cache; the cached prefix
+// is the tools and the system blocks up to the breakpoint, and one shorter than the model's minimum caches nothing,
+// so it gets no breakpoint.
+function systemBlocks(call: StructuredCall, tools: unknown[]): unknown[] {
+  const r = call.req;
+  const texts = systemTexts(r);
+  const head = estimateTokens(JSON.stringify(tools) + (texts[0] ?? ''));
+  const cache = head >= call.capability.cache_min_tokens ? { cache_control: { type: 'ephemeral' } } : {};
+  return texts.map((text, i) => ({ type: 'text', text, ...(i === 0 ? cache : {}) }));
+}
+
 function build(call: StructuredCall, key: string, base: string): WireRequest {
   const r = call.req;
   const name = call.schemaName;
+  const tools = [{ name, description: `Submit the ${r.expect} answer`, input_schema: call.schema }];
   const messages: unknown[] = [{ role: 'user', content: r.user }];
   if (call.repair)
     messages.push(
@@ -29,12 +44,11 @@ function build(call: StructuredCall, key: string, base: string): WireRequest {
     headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01' },
     payload: JSON.stringify({
       model: call.model,
-      max_tokens: 4096,
-      temperature: r.agent.temperature,
-      // The long, stable prompt is cached; only the data changes between calls.
-      system: [{ type: 'text', text: r.system, cache_control: { type: 'ephemeral' } }],
+      max_tokens: call.maxTokens,
+      ...(call.capability.temperature ? { temperature: r.agent.temperature } : {}),
+      system: systemBlocks(call, tools),
       messages,
-      tools: [{ name, description: `Submit the ${r.expect} answer`, input_schema: call.schema }],
+      tools,
       tool_choice: { type: 'tool', name },
     }),
   };

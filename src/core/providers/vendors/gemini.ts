@@ -10,6 +10,7 @@ import {
   num,
   readJson,
   repairText,
+  systemTexts,
   type Parsed,
   type StructuredCall,
   type WireRequest,
@@ -73,10 +74,12 @@ function build(call: StructuredCall, key: string, base: string): WireRequest {
     contentType: 'application/json',
     headers: { 'x-goog-api-key': key },
     payload: JSON.stringify({
-      systemInstruction: { parts: [{ text: r.system }] },
+      // The shared preamble first: Gemini 2.5 and later cache a common prompt prefix implicitly.
+      systemInstruction: { parts: systemTexts(r).map((text) => ({ text })) },
       contents,
       generationConfig: {
-        temperature: r.agent.temperature,
+        ...(call.capability.temperature ? { temperature: r.agent.temperature } : {}),
+        maxOutputTokens: call.maxTokens,
         responseMimeType: 'application/json',
         responseSchema: call.schema,
       },

@@ -10,6 +10,7 @@ import {
   num,
   readJson,
   repairText,
+  systemTexts,
   type Parsed,
   type StructuredCall,
   type WireFormat,
@@ -65,10 +66,9 @@ function strict(s: JsonSchema): JsonSchema {
 
 function build(call: StructuredCall, key: string, base: string): WireRequest {
   const r = call.req;
-  const messages: unknown[] = [
-    { role: 'system', content: r.system },
-    { role: 'user', content: r.user },
-  ];
+  // The shared preamble first: OpenAI caches the longest prompt prefix it has seen (1,024 tokens and more).
+  const messages: unknown[] = systemTexts(r).map((content) => ({ role: 'system', content }));
+  messages.push({ role: 'user', content: r.user });
   if (call.repair)
     messages.push(
       { role: 'assistant', content: call.repair.previous },
@@ -88,7 +88,10 @@ function build(call: StructuredCall, key: string, base: string): WireRequest {
     payload: JSON.stringify({
       model: call.model,
       messages,
-      temperature: r.agent.temperature,
+      // A reasoning model takes no temperature, and its cap as max_completion_tokens (Settings
+      // provider.model_capabilities).
+      ...(call.capability.temperature ? { temperature: r.agent.temperature } : {}),
+      [call.capability.token_field ?? 'max_tokens']: call.maxTokens,
       response_format: {
         type: 'json_schema',
         json_schema: { name: call.schemaName, strict: true, schema: call.schema },

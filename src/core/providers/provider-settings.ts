@@ -1,0 +1,51 @@
+// The Settings rows of model providers: which vendor and model, where, at what price, with what parameters and caps.
+import { settingDef as s, type SettingDef } from '../setting-def.js';
+import { DEFAULT_CAPABILITIES, DEFAULT_OUTPUT_CAPS, DEFAULT_PRICES } from './model-table.js';
+import { registry as vendors } from './vendor-registry.js';
+
+export const PROVIDER_SETTINGS: readonly SettingDef[] = [
+  s(
+    'provider.default',
+    'rules',
+    'string',
+    `Provider for agents whose row names none: ${['rules', ...vendors.names()].join(', ')}`,
+  ),
+  s('provider.base_url', '', 'string', 'Base URL for the openai-compatible provider'),
+  s(
+    'provider.base_urls',
+    vendors.baseUrlDefaults(),
+    'json',
+    "Base URL per vendor when calls go through a gateway; empty means the vendor's own endpoint",
+  ),
+  s(
+    'provider.parallel',
+    true,
+    'boolean',
+    'Call the agents of a phase in parallel (one fetchAll); false calls them one by one',
+  ),
+  s(
+    'provider.default_models',
+    // From each vendor module's default model.
+    vendors.defaultModels(),
+    'json',
+    'Default model per provider',
+  ),
+  s(
+    'provider.prices_per_1k_tokens_usd',
+    DEFAULT_PRICES,
+    'json',
+    'Prices per 1,000 tokens, by provider:model: {input, output}, and cached_input (a prompt token read from the cache) and cache_write where the vendor has them; a default model missing here is priced from the defaults',
+  ),
+  s(
+    'provider.model_capabilities',
+    DEFAULT_CAPABILITIES,
+    'json',
+    'What each model takes, by model name or its start (the longest match wins, field by field): temperature false for models that refuse one; token_field max_completion_tokens for models that take no max_tokens; reasoning_tokens added to the output cap of models that think first; cache_min_tokens, the shortest prefix the vendor caches. A model not listed gets a temperature and its vendor’s cap field',
+  ),
+  s(
+    'provider.max_output_tokens',
+    DEFAULT_OUTPUT_CAPS,
+    'json',
+    "Output tokens one answer may take, by agent group, and room for an answer in a room; an agent's max_output_tokens column comes first",
+  ),
+];
