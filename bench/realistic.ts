@@ -1,6 +1,7 @@
 // What real models would be sent and charged (issue 24): the demo discussion through Phase 6 against the model
 // server in realistic mode, once per vendor wire format, with the server's token and prompt-cache figures, the cost at
 // list prices, and what the decider's request shows of the specialists' opinions.
+import { writeFileSync } from 'node:fs';
 import { Runtime } from '../runtime/runtime.js';
 import { registry } from '../src/core/providers/vendor-registry.js';
 import { ModelServer, type Recorded } from '../tools/model-server.js';
@@ -116,6 +117,7 @@ async function vendorRun(start: number, vendor: Vendor): Promise<Run> {
       throw new Error(`the realistic ${vendor} discussion did not reach DECIDED`);
     // The answers' requests; embedding calls carry no schema.
     const reqs = server.requests.filter((r) => r.schema);
+    if (process.env.KAIGI_BENCH_DUMP) writeFileSync(`${process.env.KAIGI_BENCH_DUMP}-${vendor}.json`, JSON.stringify(reqs));
     const perPhase: Run['per_phase'] = {};
     for (const r of reqs) {
       const e = (perPhase[String(kindOf(r).phase)] ??= { calls: 0, input_tokens: 0 });

@@ -11,7 +11,12 @@ export function vendorOf(path: string): Vendor {
 }
 
 export function schemaOf(vendor: Vendor, body: Json): any {
-  if (vendor === 'anthropic') return body.tools?.[0]?.input_schema;
+  // The tool the request forces (a round of calls may offer several and name one), else the first.
+  if (vendor === 'anthropic') {
+    const tools: Json[] = Array.isArray(body.tools) ? body.tools : [];
+    const chosen = body.tool_choice?.name;
+    return (tools.find((t) => t.name === chosen) ?? tools[0])?.input_schema;
+  }
   if (vendor === 'gemini') return body.generationConfig?.responseSchema ?? body.generationConfig?.responseJsonSchema;
   return body.response_format?.json_schema?.schema;
 }

@@ -1,121 +1,80 @@
 // The compact digest of each answer that later phases read: what was proposed, why, how sure; full texts stay recorded.
 import type { ContentOf, Message } from './messages.js';
 
-// Free text in a digest is clipped at a sentence where one ends near the limit; the record keeps every word.
-function clip(text: unknown, max: number): string {
+// The first sentence of a free text, clipped at `max` characters: a model states its point first, and in Japanese every
+// character is a token, so a digest keeps the point and leaves the elaboration to the record.
+function lead(text: unknown, max: number): string {
   const s = String(text ?? '')
     .replace(/\s+/g, ' ')
     .trim();
-  const chars = Array.from(s);
-  if (chars.length <= max) return s;
-  const head = chars.slice(0, max).join('');
-  const stop = Math.max(head.lastIndexOf('。'), head.lastIndexOf('. '));
-  return `${stop > max * 0.6 ? head.slice(0, stop + 1) : head}…`;
+  const m = /^.*?(。|\.\s|!\s|！|？|\?\s)/.exec(s);
+  const first = m ? m[0].trim() : s;
+  const chars = Array.from(first);
+  return chars.length <= max ? first : `${chars.slice(0, max).join('')}…`;
 }
 
-// Evidence with numbers says more than evidence without; up to three items, numbers first.
-function keyEvidence(items: readonly string[]): string[] {
-  const withNumbers = items.filter((e) => /\d/.test(e));
-  const rest = items.filter((e) => !/\d/.test(e));
-  return withNumbers
-    .concat(rest)
-    .slice(0, 3)
-    .map((e) => clip(e, 140));
+// Evidence with a number says more than evidence without: the first such item, else the first item.
+function keyEvidence(items: readonly string[]): string {
+  const withNumber = items.find((e) => /\d/.test(e));
+  return withNumber !== undefined || items.length ? lead(withNumber ?? items[0], 80) : '';
 }
 
-type Digest = Record<string, unknown>;
+// A change shown beside a data point only when it is a figure (e.g. -58%), not a sentence.
+const figure = (change: string) => (/^[+-]?\d+(\.\d+)?%?$/.test(change.trim()) ? ` (${change.trim()})` : '');
 
-function of(m: Message): Digest {
+const conf = (x: unknown) => (typeof x === 'number' ? String(Math.round(x * 100) / 100) : '-');
+
+function line(m: Message, dissent: boolean): string {
   const c = m.content as Record<string, unknown>;
-  const base: Digest = { phase: m.phase, from: m.speaker };
+  const head = `[P${m.phase} ${m.speaker}]`;
   switch (m.message_type) {
     case 'SITUATION_REPORT': {
       const s = c as ContentOf<'SITUATION_REPORT'>;
-      return {
-        ...base,
-        type: 'situation',
-        severity: s.severity,
-        summary: clip(s.summary, 240),
-        data: s.data_points.slice(0, 10).map((p) => `${p.metric}=${p.value}${p.change ? ` (${p.change})` : ''}`),
-      };
+      const data = s.data_points
+        .slice(0, 8)
+        .map((p) => `${p.metric}=${String(p.value).slice(0, 20)}${figure(p.change)}`)
+        .join(', ');
+      return `${head} situation ${s.severity} | ${lead(s.summary, 120)} | data: ${data}`;
     }
     case 'SPECIALIST_OPINION': {
       const o = c as ContentOf<'SPECIALIST_OPINION'>;
-      return {
-        ...base,
-        type: 'opinion',
-        action: o.recommendation.action_type,
-        intensity: o.recommendation.intensity,
-        hypothesis: clip(o.hypothesis, 220),
-        evidence: keyEvidence(o.evidence),
-        stated_confidence: o.confidence,
-        computed_confidence: m.metadata.computed_confidence ?? null,
-        ...(m.metadata.default_opinion ? { default_opinion: true } : {}),
-      };
+      const flags = `${m.metadata.default_opinion ? ' default-opinion' : ''}${dissent ? ' dissent' : ''}`;
+      return `${head} opinion ${o.recommendation.action_type}/${o.recommendation.intensity} confidence stated ${conf(o.confidence)} computed ${conf(m.metadata.computed_confidence)}${flags} | hypothesis: ${lead(o.hypothesis, 90)} | evidence: ${keyEvidence(o.evidence)}`;
     }
     case 'FEEDBACK_REQUEST':
-      return { ...base, type: 'question', to: c.target_agent, question: clip(c.question, 200) };
+      return `${head} question to ${String(c.target_agent)} | ${lead(c.question, 120)}`;
     case 'FEEDBACK_RESPONSE':
-      return {
-        ...base,
-        type: 'more_data',
-        answer: clip(c.answer, 260),
-        computed_confidence: m.metadata.computed_confidence ?? null,
-      };
+      return `${head} more data, computed ${conf(m.metadata.computed_confidence)} | ${lead(c.answer, 120)}`;
     case 'PERSPECTIVE_POSITIVE':
-      return { ...base, type: 'positive', viewpoint: clip(c.viewpoint, 220), opportunity: clip(c.opportunity, 160) };
+      return `${head} positive | ${lead(c.viewpoint, 90)} | opportunity: ${lead(c.opportunity, 70)}`;
     case 'PERSPECTIVE_NEGATIVE':
-      return {
-        ...base,
-        type: 'risk',
-        risk: clip(c.risk, 220),
-        concern: clip(c.concern, 160),
-        counter_proposal: clip(c.counter_proposal, 160),
-      };
+      return `${head} risk | ${lead(c.risk, 90)} | counter-proposal: ${lead(c.counter_proposal, 70)}`;
     case 'PERSPECTIVE_HUMAN':
-      return {
-        ...base,
-        type: 'human',
-        reality_check: clip(c.reality_check, 220),
-        suggestion: clip(c.practical_suggestion ?? c.human_insight, 160),
-      };
+      return `${head} human view | ${lead(c.reality_check, 90)} | suggestion: ${lead(c.practical_suggestion ?? c.human_insight, 70)}`;
     case 'GOVERNANCE_ETHICS':
-    case 'GOVERNANCE_LEGAL':
-      return {
-        ...base,
-        type: m.message_type === 'GOVERNANCE_ETHICS' ? 'ethics' : 'legal',
-        check: c.check_result,
-        concerns: ((c.concerns as string[]) ?? []).slice(0, 5).map((x) => clip(x, 160)),
-      };
+    case 'GOVERNANCE_LEGAL': {
+      const concerns = ((c.concerns as string[]) ?? []).slice(0, 3).map((x) => lead(x, 80));
+      const kind = m.message_type === 'GOVERNANCE_ETHICS' ? 'ethics' : 'legal';
+      return `${head} ${kind} ${String(c.check_result)}${concerns.length ? ` | concerns: ${concerns.join('; ')}` : ''}`;
+    }
     case 'DECISION_DELIBERATION':
-      return {
-        ...base,
-        type: 'deliberation',
-        selected: c.selected_action_types,
-        rationale: clip(c.rationale, 300),
-      };
+      return `${head} deliberation selected ${((c.selected_action_types as string[]) ?? []).join(', ')} | ${lead(c.rationale, 120)}`;
     case 'EXECUTION_ORDER': {
       const o = c as ContentOf<'EXECUTION_ORDER'>;
-      return {
-        ...base,
-        type: 'order',
-        decision_id: o.decision_id,
-        actions: o.actions.map((a) => `${a.action_type}(${a.intensity})`),
-        review_date: o.monitoring.review_date,
-      };
+      return `${head} order ${o.decision_id}: ${o.actions.map((a) => `${a.action_type}/${a.intensity}`).join(', ')}; review ${o.monitoring.review_date}`;
     }
     // A person's objection and guidance are shown as written (bounded like any input before this).
     case 'OBJECTION':
-      return { ...base, type: 'objection', reason: c.reason, alternative: c.alternative };
+      return `${head} objection | reason: ${String(c.reason)} | alternative: ${String(c.alternative)}`;
     case 'ACKNOWLEDGEMENT':
-      return { ...base, type: 'acknowledgement', status: c.status, note: c.guidance ?? c.note ?? '' };
+      return `${head} ${String(c.status)} | ${String(c.guidance ?? c.note ?? '')}`;
     default:
-      return { ...base, type: 'error', code: c.error_code, message: clip(c.message, 200) };
+      return `${head} error ${String(c.error_code)} | ${lead(c.message, 120)}`;
   }
 }
 
-// Each message's digest, one line of compact JSON each. A specialist whose action is not the plurality's is marked
-// as dissenting, so the decider sees disagreement without re-reading every opinion.
+// One line per message. A specialist whose action is not the plurality's is marked as dissenting, so the decider
+// sees disagreement without re-reading every opinion.
 export function digestLines(messages: readonly Message[]): string[] {
   const counts: Record<string, number> = {};
   for (const m of messages)
@@ -125,8 +84,10 @@ export function digestLines(messages: readonly Message[]): string[] {
     }
   const top = Math.max(0, ...Object.keys(counts).map((k) => counts[k]));
   return messages.map((m) => {
-    const d = of(m);
-    if (d.type === 'opinion' && !d.default_opinion && counts[String(d.action)] < top) d.dissent = true;
-    return JSON.stringify(d);
+    const own =
+      m.message_type === 'SPECIALIST_OPINION'
+        ? (m.content as ContentOf<'SPECIALIST_OPINION'>).recommendation.action_type
+        : '';
+    return line(m, own !== '' && !m.metadata.default_opinion && counts[own] < top);
   });
 }

@@ -45,28 +45,21 @@ export type SuccessCriterion = z.infer<typeof successCriterionSchema>;
 // fields only. Optional, so orders stored before these fields existed, and a person's order, still load.
 export const ACTION_TYPE_FIELDS = {
   PRAISE_INCREASE: z.object({
-    increase_rate: z
-      .number()
-      .min(0)
-      .max(5)
-      .optional()
-      .describe('PRAISE_INCREASE only: how much more praise, as a fraction (0.3 = 30% more)'),
+    increase_rate: z.number().min(0).max(5).optional().describe('PRAISE_INCREASE only: 0.3 = 30% more praise'),
   }),
   GOAL_ADJUSTMENT: z.object({
     new_goal: z
       .object({ metric: name, value: z.number() })
       .optional()
-      .describe('GOAL_ADJUSTMENT only: the new goal, a KPI metric and its target value'),
+      .describe('GOAL_ADJUSTMENT only: a KPI metric and its new goal'),
   }),
   MESSAGE_TIMING: z.object({
     time: z
       .string()
       .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected HH:MM')
       .optional()
-      .describe("MESSAGE_TIMING only: when to send, HH:MM in the sheet's time zone"),
-    message_template: chars(1, 80)
-      .optional()
-      .describe('MESSAGE_TIMING only: the message template to send, e.g. MORNING_ENCOURAGEMENT'),
+      .describe('MESSAGE_TIMING only: HH:MM to send'),
+    message_template: chars(1, 80).optional().describe('MESSAGE_TIMING only: e.g. MORNING_ENCOURAGEMENT'),
   }),
 };
 
@@ -131,7 +124,11 @@ function build(actionType: z.ZodType<string>, forAnswer: boolean) {
       evidence: z.array(text(A.item)).min(1).max(20),
       hypothesis: text(A.medium),
       confidence: z.number().min(0).max(1),
-      recommendation: action,
+      // A specialist recommends the kind and intensity; the executor's fields (rate, goal, hour) are the decider's to
+      // set in the order, so a model is not asked for them here (a stored opinion may still carry them).
+      recommendation: forAnswer
+        ? action.omit({ increase_rate: true, new_goal: true, time: true, message_template: true })
+        : action,
     }),
     PERSPECTIVE_POSITIVE: z.object({
       viewpoint: text(A.long),
@@ -208,14 +205,20 @@ function build(actionType: z.ZodType<string>, forAnswer: boolean) {
     }),
   });
   // The decider answers Phases 5 and 6 in one call: its deliberation and its order.
-  const decision = z.object({ deliberation: content.DECISION_DELIBERATION, order: orderAnswer });
+  // Kaigi computes the weights and votes (src/core/votes.ts) and records them; the model is not asked to count.
+  const decision = z.object({
+    deliberation: forAnswer
+      ? content.DECISION_DELIBERATION.omit({ weight_assignment: true, votes: true })
+      : content.DECISION_DELIBERATION,
+    order: orderAnswer,
+  });
   return { content, orderAnswer, decision };
 }
 
 // Stored records name any well-formed action type: the allow-list of the day they were written may have changed since.
 const STORED = build(z.string().regex(/^[A-Z][A-Z0-9_]{1,40}$/, 'action types are UPPER_SNAKE_CASE'), false);
 export const CONTENT_SCHEMAS = STORED.content;
-export type Action = z.infer<(typeof CONTENT_SCHEMAS)['SPECIALIST_OPINION']>['recommendation'];
+export type Action = z.infer<(typeof CONTENT_SCHEMAS)['EXECUTION_ORDER']>['actions'][number];
 export type OrderAnswer = z.infer<typeof STORED.orderAnswer>;
 
 // What a model fills after an outcome: the learnings worth keeping (SPEC §8.5).

@@ -4,17 +4,19 @@ type Both = [ja: string, en: string];
 
 export const PRODUCT: Both = [
   [
-    'Kaigi は営業チームのマネージャーを支える AI の会議です。KPI の変化（トリガー）ごとに、チームの一人のメンバーについて議論します。',
-    'フェーズ1 状況報告 → 2 専門家の意見 → 3 視点の補正 → 4 倫理・法務の審査 → 5 決裁者の審議 → 6 実行指示。',
-    '実行指示は実行担当（target_agents）が行い、見直し日に KPI を測って予測と比べ、結果（verdict）が次の議論の学びになります。',
-    '実行担当 buddy は指示を実際に行う人（マネージャーや同僚）です。別のシステムが実行する場合はその API クライアント名になります。',
+    'Kaigi は営業マネージャーを支える AI の会議です。KPI の変化（トリガー）ごとに一人のメンバーについて、1 状況報告 → 2 専門家の意見 → 3 視点の補正 → 4 倫理・法務 → 5 決裁 → 6 実行指示 の順に議論します。',
+    '指示は実行担当（target_agents）が行います。buddy は実際に行う人（マネージャーや同僚）、別のシステムならその API クライアント名です。',
   ].join('\n'),
   [
-    "Kaigi is a council of AI agents that advises a sales team's manager. Each discussion is about one member of the team, started by a change in their KPI (the trigger).",
-    'Phase 1 situation report → 2 specialist opinions → 3 balancing perspectives → 4 ethics and legal checks → 5 the decider weighs → 6 the execution order.',
-    'Executors (target_agents) carry the order out; on the review date the KPI is measured against the forecast, and the verdict becomes a learning for later discussions.',
-    'The executor buddy is whoever on the team carries the order out (the manager or a peer); another system that carries orders out is named by its API client name.',
+    'Kaigi is a council of AI agents advising a sales manager. Each discussion is about one team member after a change in their KPI (the trigger): 1 situation report → 2 specialist opinions → 3 balancing perspectives → 4 ethics and legal → 5 decision → 6 execution order.',
+    'Executors (target_agents) carry the order out: buddy is whoever on the team does it (the manager or a peer); another system is named by its API client name.',
   ].join('\n'),
+];
+
+// How a decision is checked: every agent forecasts against it (a specialist's confidence, the decider's criteria).
+export const SCORING: Both = [
+  '# 判定の仕組み\n見直し日に、成功基準の指標の「決定前 window_days 日の平均」×（1 ± target_change）を予測とし、見直し日までの window_days 日の平均と比べます。誤差30%以内は確認、50%以上は否定（上振れも外れ）、その間やデータ不足は判定保留です。結果は次の議論の学びになります。',
+  "# How a decision is checked\nOn the review date, the forecast (the success metric's mean over the window_days before the decision × (1 ± target_change)) is compared with its mean over the window_days up to the review date: within 30 % confirms, 50 % or more off rejects (overshooting misses too), anything between or too little data is inconclusive. The verdict becomes a learning.",
 ];
 
 export const DATA_RULE: Both = [

@@ -2,7 +2,7 @@
 import { digestLines } from './digest.js';
 import { metricsOf } from './kpi.js';
 import { dataBlock } from './prompt.js';
-import { actionMeaning, both, DATA_RULE, LANGUAGE, metricMeaning, PRODUCT } from './prompt-dictionary.js';
+import { actionMeaning, both, DATA_RULE, LANGUAGE, metricMeaning, PRODUCT, SCORING } from './prompt-dictionary.js';
 import { kpiTable, teamTable } from './prompt-tables.js';
 import type { AgentContext } from './provider.js';
 
@@ -20,6 +20,7 @@ export function buildPreamble(ctx: AgentContext): string {
     `${ja ? '# Kaigi について' : '# About Kaigi'}\n${both(PRODUCT, ctx.lang)}\n${both(LANGUAGE, ctx.lang)}\n${both(DATA_RULE, ctx.lang)}`,
     `${ja ? '# 施策の種類（action_type）' : '# Action types (action_type)'}\n${ctx.allowList.map((a) => `- ${a}: ${actionMeaning(a, ctx.lang)}`).join('\n')}`,
   ];
+  parts.push(both(SCORING, ctx.lang));
   if (metrics.length)
     parts.push(
       `${ja ? '# KPI 指標' : '# KPI metrics'}\n${metrics.map((m) => `- ${m}: ${metricMeaning(m, ctx.lang, ctx.metricNotes ?? {})}`).join('\n')}`,
@@ -27,7 +28,11 @@ export function buildPreamble(ctx: AgentContext): string {
   const team = teamTable(ctx.kpi, ctx.team);
   if (team) parts.push(dataBlock('team_7d_means', team));
   parts.push(dataBlock('trigger', { ...ctx.trigger, priority: ctx.priority }));
-  if (ctx.member) parts.push(dataBlock('member', ctx.member));
+  // The member's name, team and role are in the team table; this block adds what only the member's row holds.
+  if (ctx.member) {
+    const { name: _n, team: _t, role: _r, ...own } = ctx.member;
+    parts.push(dataBlock('member', own));
+  }
   const kpi = kpiTable(ctx.kpi, member, KPI_DAYS);
   if (kpi) parts.push(dataBlock(`kpi_last_${KPI_DAYS}_days`, kpi));
   if (ctx.dataNotes.length) parts.push(dataBlock('data_notes', ctx.dataNotes));

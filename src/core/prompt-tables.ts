@@ -27,7 +27,7 @@ export function teamTable(rows: readonly KpiRow[], members: readonly Member[]): 
   const metrics: string[] = [];
   for (const m of members) for (const x of metricsOf(rows, m.member_id)) if (metrics.indexOf(x) < 0) metrics.push(x);
   metrics.sort();
-  const header = ['member_id', 'name', 'team', 'role'].concat(metrics.map((m) => `${m}_7d_mean`));
+  const header = ['member_id', 'name', 'team', 'role'].concat(metrics);
   const lines = [header.join(',')];
   const sums: number[][] = metrics.map(() => []);
   for (const m of members) {

@@ -3,7 +3,7 @@
 type Both = [ja: string, en: string];
 
 const CONFIDENCE: Both = [
-  'confidence は「この推奨を実行したとき成功基準を満たす確率」（0〜1）です。',
+  'confidence は推奨を実行して成功基準を満たす確率（0〜1）。',
   'confidence is the probability (0–1) that your recommendation, carried out, meets its success criteria.',
 ];
 
@@ -13,7 +13,7 @@ export const TASKS: Record<string, Both> = {
     'Summarise the facts of the trigger from the KPI table only. Each data_points metric is a column name of the KPI table and change is computed from the table. Severity follows the size and duration of the change.',
   ],
   SPECIALIST_OPINION: [
-    `あなたの専門の観点から原因の仮説（hypothesis）を立て、根拠（evidence）には表の数値を引用し、施策の種類から推奨を一つ選んでください。${CONFIDENCE[0]}`,
+    `専門の観点から仮説（hypothesis）を立て、根拠（evidence）に表の数値を引き、推奨する施策を一つ選んでください。${CONFIDENCE[0]}`,
     `From your speciality, form a hypothesis, cite numbers from the tables as evidence, and recommend one action from the action types. ${CONFIDENCE[1]}`,
   ],
   FEEDBACK_RESPONSE: [
@@ -45,7 +45,7 @@ export const TASKS: Record<string, Both> = {
       '重みと票は Kaigi が計算済みです（weights_and_votes_computed_by_kaigi）。それを踏まえて施策を決め、理由を説明してください。',
       '返す JSON は {"deliberation", "order"}。deliberation には合意点・対立点・少数意見・selected_action_types・rationale（票と異なる選択をするならその理由）を書きます。',
       'order：target_agents は実行担当（通常 buddy）。actions は選んだ種類ごとに一つ、その種類の項目を埋めます。',
-      'monitoring.success_criteria：metric は KPI 表の列名、target_change は window_days の間に見込む変化率（0.2 = 基準期間より20%増減）。見直し日に予測との誤差が30%以内なら確認、50%以上なら否定（上振れも外れ）です。',
+      'monitoring.success_criteria：metric は KPI 表の列名、target_change は見込む変化率（0.2 = 基準より20%増減）。判定の仕組みは上のとおりです。',
     ].join('\n'),
     [
       "Kaigi has computed each specialist's weight and the votes (weights_and_votes_computed_by_kaigi). Decide from them and explain.",

@@ -71,8 +71,12 @@ export interface AgentRequest {
   // Sent first and shared by every call of a discussion's phase, so a vendor can cache it (src/core/prompt-preamble.ts);
   // undefined or empty: none. Then the agent's role prompt (system) and its own part (user: memory, inputs, task).
   preamble?: string;
+  // The task, shared by every call of the phase that asks for the same answer; sent after the preamble.
+  task?: string;
   system: string;
   user: string;
+  // Every answer asked for in the same round as this one (Phases 3–4: five kinds), for vendors that cache tools.
+  round?: Expectation[];
 }
 
 export interface AgentResponse {

@@ -62,15 +62,14 @@ export function decideStep(d: Discussion, env: EngineEnv, b: Builder, input: Dec
   }
   if (!answer) throw new Error('no active decider in the council');
   const c = answer.content as { deliberation: ContentOf<'DECISION_DELIBERATION'>; order: OrderAnswer };
-  // The record keeps Kaigi's count, whatever a model wrote of weights and votes: the decider explains, it does not
-  // count. The rule-based decider counts with the same function and adds memory's and people's weight to its votes.
+  // The record keeps Kaigi's count: a model is not asked for weights and votes (the decider explains, it does not
+  // count). The rule-based decider counts with the same function and adds memory's and people's weight to its votes.
   if (weighing.weighing && !/^rules/.test(answer.response.model)) {
-    c.deliberation.weight_assignment = weighing.weighing.weights.map(({ agent_id, weight, band }) => ({
-      agent_id,
-      weight,
-      band,
-    }));
-    c.deliberation.votes = weighing.weighing.votes;
+    c.deliberation = {
+      ...c.deliberation,
+      weight_assignment: weighing.weighing.weights.map(({ agent_id, weight, band }) => ({ agent_id, weight, band })),
+      votes: weighing.weighing.votes,
+    };
   }
   // The model gave days ahead; the stored order holds the date they lead to from today in the script's time zone.
   const order = orderFromAnswer(c.order, decisionId, env.today);

@@ -1,6 +1,6 @@
 // The tokens a discussion is expected to take before it starts (SPEC §4.7): every planned prompt, inputs bounded.
 import { buildPreamble } from '../prompt-preamble.js';
-import { buildUserText } from '../prompt-user.js';
+import { buildUserText, taskText } from '../prompt-user.js';
 import type { Expectation } from '../provider.js';
 import { schemaFor } from '../providers/schema.js';
 import { findVendor } from '../providers/vendor-registry.js';
@@ -106,7 +106,7 @@ export function estimateDiscussion(
         input:
           data +
           estimateTokens(env.promptOf(p.agent)) +
-          estimateTokens(buildUserText(ctx, p.expect)) +
+          estimateTokens(buildUserText(ctx, p.expect) + taskText(ctx, p.expect)) +
           schemaTokens(model, p.expect, ctx.allowList) +
           shown,
         output: size[p.agent.group].answer,

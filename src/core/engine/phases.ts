@@ -121,7 +121,10 @@ export function phase34(d: Discussion, env: EngineEnv, b: Builder, agents: strin
   const defs = env.agents.filter((a) => agents.indexOf(a.agent_id) >= 0);
   const answers = ask(
     env,
-    defs.map((a) => request(d, env, a, a.group === 'governance' ? 4 : 3, expectOf(a), context(d, env, v))),
+    defs.map((a) => ({
+      ...request(d, env, a, a.group === 'governance' ? 4 : 3, expectOf(a), context(d, env, v)),
+      round: defs.map(expectOf),
+    })),
     true,
   );
   const failed: string[] = [];

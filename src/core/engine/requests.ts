@@ -5,7 +5,7 @@ import { digestLines } from '../digest.js';
 import { summarize } from '../prompt.js';
 import { buildPreamble } from '../prompt-preamble.js';
 import { LEARNING_ROLE } from '../prompt-tasks.js';
-import { buildUserText } from '../prompt-user.js';
+import { buildUserText, taskText } from '../prompt-user.js';
 import { estimateTokens } from '../tokens.js';
 import type { AgentContext, AgentRequest, Expectation } from '../provider.js';
 import type { AgentDef, Discussion } from '../types.js';
@@ -36,6 +36,8 @@ export function overflows(messages: readonly Message[], room: number): boolean {
   return estimateTokens(digestLines(messages).join('\n')) > room;
 }
 
+const WRITTEN_BY_PEOPLE: readonly string[] = ['OBJECTION', 'ACKNOWLEDGEMENT'];
+
 // What an agent is told. Every input from outside the council's own reasoning (the trigger, the member's row, each
 // earlier message, an objection, guidance) enters bounded (SPEC §4.7), so one long memo cannot multiply the tokens
 // of every prompt; the record keeps the whole value, and the prompt names where.
@@ -53,7 +55,9 @@ export function context(d: Discussion, env: EngineEnv, v: Visible, extra: Partia
     kpi: env.kpi,
     // Evidence the watcher added while the decision was not yet carried out is part of any later deliberation.
     dataNotes: env.dataNotes.concat(boundNotes(d, evidenceForRediscussion(d.notes), limit)),
-    earlier: boundMessages(v.earlier, limit),
+    // A model's answer reaches later prompts as its digest, already short; a person's objection or guidance is shown
+    // as written, so it is the one bounded here.
+    earlier: v.earlier.map((m) => (WRITTEN_BY_PEOPLE.indexOf(m.message_type) >= 0 ? boundMessages([m], limit)[0] : m)),
     summary: v.summary,
     allowList: s.get<string[]>('actions.allow_list'),
     weights: s.get<Weights>('confidence.weights'),
@@ -84,6 +88,7 @@ export function request(
     expect,
     context: ctx,
     preamble: buildPreamble(ctx),
+    task: taskText(ctx, expect),
     system: env.promptOf(agent),
     user: buildUserText(ctx, expect),
   };
@@ -154,6 +159,7 @@ export function learningRequest(
     expect: 'LEARNING',
     context: ctx,
     preamble: buildPreamble(ctx),
+    task: taskText(ctx, 'LEARNING'),
     // The learning call has its own role: the decider's prompt asks for an order, this call for learnings.
     system: LEARNING_ROLE[env.lang === 'ja' ? 0 : 1],
     user: buildUserText(ctx, 'LEARNING'),

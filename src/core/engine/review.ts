@@ -40,23 +40,27 @@ function modelReview(d: Discussion, env: EngineEnv, b: Builder): { found: AgentO
     (a) => a.active && a.group === 'governance' && env.providerFor(a).name !== env.rules.name,
   );
   if (!on.length) return { found: [] };
-  const draftOrder = d.final_decision ?? {};
+  // Without its decision id: the reviewers judge the text, and the id may still be the one the commit replaces.
+  const { decision_id: decisionId, ...draftOrder } = d.final_decision ?? {};
+  // The reviewers read the order against the facts (Phase 1), the member and the data: the same preamble the
+  // specialists were sent, so a vendor can serve it from its cache.
   const ctx = context(
     d,
     env,
-    visible(d, env, () => true),
+    visible(d, env, (m) => m.phase === 1),
     { draftOrder },
   );
   const requests = on.map((a) => ({
     ...request(d, env, a, 6, expectOf(a), ctx),
-    key: `${d.discussion_id}/6/${a.agent_id}/review-${String(draftOrder.decision_id ?? '')}`,
+    key: `${d.discussion_id}/6/${a.agent_id}/review-${String(decisionId ?? '')}`,
+    round: on.map(expectOf),
   }));
   const found: AgentObjection[] = [];
   const ja = env.lang === 'ja';
   for (const a of ask(env, requests, false)) {
     if (a.errorCode) {
       b.note(
-        `agent review ${String(draftOrder.decision_id ?? '')}: ${a.agent.agent_id} gave no usable answer (${a.note ?? a.errorCode})`,
+        `agent review ${String(decisionId ?? '')}: ${a.agent.agent_id} gave no usable answer (${a.note ?? a.errorCode})`,
       );
       continue;
     }

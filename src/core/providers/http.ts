@@ -74,8 +74,16 @@ interface Pending {
 function buildRequest(vendor: VendorModule, call: Call, key: string, baseUrl: string): WireRequest {
   const r = call.req;
   const schema = schemaFor(r.expect, vendor.wire, r.context.allowList);
+  const kinds = (r.round ?? []).filter((k, i, all) => k !== r.expect && all.indexOf(k) === i).concat([r.expect]);
+  const round = kinds
+    .map((k) => ({
+      name: schemaName(k),
+      expect: k,
+      schema: k === r.expect ? schema : schemaFor(k, vendor.wire, r.context.allowList),
+    }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return vendor.wire.build(
-    { ...call, schema, schemaName: schemaName(r.expect) },
+    { ...call, schema, schemaName: schemaName(r.expect), round },
     key,
     baseUrl || vendor.defaultBaseUrl,
   );

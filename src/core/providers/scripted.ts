@@ -45,6 +45,7 @@ export interface ScriptedCall {
   phase: number;
   expect: Expectation;
   preamble: string;
+  task: string;
   system: string;
   user: string;
   // 1 for the first call of a request; retries and the repair call count on.
@@ -184,6 +185,7 @@ export class ScriptedProvider implements Provider {
       phase: req.phase,
       expect: req.expect,
       preamble: req.preamble ?? '',
+      task: req.task ?? '',
       system: req.system,
       user: req.user,
       attempt: p.attempts,

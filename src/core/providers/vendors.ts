@@ -21,16 +21,19 @@ export interface Call {
   repair?: { previous: string; errors: string };
 }
 
-// The texts of a call in the order they are sent: the shared preamble first, so vendors can cache it, then the
-// agent's role prompt; an empty one is left out.
+// The texts of a call in the order they are sent: the shared preamble first, so vendors can cache it, then the task
+// every call of the phase asking for this answer shares, then the agent's role prompt; an empty one is left out.
 export function systemTexts(req: AgentRequest): string[] {
-  return [req.preamble ?? '', req.system].filter((t) => t !== '');
+  return [req.preamble ?? '', req.task ?? '', req.system].filter((t) => t !== '');
 }
 
 // A call with its answer's JSON Schema, already in the vendor's dialect, and the schema's name.
 export interface StructuredCall extends Call {
   schema: JsonSchema;
   schemaName: string;
+  // Every answer asked for in this call's round (its own included), by schema name and in that order: a vendor that
+  // caches the tools as part of a prompt's prefix (Anthropic) offers them all, so the round's calls share one prefix.
+  round?: { name: string; expect: string; schema: JsonSchema }[];
 }
 
 export interface Parsed {

@@ -15,22 +15,35 @@ import {
   type WireRequest,
 } from '../vendors.js';
 
-// The system blocks: the shared preamble, then the role prompt. The cache breakpoint goes after the preamble (or on the
-// role prompt when there is none), so every call of a discussion reads the preamble from the cache; the cached prefix
-// is the tools and the system blocks up to the breakpoint, and one shorter than the model's minimum caches nothing,
-// so it gets no breakpoint.
+// The system blocks: the shared preamble, the phase's task, then the role prompt. A cache breakpoint goes after each
+// block but the last once the prefix (the tools and the blocks so far) reaches the model's minimum: the calls of a
+// round read the preamble from the cache even when their tasks differ (Phases 3–4), and those with the same task
+// (the eight specialists) read the task too. With a single block, it is the one that may be cached.
 function systemBlocks(call: StructuredCall, tools: unknown[]): unknown[] {
-  const r = call.req;
-  const texts = systemTexts(r);
-  const head = estimateTokens(JSON.stringify(tools) + (texts[0] ?? ''));
-  const cache = head >= call.capability.cache_min_tokens ? { cache_control: { type: 'ephemeral' } } : {};
-  return texts.map((text, i) => ({ type: 'text', text, ...(i === 0 ? cache : {}) }));
+  const texts = systemTexts(call.req);
+  let prefix = JSON.stringify(tools);
+  return texts.map((text, i) => {
+    prefix += text;
+    const last = i === texts.length - 1 && texts.length > 1;
+    const cache =
+      !last && estimateTokens(prefix) >= call.capability.cache_min_tokens
+        ? { cache_control: { type: 'ephemeral' } }
+        : {};
+    return { type: 'text', text, ...cache };
+  });
 }
 
 function build(call: StructuredCall, key: string, base: string): WireRequest {
   const r = call.req;
   const name = call.schemaName;
-  const tools = [{ name, description: `Submit the ${r.expect} answer`, input_schema: call.schema }];
+  // Tools come first in Anthropic's cached prefix: the round's calls (Phases 3–4 ask five kinds of answer) offer the
+  // same tools and each is told which one to use, so they share the prefix instead of writing five caches.
+  const own = [{ name, expect: r.expect, schema: call.schema }];
+  const tools = (call.round ?? own).map((t) => ({
+    name: t.name,
+    description: `Submit the ${t.expect} answer`,
+    input_schema: t.schema,
+  }));
   const messages: unknown[] = [{ role: 'user', content: r.user }];
   if (call.repair)
     messages.push(
