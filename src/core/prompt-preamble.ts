@@ -18,7 +18,7 @@ export function buildPreamble(ctx: AgentContext): string {
   const metrics = metricsOf(ctx.kpi, member);
   const parts: string[] = [
     `${ja ? '# Kaigi について' : '# About Kaigi'}\n${both(PRODUCT, ctx.lang)}\n${both(LANGUAGE, ctx.lang)}\n${both(DATA_RULE, ctx.lang)}`,
-    `${ja ? '# 施策の種類（action_type）' : '# Action types (action_type)'}\n${ctx.allowList.map((a) => `- ${a}: ${actionMeaning(a, ctx.lang)}`).join('\n')}`,
+    `${ja ? '# 施策（action_type）' : '# Action types (action_type)'}\n${ctx.allowList.map((a) => `- ${a}: ${actionMeaning(a, ctx.lang)}`).join('\n')}`,
   ];
   parts.push(both(SCORING, ctx.lang));
   if (metrics.length)
@@ -28,9 +28,9 @@ export function buildPreamble(ctx: AgentContext): string {
   const team = teamTable(ctx.kpi, ctx.team);
   if (team) parts.push(dataBlock('team_7d_means', team));
   parts.push(dataBlock('trigger', { ...ctx.trigger, priority: ctx.priority }));
-  // The member's name, team and role are in the team table; this block adds what only the member's row holds.
+  // The member's name and team are in the team table; this block adds what only the member's row holds.
   if (ctx.member) {
-    const { name: _n, team: _t, role: _r, ...own } = ctx.member;
+    const { name: _n, team: _t, ...own } = ctx.member;
     parts.push(dataBlock('member', own));
   }
   const kpi = kpiTable(ctx.kpi, member, KPI_DAYS);

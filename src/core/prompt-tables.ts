@@ -27,7 +27,7 @@ export function teamTable(rows: readonly KpiRow[], members: readonly Member[]): 
   const metrics: string[] = [];
   for (const m of members) for (const x of metricsOf(rows, m.member_id)) if (metrics.indexOf(x) < 0) metrics.push(x);
   metrics.sort();
-  const header = ['member_id', 'name', 'team', 'role'].concat(metrics);
+  const header = ['member_id', 'name', 'team'].concat(metrics);
   const lines = [header.join(',')];
   const sums: number[][] = metrics.map(() => []);
   for (const m of members) {
@@ -38,8 +38,8 @@ export function teamTable(rows: readonly KpiRow[], members: readonly Member[]): 
       sums[i].push(v);
       return num(v);
     });
-    lines.push([m.member_id, m.name, m.team, m.role].map(cell).concat(values).join(','));
+    lines.push([m.member_id, m.name, m.team].map(cell).concat(values).join(','));
   }
-  lines.push(['(team)', '', '', ''].concat(sums.map((xs) => (xs.length ? num(mean(xs)) : ''))).join(','));
+  lines.push(['(team)', '', ''].concat(sums.map((xs) => (xs.length ? num(mean(xs)) : ''))).join(','));
   return lines.join('\n');
 }
