@@ -1,5 +1,7 @@
 // What the requests a model server recorded show: which answer each asked for, the repeat bounds of the schemas
 // sent, and whether the decider's request carries every specialist's opinion. Reads any vendor's request as it comes.
+import { digestLines } from '../src/core/digest.js';
+import type { Message } from '../src/core/messages.js';
 import { schemaOf, type Vendor } from '../tools/model-wire.js';
 
 export interface SentRequest {
@@ -14,7 +16,7 @@ export interface RecordedMessage {
   message_type: string;
   speaker: string;
   content: any;
-  metadata?: { default_opinion?: boolean };
+  metadata?: { default_opinion?: boolean; computed_confidence?: number };
 }
 
 // The answer a request asks for, from its schema's properties (Gemini's request names no schema).
@@ -52,28 +54,19 @@ function sentText(r: SentRequest): string {
   return out.join('\n');
 }
 
-// The characters of a hypothesis that must reach the decider: its first 40, as a digest would still quote them.
-const START_CHARS = 40;
-
-// Whether every decider request (phase 5, the DECISION schema) contains, for each Phase 2 specialist opinion of the
-// record (default opinions aside), its recommended action type and the start of its hypothesis. A loose test: the
-// action types are in every request's allow-list block too, so the hypothesis start carries the weight.
+// Whether every decider request (the DECISION schema) holds, in full, the digest Kaigi makes of each Phase 2 answer
+// of the record (src/core/digest.ts): action, intensity, both confidences, dissent, hypothesis and key evidence. The
+// digests are made from the messages before the decision, as the engine made them.
 export function deciderSeesAll(requests: readonly SentRequest[], record: readonly RecordedMessage[]): boolean {
-  const opinions = record.filter(
-    (m) => m.phase === 2 && m.message_type === 'SPECIALIST_OPINION' && !m.metadata?.default_opinion,
+  const before = record.filter((m) => m.phase <= 4) as unknown as Message[];
+  const lines = digestLines(before).filter(
+    (_, i) => before[i].phase === 2 && before[i].message_type === 'SPECIALIST_OPINION',
   );
   const deciders = requests.filter((r) => kindOf(r).kind === 'decision');
-  if (!deciders.length || !opinions.length) return false;
+  if (!deciders.length || !lines.length) return false;
   return deciders.every((r) => {
     const text = sentText(r);
-    return opinions.every((m) => {
-      const start = String(m.content?.hypothesis ?? '')
-        .slice(0, START_CHARS)
-        .trim();
-      const quoted = JSON.stringify(start).slice(1, -1);
-      const action = String(m.content?.recommendation?.action_type ?? '');
-      return !!start && !!action && text.includes(action) && (text.includes(start) || text.includes(quoted));
-    });
+    return lines.every((line) => text.includes(line));
   });
 }
 

@@ -117,7 +117,8 @@ async function vendorRun(start: number, vendor: Vendor): Promise<Run> {
       throw new Error(`the realistic ${vendor} discussion did not reach DECIDED`);
     // The answers' requests; embedding calls carry no schema.
     const reqs = server.requests.filter((r) => r.schema);
-    if (process.env.KAIGI_BENCH_DUMP) writeFileSync(`${process.env.KAIGI_BENCH_DUMP}-${vendor}.json`, JSON.stringify(reqs));
+    if (process.env.KAIGI_BENCH_DUMP)
+      writeFileSync(`${process.env.KAIGI_BENCH_DUMP}-${vendor}.json`, JSON.stringify(reqs));
     const perPhase: Run['per_phase'] = {};
     for (const r of reqs) {
       const e = (perPhase[String(kindOf(r).phase)] ??= { calls: 0, input_tokens: 0 });

@@ -1,19 +1,29 @@
 // What the realistic bench reads from recorded requests: the decider's view of the opinions, and schema bounds.
 import { describe, expect, it } from 'vitest';
 import { deciderSeesAll, kindOf, maxSchemaRepeat, type SentRequest } from '../../bench/decider-view.js';
+import { digestLines } from '../../src/core/digest.js';
 
 const decision = { type: 'object', properties: { deliberation: {}, order: {} } };
-const opinion = (speaker: string, hypothesis: string, action: string) => ({
+const opinion = (speaker: string, hypothesis: string, action: string, computed = 0.7) => ({
   phase: 2,
   message_type: 'SPECIALIST_OPINION',
   speaker,
-  content: { hypothesis, recommendation: { action_type: action } },
+  content: {
+    analysis: 'a',
+    evidence: ['contacts 12 → 5'],
+    hypothesis,
+    confidence: 0.8,
+    recommendation: { action_type: action, intensity: 'medium' },
+  },
+  metadata: { computed_confidence: computed },
 });
 const record = [
   opinion('psychology', 'Praise fell first, then contacts: recognition is the lever here.', 'PRAISE_INCREASE'),
   opinion('wellbeing', 'Overtime doubled a week before the slump; fatigue explains it.', 'REST_RECOMMENDATION'),
   { ...opinion('coaching', 'A default opinion', 'ONE_ON_ONE'), metadata: { default_opinion: true } },
 ];
+// What the engine sends the decider: one digest line per answer (src/core/digest.ts).
+const full = digestLines(record as never).join('\n');
 
 function openai(user: string, schema: any = decision): SentRequest {
   return {
@@ -30,15 +40,14 @@ function openai(user: string, schema: any = decision): SentRequest {
 }
 
 describe('deciderSeesAll', () => {
-  const full = JSON.stringify(record.slice(0, 2).map((m) => m.content));
-
-  it('holds when the decider request quotes every opinion (default ones aside) with its action type', () => {
+  it('holds when the decider request holds every Phase 2 digest in full', () => {
+    expect(full).toContain('[P2 psychology] opinion PRAISE_INCREASE/medium confidence stated 0.8 computed 0.7');
     expect(deciderSeesAll([openai(full)], record)).toBe(true);
   });
 
-  it('fails when an opinion is cut to its action type, or no decider request was sent', () => {
-    const cut = `${full.replace(/Overtime doubled/, 'Overtime')}`;
-    expect(deciderSeesAll([openai(cut)], record)).toBe(false);
+  it('fails when a digest is cut or its confidence changed, or no decider request was sent', () => {
+    expect(deciderSeesAll([openai(full.replace(/Overtime doubled/, 'Overtime'))], record)).toBe(false);
+    expect(deciderSeesAll([openai(full.replace('computed 0.7', 'computed 0.6'))], record)).toBe(false);
     expect(deciderSeesAll([openai(full, { type: 'object', properties: { hypothesis: {} } })], record)).toBe(false);
   });
 

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerErrors } from '../../src/core/messages.js';
 import type { AgentRequest, Expectation } from '../../src/core/provider.js';
+import { capabilityOf, DEFAULT_CAPABILITIES } from '../../src/core/providers/model-table.js';
 import { dropNulls, schemaFor, schemaName, type Vendor } from '../../src/core/providers/schema.js';
 import { findVendor } from '../../src/core/providers/vendor-registry.js';
 import { Settings } from '../../src/core/settings.js';
@@ -53,7 +54,14 @@ async function ask(vendor: Vendor, expect_: Expectation, system: string, lang: '
   };
   const schema = schemaFor(expect_, vendor, ALLOW);
   const built = wire.build(
-    { req: req as unknown as AgentRequest, model: MODELS[vendor as 'openai'], schema, schemaName: schemaName(expect_) },
+    {
+      req: req as unknown as AgentRequest,
+      model: MODELS[vendor as 'openai'],
+      schema,
+      schemaName: schemaName(expect_),
+      maxTokens: 1200,
+      capability: capabilityOf(DEFAULT_CAPABILITIES, vendor, MODELS[vendor as 'openai']),
+    },
     'key',
     base + PATHS[vendor as 'openai'],
   );
