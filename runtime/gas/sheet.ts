@@ -207,7 +207,7 @@ export class Sheet {
     call('sh.chartUpsert', this.args({ chart: chart.w }));
   }
   removeChart(chart: EmbeddedChart): void {
-    call('sh.chartRemove', this.args({ id: chart.getChartId() }));
+    call('sh.chartRemove', this.args({ id: chart.getChartId() ?? 0 }));
   }
   getCharts(): EmbeddedChart[] {
     return call('sh.charts', this.args()).map((w) => new EmbeddedChart(this, w));

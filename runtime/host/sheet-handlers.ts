@@ -1,5 +1,6 @@
 // Host handlers for the spreadsheet and its sheets: names, order, shape, protections, visibility, charts.
 import type { ProtectionWire, SheetArgs, SheetRef } from '../service-calls.js';
+import { storedChart } from './chart-spec.js';
 import type { Handlers, OpsNamed } from './handler.js';
 import { SheetsError, type ProtectionModel, type SheetModel } from './sheet-model.js';
 import { CellInputError, changeTimeZone } from './values.js';
@@ -206,8 +207,9 @@ export const SHEET_HANDLERS: Handlers<OpsNamed<'sh' | 'pr'>> = {
   },
   'sh.chartUpsert': (a, st) => {
     const s = sheetOf(st.workbook, a);
-    const chart = a.chart;
-    if (!chart.id) chart.id = st.workbook.newObjectId();
+    if (!a.chart.id) a.chart.id = st.workbook.newObjectId();
+    // The sheet keeps the chart's spec: options it has no field for are dropped here (chart-spec.ts).
+    const chart = storedChart(a.chart);
     s.charts = s.charts.filter((c) => c.id !== chart.id).concat([chart]);
     return chart.id;
   },
@@ -216,5 +218,6 @@ export const SHEET_HANDLERS: Handlers<OpsNamed<'sh' | 'pr'>> = {
     s.charts = s.charts.filter((c) => c.id !== a.id);
     return null;
   },
-  'sh.charts': (a, st) => sheetOf(st.workbook, a).charts,
+  // A workbook saved by an earlier runtime may hold options no spec keeps: they read back as Sheets would keep them.
+  'sh.charts': (a, st) => sheetOf(st.workbook, a).charts.map(storedChart),
 };
