@@ -12,7 +12,8 @@ import { deleteTrigger } from './adapters/gas/triggers.js';
 import { activeUserEmail, props } from './adapters/gas/services.js';
 import { buildMenu, tellUser, userLang } from './adapters/gas/ui.js';
 import { verifyAudit as verify, type AuditReport } from './app/audit.js';
-import { auditConfigEdit } from './app/config-audit.js';
+import { auditConfigEdit, auditConfigStructure } from './app/config-audit.js';
+import { isStructural } from './core/config-structure.js';
 import { exportTab as exportRows, type LogicalRow } from './app/export.js';
 import { Council } from './app/council.js';
 import { requestObjection } from './app/requests.js';
@@ -151,6 +152,25 @@ export function onConfigEdit(e?: GoogleAppsScript.Events.SheetsOnEdit): void {
     const council = new Council(openBound(), scriptZone());
     tellSettingProblems(council.store, council.settings());
   }
+}
+
+// Installable on-change trigger: onEdit never sees a row inserted or removed, this does (SPEC §14). An edit or a
+// format change is onConfigEdit's, so it returns before any call; a change of the grid's structure anywhere
+// (the event does not say where) is compared with the configuration tabs' audited rows, audited as the person's
+// removal or move, and the configuration cache moves on so the next execution reads the tabs again. Called by
+// hand (google.script.run passes only plain data), the event has no User, so it records nothing and checks no role.
+export function onConfigChange(e?: GoogleAppsScript.Events.SheetsOnChange): void {
+  if (!e || !isStructural(e.changeType)) return;
+  const user = e.user as GoogleAppsScript.Base.User | undefined;
+  if (!user || typeof user.getEmail !== 'function') return;
+  // First, so that even a change whose audit fails (the lock busy too long) is read by the next execution.
+  bumpConfigVersion();
+  auditConfigStructure(
+    new Store(openBound(), scriptZone()),
+    user.getEmail() || activeUserEmail() || 'a person (unknown)',
+    String(e.changeType),
+    new Date(),
+  );
 }
 
 // The daily jobs spend the model budget and move confidences: only their trigger (it runs as the workers' owner),

@@ -13,7 +13,12 @@ function about(ss: string | undefined): SpreadsheetArgs {
 }
 
 export class Sheet {
-  constructor(private readonly ref: SheetRef) {}
+  constructor(
+    private readonly ref: SheetRef,
+    // The sheet of an event's range (an edit's): Apps Script built the event with its sheet resolved, so its name
+    // as it was at the change is part of the event and asking for it costs no call. Any other Sheet asks the host.
+    private readonly fromEvent = false,
+  ) {}
   // The sheet a call is about (and its spreadsheet, when not the bound one), with that call's own arguments.
   private args<T extends object = NoArgs>(extra?: T): SheetArgs & T {
     return { sheet: this.ref.id, ...about(this.ref.ss), ...extra } as SheetArgs & T;
@@ -30,6 +35,7 @@ export class Sheet {
     return this.ref.id;
   }
   getName(): string {
+    if (this.fromEvent) return this.ref.name;
     return (this.ref.name = call('sh.name', this.args()));
   }
   setName(name: string): Sheet {
