@@ -128,6 +128,7 @@ export class Runtime implements PoolHost {
       boundId: this.workbook.id,
       owner: this.ownerless ? null : this.owner,
       spreadsheets: this.spreadsheets,
+      editors: this.users,
       clock: this.clock,
       locks: this.locks,
       triggers: this.triggers,

@@ -11,7 +11,8 @@ import { tellSettingProblems } from './app/notices.js';
 import { deleteTrigger } from './adapters/gas/triggers.js';
 import { activeUserEmail, props } from './adapters/gas/services.js';
 import { buildMenu, tellUser, userLang } from './adapters/gas/ui.js';
-import { verifyAudit as verify, type AuditReport } from './app/audit.js';
+import { archiveUnreadable, verifyAudit as verify, type AuditReport } from './app/audit.js';
+import { archiveForAudit } from './app/audit-archive.js';
 import { auditConfigEdit, auditConfigStructure } from './app/config-audit.js';
 import { isStructural } from './core/config-structure.js';
 import { exportTab as exportRows, type LogicalRow } from './app/export.js';
@@ -33,7 +34,7 @@ import { runReview, type ReviewReport } from './app/review.js';
 import { tellUnreadableCases } from './app/case-check.js';
 import { runDecay } from './app/decay.js';
 import { refreshDashboardNow } from './app/dashboard.js';
-import { archiveStore, scheduleArchive } from './app/retention.js';
+import { scheduleArchive } from './app/retention.js';
 import {
   addDirective as addDirectiveTo,
   editPrompt as editPromptOf,
@@ -201,12 +202,19 @@ export function seedDemoData(): { members: number; kpi: number } {
   return seedDemo(openBound());
 }
 
+// Any editor may verify: the archive is opened as them (shared with every editor), and when it cannot be the report
+// says why instead of checking only half the chain.
 export function verifyAudit(): AuditReport {
-  const report = verify(new Store(openBound(), scriptZone()), archiveStore(scriptZone()));
+  const archive = archiveForAudit(scriptZone());
+  const report =
+    'unreadable' in archive
+      ? archiveUnreadable(archive.unreadable)
+      : verify(new Store(openBound(), scriptZone()), archive.store);
   const lang = userLang();
+  const where = report.problem && report.problem.row > 0 ? `${report.problem.tab} row ${report.problem.row}: ` : '';
   tellUser(
     report.ok ? t('auditOk', lang) : t('auditBroken', lang),
-    report.ok ? `${report.rows} rows` : `${report.problem!.tab} row ${report.problem!.row}: ${report.problem!.detail}`,
+    report.ok ? `${report.rows} rows` : `${where}${report.problem!.detail}`,
   );
   return report;
 }

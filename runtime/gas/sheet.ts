@@ -250,6 +250,21 @@ export class Spreadsheet {
   rename(name: string): void {
     call('ss.rename', this.a({ name }));
   }
+  // Whom the file is shared with as editors (its owner is not listed), as Users.
+  getEditors(): ReturnType<typeof user>[] {
+    return call('ss.editors', this.a()).map((e) => user(e));
+  }
+  addEditor(who: string | { getEmail(): string }): Spreadsheet {
+    return this.addEditors([typeof who === 'string' ? who : who.getEmail()]);
+  }
+  addEditors(emails: string[]): Spreadsheet {
+    call('ss.addEditors', this.a({ emails: emails.map(String) }));
+    return this;
+  }
+  removeEditor(who: string | { getEmail(): string }): Spreadsheet {
+    call('ss.removeEditor', this.a({ email: typeof who === 'string' ? who : who.getEmail() }));
+    return this;
+  }
   getUrl(): string {
     return `https://docs.google.com/spreadsheets/d/${this.getId()}/edit`;
   }

@@ -33,6 +33,20 @@ export const SPREADSHEET_HANDLERS: Handlers<OpsNamed<'ss'>> = {
     const wb = a.id === st.workbook.id ? st.workbook : st.spreadsheets.open(String(a.id), ex.owner);
     return { id: wb.id, name: wb.name };
   },
+  // The bound spreadsheet is shared with the runtime's users; a created one with whom its owner shared it.
+  'ss.editors': (_a, st) =>
+    st.workbook.id === st.boundId ? st.editors.list() : st.spreadsheets.editorsOf(st.workbook.id),
+  'ss.addEditors': (a, st) => {
+    if (st.workbook.id === st.boundId) st.editors.add(a.emails.map(String));
+    else st.spreadsheets.share(st.workbook.id, a.emails.map(String));
+    return null;
+  },
+  'ss.removeEditor': (a, st) => {
+    if (st.workbook.id === st.boundId)
+      throw new SheetsError("The bound spreadsheet's editors are the runtime's users.");
+    st.spreadsheets.unshare(st.workbook.id, String(a.email));
+    return null;
+  },
   'ss.name': (_a, st) => st.workbook.name,
   'ss.owner': (_a, st) => (st.workbook.id === st.boundId ? st.owner : st.spreadsheets.ownerOf(st.workbook.id)),
   'ss.rename': (a, st) => {
