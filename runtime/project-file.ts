@@ -7,7 +7,9 @@ import type { TriggerModel } from './host/triggers.js';
 // version 3 adds the spreadsheets a script created (SpreadsheetApp.create), each saved as its own .xlsx beside the
 // workbook. A runtime that reads only version 2 refuses a version 3 sidecar rather than dropping those spreadsheets.
 // Version 4 adds the number of the last journal record the saved state holds (host/journal.ts): a runtime that knew no
-// journal would open the snapshot without the changes journaled since, so it refuses version 4.
+// journal would open the snapshot without the changes journaled since, so it refuses version 4. A created
+// spreadsheet's `editors` (whom its owner shared it with) is optional: a runtime that ignores it opens the file to
+// fewer people, never to more.
 export const PROJECT_VERSION = 4;
 export const PROJECT_VERSION_KEY = 'kaigi_project_version';
 const WHAT = 'the project sidecar';
@@ -31,6 +33,8 @@ interface SavedSpreadsheet {
   id: string;
   owner: string;
   file: string;
+  // Whom its owner shared it with as editors; absent when nobody (and in sidecars from before sharing was kept).
+  editors?: string[];
 }
 
 export type ProjectContent = Omit<ProjectState, typeof PROJECT_VERSION_KEY>;
@@ -105,10 +109,15 @@ function checked(p: Record<string, unknown>, file: string): ProjectState {
     throw bad('userProperties', 'an object of objects of strings');
   if (!Array.isArray(p.triggers) || !p.triggers.every((t) => isRecord(t) && typeof t.uid === 'string'))
     throw bad('triggers', 'a list of triggers');
+  const editors = (v: unknown) => v === undefined || (Array.isArray(v) && v.every((e) => typeof e === 'string'));
   const saved = (v: unknown) =>
-    isRecord(v) && typeof v.id === 'string' && typeof v.owner === 'string' && typeof v.file === 'string';
+    isRecord(v) &&
+    typeof v.id === 'string' &&
+    typeof v.owner === 'string' &&
+    typeof v.file === 'string' &&
+    editors(v.editors);
   if (!Array.isArray(p.spreadsheets) || !p.spreadsheets.every(saved))
-    throw bad('spreadsheets', 'a list of { id, owner, file }');
+    throw bad('spreadsheets', 'a list of { id, owner, file, editors? }');
   if (typeof p.journalSeq !== 'number' || !Number.isSafeInteger(p.journalSeq) || p.journalSeq < 0)
     throw bad('journalSeq', 'a whole number');
   return p as unknown as ProjectState;

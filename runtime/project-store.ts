@@ -29,7 +29,12 @@ export async function saveProject(rt: Runtime, file: string): Promise<void> {
   for (const [id, f] of rt.spreadsheets.all()) {
     const to = spreadsheetFile(file, id);
     parts.push(xlsxPart(to, f.workbook));
-    spreadsheets.push({ id, owner: f.owner, file: path.basename(to) });
+    spreadsheets.push({
+      id,
+      owner: f.owner,
+      file: path.basename(to),
+      ...(f.editors.length ? { editors: f.editors } : {}),
+    });
   }
   const sidecar = projectText({
     spreadsheets,
@@ -94,7 +99,7 @@ async function readOnce(
         const wb = await loadXlsx(from);
         if (wb.id !== saved.id)
           throw new FormatError(from, 'a spreadsheet of the project', `it holds ${wb.id}, not ${saved.id}`);
-        rt.spreadsheets.adopt(wb, saved.owner);
+        rt.spreadsheets.adopt(wb, saved.owner, saved.editors);
       }
     }
     const saved = project?.journalSeq ?? 0;

@@ -22,7 +22,7 @@ import { Users } from './host/users.js';
 import { changeTimeZone, zoneOffsetMinutes } from './host/values.js';
 import { Workbook } from './host/workbook.js';
 import { Journal, journalFile } from './host/journal.js';
-import { sheetEntry } from './host/journal-ops.js';
+import { personChange, personEdit, type StructuralChange } from './person-edits.js';
 import { openProject, saveProject } from './project-store.js';
 import { findRoot, readEntryPoints, type RuntimeOptions, type RuntimeSnapshot } from './runtime-options.js';
 import { isPlainArgument, webEvent, webResponse } from './web-events.js';
@@ -35,6 +35,7 @@ export { DEFAULT_TRIGGER_DELAYS } from './host/triggers.js';
 export { isLocalUrl, originOf } from './host/http.js';
 export { COST_SECONDS, DAILY_LIMITS, QUOTA_MESSAGES, type QuotaUsage } from './host/quota.js';
 export { findRoot, type RuntimeOptions, type RuntimeSnapshot } from './runtime-options.js';
+export type { StructuralChange } from './person-edits.js';
 
 // The name evaluate() runs a snippet under; no script function can have it, so no caller can name one.
 const SNIPPET = '<snippet>';
@@ -127,6 +128,7 @@ export class Runtime implements PoolHost {
       boundId: this.workbook.id,
       owner: this.ownerless ? null : this.owner,
       spreadsheets: this.spreadsheets,
+      editors: this.users,
       clock: this.clock,
       locks: this.locks,
       triggers: this.triggers,
@@ -255,39 +257,14 @@ export class Runtime implements PoolHost {
     return { ...webResponse(result.ok, result.output, result.error), result };
   }
 
-  // A person typing into the sheet: values are parsed as typed input, then installable on-edit triggers fire.
-  // As in Apps Script, e.oldValue and e.value come only for a one-cell edit (as text; no oldValue for an empty cell).
-  async edit(
-    sheetName: string,
-    row: number,
-    col: number,
-    values: unknown[][],
-    opts: { user?: string } = {},
-  ): Promise<ExecutionResult[]> {
-    const sheet = this.workbook.sheetByName(sheetName);
-    if (!sheet) throw new Error(`no sheet named ${sheetName}`);
-    const single = values.length === 1 && values[0].length === 1;
-    const before = single ? this.workbook.getValues(sheet, row, col, 1, 1)[0][0] : '';
-    // Journaled as the call a script would make for it.
-    const [r, c, nr, nc] = [row, col, values.length, values[0].length];
-    const who = { user: opts.user ?? this.owner, owner: this.owner };
-    const args = { ss: this.workbook.id, sheet: sheet.id, r, c, nr, nc, values };
-    const entry = this.journal && sheetEntry(this.workbook, who, 'rg.setValues', args);
-    this.workbook.setValues(sheet, r, c, nr, nc, values);
-    if (entry) this.journal!.append(entry(null));
-    const after = single ? this.workbook.getValues(sheet, row, col, 1, 1)[0][0] : '';
-    const event: Record<string, unknown> = {
-      authMode: 'FULL',
-      user: { $user: opts.user ?? this.owner },
-      range: { $range: { sheet: sheet.id, name: sheet.name, row, col, rows: nr, cols: nc } },
-    };
-    if (single && before !== '') event.oldValue = String(before);
-    if (single) event.value = String(after);
-    await this.journal?.sync();
-    const out: ExecutionResult[] = [];
-    for (const t of this.triggers.triggers.filter((x) => x.eventType === 'ON_EDIT'))
-      out.push(await this.run(t.handler, [event], { kind: 'trigger', user: t.owner }));
-    return out;
+  // A person typing into the sheet: on-edit, then on-change (EDIT) triggers fire (person-edits.ts).
+  edit(sheetName: string, row: number, col: number, values: unknown[][], opts: { user?: string } = {}) {
+    return personEdit(this, sheetName, row, col, values, opts.user ?? this.owner);
+  }
+
+  // A person inserting or deleting rows, columns or a sheet: on-change triggers fire with its changeType.
+  change(sheetName: string, what: StructuralChange, opts: { user?: string } = {}): Promise<ExecutionResult[]> {
+    return personChange(this, sheetName, what, opts.user ?? this.owner);
   }
 
   // Fires every clock trigger due now, one execution each, in time order.

@@ -99,6 +99,10 @@ export interface ServiceCalls {
   'ss.create': Call<{ name: string }, { id: string; name: string }>;
   // SpreadsheetApp.openById(id) of a spreadsheet other than the bound one: checks it exists and may be opened.
   'ss.open': Call<{ id: string }, { id: string; name: string }>;
+  // Spreadsheet.getEditors() / addEditors() / removeEditor(): whom the file is shared with (its owner apart).
+  'ss.editors': Call<SpreadsheetArgs, string[]>;
+  'ss.addEditors': Call<SpreadsheetArgs & { emails: string[] }, null>;
+  'ss.removeEditor': Call<SpreadsheetArgs & { email: string }, null>;
 
   'sh.name': Call<SheetArgs, string>;
   'sh.setName': Call<SheetArgs & { name: string }, null>;

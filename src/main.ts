@@ -11,8 +11,10 @@ import { tellSettingProblems } from './app/notices.js';
 import { deleteTrigger } from './adapters/gas/triggers.js';
 import { activeUserEmail, props } from './adapters/gas/services.js';
 import { buildMenu, tellUser, userLang } from './adapters/gas/ui.js';
-import { verifyAudit as verify, type AuditReport } from './app/audit.js';
-import { auditConfigEdit } from './app/config-audit.js';
+import { archiveUnreadable, verifyAudit as verify, type AuditReport } from './app/audit.js';
+import { archiveForAudit } from './app/audit-archive.js';
+import { auditConfigEdit, auditConfigStructure } from './app/config-audit.js';
+import { isStructural } from './core/config-structure.js';
 import { exportTab as exportRows, type LogicalRow } from './app/export.js';
 import { Council } from './app/council.js';
 import { requestObjection } from './app/requests.js';
@@ -32,7 +34,7 @@ import { runReview, type ReviewReport } from './app/review.js';
 import { tellUnreadableCases } from './app/case-check.js';
 import { runDecay } from './app/decay.js';
 import { refreshDashboardNow } from './app/dashboard.js';
-import { archiveStore, scheduleArchive } from './app/retention.js';
+import { scheduleArchive } from './app/retention.js';
 import {
   addDirective as addDirectiveTo,
   editPrompt as editPromptOf,
@@ -153,6 +155,25 @@ export function onConfigEdit(e?: GoogleAppsScript.Events.SheetsOnEdit): void {
   }
 }
 
+// Installable on-change trigger: onEdit never sees a row inserted or removed, this does (SPEC §14). An edit or a
+// format change is onConfigEdit's, so it returns before any call; a change of the grid's structure anywhere
+// (the event does not say where) is compared with the configuration tabs' audited rows, audited as the person's
+// removal or move, and the configuration cache moves on so the next execution reads the tabs again. Called by
+// hand (google.script.run passes only plain data), the event has no User, so it records nothing and checks no role.
+export function onConfigChange(e?: GoogleAppsScript.Events.SheetsOnChange): void {
+  if (!e || !isStructural(e.changeType)) return;
+  const user = e.user as GoogleAppsScript.Base.User | undefined;
+  if (!user || typeof user.getEmail !== 'function') return;
+  // First, so that even a change whose audit fails (the lock busy too long) is read by the next execution.
+  bumpConfigVersion();
+  auditConfigStructure(
+    new Store(openBound(), scriptZone()),
+    user.getEmail() || activeUserEmail() || 'a person (unknown)',
+    String(e.changeType),
+    new Date(),
+  );
+}
+
 // The daily jobs spend the model budget and move confidences: only their trigger (it runs as the workers' owner),
 // that account, or an admin may run them.
 export function dailyReview(): ReviewReport & { decayed: string[]; unreadable_cases: string[] } {
@@ -181,12 +202,19 @@ export function seedDemoData(): { members: number; kpi: number } {
   return seedDemo(openBound());
 }
 
+// Any editor may verify: the archive is opened as them (shared with every editor), and when it cannot be the report
+// says why instead of checking only half the chain.
 export function verifyAudit(): AuditReport {
-  const report = verify(new Store(openBound(), scriptZone()), archiveStore(scriptZone()));
+  const archive = archiveForAudit(scriptZone());
+  const report =
+    'unreadable' in archive
+      ? archiveUnreadable(archive.unreadable)
+      : verify(new Store(openBound(), scriptZone()), archive.store);
   const lang = userLang();
+  const where = report.problem && report.problem.row > 0 ? `${report.problem.tab} row ${report.problem.row}: ` : '';
   tellUser(
     report.ok ? t('auditOk', lang) : t('auditBroken', lang),
-    report.ok ? `${report.rows} rows` : `${report.problem!.tab} row ${report.problem!.row}: ${report.problem!.detail}`,
+    report.ok ? `${report.rows} rows` : `${where}${report.problem!.detail}`,
   );
   return report;
 }

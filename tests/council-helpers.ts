@@ -143,3 +143,21 @@ export async function nextDay(rt: Runtime): Promise<void> {
   }
   rt.clock.advanceTo(Math.max(rt.clock.now(), next));
 }
+
+// A discussion decided and reviewed (CLOSED), then a month on another decided whose review is still a week away:
+// the shape the archive tests start from. Returns their ids.
+export async function closedThenDecided(rt: Runtime): Promise<{ closed: string; decided: string }> {
+  await start(rt);
+  await settle(rt);
+  rt.clock.advance(8 * DAY_MS);
+  ok(await rt.run('dailyReview', [], { kind: 'trigger' }));
+  const [closed] = Object.keys(statuses(rt));
+  if (statuses(rt)[closed] !== 'CLOSED') throw new Error(`${closed} is ${statuses(rt)[closed]}, not CLOSED`);
+  // A month on, the archive run looks at the cells again; a new discussion is decided, its review a week away.
+  rt.clock.advance(31 * DAY_MS);
+  await start(rt, decline('sato'));
+  await settle(rt);
+  const decided = Object.keys(statuses(rt)).find((id) => id !== closed)!;
+  if (statuses(rt)[decided] !== 'DECIDED') throw new Error(`${decided} is ${statuses(rt)[decided]}, not DECIDED`);
+  return { closed, decided };
+}

@@ -40,8 +40,19 @@ export class EmbeddedChart {
     private readonly sheet: Sheet,
     readonly w: ChartWire,
   ) {}
-  getChartId(): number {
-    return this.w.id;
+  // Null until the chart is in a sheet: a chart built and inserted stays without an id; getCharts() gives it one.
+  getChartId(): number | null {
+    return this.w.id ? this.w.id : null;
+  }
+  // Where the chart is anchored (its top-left cell) and offset from it, as setPosition() put it.
+  getContainerInfo() {
+    const p = this.w.position;
+    return {
+      getAnchorRow: () => p.row,
+      getAnchorColumn: () => p.col,
+      getOffsetX: () => p.offsetX,
+      getOffsetY: () => p.offsetY,
+    };
   }
   getRanges(): Range[] {
     return this.w.ranges.map((a) =>
@@ -89,6 +100,8 @@ export class EmbeddedChartBuilder {
     this.w.position = { row, col, offsetX, offsetY };
     return this;
   }
+  // Held by the builder as given; once inserted or updated, the sheet keeps only what its chart spec has a field for
+  // (host/chart-spec.ts).
   setOption(k: string, v: unknown) {
     this.w.options[k] = v;
     return this;

@@ -74,7 +74,7 @@ export function install(g: Record<string, unknown>, bridge: Bridge) {
         }
         if (v && typeof v === 'object' && v.$range) {
           const r = v.$range as { sheet: number; name: string; row: number; col: number; rows: number; cols: number };
-          return new Sheet({ id: r.sheet, name: r.name }).getRange(r.row, r.col, r.rows, r.cols);
+          return new Sheet({ id: r.sheet, name: r.name }, true).getRange(r.row, r.col, r.rows, r.cols);
         }
         return v;
       });

@@ -13,7 +13,12 @@ function about(ss: string | undefined): SpreadsheetArgs {
 }
 
 export class Sheet {
-  constructor(private readonly ref: SheetRef) {}
+  constructor(
+    private readonly ref: SheetRef,
+    // The sheet of an event's range (an edit's): Apps Script built the event with its sheet resolved, so its name
+    // as it was at the change is part of the event and asking for it costs no call. Any other Sheet asks the host.
+    private readonly fromEvent = false,
+  ) {}
   // The sheet a call is about (and its spreadsheet, when not the bound one), with that call's own arguments.
   private args<T extends object = NoArgs>(extra?: T): SheetArgs & T {
     return { sheet: this.ref.id, ...about(this.ref.ss), ...extra } as SheetArgs & T;
@@ -30,6 +35,7 @@ export class Sheet {
     return this.ref.id;
   }
   getName(): string {
+    if (this.fromEvent) return this.ref.name;
     return (this.ref.name = call('sh.name', this.args()));
   }
   setName(name: string): Sheet {
@@ -207,7 +213,7 @@ export class Sheet {
     call('sh.chartUpsert', this.args({ chart: chart.w }));
   }
   removeChart(chart: EmbeddedChart): void {
-    call('sh.chartRemove', this.args({ id: chart.getChartId() }));
+    call('sh.chartRemove', this.args({ id: chart.getChartId() ?? 0 }));
   }
   getCharts(): EmbeddedChart[] {
     return call('sh.charts', this.args()).map((w) => new EmbeddedChart(this, w));
@@ -243,6 +249,21 @@ export class Spreadsheet {
   }
   rename(name: string): void {
     call('ss.rename', this.a({ name }));
+  }
+  // Whom the file is shared with as editors (its owner is not listed), as Users.
+  getEditors(): ReturnType<typeof user>[] {
+    return call('ss.editors', this.a()).map((e) => user(e));
+  }
+  addEditor(who: string | { getEmail(): string }): Spreadsheet {
+    return this.addEditors([typeof who === 'string' ? who : who.getEmail()]);
+  }
+  addEditors(emails: string[]): Spreadsheet {
+    call('ss.addEditors', this.a({ emails: emails.map(String) }));
+    return this;
+  }
+  removeEditor(who: string | { getEmail(): string }): Spreadsheet {
+    call('ss.removeEditor', this.a({ email: typeof who === 'string' ? who : who.getEmail() }));
+    return this;
   }
   getUrl(): string {
     return `https://docs.google.com/spreadsheets/d/${this.getId()}/edit`;

@@ -30,6 +30,8 @@ export interface HostState {
   owner: string | null;
   // Spreadsheets other than the bound one that users created (SpreadsheetApp.create), by id.
   spreadsheets: SpreadsheetFiles;
+  // The bound spreadsheet's editors besides its owner: the runtime's users (users.ts).
+  editors: { list(): string[]; add(emails: readonly string[]): void };
   clock: Clock;
   locks: LockManager;
   triggers: TriggerStore;

@@ -1,5 +1,6 @@
 // Host handlers for the spreadsheet and its sheets: names, order, shape, protections, visibility, charts.
 import type { ProtectionWire, SheetArgs, SheetRef } from '../service-calls.js';
+import { storedChart } from './chart-spec.js';
 import type { Handlers, OpsNamed } from './handler.js';
 import { SheetsError, type ProtectionModel, type SheetModel } from './sheet-model.js';
 import { CellInputError, changeTimeZone } from './values.js';
@@ -31,6 +32,20 @@ export const SPREADSHEET_HANDLERS: Handlers<OpsNamed<'ss'>> = {
   'ss.open': (a, st, ex) => {
     const wb = a.id === st.workbook.id ? st.workbook : st.spreadsheets.open(String(a.id), ex.owner);
     return { id: wb.id, name: wb.name };
+  },
+  // The bound spreadsheet is shared with the runtime's users; a created one with whom its owner shared it.
+  'ss.editors': (_a, st) =>
+    st.workbook.id === st.boundId ? st.editors.list() : st.spreadsheets.editorsOf(st.workbook.id),
+  'ss.addEditors': (a, st) => {
+    if (st.workbook.id === st.boundId) st.editors.add(a.emails.map(String));
+    else st.spreadsheets.share(st.workbook.id, a.emails.map(String));
+    return null;
+  },
+  'ss.removeEditor': (a, st) => {
+    if (st.workbook.id === st.boundId)
+      throw new SheetsError("The bound spreadsheet's editors are the runtime's users.");
+    st.spreadsheets.unshare(st.workbook.id, String(a.email));
+    return null;
   },
   'ss.name': (_a, st) => st.workbook.name,
   'ss.owner': (_a, st) => (st.workbook.id === st.boundId ? st.owner : st.spreadsheets.ownerOf(st.workbook.id)),
@@ -206,8 +221,9 @@ export const SHEET_HANDLERS: Handlers<OpsNamed<'sh' | 'pr'>> = {
   },
   'sh.chartUpsert': (a, st) => {
     const s = sheetOf(st.workbook, a);
-    const chart = a.chart;
-    if (!chart.id) chart.id = st.workbook.newObjectId();
+    if (!a.chart.id) a.chart.id = st.workbook.newObjectId();
+    // The sheet keeps the chart's spec: options it has no field for are dropped here (chart-spec.ts).
+    const chart = storedChart(a.chart);
     s.charts = s.charts.filter((c) => c.id !== chart.id).concat([chart]);
     return chart.id;
   },
@@ -216,5 +232,6 @@ export const SHEET_HANDLERS: Handlers<OpsNamed<'sh' | 'pr'>> = {
     s.charts = s.charts.filter((c) => c.id !== a.id);
     return null;
   },
-  'sh.charts': (a, st) => sheetOf(st.workbook, a).charts,
+  // A workbook saved by an earlier runtime may hold options no spec keeps: they read back as Sheets would keep them.
+  'sh.charts': (a, st) => sheetOf(st.workbook, a).charts.map(storedChart),
 };

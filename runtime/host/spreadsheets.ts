@@ -3,11 +3,12 @@ import crypto from 'node:crypto';
 import { SheetsError } from './sheet-model.js';
 import { Workbook } from './workbook.js';
 
-// One spreadsheet a user created: its cells and the account it belongs to (only that account may open it here; the
-// runtime models no Drive sharing).
+// One spreadsheet a user created: its cells, the account it belongs to and the accounts it is shared with as
+// editors (addEditors). Only they may open it; anyone else is refused as Apps Script refuses them.
 export interface OwnedSpreadsheet {
   workbook: Workbook;
   owner: string;
+  editors: string[];
 }
 
 // Apps Script's messages: an id nobody has is "not found" (the generic openById failure); a spreadsheet that exists
@@ -38,30 +39,57 @@ export class SpreadsheetFiles {
     let id = newId();
     while (this.files.has(id)) id = newId();
     const workbook = Workbook.create({ id, name, timeZone, locale });
-    this.files.set(id, { workbook, owner });
+    this.files.set(id, { workbook, owner, editors: [] });
     return workbook;
   }
 
   // Adds a spreadsheet loaded from a saved project.
-  adopt(workbook: Workbook, owner: string): void {
-    this.files.set(workbook.id, { workbook, owner });
+  adopt(workbook: Workbook, owner: string, editors: readonly string[] = []): void {
+    this.files.set(workbook.id, { workbook, owner, editors: editors.slice() });
   }
 
   ownerOf(id: string): string | null {
     return this.files.get(id)?.owner ?? null;
   }
 
-  // The workbook `id` names for an execution running as `user`, refused as Apps Script refuses it.
+  // Spreadsheet.getEditors(): those it is shared with as editors (its owner is not among them).
+  editorsOf(id: string): string[] {
+    return (this.files.get(id)?.editors ?? []).slice();
+  }
+
+  // Spreadsheet.addEditors(): shared with each (an email compared without case; the owner needs no sharing).
+  share(id: string, emails: readonly string[]): void {
+    const f = this.files.get(id);
+    if (!f) throw new SheetsError(OPEN_FAILED);
+    for (const raw of emails) {
+      const email = String(raw).trim();
+      if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new SheetsError(`Invalid email: ${email}`);
+      const known = (e: string) => e.toLowerCase() === email.toLowerCase();
+      if (!known(f.owner) && !f.editors.some(known)) f.editors.push(email);
+    }
+  }
+
+  // Spreadsheet.removeEditor(): no longer shared with them.
+  unshare(id: string, email: string): void {
+    const f = this.files.get(id);
+    if (!f) throw new SheetsError(OPEN_FAILED);
+    f.editors = f.editors.filter((e) => e.toLowerCase() !== String(email).toLowerCase());
+  }
+
+  // The workbook `id` names for an execution running as `user`, refused as Apps Script refuses it: only its owner
+  // and those it is shared with may open it.
   open(id: string, user: string): Workbook {
     const f = this.files.get(id);
     if (!f) throw new SheetsError(OPEN_FAILED);
-    if (f.owner !== user) throw new SheetsError(NO_ACCESS);
+    const may = (e: string) => e.toLowerCase() === user.toLowerCase();
+    if (!may(f.owner) && !f.editors.some(may)) throw new SheetsError(NO_ACCESS);
     return f.workbook;
   }
 
   clone(): SpreadsheetFiles {
     const copy = new SpreadsheetFiles();
-    for (const [id, f] of this.files) copy.files.set(id, { workbook: f.workbook.clone(), owner: f.owner });
+    for (const [id, f] of this.files)
+      copy.files.set(id, { workbook: f.workbook.clone(), owner: f.owner, editors: f.editors.slice() });
     return copy;
   }
 

@@ -36,6 +36,16 @@ export class Users {
     return this.known.get(email);
   }
 
+  // The bound spreadsheet's editors besides its owner (Spreadsheet.getEditors()).
+  list(): string[] {
+    return [...this.known.keys()];
+  }
+
+  // Spreadsheet.addEditors() on the bound spreadsheet: each becomes one of its users (outside the owner's domain).
+  add(emails: readonly string[]): void {
+    for (const email of emails) if (email !== this.owner && !this.known.has(email)) this.known.set(email, { email });
+  }
+
   // The person who ran it or the trigger's owner (the owner unless told otherwise); nobody for an anonymous web-app
   // visitor. It runs as that account, except a web app deployed to execute as its deployer.
   forExecution(kind: ExecutionKind, requested?: string): ExecutionUsers {

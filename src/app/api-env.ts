@@ -4,7 +4,8 @@ import { readGate, writeGate } from '../adapters/gas/gate-cache.js';
 import { scriptZone } from '../adapters/gas/records.js';
 import { props } from '../adapters/gas/services.js';
 import { openBound, SPREADSHEET_ID_PROPERTY } from '../adapters/gas/spreadsheet.js';
-import { parseTokenList, type TokenRecord } from '../core/api.js';
+import type { TokenRecord } from '../core/api.js';
+import { readClients } from '../core/api-clients.js';
 import { ConflictError } from '../core/errors.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
 import { Settings } from '../core/settings.js';
@@ -48,7 +49,7 @@ export function gate(): Gate {
     }
   }
   const setUp = !!props.get(SPREADSHEET_ID_PROPERTY);
-  const tokens = parseTokenList(props.get(PROPERTY_KEYS.apiTokens), PROPERTY_KEYS.apiTokens);
+  const tokens = readClients((key) => props.get(key), PROPERTY_KEYS.apiTokens);
   const s = setUp ? apiCouncil(true).settings() : new Settings({});
   const fresh: Gate = {
     set_up: setUp,

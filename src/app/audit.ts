@@ -76,6 +76,11 @@ function apiLogRows(events: readonly AuditRecord[], main: Store, archive: Store 
   return kept.concat(gap, main.readWhole('api_log'));
 }
 
+// The archive could not be opened: nothing is checked, and the report says why (src/app/audit-archive.ts).
+export function archiveUnreadable(detail: string): AuditReport {
+  return { ok: false, rows: 0, problem: { tab: 'Archive', row: 0, detail } };
+}
+
 // One read per tab and source. `stores` run oldest first: the archive, then the spreadsheet.
 export function verifyAudit(main: Store, archive?: Store | null): AuditReport {
   const sources: Source[] = (archive ? [{ store: archive, archive: true }] : []).concat([

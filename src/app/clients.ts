@@ -2,10 +2,12 @@
 import { sha256Hex } from '../adapters/gas/crypto.js';
 import { props, uuid } from '../adapters/gas/services.js';
 import type { Store } from '../adapters/gas/store.js';
-import { ALL_ROLES, parseTokenList, type Role, type TokenRecord } from '../core/api.js';
+import { ALL_ROLES, type Role, type TokenRecord } from '../core/api.js';
 import { clientNameProblem } from '../core/access.js';
+import { clientValues, readClients } from '../core/api-clients.js';
 import { defaultAgents } from '../core/council.js';
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
+import { checkPropertySizes } from '../core/property-size.js';
 import type { AgentDef } from '../core/types.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
 
@@ -18,8 +20,13 @@ export interface ClientInfo {
   created_at: string;
 }
 
+// Every API client, from the token list's shards (src/core/api-clients.ts); an older single list is read as it is.
+function readTokenList(): TokenRecord[] {
+  return readClients((key) => props.get(key), KEY);
+}
+
 export function listClients(): ClientInfo[] {
-  return parseTokenList(props.get(KEY), KEY).map((t) => ({
+  return readTokenList().map((t) => ({
     name: t.name,
     role: t.role,
     created_at: t.created_at ?? '',
@@ -54,7 +61,7 @@ export function createClient(
   const role = String(input.role ?? '') as Role;
   if (ALL_ROLES.indexOf(role) < 0) throw new ValidationError(`A client's role is one of ${ALL_ROLES.join(', ')}.`);
   return store.withLock((state) => {
-    const list = parseTokenList(props.get(KEY), KEY);
+    const list = readTokenList();
     const agentIds = defaultAgents()
       .concat(agents)
       .map((a) => a.agent_id);
@@ -67,11 +74,14 @@ export function createClient(
     const token = newToken();
     const created_at = new Date().toISOString();
     const entry: TokenRecord = { hash: sha256Hex(token), role, name, created_at };
+    // Before the record: a list past the cap, or one that could not be stored, is refused with nothing audited.
+    const values = clientValues(list.concat([entry]), KEY);
+    checkPropertySizes(values);
     const c = store.begin(state, by);
     c.audit({ actor: by, event: 'api_client_created', tab: '', row_key: name, payload: { role } });
     c.run(created_at);
     // After the record: an execution killed in between leaves an audited creation whose token was never shown.
-    props.set({ [KEY]: JSON.stringify(list.concat([entry])) });
+    props.set(values);
     return { name, role, created_at, token };
   });
 }
@@ -79,12 +89,17 @@ export function createClient(
 export function revokeClient(store: Store, name: unknown, by: string): { name: string; revoked: true } {
   const n = checkName(name);
   return store.withLock((state) => {
-    const list = parseTokenList(props.get(KEY), KEY);
+    const list = readTokenList();
     const gone = list.find((t) => t.name === n);
     if (!gone) throw new NotFoundError(`No API client is named ${n}.`);
     const c = store.begin(state, by);
     // Revoked first, then recorded: a token must never outlive an execution killed in between.
-    props.set({ [KEY]: JSON.stringify(list.filter((t) => t.name !== n)) });
+    props.set(
+      clientValues(
+        list.filter((t) => t.name !== n),
+        KEY,
+      ),
+    );
     c.audit({ actor: by, event: 'api_client_revoked', tab: '', row_key: n, payload: { role: gone.role } });
     c.run(new Date().toISOString());
     return { name: n, revoked: true };

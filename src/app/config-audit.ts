@@ -1,7 +1,17 @@
-// The audit of configuration rows: a person's edit seen by the on-edit trigger, and rows setup first records.
-import { auditKeyOf, CONFIG_TABS, isAudited, type TabKey, tabByKey } from '../../sheets-schema/index.js';
+// The audit of configuration rows: a person's edit seen by the on-edit trigger, rows a person inserted or removed
+// seen by the on-change trigger, and rows setup first records.
+import { auditKeyOf, CONFIG_TABS, isAudited, rowsOf, type TabKey, tabByKey } from '../../sheets-schema/index.js';
 import { adoptUnrecorded } from '../adapters/gas/config-adopt.js';
+import { sha256Hex } from '../adapters/gas/crypto.js';
 import type { Store } from '../adapters/gas/store.js';
+import {
+  type ChainEvent,
+  recordedRows,
+  ROW_REMOVED,
+  ROWS_MOVED,
+  STRUCTURED_TABS,
+  structurePlan,
+} from '../core/config-structure.js';
 
 export interface ConfigEdit {
   tab: TabKey;
@@ -62,4 +72,39 @@ export function auditConfigEdit(store: Store, edit: ConfigEdit, now: Date): numb
 // running setup.
 export function adoptConfigRows(store: Store, by: string, now: Date): number {
   return store.withLock((state) => adoptUnrecorded(store, state, by, now).adopted);
+}
+
+// A person inserted or removed rows (or columns, or a sheet) somewhere: the on-change event does not say where, so
+// each configuration tab is compared with what the chain last recorded of its rows (one read of the Audit tab and
+// of each tab, under the lock). A recorded row that is gone is audited as removed by that person; rows that only
+// moved are audited where they now stand. Returns how many audit events were written.
+export function auditConfigStructure(store: Store, by: string, change: string, now: Date): number {
+  const audit = rowsOf('audit');
+  return store.withLock((state) => {
+    const events: ChainEvent[] = store.readTail(state, 'audit', 2).map((v) => {
+      const r = audit.read(v);
+      return {
+        event: String(r.event),
+        tab: String(r.tab),
+        row_key: String(r.row_key),
+        payload: JSON.parse(String(r.payload_json || '{}')) as Record<string, unknown>,
+      };
+    });
+    const c = store.begin(state, by);
+    let written = 0;
+    for (const tab of STRUCTURED_TABS) {
+      const name = tabByKey(tab).name;
+      const plan = structurePlan(tab, recordedRows(events, name), store.readTab(tab), sha256Hex);
+      for (const gone of plan.removed) {
+        c.audit({ actor: by, event: ROW_REMOVED, tab: name, row_key: gone.key, payload: { change, row: gone.row } });
+        written++;
+      }
+      if (Object.keys(plan.moved).length) {
+        c.audit({ actor: by, event: ROWS_MOVED, tab: name, row_key: '', payload: { change, moved: plan.moved } });
+        written++;
+      }
+    }
+    if (written) c.run(now.toISOString());
+    return written;
+  });
 }

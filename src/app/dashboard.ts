@@ -4,7 +4,7 @@ import { type ChartSpec, ensureCharts } from '../adapters/gas/charts.js';
 import { dayOf } from '../adapters/gas/records.js';
 import { props } from '../adapters/gas/services.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
-import { type DashMessage, dashboardTables, layout } from '../core/dashboard.js';
+import { chartIdsValue, type DashMessage, dashboardTables, layout, parseChartIds } from '../core/dashboard.js';
 import type { Council } from './council.js';
 
 const discussionCols = rowsOf('discussions');
@@ -69,7 +69,8 @@ export interface DashboardReport {
 
 // Reads the Discussion Log, Messages and Outcomes once each (tokens and cost come from Messages, which the latency
 // and confidence tables need anyway, so no other tab is read), writes every table with one setValues from A1 that also
-// blanks rows a longer previous refresh left, then makes sure the five charts point at the tables.
+// blanks rows a longer previous refresh left, then makes sure the five charts point at the tables (found again by the
+// ids Sheets gave them, kept in a Script Property).
 export function refreshDashboardNow(council: Council): DashboardReport {
   const store = council.store;
   const settings = council.settings();
@@ -99,7 +100,10 @@ export function refreshDashboardNow(council: Council): DashboardReport {
     row: 1 + i * 20,
     column: right,
   }));
-  const r = ensureCharts(sheet, specs);
+  const known = parseChartIds(props.get(PROPERTY_KEYS.dashboardCharts), PROPERTY_KEYS.dashboardCharts);
+  const { ids, ...r } = ensureCharts(sheet, specs, known);
+  // The ids move on only when a chart was made or found again; an unchanged Dashboard writes no property.
+  if (chartIdsValue(ids) !== chartIdsValue(known)) props.set({ [PROPERTY_KEYS.dashboardCharts]: chartIdsValue(ids) });
   return { ranges: blocks.length, charts: specs.length, ...r };
 }
 

@@ -8,10 +8,9 @@
 // KAIGI_ARCHIVE property and moved first by the next run; Audit rows copied but not removed are the archive's last
 // rows and are removed first.
 import { rowsOf, type TabKey, tabByKey } from '../../sheets-schema/index.js';
-import { ARCHIVE_TABS, createArchive, openArchive, shapeArchive } from '../adapters/gas/archive.js';
+import { ARCHIVE_TABS, createArchive, openArchive, shapeArchive, shareArchive } from '../adapters/gas/archive.js';
 import { sha256Hex } from '../adapters/gas/crypto.js';
 import { props } from '../adapters/gas/services.js';
-import { Store } from '../adapters/gas/store.js';
 import { ConfigError, StateError } from '../core/errors.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
 import {
@@ -208,6 +207,7 @@ function archiveBook(
     props.set({ [ARCHIVE_ID]: ss.getId() });
     created = true;
   }
+  shareArchive(ss, council.ss);
   const sig = schemaSignature();
   if (created || s.shaped !== sig) {
     shapeArchive(ss);
@@ -215,19 +215,6 @@ function archiveBook(
     writeSchedule(s);
   }
   return { ss, created };
-}
-
-// The archive as a store, for verifyAudit; null when nothing was ever archived.
-export function archiveStore(tz: string): Store | null {
-  const id = props.get(ARCHIVE_ID);
-  if (!id) return null;
-  try {
-    return new Store(openArchive(id), tz);
-  } catch (e) {
-    throw new ConfigError(
-      `The archive spreadsheet ${id} (Script Property ${ARCHIVE_ID}) cannot be opened: ${(e as Error).message}`,
-    );
-  }
 }
 
 // Another execution holding a lease may hold row numbers of these tabs between its read and its commit.

@@ -7,6 +7,7 @@ import type { Commit, StoreState } from '../adapters/gas/store.js';
 import { emptyFlipStats } from '../core/first-answers.js';
 import { thresholdsOf, type Verdict } from '../core/outcomes.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
+import { parseReflectionHistory, reflectionHistoryValue } from '../core/reflection-history.js';
 import { askForLearnings, learningRulesOf, newLearnings, type Learned } from '../core/review-learnings.js';
 import {
   assessReview,
@@ -133,7 +134,10 @@ function evaluatedDecisions(council: Council): string[] {
 function readProperties(): ReviewProperties {
   return {
     agentStats: props.json(PROPERTY_KEYS.agentStats, {}),
-    reflectionHistory: props.json(PROPERTY_KEYS.reflectionHistory, {}),
+    reflectionHistory: parseReflectionHistory(
+      props.get(PROPERTY_KEYS.reflectionHistory),
+      PROPERTY_KEYS.reflectionHistory,
+    ),
     nextActions: props.json(PROPERTY_KEYS.nextActions, {}),
     flipStats: props.json(PROPERTY_KEYS.flipStats, emptyFlipStats()),
   };
@@ -143,7 +147,7 @@ function propertyValues(p: ReviewProperties): Record<string, string> {
   return {
     [PROPERTY_KEYS.nextActions]: JSON.stringify(p.nextActions),
     [PROPERTY_KEYS.agentStats]: JSON.stringify(p.agentStats),
-    [PROPERTY_KEYS.reflectionHistory]: JSON.stringify(p.reflectionHistory),
+    [PROPERTY_KEYS.reflectionHistory]: reflectionHistoryValue(p.reflectionHistory),
     [PROPERTY_KEYS.flipStats]: JSON.stringify(p.flipStats ?? emptyFlipStats()),
   };
 }

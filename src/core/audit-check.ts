@@ -11,6 +11,7 @@ import {
 import { firstChangedColumn, rowDigest } from './audit-rows.js';
 import { canonical } from './cells.js';
 import type { RowDigest } from './audit-events.js';
+import { ROW_REMOVED, ROWS_MOVED } from './config-structure.js';
 
 export interface AuditRecord {
   seq: number;
@@ -57,6 +58,18 @@ function recordsOf(events: readonly AuditRecord[]): {
   for (const e of events) {
     const digest = e.payload.digest as RowDigest | undefined;
     const byKey = (latest[e.tab] ??= {});
+    // A configuration row a person removed, seen by the on-change trigger: the chain no longer expects it.
+    if (e.event === ROW_REMOVED) {
+      delete byKey[e.row_key];
+      continue;
+    }
+    if (e.event === ROWS_MOVED) {
+      const moved = (e.payload.moved ?? {}) as Record<string, unknown>;
+      for (const k of Object.keys(moved))
+        if (byKey[k] && typeof moved[k] === 'number')
+          byKey[k] = { ...byKey[k], digest: { ...byKey[k].digest, row: moved[k] as number } };
+      continue;
+    }
     const was = byKey[e.row_key];
     const created = was ? was.created : e.seq;
     if (digest && typeof digest.sha256 === 'string') byKey[e.row_key] = { seq: e.seq, created, digest };

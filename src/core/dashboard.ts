@@ -1,4 +1,5 @@
 // The Dashboard's five summary tables, aggregated from plain rows, and where each table sits on the tab.
+import { ConfigError } from './errors.js';
 
 type Cell = string | number;
 export type Table = Cell[][];
@@ -156,4 +157,37 @@ export function layout(tables: Table[], clearRows = 0): Layout {
     grid.push(line);
   }
   return { blocks, grid };
+}
+
+// ---- the charts' ids (Script Property PROPERTY_KEYS.dashboardCharts) ----------------------------------------
+// Sheets keeps no option of Kaigi's on a chart, so the id Sheets gave each Dashboard chart is kept here, by the
+// chart's name: { v: 1, ids: { "dashboard-1": 123456, … } }.
+
+const CHART_IDS_VERSION = 1;
+
+// The stored ids; none when nothing is stored. A value in another shape or version is refused, never guessed at.
+export function parseChartIds(raw: string | null, property: string): Record<string, number> {
+  if (raw === null || raw === '') return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch (e) {
+    throw new ConfigError(
+      `The Script Property ${property} is not JSON (${(e as Error).message}); delete it.`,
+      property,
+    );
+  }
+  const o = v as { v?: unknown; ids?: unknown } | null;
+  if (!o || typeof o !== 'object' || o.v !== CHART_IDS_VERSION || !o.ids || typeof o.ids !== 'object')
+    throw new ConfigError(
+      `The Script Property ${property} is not Dashboard chart ids of version ${CHART_IDS_VERSION}; delete it.`,
+      property,
+    );
+  const ids: Record<string, number> = {};
+  for (const [k, id] of Object.entries(o.ids as Record<string, unknown>)) if (typeof id === 'number') ids[k] = id;
+  return ids;
+}
+
+export function chartIdsValue(ids: Record<string, number>): string {
+  return JSON.stringify({ v: CHART_IDS_VERSION, ids });
 }

@@ -236,6 +236,7 @@ export function reflect(d: Discussion, verdict: Verdict, lang: 'ja' | 'en'): Ref
 // when it starts to hold, not again at every later reflection while it lasts.
 function condition(
   h: { self_score: number; to_improve: string }[],
+  text: (point: string) => string,
 ): { type: 'struggle' | 'milestone'; reason: string } | null {
   const last = h.slice(-3);
   if (
@@ -250,18 +251,20 @@ function condition(
     };
   }
   if (last.length === 3 && last.every((x) => x.to_improve === last[0].to_improve))
-    return { type: 'struggle', reason: `the same point to improve three times: ${last[0].to_improve}` };
+    return { type: 'struggle', reason: `the same point to improve three times: ${text(last[0].to_improve)}` };
   if (h.length >= 5 && h.slice(-5).every((x) => x.self_score >= 8))
     return { type: 'milestone', reason: 'five high self scores in a row' };
   return null;
 }
 
+// `text` gives a point's words where the history keeps only its key (src/core/reflection-history.ts).
 export function shouldNotify(
   history: { self_score: number; to_improve: string }[],
+  text: (point: string) => string = (p) => p,
 ): { type: 'struggle' | 'milestone'; reason: string } | null {
-  const now = condition(history);
+  const now = condition(history, text);
   if (!now) return null;
-  const before = condition(history.slice(0, -1));
+  const before = condition(history.slice(0, -1), text);
   return before && before.type === now.type && before.reason === now.reason ? null : now;
 }
 

@@ -41,6 +41,9 @@ export const PROPERTY_KEYS = {
   archive: 'KAIGI_ARCHIVE',
   // When the Dashboard is next due for a refresh (epoch ms), set when a discussion ends (src/app/dashboard.ts).
   dashboardDue: 'KAIGI_DASHBOARD_DUE',
+  // The id Sheets gave each Dashboard chart, by Kaigi's name for it: { v, ids } (src/core/dashboard.ts). Sheets keeps
+  // no option of Kaigi's on a chart, so this is how a refresh finds its charts again.
+  dashboardCharts: 'KAIGI_DASHBOARD_CHARTS',
 } as const;
 
 // A vendor's API key lives under KAIGI_KEY_<VENDOR>, e.g. KAIGI_KEY_OPENAI_COMPATIBLE.

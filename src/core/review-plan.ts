@@ -6,6 +6,7 @@ import { orderOf, reflect, shouldNotify, type Learning, type LearningRules } fro
 import type { ContentOf } from './messages.js';
 import { executionStatusOf } from './order-status.js';
 import { evaluate, type Evaluation, type Thresholds } from './outcomes.js';
+import { pointKey, type ReflectionHistory } from './reflection-history.js';
 import { moveLearnings, newLearningOps, type Learned } from './review-learnings.js';
 import { write, type ReviewOp, type SeqName } from './review-ops.js';
 import { transition } from './state-machine.js';
@@ -18,8 +19,6 @@ export interface AgentStats {
   brier: number;
   n: number;
 }
-
-type ReflectionHistory = Record<string, { self_score: number; to_improve: string }[]>;
 
 // The Script Properties the review keeps (PROPERTY_KEYS.agentStats, .reflectionHistory, .nextActions, .flipStats).
 export interface ReviewProperties {
@@ -218,9 +217,11 @@ export function planReview(
         },
       ),
     );
-    const h = (history[ref.agent_id] ?? []).concat([{ self_score: ref.self_score, to_improve: ref.to_improve }]);
+    // The history keeps a point's key, not its words: the words come from this reflection.
+    const point = pointKey(ref.to_improve);
+    const h = (history[ref.agent_id] ?? []).concat([{ self_score: ref.self_score, to_improve: point }]);
     history[ref.agent_id] = h.slice(-5);
-    const notify = shouldNotify(history[ref.agent_id]);
+    const notify = shouldNotify(history[ref.agent_id], (p) => (p === point ? ref.to_improve : p));
     if (!notify) continue;
     const inbox: InboxItem = {
       inbox_id: `INB-${w.next('inbox')}`,

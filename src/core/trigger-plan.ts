@@ -9,7 +9,7 @@ export interface TriggerInfo {
 
 export interface WantedTrigger {
   handler: string;
-  kind: 'everyMinutes' | 'daily' | 'onEdit';
+  kind: 'everyMinutes' | 'daily' | 'onEdit' | 'onChange';
   value: number;
 }
 
@@ -36,12 +36,22 @@ export function wantedTriggers(backstop = DEFAULT_BACKSTOP_MINUTES): WantedTrigg
     { handler: 'dailyReview', kind: 'daily', value: 6 },
     { handler: 'dailyWatch', kind: 'daily', value: 7 },
     { handler: 'onConfigEdit', kind: 'onEdit', value: 0 },
+    // onEdit misses rows inserted or removed: the change trigger sees them (SPEC §14).
+    { handler: 'onConfigChange', kind: 'onChange', value: 0 },
   ];
 }
 
 // The recurring workers: what one account owns. A nudge (tickSoon) may belong to any editor who enqueued work.
 export const WORKER_HANDLERS: readonly string[] = wantedTriggers().map((t) => t.handler);
 export const KAIGI_HANDLERS: readonly string[] = [...WORKER_HANDLERS, NUDGE_HANDLER];
+
+// The event type ScriptApp reports for a trigger of each kind.
+const EVENT_TYPES: Record<WantedTrigger['kind'], string> = {
+  everyMinutes: 'CLOCK',
+  daily: 'CLOCK',
+  onEdit: 'ON_EDIT',
+  onChange: 'ON_CHANGE',
+};
 
 export interface TriggerPlan {
   remove: string[];
@@ -58,9 +68,7 @@ export function planTriggers(
   const remove: string[] = [];
   const create: WantedTrigger[] = [];
   for (const w of wanted) {
-    const same = existing.filter(
-      (t) => t.handler === w.handler && t.eventType === (w.kind === 'onEdit' ? 'ON_EDIT' : 'CLOCK'),
-    );
+    const same = existing.filter((t) => t.handler === w.handler && t.eventType === EVENT_TYPES[w.kind]);
     const replacing = replace.indexOf(w.handler) >= 0;
     if (same.length === 0 || replacing) create.push(w);
     for (const extra of same.slice(replacing ? 0 : 1)) remove.push(extra.id);

@@ -38,6 +38,27 @@ export function openArchive(id: string): Spreadsheet {
   return SpreadsheetApp.openById(id);
 }
 
+// The archive is created in the Drive of the account that runs the archive (the workers' owner): shared with the
+// spreadsheet's owner and editors, each of whom may run verifyAudit, which reads it. Run at creation and by every
+// archive run, so an editor added since (or an archive from a release that did not share it) is shared too.
+// Returns the emails it was shared with now.
+export function shareArchive(archive: Spreadsheet, main: Spreadsheet): string[] {
+  const owner = main.getOwner();
+  const wanted = main
+    .getEditors()
+    .map((u) => u.getEmail())
+    .concat(owner ? [owner.getEmail()] : []);
+  const archiveOwner = archive.getOwner();
+  const has = archive
+    .getEditors()
+    .map((u) => u.getEmail())
+    .concat(archiveOwner ? [archiveOwner.getEmail()] : [])
+    .map((e) => e.toLowerCase());
+  const missing = wanted.filter((e, i) => e && has.indexOf(e.toLowerCase()) < 0 && wanted.indexOf(e) === i);
+  if (missing.length) archive.addEditors(missing);
+  return missing;
+}
+
 // Sends the writes this execution holds for every spreadsheet (the archive's before anything relies on them).
 export function flushAll(): void {
   SpreadsheetApp.flush();

@@ -1,9 +1,11 @@
 // The only code that touches the Sheets chart API: keeps one native chart per Dashboard table, pointed at its range.
+// Sheets keeps a chart's fixed spec and nothing else (no option of Kaigi's own), so a chart is found again by the
+// id Sheets gave it (getChartId(), kept by the caller), or else by where it is anchored, or by the table it shows.
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 type Chart = GoogleAppsScript.Spreadsheet.EmbeddedChart;
 
 export interface ChartSpec {
-  // Kept in the chart's options so a refresh finds its own chart again (titles change with the language).
+  // Kaigi's name for the chart (the key its Sheets id is kept under; titles change with the language).
   id: string;
   type: 'PIE' | 'COLUMN' | 'LINE' | 'COMBO';
   title: string;
@@ -14,7 +16,8 @@ export interface ChartSpec {
   column: number;
 }
 
-const ID_OPTION = 'kaigi.chart';
+// Kaigi's chart name → the id Sheets gave the chart.
+export type ChartIds = Record<string, number>;
 
 function build(sheet: Sheet, spec: ChartSpec, builder: GoogleAppsScript.Spreadsheet.EmbeddedChartBuilder): Chart {
   const typed = builder
@@ -23,28 +26,77 @@ function build(sheet: Sheet, spec: ChartSpec, builder: GoogleAppsScript.Spreadsh
     .setChartType(Charts.ChartType[spec.type])
     .setNumHeaders(1)
     .setPosition(spec.row, spec.column, 0, 0)
-    .setOption(ID_OPTION, spec.id)
     .setOption('title', spec.title);
   return typed.build();
 }
 
-// Creates the charts that are missing and repoints those whose range or title changed; an unchanged chart is not
-// touched, so a refresh whose tables kept their size costs one getCharts() round trip here.
-export function ensureCharts(sheet: Sheet, specs: ChartSpec[]): { created: number; updated: number } {
+function anchoredAt(chart: Chart, spec: ChartSpec): boolean {
+  const at = chart.getContainerInfo();
+  return at.getAnchorRow() === spec.row && at.getAnchorColumn() === spec.column;
+}
+
+function showsTable(chart: Chart, spec: ChartSpec): boolean {
+  const ranges = chart.getRanges();
+  return ranges.length === 1 && ranges[0].getA1Notation() === spec.a1;
+}
+
+// Whether a chart already is what the spec asks for: its one range, title, type and anchor.
+function current(chart: Chart, spec: ChartSpec): boolean {
+  return (
+    showsTable(chart, spec) &&
+    chart.getOptions().get('title') === spec.title &&
+    String(chart.modify().getChartType()) === spec.type &&
+    anchoredAt(chart, spec)
+  );
+}
+
+// The chart a spec owns among those not yet claimed: by its kept id, else where it should be anchored (a chart made
+// before ids were kept, or whose id was lost), else the one showing its table.
+function findChart(charts: Chart[], claimed: Record<number, true>, spec: ChartSpec, ids: ChartIds): Chart | undefined {
+  const free = charts.filter((c) => !claimed[c.getChartId() as number]);
+  const kept = ids[spec.id];
+  return (
+    (kept === undefined ? undefined : free.find((c) => c.getChartId() === kept)) ??
+    free.find((c) => anchoredAt(c, spec)) ??
+    free.find((c) => showsTable(c, spec))
+  );
+}
+
+// Creates the charts that are missing and repoints those whose range, title, type or place changed; an unchanged
+// chart is not touched, so a refresh whose tables kept their size costs one getCharts() round trip here. A chart
+// inserted now gets its id only from a second getCharts() (Sheets gives the inserted object none), matched by anchor.
+export function ensureCharts(
+  sheet: Sheet,
+  specs: ChartSpec[],
+  known: ChartIds,
+): { created: number; updated: number; ids: ChartIds } {
   const existing = sheet.getCharts();
-  let created = 0;
+  const claimed: Record<number, true> = {};
+  const ids: ChartIds = {};
+  const inserted: ChartSpec[] = [];
   let updated = 0;
   for (const spec of specs) {
-    const chart = existing.find((c) => c.getOptions().get(ID_OPTION) === spec.id);
+    const chart = findChart(existing, claimed, spec, known);
     if (!chart) {
       sheet.insertChart(build(sheet, spec, sheet.newChart()));
-      created++;
+      inserted.push(spec);
       continue;
     }
-    const ranges = chart.getRanges().map((r) => r.getA1Notation());
-    if (ranges.length === 1 && ranges[0] === spec.a1 && chart.getOptions().get('title') === spec.title) continue;
+    const id = chart.getChartId() as number;
+    claimed[id] = true;
+    ids[spec.id] = id;
+    if (current(chart, spec)) continue;
     sheet.updateChart(build(sheet, spec, chart.modify()));
     updated++;
   }
-  return { created, updated };
+  if (inserted.length) {
+    const now = sheet.getCharts();
+    for (const spec of inserted) {
+      const chart = now.find((c) => !claimed[c.getChartId() as number] && anchoredAt(c, spec));
+      if (!chart) continue;
+      claimed[chart.getChartId() as number] = true;
+      ids[spec.id] = chart.getChartId() as number;
+    }
+  }
+  return { created: inserted.length, updated, ids };
 }

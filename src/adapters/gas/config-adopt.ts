@@ -1,6 +1,7 @@
 // Records audited rows no audit event names yet: the configuration rows setup adds, or, once at the upgrade from an
 // earlier release, the rows that release did not audit (its configuration, learnings, reflections, outcomes…).
 import { auditKeyOf, CONFIG_TABS, isAudited, rowsOf, type TabKey, tabByKey } from '../../../sheets-schema/index.js';
+import { ROW_REMOVED } from '../../core/config-structure.js';
 import type { Store } from './store.js';
 import type { StoreState } from './store-format.js';
 
@@ -18,6 +19,11 @@ export function adoptUnrecorded(
   for (const v of store.readTail(state, 'audit', 2)) {
     const r = audit.read(v);
     const payload = String(r.payload_json);
+    // A row a person removed (seen by the on-change trigger) is named no more: put back, setup records it anew.
+    if (String(r.event) === ROW_REMOVED) {
+      delete named[String(r.tab)]?.[String(r.row_key)];
+      continue;
+    }
     // An event with a digest, or one from an earlier release that hashed the row.
     if (payload.indexOf('"digest"') >= 0 || payload.indexOf('"sha256"') >= 0)
       (named[String(r.tab)] ??= {})[String(r.row_key)] = true;

@@ -2,12 +2,13 @@
 // hashes, the body and rate limits), so a request with a bad token costs no Properties or Sheets call. Whatever
 // writes one of its sources drops it (the token list, the spreadsheet id, a Settings change), and it lives only
 // minutes, so a reader that raced a writer cannot keep a revoked token for long.
+import { clientKeys } from '../../core/api-clients.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 
 const GATE_KEY = 'kaigi:api:gate';
 // Short: the bound on how long a stale copy can outlive a revocation it raced with.
 const GATE_TTL_S = 300;
-const SOURCES: readonly string[] = [PROPERTY_KEYS.apiTokens, PROPERTY_KEYS.spreadsheetId];
+const SOURCES: readonly string[] = clientKeys(PROPERTY_KEYS.apiTokens).concat([PROPERTY_KEYS.spreadsheetId]);
 
 export function readGate(): string | null {
   return CacheService.getScriptCache().get(GATE_KEY);

@@ -1,4 +1,5 @@
 // The small Apps Script services the use cases need, so src/app never names a service itself.
+import { checkPropertySizes } from '../../core/property-size.js';
 import { forgetGateIfAny } from './gate-cache.js';
 
 export const props = {
@@ -9,8 +10,10 @@ export const props = {
     const raw = PropertiesService.getScriptProperties().getProperty(key);
     return raw ? (JSON.parse(raw) as T) : fallback;
   },
-  // A write to the token list or the spreadsheet id also drops the web API's cached gate (gate-cache.ts).
+  // A write to the token list or the spreadsheet id also drops the web API's cached gate (gate-cache.ts). A value
+  // that would not fit in a property (8,000 B) is refused with Kaigi's own message, and none of `values` is written.
   set(values: Record<string, string>): void {
+    checkPropertySizes(values);
     PropertiesService.getScriptProperties().setProperties(values);
     forgetGateIfAny(Object.keys(values));
   },

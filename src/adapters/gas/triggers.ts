@@ -29,8 +29,9 @@ export function installTriggers(
   );
   for (const t of existing) if (plan.remove.indexOf(t.getUniqueId()) >= 0) ScriptApp.deleteTrigger(t);
   for (const w of plan.create) {
-    if (w.kind === 'onEdit') {
-      ScriptApp.newTrigger(w.handler).forSpreadsheet(SpreadsheetApp.getActiveSpreadsheet()).onEdit().create();
+    if (w.kind === 'onEdit' || w.kind === 'onChange') {
+      const b = ScriptApp.newTrigger(w.handler).forSpreadsheet(SpreadsheetApp.getActiveSpreadsheet());
+      (w.kind === 'onEdit' ? b.onEdit() : b.onChange()).create();
       continue;
     }
     const b = ScriptApp.newTrigger(w.handler).timeBased();

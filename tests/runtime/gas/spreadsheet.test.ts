@@ -251,6 +251,36 @@ describe('sheets, formats and metadata', () => {
       });
     });
   });
+
+  it("keeps a chart's fixed spec only: an option of the script's own is gone once inserted, and ids come from the sheet", async () => {
+    await withRuntime(async (rt) => {
+      const out = await gas(
+        rt,
+        SHEET +
+          `
+        var built = sh.newChart().asColumnChart().addRange(sh.getRange('A1:B5')).setPosition(3, 4, 0, 0)
+          .setOption('title', 'kept').setOption('kaigi.chart', 'mine').setOption('animation.duration', 500).build();
+        var before = [built.getChartId(), built.getOptions().get('kaigi.chart')];
+        sh.insertChart(built);
+        var c = sh.getCharts()[0];
+        var at = c.getContainerInfo();
+        return { before: before, inserted: built.getChartId(), id: c.getChartId(), title: c.getOptions().get('title'),
+          mine: c.getOptions().get('kaigi.chart'), animation: c.getOptions().get('animation.duration'),
+          anchor: [at.getAnchorRow(), at.getAnchorColumn()] };`,
+      );
+      // The builder holds what it was given; the inserted object has no id, the sheet's chart has one.
+      expect(out).toEqual({
+        before: [null, 'mine'],
+        inserted: null,
+        id: expect.any(Number),
+        title: 'kept',
+        mine: null,
+        animation: null,
+        anchor: [3, 4],
+      });
+      expect(rt.workbook.sheets[0].charts[0].options).toEqual({ title: 'kept' });
+    });
+  });
 });
 
 describe('UI', () => {

@@ -197,6 +197,38 @@ describe('a created spreadsheet on disk', () => {
     }
   });
 
+  it('opens for those its owner shared it with, and keeps whom through save and open', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaigi-drive-'));
+    const file = path.join(dir, 'kaigi.xlsx');
+    const users = [{ email: EDITOR }, { email: 'other@example.com' }];
+    const rt = newRuntime({ users });
+    const id = await created(rt);
+    // The bound spreadsheet's editors are the runtime's users; the new file is shared with nobody yet.
+    expect(
+      await gas(rt, 'return SpreadsheetApp.getActiveSpreadsheet().getEditors().map((u) => u.getEmail());'),
+    ).toEqual(users.map((u) => u.email));
+    const shared = `var ss = SpreadsheetApp.openById('${id}'); return ss.getEditors().map((u) => u.getEmail());`;
+    expect(await gas(rt, shared)).toEqual([]);
+    // Only its owner may share it.
+    expect(await gasError(rt, `SpreadsheetApp.openById('${id}').addEditor('${EDITOR}');`, { user: EDITOR })).toMatch(
+      /permission/,
+    );
+    await gas(rt, `SpreadsheetApp.openById('${id}').addEditors(['${EDITOR}', '${rt.owner}']);`);
+    expect(await gas(rt, shared, { user: EDITOR })).toEqual([EDITOR]);
+    expect(await gasError(rt, shared, { user: 'other@example.com' })).toMatch(/permission/);
+    await rt.save(file);
+    const sidecar = JSON.parse(fs.readFileSync(projectFile(file), 'utf8'));
+    expect(sidecar.spreadsheets[0].editors).toEqual([EDITOR]);
+    const again = await Runtime.open(file, { users });
+    try {
+      expect(await gas(again, shared, { user: EDITOR })).toEqual([EDITOR]);
+      await gas(again, `SpreadsheetApp.openById('${id}').removeEditor('${EDITOR}');`);
+      expect(await gasError(again, shared, { user: EDITOR })).toMatch(/permission/);
+    } finally {
+      await again.close();
+    }
+  });
+
   it('opens a version 2 project, which had no spreadsheets besides the workbook', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaigi-drive-'));
     const file = path.join(dir, 'kaigi.xlsx');

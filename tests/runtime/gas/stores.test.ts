@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { gas, gasError, withRuntime } from '../../helpers.js';
 
 describe('PropertiesService', () => {
-  it('stores strings per store and rejects a value over 9 KB the way Apps Script does', async () => {
+  it('stores strings per store and rejects a property over 8,000 B (key and value, in UTF-8)', async () => {
     await withRuntime(async (rt) => {
       const out = await gas(
         rt,
@@ -11,21 +11,31 @@ describe('PropertiesService', () => {
         var p = PropertiesService.getScriptProperties();
         p.setProperty('a', 'x'); p.setProperties({ b: 2 });
         PropertiesService.getUserProperties().setProperty('u', 'user');
-        p.setProperty('max', new Array(9 * 1024 + 1).join('x'));
+        p.setProperty('max', new Array(8000 - 3 + 1).join('x'));
         return [p.getProperty('a'), p.getProperty('b'), p.getProperty('none'), p.getKeys().sort(), PropertiesService.getUserProperties().getProperty('a')];`,
       );
       expect(out).toEqual(['x', '2', null, ['a', 'b', 'max'], null]);
+      // 9,000 B: under the 9 KB Apps Script documents, over what it keeps in practice.
+      expect(
+        await gasError(rt, "PropertiesService.getScriptProperties().setProperty('big', new Array(9001).join('x'));"),
+      ).toBe('Argument too large: value');
+      // The key counts: 'max' with the same value plus one byte fails.
+      expect(
+        await gasError(rt, "PropertiesService.getScriptProperties().setProperty('max', new Array(7999).join('x'));"),
+      ).toBe('Argument too large: value');
+      // Multi-byte text counts in bytes: 2,667 characters of three bytes each, with the key, pass 8,000 B.
+      expect(
+        await gasError(rt, "PropertiesService.getScriptProperties().setProperty('ja', new Array(2668).join('あ'));"),
+      ).toBe('Argument too large: value');
+      // A call with one value too large stores none of its values.
       expect(
         await gasError(
           rt,
-          "PropertiesService.getScriptProperties().setProperty('big', new Array(9 * 1024 + 2).join('x'));",
+          "PropertiesService.getScriptProperties().setProperties({ ok: 'y', big: new Array(8001).join('x') });",
         ),
       ).toBe('Argument too large: value');
-      // Multi-byte text counts in bytes: 3,073 characters of three bytes each pass 9 KB.
-      expect(
-        await gasError(rt, "PropertiesService.getScriptProperties().setProperty('ja', new Array(3074).join('あ'));"),
-      ).toBe('Argument too large: value');
       expect(rt.scriptProperties.get('big')).toBeNull();
+      expect(rt.scriptProperties.get('ok')).toBeNull();
     });
   });
 
@@ -35,10 +45,10 @@ describe('PropertiesService', () => {
         rt,
         `
         var p = PropertiesService.getScriptProperties();
-        for (var i = 0; i < 60; i++) p.setProperty('k' + i, new Array(9000).join('x'));`,
+        for (var i = 0; i < 70; i++) p.setProperty('k' + i, new Array(7900).join('x'));`,
       );
       expect(msg).toBe('You have exceeded the property storage quota. Please remove some properties and try again.');
-      expect(rt.scriptProperties.all()).not.toHaveProperty('k59');
+      expect(rt.scriptProperties.all()).not.toHaveProperty('k69');
     });
   });
 });

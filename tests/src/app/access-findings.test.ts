@@ -70,9 +70,13 @@ describe('finding 2: the audit cannot be told who acted', () => {
     await expect(rt.callServer('createApiClient', { name: 'CRM', role: 'admin' })).rejects.toThrow(/only in case/);
     // A client called `analyst` made before names were checked: its calls are `api:analyst`, never the agent.
     const token = `kaigi_${'a'.repeat(64)}`;
-    const list = JSON.parse(rt.scriptProperties.get(PROPERTY_KEYS.apiTokens)!);
-    list.push({ hash: createHash('sha256').update(token).digest('hex'), role: 'coordinator', name: 'analyst' });
-    rt.scriptProperties.set({ [PROPERTY_KEYS.apiTokens]: JSON.stringify(list) });
+    const stored = JSON.parse(rt.scriptProperties.get(PROPERTY_KEYS.apiTokens)!);
+    stored.clients.push({
+      hash: createHash('sha256').update(token).digest('hex'),
+      role: 'coordinator',
+      name: 'analyst',
+    });
+    rt.scriptProperties.set({ [PROPERTY_KEYS.apiTokens]: JSON.stringify(stored) });
     const filed = await post(rt, '/objections', token, { discussion_id: id, reason: 'wrong data', kind: 'data_error' });
     expect(filed.status).toBe(202);
     const reported = await post(rt, `/tasks/${id}/result`, token, { status: 'ACKNOWLEDGED', by: FORGED });

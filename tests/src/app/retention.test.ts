@@ -4,7 +4,7 @@ import { ModelServer } from '../../../tools/model-server.js';
 import type { Runtime } from '../../../runtime/runtime.js';
 import type { Workbook } from '../../../runtime/host/workbook.js';
 import { auditKeyOf, type TabKey, tabByKey } from '../../../sheets-schema/index.js';
-import { council, decline, ok, setSetting, settle, start, statuses } from '../../council-helpers.js';
+import { closedThenDecided, council, decline, ok, setSetting, settle, start, statuses } from '../../council-helpers.js';
 import { records } from '../../helpers.js';
 
 const DAY = 24 * 3600_000;
@@ -168,18 +168,7 @@ describe('the daily archive job, six years on', () => {
 
   it('moves the oldest settled rows ahead of retention while the spreadsheet is over the cell threshold', async () => {
     const rt = await council();
-    await start(rt);
-    await settle(rt);
-    rt.clock.advance(8 * DAY);
-    ok(await rt.run('dailyReview', [], { kind: 'trigger' }));
-    const [closed] = Object.keys(statuses(rt));
-    expect(statuses(rt)[closed]).toBe('CLOSED');
-    // A month on, the archive run looks at the cells again; a new discussion is decided, its review a week away.
-    rt.clock.advance(31 * DAY);
-    await start(rt, decline('sato'));
-    await settle(rt);
-    const decided = Object.keys(statuses(rt)).find((id) => id !== closed)!;
-    expect(statuses(rt)[decided]).toBe('DECIDED');
+    const { closed, decided } = await closedThenDecided(rt);
     // The threshold now sits 1,500 cells below the cells the spreadsheet uses.
     const total = rt.workbook.totalCells();
     const threshold = (total - 1500) / 10_000_000;

@@ -7,7 +7,7 @@ import { newRuntime } from '../../helpers.js';
 // A second editor of the owner's domain, listed in access.admins once the owner has set Kaigi up: only an admin
 // handles the workers (SPEC §10).
 const EDITOR = 'second.editor@example.com';
-const WORKERS = ['tick', 'dailyReview', 'dailyWatch', 'onConfigEdit'];
+const WORKERS = ['tick', 'dailyReview', 'dailyWatch', 'onConfigEdit', 'onConfigChange'];
 const MINUTE = 60_000;
 
 function editors(): Runtime {
@@ -33,7 +33,7 @@ describe('workers have one owner', () => {
   it('two editors run setup: one set of workers, and the second is told who owns them', async () => {
     const rt = editors();
     const first = await setUp(rt);
-    expect(first).toMatchObject({ triggersCreated: 4, workersOwner: rt.owner, workersNotice: '' });
+    expect(first).toMatchObject({ triggersCreated: 5, workersOwner: rt.owner, workersNotice: '' });
     expect(claim(rt)).toMatchObject({ owner: rt.owner, backstop_minutes: 10 });
     const alerts = rt.ui.alerts.length;
     const second = ok(await rt.run('setup', [], { kind: 'menu', user: EDITOR }));
@@ -61,10 +61,10 @@ describe('workers have one owner', () => {
       removed: 0,
       released: false,
     });
-    expect(ok(await rt.run('handOverWorkers', [], { kind: 'menu' }))).toEqual({ removed: 4, released: true });
+    expect(ok(await rt.run('handOverWorkers', [], { kind: 'menu' }))).toEqual({ removed: 5, released: true });
     expect(rt.scriptProperties.get('KAIGI_WORKERS')).toBeNull();
     const r = ok(await rt.run('setup', [], { kind: 'menu', user: EDITOR }));
-    expect(r).toMatchObject({ triggersCreated: 4, workersOwner: EDITOR, workersNotice: '' });
+    expect(r).toMatchObject({ triggersCreated: 5, workersOwner: EDITOR, workersNotice: '' });
     expect(triggersOf(rt, EDITOR)).toEqual(WORKERS);
     expect(triggersOf(rt, rt.owner)).toEqual([]);
     // teardown() by the owner releases too.
@@ -77,7 +77,7 @@ describe('workers have one owner', () => {
     const rt = editors();
     await setUp(rt);
     const r = ok(await rt.run('takeOverWorkers', [], { kind: 'menu', user: EDITOR }));
-    expect(r).toMatchObject({ owner: EDITOR, previousOwner: rt.owner, triggersCreated: 4 });
+    expect(r).toMatchObject({ owner: EDITOR, previousOwner: rt.owner, triggersCreated: 5 });
     expect(claim(rt).owner).toBe(EDITOR);
     // For a moment both sets exist; the old owner's backstop tick runs as the old owner and removes its workers.
     const oldTick = rt.triggers.triggers.find((t) => t.owner === rt.owner && t.handler === 'tick')!;

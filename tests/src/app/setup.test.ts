@@ -77,7 +77,13 @@ describe('setup()', () => {
       triggersCreated: 0,
     });
     expect(snapshot(rt)).toBe(first);
-    expect(rt.triggers.triggers.map((t) => t.handler)).toEqual(['tick', 'dailyReview', 'dailyWatch', 'onConfigEdit']);
+    expect(rt.triggers.triggers.map((t) => t.handler)).toEqual([
+      'tick',
+      'dailyReview',
+      'dailyWatch',
+      'onConfigEdit',
+      'onConfigChange',
+    ]);
   });
 
   it('repairs a missing column without losing data and reports a renamed one', async () => {
@@ -136,7 +142,7 @@ describe('teardown() and onOpen', () => {
     await rt.run('setup', [], { kind: 'menu' });
     await gas(rt, "ScriptApp.newTrigger('myOwnReport').timeBased().everyHours(1).create();");
     const r = await rt.run('teardown', [], { kind: 'menu' });
-    expect(r.value).toEqual({ removed: 4 });
+    expect(r.value).toEqual({ removed: 5 });
     expect(rt.triggers.triggers.map((t) => t.handler)).toEqual(['myOwnReport']);
   });
 

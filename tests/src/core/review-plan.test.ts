@@ -2,6 +2,7 @@
 // notice, column M), from plain data with no sheet and no runtime.
 import { describe, expect, it } from 'vitest';
 import { planReview } from '../../../src/core/review-plan.js';
+import { pointKey } from '../../../src/core/reflection-history.js';
 import { DISC } from './env.js';
 import {
   DEC,
@@ -257,13 +258,14 @@ describe('planReview', () => {
       { self_score: 8, to_improve: 'b' },
       { self_score: 9, to_improve: 'c' },
       { self_score: 8, to_improve: 'd' },
-      { self_score: 9, to_improve: '根拠となるデータを増やす' },
+      // A point is kept as its key (src/core/reflection-history.ts), never its words.
+      { self_score: 9, to_improve: pointKey('根拠となるデータを増やす') },
     ]);
     // The last five are kept: analyst's oldest went; psychology had two.
     expect(commit.properties.reflectionHistory.psychology).toEqual([
       { self_score: 9, to_improve: 'a' },
       { self_score: 8, to_improve: 'b' },
-      { self_score: 6, to_improve: '根拠となるデータを増やす' },
+      { self_score: 6, to_improve: pointKey('根拠となるデータを増やす') },
     ]);
     // What the next decision of the same review starts from.
     expect(after.properties).toEqual(commit.properties);
