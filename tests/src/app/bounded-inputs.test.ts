@@ -112,12 +112,13 @@ describe('a trigger with a 120,000-character memo', () => {
     expect(Object.values(statuses(rt))).toEqual(['DECIDED']);
     expect(sent.length).toBeGreaterThanOrEqual(15);
     for (const q of sent) {
-      const m = POINTER.exec(q.user);
-      expect(m, q.user.slice(0, 300)).not.toBeNull();
+      // The trigger is in the preamble, which the server records with the other system texts.
+      const m = POINTER.exec(q.system);
+      expect(m, q.system.slice(0, 300)).not.toBeNull();
       expect(m![2]).toBe(d.discussion_id);
       expect(Number(m![1])).toBeGreaterThan(MEMO_CHARS - 2000);
       // The prompt as sent is a few thousand characters, not the memo's 120,000.
-      expect(q.user.length).toBeLessThan(20_000);
+      expect(q.system.length + q.user.length).toBeLessThan(20_000);
     }
     const spent = tokens(rt, String(d.discussion_id));
     expect(spent).toBeLessThanOrEqual(60_000);

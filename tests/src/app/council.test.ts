@@ -296,7 +296,8 @@ describe('limits', () => {
   it('forces the next phase at the message limit and summarises past the token budget', async () => {
     const rt = await council();
     await setSetting(rt, 'limits.max_messages_per_discussion', '5');
-    await setSetting(rt, 'limits.max_tokens_per_discussion', '2000');
+    // A quarter of it (100 tokens) is less than the digests of five answers.
+    await setSetting(rt, 'limits.max_tokens_per_discussion', '400');
     await start(rt);
     await settle(rt);
     const [id] = Object.keys(statuses(rt));
