@@ -74,7 +74,8 @@ export class DecisionMemory {
     const o = order.content as ContentOf<'EXECUTION_ORDER'>;
     const ctx = caseContext(after, o);
     const content = caseText(after);
-    const [cell] = mem.embed([content]);
+    // Embedded as the situation it answers, as retrieval's query is: the actions would only pull the two apart.
+    const [cell] = mem.embed([situationText(after)]);
     changes.learnings = true;
     const id = `LRN-${c.nextSeq('learning')}`;
     const learning = {

@@ -94,15 +94,14 @@ export function applyVerdict(l: Learning, verdict: Verdict, r: LearningRules): L
   };
 }
 
-// A situation as facts Kaigi can vouch for: the trigger's type, the member's id, the metric's name and its numbers.
-// Never the trigger's free text: a case or learning built from it would carry whatever was written there (an
-// injected instruction included) into every later discussion that retrieves it.
+// A situation as facts Kaigi can vouch for: the trigger's type, the member's id and the metric's name. Never the
+// trigger's free text: a case or learning built from it would carry whatever was written there (an injected
+// instruction included) into every later discussion that retrieves it. Not its numbers either: they differ from one
+// slump to the next and would only pull a case and the situation it matches apart in retrieval.
 export function situationText(d: Discussion): string {
   const ctx = d.trigger.context as Record<string, unknown>;
   const word = (v: unknown) => (typeof v === 'string' && /^[A-Za-z][A-Za-z0-9_.-]{0,40}$/.test(v) ? v : '');
-  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : '');
-  const change = n(ctx.previous) && n(ctx.current) ? `${n(ctx.previous)}→${n(ctx.current)}` : '';
-  return [word(d.trigger.type), word(d.trigger.target_user_id), word(ctx.metric), change].filter(Boolean).join(' ');
+  return [word(d.trigger.type), word(d.trigger.target_user_id), word(ctx.metric)].filter(Boolean).join(' ');
 }
 
 export function orderOf(d: Discussion): ContentOf<'EXECUTION_ORDER'> | null {

@@ -235,8 +235,8 @@ describe('what memory puts in front of a model', () => {
     expect(psych.user).toMatch(/<data name="directives_from_people">[\s\S]*DIR-1[\s\S]*称賛は公の場で行うこと/);
     expect(coach.user).not.toMatch(/directives_from_people/);
     expect(psych.user).toMatch(/<data name="your_next_actions_from_recent_reflections">/);
-    expect(decider.user).toMatch(/<data name="similar_past_cases">[\s\S]*"id": "LRN-\d+"/);
-    expect(reqs.some((r) => /<data name="retrieved_learnings">[\s\S]*"id": "LRN-\d+"/.test(r.user))).toBe(true);
+    expect(decider.user).toMatch(/<data name="similar_past_cases">[\s\S]*"id":"LRN-\d+"/);
+    expect(reqs.some((r) => /<data name="retrieved_learnings">[\s\S]*"id":"LRN-\d+"/.test(r.user))).toBe(true);
     // The directive reached its agent and is consumed.
     const directive = records(rt, 'directives')[0];
     expect(directive.status).toBe('consumed');
@@ -293,13 +293,17 @@ describe('what memory puts in front of a model', () => {
       ),
     );
     expect(v2).toEqual({ prompt_id: 'PRM-psychology-v2-ja', version: 2 });
-    const psychology = (from: number) => server.requests.slice(from).filter((r) => r.system.indexOf('心理学特化') >= 0);
+    // The role is the last system message, after the preamble and the task every specialist shares.
+    const role = (r: { body: { messages: { role: string; content: string }[] } }) =>
+      r.body.messages.filter((m) => m.role === 'system').pop()!.content;
+    const psychology = (from: number) =>
+      server.requests.slice(from).filter((r) => r.body.messages && role(r).indexOf('心理学特化') >= 0);
     let from = server.requests.length;
     await start(rt);
     await settle(rt);
     const first = psychology(from);
     expect(first.map((r) => r.body.response_format.json_schema.name)).toEqual(['specialist_opinion']);
-    expect(first[0].system).toMatch(/^# 役割\nあなたは「心理学特化」v2 です。/);
+    expect(role(first[0])).toMatch(/^# 役割\nあなたは「心理学特化」v2 です。/);
     const prompts = records(rt, 'prompts').filter((r) => r.agent_id === 'psychology' && r.language === 'ja');
     expect(prompts.map((r) => [r.version, r.active])).toEqual([
       [1, false],
@@ -312,7 +316,7 @@ describe('what memory puts in front of a model', () => {
     const later = psychology(from);
     const v1 = String(records(rt, 'prompts').find((r) => r.prompt_id === 'PRM-psychology-v1-ja')!.text);
     expect(later.map((r) => r.body.response_format.json_schema.name)).toEqual(['specialist_opinion']);
-    expect(later[0].system.startsWith(v1)).toBe(true);
+    expect(role(later[0])).toBe(v1);
     expect(later[0].system).not.toMatch(/v2 です/);
     expect(records(rt, 'agents').find((r) => r.agent_id === 'psychology')!.prompt_version).toBe(1);
   });

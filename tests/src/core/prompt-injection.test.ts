@@ -51,7 +51,7 @@ describe('an injected instruction', () => {
   it('is kept by no case and no rule-written learning', () => {
     for (const text of [situationText(run.d), caseText(run.d)]) expect(text).not.toMatch(/INJECT|PAY_CUT|ignore/i);
     expect(caseText(run.d)).toBe(
-      `kpi_decline tanaka contacts 12→5 → ${(run.d.final_decision as { actions: { action_type: string }[] }).actions.map((a) => a.action_type).join(', ')}`,
+      `kpi_decline tanaka contacts → ${(run.d.final_decision as { actions: { action_type: string }[] }).actions.map((a) => a.action_type).join(', ')}`,
     );
     for (const l of extractLearnings(run.d, 'confirmed', 'en')) expect(l.content).not.toMatch(/INJECT|PAY_CUT/);
   });

@@ -17,7 +17,7 @@ export const AT = new Date(NOW);
 const SETTINGS = new Settings({});
 export const T = thresholdsOf(SETTINGS);
 const RULES = learningRulesOf(SETTINGS);
-export const SITUATION = 'kpi_decline tanaka contacts 12→5';
+export const SITUATION = 'kpi_decline tanaka contacts';
 export const SPEAKERS = [
   'analyst',
   'psychology',
