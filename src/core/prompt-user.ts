@@ -32,7 +32,7 @@ export function taskText(ctx: Pick<AgentContext, 'lang'>, expect: Expectation): 
   return `${['# 依頼', '# Task'][i]}\n${task[i].replace('{expect}', expect)}\n${reminder}`;
 }
 
-export function buildUserText(ctx: AgentContext, expect: Expectation): string {
+export function buildUserText(ctx: AgentContext): string {
   // A forecast before any discussion (an API call's admission) has no date of today.
   const parts: string[] = ctx.today ? [dataBlock('today', ctx.today)] : [];
   const mem = ctx.memory;

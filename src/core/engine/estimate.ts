@@ -106,7 +106,7 @@ export function estimateDiscussion(
         input:
           data +
           estimateTokens(env.promptOf(p.agent)) +
-          estimateTokens(buildUserText(ctx, p.expect) + taskText(ctx, p.expect)) +
+          estimateTokens(buildUserText(ctx) + taskText(ctx, p.expect)) +
           schemaTokens(model, p.expect, ctx.allowList) +
           shown,
         output: size[p.agent.group].answer,

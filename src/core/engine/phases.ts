@@ -1,8 +1,8 @@
 // The discussion phases before the decision: the situation report, specialists, feedback, balancers and governance.
 import { computeConfidence, type Weights } from '../confidence.js';
 import type { ContentOf } from '../messages.js';
-import type { AgentRequest, Expectation } from '../provider.js';
-import type { AgentDef, Discussion } from '../types.js';
+import type { AgentRequest } from '../provider.js';
+import type { Discussion } from '../types.js';
 import { ask, expectedType } from './ask.js';
 import type { Builder } from './builder.js';
 import { active, expectOf, feedbackRounds, latestComputed } from './plan.js';

@@ -90,7 +90,7 @@ export function request(
     preamble: buildPreamble(ctx),
     task: taskText(ctx, expect),
     system: env.promptOf(agent),
-    user: buildUserText(ctx, expect),
+    user: buildUserText(ctx),
   };
 }
 
@@ -162,6 +162,6 @@ export function learningRequest(
     task: taskText(ctx, 'LEARNING'),
     // The learning call has its own role: the decider's prompt asks for an order, this call for learnings.
     system: LEARNING_ROLE[env.lang === 'ja' ? 0 : 1],
-    user: buildUserText(ctx, 'LEARNING'),
+    user: buildUserText(ctx),
   };
 }

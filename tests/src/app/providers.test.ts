@@ -51,8 +51,7 @@ describe('wire formats', () => {
     rt.scriptProperties.set({ KAIGI_KEY_OPENAI: KEY });
     useProvider(rt, 'openai', 'gpt-4o-mini');
     const reqs = await discussion(rt);
-    // Phases 1–5 (15 calls) and the agent review, where ethics and legal read the order itself (2 calls).
-    expect(reqs.length).toBe(17);
+    expect(reqs.length).toBe(17); // Phases 1–5, then ethics and legal reading the order itself
     const r = reqs[0];
     expect(r.method).toBe('POST');
     expect(r.path).toBe('/v1/chat/completions');
@@ -375,12 +374,8 @@ describe('budgets and secrets', () => {
 // Issue 12, must-show 3: the estimate written when the demo discussion opens, against the tokens it then spends.
 describe('the budget estimate of the demo discussion', () => {
   // The model server answers at a real model's length here: the estimate forecasts real answers (issue 24).
-  beforeAll(() => {
-    server.realistic = true;
-  });
-  afterAll(() => {
-    server.realistic = false;
-  });
+  beforeAll(() => void (server.realistic = true));
+  afterAll(() => void (server.realistic = false));
 
   it('is within 25 % of the tokens spent, as the cells show them', async () => {
     const rt = await council();

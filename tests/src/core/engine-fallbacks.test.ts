@@ -347,7 +347,7 @@ describe('E003: the decider gives no usable answer', () => {
       priority: 'LOW',
     });
     expect(banned.r.messages[0].content.message).toBe(
-      'The decider gave no answer; a person must decide (invalid answer: deliberation.votes.0.action_type: action type PAY_CUT is not in the allow-list; deliberation.selected_action_types.0: action type PAY_CUT is not in the allow-list; order.actions.0.action_type: action type PAY_CUT is not in the allow-list)',
+      'The decider gave no answer; a person must decide (invalid answer: deliberation.selected_action_types.0: action type PAY_CUT is not in the allow-list; order.actions.0.action_type: action type PAY_CUT is not in the allow-list)',
     );
     // 90 days ahead is the last review allowed: Kaigi computes its date from today.
     const far = decideWith([{ agent: 'decider', content: decision(['PRAISE_INCREASE'], 90) }]);

@@ -153,16 +153,16 @@ describe('planStep', () => {
   });
 
   it('summarises earlier messages once their digests pass a quarter of the token budget', () => {
-    const e = testEnv({ lang: 'ja', settings: { 'limits.max_tokens_per_discussion': 2000 } });
+    const e = testEnv({ lang: 'ja', settings: { 'limits.max_tokens_per_discussion': 1000 } });
     let d = step(newDiscussion(), e).d;
     d = step(d, e).d;
     const r = runStep(d, planStep(d, e), e);
-    expect(r.notes).toEqual(['summarised: the digests of earlier messages passed a quarter of 2000 tokens']);
+    expect(r.notes).toEqual(['summarised: the digests of earlier messages passed a quarter of 1000 tokens']);
     const again = runStep(applyStep(d, r), { kind: 'decide' }, e);
     // A note is written once per discussion, not at every later step.
     // (the agent review's note of the decision aside).
     expect(applyStep(applyStep(d, r), again).notes.filter((n) => !n.startsWith('agent review'))).toEqual([
-      'summarised: the digests of earlier messages passed a quarter of 2000 tokens',
+      'summarised: the digests of earlier messages passed a quarter of 1000 tokens',
     ]);
   });
 });

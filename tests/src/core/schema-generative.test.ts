@@ -33,8 +33,9 @@ function accept(kind: Expectation, instance: unknown): string | null {
   if (problem) return problem;
   try {
     if (kind === 'DECISION') {
-      const d = answer as { deliberation: unknown; order: OrderAnswer };
-      validateContent('DECISION_DELIBERATION', d.deliberation, ALLOW);
+      const d = answer as { deliberation: Record<string, unknown>; order: OrderAnswer };
+      // Kaigi adds its own weights and votes to the model's deliberation before storing it (src/core/engine/decide.ts).
+      validateContent('DECISION_DELIBERATION', { ...d.deliberation, weight_assignment: [], votes: [] }, ALLOW);
       validateContent('EXECUTION_ORDER', orderFromAnswer(d.order, `DEC-${TODAY}-001`, TODAY), ALLOW);
     } else if (kind === 'EXECUTION_ORDER')
       validateContent('EXECUTION_ORDER', orderFromAnswer(answer as OrderAnswer, `DEC-${TODAY}-001`, TODAY), ALLOW);

@@ -50,12 +50,19 @@ const SAMPLES: Record<string, unknown[]> = {
   ],
   ACKNOWLEDGEMENT: [{ status: 'OK' }, { status: 'RETURNED_TO_PHASE_5', note: 'n', guidance: 'g' }],
   ERROR: [{ error_code: 'E003', message: 'no answer' }],
-  DECISION: [decision()],
+  // A model's decision leaves out the weights and votes: Kaigi computes them (src/core/votes.ts).
+  DECISION: [modelDecision()],
   LEARNING: [
     { learnings: [] },
     { learnings: [{ scope: 'shared', agent_id: '', category: 'PRAISE_INCREASE', content: 'worked', context: '{}' }] },
   ],
 };
+
+function modelDecision(): unknown {
+  const d = decision();
+  const { weight_assignment: _w, votes: _v, ...deliberation } = d.deliberation;
+  return { ...d, deliberation };
+}
 
 function zodValid(e: Expectation, v: unknown): void {
   const problem = answerErrors(e, v, ALLOW);

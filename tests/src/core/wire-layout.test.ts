@@ -13,7 +13,14 @@ type Body = Record<string, any>;
 // The first request of a discussion (the analyst's situation report), as another agent or expectation when asked.
 function request(over: Partial<AgentRequest> = {}, agentId = 'analyst'): AgentRequest {
   const [r] = phaseRequests(newDiscussion({ status: 'IN_PROGRESS' }), testEnv(), 1);
-  return { ...r, agent: defaultAgents().find((a) => a.agent_id === agentId)!, ...over };
+  // Without a preamble or the phase's task unless a test gives them: each test here sets what it is about.
+  return {
+    ...r,
+    preamble: undefined,
+    task: undefined,
+    agent: defaultAgents().find((a) => a.agent_id === agentId)!,
+    ...over,
+  };
 }
 
 // The bodies a vendor was sent for one request: the answer, then (when `answers` holds a bad one first) the repair.
@@ -153,6 +160,39 @@ describe('the shared preamble', () => {
     expect(sent('anthropic', long, { model: 'claude-sonnet-4-5' })[0].system).toEqual([
       { type: 'text', text: long.system, cache_control: { type: 'ephemeral' } },
     ]);
+  });
+
+  it("is followed by the phase's task, then the role, with Anthropic breaking the cache after each shared block", () => {
+    const task = '# Task\nShared by every call of the phase.';
+    const req = request({ preamble, task });
+    expect(sent('openai', req)[0].messages.map((m: Body) => m.content)).toEqual([preamble, task, req.system, req.user]);
+    expect(sent('gemini', req)[0].systemInstruction.parts).toEqual([
+      { text: preamble },
+      { text: task },
+      { text: req.system },
+    ]);
+    expect(sent('anthropic', req)[0].system).toEqual([
+      { type: 'text', text: preamble, cache_control: { type: 'ephemeral' } },
+      { type: 'text', text: task, cache_control: { type: 'ephemeral' } },
+      { type: 'text', text: req.system },
+    ]);
+  });
+
+  it('offers Anthropic the tools of the whole round, in one order, and names its own', () => {
+    const round = ['PERSPECTIVE_POSITIVE', 'GOVERNANCE_ETHICS', 'PERSPECTIVE_NEGATIVE'] as const;
+    const bodies = round.map((expect) => sent('anthropic', request({ preamble, expect, round: [...round] }))[0]);
+    const names = bodies.map((b) => b.tools.map((t: Body) => t.name));
+    expect(names[0]).toEqual(['governance_ethics', 'perspective_negative', 'perspective_positive']);
+    expect(names[1]).toEqual(names[0]);
+    expect(JSON.stringify(bodies[1].tools)).toBe(JSON.stringify(bodies[0].tools));
+    expect(bodies.map((b) => b.tool_choice.name)).toEqual([
+      'perspective_positive',
+      'governance_ethics',
+      'perspective_negative',
+    ]);
+    // Another vendor is sent its own schema only.
+    const openai = sent('openai', request({ preamble, expect: 'PERSPECTIVE_POSITIVE', round: [...round] }))[0];
+    expect(openai.response_format.json_schema.name).toBe('perspective_positive');
   });
 
   it('stays first through the repair call', () => {
