@@ -1,7 +1,5 @@
-// Builds what a model sees: a shared preamble first, then the agent's own part, the data as delimited, inert blocks.
+// Data as delimited, inert blocks, and the one-line brief of a message (the transcript, summaries of long discussions).
 import type { Message } from './messages.js';
-import type { AgentContext, Expectation } from './provider.js';
-import { series, metricsOf } from './kpi.js';
 
 // Data is fenced and escaped so nothing inside it can close the fence or pose as an instruction.
 export function dataBlock(name: string, value: unknown): string {
