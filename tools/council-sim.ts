@@ -346,7 +346,8 @@ export function simulateCouncil(o: SimOptions): SimResult {
       times_successful: 0,
       is_active: true,
       source: after.discussion_id,
-      embedding: embed(caseText(after)),
+      // As the product embeds a case: the situation it answers (src/app/decision-memory.ts).
+      embedding: embed(situationText(after)),
       embedding_model: tag,
       created_at: now,
       last_applied_at: 0,

@@ -273,8 +273,9 @@ describe('kaigi with a model provider', () => {
       ]);
       const s = JSON.parse(out.stdout.trim());
       expect(s.status).toBe('DECIDED');
-      // The demo's fifteen calls, plus the substitute's after psychology's 401, which is not retried.
-      expect(server.requests.length).toBe(16);
+      // The demo's fifteen calls, plus the substitute's after psychology's 401, which is not retried, and the agent
+      // review's two (ethics and legal read the order itself).
+      expect(server.requests.length).toBe(18);
       expect(server.requests.filter((r) => r.system.indexOf('「心理学特化」') >= 0).length).toBe(1);
       for (const r of server.requests) {
         expect(r.body.response_format.type).toBe('json_schema');
