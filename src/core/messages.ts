@@ -1,6 +1,7 @@
 // The 14 message types and their envelope as zod schemas: the single source for validation everywhere.
 import { chars } from './chars.js';
 import { ConfigError, ValidationError } from './errors.js';
+import { criterion } from './criteria.js';
 import { addDays } from './ids.js';
 import { z } from 'zod';
 
@@ -32,12 +33,7 @@ const ERROR_CODES = ['E001', 'E002', 'E003', 'E004', 'E005'] as const;
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
 const days = z.number().int().min(1).max(MAX_DAYS);
 
-const successCriterionSchema = z.object({
-  metric: name,
-  direction: z.enum(['increase', 'decrease']),
-  target_change: z.number().min(0).max(10),
-  window_days: days,
-});
+const successCriterionSchema = criterion(name, days);
 export type SuccessCriterion = z.infer<typeof successCriterionSchema>;
 
 // Seed 000 §4 Phase 6: the fields an action of a type carries besides the common ones, one schema per action type
@@ -72,7 +68,7 @@ const ANSWER_CHARS = { long: 1200, medium: 600, item: 400, tone: 200, id: 80 } a
 // Every message schema, around one action-type schema (a pattern for stored records, the allow-list for answers).
 // A model's answer gets ANSWER_CHARS; a stored record and a person's text (an order edit, an objection, guidance)
 // keep the lengths they were accepted with, so nothing stored before these bounds stops loading.
-function build(actionType: z.ZodType<string>, forAnswer: boolean) {
+function build(actionType: z.ZodType<string>, forAnswer: boolean, metrics: readonly string[] = []) {
   const A = ANSWER_CHARS;
   const text = (answer: number, stored = 20000, min = 1) => chars(min, forAnswer ? answer : stored);
   const id = forAnswer ? chars(1, A.id) : chars(1);
@@ -93,7 +89,11 @@ function build(actionType: z.ZodType<string>, forAnswer: boolean) {
     notes: text(A.long, 5000, 0),
   });
   const order = {
-    target_agents: z.array(id).min(1).max(5),
+    target_agents: z
+      .array(id)
+      .min(1)
+      .max(5)
+      .describe('Executors who carry the order out: buddy (whoever on the team does it) or an API client name'),
     actions: z.array(action).min(1).max(5),
   };
   const monitoring = {
@@ -101,7 +101,14 @@ function build(actionType: z.ZodType<string>, forAnswer: boolean) {
       .array(forAnswer ? name : chars(1))
       .min(1)
       .max(10),
-    success_criteria: z.array(successCriterionSchema).min(1).max(10),
+    success_criteria: z
+      .array(
+        forAnswer && metrics.length
+          ? criterion(z.enum(metrics as [string, ...string[]]).describe("One of the member's KPI series"), days)
+          : successCriterionSchema,
+      )
+      .min(1)
+      .max(10),
   };
   const content = {
     SITUATION_REPORT: z.object({
@@ -248,18 +255,21 @@ export type RoomAnswer = z.infer<typeof ROOM_ANSWER_SCHEMA>;
 // The schemas with action types limited to the allow-list, for stored records and for answers; one council uses one
 // list, so the last one is kept.
 type Built = ReturnType<typeof build>;
-let withAllowList: { key: string; stored: Built; answer: Built } | null = null;
-function schemas(allowList: readonly string[], forAnswer = false): Built {
-  const key = allowList.join('\n');
-  if (withAllowList?.key !== key) {
-    if (!allowList.length)
-      throw new ConfigError('Settings actions.allow_list is empty: no action can be ordered', 'actions.allow_list');
-    const allowed = z.enum(allowList as [string, ...string[]], {
-      error: (issue) => `action type ${String(issue.input)} is not in the allow-list`,
-    });
-    withAllowList = { key, stored: build(allowed, false), answer: build(allowed, true) };
-  }
-  return forAnswer ? withAllowList.answer : withAllowList.stored;
+// One slot each: stored records by allow-list; answers by allow-list and the member's KPI series.
+const cached: Record<'stored' | 'answer', { key: string; built: Built } | null> = { stored: null, answer: null };
+function schemas(allowList: readonly string[], forAnswer = false, metrics: readonly string[] = []): Built {
+  const slot = forAnswer ? 'answer' : 'stored';
+  const key = forAnswer ? `${allowList.join('\n')}\n|${metrics.join('\n')}` : allowList.join('\n');
+  const hit = cached[slot];
+  if (hit?.key === key) return hit.built;
+  if (!allowList.length)
+    throw new ConfigError('Settings actions.allow_list is empty: no action can be ordered', 'actions.allow_list');
+  const allowed = z.enum(allowList as [string, ...string[]], {
+    error: (issue) => `action type ${String(issue.input)} is not in the allow-list`,
+  });
+  const built = build(allowed, forAnswer, forAnswer ? metrics : []);
+  cached[slot] = { key, built };
+  return built;
 }
 
 // What a model is asked for: a message's content, the decider's deliberation and order in one, learnings, or an
@@ -267,18 +277,28 @@ function schemas(allowList: readonly string[], forAnswer = false): Built {
 type AnswerKind = MessageType | 'DECISION' | 'LEARNING' | 'ROOM_ANSWER';
 
 // The one schema an answer is checked against and its JSON Schema generated from (src/core/providers/schema.ts).
-export function answerSchema(kind: AnswerKind, allowList: readonly string[]): z.ZodType {
+// `metrics` are the member's KPI series: an order's success criteria must name one of them (none known: any name).
+export function answerSchema(
+  kind: AnswerKind,
+  allowList: readonly string[],
+  metrics: readonly string[] = [],
+): z.ZodType {
   if (kind === 'LEARNING') return LEARNING_SCHEMA;
   if (kind === 'ROOM_ANSWER') return ROOM_ANSWER_SCHEMA;
-  const s = schemas(allowList, true);
+  const s = schemas(allowList, true, metrics);
   if (kind === 'DECISION') return s.decision;
   if (kind === 'EXECUTION_ORDER') return s.orderAnswer;
   return s.content[kind];
 }
 
 // Why an answer is unusable, or null when every check passes: the schema is all there is to check.
-export function answerErrors(kind: AnswerKind, answer: unknown, allowList: readonly string[]): string | null {
-  const parsed = answerSchema(kind, allowList).safeParse(answer);
+export function answerErrors(
+  kind: AnswerKind,
+  answer: unknown,
+  allowList: readonly string[],
+  metrics: readonly string[] = [],
+): string | null {
+  const parsed = answerSchema(kind, allowList, metrics).safeParse(answer);
   return parsed.success ? null : `invalid answer: ${issues(parsed.error).join('; ')}`;
 }
 

@@ -54,6 +54,8 @@ export interface AgentContext {
   outcome?: { verdict: string; error: number | null; measured: unknown };
   // The room a mention came from, when the agent answers in a room.
   room?: RoomContext;
+  // The member's KPI series: an order's success criteria must name one (src/core/messages.ts answerSchema).
+  metrics?: string[];
   // What each KPI metric means, beyond the built-in descriptions (Settings kpi.metric_descriptions).
   metricNotes?: Record<string, string>;
   // The decider is given the weights and votes Kaigi computed; it explains and decides, it does not count.

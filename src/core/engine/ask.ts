@@ -23,8 +23,13 @@ export function expectedType(e: Expectation): MessageType {
 
 // Why an answer cannot be used, or null. Everything checked is in the schema the model was sent (SPEC §7.1): the
 // review date, which no schema can bound relative to today, is asked for as a number of days (see decide.ts).
-export function valid(e: Expectation, content: unknown, allow: string[]): string | null {
-  return answerErrors(e, content, allow);
+export function valid(
+  e: Expectation,
+  content: unknown,
+  allow: string[],
+  metrics: readonly string[] = [],
+): string | null {
+  return answerErrors(e, content, allow, metrics);
 }
 
 function defaultContent(e: Expectation, env: EngineEnv, agent: AgentDef, reason: string): unknown {
@@ -89,7 +94,7 @@ export function ask(env: EngineEnv, requests: AgentRequest[], allowDefault: bool
   return requests.map((r) => {
     const res = responses.get(r.key)!;
     const maxMs = (env.settings.get<Record<string, number>>('phase.max_seconds')[String(r.phase)] ?? 300) * 1000;
-    let problem = res.ok ? valid(r.expect, res.content, allow) : (res.error?.message ?? 'no answer');
+    let problem = res.ok ? valid(r.expect, res.content, allow, r.context.metrics) : (res.error?.message ?? 'no answer');
     if (!problem && res.ms > maxMs)
       problem = `E001: the answer took ${res.ms} ms, past phase ${r.phase}'s maximum of ${maxMs} ms`;
     const level = Math.max(res.attempts > 1 || res.repaired ? 1 : 0, res.fallbackLevel ?? 0);
@@ -102,7 +107,7 @@ export function ask(env: EngineEnv, requests: AgentRequest[], allowDefault: bool
     if (sub) {
       const sr = { ...r, agent: sub, system: env.promptOf(sub), key: `${r.key}/substitute` };
       const [sres] = env.providerFor(sub).respond([sr]);
-      let sp = sres.ok ? valid(r.expect, sres.content, allow) : (sres.error?.message ?? 'no answer');
+      let sp = sres.ok ? valid(r.expect, sres.content, allow, r.context.metrics) : (sres.error?.message ?? 'no answer');
       if (!sp && sres.ms > maxMs) sp = `the answer took ${sres.ms} ms, past the phase maximum`;
       if (!sp)
         return {

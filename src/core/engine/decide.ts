@@ -39,7 +39,7 @@ export function decideStep(d: Discussion, env: EngineEnv, b: Builder, input: Dec
       const [r] = env.rules.respond([
         { ...request(d, env, decider, 5, 'DECISION', ctx), key: `${d.discussion_id}/5/decider/rules` },
       ]);
-      if (r.ok && !valid('DECISION', r.content, ctx.allowList))
+      if (r.ok && !valid('DECISION', r.content, ctx.allowList, ctx.metrics))
         answer = { agent: decider, content: r.content, response: r, level: 4, errorCode: 'E003', note: a.note };
     }
     if (!answer) {

@@ -35,10 +35,15 @@ function sizesOf(model: string): Sizes {
 }
 
 // The answer's JSON Schema goes with every call and counts as input; the rule-based agents are sent none.
-function schemaTokens(model: string, expect: Expectation, allowList: readonly string[]): number {
+function schemaTokens(
+  model: string,
+  expect: Expectation,
+  allowList: readonly string[],
+  metrics: readonly string[] = [],
+): number {
   const vendor = findVendor(model.split(':')[0]);
   if (!vendor) return 0;
-  return estimateTokens(JSON.stringify(schemaFor(expect, vendor.wire, allowList)));
+  return estimateTokens(JSON.stringify(schemaFor(expect, vendor.wire, allowList, metrics)));
 }
 
 export interface Estimate {
@@ -107,7 +112,7 @@ export function estimateDiscussion(
           data +
           estimateTokens(env.promptOf(p.agent)) +
           estimateTokens(buildUserText(ctx) + taskText(ctx, p.expect)) +
-          schemaTokens(model, p.expect, ctx.allowList) +
+          schemaTokens(model, p.expect, ctx.allowList, ctx.metrics) +
           shown,
         output: size[p.agent.group].answer,
       };

@@ -2,6 +2,7 @@
 import type { Weights } from '../confidence.js';
 import type { Message } from '../messages.js';
 import { digestLines } from '../digest.js';
+import { metricsOf } from '../kpi.js';
 import { summarize } from '../prompt.js';
 import { buildPreamble } from '../prompt-preamble.js';
 import { LEARNING_ROLE } from '../prompt-tasks.js';
@@ -67,6 +68,7 @@ export function context(d: Discussion, env: EngineEnv, v: Visible, extra: Partia
     targetChange: s.number('outcome.target_change'),
     windowDays: s.number('outcome.window_days'),
     metricNotes: s.get<Record<string, string>>('kpi.metric_descriptions'),
+    metrics: metricsOf(env.kpi, d.trigger.target_user_id),
     ...boundExtra(d, extra, limit),
   };
 }

@@ -73,13 +73,14 @@ interface Pending {
 // The request for one call: the schema in the vendor's dialect, the base URL from Settings or the vendor's own.
 function buildRequest(vendor: VendorModule, call: Call, key: string, baseUrl: string): WireRequest {
   const r = call.req;
-  const schema = schemaFor(r.expect, vendor.wire, r.context.allowList);
+  const metrics = r.context.metrics ?? [];
+  const schema = schemaFor(r.expect, vendor.wire, r.context.allowList, metrics);
   const kinds = (r.round ?? []).filter((k, i, all) => k !== r.expect && all.indexOf(k) === i).concat([r.expect]);
   const round = kinds
     .map((k) => ({
       name: schemaName(k),
       expect: k,
-      schema: k === r.expect ? schema : schemaFor(k, vendor.wire, r.context.allowList),
+      schema: k === r.expect ? schema : schemaFor(k, vendor.wire, r.context.allowList, metrics),
     }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return vendor.wire.build(
@@ -95,7 +96,7 @@ export function redact(text: string, secret: string): string {
 
 // Why an answer cannot be used, or null: the same zod schema its JSON Schema was generated from (SPEC §7.1).
 export function validationErrors(req: AgentRequest, content: unknown): string | null {
-  return answerErrors(req.expect, content, req.context.allowList);
+  return answerErrors(req.expect, content, req.context.allowList, req.context.metrics ?? []);
 }
 
 export class HttpProvider implements Provider {

@@ -52,8 +52,8 @@ function normalise(s: JsonSchema): JsonSchema {
 }
 
 // The JSON Schema of an answer, before any vendor's dialect: exactly the zod schema the answer is checked against.
-function answerJsonSchema(expect: Expectation, allowList: readonly string[]): JsonSchema {
-  return normalise(toJson(answerSchema(expect, allowList)));
+function answerJsonSchema(expect: Expectation, allowList: readonly string[], metrics: readonly string[]): JsonSchema {
+  return normalise(toJson(answerSchema(expect, allowList, metrics)));
 }
 
 // A string cut to at most max code points (as JSON Schema counts them), an ellipsis marking the cut.
@@ -84,7 +84,7 @@ const shapes: Record<string, JsonSchema> = {};
 // An answer with its strings cut to the lengths its schema allows (see fitLengths).
 export function fitAnswer(expect: Expectation, answer: unknown, allowList: readonly string[]): unknown {
   const key = `${expect}\n${allowList.join('\n')}`;
-  if (!hasOwn(shapes, key)) shapes[key] = answerJsonSchema(expect, allowList);
+  if (!hasOwn(shapes, key)) shapes[key] = answerJsonSchema(expect, allowList, []);
   return fitLengths(answer, shapes[key]);
 }
 
@@ -94,10 +94,11 @@ export function schemaFor(
   expect: Expectation,
   vendor: Vendor | SchemaShaper,
   allowList: readonly string[],
+  metrics: readonly string[] = [],
 ): JsonSchema {
   const shaper = typeof vendor === 'string' ? findVendor(vendor)?.wire : vendor;
   if (!shaper) throw new Error(`unknown vendor: ${vendor}`);
-  return shaper.shapeSchema(answerJsonSchema(expect, allowList));
+  return shaper.shapeSchema(answerJsonSchema(expect, allowList, metrics));
 }
 
 // The largest repeat bound anywhere in a schema: a {n,m} in a pattern, a maxLength or a maxItems (numbers or, as

@@ -137,7 +137,9 @@ export function decide(
   ]
     .filter(Boolean)
     .join(' ');
-  const metric = f.metric;
+  // The review looks a criterion's metric up by name: one of the member's series (the trigger's when it is one).
+  const known = ctx.metrics ?? [];
+  const metric = known.length && known.indexOf(f.metric) < 0 ? known[0] : f.metric;
   return {
     deliberation: {
       summary_of_opinions: { consensus_points: consensus, conflicting_points: conflicts },

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentObjections, applyStep, planStep, runStep, type AgentObjection } from '../../../src/core/engine.js';
 import type { ContentOf } from '../../../src/core/messages.js';
+import { demoKpi } from '../../../src/core/demo-data.js';
 import { runObjection } from '../../../src/core/objections.js';
 import type { AgentRequest, Provider } from '../../../src/core/provider.js';
 import { RulesProvider } from '../../../src/core/providers/rules.js';
@@ -138,9 +139,12 @@ describe('the agent review of the final order', () => {
   });
 
   it('the analyst objects (data_error) when the success criteria rely on a metric Phase 1 flagged as missing', () => {
-    const env = testEnv();
+    // A trigger on a metric with a single data point: Phase 1 flags it as insufficient, and the order (whose success
+    // criteria may only name a series the member has) still measures success by it.
+    const env = testEnv({
+      kpi: demoKpi(TODAY).concat([{ date: TODAY, member_id: 'tanaka', metric: 'deals_closed', value: 2 }]),
+    });
     const base = newDiscussion();
-    // A trigger on a metric the KPI data does not hold: Phase 1 flags it, the order still measures success by it.
     const d0 = { ...base, trigger: { ...base.trigger, context: { ...base.trigger.context, metric: 'deals_closed' } } };
     const run = runToRest(d0, env);
     const p1 = run.d.messages.find((m) => m.message_type === 'SITUATION_REPORT');
@@ -148,7 +152,7 @@ describe('the agent review of the final order', () => {
       metric: 'deals_closed',
       value: 'insufficient data',
       change: '',
-      note: '0 data points',
+      note: '1 data points',
     });
     const filed = run.results[3].agentObjection as AgentObjection;
     expect(filed).toMatchObject({ objector: 'analyst', kind: 'data_error' });
