@@ -8,6 +8,7 @@ import {
   admitSpend,
   budgetLimits,
   charge,
+  compactSpend,
   holderOf,
   mayStillSpend,
   poolSpent,
@@ -28,8 +29,11 @@ function readSpend(council: Council): Spend {
   return spendOf(props.json<unknown>(KEY, null), dayOf(Date.now(), council.tz));
 }
 
+// Room for the key and a margin under the 8,000 bytes a property keeps.
+const MAX_LEDGER_BYTES = 7600;
+
 function writeSpend(s: Spend): void {
-  props.set({ [KEY]: JSON.stringify(s) });
+  props.set({ [KEY]: JSON.stringify(compactSpend(s, MAX_LEDGER_BYTES)) });
 }
 
 // The tokens a discussion about this trigger is forecast to take (the start dialog's estimate).

@@ -10,6 +10,7 @@
 //   an answer that would start past the client's cap or into the reserve comes from the rules instead.
 // A call is admitted while the client's total stays under its cap and all clients' together stay under the
 // budget less the reserve; past either it is 429 budget_exceeded.
+import { utf8Bytes } from './api.js';
 import { RateLimitError } from './errors.js';
 import type { Settings } from './settings.js';
 
@@ -107,4 +108,19 @@ export function charge(spend: Spend, client: string, tokens: number, discussion 
 export function holderOf(spend: Spend, discussion: string): string | null {
   const h = spend.holds.find((x) => x[0] === discussion);
   return h ? h[1] : null;
+}
+
+// A ledger that fits one Script Property (8,000 bytes, the runtime's reading of Apps Script's limit): holds used up
+// are dropped, and while it is still too long the oldest holds are settled at their forecast (added to the client's
+// charges; the discussion is then charged no more). A busy day of API starts costs its clients their forecasts,
+// never a ledger that cannot be written.
+export function compactSpend(spend: Spend, maxBytes: number): Spend {
+  const clients = new Map(spend.clients);
+  const holds = spend.holds.filter((h) => h[2] > 0);
+  const size = () => utf8Bytes(JSON.stringify({ ...spend, clients: [...clients], holds }));
+  while (holds.length && size() > maxBytes) {
+    const [, client, n] = holds.shift() as [string, string, number];
+    clients.set(client, (clients.get(client) ?? 0) + n);
+  }
+  return { ...spend, clients: [...clients], holds };
 }

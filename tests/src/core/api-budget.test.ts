@@ -5,6 +5,7 @@ import {
   admitSpend,
   budgetLimits,
   charge,
+  compactSpend,
   emptySpend,
   holderOf,
   mayStillSpend,
@@ -57,5 +58,25 @@ describe('the API clients’ ledger', () => {
     expect(refuse(() => admitSpend(s, 'gamma', 200, limits)).message).toContain('budget.reserve_share');
     expect(mayStillSpend(s, 'alpha', limits)).toBe(true);
     expect(mayStillSpend(charge(s, 'alpha', 100), 'alpha', limits)).toBe(false);
+  });
+});
+
+describe('compactSpend', () => {
+  it('drops used-up holds and settles the oldest at their forecast until the ledger fits a property', () => {
+    let s = emptySpend('2026-01-15');
+    for (let i = 0; i < 400; i++)
+      s = addHold(s, `DISC-2026-01-15-${String(i).padStart(3, '0')}`, `api:c${i % 3}`, 1000);
+    s = charge(s, 'api:c0', 1000, 'DISC-2026-01-15-399');
+    const before = spentBy(s, 'api:c0');
+    const c = compactSpend(s, 7600);
+    expect(new TextEncoder().encode(JSON.stringify(c)).length).toBeLessThanOrEqual(7600);
+    expect(c.holds.length).toBeLessThan(400);
+    // The used-up hold is gone; nothing is forgotten: each client's spend and the pool stay as they were.
+    expect(c.holds.some((h) => h[0] === 'DISC-2026-01-15-399')).toBe(false);
+    expect(spentBy(c, 'api:c0')).toBe(before);
+    expect(poolSpent(c)).toBe(poolSpent(s));
+    // The newest holds are kept, so their discussions are still charged their actual tokens.
+    expect(holderOf(c, 'DISC-2026-01-15-398')).toBe('api:c2');
+    expect(compactSpend(emptySpend('2026-01-15'), 7600)).toEqual(emptySpend('2026-01-15'));
   });
 });
