@@ -1,5 +1,5 @@
-// The council objects to its own order through the built file (seed 000 §7): a trigger on a metric with no KPI data
-// ends in an order whose success criterion cannot be measured, so the analyst files a data_error objection.
+// The council objects to its own order through the built file (seed 000 §7): a trigger on a metric with a single KPI
+// row ends in an order whose success criterion cannot be measured, so the analyst files a data_error objection.
 import { describe, expect, it } from 'vitest';
 import { council, messages, ok, settle, start, statuses } from '../../council-helpers.js';
 import { records } from '../../helpers.js';
@@ -7,6 +7,10 @@ import { records } from '../../helpers.js';
 describe('an agent objection after Phase 6', () => {
   it('is filed with source agent, re-decides, and leaves the audit chain intact', async () => {
     const rt = await council();
+    // One row of the metric: a series the order may name (its criteria name one of the member's), too short to measure.
+    const kpi = rt.workbook.sheetByName('KPI')!;
+    const at = rt.workbook.lastRow(kpi) + 1;
+    rt.workbook.setValues(kpi, at, 1, 1, 5, [[new Date(rt.clock.now()), 'tanaka', 'deals_closed', 2, '']]);
     await start(rt, {
       type: 'kpi_decline',
       source: 'human',

@@ -209,9 +209,23 @@ describe('a discussion that stays, whose messages are stored behind a pointer', 
     ok(await rt.run('dailyReview', [], { kind: 'trigger' }));
     const [old] = Object.keys(statuses(rt));
     rt.clock.advance(6 * 365 * DAY);
-    // Random answers from the model server (seed 2) are long enough that the messages no longer fit in column J,
-    // and leave the discussion ESCALATED: it is not settled, so it stays.
-    server.plan = () => ({ fault: 'random', seed: 2 });
+    // Specialist opinions of the longest length an answer may have make the messages too long for column J, and
+    // random answers elsewhere (seed 2) leave the discussion ESCALATED: it is not settled, so it stays.
+    const longest = JSON.stringify({
+      analysis: 'a'.repeat(1200),
+      evidence: Array.from({ length: 20 }, (_, i) => `${i}`.repeat(400).slice(0, 400)),
+      hypothesis: 'h'.repeat(600),
+      confidence: 0.7,
+      recommendation: {
+        action_type: 'ONE_ON_ONE',
+        target: 'sato',
+        description: 'd'.repeat(600),
+        intensity: 'low',
+        timing: '',
+        duration_days: 7,
+      },
+    });
+    server.plan = (r) => (r.schema?.properties?.hypothesis ? { body: longest } : { fault: 'random', seed: 2 });
     rt.scriptProperties.set({
       KAIGI_PROVIDER_OVERRIDE: JSON.stringify({ provider: 'openai-compatible', model: 'm', base_url: `${base}/v1` }),
     });

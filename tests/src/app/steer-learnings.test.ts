@@ -35,9 +35,10 @@ describe('searchLearnings', () => {
     }
     const scores = results.map((r: { score: number }) => r.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
-    // The learning whose own text was the query comes first.
+    // The learning whose own text was the query comes first. It is a case, embedded as the situation it answers
+    // (without the actions after the arrow), so its own text scores a little under 1.
     expect(String(results[0].text)).toBe(query);
-    expect(results[0].score).toBeGreaterThan(0.99);
+    expect(results[0].score).toBeGreaterThan(0.8);
     expect((await call(rt, 'searchLearnings', { query, limit: 1 })).results.length).toBe(1);
   });
 
