@@ -102,7 +102,7 @@ async function vendorRun(start: number, vendor: Vendor): Promise<Run> {
     must(await rt.run('setup', [], { kind: 'menu' }));
     must(await rt.run('seedDemoData', [], { kind: 'menu' }));
     rt.scriptProperties.set({
-      [registry.find(vendor)!.keyProperty]: 'bench-key-not-a-secret',
+      [registry.find(vendor)!.keyProperty]: 'placeholder-cred-bench',
       KAIGI_PROVIDER_OVERRIDE: JSON.stringify({
         provider: vendor,
         model: PRICES[vendor].model,

@@ -43,7 +43,6 @@ export interface AgentContext {
   guidance?: string;
   objection?: { reason: string; alternative: string; evidence: string[]; objector: string };
   feedbackQuestion?: string;
-  decisionId?: string;
   reviewDays: number;
   targetChange: number;
   windowDays: number;

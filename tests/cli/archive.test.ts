@@ -1,21 +1,16 @@
 // The archive on disk: saved beside the workbook, read back by `kaigi verify-audit` and `kaigi tick`, tamper found in it.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findRoot, projectFile, Runtime, spreadsheetFile } from '../../runtime/runtime.js';
+import { projectFile, Runtime, spreadsheetFile } from '../../runtime/runtime.js';
+import { kaigi as runKaigi } from './serve-process.js';
 import { tabByKey } from '../../sheets-schema/index.js';
 import { council, ok, settle, start, statuses } from '../council-helpers.js';
 
-const root = findRoot();
 const DAY = 24 * 3600_000;
-const kaigi = (...args: string[]) =>
-  spawnSync(process.execPath, [path.join(root, 'bin', 'kaigi.js'), ...args], {
-    encoding: 'utf8',
-    cwd: root,
-    timeout: 120_000,
-  });
+// `kaigi …` to completion, as tests/cli/serve-process.ts runs it.
+const kaigi = (...args: string[]) => runKaigi(args);
 
 describe('kaigi with an archive', () => {
   it('verify-audit reads the archive saved beside the workbook, tick keeps it, and an edit in it is found', async () => {

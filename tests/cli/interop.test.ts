@@ -8,16 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadXlsx, saveXlsx } from '../../runtime/host/xlsx.js';
-import { findRoot, projectFile } from '../../runtime/runtime.js';
+import { projectFile } from '../../runtime/runtime.js';
+import { kaigi as runKaigi } from './serve-process.js';
 import { cellsOf, type Dialect, rewriteXlsx, sheetsOf, trickyWorkbook } from '../runtime/host/xlsx-dialects.js';
 
-const root = findRoot();
-const kaigi = (...args: string[]) =>
-  spawnSync(process.execPath, [path.join(root, 'bin', 'kaigi.js'), ...args], {
-    encoding: 'utf8',
-    cwd: root,
-    timeout: 120_000,
-  });
+// `kaigi …` to completion, as tests/cli/serve-process.ts runs it.
+const kaigi = (...args: string[]) => runKaigi(args);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaigi-interop-cli-'));
 const demo = path.join(dir, 'demo.xlsx');

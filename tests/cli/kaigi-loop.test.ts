@@ -1,19 +1,13 @@
 // The loop after a decision from the command line: kaigi run --demo --until closed carries the orders out, takes the
 // member's KPI and ends with a verdict; kaigi report moves orders by id or by discussion, forward only.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findRoot } from '../../runtime/runtime.js';
+import { kaigi as runKaigi } from './serve-process.js';
 
-const root = findRoot();
-const kaigi = (...args: string[]) =>
-  spawnSync(process.execPath, [path.join(root, 'bin', 'kaigi.js'), ...args], {
-    encoding: 'utf8',
-    cwd: root,
-    timeout: 120_000,
-  });
+// `kaigi …` to completion, as tests/cli/serve-process.ts runs it.
+const kaigi = (...args: string[]) => runKaigi(args);
 
 describe('kaigi run --until closed, then kaigi report', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaigi-closed-'));

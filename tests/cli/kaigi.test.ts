@@ -6,16 +6,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findRoot } from '../../runtime/runtime.js';
+import { kaigi as runKaigi, root } from './serve-process.js';
 import { newRuntime, rowValues } from '../helpers.js';
 
-const root = findRoot();
-const kaigi = (...args: string[]) =>
-  spawnSync(process.execPath, [path.join(root, 'bin', 'kaigi.js'), ...args], {
-    encoding: 'utf8',
-    cwd: root,
-    timeout: 120_000,
-  });
+// `kaigi …` to completion, as tests/cli/serve-process.ts runs it.
+const kaigi = (...args: string[]) => runKaigi(args);
 
 describe('kaigi', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaigi-cli-'));
@@ -228,7 +223,7 @@ describe('kaigi with a model provider', () => {
     const { spawn } = await import('node:child_process');
     const server = new ModelServer();
     const base = await server.start();
-    const key = 'local-test-key-9f8e7d6c5b4a3210';
+    const key = 'placeholder-cred-local';
     server.plan = (r) =>
       r.system.indexOf('「心理学特化」') >= 0
         ? { status: 401, fault: 'echo_auth' }

@@ -1,14 +1,12 @@
 // kaigi queue: seed 001's debug view, counts by type and state and the items, filtered by type or state.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findRoot } from '../../runtime/runtime.js';
+import { kaigi as runKaigi } from './serve-process.js';
 
-const root = findRoot();
-const kaigi = (...args: string[]) =>
-  spawnSync(process.execPath, [path.join(root, 'bin', 'kaigi.js'), ...args], { encoding: 'utf8', timeout: 120_000 });
+// `kaigi …` to completion, as tests/cli/serve-process.ts runs it.
+const kaigi = (...args: string[]) => runKaigi(args);
 
 describe('kaigi queue', () => {
   it('lists the queue with counts by type and state, and filters', () => {

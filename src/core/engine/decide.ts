@@ -29,7 +29,7 @@ export function decideStep(d: Discussion, env: EngineEnv, b: Builder, input: Dec
   const decisionId = env.nextDecisionId();
   const v = visible(d, env, () => true);
   const weighing = weighingOf(d, env);
-  const ctx = context(d, env, v, { decisionId, objection: input.objection, guidance: input.guidance, ...weighing });
+  const ctx = context(d, env, v, { objection: input.objection, guidance: input.guidance, ...weighing });
   let answer: Answer | null = null;
   if (decider) {
     const [a] = ask(env, [request(d, env, decider, 5, 'DECISION', ctx)], false);

@@ -23,11 +23,13 @@ const RULES: Sizes = {
   governance: { answer: 120, digest: 60 },
   decider: { answer: 600, digest: 100 },
 };
+// Measured on the demo discussion in Japanese by the realistic bench (outputs as the server counted them, digests as
+// the decider's request carried them), 2026-11-26.
 const MODEL: Sizes = {
-  specialist: { answer: 700, digest: 190 },
-  balancer: { answer: 450, digest: 170 },
-  governance: { answer: 300, digest: 110 },
-  decider: { answer: 1300, digest: 120 },
+  specialist: { answer: 1450, digest: 130 },
+  balancer: { answer: 970, digest: 120 },
+  governance: { answer: 360, digest: 30 },
+  decider: { answer: 1960, digest: 100 },
 };
 
 function sizesOf(model: string): Sizes {

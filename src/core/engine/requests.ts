@@ -99,8 +99,6 @@ export function request(
 // The requests a phase made, rebuilt from the record as it stood before that phase (for replay).
 export function phaseRequests(d: Discussion, env: EngineEnv, phase: number): AgentRequest[] {
   const before: Discussion = { ...d, messages: d.messages.filter((m) => m.phase < phase) };
-  const old = d.messages.find((m) => m.message_type === 'EXECUTION_ORDER');
-  const decisionId = old ? String((old.content as { decision_id: string }).decision_id) : undefined;
   const pick = (group: string, p: number) => active(env, group, p);
   const make = (
     agents: AgentDef[],
@@ -129,7 +127,7 @@ export function phaseRequests(d: Discussion, env: EngineEnv, phase: number): Age
     env.agents.filter((a) => a.group === 'decider' && a.active),
     () => 'DECISION',
     () => true,
-    { decisionId, ...weighingOf(before, env) },
+    weighingOf(before, env),
   );
 }
 

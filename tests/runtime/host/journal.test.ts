@@ -214,18 +214,18 @@ describe('the journal', () => {
     const file = tmpBook();
     fs.writeFileSync(projectFile(file), '{}', { mode: 0o644 });
     fs.chmodSync(projectFile(file), 0o644);
-    const rt = await journaling(file, { secrets: { KAIGI_KEY_OPENAI: 'sk-from-env-never-saved' } });
+    const rt = await journaling(file, { secrets: { KAIGI_KEY_OPENAI: 'placeholder-cred-from-env' } });
     await gas(
       rt,
-      "PropertiesService.getScriptProperties().setProperties({ KAIGI_KEY_OPENAI: 'sk-set-by-script', other: 'v' });",
+      "PropertiesService.getScriptProperties().setProperties({ KAIGI_KEY_OPENAI: 'placeholder-cred-by-script', other: 'v' });",
     );
     expect(fs.statSync(projectFile(file)).mode & 0o777).toBe(0o600);
     expect(fs.statSync(journalFile(file)).mode & 0o777).toBe(0o600);
     const text = fs.readFileSync(journalFile(file), 'utf8');
     expect(text).toContain('"other":"v"');
-    expect(text).not.toContain('sk-');
+    expect(text).not.toContain('placeholder-cred-');
     await rt.save(file);
     expect(fs.statSync(projectFile(file)).mode & 0o777).toBe(0o600);
-    expect(fs.readFileSync(projectFile(file), 'utf8')).not.toContain('sk-');
+    expect(fs.readFileSync(projectFile(file), 'utf8')).not.toContain('placeholder-cred-');
   });
 });

@@ -101,7 +101,7 @@ describe('finding 3: a plain editor is not an administrator', () => {
     };
     const calls: [string, unknown[]][] = [
       ['createApiClient', [{ name: 'mine', role: 'admin' }]],
-      ['saveApiKey', ['openai', 'sk-editor-key']],
+      ['saveApiKey', ['openai', 'placeholder-cred-editor']],
       ['teardown', []],
       ['handOverWorkers', []],
       ['takeOverWorkers', []],
@@ -116,7 +116,7 @@ describe('finding 3: a plain editor is not an administrator', () => {
     const after = rt.scriptProperties.all();
     for (const key of Object.keys(after).filter((k) => k !== PROPERTY_KEYS.state))
       expect([key, after[key]]).toEqual([key, before.props[key]]);
-    expect(JSON.stringify(after)).not.toContain('sk-editor-key');
+    expect(JSON.stringify(after)).not.toContain('placeholder-cred-editor');
     expect(rt.triggers.triggers.map((t) => [t.owner, t.handler])).toEqual(before.triggers);
     expect(records(rt, 'members')).toEqual([]);
     expect(
@@ -130,7 +130,7 @@ describe('finding 3: a plain editor is not an administrator', () => {
   it('audits saveApiKey (vendor, set or removed, by whom) and never the key', async () => {
     const rt = newRuntime({ startAt: START });
     ok(await rt.run('setup', [], { kind: 'menu' }));
-    const key = 'sk-test-0123456789abcdef';
+    const key = 'placeholder-cred-owner';
     await rt.callServer('saveApiKey', 'openai', key);
     await rt.callServer('saveApiKey', 'openai', '');
     const events = records(rt, 'audit').filter((a) => String(a.event).startsWith('api_key_'));

@@ -98,7 +98,7 @@ describe('a trigger with a 120,000-character memo', () => {
 
   it('sends every model request the memo cut to its head and tail with a pointer (measured at a real HTTP server)', async () => {
     const rt = await council();
-    rt.scriptProperties.set({ KAIGI_KEY_OPENAI: 'test-key-not-a-secret-0123456789' });
+    rt.scriptProperties.set({ KAIGI_KEY_OPENAI: 'placeholder-cred-tests' });
     rt.scriptProperties.set({
       KAIGI_PROVIDER_OVERRIDE: JSON.stringify({ provider: 'openai', model: 'gpt-4o-mini', base_url: `${base}/v1` }),
     });

@@ -5,7 +5,7 @@ import { ModelServer, type Behavior, type Recorded } from '../../../tools/model-
 import { council, messages, setAgent, setSetting, settle, start, statuses } from '../../council-helpers.js';
 import { records } from '../../helpers.js';
 
-const KEY = 'test-key-not-a-secret-0123456789';
+const KEY = 'placeholder-cred-tests';
 let server: ModelServer;
 let base = '';
 

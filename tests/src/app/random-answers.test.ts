@@ -31,7 +31,7 @@ const passes = (v: { check_result?: string }) => v.check_result !== 'FAIL';
 // stops, then each daily review until it closes (a review may lie up to MAX_DAYS ahead).
 async function demo(rt: Runtime, wire: (typeof WIRES)[number], plan: Behavior): Promise<Recorded[]> {
   rt.scriptProperties.set({
-    [wire.key]: 'test-key-not-a-secret-0123456789',
+    [wire.key]: 'placeholder-cred-tests',
     KAIGI_PROVIDER_OVERRIDE: JSON.stringify({ provider: wire.provider, model: 'any', base_url: base + wire.path }),
   });
   // The local model server is on loopback: allowed explicitly, as the CLI does for a local --base-url.

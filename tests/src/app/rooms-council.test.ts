@@ -160,7 +160,7 @@ describe('an @mention answered through a model over HTTP', () => {
 
   async function withModel(): Promise<{ rt: Runtime; worker: string }> {
     const rt = await council();
-    rt.scriptProperties.set({ KAIGI_KEY_OPENAI: 'test-key-not-a-secret-0123456789' });
+    rt.scriptProperties.set({ KAIGI_KEY_OPENAI: 'placeholder-cred-tests' });
     rt.scriptProperties.set({
       KAIGI_PROVIDER_OVERRIDE: JSON.stringify({ provider: 'openai', model: 'gpt-4o-mini', base_url: `${base}/v1` }),
     });

@@ -124,7 +124,6 @@ describe('buildUserText', () => {
       objection: { reason: 'r', alternative: 'a', evidence: [], objector: 'legal' },
       guidance: 'prefer rest',
       feedbackQuestion: 'why?',
-      decisionId: `DEC-${TODAY}-004`,
     };
     const text = buildUserText(ctx);
     expect(blocks(text)).toEqual([
