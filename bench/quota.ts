@@ -1,12 +1,13 @@
 // The quota bench (SPEC §15 `quota`): what an idle day and a discussion cost against Apps Script's daily quotas,
-// from the runtime's cost model (runtime/host/quota.ts) and a model server answering after L ms.
-import { COST_SECONDS, DAILY_LIMITS, type QuotaUsage, Runtime, type ExecutionResult } from '../runtime/runtime.js';
+// from the runtime's time model (runtime/host/time-model.ts) and a model server answering after L ms.
+import { CALL_COST_MS, DAILY_LIMITS, type QuotaUsage, Runtime, type ExecutionResult } from '../runtime/runtime.js';
 import { demoTrigger } from '../src/core/demo-data.js';
 import { PROPERTY_KEYS } from '../src/core/property-keys.js';
 import { ModelServer } from '../tools/model-server.js';
 
 export interface QuotaResult {
-  cost_seconds: typeof COST_SECONDS;
+  call_cost_ms: typeof CALL_COST_MS;
+  time_model: true;
   backstop_minutes: number;
   idle_tick_seconds: number;
   idle_trigger_minutes_per_day: number;
@@ -96,7 +97,8 @@ export async function quotaBench(startAt: number, latencyMs: number): Promise<Qu
     const perDay = (limitSeconds: number) =>
       Math.floor((limitSeconds - idleSeconds) / Math.max(d.triggerSeconds, 1e-9));
     return {
-      cost_seconds: COST_SECONDS,
+      call_cost_ms: CALL_COST_MS,
+      time_model: true,
       backstop_minutes: backstop,
       idle_tick_seconds: round(tick.triggerSeconds),
       idle_trigger_minutes_per_day: round(idleSeconds / 60),

@@ -6,6 +6,7 @@ import { decode, encode } from './gas/bridge.js';
 import type { Clock } from './host/clock.js';
 import { dispatch, newCounts, type ExecContext, type HostState } from './host/dispatch.js';
 import type { LockManager } from './host/locks.js';
+import { ExecClock } from './host/time-model.js';
 import { WriteBuffer } from './host/write-buffer.js';
 
 // What the pool needs from the runtime that owns it.
@@ -15,6 +16,8 @@ export interface PoolHost {
   readonly codePath: string;
   // The only names an execution may start (the build's entry-points.json).
   readonly entryPoints: readonly string[];
+  // `kaigi serve` runs on real time; elsewhere the runtime's clock catches up with each execution's end (clock.ts).
+  readonly realTime: boolean;
   hostState(): HostState;
   recordLog(execId: number, level: string, text: string): void;
   recordExecution(result: ExecutionResult): void;
@@ -58,6 +61,9 @@ interface Running {
   kind: ExecutionKind;
   opts: RunOptions;
   startedAt: number;
+  // performance.now() at the start: the real time the execution took, beside its time on Apps Script's clock.
+  realStart: number;
+  sleptMs: number;
   limitMs: number;
   logs: { level: string; text: string }[];
   resolve: (r: ExecutionResult) => void;
@@ -107,8 +113,14 @@ export class ExecutionPool {
         run.logs.push({ level: m.level, text: m.text });
         this.host.recordLog(m.execId, m.level, m.text);
       } else if (m.type === 'slept') {
+        run.sleptMs += m.ms;
         this.host.hostState().quota.chargeWait(run.ex, m.ms / 1000);
       } else if (m.type === 'done') {
+        // Past its limit on its own clock by the time it returned: Apps Script would have ended it first.
+        if (this.overdue(run)) {
+          this.finish(slot, run, timedOut(), true);
+          return;
+        }
         const r: Partial<ExecutionResult> = m.error
           ? { ok: false, error: m.error }
           : { ok: true, ...this.describe(m.result!) };
@@ -158,7 +170,7 @@ export class ExecutionPool {
       killed(`killed by the test's onCall: ${(e as Error).message}`);
       return;
     }
-    if (this.host.clock.now() - run.startedAt > run.limitMs) {
+    if (this.overdue(run)) {
       this.finish(slot, run, timedOut(), true);
       return;
     }
@@ -173,6 +185,10 @@ export class ExecutionPool {
     slot.port.postMessage(reply);
     Atomics.store(slot.flag, 0, 1);
     Atomics.notify(slot.flag, 0);
+  }
+
+  private overdue(run: Running, slack = 0): boolean {
+    return run.ex.clock.now() - run.startedAt > run.limitMs + slack;
   }
 
   // An execution that ends on its own, returning or throwing, sends the writes it still holds, as Apps Script does
@@ -198,7 +214,7 @@ export class ExecutionPool {
     const lostWrites = run.ex.writes.drop();
     if (run.watchdog) clearInterval(run.watchdog);
     this.running.delete(run);
-    this.host.locks.releaseAll(run.ex.id);
+    this.host.locks.releaseAll(run.ex.id, run.ex.clock);
     slot.current = undefined;
     if (terminate) {
       void slot.worker.terminate();
@@ -213,28 +229,37 @@ export class ExecutionPool {
       ok: false,
       counts: run.ex.counts,
       startedAt: run.startedAt,
-      endedAt: this.host.clock.now(),
+      endedAt: run.ex.clock.now(),
+      modelledMs: Math.round(run.ex.clock.modelledMs),
+      realMs: Math.round(performance.now() - run.realStart),
+      sleptMs: run.sleptMs,
       logs: run.logs,
       ...(lostWrites > 0 ? { lostWrites } : {}),
       ...r,
     };
+    if (!this.host.realTime) this.host.clock.catchUp(result.endedAt);
     this.host.recordExecution(result);
     run.resolve(result);
   }
 
   start(req: StartRequest): Promise<ExecutionResult> {
     const id = this.nextExecId++;
-    const startedAt = this.host.clock.now();
+    const clock = new ExecClock(this.host.clock);
+    const startedAt = clock.now();
     const ex: ExecContext = {
       id,
       user: req.user,
       owner: req.owner,
       kind: req.kind,
       counts: newCounts(),
+      clock,
       writes: new WriteBuffer({ user: req.user, owner: req.owner }),
     };
+    const st = this.host.hostState();
+    // Loading the project and starting it take time on Apps Script's clock before the first line runs.
+    const startMs = st.timeModel.draw('start', id, 0);
     // A trigger whose user has spent the day's trigger runtime does not run at all.
-    const refused = this.host.hostState().quota.start(ex);
+    const refused = st.quota.start(ex, startMs / 1000);
     if (refused !== null) {
       const result: ExecutionResult = {
         id,
@@ -245,11 +270,15 @@ export class ExecutionPool {
         counts: ex.counts,
         startedAt,
         endedAt: startedAt,
+        modelledMs: 0,
+        realMs: 0,
+        sleptMs: 0,
         logs: [],
       };
       this.host.recordExecution(result);
       return Promise.resolve(result);
     }
+    clock.spend(startMs);
     const slot = this.slots.find((s) => !s.busy) ?? this.spawn();
     slot.busy = true;
     return new Promise((resolve) => {
@@ -259,6 +288,8 @@ export class ExecutionPool {
         kind: req.kind,
         opts: req.opts,
         startedAt,
+        realStart: performance.now(),
+        sleptMs: 0,
         limitMs: req.limitMs,
         logs: [],
         resolve,
@@ -266,7 +297,7 @@ export class ExecutionPool {
       };
       // A script busy in pure computation makes no service calls; the watchdog still ends it on time.
       run.watchdog = setInterval(() => {
-        if (this.host.clock.now() - startedAt > req.limitMs + 1000) this.finish(slot, run, timedOut(), true);
+        if (this.overdue(run, 1000)) this.finish(slot, run, timedOut(), true);
       }, 250);
       run.watchdog.unref();
       slot.current = run;
@@ -278,6 +309,7 @@ export class ExecutionPool {
         code: req.opts.code,
         argsJson: encode(req.args),
         startedAt,
+        execClockBuffer: clock.buffer,
         limitMs: req.limitMs,
         info: req.info,
       });

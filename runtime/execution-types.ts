@@ -39,8 +39,16 @@ export interface ExecutionResult {
   // Spreadsheet writes the execution still held when it was killed or timed out, and so lost (SPEC §12).
   lostWrites?: number;
   counts: ExecCounts;
+  // On the execution's own clock (the runtime's plus modelled time): endedAt - startedAt is how long Apps Script
+  // would have taken.
   startedAt: number;
   endedAt: number;
+  // Of that, the modelled part (service calls, the start, lock waits, sleeps: host/time-model.ts), and the real
+  // time the execution took here.
+  modelledMs: number;
+  realMs: number;
+  // Of the modelled time, what Utilities.sleep took (a retry's back-off, a poll's wait).
+  sleptMs: number;
   logs: { level: string; text: string }[];
 }
 

@@ -8,6 +8,7 @@ import type { Journal } from './host/journal.js';
 import { sheetEntry } from './host/journal-ops.js';
 import type { TriggerStore } from './host/triggers.js';
 import type { Workbook } from './host/workbook.js';
+import { ExecClock } from './host/time-model.js';
 import { WriteBuffer } from './host/write-buffer.js';
 import type { ServiceOp } from './service-calls.js';
 
@@ -116,7 +117,14 @@ export async function personChange(
   const wb = host.workbook;
   const { op, args } = callFor(wb, sheetName, change);
   const who = { user, owner: host.owner };
-  const ex: ExecContext = { id: 0, ...who, kind: 'person', counts: newCounts(), writes: new WriteBuffer(who) };
+  const ex: ExecContext = {
+    id: 0,
+    ...who,
+    kind: 'person',
+    counts: newCounts(),
+    clock: new ExecClock(host.hostState().clock),
+    writes: new WriteBuffer(who),
+  };
   const entry = host.journal && sheetEntry(wb, who, op, args);
   const made = replayOp(host.hostState(), ex, op, args);
   if (entry) host.journal!.append(entry(made));

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Entry as CacheEntry } from './host/cache-store.js';
 import type { AccountType, QuotaSnapshot } from './host/quota.js';
+import type { TimeModelOptions } from './host/time-model.js';
 import type { SpreadsheetFiles } from './host/spreadsheets.js';
 import type { TriggerDelays, TriggerModel } from './host/triggers.js';
 import type { RuntimeUser } from './host/users.js';
@@ -40,6 +41,13 @@ export interface RuntimeOptions {
   // How late after(ms) and daily triggers fire: a seed for the draws and the most an after() trigger is late
   // (host/triggers.ts; defaults DEFAULT_TRIGGER_DELAYS).
   triggerDelays?: Partial<TriggerDelays>;
+  // What service calls cost on Apps Script's clock is always modelled (host/time-model.ts); this seeds the draws and
+  // can make every UrlFetchApp call take longer (a slow model) without anyone waiting for it.
+  timeModel?: Partial<TimeModelOptions>;
+  // Real time, as `kaigi serve` runs: an execution's modelled time moves only its own clock. Elsewhere (tests, the
+  // CLI's simulated runs, the bench) the runtime's clock catches up with each execution's end, so what starts after
+  // an execution has ended starts after it on Apps Script's clock too.
+  realTime?: boolean;
   // Runtime.open only: an interrupted save is finished (or its temporary files removed) first. A reader beside a
   // running `kaigi serve` sets false and waits for the save under way instead (project-store.ts).
   recover?: boolean;

@@ -16,6 +16,7 @@ import type { HostState, UiRecord } from './host/dispatch.js';
 import { LockManager } from './host/locks.js';
 import { PropertyStore } from './host/properties-store.js';
 import { QuotaLedger } from './host/quota.js';
+import { TimeModel } from './host/time-model.js';
 import { DEFAULT_TRIGGER_DELAYS, TriggerStore, type TriggerModel } from './host/triggers.js';
 import { SpreadsheetFiles } from './host/spreadsheets.js';
 import { Users } from './host/users.js';
@@ -33,7 +34,8 @@ export { FormatError, FormatVersionError } from './host/format-errors.js';
 export { PROJECT_VERSION, PROJECT_VERSION_KEY, projectFile, spreadsheetFile } from './project-file.js';
 export { DEFAULT_TRIGGER_DELAYS } from './host/triggers.js';
 export { isLocalUrl, originOf } from './host/http.js';
-export { COST_SECONDS, DAILY_LIMITS, QUOTA_MESSAGES, type QuotaUsage } from './host/quota.js';
+export { DAILY_LIMITS, QUOTA_MESSAGES, type QuotaUsage } from './host/quota.js';
+export { CALL_COST_MS } from './host/time-model.js';
 export { findRoot, type RuntimeOptions, type RuntimeSnapshot } from './runtime-options.js';
 export type { StructuralChange } from './person-edits.js';
 
@@ -82,6 +84,10 @@ export class Runtime implements PoolHost {
   fetchTimeoutMs: number;
   allowLocalFetch: readonly string[];
   echoLogs: boolean;
+  // What each service call costs on Apps Script's clock (host/time-model.ts); always on.
+  readonly timeModel: TimeModel;
+  // `kaigi serve`: the runtime's clock is real time and executions' modelled time never moves it (clock.ts).
+  readonly realTime: boolean;
 
   constructor(opts: RuntimeOptions = {}) {
     this.root = opts.root ?? findRoot();
@@ -104,6 +110,8 @@ export class Runtime implements PoolHost {
     this.allowLocalFetch = opts.allowLocalFetch ?? [];
     this.echoLogs = opts.echoLogs ?? false;
     this.quota = new QuotaLedger(() => this.clock.now(), opts.accountType ?? 'consumer');
+    this.timeModel = new TimeModel(opts.timeModel);
+    this.realTime = opts.realTime ?? false;
     if (opts.scriptProperties) this.scriptProperties.set(opts.scriptProperties);
     if (opts.startAt !== undefined) this.clock.setOffset(opts.startAt - Date.now());
     this.secretKeys = Object.keys(opts.secrets ?? {});
@@ -130,6 +138,7 @@ export class Runtime implements PoolHost {
       spreadsheets: this.spreadsheets,
       editors: this.users,
       clock: this.clock,
+      timeModel: this.timeModel,
       locks: this.locks,
       triggers: this.triggers,
       scriptProperties: this.scriptProperties,
@@ -336,6 +345,8 @@ export class Runtime implements PoolHost {
     this.documentProperties.set(s.document, true);
     this.triggers.restore(structuredClone(s.triggers));
     this.clock.setOffset(s.clockOffset);
+    // The clock went back to the snapshot's time: release times of executions after it are forgotten with them.
+    this.locks.forgetReleases();
     this.caches.clear();
     for (const [k, entries] of s.caches) {
       const c = new CacheStore(() => this.clock.now());

@@ -21,6 +21,8 @@ interface ExecMessage {
   code?: string;
   argsJson: string;
   startedAt: number;
+  // The execution's own clock (host/time-model.ts ExecClock): [modelled ms, the runtime clock's lead at start].
+  execClockBuffer: SharedArrayBuffer;
   limitMs: number;
   info: string;
 }
@@ -41,8 +43,6 @@ const globals = new vm.Script(
   { filename: 'apps-script-globals.js' },
 );
 
-const now = () => Date.now() + offset[0];
-
 // Waits for the host's reply to the request just posted; the host sets the flag after posting it.
 function exchange(message: unknown): string {
   port.postMessage(message);
@@ -62,6 +62,9 @@ function park(reason: string): never {
 }
 
 function run(msg: ExecMessage): void {
+  const execClock = new Float64Array(msg.execClockBuffer);
+  // The runtime's clock as tests move it, plus this execution's lead and modelled time (host/time-model.ts).
+  const now = () => Date.now() + offset[0] + execClock[1] + execClock[0];
   const check = () => {
     if (now() - msg.startedAt > msg.limitMs) park('Exceeded maximum execution time');
   };
@@ -75,15 +78,16 @@ function run(msg: ExecMessage): void {
     },
     sleep(ms: number) {
       check();
-      // Sleeping is execution time Apps Script charges to the trigger runtime quota (host/quota.ts).
+      // Sleeping is modelled time: the execution's clock moves on and nothing here waits. It is execution time
+      // Apps Script charges to the trigger runtime quota (host/quota.ts).
       const slept = (t: number) => parentPort!.postMessage({ type: 'slept', execId: msg.execId, ms: t });
       if (now() + ms - msg.startedAt > msg.limitMs) {
         const rest = Math.max(0, msg.startedAt + msg.limitMs - now());
-        Atomics.wait(parkCell, 0, 0, rest);
+        execClock[0] += rest;
         slept(rest);
         park('Exceeded maximum execution time');
       }
-      Atomics.wait(parkCell, 0, 0, ms);
+      execClock[0] += Math.max(0, ms);
       slept(ms);
     },
     digest(algorithm: string, dataB64: string): string {

@@ -1,5 +1,6 @@
 // Shared test helpers: runtimes closed after each test, a snippet runner that fails loudly, and rows by column name.
 import { TABS } from '../sheets-schema/tabs.js';
+import { ExecClock } from '../runtime/host/time-model.js';
 import { Runtime, type ExecutionResult, type RunOptions, type RuntimeOptions } from '../runtime/runtime.js';
 
 // Every runtime a test creates, so tests/close-runtimes.ts can close them after it whatever the outcome.
@@ -38,6 +39,31 @@ export async function gasError(rt: Runtime, code: string, opts: RunOptions = {})
   const r: ExecutionResult = await rt.evaluate(code, opts);
   if (r.ok) throw new Error(`expected an error, got ${JSON.stringify(r.value)}`);
   return r.error!.message;
+}
+
+// Runs `next` side by side with a script that holds the script lock for `holdMs` on its own clock (time-model.ts):
+// the test holds the lock until both wait for it, so `next` started before the holder ended, then lets go. The
+// holder goes first; `next` meets a lock its holder keeps for `holdMs`.
+export async function besideLockHolder<T>(
+  rt: Runtime,
+  holdMs: number,
+  next: () => Promise<T>,
+): Promise<{ holder: ExecutionResult; result: T }> {
+  const test = new ExecClock(rt.clock);
+  const id = 900_100 + Math.floor(Math.random() * 1000);
+  await rt.locks.acquire('script', id, 0, test);
+  const waiters = async (n: number) => {
+    for (let i = 0; rt.locks.waiting('script') < n; i++) {
+      if (i > 2000) throw new Error(`besideLockHolder: ${n} waiters never queued`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  const holder = rt.evaluate(`LockService.getScriptLock().waitLock(60000); Utilities.sleep(${holdMs}); return 1;`);
+  await waiters(1);
+  const result = next();
+  await waiters(2);
+  rt.locks.release('script', id, test);
+  return { holder: await holder, result: await result };
 }
 
 // ---- rows by column name (sheets-schema/tabs.ts) ----------------------------------------------

@@ -6,6 +6,7 @@ import { entryFor } from './journal-ops.js';
 import { RANGE_HANDLERS } from './range-handlers.js';
 import { FETCH_HANDLERS, STORE_HANDLERS, UI_HANDLERS } from './service-handlers.js';
 import { SHEET_HANDLERS, SPREADSHEET_HANDLERS } from './sheet-handlers.js';
+import { callKind } from './time-model.js';
 import type { Workbook } from './workbook.js';
 import { HELD_WRITES, IMMEDIATE_SHEET_CALLS } from './write-buffer.js';
 
@@ -81,12 +82,14 @@ async function route<K extends ServiceOp>(
     return result;
   }
   if (!WAITS.has(op)) return invoke(st, ex, op, args);
-  // Waiting for answers or for a lock is real time the execution spends (quota.ts charges it to trigger runtime).
+  // Waiting for answers or for a lock is time the execution spends (quota.ts charges it to trigger runtime): real
+  // time while a server answers or a holder runs, modelled time while a lock's holder ran on its own clock.
   const started = performance.now();
+  const modelled = ex.clock.modelledMs;
   try {
     return await invoke(st, ex, op, args);
   } finally {
-    st.quota.chargeWait(ex, (performance.now() - started) / 1000);
+    st.quota.chargeWait(ex, (performance.now() - started + ex.clock.modelledMs - modelled) / 1000);
   }
 }
 
@@ -102,8 +105,12 @@ export async function dispatch(st: HostState, ex: ExecContext, op: string, args:
   const a = args as ServiceArgs<typeof op>;
   const n = op === 'fetch' ? (a as ServiceArgs<'fetch'>).requests.length : 1;
   count(ex.counts, op, n);
-  // A call past a spent daily quota is refused before it does anything.
-  st.quota.charge(ex, op, n);
+  // The call's time on Apps Script's clock, drawn for this execution's n-th call (time-model.ts).
+  const kind = callKind(op);
+  const ms = kind ? st.timeModel.draw(kind, ex.id, ex.counts.calls) : 0;
+  // A call past a spent daily quota is refused before it does anything (and so costs no time).
+  st.quota.charge(ex, op, n, ms / 1000);
+  ex.clock.spend(ms);
   return route(st, ex, op, a);
 }
 

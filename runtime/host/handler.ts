@@ -8,6 +8,7 @@ import type { LockManager } from './locks.js';
 import type { PropertyStore } from './properties-store.js';
 import type { QuotaLedger } from './quota.js';
 import type { SpreadsheetFiles } from './spreadsheets.js';
+import type { ExecClock, TimeModel } from './time-model.js';
 import type { TriggerStore } from './triggers.js';
 import type { Workbook } from './workbook.js';
 import type { WriteBuffer } from './write-buffer.js';
@@ -33,6 +34,8 @@ export interface HostState {
   // The bound spreadsheet's editors besides its owner: the runtime's users (users.ts).
   editors: { list(): string[]; add(emails: readonly string[]): void };
   clock: Clock;
+  // What each service call costs on the executions' clocks (time-model.ts).
+  timeModel: TimeModel;
   locks: LockManager;
   triggers: TriggerStore;
   scriptProperties: PropertyStore;
@@ -56,6 +59,8 @@ export interface ExecContext {
   owner: string;
   kind: string;
   counts: ExecCounts;
+  // The execution's own clock: the runtime's plus the modelled time its calls took (time-model.ts).
+  clock: ExecClock;
   // The spreadsheet writes this execution holds until a read of their sheet, flush() or its normal end.
   writes: WriteBuffer;
 }

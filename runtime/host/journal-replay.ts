@@ -6,6 +6,7 @@ import type { ExecContext, HostState } from './handler.js';
 import type { JournalRecord } from './journal-records.js';
 import type { PropertyStore } from './properties-store.js';
 import { SheetsError } from './sheet-model.js';
+import { ExecClock } from './time-model.js';
 import { WriteBuffer } from './write-buffer.js';
 import { Workbook } from './workbook.js';
 
@@ -53,6 +54,7 @@ function replayOne(st: HostState, r: JournalRecord): void {
         owner: r.owner,
         kind: 'replay',
         counts: newCounts(),
+        clock: new ExecClock(st.clock),
         writes: new WriteBuffer({ user: r.user, owner: r.owner }),
       };
       const made = replayOp(wb === st.workbook ? st : { ...st, workbook: wb }, ex, r.op, args);

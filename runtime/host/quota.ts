@@ -5,26 +5,9 @@ import { QuotaError } from './properties-store.js';
 
 export type AccountType = 'consumer' | 'workspace';
 
-// Seconds of execution time each service call costs a trigger execution. Google publishes no per-call latencies;
-// these are the ranges commonly reported in users' own timings (community write-ups and Q&A threads; Google's
-// "Best practices" page only says that service calls are what make a script slow), each taken at the slow end,
-// so that a local run overstates what Google would charge rather than understates it:
-// - a SpreadsheetApp call: reported 0.05–0.3 s a round trip; 0.3 s here. Every Sheets call is charged, not only
-//   the round trips counts.ts counts, and each write is charged although Apps Script batches them. Spreadsheet UI
-//   calls (menus, toasts, dialogs) are charged at this rate too.
-// - a PropertiesService call: reported 0.02–0.05 s; 0.05 s here. CacheService, LockService and ScriptApp calls
-//   are small calls of the same kind and are charged at this rate too.
-// - starting an execution (loading the project, authorising, the trigger's start): reported 0.5–1 s; 1 s here.
-// - a UrlFetchApp call (fetch or fetchAll): reported 0.1–0.5 s of overhead over the remote server's own time;
-//   0.5 s here per call, plus the real time the execution waited for its answers (a model's latency).
-// Real waits are charged as they happen: fetches, lock waits and Utilities.sleep. Pure computation is not.
-export const COST_SECONDS = {
-  sheetsCall: 0.3,
-  propertiesCall: 0.05,
-  executionStart: 1,
-  urlFetchCall: 0.5,
-} as const;
-
+// Trigger runtime is the execution's time on Apps Script's clock: each service call's modelled cost
+// (time-model.ts, one table for the clock and for this quota), the modelled start of the execution, and the
+// waits it made (fetch answers, lock waits, Utilities.sleep). Pure computation is not charged.
 export interface DailyLimits {
   triggerSeconds: number;
   urlFetches: number;
@@ -60,7 +43,7 @@ export interface QuotaUsage {
   triggerSeconds: number;
   urlFetches: number;
   propertiesCalls: number;
-  // Trigger executions started in the window (each charged COST_SECONDS.executionStart).
+  // Trigger executions started in the window (each charged its modelled start).
   triggerExecutions: number;
 }
 
@@ -77,12 +60,6 @@ function isTrigger(ex: ExecContext): boolean {
 // deployer of a web app run as "me"), which is ExecContext.owner.
 function payer(ex: ExecContext): string {
   return ex.owner;
-}
-
-function costOf(op: ServiceOp): number {
-  if (op === 'fetch') return COST_SECONDS.urlFetchCall;
-  if (/^(ss|sh|rg|pr|ui)\./.test(op)) return COST_SECONDS.sheetsCall;
-  return COST_SECONDS.propertiesCall;
 }
 
 export interface QuotaSnapshot {
@@ -147,18 +124,19 @@ export class QuotaLedger {
   }
 
   // An execution about to start: a trigger whose owner has spent the day's runtime does not run; otherwise the
-  // start is charged. Returns Apps Script's message when refused.
-  start(ex: ExecContext): string | null {
+  // start (`seconds`, its modelled cost) is charged. Returns Apps Script's message when refused.
+  start(ex: ExecContext, seconds: number): string | null {
     if (!isTrigger(ex)) return null;
     const user = payer(ex);
     if (this.outOfTime(user)) return QUOTA_MESSAGES.triggerSeconds;
     this.add(user, 'triggerExecutions', 1);
-    this.add(user, 'triggerSeconds', COST_SECONDS.executionStart);
+    this.add(user, 'triggerSeconds', seconds);
     return null;
   }
 
-  // One service call (`n` requests for a fetch): refused with QuotaError when it would pass a limit, else charged.
-  charge(ex: ExecContext, op: ServiceOp, n: number): void {
+  // One service call (`n` requests for a fetch) that takes `seconds` on the execution's clock: refused with
+  // QuotaError when it would pass a limit, else charged.
+  charge(ex: ExecContext, op: ServiceOp, n: number, seconds: number): void {
     const user = payer(ex);
     if (isTrigger(ex) && this.outOfTime(user)) throw new QuotaError(QUOTA_MESSAGES.triggerSeconds);
     if (op === 'fetch') {
@@ -168,7 +146,7 @@ export class QuotaLedger {
       if (this.wouldPass(user, 'propertiesCalls', 1)) throw new QuotaError(QUOTA_MESSAGES.propertiesCalls);
       this.add(user, 'propertiesCalls', 1);
     }
-    if (isTrigger(ex)) this.add(user, 'triggerSeconds', costOf(op));
+    if (isTrigger(ex)) this.add(user, 'triggerSeconds', seconds);
   }
 
   // SpreadsheetApp.create: refused once the user has created the day's allowance, else counted.
@@ -188,7 +166,7 @@ export class QuotaLedger {
     return c && this.now() < c.windowStart + QUOTA_WINDOW_MS ? c.count : 0;
   }
 
-  // Real time an execution spent waiting (a fetch's answers, a lock, Utilities.sleep).
+  // Time an execution spent waiting (a fetch's answers, a lock, Utilities.sleep), real or modelled.
   chargeWait(ex: ExecContext, seconds: number): void {
     if (isTrigger(ex) && seconds > 0) this.add(payer(ex), 'triggerSeconds', seconds);
   }

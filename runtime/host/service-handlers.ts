@@ -54,9 +54,9 @@ export const STORE_HANDLERS: Handlers<OpsNamed<'props' | 'cache' | 'lock' | 'tri
     return null;
   },
 
-  'lock.acquire': (a, st, ex) => st.locks.acquire(lockKey(a.scope, ex), ex.id, a.timeout),
+  'lock.acquire': (a, st, ex) => st.locks.acquire(lockKey(a.scope, ex), ex.id, a.timeout, ex.clock),
   'lock.release': (a, st, ex) => {
-    st.locks.release(lockKey(a.scope, ex), ex.id);
+    st.locks.release(lockKey(a.scope, ex), ex.id, ex.clock);
     return null;
   },
 
@@ -64,7 +64,7 @@ export const STORE_HANDLERS: Handlers<OpsNamed<'props' | 'cache' | 'lock' | 'tri
   // editor sees, counts and deletes only their own.
   'trig.create': (a, st, ex) =>
     triggerWire(
-      st.triggers.create(a.spec, ex.owner, st.clock.now(), (time) => zoneOffsetMinutes(time, st.timeZone) * 60000),
+      st.triggers.create(a.spec, ex.owner, ex.clock.now(), (time) => zoneOffsetMinutes(time, st.timeZone) * 60000),
     ),
   'trig.list': (_a, st, ex) => st.triggers.ownedBy(ex.owner).map(triggerWire),
   'trig.delete': (a, st, ex) => {

@@ -165,7 +165,10 @@ describe('project sidecar format', () => {
       expect(await gas(back, "return PropertiesService.getUserProperties().getProperty('u');")).toBe('3');
       const second = path.join(tmpDir(), 'round2.xlsx');
       await back.save(second);
-      expect(readSidecar(second)).toEqual(first);
+      // The execution in between took time on Apps Script's clock, which the saved clock keeps.
+      const again = readSidecar(second);
+      expect(again.clockOffset).toBeGreaterThan(first.clockOffset);
+      expect({ ...again, clockOffset: 0 }).toEqual({ ...first, clockOffset: 0 });
     } finally {
       await back.close();
     }

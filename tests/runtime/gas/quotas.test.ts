@@ -1,6 +1,6 @@
-// Daily quotas per user (SPEC §14): trigger runtime from the cost model, URL fetches, properties; Apps Script's refusals.
+// Daily quotas per user (SPEC §14): trigger runtime from the time model, URL fetches, properties; Apps Script's refusals.
 import { describe, expect, it } from 'vitest';
-import { COST_SECONDS, QUOTA_MESSAGES, type QuotaUsage, type Runtime } from '../../../runtime/runtime.js';
+import { CALL_COST_MS, QUOTA_MESSAGES, type QuotaUsage, type Runtime } from '../../../runtime/runtime.js';
 import { gas, gasError, withRuntime } from '../../helpers.js';
 
 const DAY_MS = 24 * 3600_000;
@@ -19,7 +19,7 @@ function spend(rt: Runtime, used: Partial<QuotaUsage>, user = rt.owner): void {
 }
 
 describe('daily quotas', () => {
-  it('charges a trigger execution from the cost model and counts its properties calls', async () => {
+  it('charges a trigger execution its time on the time model and counts its properties calls', async () => {
     await withRuntime(async (rt) => {
       const r = await rt.evaluate(
         `var p = PropertiesService.getScriptProperties();
@@ -30,11 +30,13 @@ describe('daily quotas', () => {
       );
       expect(r.ok).toBe(true);
       const u = rt.quota.usage(rt.owner);
-      // Start, two properties calls, getSheets and setValue.
-      expect(u.triggerSeconds).toBeCloseTo(
-        COST_SECONDS.executionStart + 2 * COST_SECONDS.propertiesCall + 2 * COST_SECONDS.sheetsCall,
-        6,
-      );
+      // Trigger runtime is the execution's modelled time: its start, two properties calls, getSheets and setValue.
+      expect(u.triggerSeconds).toBeCloseTo(r.modelledMs / 1000, 2);
+      const low = CALL_COST_MS.start[0] + 2 * CALL_COST_MS.properties[0] + 2 * CALL_COST_MS.sheets[0];
+      const high = CALL_COST_MS.start[1] + 2 * CALL_COST_MS.properties[1] + 2 * CALL_COST_MS.sheets[1];
+      expect(r.modelledMs).toBeGreaterThanOrEqual(low);
+      expect(r.modelledMs).toBeLessThanOrEqual(high);
+      expect(r.endedAt - r.startedAt).toBeGreaterThanOrEqual(r.modelledMs);
       expect([u.propertiesCalls, u.triggerExecutions, u.urlFetches]).toEqual([2, 1, 0]);
       // An editor execution spends properties calls, not trigger runtime.
       await gas(rt, "PropertiesService.getScriptProperties().getProperty('a');");
@@ -47,13 +49,13 @@ describe('daily quotas', () => {
   it('charges the time a trigger sleeps', async () => {
     await withRuntime(async (rt) => {
       expect((await rt.evaluate('Utilities.sleep(300); return 1;', { kind: 'trigger' })).ok).toBe(true);
-      expect(rt.quota.usage(rt.owner).triggerSeconds).toBeGreaterThanOrEqual(COST_SECONDS.executionStart + 0.3);
+      expect(rt.quota.usage(rt.owner).triggerSeconds).toBeGreaterThanOrEqual(CALL_COST_MS.start[0] / 1000 + 0.3);
     });
   });
 
   it('refuses trigger executions once 90 minutes of trigger runtime are spent, but not editor runs', async () => {
     await withRuntime(async (rt) => {
-      spend(rt, { triggerSeconds: 90 * 60 - COST_SECONDS.executionStart / 2 });
+      spend(rt, { triggerSeconds: 90 * 60 - CALL_COST_MS.start[0] / 2000 });
       // This start is let in and spends the rest of the day; the call after it finds the day spent.
       const r = await rt.evaluate(
         "try { PropertiesService.getScriptProperties().getProperty('a'); } catch (e) { return e.message; }",

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FormatError, projectFile, Runtime, spreadsheetFile } from '../../../runtime/runtime.js';
+import { CALL_COST_MS, FormatError, projectFile, Runtime, spreadsheetFile } from '../../../runtime/runtime.js';
 import { gas, gasError, newRuntime } from '../../helpers.js';
 
 const EDITOR = 'editor@example.com';
@@ -116,8 +116,11 @@ describe('SpreadsheetApp.create and openById', () => {
     });
     expect(r.ok).toBe(true);
     expect(r.counts).toMatchObject({ reads: 1, writes: 1, flushes: 1 });
-    // Start (1 s) and five Sheets calls (ss.open, ss.sheets, the write, the read, the flush) at 0.3 s each.
-    expect(rt.quota.usage(rt.owner).triggerSeconds).toBeCloseTo(1 + 5 * 0.3, 6);
+    // Its time on the time model: the start and five Sheets calls (ss.open, ss.sheets, the write, the read, the flush).
+    expect(rt.quota.usage(rt.owner).triggerSeconds).toBeCloseTo(r.modelledMs / 1000, 2);
+    expect(r.modelledMs).toBeGreaterThanOrEqual(
+      CALL_COST_MS.start[0] + 4 * CALL_COST_MS.sheets[0] + CALL_COST_MS.flush[0],
+    );
   });
 
   it('opens only spreadsheets the effective user created, and says which failure it is', async () => {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
 import { gas, gasError, withRuntime } from '../../helpers.js';
+import { ExecClock } from '../../../runtime/host/time-model.js';
 
 const SHEET = 'var sh = SpreadsheetApp.getActiveSpreadsheet().getSheets()[0];\n';
 
@@ -37,8 +38,8 @@ function parkings(): { onCall: (n: number, op: string) => void; next: () => Prom
 describe('write batching', () => {
   it('a write is invisible to a concurrent execution until the writer flushes', async () => {
     await withRuntime(async (rt) => {
-      await rt.locks.acquire('script', TEST_HOLDER, 0);
-      await rt.locks.acquire('document', TEST_HOLDER, 0);
+      await rt.locks.acquire('script', TEST_HOLDER, 0, new ExecClock(rt.clock));
+      await rt.locks.acquire('document', TEST_HOLDER, 0, new ExecClock(rt.clock));
       const park = parkings();
       const writer = rt.evaluate(
         `${SHEET}
@@ -52,11 +53,11 @@ describe('write batching', () => {
       await park.next();
       expect(shared(rt, 'A1')).toEqual([['']]);
       expect(await gas(rt, `${SHEET}return sh.getRange('A1').getValue();`)).toBe('');
-      rt.locks.release('script', TEST_HOLDER);
+      rt.locks.release('script', TEST_HOLDER, new ExecClock(rt.clock));
       await park.next();
       expect(shared(rt, 'A1')).toEqual([['held']]);
       expect(await gas(rt, `${SHEET}return sh.getRange('A1').getValue();`)).toBe('held');
-      rt.locks.release('document', TEST_HOLDER);
+      rt.locks.release('document', TEST_HOLDER, new ExecClock(rt.clock));
       expect((await writer).value).toBe('done');
     });
   });
@@ -223,7 +224,7 @@ describe('write batching', () => {
 
   it('appends from two executions land on separate rows, each placed when it is sent', async () => {
     await withRuntime(async (rt) => {
-      await rt.locks.acquire('script', TEST_HOLDER, 0);
+      await rt.locks.acquire('script', TEST_HOLDER, 0, new ExecClock(rt.clock));
       const park = parkings();
       const first = rt.evaluate(
         `${SHEET}sh.appendRow(['first']); LockService.getScriptLock().waitLock(30000); return 1;`,
@@ -231,7 +232,7 @@ describe('write batching', () => {
       );
       await park.next();
       await gas(rt, `${SHEET}sh.appendRow(['second']);`);
-      rt.locks.release('script', TEST_HOLDER);
+      rt.locks.release('script', TEST_HOLDER, new ExecClock(rt.clock));
       expect((await first).ok).toBe(true);
       expect(shared(rt, 'A1:A2')).toEqual([['second'], ['first']]);
     });

@@ -1,6 +1,6 @@
 // Rooms through the built file: get_status per room, storage failures, send_message and the room tools over MCP.
 import { describe, expect, it } from 'vitest';
-import { gas, records } from '../../helpers.js';
+import { besideLockHolder, gas, records } from '../../helpers.js';
 import { call, mcp, setup } from './rooms-helpers.js';
 
 describe('get_status for the rooms', () => {
@@ -42,11 +42,11 @@ describe('storage failures', () => {
     await call(rt, worker, 'POST', '/rooms', { roomName: 'fragile' });
     await call(rt, worker, 'POST', '/rooms/fragile/enter', { agentName: 'alice' });
     // Another execution holds the script lock longer than a room call waits (10 s).
-    const holder = rt.evaluate('LockService.getScriptLock().waitLock(1000); Utilities.sleep(12000); return 1;');
-    await new Promise((r) => setTimeout(r, 300));
-    const busy = await call(rt, worker, 'POST', '/rooms/fragile/messages', { agentName: 'alice', message: 'hi' });
+    const { holder, result: busy } = await besideLockHolder(rt, 12_000, () =>
+      call(rt, worker, 'POST', '/rooms/fragile/messages', { agentName: 'alice', message: 'hi' }),
+    );
     expect([busy.status, busy.error.code]).toEqual([500, 'FILE_LOCK_TIMEOUT']);
-    expect((await holder).ok).toBe(true);
+    expect(holder.ok).toBe(true);
     expect(records(rt, 'room_messages')).toEqual([]);
     expect(
       (await call(rt, worker, 'POST', '/rooms/fragile/messages', { agentName: 'alice', message: 'hi' })).status,

@@ -11,6 +11,9 @@ export async function clients(rt: Runtime): Promise<Record<RoleName, string>> {
     const made = (await rt.callServer('createApiClient', { name: `${role}-client`, role })) as { token: string };
     out[role] = made.token;
   }
+  // Executions take time on Apps Script's clock (runtime/host/time-model.ts); tests that count a minute's requests
+  // (rate limits, the per-minute summary of refusals) start at the top of a minute.
+  rt.clock.advanceTo(Math.ceil(rt.clock.now() / 60_000) * 60_000 + 1);
   return out;
 }
 
