@@ -18,9 +18,9 @@ const JOURNAL = 'the journal';
 
 // The workbook goes to .xlsx, and each spreadsheet the scripts created to its own .xlsx beside it; project state that
 // is not part of a spreadsheet (script properties, triggers, the clock, who owns which spreadsheet) goes to a
-// versioned sidecar next to it (project-file.ts), never into a cell. The clock saved is the simulated one, and the
-// trigger times on it, whichever clock the runtime runs on (saved-clock.ts). All of it is taken before the first await, so
-// the snapshot is one instant of the state: the one after journal record `seq`.
+// versioned sidecar next to it (project-file.ts), never into a cell. The clock saved is the simulated one, with the
+// trigger times on it, whichever clock the runtime runs on (saved-clock.ts). All of it is taken before the first
+// await, so the snapshot is one instant of the state: the one after journal record `seq`.
 export async function saveProject(rt: Runtime, file: string): Promise<void> {
   const seq = rt.journal?.seq ?? rt.journalSeq;
   const xlsxPart = (to: string, wb: Runtime['workbook']): SnapshotPart => {
