@@ -108,7 +108,12 @@ export function writableWorkbook(file: string): void {
     throw new InputError(`cannot write the workbook ${file}: it is not a file`);
 }
 
-// A workbook, set up first when the file does not exist yet.
+// Only `kaigi run` runs on the simulated clock the project saves, continuing its simulation (and moving it on to the
+// review date with --until closed); every other command acts now, on real time, and leaves that clock's offset as
+// it was saved (runtime/saved-clock.ts).
+const REAL_TIME = { clock: 'real' } as const;
+
+// A workbook, set up first when the file does not exist yet; on real time unless `more` asks for simulated time.
 export async function openWorkbook(
   file: string,
   secrets: Record<string, string> = {},
@@ -117,6 +122,7 @@ export async function openWorkbook(
 ): Promise<{ rt: Runtime; fresh: boolean }> {
   const fresh = !fs.existsSync(file);
   const rt = await Runtime.open(file, {
+    ...REAL_TIME,
     ...more,
     echoLogs: process.env.KAIGI_DEBUG === '1',
     secrets,
@@ -169,7 +175,7 @@ async function existing(opts: Opts, writes = false): Promise<{ rt: Runtime; file
   if (writes) refuseWhileServed(file);
   // Beside a running `kaigi serve`, a reader leaves its files alone and waits for a save under way to end.
   const recover = servingPid(file) === null;
-  return { rt: await Runtime.open(file, { secrets: keysFromEnv(), recover }), file };
+  return { rt: await Runtime.open(file, { ...REAL_TIME, secrets: keysFromEnv(), recover }), file };
 }
 
 // Runs `body` on an existing workbook and closes its runtime whatever happens; `writes` when it saves the workbook.

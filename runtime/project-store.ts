@@ -6,6 +6,8 @@ import { FormatError } from './host/format-errors.js';
 import { journalFile } from './host/journal.js';
 import { parseJournal } from './host/journal-records.js';
 import { replayJournal } from './host/journal-replay.js';
+import { shiftTriggers } from './host/triggers.js';
+import { zoneOffsetMinutes } from './host/values.js';
 import { loadXlsx, xlsxOf } from './host/xlsx.js';
 import { projectFile, projectText, readProject, spreadsheetFile } from './project-file.js';
 import type { Runtime } from './runtime.js';
@@ -16,8 +18,9 @@ const JOURNAL = 'the journal';
 
 // The workbook goes to .xlsx, and each spreadsheet the scripts created to its own .xlsx beside it; project state that
 // is not part of a spreadsheet (script properties, triggers, the clock, who owns which spreadsheet) goes to a
-// versioned sidecar next to it (project-file.ts), never into a cell. All of it is taken before the first await, so
-// the snapshot is one instant of the state: the one after journal record `seq`.
+// versioned sidecar next to it (project-file.ts), never into a cell. The clock saved is the simulated one, with the
+// trigger times on it, whichever clock the runtime runs on (saved-clock.ts). All of it is taken before the first
+// await, so the snapshot is one instant of the state: the one after journal record `seq`.
 export async function saveProject(rt: Runtime, file: string): Promise<void> {
   const seq = rt.journal?.seq ?? rt.journalSeq;
   const xlsxPart = (to: string, wb: Runtime['workbook']): SnapshotPart => {
@@ -38,13 +41,13 @@ export async function saveProject(rt: Runtime, file: string): Promise<void> {
   }
   const sidecar = projectText({
     spreadsheets,
-    clockOffset: rt.clock.getOffset(),
+    clockOffset: rt.savedClock.offset(),
     scriptProperties: Object.fromEntries(
       Object.entries(rt.scriptProperties.all()).filter(([k]) => rt.secretKeys.indexOf(k) < 0),
     ),
     documentProperties: rt.documentProperties.all(),
     userProperties: Object.fromEntries([...rt.userPropertyStores].map(([u, s]) => [u, s.all()])),
-    triggers: rt.triggers.triggers,
+    triggers: shiftTriggers(rt.triggers.triggers, rt.savedClock.toSaved()),
     journalSeq: seq,
   });
   parts.push({ to: projectFile(file), bytes: async () => sidecar, private: true });
@@ -86,7 +89,7 @@ async function readOnce(
   const rt = make({ ...opts, workbook: await loadXlsx(file) });
   try {
     if (project) {
-      rt.clock.setOffset(Math.max(rt.clock.getOffset(), project.clockOffset));
+      rt.savedClock.open(project.clockOffset);
       rt.scriptProperties.set(project.scriptProperties);
       rt.documentProperties.set(project.documentProperties);
       for (const [u, props] of Object.entries(project.userProperties)) rt.userProperties(u).set(props);
@@ -119,7 +122,7 @@ async function readOnce(
         return null;
       }
       try {
-        seq = replayJournal(rt.hostState(), parsed.records, seq);
+        seq = replayJournal(rt.hostState(), parsed.records, seq, (offset) => rt.savedClock.replay(offset));
       } catch (e) {
         // Never a partial state: the changes after it were acknowledged too.
         throw new FormatError(journal, JOURNAL, (e as Error).message);
@@ -129,6 +132,9 @@ async function readOnce(
       await rt.close();
       return null;
     }
+    // Trigger times are saved on the simulated clock; a runtime on real time has them on its own.
+    const zone = (time: number) => zoneOffsetMinutes(time, rt.manifest.timeZone) * 60000;
+    rt.triggers.rebase(-rt.savedClock.toSaved(), rt.clock.now(), zone);
     rt.journalSeq = seq;
     rt.replayed = parsed ? parsed.records.filter((r) => r.n > saved).length : 0;
     return rt;

@@ -9,6 +9,7 @@ import type { SpreadsheetFiles } from './host/spreadsheets.js';
 import type { TriggerDelays, TriggerModel } from './host/triggers.js';
 import type { RuntimeUser } from './host/users.js';
 import type { Workbook } from './host/workbook.js';
+import type { ClockMode } from './saved-clock.js';
 
 export interface RuntimeOptions {
   root?: string;
@@ -26,6 +27,10 @@ export interface RuntimeOptions {
   scriptProperties?: Record<string, string>;
   // Sets the clock so that "now" starts at this instant (epoch ms); time then runs on from there.
   startAt?: number;
+  // Runtime.open: which clock runs (saved-clock.ts). 'simulated' (the default: tests and `kaigi run` move the clock)
+  // applies the offset the project saved; 'real' (`kaigi serve` and the other commands) runs on the host's clock and
+  // keeps the saved offset, untouched, for the next simulated run.
+  clock?: ClockMode;
   // Script properties for this process only (API keys from the environment): visible to executions, never saved.
   secrets?: Record<string, string>;
   // Which daily quotas apply (SPEC §14): a consumer account's (the default) or a Workspace account's.

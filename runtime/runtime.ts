@@ -26,6 +26,7 @@ import { Journal, journalFile } from './host/journal.js';
 import { personChange, personEdit, type StructuralChange } from './person-edits.js';
 import { openProject, saveProject } from './project-store.js';
 import { findRoot, readEntryPoints, type RuntimeOptions, type RuntimeSnapshot } from './runtime-options.js';
+import { SavedClock } from './saved-clock.js';
 import { isPlainArgument, webEvent, webResponse } from './web-events.js';
 
 // What the CLI, the bench, the tools and the tests import from here.
@@ -46,6 +47,8 @@ type WebReply = { status: 200; mimeType: string; body: string; result: Execution
 
 export class Runtime implements PoolHost {
   readonly clock = new Clock();
+  // The clock a save keeps (the simulation's) beside the one that runs (saved-clock.ts).
+  readonly savedClock: SavedClock;
   readonly locks = new LockManager();
   readonly triggers = new TriggerStore();
   readonly scriptProperties = new PropertyStore();
@@ -109,6 +112,7 @@ export class Runtime implements PoolHost {
     this.fetchTimeoutMs = opts.fetchTimeoutMs ?? 60_000;
     this.allowLocalFetch = opts.allowLocalFetch ?? [];
     this.echoLogs = opts.echoLogs ?? false;
+    this.savedClock = new SavedClock(opts.clock ?? 'simulated', this.clock);
     this.quota = new QuotaLedger(() => this.clock.now(), opts.accountType ?? 'consumer');
     this.timeModel = new TimeModel(opts.timeModel);
     this.realTime = opts.realTime ?? false;
@@ -376,7 +380,8 @@ export class Runtime implements PoolHost {
     this.journal = await Journal.open(journalFile(file), {
       workbook: this.workbook.id,
       after: this.journalSeq,
-      clockOffset: () => this.clock.getOffset(),
+      clockOffset: () => this.savedClock.offset(),
+      triggerShift: () => this.savedClock.toSaved(),
       secretKeys: this.secretKeys,
     });
   }

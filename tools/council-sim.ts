@@ -135,7 +135,7 @@ export function simulateCouncil(o: SimOptions): SimResult {
     now: () => now,
     today,
     isoNow: () => new Date(now).toISOString(),
-    nextDecisionId: () => decisionId(today, next(`dec:${today}`)),
+    nextDecisionId: () => decisionId({ day: today, seq: next(`dec:${today}`) }),
     lang: 'en',
     historicalAccuracy: (agent) => {
       const s = memory.properties.agentStats[agent];
@@ -279,7 +279,7 @@ export function simulateCouncil(o: SimOptions): SimResult {
     opening.sort((a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority]);
     for (const x of opening) {
       const d0 = newDiscussion(
-        discussionId(today, next(`disc:${today}`)),
+        discussionId({ day: today, seq: next(`disc:${today}`) }),
         { type: 'kpi_decline', source: 'watcher', target_user_id: x.member, context: x.context },
         x.priority,
         new Date(now).toISOString(),

@@ -165,7 +165,8 @@ async function run(opts: Opts): Promise<number> {
   refuseKeyless(provider, workbook);
   refuseWhileServed(workbook);
   const allow = await allowLocalModel(baseUrl);
-  const { rt } = await openWorkbook(workbook, keysFromEnv(), allow);
+  // The one command on the simulated clock: it goes on from where the last run left it, and saves where it ends.
+  const { rt } = await openWorkbook(workbook, keysFromEnv(), allow, { clock: 'simulated' });
   // The model choice is configuration of this workbook, kept with its project state (no secret in it).
   if (provider === 'rules') rt.scriptProperties.delete(PROVIDER_OVERRIDE);
   else

@@ -1,6 +1,7 @@
 // kaigi serve: the web app on the local runtime as Apps Script serves it (runtime/web/), the sidebar, dialogs and
-// Dashboard as preview pages, triggers firing on the real clock, every change journaled before it is acknowledged, the
-// workbook saved (and the journal compacted) periodically and on SIGINT/SIGTERM. Nothing it prints holds a token.
+// Dashboard as preview pages, triggers firing on the real clock (not the simulated one a `kaigi run` saved, which is
+// kept as it was: cli/shared.ts), every change journaled before it is acknowledged, the workbook saved (and the
+// journal compacted) periodically and on SIGINT/SIGTERM. Nothing it prints holds a token.
 import path from 'node:path';
 import type { Runtime } from '../../runtime/runtime.js';
 import { TriggerLoop } from '../../runtime/web/trigger-loop.js';

@@ -1,4 +1,4 @@
-// CacheService's store: 100 KB per value, TTL at most 6 h (default 10 min), 1,000 items, LRU eviction.
+// CacheService's store: 100 KB per value, TTL at most 6 h (default 10 min), 1,000 items, evicted oldest-put first.
 import { utf8Length } from './bytes.js';
 import { QuotaError } from './properties-store.js';
 
@@ -7,6 +7,11 @@ const MAX_CACHE_KEY_CHARS = 250;
 const MAX_CACHE_TTL_S = 21600;
 const DEFAULT_CACHE_TTL_S = 600;
 const MAX_CACHE_ITEMS = 1000;
+// Apps Script evicts by creation time, not by use, and in batches: a cache filled past 1,000 items was measured to
+// lose about 100 of its oldest at once (J. Poehnelt, "Exploring Apps Script CacheService Limits"). Google documents
+// neither, so the runtime takes that reading, the harsher one: a value read a moment ago goes first if it was put
+// first, and a full cache drops a tenth of its cap, not just the one item over it.
+const EVICTION_BATCH = 100;
 
 export interface Entry {
   value: string;
@@ -14,7 +19,7 @@ export interface Entry {
 }
 
 export class CacheStore {
-  // Map iteration order doubles as recency order: a read re-inserts the key at the end.
+  // Map iteration order is put order: a put (of a new key or over an old one) goes to the end; a read moves nothing.
   private readonly items = new Map<string, Entry>();
 
   constructor(private readonly now: () => number) {}
@@ -31,10 +36,7 @@ export class CacheStore {
 
   get(key: string): string | null {
     const e = this.live(key);
-    if (!e) return null;
-    this.items.delete(key);
-    this.items.set(key, e);
-    return e.value;
+    return e ? e.value : null;
   }
 
   put(entries: Record<string, string>, ttlSeconds = DEFAULT_CACHE_TTL_S): void {
@@ -50,7 +52,15 @@ export class CacheStore {
       this.items.delete(k);
       this.items.set(k, { value: String(v), expiresAt: this.now() + ttlSeconds * 1000 });
     }
-    while (this.items.size > MAX_CACHE_ITEMS) this.items.delete(this.items.keys().next().value!);
+    if (this.items.size <= MAX_CACHE_ITEMS) return;
+    // Whole batches of the oldest puts, expired or not, until the cache is back within its cap.
+    const over = this.items.size - MAX_CACHE_ITEMS;
+    const drop = Math.ceil(over / EVICTION_BATCH) * EVICTION_BATCH;
+    let n = 0;
+    for (const k of [...this.items.keys()]) {
+      if (n++ >= drop) break;
+      this.items.delete(k);
+    }
   }
 
   remove(keys: string[]): void {

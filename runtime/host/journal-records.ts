@@ -31,7 +31,7 @@ export type JournalEntry =
   | { k: 'props-clear'; store: StoreName; user?: string }
   // The installable triggers after a change (created, deleted, fired and rescheduled): few, so all of them.
   | { k: 'triggers'; list: TriggerModel[] }
-  // The runtime clock's offset, whenever it changed since the last record.
+  // The saved (simulated) clock's offset, whenever it changed since the last record; trigger times are on that clock.
   | { k: 'clock'; offset: number };
 
 export type JournalRecord = JournalEntry & { n: number };

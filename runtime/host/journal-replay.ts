@@ -41,7 +41,7 @@ function sameId(wb: Workbook, op: string, args: Record<string, unknown>, made: u
   wb.noteObjectId(want);
 }
 
-function replayOne(st: HostState, r: JournalRecord): void {
+function replayOne(st: HostState, r: JournalRecord, onClock: (offset: number) => void): void {
   switch (r.k) {
     case 'op': {
       const wb = workbookOf(st, r.ss);
@@ -80,18 +80,25 @@ function replayOne(st: HostState, r: JournalRecord): void {
       st.triggers.restore(structuredClone(r.list));
       return;
     case 'clock':
-      st.clock.setOffset(r.offset);
+      onClock(r.offset);
       return;
   }
 }
 
 // Carries out the records after `after` in order; returns the number of the last one carried out (or `after`).
-export function replayJournal(st: HostState, records: JournalRecord[], after: number): number {
+// A clock record names the saved clock's offset, which `onClock` takes on (saved-clock.ts): the running clock's only
+// when the runtime runs on the simulated one.
+export function replayJournal(
+  st: HostState,
+  records: JournalRecord[],
+  after: number,
+  onClock: (offset: number) => void,
+): number {
   let last = after;
   for (const r of records) {
     if (r.n <= after) continue;
     try {
-      replayOne(st, r);
+      replayOne(st, r, onClock);
     } catch (e) {
       throw new Error(
         `record ${r.n} (${r.k === 'op' ? r.op : r.k}) cannot be carried out again: ${(e as Error).message}`,

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { FormatError } from './format-errors.js';
 import { frame, JOURNAL_VERSION, type JournalEntry, parseJournal } from './journal-records.js';
+import { shiftTriggers } from './triggers.js';
 
 export function journalFile(workbookFile: string): string {
   return `${workbookFile}.journal`;
@@ -32,8 +33,11 @@ export interface JournalOptions {
   workbook: string;
   // The last record number the state already holds (the sidecar's, plus what was replayed).
   after: number;
-  // The clock's offset now, recorded again whenever it changes.
+  // The saved (simulated) clock's offset now, recorded again whenever it changes (saved-clock.ts).
   clockOffset: () => number;
+  // What to add to a trigger time to have it on that clock, as the sidecar keeps them: 0 unless the runtime runs on
+  // real time while a simulation's offset is kept (`kaigi serve` after `kaigi run` moved the clock).
+  triggerShift: () => number;
   // Script Properties that are never saved (API keys from the environment): never journaled either.
   secretKeys: readonly string[];
 }
@@ -112,7 +116,9 @@ export class Journal implements JournalSink {
       this.lastClock = offset;
       this.push({ k: 'clock', offset });
     }
-    if (entry.k === 'props' && entry.store === 'script') {
+    const shift = this.o.triggerShift();
+    if (entry.k === 'triggers' && shift !== 0) this.push({ k: 'triggers', list: shiftTriggers(entry.list, shift) });
+    else if (entry.k === 'props' && entry.store === 'script') {
       const entries = { ...entry.entries };
       for (const k of this.o.secretKeys) delete entries[k];
       this.push({ ...entry, entries });

@@ -123,6 +123,20 @@ export class TriggerStore {
     }
   }
 
+  // The clock they were set on and the one now running differ by `ms` (a simulation's saved offset, opened on real
+  // time): every time moves by it, and a daily trigger goes back to its hour on the day it lands on (the offset is
+  // rarely whole days), without making one that was not due yet due now.
+  rebase(ms: number, now: number, zoneOffsetMs: ZoneOffset): void {
+    if (ms === 0) return;
+    this.triggers = shiftTriggers(this.triggers, ms);
+    for (const t of this.triggers) {
+      if (!isDaily(t) || t.slotAt === undefined || t.nextAt === null) continue;
+      let slot = dailySlot(t.slotAt, t.atHour!, zoneOffsetMs);
+      if (slot <= now && t.slotAt > now) slot = dailySlot(noonOf(slot, t.atHour!) + DAY, t.atHour!, zoneOffsetMs);
+      this.placeDaily(t, slot);
+    }
+  }
+
   restore(list: TriggerModel[]): void {
     this.triggers = list;
     for (const t of list) this.seq = Math.max(this.seq, (Number(t.uid) - 1000000) / 7 + 1);
@@ -146,6 +160,17 @@ export class TriggerStore {
     t.slotAt = slot;
     t.nextAt = slot + Math.floor(lateness(this.delays.seed, t.uid, t.round ?? 0) * 60) * 60_000;
   }
+}
+
+// The triggers with every time moved by `ms` (copies: the list given is left as it is).
+export function shiftTriggers(list: readonly TriggerModel[], ms: number): TriggerModel[] {
+  const at = (t: number | undefined) => (t === undefined ? undefined : t + ms);
+  return list.map((t) => {
+    const out: TriggerModel = { ...t, nextAt: t.nextAt === null ? null : t.nextAt + ms };
+    if (t.slotAt !== undefined) out.slotAt = at(t.slotAt);
+    if (t.atMs !== undefined) out.atMs = at(t.atMs);
+    return out;
+  });
 }
 
 function isDaily(t: TriggerModel): boolean {

@@ -84,8 +84,7 @@ export function enqueueOnce(council: Council, req: EnqueueRequest): Enqueued {
     const payload: Record<string, unknown> = { ...req.payload, actor: req.actor };
     let disc = '';
     if (req.reserveDiscussion) {
-      const day = dayOf(now, council.tz);
-      disc = discussionId(day, c.nextDaily('disc', day));
+      disc = discussionId(c.nextDaily('disc', dayOf(now, council.tz)));
       payload.discussion_id = disc;
     }
     const item: QueueItem = {

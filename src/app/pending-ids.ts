@@ -19,8 +19,7 @@ export function assignDecisionId<T>(
   alongside?: T,
 ): { r: StepResult; alongside?: T } {
   if (JSON.stringify(r).indexOf(PENDING_DECISION) < 0) return { r, alongside };
-  const day = dayOf(Date.now(), tz);
-  const id = decisionId(day, c.nextDaily('dec', day));
+  const id = decisionId(c.nextDaily('dec', dayOf(Date.now(), tz)));
   return {
     r: replaceDeep(r, PENDING_DECISION, id),
     alongside: alongside === undefined ? undefined : replaceDeep(alongside, PENDING_DECISION, id),

@@ -5,12 +5,29 @@ function pad(n: number, width = 3): string {
   return s.length >= width ? s : '0'.repeat(width - s.length) + s;
 }
 
-export function discussionId(day: string, seq: number): string {
-  return `DISC-${day}-${pad(seq)}`;
+// Where a per-day sequence (DISC-, DEC-) stands: the day of its last id and that id's number.
+export interface DailySeq {
+  day: string;
+  seq: number;
 }
 
-export function decisionId(day: string, seq: number): string {
-  return `DEC-${day}-${pad(seq)}`;
+export function discussionId(n: DailySeq): string {
+  return `DISC-${n.day}-${pad(n.seq)}`;
+}
+
+export function decisionId(n: DailySeq): string {
+  return `DEC-${n.day}-${pad(n.seq)}`;
+}
+
+// The next id of a per-day sequence. Ids are unique and each comes after every one given before it (by day, then
+// number; as text too, while a day has fewer than 1,000), whatever the
+// clock did since: the local runtime goes back to real time after a run fast-forwarded its clock, and a server's
+// clock can step back. So a day never restarts once a later one was used: the id's day is the later of today and
+// the sequence's last day, and on that day the number goes on (a new day starts at 1). After a clock went back, an
+// id may name a day later than the one it was given on; what happened when is in the rows' own timestamps.
+export function nextDaily(last: DailySeq | null, today: string): DailySeq {
+  if (!last || today > last.day) return { day: today, seq: 1 };
+  return { day: last.day, seq: last.seq + 1 };
 }
 
 export function messageId(discussion: string, seq: number): string {

@@ -1,7 +1,7 @@
 // The daily review as a pure plan: a due decision and what memory holds in, every row, audit event and property out.
 import { opinionScores } from './calibration.js';
 import { countFlip, emptyFlipStats, firstAnswersRecord, type FlipStats } from './first-answers.js';
-import { dayOf as dayOfId } from './ids.js';
+import { addDays, dayOf as dayOfId } from './ids.js';
 import { orderOf, reflect, shouldNotify, type Learning, type LearningRules } from './memory.js';
 import type { ContentOf } from './messages.js';
 import { executionStatusOf } from './order-status.js';
@@ -101,6 +101,16 @@ export function dueDecisions(
   return out;
 }
 
+// The day the decision was taken: its id's day, unless its order says it was earlier (the review date less the days
+// the decider gave it then). An id's day is later than the day it was given after a clock went back (ids.ts).
+function decidedOn(id: string, order: ContentOf<'EXECUTION_ORDER'>): string {
+  const day = dayOfId(id);
+  const days = order.monitoring.review_in_days;
+  if (days === undefined) return day;
+  const given = addDays(order.monitoring.review_date, -days);
+  return [given, day].sort()[0];
+}
+
 // The window before the decision against the window ending on the review date. A discussion that moved on
 // (reopened, replaced by another decision) is not reviewed: null.
 export function assessReview(
@@ -115,7 +125,7 @@ export function assessReview(
   const ev = evaluate(
     discussion.trigger.target_user_id,
     order.monitoring.success_criteria,
-    dayOfId(due.decision_id),
+    decidedOn(due.decision_id, order),
     order.monitoring.review_date,
     kpi,
     t,

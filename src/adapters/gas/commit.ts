@@ -4,6 +4,7 @@ import { rowsOf, type TabKey } from '../../../sheets-schema/index.js';
 import { auditRows, type AuditEvent } from '../../core/audit.js';
 import { type RowWrite, withRowDigests } from '../../core/audit-events.js';
 import { canonical, chunks, MAX_CELL_CHARS, pointerText } from '../../core/cells.js';
+import { type DailySeq, nextDaily } from '../../core/ids.js';
 import { sha256Hex } from './crypto.js';
 import type { Store } from './store.js';
 import { StoreError, type StoreState, type Tail } from './store-format.js';
@@ -46,12 +47,13 @@ export class Commit {
     return n;
   }
 
-  // Per-day sequences (DISC, DEC) restart at 1 each day and are never reused within it.
-  nextDaily(name: string, day: string): number {
-    const c = this.state.counters[name] as { day: string; seq: number } | undefined;
-    const seq = c && typeof c === 'object' && c.day === day ? c.seq + 1 : 1;
-    this.state.counters[name] = { day, seq };
-    return seq;
+  // Per-day sequences (DISC, DEC): the next id's day and number, never one given before (core/ids.ts nextDaily).
+  nextDaily(name: string, today: string): DailySeq {
+    const c = this.state.counters[name];
+    const last = c && typeof c === 'object' && typeof c.day === 'string' && typeof c.seq === 'number' ? c : null;
+    const next = nextDaily(last, today);
+    this.state.counters[name] = next;
+    return next;
   }
 
   private reserve(tab: TabKey, count: number): number {

@@ -50,8 +50,7 @@ export const openDiscussion: TaskHandler = {
       const start = inProgress < max && inProgressCount(council.queue.read(state)) < max;
       const now = Date.now();
       const c = council.store.begin(state);
-      const day = dayOf(now, council.tz);
-      const id = reserved || discussionId(day, c.nextDaily('disc', day));
+      const id = reserved || discussionId(c.nextDaily('disc', dayOf(now, council.tz)));
       const d = newDiscussion(id, trigger, p.priority ?? item.priority, new Date(now).toISOString());
       // The forecast before it starts counts every input bounded, as the prompts will carry it (SPEC §4.7).
       const estimate = pricedEstimate(d, env);

@@ -92,18 +92,22 @@ describe('CacheService', () => {
     });
   });
 
-  it('evicts the least recently used items beyond 1,000', async () => {
+  it('evicts by put order in batches of 100 beyond 1,000: a value read often still goes first if put first', async () => {
     await withRuntime(async (rt) => {
       const out = await gas(
         rt,
         `
         var c = CacheService.getScriptCache();
         for (var i = 0; i < 1000; i++) c.put('k' + i, String(i));
-        c.get('k0');
+        // Read over and over, then put again: the read does not keep k0, the second put moves k5 to the end.
+        for (var r = 0; r < 50; r++) c.get('k0');
+        c.put('k5', 'again');
         c.put('extra', 'x');
-        return [c.get('k0'), c.get('k1'), c.get('extra')];`,
+        var left = c.getAll(['k0', 'k1', 'k5', 'k99', 'k100', 'k101', 'k999', 'extra']);
+        return [left, Object.keys(c.getAll(Array.apply(null, Array(1000)).map(function (_, i) { return 'k' + i; }))).length];`,
       );
-      expect(out).toEqual(['0', null, 'x']);
+      // 1,001 items: the 100 oldest puts (k0 … k100 but k5, put again) went at once; 900 of the k keys are left.
+      expect(out).toEqual([{ k5: 'again', k101: '101', k999: '999', extra: 'x' }, 900]);
     });
   });
 

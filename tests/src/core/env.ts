@@ -62,7 +62,7 @@ export function testEnv(o: EnvOptions = {}): EngineEnv {
     now,
     today: TODAY,
     isoNow: () => new Date(now()).toISOString(),
-    nextDecisionId: () => decisionId(TODAY, ++seq),
+    nextDecisionId: () => decisionId({ day: TODAY, seq: ++seq }),
     lang,
     historicalAccuracy: o.historicalAccuracy ?? (() => 0.5),
     priceOf: (model) =>

@@ -87,6 +87,15 @@ describe('assessReview', () => {
     expect(assessed(kpi(10, 12, 4)).ev).toMatchObject({ verdict: 'inconclusive', error: 0, points: 4 });
   });
 
+  it('measures from the day the decision was taken when its id names a later day (a clock that went back)', () => {
+    // Given on TODAY, after ids of TODAY + 3 were drawn on a clock that ran ahead: the id names TODAY + 3.
+    const later = `DEC-${addDays(TODAY, 3)}-002`;
+    const relabelled = JSON.parse(JSON.stringify(D).split(DEC).join(later)) as typeof D;
+    const a = assessReview({ ...DUE, decision_id: later }, relabelled, 12, kpi(10, 12), T);
+    expect(a?.order.monitoring.review_date).toBe(REVIEW);
+    expect(a?.ev).toEqual(assessed(kpi(10, 12)).ev);
+  });
+
   it('skips a discussion that is no longer DECIDED on this decision', () => {
     expect(assessReview(DUE, { ...D, status: 'VOTING' }, 12, kpi(10, 12), T)).toBeNull();
     expect(assessReview({ ...DUE, decision_id: `DEC-${TODAY}-002` }, D, 12, kpi(10, 12), T)).toBeNull();
