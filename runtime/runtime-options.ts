@@ -29,7 +29,9 @@ export interface RuntimeOptions {
   startAt?: number;
   // Runtime.open: which clock runs (saved-clock.ts). 'simulated' (the default: tests and `kaigi run` move the clock)
   // applies the offset the project saved; 'real' (`kaigi serve` and the other commands) runs on the host's clock and
-  // keeps the saved offset, untouched, for the next simulated run.
+  // keeps the saved offset, untouched, for the next simulated run. On real time an execution's modelled time
+  // (host/time-model.ts) moves only its own clock; on the simulated clock the runtime's clock catches up with each
+  // execution's end, so what starts after an execution has ended starts after it on Apps Script's clock too.
   clock?: ClockMode;
   // Script properties for this process only (API keys from the environment): visible to executions, never saved.
   secrets?: Record<string, string>;
@@ -49,10 +51,6 @@ export interface RuntimeOptions {
   // What service calls cost on Apps Script's clock is always modelled (host/time-model.ts); this seeds the draws and
   // can make every UrlFetchApp call take longer (a slow model) without anyone waiting for it.
   timeModel?: Partial<TimeModelOptions>;
-  // Real time, as `kaigi serve` runs: an execution's modelled time moves only its own clock. Elsewhere (tests, the
-  // CLI's simulated runs, the bench) the runtime's clock catches up with each execution's end, so what starts after
-  // an execution has ended starts after it on Apps Script's clock too.
-  realTime?: boolean;
   // Runtime.open only: an interrupted save is finished (or its temporary files removed) first. A reader beside a
   // running `kaigi serve` sets false and waits for the save under way instead (project-store.ts).
   recover?: boolean;

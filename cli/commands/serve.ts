@@ -88,8 +88,6 @@ async function serve(opts: Opts): Promise<number> {
   try {
     opened = await openWorkbook(file, keysFromEnv(), [], {
       triggerDelays: afterMaxMs === undefined ? {} : { afterMaxMs },
-      // A preview runs on real time: what executions spend on Apps Script's clock moves only their own clocks.
-      realTime: true,
     });
   } catch (e) {
     unmark();

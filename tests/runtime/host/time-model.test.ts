@@ -152,7 +152,7 @@ describe('the time model', () => {
         expect(first.value as number).toBeGreaterThanOrEqual(before + 30_000);
         expect(rt.clock.now()).toBeLessThan(before + 10_000);
       },
-      { realTime: true },
+      { clock: 'real' },
     );
   });
 

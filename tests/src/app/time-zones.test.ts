@@ -10,7 +10,9 @@ const DAY = 24 * HOUR;
 // New York springs forward at 2026-03-08 07:00Z (01:59:59 EST, then 03:00 EDT). Three minutes before it, it is
 // 15:57 on 8 March in Tokyo (the script's zone) and 19:57 on 8 March in Auckland.
 const SWITCH = Date.UTC(2026, 2, 8, 7, 0, 0);
-const START = SWITCH - 3 * 60_000;
+// Setting up and seeding the team take minutes on Apps Script's clock (runtime/host/time-model.ts): they start
+// earlier, and the discussion starts three minutes before the switch.
+const START = SWITCH - 15 * 60_000;
 
 // One day's label as a cell shows it in the sheet's own zone: 'YYYY/MM/DD h:mm:ss' (runtime/host/values.ts).
 function shown(rt: Runtime, tab: string, col: number): string[] {
@@ -77,6 +79,7 @@ describe.each(['America/New_York', 'Pacific/Auckland'])('a spreadsheet in %s, th
     const kpi = rt.workbook.sheetByName('KPI')!;
     const row = rt.workbook.lastRow(kpi) + 1;
     rt.workbook.setValues(kpi, row, 1, 1, 5, [['2026-03-08', 'tanaka', 'contacts', 4, '']]);
+    rt.clock.advanceTo(SWITCH - 3 * 60_000);
     const watch = ok(await rt.run('dailyWatch', [], { kind: 'trigger' }));
     expect(watch.opened.map((o: { member: string }) => o.member)).toContain('tanaka');
 
