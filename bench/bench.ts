@@ -14,6 +14,7 @@ import { apiCostBench, printApiCost } from './api-cost.js';
 import { learningBench, printLearning, serveLearningJobs } from './learning.js';
 import { discussion, must, sheet } from './discussion.js';
 import { printRealistic, realisticBench } from './realistic.js';
+import { printReview, reviewBench } from './review.js';
 
 const START = Date.UTC(2026, 0, 15, 1, 0, 0);
 // Copies the rows of one real discussion `copies` times, as if the log already held that many.
@@ -228,6 +229,7 @@ async function main(): Promise<void> {
   const api = want('api') ? await apiBench(START) : null;
   const api_cost = want('api_cost') ? await apiCostBench(START) : null;
   const realistic = want('realistic') ? await realisticBench(START) : null;
+  const review = want('review') ? await reviewBench(START) : null;
   const result = {
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version },
     // SPEC §15 names one latency object; it is the L = 1,000 ms run, and every L measured is listed too.
@@ -249,6 +251,7 @@ async function main(): Promise<void> {
     api,
     api_cost,
     realistic,
+    review,
   };
   if (json) {
     console.log(JSON.stringify(result));
@@ -317,6 +320,7 @@ async function main(): Promise<void> {
       `  discussions a day: ${quota.discussions_per_day_consumer} (consumer, 90 min; target ≥ 100), ${quota.discussions_per_day_workspace} (Workspace, 6 h)`,
     );
   }
+  if (review) printReview(review);
   if (learned) printLearning(learned.learning, learned.ablations);
 }
 

@@ -1,7 +1,8 @@
 // The crash-safety bench (SPEC §15 `chaos`): a discussion killed at each service call in turn, under write batching.
 import { Runtime, type ExecutionResult } from '../runtime/runtime.js';
 import { demoTrigger } from '../src/core/demo-data.js';
-import { rowsOf, type TabKey, tabByKey } from '../sheets-schema/index.js';
+import type { TabKey } from '../sheets-schema/index.js';
+import { tabRows } from '../tools/tab-rows.js';
 
 export interface ChaosResult {
   kills: number;
@@ -19,18 +20,9 @@ function must(r: ExecutionResult): unknown {
   return r.value;
 }
 
-// The rows of a tab as objects, without the columns that differ between runs by construction (times, hashes).
+// The rows of a tab, without the columns that differ between runs by construction (times, hashes).
 function rows(rt: Runtime, key: TabKey, keep: string[]): string[] {
-  const s = rt.workbook.sheetByName(tabByKey(key).name);
-  if (!s) throw new Error(`no ${key} tab`);
-  const last = rt.workbook.lastRow(s);
-  if (last < 2) return [];
-  const m = rowsOf(key);
-  return rt.workbook
-    .getValues(s, 2, 1, last - 1, m.width)
-    .map((v) => m.read(v) as Record<string, unknown>)
-    .filter((r) => Object.values(r).some((v) => v !== ''))
-    .map((r) => JSON.stringify(keep.map((k) => r[k])));
+  return tabRows(rt, key).map((r) => JSON.stringify(keep.map((k) => r[k])));
 }
 
 // What must come out the same as the undisturbed run: ids, speakers, statuses, and the audit events.

@@ -30,7 +30,7 @@ import {
 } from './app/setup.js';
 import { runTick, type TickReport } from './app/tick.js';
 import { runWatcher, type WatchReport } from './app/watcher.js';
-import { runReview, type ReviewReport } from './app/review.js';
+import { runDailyReview, type ReviewReport } from './app/review.js';
 import { tellUnreadableCases } from './app/case-check.js';
 import { runDecay } from './app/decay.js';
 import { refreshDashboardNow } from './app/dashboard.js';
@@ -179,11 +179,13 @@ export function onConfigChange(e?: GoogleAppsScript.Events.SheetsOnChange): void
 export function dailyReview(): ReviewReport & { decayed: string[]; unreadable_cases: string[] } {
   requireRole('dailyReview', 'workers');
   const council = new Council(openBound(), scriptZone());
+  // The review gets a tick's budget: what it does not get to goes on as the queue's review.run task.
+  const review = runDailyReview(council, Date.now() + council.settings().number('queue.tick_budget_seconds') * 1000);
   // After the verdicts have moved confidences and marked what was used: unused learnings leave retrieval.
-  const report = { ...runReview(council), decayed: [] as string[], unreadable_cases: [] as string[] };
+  const report = { ...review, decayed: [] as string[], unreadable_cases: [] as string[] };
   report.decayed = runDecay(council);
-  // The day's verdicts and usage reach the Dashboard charts.
-  refreshDashboardNow(council);
+  // The day's verdicts and usage reach the Dashboard charts: now, or once review.run has the rest in.
+  if (!review.left) refreshDashboardNow(council);
   // Once a day, after the review: queue the archive run when a row may have passed its retention (app/retention.ts).
   scheduleArchive(council);
   // Last, so that a failure to tell (a broken notices property, a lock timeout) skips none of the above: a case row

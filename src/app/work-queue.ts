@@ -9,6 +9,7 @@ import {
   inProgressCount,
   leaseExpired,
   leaseExpiries,
+  leaseLive,
   pickNext,
   type QueueItem,
   reclaimedAfterExpiry,
@@ -165,29 +166,51 @@ export class WorkQueue {
         return null;
       }
       const malformed = item.payloadError ?? (known(item.type) ? null : `unknown task type "${item.type}"`);
-      const expired = leaseExpired(item, now);
-      const picked = expired ? reclaimedAfterExpiry(item, now) : item;
-      const claimed: QueueItem = {
-        ...picked,
-        status: 'processing',
-        attempts: item.attempts + 1,
-        lease_owner: this.owner,
-        lease_until: now + s.number('queue.lease_seconds') * 1000,
-        updated_at: now,
-        payload: item.payload && item.type === 'discussion.advance' ? { ...item.payload, started: true } : item.payload,
-      };
-      const c = this.store.begin(state);
-      c.state.queueHead = head;
-      // The second time in a row an execution died holding it, a person hears of it (once: the count only grows).
-      if (expired && leaseExpiries(picked) === 2) this.tellExpired(c, picked);
-      this.write(c, claimed, true);
-      c.run(new Date(now).toISOString());
+      const claimed = this.take(state, item, now, head);
       return {
         item: claimed,
         malformed,
         inProgress: inProgressCount(items.map((i) => (i.id === claimed.id ? claimed : i))),
       };
     });
+  }
+
+  // One item by id, for an execution that enqueued work to do itself (the daily review): held under a lease as a
+  // tick holds what it claims, so that should the execution die, a tick takes the item up once the lease runs out.
+  // Null when it is not free, or another execution holds an item of the same dedupe key (that one does the work).
+  claim(id: string): QueueItem | null {
+    return this.store.withLock((state) => {
+      const items = this.read(state);
+      const now = Date.now();
+      const item = items.find((i) => i.id === id);
+      if (!item || (item.status !== 'queued' && !leaseExpired(item, now))) return null;
+      const others = items.filter((i) => i.id !== id && i.dedupe_key === item.dedupe_key);
+      if (item.dedupe_key && others.some((i) => leaseLive(i, now))) return null;
+      return this.take(state, item, now, state.queueHead);
+    });
+  }
+
+  // Writes `item` as claimed by this execution, under a lease, in a commit of its own (under the caller's lock).
+  private take(state: StoreState, item: QueueItem, now: number, head: number): QueueItem {
+    const s = this.config.settings();
+    const expired = leaseExpired(item, now);
+    const picked = expired ? reclaimedAfterExpiry(item, now) : item;
+    const claimed: QueueItem = {
+      ...picked,
+      status: 'processing',
+      attempts: item.attempts + 1,
+      lease_owner: this.owner,
+      lease_until: now + s.number('queue.lease_seconds') * 1000,
+      updated_at: now,
+      payload: item.payload && item.type === 'discussion.advance' ? { ...item.payload, started: true } : item.payload,
+    };
+    const c = this.store.begin(state);
+    c.state.queueHead = head;
+    // The second time in a row an execution died holding it, a person hears of it (once: the count only grows).
+    if (expired && leaseExpiries(picked) === 2) this.tellExpired(c, picked);
+    this.write(c, claimed, true);
+    c.run(new Date(now).toISOString());
+    return claimed;
   }
 
   finish(item: QueueItem, outcome: Finished): void {

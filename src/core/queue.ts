@@ -45,7 +45,8 @@ export function inProgressCount(items: readonly QueueItem[]): number {
   return items.filter(isStarted).length;
 }
 
-function leaseLive(i: QueueItem, now: number): boolean {
+// An item an execution holds now: processing, its lease not yet run out.
+export function leaseLive(i: QueueItem, now: number): boolean {
   return i.status === 'processing' && i.lease_until > now;
 }
 

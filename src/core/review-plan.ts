@@ -111,6 +111,21 @@ function decidedOn(id: string, order: ContentOf<'EXECUTION_ORDER'>): string {
   return [given, day].sort()[0];
 }
 
+// The run's clock as the planner sees it: now, the run's deadline, and the longest one decision has taken so far.
+export interface ReviewClock {
+  now: number;
+  deadline: number;
+  slowestMs: number;
+}
+
+// The next due decision a run takes up, or null: every one is taken, or the time left would not cover another
+// decision as slow as the slowest so far (the first needs only to start before the deadline). A run stops between
+// decisions rather than in one, and the decisions it leaves stay due for the next run, in the same order.
+export function nextReview(due: readonly DueDecision[], taken: number, clock: ReviewClock): DueDecision | null {
+  if (taken >= due.length) return null;
+  return clock.now + clock.slowestMs < clock.deadline ? due[taken] : null;
+}
+
 // The window before the decision against the window ending on the review date. A discussion that moved on
 // (reopened, replaced by another decision) is not reviewed: null.
 export function assessReview(

@@ -6,6 +6,7 @@ import { resolveEscalation } from './escalation-resolve.js';
 import { escalationTimeout } from './escalation-timeout.js';
 import { reembedMemory } from './memory-reembed.js';
 import { processObjection } from './objection-process.js';
+import { reviewRest } from './review-run.js';
 import { roomReply } from './room-reply.js';
 import type { TaskHandler } from './task.js';
 
@@ -18,6 +19,7 @@ const TASKS: readonly TaskHandler[] = [
   reembedMemory,
   archiveRows,
   roomReply,
+  reviewRest,
 ];
 
 export function findTask(type: string): TaskHandler | undefined {

@@ -1,10 +1,10 @@
-// The daily review's first steps as pure functions: which decisions are due, the verdict from the KPI windows, and
-// the learnings taken from a model or the rules.
+// The daily review's first steps as pure functions: which decisions are due, which one a run takes up next within its
+// budget, the verdict from the KPI windows, and the learnings taken from a model or the rules.
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../../../src/core/ids.js';
 import { ScriptedProvider } from '../../../src/core/providers/scripted.js';
 import { askForLearnings, newLearnings } from '../../../src/core/review-learnings.js';
-import { assessReview, dueDecisions } from '../../../src/core/review-plan.js';
+import { assessReview, dueDecisions, nextReview } from '../../../src/core/review-plan.js';
 import { DISC, testEnv, TODAY } from './env.js';
 import { DEC, REVIEW, T, SITUATION, D, kpi, DUE, assessed } from './review-fixtures.js';
 
@@ -156,5 +156,26 @@ describe('newLearnings and askForLearnings', () => {
     const none = new ScriptedProvider([]);
     expect(askForLearnings(assessed(kpi(10, 9)), testEnv({ lang: 'ja', provider: none }))).toBeNull();
     expect(none.calls).toEqual([]);
+  });
+});
+
+describe('nextReview', () => {
+  const due = ['DEC-A', 'DEC-B', 'DEC-C'].map((id) => ({
+    decision_id: id,
+    discussion_id: `DISC-of-${id}`,
+    orders: [],
+  }));
+  const at = (now: number, slowestMs: number) => ({ now, deadline: 270_000, slowestMs });
+
+  it('takes the due decisions in order, the first whenever the deadline has not come', () => {
+    expect(nextReview(due, 0, at(269_999, 0))?.decision_id).toBe('DEC-A');
+    expect(nextReview(due, 2, at(100_000, 20_000))?.decision_id).toBe('DEC-C');
+    expect(nextReview(due, 3, at(0, 0))).toBeNull();
+  });
+
+  it('stops between decisions when one as slow as the slowest so far would pass the deadline', () => {
+    expect(nextReview(due, 1, at(249_999, 20_000))?.decision_id).toBe('DEC-B');
+    expect(nextReview(due, 1, at(250_000, 20_000))).toBeNull();
+    expect(nextReview(due, 0, at(270_000, 0))).toBeNull();
   });
 });
