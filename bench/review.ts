@@ -12,34 +12,28 @@ export interface ReviewResult {
   ticks: number;
   failures: number;
   all_reviewed: boolean;
-  // Whether the runtime charged the latency itself (its time model) rather than a clock hook of this bench.
-  time_model: boolean;
+  // The runtime charged the latency on Apps Script's modelled clock (runtime/host/time-model.ts).
+  time_model: true;
   reviewed_per_execution: number[];
   longest_execution_ms: number;
 }
 
-// Until the runtime's time model (new Runtime({ timeModel: { fetchMs } })) is on main, a clock hook charges each fetch;
-// set this to true once it is, and the runtime charges it instead.
-const TIME_MODEL = false;
-
 export async function reviewBench(startAt: number, due = 60, latencyMs = 10_000): Promise<ReviewResult> {
   const server = new ModelServer();
   const base = await server.start();
-  const rt = new Runtime({ startAt, ...(TIME_MODEL ? { timeModel: { fetchMs: latencyMs } } : {}) });
+  // Each model call takes `latencyMs` on the executions' modelled clocks, besides every other call's cost.
+  const rt = new Runtime({ startAt, timeModel: { fetchMs: latencyMs } });
   try {
     for (const fn of ['setup', 'seedDemoData']) {
       const r = await rt.run(fn, [], { kind: 'menu' });
       if (!r.ok) throw new Error(`${fn}: ${r.error?.message}`);
     }
     const decisions = await reviewBacklog(rt, due, base);
-    const charge = (_n: number, op: string) => {
-      if (op === 'fetch') rt.clock.advance(latencyMs);
-    };
     // Outcomes rows before each execution (its options are asked for just before it runs), then at the end.
     const counts: number[] = [];
     const runs = await reviewUntilDone(rt, () => {
       counts.push(tabRows(rt, 'outcomes').length);
-      return TIME_MODEL ? {} : { onCall: charge };
+      return {};
     });
     counts.push(tabRows(rt, 'outcomes').length);
     const outcomes = tabRows(rt, 'outcomes').map((o) => String(o.decision_id));
@@ -50,7 +44,7 @@ export async function reviewBench(startAt: number, due = 60, latencyMs = 10_000)
       ticks: runs.length - 1,
       failures: runs.filter((r) => !r.ok || r.timedOut).length,
       all_reviewed: closed && outcomes.length === decisions.length && decisions.every((d) => outcomes.indexOf(d) >= 0),
-      time_model: TIME_MODEL,
+      time_model: true,
       reviewed_per_execution: counts.slice(1).map((n, i) => n - counts[i]),
       longest_execution_ms: Math.max(...runs.map((r) => r.endedAt - r.startedAt)),
     };
@@ -62,7 +56,7 @@ export async function reviewBench(startAt: number, due = 60, latencyMs = 10_000)
 
 export function printReview(r: ReviewResult): void {
   console.log(
-    `\nThe daily review in budget: ${r.due} decisions due, each model call ${r.model_latency_ms / 1000} s (${r.time_model ? "the runtime's time model" : 'a clock hook'})`,
+    `\nThe daily review in budget: ${r.due} decisions due, each model call ${r.model_latency_ms / 1000} s (the runtime's time model)`,
   );
   console.log(
     `  the daily run and ${r.ticks} ticks: ${r.failures} failed, longest ${Math.round(r.longest_execution_ms / 1000)} s; reviewed per execution ${r.reviewed_per_execution.join(', ')}; all reviewed once: ${r.all_reviewed}`,

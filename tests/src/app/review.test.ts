@@ -34,21 +34,16 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 function fromBacklog(): Runtime {
-  const rt = newRuntime({ startAt: START });
+  // Each model call takes MODEL_MS on the executions' modelled clocks (runtime/host/time-model.ts).
+  const rt = newRuntime({ startAt: START, timeModel: { fetchMs: MODEL_MS } });
   rt.restore(backlog);
   rt.allowLocalFetch = [base];
   return rt;
 }
 
-// Until the runtime models time, each model fetch moves the execution's clock by hand.
-function slowModel(rt: Runtime, extra: RunOptions = {}, ops?: string[]): RunOptions {
-  return {
-    ...extra,
-    onCall: (_n, op) => {
-      ops?.push(op);
-      if (op === 'fetch') rt.clock.advance(MODEL_MS);
-    },
-  };
+// A run's options, noting each service call it makes in `ops` (the model's slowness is the runtime's fetchMs).
+function noted(extra: RunOptions = {}, ops?: string[]): RunOptions {
+  return { ...extra, onCall: (_n, op) => void ops?.push(op) };
 }
 
 // Every due decision reviewed exactly once: one Outcomes row each, its discussion CLOSED, its learnings written once
@@ -75,7 +70,7 @@ describe('the daily review in budget', () => {
   it(`reviews ${DUE} due decisions at ${MODEL_MS / 1000} s a model call exactly once, over several runs`, async () => {
     const rt = fromBacklog();
     const from = server.requests.length;
-    const first = await rt.run('dailyReview', [], slowModel(rt, { kind: 'trigger' }));
+    const first = await rt.run('dailyReview', [], noted({ kind: 'trigger' }));
     const daily = ok(first);
     expect(daily.evaluated.length).toBeGreaterThan(0);
     expect(daily.left).toBe(DUE - daily.evaluated.length);
@@ -84,7 +79,7 @@ describe('the daily review in budget', () => {
     expect(rest).toMatchObject({ status: 'queued' });
     expect((rest.available_at as Date).getTime()).toBeLessThanOrEqual(rt.clock.now());
     expect(rt.triggers.triggers.some((t) => t.handler === 'tickSoon' && t.nextAt !== null)).toBe(true);
-    const runs = [first, ...(await continueReview(rt, () => slowModel(rt)))];
+    const runs = [first, ...(await continueReview(rt, () => noted()))];
     noneFailed(runs);
     // Six minutes of model calls cannot fit in one execution: the daily run and at least two ticks share them.
     expect(runs.length).toBeGreaterThanOrEqual(3);
@@ -100,7 +95,7 @@ describe('the daily review in budget', () => {
     // Where the third decision's commit falls in an undisturbed daily run.
     const probe = fromBacklog();
     const ops: string[] = [];
-    ok(await probe.run('dailyReview', [], slowModel(probe, { kind: 'trigger' }, ops)));
+    ok(await probe.run('dailyReview', [], noted({ kind: 'trigger' }, ops)));
     const fetches = ops.flatMap((op, i) => (op === 'fetch' ? [i + 1] : []));
     const window = ops.slice(fetches[2], fetches[3] - 1);
     const at = (op: string, from = 0) => fetches[2] + 1 + window.indexOf(op, from);
@@ -110,7 +105,7 @@ describe('the daily review in budget', () => {
     expect(new Set(kills).size).toBe(kills.length);
     for (const k of kills) {
       const rt = fromBacklog();
-      const runs = await reviewUntilDone(rt, (i) => slowModel(rt, i === 0 ? { killAtCall: k } : {}));
+      const runs = await reviewUntilDone(rt, (i) => noted(i === 0 ? { killAtCall: k } : {}));
       const where = `killed at call ${k} (${ops[k - 1]})`;
       expect(runs[0].killed, where).toBe(true);
       noneFailed(runs.slice(1));
@@ -120,15 +115,15 @@ describe('the daily review in budget', () => {
 
   it('a daily run beside the one still holding the review leaves the work to it', async () => {
     const rt = fromBacklog();
-    const killed = await rt.run('dailyReview', [], slowModel(rt, { kind: 'trigger', killAtCall: 400 }));
+    const killed = await rt.run('dailyReview', [], noted({ kind: 'trigger', killAtCall: 400 }));
     expect(killed.killed).toBe(true);
     const done = tabRows(rt, 'outcomes').length;
     expect(done).toBeGreaterThan(0);
     // The killed run's lease has not run out: a second daily run reviews nothing, and writes nothing twice.
-    const second = ok(await rt.run('dailyReview', [], slowModel(rt, { kind: 'trigger' })));
+    const second = ok(await rt.run('dailyReview', [], noted({ kind: 'trigger' })));
     expect(second).toMatchObject({ evaluated: [], left: DUE - done });
     expect(tabRows(rt, 'outcomes').length).toBe(done);
-    const runs = await continueReview(rt, () => slowModel(rt));
+    const runs = await continueReview(rt, () => noted());
     noneFailed(runs);
     await reviewedOnce(rt);
   }, 300_000);
@@ -138,7 +133,7 @@ describe('the daily review in budget', () => {
     const busy = server.requests.length + 4;
     server.plan = (_req, i) => (i === busy ? { status: 429, retryAfter: 900 } : {});
     try {
-      const daily = await rt.run('dailyReview', [], slowModel(rt, { kind: 'trigger' }));
+      const daily = await rt.run('dailyReview', [], noted({ kind: 'trigger' }));
       const report = ok(daily);
       expect(report.evaluated.length).toBe(4);
       expect(report.left).toBe(DUE - 4);
@@ -149,8 +144,8 @@ describe('the daily review in budget', () => {
       expect((item.available_at as Date).getTime()).toBe(Math.floor(report.retry_at / 1000) * 1000);
       // A tick before the back-off is over leaves it alone.
       rt.clock.advance(300_000);
-      expect(ok(await rt.run('tick', [], slowModel(rt, { kind: 'trigger' }))).tasks).not.toContain('review.run');
-      const runs = await continueReview(rt, () => slowModel(rt));
+      expect(ok(await rt.run('tick', [], noted({ kind: 'trigger' }))).tasks).not.toContain('review.run');
+      const runs = await continueReview(rt, () => noted());
       noneFailed(runs);
       await reviewedOnce(rt);
     } finally {
