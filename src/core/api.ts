@@ -1,6 +1,7 @@
 // The web API's envelope: roles, path patterns, the token list, and the JSON error format of SPEC §11.
 import { z } from 'zod';
 import {
+  BusyError,
   ConfigError,
   ConflictError,
   ForbiddenError,
@@ -135,6 +136,7 @@ export function errorToApi(e: unknown): ApiError {
   if (e instanceof TooLargeError) return apiError(413, e.code, e.message);
   if (e instanceof RateLimitError)
     return apiError(429, e.code, e.message, { retry_after_seconds: e.retryAfterSeconds });
+  if (e instanceof BusyError) return apiError(503, e.code, e.message, { retry_after_seconds: e.retryAfterSeconds });
   if (e instanceof ConfigError) return apiError(500, e.code, e.message, e.key ? { key: e.key } : undefined);
   if (e instanceof KaigiError) return apiError(500, e.code, e.message);
   const message = e instanceof Error ? e.message : String(e);

@@ -81,6 +81,17 @@ export class StateError extends KaigiError {
   }
 }
 
+// The script lock could not be had in time: another execution (a tick's commit, a burst of calls) held it. Nothing
+// was done; the caller may try again (the web API answers 503 with retry_after_seconds).
+export class BusyError extends StateError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 5,
+  ) {
+    super(message, 'lock_timeout');
+  }
+}
+
 // Work that cannot finish in this execution and goes back to the queue, not before `retryAt`.
 export class RequeueError extends KaigiError {
   constructor(

@@ -3,6 +3,7 @@ import { APPEND_TABS, AUDITED_TABS, rowsOf, tabByKey, type TabKey } from '../../
 import { GENESIS, type ChainHead } from '../../core/audit.js';
 import { canonical, parsePointer, type Pointer } from '../../core/cells.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
+import { BusyError } from '../../core/errors.js';
 import { forgetGate } from './gate-cache.js';
 import { Commit } from './commit.js';
 import { sha256Hex } from './crypto.js';
@@ -146,7 +147,7 @@ export class Store {
   withLock<T>(fn: (state: StoreState) => T, timeoutMs = 30000): T {
     const lock = LockService.getScriptLock();
     if (!lock.tryLock(timeoutMs))
-      throw new StoreError('Kaigi is busy: another execution held the lock for too long. Try again.', 'lock_timeout');
+      throw new BusyError('Kaigi is busy: another execution held the lock for too long. Try again.');
     try {
       let state = this.readState();
       const upgrading = state.layout !== TAB_LAYOUT;
