@@ -8,6 +8,8 @@ export interface ChaosResult {
   kills: number;
   calls_per_tick: number;
   write_batching: true;
+  // Every call took its modelled time (runtime/host/time-model.ts), always on.
+  time_model: true;
   lost_writes_total: number;
   lost_rows: number;
   duplicated_rows: number;
@@ -79,6 +81,7 @@ export async function chaosBench(startAt: number): Promise<ChaosResult> {
       kills: 0,
       calls_per_tick: calls,
       write_batching: true,
+      time_model: true,
       lost_writes_total: 0,
       lost_rows: 0,
       duplicated_rows: 0,
