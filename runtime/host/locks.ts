@@ -22,7 +22,8 @@ export class LockManager {
   // When each lock was last released, on the releasing execution's clock.
   private readonly freeAt = new Map<string, number>();
   // Every grant is recorded so tests can check that holders never overlapped.
-  readonly history: { key: string; exec: number; event: 'acquire' | 'release'; at: number }[] = [];
+  // `at` is real time; `clock` the execution's own (time-model.ts), where holds have their Apps Script length.
+  readonly history: { key: string; exec: number; event: 'acquire' | 'release'; at: number; clock: number }[] = [];
 
   acquire(key: string, exec: number, timeoutMs: number, clock: ExecClock): Promise<boolean> {
     const holder = this.holders.get(key);
@@ -60,13 +61,13 @@ export class LockManager {
       return false;
     }
     clock.waitUntil(free);
-    this.grant(key, exec);
+    this.grant(key, exec, clock);
     return true;
   }
 
-  private grant(key: string, exec: number): void {
+  private grant(key: string, exec: number, clock: ExecClock): void {
     this.holders.set(key, exec);
-    this.history.push({ key, exec, event: 'acquire', at: Date.now() });
+    this.history.push({ key, exec, event: 'acquire', at: Date.now(), clock: clock.now() });
   }
 
   holds(key: string, exec: number): boolean {
@@ -92,7 +93,7 @@ export class LockManager {
     this.holders.delete(key);
     const at = Math.max(this.freeAt.get(key) ?? Number.NEGATIVE_INFINITY, clock.now());
     this.freeAt.set(key, at);
-    this.history.push({ key, exec, event: 'release', at: Date.now() });
+    this.history.push({ key, exec, event: 'release', at: Date.now(), clock: at });
     const list = this.waiters.get(key) ?? [];
     for (let next = list.shift(); next; next = list.shift()) {
       clearTimeout(next.timer);
@@ -103,7 +104,7 @@ export class LockManager {
         continue;
       }
       next.clock.waitUntil(at);
-      this.grant(key, next.exec);
+      this.grant(key, next.exec, next.clock);
       next.resolve(true);
       return;
     }

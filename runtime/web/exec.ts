@@ -40,11 +40,25 @@ function redirect(res: ServerResponse, location: string): void {
   sendText(res, 302, 'text/html', body);
 }
 
+// The preview runs on real time, but an execution's service calls take their time on its own, modelled clock
+// (runtime/host/time-model.ts). A request is answered when the wall clock reaches the execution's end, as Apps
+// Script would answer it: a client that waits for each answer then sends no faster than it could to Google, and a
+// lock its calls held is not asked for again before the holder's modelled release.
+async function answerAtItsEnd(reply: EchoBody & { result?: { endedAt: number } }, now: () => number): Promise<void> {
+  const lag = (reply.result?.endedAt ?? 0) - now();
+  if (lag > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(lag, MAX_PACE_MS)));
+}
+
+// No answer waits longer than Apps Script's own execution limit.
+const MAX_PACE_MS = 6 * 60_000;
+
 export function execRoute(d: ExecDeps): HttpRoute {
   // An execution the runtime would not start (30 at once already) is an error page, as Apps Script shows one.
   const outcome = async (start: () => Promise<EchoBody>): Promise<EchoBody> => {
     try {
-      return await d.track(start());
+      const reply = await d.track(start());
+      await answerAtItsEnd(reply, () => d.rt.clock.now());
+      return reply;
     } catch (e) {
       d.log(`an execution did not start: ${(e as Error).message}`);
       return webResponse(false, undefined, { name: 'Error', message: (e as Error).message });

@@ -67,6 +67,8 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+// Each answer comes when the wall clock reaches the execution's end on Apps Script's modelled clock (about 1–2 s a
+// call: runtime/web/exec.ts), so the tests that make many calls have minutes.
 describe('the REST API on kaigi serve', () => {
   it('lets each role call exactly the routes of its role table', async () => {
     const status = await get('/status', tokens.viewer);
@@ -98,7 +100,7 @@ describe('the REST API on kaigi serve', () => {
             error: { code: 'forbidden' },
           });
       }
-  });
+  }, 300_000);
 
   it('answers 401, 400 naming the field, 413 and 429 in SPEC §11’s format', async () => {
     expect(await get('/status', null)).toMatchObject({ status: 401, error: { code: 'unauthorized' } });
@@ -119,7 +121,7 @@ describe('the REST API on kaigi serve', () => {
     expect(answers[60]).toBe(429);
     // Another client is not slowed by it.
     expect((await get('/status', tokens.viewer)).status).toBe(200);
-  });
+  }, 300_000);
 
   it('starts a discussion once per idempotency key, runs it to DECIDED on the real clock, and takes a result report', async () => {
     const trigger = {
