@@ -6,15 +6,14 @@ import { props } from '../adapters/gas/services.js';
 import {
   addHold,
   admitSpend,
+  type BudgetLimits,
   budgetLimits,
   charge,
   compactSpend,
   holderOf,
   mayStillSpend,
-  poolSpent,
   type Spend,
   spendOf,
-  spentBy,
 } from '../core/api-budget.js';
 import type { Message } from '../core/messages.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
@@ -75,14 +74,8 @@ export function chargeDiscussion(council: Council, discussion: string, messages:
   return () => writeSpend(next);
 }
 
-// What GET /status shows of the caller's budget.
-export function clientBudget(council: Council, client: string) {
-  const spend = readSpend(council);
-  const limits = budgetLimits(council.settings());
-  return {
-    client_tokens: spentBy(spend, client),
-    client_token_limit: limits.client,
-    api_tokens: poolSpent(spend),
-    api_token_limit: limits.pool,
-  };
+// The ledger and limits GET /status shows a caller's budget from (src/core/api-budget.ts budgetView); its cached copy
+// keeps them, so each caller's share is worked out from the copy.
+export function budgetLedger(council: Council): { spend: Spend; limits: BudgetLimits } {
+  return { spend: readSpend(council), limits: budgetLimits(council.settings()) };
 }

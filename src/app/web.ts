@@ -5,6 +5,7 @@ import { scriptZone } from '../adapters/gas/records.js';
 import { jsonOutput } from '../adapters/gas/services.js';
 import { openBound } from '../adapters/gas/spreadsheet.js';
 import { Store } from '../adapters/gas/store.js';
+import { withPropertySnapshot } from '../adapters/gas/property-reads.js';
 import { countUnauthorized } from '../adapters/gas/unauthorized-cache.js';
 import { type ApiError, constantTimeEqual, type Method } from '../core/api.js';
 import { ConfigError } from '../core/errors.js';
@@ -86,23 +87,26 @@ export function handleWeb(
   const contents = method === 'POST' ? (e as GoogleAppsScript.Events.DoPost).postData?.contents : undefined;
   let hash = '';
   let done: CallInfo = { client: '', call: `${method} (no route)`, status: 500, code: 'internal' };
-  const answer = routeRequest(
-    { method, parameter: e.parameter as Record<string, string>, contents },
-    {
-      operations: OPERATIONS,
-      authenticate: (token) => {
-        const found = authenticate(token);
-        hash = found ? found.hash : '';
-        return found ? found.caller : null;
+  // Every Script Property the call reads before it takes the lock or writes one, in one read (property-reads.ts).
+  const answer = withPropertySnapshot(() =>
+    routeRequest(
+      { method, parameter: e.parameter as Record<string, string>, contents },
+      {
+        operations: OPERATIONS,
+        authenticate: (token) => {
+          const found = authenticate(token);
+          hash = found ? found.hash : '';
+          return found ? found.caller : null;
+        },
+        maxBodyBytes: () => gate().max_body_bytes,
+        admit: () => admitCall(hash, gate().rate_limit_per_minute),
+        onError: tellConfigProblem,
+        mcp: mcpHandler(tellConfigProblem),
+        onDone: (info) => {
+          done = info;
+        },
       },
-      maxBodyBytes: () => gate().max_body_bytes,
-      admit: () => admitCall(hash, gate().rate_limit_per_minute),
-      onError: tellConfigProblem,
-      mcp: mcpHandler(tellConfigProblem),
-      onDone: (info) => {
-        done = info;
-      },
-    },
+    ),
   );
   logCall(answer, done, started);
   return jsonOutput(answer);
