@@ -19,6 +19,8 @@ export interface Gate {
   tokens: TokenRecord[];
   max_body_bytes: number;
   rate_limit_per_minute: number;
+  // API Log rows that may wait in the inbox before a call appends them itself (Settings api.log_waiting_rows).
+  log_waiting_rows: number;
   // How long GET /status may answer from its cached copy (Settings api.status_max_age_seconds).
   status_max_age_s: number;
 }
@@ -39,6 +41,7 @@ function isGate(v: unknown): v is Gate {
     typeof g.set_up === 'boolean' &&
     Array.isArray(g.tokens) &&
     typeof g.max_body_bytes === 'number' &&
+    typeof g.log_waiting_rows === 'number' &&
     typeof g.status_max_age_s === 'number'
   );
 }
@@ -64,6 +67,7 @@ export function gate(): Gate {
     tokens,
     max_body_bytes: s.number('api.max_body_bytes'),
     rate_limit_per_minute: s.number('api.rate_limit_per_minute'),
+    log_waiting_rows: s.number('api.log_waiting_rows'),
     status_max_age_s: s.number('api.status_max_age_seconds'),
   };
   writeGate(JSON.stringify(fresh));

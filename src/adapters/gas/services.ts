@@ -5,7 +5,8 @@ import { markChanged } from './change-stamp.js';
 import { forgetGateIfAny } from './gate-cache.js';
 import { propertiesWritten, readProperty } from './property-reads.js';
 
-// Properties whose writes change nothing GET /status or the sidebar shows: bookkeeping.
+// Properties whose writes change nothing GET /status or the sidebar shows: bookkeeping, and the API log's own
+// buffer (written by every authenticated call, which must not make every reader read again).
 const QUIET: readonly string[] = [
   PROPERTY_KEYS.nudgeAt,
   PROPERTY_KEYS.apiLogDigest,
@@ -16,7 +17,7 @@ const QUIET: readonly string[] = [
 
 // Any other write moves the change stamp (change-stamp.ts): usage, the API ledger, reviewed stats, keys, clients.
 function changed(keys: readonly string[]): void {
-  if (keys.some((k) => QUIET.indexOf(k) < 0)) markChanged();
+  if (keys.some((k) => QUIET.indexOf(k) < 0 && k.indexOf(PROPERTY_KEYS.apiLogInbox) !== 0)) markChanged();
 }
 
 export const props = {
