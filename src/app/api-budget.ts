@@ -47,9 +47,17 @@ export function checkClientBudget(council: Council, client: string, tokens: numb
   admitSpend(readSpend(council), client, tokens, budgetLimits(council.settings()));
 }
 
-// Under the same lock, once the discussion is queued: it holds its forecast.
-export function holdDiscussion(council: Council, discussion: string, client: string, tokens: number): void {
-  writeSpend(addHold(readSpend(council), discussion, client, tokens));
+// A start's check and hold (src/app/api-tasks.ts), under the one lock: `check` as checkClientBudget, and `hold`, once
+// the discussion is queued, holds its forecast — on the ledger `check` read, so a start reads the property once.
+export function startBudget(council: Council, client: string, tokens: number) {
+  let read: Spend | null = null;
+  return {
+    check: () => {
+      read = readSpend(council);
+      admitSpend(read, client, tokens, budgetLimits(council.settings()));
+    },
+    hold: (discussion: string) => writeSpend(addHold(read ?? readSpend(council), discussion, client, tokens)),
+  };
 }
 
 // Whether a room answer for this client may still ask a model (else the rules answer, at no cost).
