@@ -154,12 +154,14 @@ export const getStatus = defineOperation({
   // is answered from its cached copy while nothing was committed since it was taken and it is younger than
   // api.status_max_age_seconds; otherwise it is read with every Script Property in one call, and the copy renewed.
   handler: ({ roomName }, ctx) => {
-    if (roomName)
+    const g = gate();
+    // One room, or not set up (apiCouncil answers 409): read in full.
+    if (roomName || !g.set_up)
       return forCaller(
         withPropertySnapshot(() => sharedStatus(apiCouncil(), roomName)),
         ctx.caller,
       );
-    const maxAge = gate().status_max_age_s;
+    const maxAge = g.status_max_age_s;
     const seen = cachedStatus(maxAge);
     if (seen.shared) return forCaller(seen.shared, ctx.caller);
     const tag = tagForRead(seen.stamp);
