@@ -6,15 +6,14 @@ import { props } from '../adapters/gas/services.js';
 import {
   addHold,
   admitSpend,
+  type BudgetLimits,
   budgetLimits,
   charge,
   compactSpend,
   holderOf,
   mayStillSpend,
-  poolSpent,
   type Spend,
   spendOf,
-  spentBy,
 } from '../core/api-budget.js';
 import type { Message } from '../core/messages.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
@@ -48,9 +47,17 @@ export function checkClientBudget(council: Council, client: string, tokens: numb
   admitSpend(readSpend(council), client, tokens, budgetLimits(council.settings()));
 }
 
-// Under the same lock, once the discussion is queued: it holds its forecast.
-export function holdDiscussion(council: Council, discussion: string, client: string, tokens: number): void {
-  writeSpend(addHold(readSpend(council), discussion, client, tokens));
+// A start's check and hold (src/app/api-tasks.ts), under the one lock: `check` as checkClientBudget, and `hold`, once
+// the discussion is queued, holds its forecast — on the ledger `check` read, so a start reads the property once.
+export function startBudget(council: Council, client: string, tokens: number) {
+  let read: Spend | null = null;
+  return {
+    check: () => {
+      read = readSpend(council);
+      admitSpend(read, client, tokens, budgetLimits(council.settings()));
+    },
+    hold: (discussion: string) => writeSpend(addHold(read ?? readSpend(council), discussion, client, tokens)),
+  };
 }
 
 // Whether a room answer for this client may still ask a model (else the rules answer, at no cost).
@@ -75,14 +82,8 @@ export function chargeDiscussion(council: Council, discussion: string, messages:
   return () => writeSpend(next);
 }
 
-// What GET /status shows of the caller's budget.
-export function clientBudget(council: Council, client: string) {
-  const spend = readSpend(council);
-  const limits = budgetLimits(council.settings());
-  return {
-    client_tokens: spentBy(spend, client),
-    client_token_limit: limits.client,
-    api_tokens: poolSpent(spend),
-    api_token_limit: limits.pool,
-  };
+// The ledger and limits GET /status shows a caller's budget from (src/core/api-budget.ts budgetView); its cached copy
+// keeps them, so each caller's share is worked out from the copy.
+export function budgetLedger(council: Council): { spend: Spend; limits: BudgetLimits } {
+  return { spend: readSpend(council), limits: budgetLimits(council.settings()) };
 }

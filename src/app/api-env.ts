@@ -19,6 +19,10 @@ export interface Gate {
   tokens: TokenRecord[];
   max_body_bytes: number;
   rate_limit_per_minute: number;
+  // API Log rows that may wait in the inbox before a call appends them itself (Settings api.log_waiting_rows).
+  log_waiting_rows: number;
+  // How long GET /status may answer from its cached copy (Settings api.status_max_age_seconds).
+  status_max_age_s: number;
 }
 
 let current: Council | null = null;
@@ -32,7 +36,14 @@ export function beginApiCall(): void {
 
 function isGate(v: unknown): v is Gate {
   const g = v as Gate;
-  return !!g && typeof g.set_up === 'boolean' && Array.isArray(g.tokens) && typeof g.max_body_bytes === 'number';
+  return (
+    !!g &&
+    typeof g.set_up === 'boolean' &&
+    Array.isArray(g.tokens) &&
+    typeof g.max_body_bytes === 'number' &&
+    typeof g.log_waiting_rows === 'number' &&
+    typeof g.status_max_age_s === 'number'
+  );
 }
 
 // The gate: the cache's copy, or read once from the properties and Settings and cached again. A token list that
@@ -56,6 +67,8 @@ export function gate(): Gate {
     tokens,
     max_body_bytes: s.number('api.max_body_bytes'),
     rate_limit_per_minute: s.number('api.rate_limit_per_minute'),
+    log_waiting_rows: s.number('api.log_waiting_rows'),
+    status_max_age_s: s.number('api.status_max_age_seconds'),
   };
   writeGate(JSON.stringify(fresh));
   return (gateOfCall = fresh);

@@ -84,12 +84,17 @@ export function sidebarData(council: Council, filter: { status?: string } = {}):
         outcomes: st ? st.n : 0,
       };
     });
+  const activity = present('queue') ? queueActivity(council.store) : { busy: false, queued: [] };
+  // Discussions waiting to open come first (they are the newest), unless the log already has them or a status is
+  // asked for.
+  const logged = discussions.map((d) => d.id);
+  const queued = status ? [] : activity.queued.filter((q) => logged.indexOf(q.id) < 0).reverse();
   return {
     tabs,
     agents,
     deliberation: deliberationOf(props.json<Partial<FlipStats> | null>(PROPERTY_KEYS.flipStats, null)),
-    discussions: discussions.reverse(),
-    busy: present('queue') ? queueActivity(council.store).busy : false,
+    discussions: queued.concat(discussions.reverse()),
+    busy: activity.busy,
     inbox_unread: present('inbox') ? unreadCount(council) : 0,
   };
 }

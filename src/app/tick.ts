@@ -4,11 +4,12 @@ import { effectiveUserEmail } from '../adapters/gas/services.js';
 import { openBound } from '../adapters/gas/spreadsheet.js';
 import { parseState } from '../adapters/gas/store-format.js';
 import { allScriptProperties, removeWorkerTriggers } from '../adapters/gas/triggers.js';
+import { anyWaiting } from '../core/api-log-inbox.js';
 import { RequeueError } from '../core/errors.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
 import type { QueueItem } from '../core/queue.js';
 import { parseClaim } from '../core/trigger-plan.js';
-import { writeApiLog } from './api-log.js';
+import { drainApiLog } from './api-log.js';
 import { Council } from './council.js';
 import { dashboardDueAt, refreshDueDashboard } from './dashboard.js';
 import { tellSettingProblems, unknownTaskNotice } from './notices.js';
@@ -56,7 +57,9 @@ export function runTick(): TickReport {
   retireIfNotOwner(props[PROPERTY_KEYS.workers]);
   const due = dashboardDueAt(props);
   const dashboardDue = due !== null && due <= Date.now();
-  if (queueIsIdle(props[PROPERTY_KEYS.state]) && !dashboardDue)
+  // API Log rows that authenticated calls left in the inbox are work too: the same read shows them.
+  const logWaiting = anyWaiting(props, PROPERTY_KEYS.apiLogInbox);
+  if (queueIsIdle(props[PROPERTY_KEYS.state]) && !dashboardDue && !logWaiting)
     return { ran: true, processed: 0, failed: 0, reason: 'idle', tasks: [], dashboard: false };
   const council = new Council(openBound(), scriptZone());
   const deadline = Date.now() + council.settings().number('queue.tick_budget_seconds') * 1000;
@@ -99,9 +102,9 @@ export function runTick(): TickReport {
   if (dashboard) refreshDueDashboard(council, due as number);
   // Settings rows that fell back to their defaults, told once each, after the work so a notice never delays it.
   tellSettingProblems(council.store, council.settings());
-  // The per-minute summaries of refused web API calls no authenticated call has written yet (an idle tick stays
-  // at one property read, so they wait for a tick with work or the next authenticated call).
-  writeApiLog(council.store, null, { digestRows: council.settings().number('api.log_digest_rows'), digestAll: true });
+  // The rows authenticated web API calls left in the inbox, in as many drains as they take, with the per-minute
+  // summaries of refused calls (an idle tick stays at one property read, so those wait for a tick with work).
+  drainApiLog(council.store, council.settings().number('api.log_digest_rows'), () => Date.now() < deadline);
   return {
     ran: true,
     processed,

@@ -1,14 +1,17 @@
 // doGet/doPost: the router over the route registry, with the token list and limits from the cached gate
-// (api-env.ts), a row in the API log per authenticated call, a CacheService count per refused one, and JSON answers.
+// (api-env.ts), an API log row per authenticated call (left in the inbox for a tick to append), a CacheService count
+// per refused one, and JSON answers.
 import { sha256Hex } from '../adapters/gas/crypto.js';
 import { scriptZone } from '../adapters/gas/records.js';
 import { jsonOutput } from '../adapters/gas/services.js';
 import { openBound } from '../adapters/gas/spreadsheet.js';
 import { Store } from '../adapters/gas/store.js';
+import { leaveRow } from '../adapters/gas/api-log-inbox.js';
+import { withPropertySnapshot } from '../adapters/gas/property-reads.js';
 import { countUnauthorized } from '../adapters/gas/unauthorized-cache.js';
 import { type ApiError, constantTimeEqual, type Method } from '../core/api.js';
 import { ConfigError } from '../core/errors.js';
-import { apiCouncil, beginApiCall, gate, isSetUp } from './api-env.js';
+import { apiCouncil, apiSettings, beginApiCall, gate, isSetUp } from './api-env.js';
 import { admitCall } from './api-limits.js';
 import { writeApiLog } from './api-log.js';
 import { mcpHandler } from './mcp/index.js';
@@ -42,24 +45,31 @@ function tellConfigProblem(e: unknown, answer: ApiError): void {
   }
 }
 
-// The call's row in the API log. Before set-up there is no tab to write to. A row that cannot be written is told
-// to a person once (the call itself is done, so its answer stands), and the answer says it was not logged.
+// The call's row in the API log. Before set-up there is no tab to write to. The row waits in the inbox (one Script
+// Property of its own, no lock, no Sheets call) for the next tick; the call that finds more than
+// api.log_waiting_rows waiting appends them itself, under the lock. A row the inbox refused is appended at once, as
+// every row was before the inbox; a row that cannot be written at all is told to a person once (the call itself is
+// done, so its answer stands), and the answer says it was not logged.
 // A call whose token was missing or bad (no client) is only counted, per minute and route or tool, in
-// CacheService: no row, no lock, no property; its minute's summary row is written later with another call's row
-// or by the tick (api-log.ts).
+// CacheService: no row, no lock, no property; its minute's summary row is written later by a drain (api-log.ts).
 function logCall(answer: Body | ApiError, info: CallInfo, started: number): void {
   if (!info.client) {
     countUnauthorized(info.call, started);
     return;
   }
   if (!isSetUp()) return;
+  const entry = { time: started, ...info, ms: Date.now() - started };
   try {
-    const council = apiCouncil();
-    writeApiLog(
-      council.store,
-      { time: started, ...info, ms: Date.now() - started },
-      { digestRows: council.settings().number('api.log_digest_rows') },
-    );
+    let waiting: number;
+    try {
+      waiting = leaveRow(entry);
+    } catch (inboxError) {
+      writeApiLog(apiCouncil().store, entry, { digestRows: apiSettings().number('api.log_digest_rows') });
+      (answer as Body).api_log = `appended at once: the inbox refused the row (${(inboxError as Error).message})`;
+      return;
+    }
+    if (waiting >= gate().log_waiting_rows)
+      writeApiLog(apiCouncil().store, null, { digestRows: apiSettings().number('api.log_digest_rows'), drain: true });
   } catch (e) {
     const why = (e as Error).message;
     const out = answer as Body;
@@ -86,23 +96,26 @@ export function handleWeb(
   const contents = method === 'POST' ? (e as GoogleAppsScript.Events.DoPost).postData?.contents : undefined;
   let hash = '';
   let done: CallInfo = { client: '', call: `${method} (no route)`, status: 500, code: 'internal' };
-  const answer = routeRequest(
-    { method, parameter: e.parameter as Record<string, string>, contents },
-    {
-      operations: OPERATIONS,
-      authenticate: (token) => {
-        const found = authenticate(token);
-        hash = found ? found.hash : '';
-        return found ? found.caller : null;
+  // Every Script Property the call reads before it takes the lock or writes one, in one read (property-reads.ts).
+  const answer = withPropertySnapshot(() =>
+    routeRequest(
+      { method, parameter: e.parameter as Record<string, string>, contents },
+      {
+        operations: OPERATIONS,
+        authenticate: (token) => {
+          const found = authenticate(token);
+          hash = found ? found.hash : '';
+          return found ? found.caller : null;
+        },
+        maxBodyBytes: () => gate().max_body_bytes,
+        admit: () => admitCall(hash, gate().rate_limit_per_minute),
+        onError: tellConfigProblem,
+        mcp: mcpHandler(tellConfigProblem),
+        onDone: (info) => {
+          done = info;
+        },
       },
-      maxBodyBytes: () => gate().max_body_bytes,
-      admit: () => admitCall(hash, gate().rate_limit_per_minute),
-      onError: tellConfigProblem,
-      mcp: mcpHandler(tellConfigProblem),
-      onDone: (info) => {
-        done = info;
-      },
-    },
+    ),
   );
   logCall(answer, done, started);
   return jsonOutput(answer);

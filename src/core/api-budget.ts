@@ -62,6 +62,16 @@ export function poolSpent(spend: Spend): number {
   return spend.clients.reduce((a, [, n]) => a + n, 0) + spend.holds.reduce((a, [, , n]) => a + n, 0);
 }
 
+// What GET /status shows of a client's budget: its spend and limit, and all clients' together.
+export function budgetView(spend: Spend, limits: BudgetLimits, client: string) {
+  return {
+    client_tokens: spentBy(spend, client),
+    client_token_limit: limits.client,
+    api_tokens: poolSpent(spend),
+    api_token_limit: limits.pool,
+  };
+}
+
 // Whether a call that would add `tokens` may start: throws 429 budget_exceeded naming the limit it would pass.
 export function admitSpend(spend: Spend, client: string, tokens: number, limits: BudgetLimits): void {
   const mine = spentBy(spend, client);

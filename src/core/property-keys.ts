@@ -29,6 +29,9 @@ export const PROPERTY_KEYS = {
   apiSpend: 'KAIGI_API_SPEND',
   // The last API Log row inside an audited batch: { through } (src/app/api-log.ts).
   apiLogDigest: 'KAIGI_API_LOG_DIGEST',
+  // The start of the keys that hold one authenticated API call's log row each until a tick appends them to the API
+  // Log (src/adapters/gas/api-log-inbox.ts): KAIGI_APILOG_Q_<time>_<random>.
+  apiLogInbox: 'KAIGI_APILOG_Q_',
   // Who owns Kaigi's workers (its installable triggers, which belong to the account that made them), since when,
   // and the backstop interval they were installed with: { owner, claimed_at, backstop_minutes } (trigger-plan.ts).
   workers: 'KAIGI_WORKERS',

@@ -228,6 +228,18 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   ),
   s('api.log_retention_days', 90, 'integer', 'Days before API Log rows move to the archive, by whole batch; 0: never'),
   s(
+    'api.log_waiting_rows',
+    100,
+    'integer',
+    'API Log rows that may wait for a tick; the call that finds more appends them itself, under the lock',
+  ),
+  s(
+    'api.status_max_age_seconds',
+    30,
+    'integer',
+    'Longest GET /status answers from its cached copy when nothing was committed since (queue leases, room presence)',
+  ),
+  s(
     'budget.reserve_share',
     0.5,
     'number',

@@ -1,8 +1,10 @@
-// Entry points the sidebar reads through google.script.run: the discussions list and one discussion's view.
+// Entry points the sidebar reads through google.script.run: the discussions list, one discussion's view, and the
+// live poll that reads them only when something changed.
 import { scriptZone } from '../adapters/gas/records.js';
 import { openBound } from '../adapters/gas/spreadsheet.js';
 import { Council } from '../app/council.js';
 import { discussionView, sidebarData, type DiscussionView, type SidebarData } from '../app/sidebar.js';
+import { type PollRequest, type SidebarPoll, sidebarPoll } from '../app/sidebar-poll.js';
 
 export function getSidebarData(filter?: { status?: string }): SidebarData {
   return sidebarData(new Council(openBound(), scriptZone()), filter ?? {});
@@ -10,4 +12,9 @@ export function getSidebarData(filter?: { status?: string }): SidebarData {
 
 export function getDiscussion(id: string): DiscussionView {
   return discussionView(new Council(openBound(), scriptZone()), String(id));
+}
+
+// A read like the two above, open to every editor: nothing when the change stamp is the one the page holds.
+export function pollSidebar(req?: PollRequest): SidebarPoll {
+  return sidebarPoll(req ?? {}, () => new Council(openBound(), scriptZone()));
 }

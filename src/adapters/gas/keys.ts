@@ -1,5 +1,7 @@
 // API keys in Script Properties: written by the settings dialog, never returned to a client.
 import { findVendor, registry } from '../../core/providers/vendor-registry.js';
+import { markChanged } from './change-stamp.js';
+import { propertiesWritten } from './property-reads.js';
 import type { Store } from './store.js';
 
 // The Script Property of a registered vendor's key (embeddings reuse the chat vendors' keys).
@@ -20,8 +22,11 @@ export function saveKey(store: Store, provider: string, key: string, by: string)
     c.audit({ actor: by, event: key ? 'api_key_set' : 'api_key_removed', tab: '', row_key: vendor, payload: {} });
     c.run(new Date().toISOString());
     const props = PropertiesService.getScriptProperties();
+    propertiesWritten();
     if (key) props.setProperty(name, key);
     else props.deleteProperty(name);
+    // An agent's model with or without its key is what GET /status shows as in error or not.
+    markChanged();
   });
 }
 

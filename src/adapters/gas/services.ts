@@ -1,25 +1,47 @@
 // The small Apps Script services the use cases need, so src/app never names a service itself.
+import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import { checkPropertySizes } from '../../core/property-size.js';
+import { markChanged } from './change-stamp.js';
 import { forgetGateIfAny } from './gate-cache.js';
+import { propertiesWritten, readProperty } from './property-reads.js';
+
+// Properties whose writes change nothing GET /status or the sidebar shows: bookkeeping, and the API log's own
+// buffer (written by every authenticated call, which must not make every reader read again).
+const QUIET: readonly string[] = [
+  PROPERTY_KEYS.nudgeAt,
+  PROPERTY_KEYS.apiLogDigest,
+  PROPERTY_KEYS.dashboardDue,
+  PROPERTY_KEYS.dashboardCharts,
+  PROPERTY_KEYS.archive,
+];
+
+// Any other write moves the change stamp (change-stamp.ts): usage, the API ledger, reviewed stats, keys, clients.
+function changed(keys: readonly string[]): void {
+  if (keys.some((k) => QUIET.indexOf(k) < 0 && k.indexOf(PROPERTY_KEYS.apiLogInbox) !== 0)) markChanged();
+}
 
 export const props = {
   get(key: string): string | null {
-    return PropertiesService.getScriptProperties().getProperty(key);
+    return readProperty(key);
   },
   json<T>(key: string, fallback: T): T {
-    const raw = PropertiesService.getScriptProperties().getProperty(key);
+    const raw = readProperty(key);
     return raw ? (JSON.parse(raw) as T) : fallback;
   },
   // A write to the token list or the spreadsheet id also drops the web API's cached gate (gate-cache.ts). A value
   // that would not fit in a property (8,000 B) is refused with Kaigi's own message, and none of `values` is written.
   set(values: Record<string, string>): void {
     checkPropertySizes(values);
+    propertiesWritten();
     PropertiesService.getScriptProperties().setProperties(values);
     forgetGateIfAny(Object.keys(values));
+    changed(Object.keys(values));
   },
   remove(key: string): void {
+    propertiesWritten();
     PropertiesService.getScriptProperties().deleteProperty(key);
     forgetGateIfAny([key]);
+    changed([key]);
   },
 };
 

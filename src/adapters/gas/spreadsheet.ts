@@ -1,14 +1,21 @@
 // The bound spreadsheet: active in triggers and the UI; opened by its stored id in a web app; its time zone.
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
+import { readProperty } from './property-reads.js';
 
 export const SPREADSHEET_ID_PROPERTY = PROPERTY_KEYS.spreadsheetId;
+
+// Opened by id once per execution: the id of the spreadsheet a script is bound to never changes, and each open
+// would read its property again.
+let openedById: GoogleAppsScript.Spreadsheet.Spreadsheet | null = null;
 
 export function openBound(): GoogleAppsScript.Spreadsheet.Spreadsheet {
   const active = SpreadsheetApp.getActiveSpreadsheet();
   if (active) return active;
-  const id = PropertiesService.getScriptProperties().getProperty(SPREADSHEET_ID_PROPERTY);
+  if (openedById) return openedById;
+  const id = readProperty(SPREADSHEET_ID_PROPERTY);
   if (!id) throw new Error('Kaigi has not been set up in its spreadsheet yet: run Kaigi → Set up / repair.');
-  return SpreadsheetApp.openById(id);
+  openedById = SpreadsheetApp.openById(id);
+  return openedById;
 }
 
 // ---- time zone ----------------------------------------------------------------------------

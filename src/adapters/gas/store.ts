@@ -4,7 +4,9 @@ import { GENESIS, type ChainHead } from '../../core/audit.js';
 import { canonical, parsePointer, type Pointer } from '../../core/cells.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import { BusyError } from '../../core/errors.js';
+import { markChanged } from './change-stamp.js';
 import { forgetGate } from './gate-cache.js';
+import { propertiesWritten, readProperty } from './property-reads.js';
 import { Commit } from './commit.js';
 import { sha256Hex } from './crypto.js';
 import {
@@ -46,10 +48,17 @@ const OVERFLOW = rowsOf('overflow');
 
 // Settings, Agents or Prompts changed: the configuration cache's entries and the web API's gate (its limits) go.
 export function bumpConfigVersion(): void {
+  propertiesWritten();
   const props = PropertiesService.getScriptProperties();
   props.setProperty(CONFIG_VERSION, String(Number(props.getProperty(CONFIG_VERSION) ?? '0') + 1));
   forgetGate();
+  markChanged();
 }
+
+// While this execution holds the script lock no other execution writes the state, so the state it last read or
+// wrote there is the state: a commit reads it three or four times, and only the first read costs a property read.
+// Kept as text, so every reader parses its own copy. Forgotten whenever a lock is released.
+const underLock: { depth: number; state: string | null } = { depth: 0, state: null };
 
 function clone<T>(v: T): T {
   return JSON.parse(JSON.stringify(v)) as T;
@@ -97,7 +106,8 @@ export class Store {
 
   // The stored state in the current format (an older one is migrated in memory and saved by the next write).
   readState(): StoreState {
-    const raw = PropertiesService.getScriptProperties().getProperty(STATE_KEY);
+    const raw = underLock.depth && underLock.state !== null ? underLock.state : readProperty(STATE_KEY);
+    if (underLock.depth && raw) underLock.state = raw;
     if (raw) return parseState(raw, STATE_KEY);
     return this.readStateFromSheets();
   }
@@ -139,8 +149,15 @@ export class Store {
     return s;
   }
 
+  // A state with no journal is a commit done (or undone): the change stamp moves, so a cached status or an idle
+  // sidebar poll reads again. A journal being written is not a change anyone can see yet.
   writeState(s: StoreState): void {
-    PropertiesService.getScriptProperties().setProperty(STATE_KEY, serializeState(s));
+    const text = serializeState(s);
+    propertiesWritten();
+    underLock.state = null;
+    PropertiesService.getScriptProperties().setProperty(STATE_KEY, text);
+    if (underLock.depth) underLock.state = text;
+    if (!s.journal) markChanged();
   }
 
   // Runs fn holding the script lock, after finishing or undoing a commit a dead execution left behind.
@@ -148,6 +165,9 @@ export class Store {
     const lock = LockService.getScriptLock();
     if (!lock.tryLock(timeoutMs))
       throw new BusyError('Kaigi is busy: another execution held the lock for too long. Try again.');
+    // What another execution committed before this one got the lock is read now, not remembered from before.
+    propertiesWritten();
+    underLock.depth++;
     try {
       let state = this.readState();
       const upgrading = state.layout !== TAB_LAYOUT;
@@ -160,6 +180,8 @@ export class Store {
       // Google's reference for Lock.releaseLock(): flush the spreadsheet's pending changes first, so the next
       // holder of the lock reads what this one wrote.
       this.flush();
+      underLock.depth--;
+      underLock.state = null;
       lock.releaseLock();
     }
   }
@@ -242,7 +264,7 @@ export class Store {
   readConfig(key: TabKey): unknown[][] {
     if (this.tabCache[key]) return this.tabCache[key];
     const cache = CacheService.getScriptCache();
-    const version = PropertiesService.getScriptProperties().getProperty(CONFIG_VERSION) ?? '0';
+    const version = readProperty(CONFIG_VERSION) ?? '0';
     const name = `kaigi:cfg:${version}:${key}`;
     const names = Array.from({ length: CONFIG_MAX_PARTS }, (_, i) => `${name}:${i}`);
     // One getAll: part 0 starts with the number of parts, and every part must still be there.

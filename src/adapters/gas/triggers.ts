@@ -1,5 +1,6 @@
 // Kaigi's triggers through ScriptApp, and the Script Property that says which account owns them.
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
+import { propertiesWritten } from './property-reads.js';
 import {
   KAIGI_HANDLERS,
   parseClaim,
@@ -74,10 +75,12 @@ export function readClaim(): WorkersClaim | null {
 }
 
 export function writeClaim(claim: WorkersClaim): void {
+  propertiesWritten();
   PropertiesService.getScriptProperties().setProperty(PROPERTY_KEYS.workers, JSON.stringify(claim));
 }
 
 export function releaseClaim(): void {
+  propertiesWritten();
   PropertiesService.getScriptProperties().deleteProperty(PROPERTY_KEYS.workers);
 }
 

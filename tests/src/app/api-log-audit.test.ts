@@ -10,6 +10,9 @@ async function logged(n: number): Promise<Runtime> {
   const rt = await council();
   const viewer = await token(rt, 'watcher', 'viewer');
   await rt.callServer('updateSetting', { key: 'api.log_digest_rows', value: 5 });
+  // Each call appends the rows waiting, its own included, as a call that finds api.log_waiting_rows waiting does:
+  // batches then close every 5 rows, as calls come (a tick's drain closes one over all it appends).
+  await rt.callServer('updateSetting', { key: 'api.log_waiting_rows', value: 1 });
   for (let i = 0; i < n; i++) await rt.doGet({ path: '/status', token: viewer });
   return rt;
 }

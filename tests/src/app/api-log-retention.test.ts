@@ -31,6 +31,9 @@ async function oldAndNew(retention?: number): Promise<{ rt: Runtime; all: string
   const rt = await council();
   const viewer = await token(rt, 'watcher', 'viewer');
   await rt.callServer('updateSetting', { key: 'api.log_digest_rows', value: 5 });
+  // Each call appends its row as it comes (a call that finds api.log_waiting_rows waiting does), so batches close
+  // every 5 rows, and old and new calls never share one.
+  await rt.callServer('updateSetting', { key: 'api.log_waiting_rows', value: 1 });
   if (retention !== undefined)
     await rt.callServer('updateSetting', { key: 'api.log_retention_days', value: retention });
   for (let i = 0; i < 11; i++) await rt.doGet({ path: '/status', token: viewer });

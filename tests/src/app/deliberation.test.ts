@@ -96,6 +96,9 @@ describe('first answers and flips, end to end', () => {
     };
     const before = await status();
     rt.scriptProperties.set({ KAIGI_FLIP_STATS: JSON.stringify(stats) });
+    // Written from outside Kaigi (the review writes it through Kaigi, which moves the change stamp): the status's
+    // cached copy shows it once api.status_max_age_seconds have passed.
+    rt.clock.advance(31_000);
     const after = await status();
     expect(after.body.deliberation).toEqual({
       ...stats,

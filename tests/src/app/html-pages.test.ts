@@ -180,31 +180,47 @@ describe('the sidebar', () => {
     discussions: [{ id: 'DISC-2026-01-15-001', status, priority: 'HIGH', target: 'U001', createdAt: '' }],
   });
 
-  it('polls while busy, doubling the wait from 2 s to 30 s, back to 2 s on a change, and stops when idle', async () => {
+  // The page's only reader: pollSidebar, answered "changed" with the list (and the open discussion's view).
+  let stamp = 0;
+  const changed = (list: unknown, view?: unknown) => ({ stamp: `s${++stamp}`, changed: true, list, view });
+
+  it('polls while busy, doubling the wait from 2 s to 30 s, back to 2 s on a change, and every 30 s when idle', async () => {
     const timers: { ms: number; fn: () => void }[] = [];
     const page = openPage(await render('sidebar', 'en'), [], timers);
     const answer = (v: unknown) => {
       const c = page.calls.shift()!;
-      expect(c.fn).toBe('getSidebarData');
+      expect(c.fn).toBe('pollSidebar');
       c.ok(v);
+      return c.args[0] as { since: string };
     };
-    answer(listOf('IN_PROGRESS', true));
+    expect(answer(changed(listOf('IN_PROGRESS', true))).since).toBe('');
     expect(page.byId('discussion-list')!.textContent).toContain('DISC-2026-01-15-001');
     const waits: number[] = [];
     for (let i = 0; i < 6; i++) {
       const t = timers.shift()!;
       waits.push(t.ms);
       t.fn();
-      answer(listOf('IN_PROGRESS', true));
+      // Nothing committed since: the server says so without reading anything; the page asks with the stamp it holds.
+      expect(answer({ stamp: `s${stamp}`, changed: false }).since).toBe(`s${stamp}`);
     }
     expect(waits).toEqual([2000, 4000, 8000, 16000, 30000, 30000]);
     timers.shift()!.fn();
-    answer(listOf('VOTING', true));
+    answer(changed(listOf('VOTING', true)));
     expect(timers.map((t) => t.ms)).toEqual([2000]);
     timers.shift()!.fn();
-    answer(listOf('DECIDED', false));
-    expect(timers).toEqual([]);
+    answer(changed(listOf('DECIDED', false)));
     expect(page.byId('live-status')!.textContent).toBe('Up to date');
+    // Idle, it still looks every 30 s: a discussion started elsewhere shows up as queued, and polling speeds up.
+    expect(timers.map((t) => t.ms)).toEqual([30000]);
+    timers.shift()!.fn();
+    answer({ stamp: `s${stamp}`, changed: false });
+    expect(timers.map((t) => t.ms)).toEqual([30000]);
+    timers.shift()!.fn();
+    const queued = { id: 'DISC-2026-01-15-002', status: 'QUEUED', priority: 'HIGH', target: 'U002', createdAt: '' };
+    const list = listOf('DECIDED', true);
+    answer(changed({ ...list, discussions: [queued, ...list.discussions] }));
+    expect(page.byId('discussion-list')!.textContent).toContain('DISC-2026-01-15-002QUEUED');
+    expect(timers.map((t) => t.ms)).toEqual([2000]);
     expect(page.calls).toEqual([]);
   });
 
@@ -230,7 +246,7 @@ describe('the sidebar', () => {
     };
     const shown = async (lang: 'ja' | 'en', d: unknown) => {
       const page = openPage(await render('sidebar', lang));
-      page.calls.shift()!.ok({ ...idle, agents: [agent], deliberation: d });
+      page.calls.shift()!.ok(changed({ ...idle, agents: [agent], deliberation: d }));
       const box = page.byId('agent-accuracy')!;
       return { box: box.children.map((c) => c.textContent), line: page.byId('council-deliberation') };
     };
@@ -257,51 +273,53 @@ describe('the sidebar', () => {
 
   it('shows a discussion with its decision first and every message as text, with named controls', async () => {
     const page = openPage(await render('sidebar', 'ja'));
-    page.calls.shift()!.ok(listOf('ESCALATED', false));
+    page.calls.shift()!.ok(changed(listOf('ESCALATED', false)));
     (
       page
         .byId('discussion-list')!
         .all()
         .find((e) => e.tagName === 'button')!.onclick as () => void
     )();
-    const [list, view] = [page.calls.shift()!, page.calls.shift()!];
-    expect(view).toMatchObject({ fn: 'getDiscussion', args: ['DISC-2026-01-15-001'] });
-    list.ok(listOf('ESCALATED', false));
+    // Opening a discussion reads in full: the list and the discussion's view in one call.
+    const poll = page.calls.shift()!;
+    expect(poll).toMatchObject({ fn: 'pollSidebar', args: [{ since: '', open: 'DISC-2026-01-15-001' }] });
     const evil = '<img src=x onerror=alert(1)>';
-    view.ok({
-      discussion_id: 'DISC-2026-01-15-001',
-      status: 'ESCALATED',
-      trigger: { type: 'kpi_decline', source: 'human', target_user_id: 'U001' },
-      busy: false,
-      phases: [{ phase: 1, messages: 1, seconds: 3, target_seconds: 30, over_target: false, state: 'done' }],
-      messages: [
-        {
-          message_id: 'MSG-1',
-          phase: 1,
-          speaker: 'analyst',
-          speaker_name_ja: '分析官',
-          speaker_name_en: 'Analyst',
-          type: 'SITUATION_REPORT',
-          type_label_ja: '状況報告',
-          type_label_en: 'Situation report',
-          brief: evil,
-          model: 'rules:default',
-          tokens: 100,
-          tokens_so_far: 100,
-          cost_so_far: 0,
-          stated: 0.8,
-          computed: 0.6,
-          fallback_level: 2,
-          error_code: 'E001',
-          note: '',
-        },
-      ],
-      decision: null,
-      summary: null,
-      orders: [],
-      estimate: { tokens: 40000, cost_usd: 0.01 },
-      spent: { tokens: 100, cost_usd: 0, by_phase: 'P1 100 tok $0.0000' },
-    });
+    poll.ok(
+      changed(listOf('ESCALATED', false), {
+        discussion_id: 'DISC-2026-01-15-001',
+        status: 'ESCALATED',
+        trigger: { type: 'kpi_decline', source: 'human', target_user_id: 'U001' },
+        busy: false,
+        phases: [{ phase: 1, messages: 1, seconds: 3, target_seconds: 30, over_target: false, state: 'done' }],
+        messages: [
+          {
+            message_id: 'MSG-1',
+            phase: 1,
+            speaker: 'analyst',
+            speaker_name_ja: '分析官',
+            speaker_name_en: 'Analyst',
+            type: 'SITUATION_REPORT',
+            type_label_ja: '状況報告',
+            type_label_en: 'Situation report',
+            brief: evil,
+            model: 'rules:default',
+            tokens: 100,
+            tokens_so_far: 100,
+            cost_so_far: 0,
+            stated: 0.8,
+            computed: 0.6,
+            fallback_level: 2,
+            error_code: 'E001',
+            note: '',
+          },
+        ],
+        decision: null,
+        summary: null,
+        orders: [],
+        estimate: { tokens: 40000, cost_usd: 0.01 },
+        spent: { tokens: 100, cost_usd: 0, by_phase: 'P1 100 tok $0.0000' },
+      }),
+    );
     const card = page.byId('MSG-1')!;
     expect(card.textContent).toContain(evil);
     expect(card.textContent).toContain('分析官');

@@ -6,7 +6,7 @@ import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
 import { council } from '../../council-helpers.js';
-import { records } from '../../helpers.js';
+import { appendApiLog, records } from '../../helpers.js';
 
 const EXEC = 'https://script.google.com/macros/s/KAIGI/exec';
 const ECHO = 'https://script.googleusercontent.com/macros/echo';
@@ -252,6 +252,7 @@ describe('MCP through the web app', () => {
     await rpc(rt, lead, callTool(44, 'send_message', { roomName: 'dev-team', agentName: 'a2', message: 'hello' }));
     expect(records(rt, 'room_messages').filter((r) => r.message === 'hello')).toHaveLength(2);
     // The API log tells the replays apart, and shows a tool error's status.
+    await appendApiLog(rt);
     const log = records(rt, 'api_log').map((r) => [r.client, r.call, r.status, r.code]);
     expect(log.slice(0, 3)).toEqual([
       ['helper', 'mcp tools/call create_room', 200, ''],
@@ -260,6 +261,7 @@ describe('MCP through the web app', () => {
     ]);
     const missing = await rpc(rt, tok, callTool(46, 'enter_room', { roomName: 'nowhere', agentName: 'a1' }));
     expect(missing.result.isError).toBe(true);
+    await appendApiLog(rt);
     expect(records(rt, 'api_log').pop()).toMatchObject({
       call: 'mcp tools/call enter_room',
       status: 404,

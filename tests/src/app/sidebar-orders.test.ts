@@ -35,16 +35,15 @@ const order = (n: number, status: string) => ({
 describe('the sidebar, per order', () => {
   it('reports one open order by its id, any step forward, and offers no form for a final one', async () => {
     const page = openPage(await render('sidebar', 'en'));
-    page.calls.shift()!.ok(list);
+    page.calls.shift()!.ok({ stamp: 's1', changed: true, list });
     (
       page
         .byId('discussion-list')!
         .all()
         .find((e) => e.tagName === 'button')!.onclick as () => void
     )();
-    const [again, shown] = [page.calls.shift()!, page.calls.shift()!];
-    again.ok(list);
-    shown.ok(view([order(1, 'PENDING'), order(2, 'DONE')]));
+    // The sidebar's poll reads the list and the opened discussion in one call.
+    page.calls.shift()!.ok({ stamp: 's2', changed: true, list, view: view([order(1, 'PENDING'), order(2, 'DONE')]) });
     const status = page.byId('report-status-DEC-2026-01-15-001-A1')!;
     expect(status.children.map((o) => o.value)).toEqual(['ACKNOWLEDGED', 'IN_PROGRESS', 'DONE', 'FAILED']);
     expect(page.byId('report-send-DEC-2026-01-15-001-A2')).toBeUndefined();

@@ -2,7 +2,7 @@
 import { sha256Text } from '../../../core/sha256.js';
 import { startDiscussionInput } from '../../../core/api-schemas.js';
 import { normalTrigger } from '../../../core/trigger-input.js';
-import { checkClientBudget, forecastTokens, holdDiscussion } from '../../api-budget.js';
+import { forecastTokens, startBudget } from '../../api-budget.js';
 import { apiCouncil } from '../../api-env.js';
 import { enqueueOnce } from '../../api-tasks.js';
 import { admitTrigger } from '../../trigger-door.js';
@@ -44,10 +44,7 @@ export const startDiscussion = defineOperation({
       call: CALL,
       reserveDiscussion: true,
       dedupeWithinMs: input.idempotency_key ? undefined : council.settings().number('api.replay_seconds') * 1000,
-      budget: {
-        check: () => checkClientBudget(council, client, forecast),
-        hold: (discussion) => holdDiscussion(council, discussion, client, forecast),
-      },
+      budget: startBudget(council, client, forecast),
     });
     // A repeated call gets the first answer as it was.
     return { status: 202, task_id: r.task_id, discussion_id: r.discussion_id };

@@ -1,7 +1,9 @@
 // GET /status (seed 002 §2.3): the council and each agent — idle, busy or in error, the discussion it is in —
 // the queue's depth, today's tokens and cost against the budget, and how often deliberation overturned the vote.
 import { rowsOf } from '../../../../sheets-schema/index.js';
+import { withPropertySnapshot } from '../../../adapters/gas/property-reads.js';
 import { props } from '../../../adapters/gas/services.js';
+import { budgetView } from '../../../core/api-budget.js';
 import { type Pointer, parsePointer } from '../../../core/cells.js';
 import { ALL_ROLES } from '../../../core/api.js';
 import { activeDiscussions, agentStates, queueDepth } from '../../../core/api-progress.js';
@@ -11,13 +13,14 @@ import { PROPERTY_KEYS } from '../../../core/property-keys.js';
 import type { AgentRequest } from '../../../core/provider.js';
 import { RulesProvider } from '../../../core/providers/rules.js';
 import { UnavailableProvider } from '../../../core/providers/unavailable.js';
-import { clientBudget } from '../../api-budget.js';
-import { apiCouncil } from '../../api-env.js';
+import { budgetLedger } from '../../api-budget.js';
+import { apiCouncil, gate } from '../../api-env.js';
 import { roomsStatus } from '../../rooms/room-status.js';
 import type { Council } from '../../council.js';
 import { OPERATIONS } from '../registry.js';
 import type { Caller } from '../route.js';
 import { defineOperation } from '../route.js';
+import { cachedStatus, keepStatus, type Shared, tagForRead } from './status-copy.js';
 
 const logCols = rowsOf('discussions');
 const messageCols = rowsOf('messages');
@@ -81,7 +84,8 @@ function toolsFor(caller: Caller): string[] {
   return OPERATIONS.filter((o) => o.tool && o.roles.indexOf(caller.role) >= 0).map((o) => o.name);
 }
 
-function councilStatus(council: Council, caller: Caller): Record<string, unknown> {
+// Everything the status says that is the same whoever asks: what its cached copy keeps (status-copy.ts).
+function sharedStatus(council: Council, roomName?: string): Shared {
   const now = Date.now();
   const items = council.queue.read(council.store.readState());
   const depth = queueDepth(items, now);
@@ -97,29 +101,43 @@ function councilStatus(council: Council, caller: Caller): Record<string, unknown
   const costBudget = s.number('limits.daily_cost_budget_usd');
   const busy = live.length > 0 || depth.queued > 0 || depth.processing > 0;
   return {
-    agentName: 'kaigi',
-    role: 'council',
-    // Seed 002's `status` of the agent answering; `status` itself is the HTTP status in the body (SPEC §11).
-    state: busy ? 'busy' : 'idle',
-    currentTask: live.length ? live[0].discussion_id : null,
-    availableTools: toolsFor(caller),
-    discussions: live,
-    queue: depth,
-    budget: {
-      day: u.day,
-      tokens: u.tokens,
-      token_budget: tokenBudget,
-      cost_usd: Math.round(u.cost * 1e6) / 1e6,
-      cost_budget_usd: costBudget,
-      // Past either budget the council answers with the rule-based agents until tomorrow.
-      over_budget: u.tokens >= tokenBudget || u.cost >= costBudget,
-      // This client's share of the day and all clients' (src/core/api-budget.ts).
-      ...clientBudget(council, caller.name),
+    day: u.day,
+    ledger: budgetLedger(council),
+    body: {
+      agentName: 'kaigi',
+      role: 'council',
+      // Seed 002's `status` of the agent answering; `status` itself is the HTTP status in the body (SPEC §11).
+      state: busy ? 'busy' : 'idle',
+      currentTask: live.length ? live[0].discussion_id : null,
+      // The caller's (forCaller), kept here so the answer's fields stay in their order.
+      availableTools: [],
+      discussions: live,
+      queue: depth,
+      budget: {
+        day: u.day,
+        tokens: u.tokens,
+        token_budget: tokenBudget,
+        cost_usd: Math.round(u.cost * 1e6) / 1e6,
+        cost_budget_usd: costBudget,
+        // Past either budget the council answers with the rule-based agents until tomorrow.
+        over_budget: u.tokens >= tokenBudget || u.cost >= costBudget,
+      },
+      agents,
+      // The reviewed decisions against the specialists' first-answer majority (src/core/first-answers.ts): one
+      // property read, kept by the daily review, so a poll costs no Sheets read.
+      deliberation: deliberationOf(props.json<Partial<FlipStats> | null>(PROPERTY_KEYS.flipStats, null)),
+      ...roomsStatus(council.store, roomName),
     },
-    agents,
-    // The reviewed decisions against the specialists' first-answer majority (src/core/first-answers.ts): one
-    // property read, kept by the daily review, so a poll costs no Sheets read.
-    deliberation: deliberationOf(props.json<Partial<FlipStats> | null>(PROPERTY_KEYS.flipStats, null)),
+  };
+}
+
+// The answer for this caller: its tools, and its share of the API budget (src/core/api-budget.ts) beside the day's.
+function forCaller(shared: Shared, caller: Caller): Record<string, unknown> {
+  const budget = shared.body.budget as Record<string, unknown>;
+  return {
+    ...shared.body,
+    availableTools: toolsFor(caller),
+    budget: { ...budget, ...budgetView(shared.ledger.spend, shared.ledger.limits, caller.name) },
   };
 }
 
@@ -132,9 +150,23 @@ export const getStatus = defineOperation({
   http: { method: 'GET', path: '/status' },
   roles: ALL_ROLES,
   input: getStatusInput,
-  // Seed 004's room status (every room, or the one named) beside the council's.
+  // Seed 004's room status (every room, or the one named) beside the council's. The whole status (no room named)
+  // is answered from its cached copy while nothing was committed since it was taken and it is younger than
+  // api.status_max_age_seconds; otherwise it is read with every Script Property in one call, and the copy renewed.
   handler: ({ roomName }, ctx) => {
-    const council = apiCouncil();
-    return { ...councilStatus(council, ctx.caller), ...roomsStatus(council.store, roomName) };
+    const g = gate();
+    // One room, or not set up (apiCouncil answers 409): read in full.
+    if (roomName || !g.set_up)
+      return forCaller(
+        withPropertySnapshot(() => sharedStatus(apiCouncil(), roomName)),
+        ctx.caller,
+      );
+    const maxAge = g.status_max_age_s;
+    const seen = cachedStatus(maxAge);
+    if (seen.shared) return forCaller(seen.shared, ctx.caller);
+    const tag = tagForRead(seen.stamp);
+    const shared = withPropertySnapshot(() => sharedStatus(apiCouncil()));
+    keepStatus(tag, shared, maxAge);
+    return forCaller(shared, ctx.caller);
   },
 });
