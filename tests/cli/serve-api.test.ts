@@ -114,11 +114,17 @@ describe('the REST API on kaigi serve', () => {
     expect(JSON.stringify(missing.error.details)).toContain('target_user_id');
     const big = await post('/tasks', tokens.coordinator, { ...demoTrigger(), context: { memo: 'x'.repeat(100_001) } });
     expect(big).toMatchObject({ status: 413, error: { code: 'payload_too_large' } });
-    // Settings api.rate_limit_per_minute is 60: the 61st call of one token within a minute is refused.
+    // Settings api.rate_limit_per_minute is 60: past 60 calls of one token within a minute, calls are refused. An
+    // answer comes after its execution's time on Apps Script's clock, so one client in sequence never makes 60 a
+    // minute: the calls go side by side, in waves under the 30 executions Apps Script runs at once.
     const answers: number[] = [];
-    for (let i = 0; i < 61; i++) answers.push((await get('/status', tokens.burst)).status);
-    expect(answers.slice(0, 55).every((s) => s === 200)).toBe(true);
-    expect(answers[60]).toBe(429);
+    for (let wave = 0; wave < 6 && !answers.includes(429); wave++)
+      answers.push(
+        ...(await Promise.all(Array.from({ length: 20 }, () => get('/status', tokens.burst)))).map((a) => a.status),
+      );
+    expect(answers.slice(0, 40).every((s) => s === 200)).toBe(true);
+    expect(answers.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    expect(answers).toContain(429);
     // Another client is not slowed by it.
     expect((await get('/status', tokens.viewer)).status).toBe(200);
   }, 300_000);
@@ -162,6 +168,8 @@ describe('the REST API on kaigi serve', () => {
 
   it('saves on SIGTERM a workbook with an API Log row per call, the client as actor, no token, and an intact audit', async () => {
     expect(await served.stop('SIGTERM')).toBe(0);
+    // The calls' rows wait in Script Properties until a tick appends them to the tab (docs/web-cost.md).
+    expect(kaigi(['tick', '--workbook', book]).status).toBe(0);
     const log = JSON.parse(kaigi(['export', '--workbook', book, '--tab', 'API Log']).stdout);
     expect(log.length).toBeGreaterThan(100);
     expect(log.some((r: { call: string; status: number }) => r.call === 'POST /tasks' && r.status === 202)).toBe(true);
