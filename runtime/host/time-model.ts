@@ -41,7 +41,7 @@ export interface TimeModelOptions {
   fetchMs: number;
 }
 
-export const DEFAULT_TIME_MODEL: TimeModelOptions = { seed: 1, fetchMs: 0 };
+const DEFAULT_TIME_MODEL: TimeModelOptions = { seed: 1, fetchMs: 0 };
 
 export function callKind(op: ServiceOp): CallKind | null {
   if (op === 'ss.flush') return 'flush';
