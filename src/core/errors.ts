@@ -87,8 +87,10 @@ export class BusyError extends StateError {
   constructor(
     message: string,
     readonly retryAfterSeconds = 5,
+    // Seed 004's rooms name the same condition FILE_LOCK_TIMEOUT.
+    code = 'lock_timeout',
   ) {
-    super(message, 'lock_timeout');
+    super(message, code);
   }
 }
 

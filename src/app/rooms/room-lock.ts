@@ -1,7 +1,7 @@
-// Room reads and writes with seed 004's codes for a store that fails (STORAGE_ERROR) and, for writes under the
-// script lock, a lock that cannot be had in time (FILE_LOCK_TIMEOUT).
+// Room reads and writes with seed 004's codes for a store that fails (STORAGE_ERROR, 500) and, for writes under the
+// script lock, a lock that cannot be had in time (FILE_LOCK_TIMEOUT, 503 with retry_after_seconds).
 import type { Store, StoreState } from '../../adapters/gas/store.js';
-import { KaigiError, StateError } from '../../core/errors.js';
+import { BusyError, KaigiError, StateError } from '../../core/errors.js';
 
 // An API call waits this long for the lock (seed 004's AGENT_COMM_LOCK_TIMEOUT is 5 s; a tick's commit takes a few).
 const LOCK_WAIT_MS = 10_000;
@@ -18,9 +18,12 @@ export function withStorage<T>(fn: () => T): T {
     return fn();
   } catch (e) {
     if (!(e instanceof StateError)) throw e;
+    // Seed 004's code, with the store's 503 and retry_after_seconds: nothing was done, and the caller may retry,
+    // like any other call that could not have the lock in time (a 500 would say the server failed).
     if (isLockTimeout(e))
-      throw new KaigiError(
+      throw new BusyError(
         'Kaigi is busy: the lock on the rooms could not be had in time. Try again.',
+        e instanceof BusyError ? e.retryAfterSeconds : undefined,
         'FILE_LOCK_TIMEOUT',
       );
     throw new KaigiError(`The rooms could not be read or stored: ${e.message}`, 'STORAGE_ERROR');
