@@ -15,6 +15,7 @@ import { learningBench, printLearning, serveLearningJobs } from './learning.js';
 import { discussion, must, sheet } from './discussion.js';
 import { printRealistic, realisticBench } from './realistic.js';
 import { printReview, reviewBench } from './review.js';
+import { LOAD_DEFAULTS, loadBench, printLoad } from './load.js';
 
 const START = Date.UTC(2026, 0, 15, 1, 0, 0);
 // Copies the rows of one real discussion `copies` times, as if the log already held that many.
@@ -230,6 +231,13 @@ async function main(): Promise<void> {
   const api_cost = want('api_cost') ? await apiCostBench(START) : null;
   const realistic = want('realistic') ? await realisticBench(START) : null;
   const review = want('review') ? await reviewBench(START) : null;
+  // Real time, not modelled: a shorter run for a quick look (KAIGI_BENCH_LOAD_CLIENTS, KAIGI_BENCH_LOAD_SECONDS).
+  const load = want('load')
+    ? await loadBench({
+        clients: Number(process.env.KAIGI_BENCH_LOAD_CLIENTS ?? LOAD_DEFAULTS.clients),
+        seconds: Number(process.env.KAIGI_BENCH_LOAD_SECONDS ?? LOAD_DEFAULTS.seconds),
+      })
+    : null;
   const result = {
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version },
     // SPEC §15 names one latency object; it is the L = 1,000 ms run, and every L measured is listed too.
@@ -252,6 +260,7 @@ async function main(): Promise<void> {
     api_cost,
     realistic,
     review,
+    load,
   };
   if (json) {
     console.log(JSON.stringify(result));
@@ -321,6 +330,7 @@ async function main(): Promise<void> {
     );
   }
   if (review) printReview(review);
+  if (load) printLoad(load);
   if (learned) printLearning(learned.learning, learned.ablations);
 }
 
