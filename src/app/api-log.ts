@@ -115,7 +115,8 @@ const DRAIN_ROWS = 150;
 export function writeApiLog(
   store: Store,
   entry: ApiLogEntry | null,
-  opts: { digestRows: number; digestAll?: boolean; now?: number; drain?: boolean },
+  // lockWaitMs: how long to wait for the script lock (the store's 30 s when absent); a BusyError past it.
+  opts: { digestRows: number; digestAll?: boolean; now?: number; drain?: boolean; lockWaitMs?: number },
 ): { rows: number; waiting: number } {
   const now = opts.now ?? Date.now();
   if (!entry && !opts.digestAll && !opts.drain) return { rows: 0, waiting: 0 };
@@ -169,7 +170,7 @@ export function writeApiLog(
     const waiting = inbox.total - keys.length;
     if (opts.drain) setWaitingCount(waiting);
     return { rows: rows.length, waiting };
-  });
+  }, opts.lockWaitMs);
 }
 
 // Every row waiting in the inbox appended, a drain at a time, as long as `more` allows (the tick's time budget).

@@ -10,7 +10,7 @@ import { leaveRow } from '../adapters/gas/api-log-inbox.js';
 import { withPropertySnapshot } from '../adapters/gas/property-reads.js';
 import { countUnauthorized } from '../adapters/gas/unauthorized-cache.js';
 import { type ApiError, constantTimeEqual, type Method } from '../core/api.js';
-import { ConfigError } from '../core/errors.js';
+import { BusyError, ConfigError } from '../core/errors.js';
 import { apiCouncil, apiSettings, beginApiCall, gate, isSetUp } from './api-env.js';
 import { admitCall } from './api-limits.js';
 import { writeApiLog } from './api-log.js';
@@ -45,11 +45,27 @@ function tellConfigProblem(e: unknown, answer: ApiError): void {
   }
 }
 
+// Rows waiting past api.log_waiting_rows are appended by this call only if the script lock is free at once. The
+// call's own row is safe in the inbox already, so when the lock is busy (a tick committing, other calls writing) the
+// rows wait for the next drain: a call never waits up to 30 s for housekeeping, nor says its row was not recorded,
+// and under load the callers do not all queue for the lock behind one another to drain the same rows.
+function drainIfFree(): void {
+  try {
+    writeApiLog(apiCouncil().store, null, {
+      digestRows: apiSettings().number('api.log_digest_rows'),
+      drain: true,
+      lockWaitMs: 0,
+    });
+  } catch (e) {
+    if (!(e instanceof BusyError)) throw e;
+  }
+}
+
 // The call's row in the API log. Before set-up there is no tab to write to. The row waits in the inbox (one Script
 // Property of its own, no lock, no Sheets call) for the next tick; the call that finds more than
-// api.log_waiting_rows waiting appends them itself, under the lock. A row the inbox refused is appended at once, as
-// every row was before the inbox; a row that cannot be written at all is told to a person once (the call itself is
-// done, so its answer stands), and the answer says it was not logged.
+// api.log_waiting_rows waiting appends them itself if the lock is free (drainIfFree). A row the inbox refused is
+// appended at once, as every row was before the inbox; a row that cannot be written at all is told to a person once
+// (the call itself is done, so its answer stands), and the answer says it was not logged.
 // A call whose token was missing or bad (no client) is only counted, per minute and route or tool, in
 // CacheService: no row, no lock, no property; its minute's summary row is written later by a drain (api-log.ts).
 function logCall(answer: Body | ApiError, info: CallInfo, started: number): void {
@@ -68,8 +84,7 @@ function logCall(answer: Body | ApiError, info: CallInfo, started: number): void
       (answer as Body).api_log = `appended at once: the inbox refused the row (${(inboxError as Error).message})`;
       return;
     }
-    if (waiting >= gate().log_waiting_rows)
-      writeApiLog(apiCouncil().store, null, { digestRows: apiSettings().number('api.log_digest_rows'), drain: true });
+    if (waiting >= gate().log_waiting_rows) drainIfFree();
   } catch (e) {
     const why = (e as Error).message;
     const out = answer as Body;

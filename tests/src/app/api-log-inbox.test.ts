@@ -1,7 +1,9 @@
 // Issue 25: an authenticated call's API Log row waits in a Script Property of its own, with no lock; the next tick
 // appends the waiting rows in one commit, in the order the calls came; a drain killed at any of its service calls
-// leaves every row once — never lost, never twice; and a call that finds api.log_waiting_rows waiting appends them.
+// leaves every row once — never lost, never twice; and a call that finds api.log_waiting_rows waiting appends them
+// when the lock is free, and leaves them waiting, without waiting itself, when it is not.
 import { describe, expect, it } from 'vitest';
+import { ExecClock } from '../../../runtime/host/time-model.js';
 import type { Runtime } from '../../../runtime/runtime.js';
 import { council, ok } from '../../council-helpers.js';
 import { appendApiLog, records } from '../../helpers.js';
@@ -58,6 +60,28 @@ describe('the API log inbox', () => {
     expect(third.result.counts.byService.lock).toBe(2);
     expect(records(rt, 'api_log')).toHaveLength(3);
     expect(waiting(rt)).toEqual([]);
+  });
+
+  it('leaves the rows waiting, and does not wait, when the call that would append them finds the lock held', async () => {
+    const rt = await council();
+    const viewer = await token(rt, 'runner', 'worker');
+    await rt.callServer('updateSetting', { key: 'api.log_waiting_rows', value: 3 });
+    await calls(rt, viewer, 2);
+    // Another execution (a tick committing, say) holds the script lock while the third call ends.
+    const holder = new ExecClock(rt.clock);
+    await rt.locks.acquire('script', 900_200, 0, holder);
+    rt.clock.advance(1000);
+    const third = await rt.doGet({ path: '/status', token: viewer });
+    rt.locks.release('script', 900_200, holder);
+    const answer = JSON.parse(third.body);
+    expect(answer.status).toBe(200);
+    // Its row is in the inbox, so the answer does not say it went unrecorded; nothing waited for the lock.
+    expect(answer.api_log).toBeUndefined();
+    expect(third.result.endedAt - third.result.startedAt).toBeLessThan(5000);
+    expect(records(rt, 'api_log')).toEqual([]);
+    expect(waiting(rt)).toHaveLength(3);
+    await appendApiLog(rt);
+    expect(records(rt, 'api_log')).toHaveLength(3);
   });
 
   it('never loses nor repeats a row when the draining tick is killed at any service call', {
