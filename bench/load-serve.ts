@@ -81,8 +81,18 @@ export async function prepareWorkbook(file: string, clients: number): Promise<Lo
   }
 }
 
+// The trigger executions the server ran while serving, from its log lines (cli/commands/serve.ts, trigger-loop.ts).
+export interface TriggerRuns {
+  ran: number;
+  failed: number;
+  // Of the failed, those that could not have the script lock in time.
+  lock_timeouts: number;
+  by_fn: Record<string, number>;
+}
+
 export interface Serving {
   exec: string;
+  triggers: TriggerRuns;
   // SIGTERM, then the exit code once it has saved.
   stop(): Promise<number | null>;
   stderr(): string;
@@ -93,10 +103,22 @@ export function startServe(file: string, afterMaxMs: number): Promise<Serving> {
   const child: ChildProcess = spawn(process.execPath, args, { cwd: findRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
+  let partial = '';
+  const triggers: TriggerRuns = { ran: 0, failed: 0, lock_timeouts: 0, by_fn: {} };
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.stderr!.on('data', (d) => {
     // Only the tail is kept: a long run logs every trigger failure, and the report quotes the end.
     err = (err + d).slice(-20_000);
+    const lines = (partial + d).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      const m = /trigger (\S+) (ran|failed)/.exec(line);
+      if (!m) continue;
+      triggers.by_fn[m[1]] = (triggers.by_fn[m[1]] ?? 0) + 1;
+      if (m[2] === 'ran') triggers.ran++;
+      else triggers.failed++;
+      if (m[2] === 'failed' && /BusyError|lock_timeout/.test(line)) triggers.lock_timeouts++;
+    }
   });
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (d) => {
@@ -105,6 +127,7 @@ export function startServe(file: string, afterMaxMs: number): Promise<Serving> {
       if (m)
         resolve({
           exec: `${m[1].replace(/\/$/, '')}/exec`,
+          triggers,
           stop: () => {
             if (child.exitCode === null) child.kill('SIGTERM');
             return exited;

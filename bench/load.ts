@@ -7,7 +7,7 @@ import path from 'node:path';
 import { newLedger, runClients } from './load-clients.js';
 import { checkWorkbook, type LoadCheck } from './load-check.js';
 import { type Tally, tally } from './load-http.js';
-import { prepareWorkbook, startServe, type VerifyAudit, verifyAudit } from './load-serve.js';
+import { prepareWorkbook, startServe, type TriggerRuns, type VerifyAudit, verifyAudit } from './load-serve.js';
 
 export interface LoadOptions {
   clients: number;
@@ -35,6 +35,8 @@ export type LoadResult = Omit<Tally, 'by_kind'> & {
   kpi_rows: number;
   orders: LoadCheck['orders'];
   api_log: LoadCheck['api_log'];
+  // Trigger executions (ticks) the server ran during the load and until it stopped.
+  triggers: TriggerRuns;
   verify_audit: VerifyAudit;
   serve_exit: number | null;
   findings: string[];
@@ -83,6 +85,7 @@ export async function loadBench(options: Partial<LoadOptions> = {}): Promise<Loa
       kpi_rows: check.kpi_rows,
       orders: check.orders,
       api_log: check.api_log,
+      triggers: served.triggers,
       verify_audit: verifyAudit(file),
       serve_exit: exit,
       findings: check.findings,
@@ -112,6 +115,9 @@ export function printLoad(r: LoadResult): void {
     );
   console.log(
     `  tasks acknowledged ${r.tasks.acknowledged}: ${r.tasks.opened} opened (${r.tasks.decided} decided), ${r.tasks.waiting} still queued, ${r.tasks.failed} failed; room messages ${r.room_messages}, KPI rows ${r.kpi_rows}, ${r.orders.reports} order reports on ${r.orders.reported} orders (${r.orders.inconsistent} inconsistent)`,
+  );
+  console.log(
+    `  triggers while serving: ${r.triggers.ran} ran, ${r.triggers.failed} failed (${r.triggers.lock_timeouts} could not have the lock) ${JSON.stringify(r.triggers.by_fn)}`,
   );
   console.log(
     `  after SIGTERM and reopening: lost ${r.lost}, duplicated ${r.duplicated}, written though refused ${r.phantoms}; verify-audit: ${r.verify_audit.line}`,
