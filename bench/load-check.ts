@@ -135,8 +135,12 @@ function checkOrders(rt: Runtime, r: Reckoning, ledger: Ledger): LoadCheck['orde
   return { reported: furthest.size, reports: ledger.reports.length, inconsistent };
 }
 
-function apiLog(rt: Runtime, clients: ReadonlySet<string>): LoadCheck['api_log'] {
-  const rows = tabRows(rt, 'api_log').filter((r) => clients.has(String(r.client)));
+// Rows of the load's calls only: by its clients, from its start until now (the rooms were entered before, on the
+// simulated clock `kaigi run` saved, which may be ahead of the wall clock).
+function apiLog(rt: Runtime, clients: ReadonlySet<string>, since: number): LoadCheck['api_log'] {
+  const until = Date.now();
+  const during = (t: unknown) => t instanceof Date && t.getTime() >= since && t.getTime() <= until;
+  const rows = tabRows(rt, 'api_log').filter((r) => clients.has(String(r.client)) && during(r.time));
   const ms = (of: typeof rows) => of.map((r) => Number(r.duration_ms));
   const by_call: Record<string, number[]> = {};
   for (const call of [...new Set(rows.map((r) => String(r.call)))].sort()) {
@@ -151,7 +155,12 @@ function apiLog(rt: Runtime, clients: ReadonlySet<string>): LoadCheck['api_log']
   };
 }
 
-export async function checkWorkbook(file: string, ledger: Ledger, clients: ReadonlySet<string>): Promise<LoadCheck> {
+export async function checkWorkbook(
+  file: string,
+  ledger: Ledger,
+  clients: ReadonlySet<string>,
+  since = 0,
+): Promise<LoadCheck> {
   const rt = await Runtime.open(file, { clock: 'real' });
   try {
     const r = new Reckoning();
@@ -174,7 +183,7 @@ export async function checkWorkbook(file: string, ledger: Ledger, clients: Reado
       room_messages: ledger.messages.length,
       kpi_rows: ledger.kpi.length,
       orders,
-      api_log: apiLog(rt, clients),
+      api_log: apiLog(rt, clients, since),
       findings: r.findings,
     };
   } finally {

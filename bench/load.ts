@@ -55,6 +55,7 @@ export async function loadBench(options: Partial<LoadOptions> = {}): Promise<Loa
     const ledger = newLedger();
     let exit: number | null = null;
     const t0 = performance.now();
+    const since = Date.now();
     let wall = 0;
     let samples: Awaited<ReturnType<typeof runClients>> = [];
     try {
@@ -65,7 +66,7 @@ export async function loadBench(options: Partial<LoadOptions> = {}): Promise<Loa
       exit = await served.stop();
     }
     if (exit !== 0) throw new Error(`kaigi serve exited ${exit}: ${served.stderr().slice(-1000)}`);
-    const check = await checkWorkbook(file, ledger, new Set(clients.map((c) => c.name)));
+    const check = await checkWorkbook(file, ledger, new Set(clients.map((c) => c.name)), since);
     const { by_kind, ...t } = tally(samples);
     const roles: Record<string, number> = {};
     for (const c of clients) roles[c.role] = (roles[c.role] ?? 0) + 1;
