@@ -29,10 +29,13 @@ export interface RuntimeOptions {
   startAt?: number;
   // Runtime.open: which clock runs (saved-clock.ts). 'simulated' (the default: tests and `kaigi run` move the clock)
   // applies the offset the project saved; 'real' (`kaigi serve` and the other commands) runs on the host's clock and
-  // keeps the saved offset, untouched, for the next simulated run. On real time an execution's modelled time
-  // (host/time-model.ts) moves only its own clock; on the simulated clock the runtime's clock catches up with each
-  // execution's end, so what starts after an execution has ended starts after it on Apps Script's clock too.
+  // keeps the saved offset, untouched, for the next simulated run.
   clock?: ClockMode;
+  // The runtime's clock stays the wall clock (`kaigi serve`, which answers each request at its execution's end):
+  // an execution's modelled time (host/time-model.ts) moves only its own clock. Otherwise the runtime's clock
+  // catches up with each execution's end, so what starts after an execution has ended starts after it on Apps
+  // Script's clock too (the CLI's one-shot commands then find the work an execution queued as due).
+  wallClock?: boolean;
   // Script properties for this process only (API keys from the environment): visible to executions, never saved.
   secrets?: Record<string, string>;
   // Which daily quotas apply (SPEC §14): a consumer account's (the default) or a Workspace account's.

@@ -89,8 +89,8 @@ export class Runtime implements PoolHost {
   echoLogs: boolean;
   // What each service call costs on Apps Script's clock (host/time-model.ts); always on.
   readonly timeModel: TimeModel;
-  // On real time (`kaigi serve` and the CLI's other commands) executions' modelled time never moves the runtime's
-  // clock; on the simulated clock it catches up with each execution's end (clock.ts).
+  // `kaigi serve`: executions' modelled time never moves the runtime's clock, which stays the wall clock; elsewhere
+  // it catches up with each execution's end (clock.ts).
   readonly realTime: boolean;
 
   constructor(opts: RuntimeOptions = {}) {
@@ -116,7 +116,7 @@ export class Runtime implements PoolHost {
     this.savedClock = new SavedClock(opts.clock ?? 'simulated', this.clock);
     this.quota = new QuotaLedger(() => this.clock.now(), opts.accountType ?? 'consumer');
     this.timeModel = new TimeModel(opts.timeModel);
-    this.realTime = (opts.clock ?? 'simulated') === 'real';
+    this.realTime = opts.wallClock ?? false;
     if (opts.scriptProperties) this.scriptProperties.set(opts.scriptProperties);
     if (opts.startAt !== undefined) this.clock.setOffset(opts.startAt - Date.now());
     this.secretKeys = Object.keys(opts.secrets ?? {});

@@ -88,6 +88,8 @@ async function serve(opts: Opts): Promise<number> {
   try {
     opened = await openWorkbook(file, keysFromEnv(), [], {
       triggerDelays: afterMaxMs === undefined ? {} : { afterMaxMs },
+      // The preview's clock is the wall clock; answers wait for their executions' ends (runtime/web/exec.ts).
+      wallClock: true,
     });
   } catch (e) {
     unmark();

@@ -12,15 +12,17 @@ interface Waiter {
 }
 
 // Executions run on their own clocks (time-model.ts): one that spent 20 modelled seconds holding a lock released it
-// 20 s after it took it, although only milliseconds passed here. So a lock is free for a caller only from the time
-// on the releaser's clock; a caller whose clock reads earlier waits until then, or gives up at its timeout. Waiting
-// for a holder that is still running works the same way once it releases; a real-time timer is the backstop for a
-// holder that never does.
+// 20 s after it took it, although only milliseconds passed here. So each hold is kept as a span on the holders'
+// clocks, and a caller whose clock reads inside one waits for its end (and past any span that follows without a
+// gap), or gives up at its timeout. A tick that committed three times over a minute held the lock three times,
+// not for the minute. Waiting for a holder that is still running works the same way once it releases; a real-time
+// timer is the backstop for a holder that never does.
 export class LockManager {
   private readonly holders = new Map<string, number>();
   private readonly waiters = new Map<string, Waiter[]>();
-  // When each lock was last released, on the releasing execution's clock.
-  private readonly freeAt = new Map<string, number>();
+  // Each lock's recent holds, [from, to] on the holders' clocks, and when the current holder took it.
+  private readonly spans = new Map<string, [number, number][]>();
+  private readonly since = new Map<string, number>();
   // Every grant is recorded so tests can check that holders never overlapped.
   // `at` is real time; `clock` the execution's own (time-model.ts), where holds have their Apps Script length.
   readonly history: { key: string; exec: number; event: 'acquire' | 'release'; at: number; clock: number }[] = [];
@@ -52,10 +54,11 @@ export class LockManager {
     });
   }
 
-  // A lock no one holds now: taken at once if it was released before the caller's clock, else after a wait.
+  // A lock no one holds now: taken at once if no earlier hold spans the caller's clock, else once the holds it falls
+  // in have ended, unless that comes after its timeout.
   private takeFree(key: string, exec: number, timeoutMs: number, clock: ExecClock): boolean {
-    const free = this.freeAt.get(key) ?? Number.NEGATIVE_INFINITY;
     const since = clock.now();
+    const free = this.freeFrom(key, since);
     if (free > since + Math.max(0, timeoutMs)) {
       clock.waitUntil(since + Math.max(0, timeoutMs));
       return false;
@@ -65,8 +68,23 @@ export class LockManager {
     return true;
   }
 
+  // The first time at or after `t` that no recorded hold spans.
+  private freeFrom(key: string, t: number): number {
+    const spans = this.spans.get(key) ?? [];
+    for (let moved = true; moved; ) {
+      moved = false;
+      for (const [from, to] of spans)
+        if (from <= t && t < to) {
+          t = to;
+          moved = true;
+        }
+    }
+    return t;
+  }
+
   private grant(key: string, exec: number, clock: ExecClock): void {
     this.holders.set(key, exec);
+    this.since.set(key, clock.now());
     this.history.push({ key, exec, event: 'acquire', at: Date.now(), clock: clock.now() });
   }
 
@@ -80,7 +98,7 @@ export class LockManager {
 
   // A restored snapshot (Runtime.restore) turns the clock back: later release times no longer hold.
   forgetReleases(): void {
-    this.freeAt.clear();
+    this.spans.clear();
   }
 
   // How many executions wait for the lock now.
@@ -91,19 +109,24 @@ export class LockManager {
   release(key: string, exec: number, clock: ExecClock): void {
     if (this.holders.get(key) !== exec) return;
     this.holders.delete(key);
-    const at = Math.max(this.freeAt.get(key) ?? Number.NEGATIVE_INFINITY, clock.now());
-    this.freeAt.set(key, at);
+    const at = clock.now();
+    const spans = this.spans.get(key) ?? [];
+    spans.push([Math.min(this.since.get(key) ?? at, at), at]);
+    // Holds long past matter to no caller: a caller's clock is never hours behind the holders'.
+    while (spans.length > 500) spans.shift();
+    this.spans.set(key, spans);
     this.history.push({ key, exec, event: 'release', at: Date.now(), clock: at });
     const list = this.waiters.get(key) ?? [];
     for (let next = list.shift(); next; next = list.shift()) {
       clearTimeout(next.timer);
-      // Released after this waiter's timeout on its own clock: it had given up by then.
-      if (at > next.since + next.timeoutMs) {
+      // Free only after this waiter's timeout on its own clock: it had given up by then.
+      const free = this.freeFrom(key, Math.max(at, next.since));
+      if (free > next.since + next.timeoutMs) {
         next.clock.waitUntil(next.since + next.timeoutMs);
         next.resolve(false);
         continue;
       }
-      next.clock.waitUntil(at);
+      next.clock.waitUntil(free);
       this.grant(key, next.exec, next.clock);
       next.resolve(true);
       return;

@@ -1,5 +1,6 @@
 // Triggers on the real clock while `kaigi serve` runs: every interval, the clock triggers that are due fire; one
-// round at a time; each execution is reported in a line (handler, time, error), a failing one is never fatal.
+// round at a time, which lasts until the wall clock reaches its executions' ends on their modelled clocks; each
+// execution is reported in a line (handler, time, error), a failing one is never fatal.
 import type { Runtime } from '../runtime.js';
 
 export class TriggerLoop {
@@ -30,8 +31,10 @@ export class TriggerLoop {
   }
 
   private async fire(): Promise<void> {
+    let end = 0;
     try {
       for (const r of await this.rt.fireDueTriggers()) {
+        end = Math.max(end, r.endedAt);
         this.executions++;
         const ms = r.endedAt - r.startedAt;
         this.log(
@@ -45,5 +48,14 @@ export class TriggerLoop {
       this.executions++;
       this.log(`a trigger did not start: ${(e as Error).message}`);
     }
+    await this.untilWallClock(end);
+  }
+
+  // A tick that took 20 s on Apps Script's clock (runtime/host/time-model.ts) ran for 20 s: the next round waits for
+  // the wall clock to get there, so trigger executions do not pile their lock holds up ahead of the web requests,
+  // which are answered at their own ends (exec.ts). Stopping the loop ends the wait.
+  private async untilWallClock(end: number): Promise<void> {
+    while (this.timer && this.rt.clock.now() < end)
+      await new Promise((resolve) => setTimeout(resolve, Math.min(250, end - this.rt.clock.now())));
   }
 }
