@@ -124,15 +124,18 @@ export class TriggerStore {
   }
 
   // The clock they were set on and the one now running differ by `ms` (a simulation's saved offset, opened on real
-  // time): every time moves by it, and a daily trigger goes back to its hour on the day it lands on (the offset is
-  // rarely whole days), without making one that was not due yet due now.
+  // time): every time moves by it, and a daily trigger goes back to its hour (the offset is rarely whole days),
+  // without making one that was not due yet due now.
   rebase(ms: number, now: number, zoneOffsetMs: ZoneOffset): void {
     if (ms === 0) return;
     this.triggers = shiftTriggers(this.triggers, ms);
     for (const t of this.triggers) {
       if (!isDaily(t) || t.slotAt === undefined || t.nextAt === null) continue;
-      let slot = dailySlot(t.slotAt, t.atHour!, zoneOffsetMs);
-      if (slot <= now && t.slotAt > now) slot = dailySlot(noonOf(slot, t.atHour!) + DAY, t.atHour!, zoneOffsetMs);
+      // One that was due stays due, at the last of its hours; one that was not is at the next of its hours, which is
+      // always within a day (the hour on the day it lands on could be more than a day away).
+      let slot = dailySlot(now, t.atHour!, zoneOffsetMs);
+      if (t.slotAt > now) while (slot <= now) slot = dailySlot(noonOf(slot, t.atHour!) + DAY, t.atHour!, zoneOffsetMs);
+      else if (slot > now) slot = dailySlot(noonOf(slot, t.atHour!) - DAY, t.atHour!, zoneOffsetMs);
       this.placeDaily(t, slot);
     }
   }

@@ -103,8 +103,13 @@ describe('kaigi serve', () => {
   });
 
   it('fires due triggers on the real clock (a failing one is only logged) and saves on SIGTERM', async () => {
-    // Work queued the way the sidebar queues it, with its one-shot nudge; and a trigger whose handler is gone.
-    const rt = await Runtime.open(book, { triggerDelays: { afterMaxMs: 0 } });
+    // Work queued the way the sidebar queues it, with its one-shot nudge; and a trigger whose handler is gone. On real
+    // time as serve runs (a simulated clock would stamp the queue ahead of it), and each call over when Apps Script's
+    // would be: the queued work is due by the time serve looks.
+    const rt = await Runtime.open(book, { triggerDelays: { afterMaxMs: 0 }, clock: 'real', wallClock: true });
+    const untilEnd = async (r: { endedAt: number }) => {
+      while (Date.now() < r.endedAt) await new Promise((ok) => setTimeout(ok, Math.min(1000, r.endedAt - Date.now())));
+    };
     let taskId = '';
     try {
       // The demo team, so the trigger's member passes the door.
@@ -113,6 +118,7 @@ describe('kaigi serve', () => {
       const started = await rt.run('startDiscussion', [demoTrigger()], { kind: 'server' });
       expect(started.ok, started.error?.message).toBe(true);
       taskId = (started.value as { task_id: string }).task_id;
+      await untilEnd(started);
       const gone = await rt.evaluate("ScriptApp.newTrigger('noSuchHandler').timeBased().after(1).create();");
       expect(gone.ok, gone.error?.message).toBe(true);
       await rt.save(book);

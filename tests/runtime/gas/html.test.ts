@@ -70,7 +70,7 @@ describe('the sidebar and dialogs', () => {
         called.add(name);
       }
     }
-    for (const name of ['getSidebarData', 'getDiscussion', 'startDiscussion', 'resolveEscalation', 'replyInbox'])
+    for (const name of ['pollSidebar', 'reportOrder', 'startDiscussion', 'resolveEscalation', 'replyInbox'])
       expect(called.has(name), name).toBe(true);
     expect(called.size).toBeGreaterThanOrEqual(25);
   });
