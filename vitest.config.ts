@@ -15,7 +15,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'core',
-          include: ['tests/src/core/**/*.test.ts', 'tests/bench/**/*.test.ts', 'tests/repo-rules.test.ts'],
+          include: ['tests/src/core/**/*.test.ts', 'tests/bench/**/*.test.ts', 'tests/repo-*.test.ts'],
           // The load bench runs the built CLI and runtime: those tests need the bundle's build.
           exclude: ['tests/bench/load*.test.ts'],
         },
@@ -25,7 +25,7 @@ export default defineConfig({
         test: {
           name: 'bundle',
           include: ['tests/**/*.test.ts'],
-          exclude: ['tests/src/core/**', 'tests/bench/!(load)*.test.ts', 'tests/repo-rules.test.ts'],
+          exclude: ['tests/src/core/**', 'tests/bench/!(load)*.test.ts', 'tests/repo-*.test.ts'],
           globalSetup: ['tests/global-setup.ts'],
           setupFiles: ['tests/close-runtimes.ts'],
         },

@@ -1,6 +1,6 @@
 // How a value written by a script becomes a cell: Sheets' input parsing, formulas, and the cell limit.
 //
-// The rule implemented (documented in README "Local runtime"):
+// The rule implemented (documented in docs/runtime.md, "How a written value becomes a cell"):
 //   - null/undefined become '' (empty); numbers and booleans are stored as they are; Dates as below.
 //   - A string written into a cell whose number format is plain text ('@') is stored verbatim.
 //     Uncertain in Sheets: whether a leading apostrophe is still stripped in a plain-text cell.

@@ -1,4 +1,4 @@
-// Who may do what (SPEC §10): every server function, run as five people, against the README's role table.
+// Who may do what (SPEC §10): every server function, run as five people, against the role table in docs/access.md.
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -17,10 +17,10 @@ const HIDDEN = 'outsider@gmail.example';
 type Person = 'owner' | 'listed admin' | 'coordinator' | 'plain editor' | 'editor with no email';
 const PEOPLE: Person[] = ['owner', 'listed admin', 'coordinator', 'plain editor', 'editor with no email'];
 
-// The README's table: function → allowed (✓) or refused (—) for each person, in PEOPLE's order.
+// docs/access.md's table: function → allowed (✓) or refused (—) for each person, in PEOPLE's order.
 function roleTable(): Map<string, boolean[]> {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('### Who may do what'));
+  const doc = fs.readFileSync(path.join(ROOT, 'docs', 'access.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## Who may do what'));
   const table = new Map<string, boolean[]>();
   for (const line of section.split('\n')) {
     if (!line.startsWith('| `')) {
@@ -29,7 +29,7 @@ function roleTable(): Map<string, boolean[]> {
     }
     const cells = line.split('|').map((c) => c.trim());
     const marks = cells.slice(2, 7).map((c) => {
-      if (c !== '✓' && c !== '—') throw new Error(`README role table: "${c}" is neither ✓ nor — in ${line}`);
+      if (c !== '✓' && c !== '—') throw new Error(`docs/access.md role table: "${c}" is neither ✓ nor — in ${line}`);
       return c === '✓';
     });
     for (const fn of cells[1].split(',')) table.set(fn.trim().replace(/`/g, ''), marks);
@@ -115,14 +115,14 @@ describe('who may do what', () => {
     await setSetting(rt, 'access.coordinators', JSON.stringify([COORDINATOR.toUpperCase()]));
   }, 60_000);
 
-  it('runs every server function as each person and matches the README table, every refusal audited', async () => {
+  it('runs every server function as each person and matches the table in docs/access.md, every refusal audited', async () => {
     const table = roleTable();
     const entries: string[] = JSON.parse(fs.readFileSync(path.join(ROOT, 'dist/gas/entry-points.json'), 'utf8'));
     // A person can call every entry point but the private ones (google.script.run refuses a name ending in `_`).
     const callable = entries.filter((fn) => !fn.endsWith('_'));
     expect(
       callable.filter((fn) => !table.has(fn)),
-      'server functions without a row in the README table',
+      'server functions without a row in the table of docs/access.md',
     ).toEqual([]);
     expect(
       [...table.keys()].filter((fn) => callable.indexOf(fn) < 0),
