@@ -124,22 +124,23 @@ describe('kaigi gateway at its edges', () => {
   it('refuses a Host or Origin that does not name it (403), and accepts --allow-host names', async () => {
     const { app, gw } = await start(() => json({ status: 200 }), ['--allow-host', 'kaigi.example.org']);
     const port = new URL(gw.url).port;
-    for (const headers of [
+    const refused: Record<string, string>[] = [
       { Host: 'evil.example.com' },
       { Host: `evil.example.com:${port}` },
       { Host: `127.0.0.1:${Number(port) + 1}` },
       { Host: `localhost:${port}`, Origin: 'http://evil.example.com' },
       { Host: `localhost:${port}`, Origin: 'null' },
-    ]) {
+    ];
+    for (const headers of refused) {
       const r = await raw(`${gw.url}/status`, { headers });
       expect([headers, r.status, r.body.error.code]).toEqual([headers, 403, 'forbidden_host']);
     }
-    for (const headers of [
+    const accepted: Record<string, string>[] = [
       { Host: `localhost:${port}` },
       { Host: `[::1]:${port}`, Origin: `http://127.0.0.1:${port}` },
       { Host: 'kaigi.example.org', Origin: 'https://kaigi.example.org' },
-    ])
-      expect((await raw(`${gw.url}/status`, { headers })).status).toBe(200);
+    ];
+    for (const headers of accepted) expect((await raw(`${gw.url}/status`, { headers })).status).toBe(200);
     expect(app.seen).toHaveLength(3);
   });
 
