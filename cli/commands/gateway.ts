@@ -2,7 +2,7 @@
 // status codes and no redirects, with MCP Streamable HTTP at /mcp. Prints `listening on http://HOST:PORT`, never a
 // token; stops on SIGINT/SIGTERM. The design: docs/gateway.md.
 import { Gateway } from '../gateway/server.js';
-import { parseListen } from '../gateway/host-check.js';
+import { parseAllowHosts, parseListen } from '../gateway/host-check.js';
 import { execUrl } from '../gateway/upstream.js';
 import { defaultSetting } from '../../src/core/settings.js';
 import { KaigiError } from '../../src/core/errors.js';
@@ -30,9 +30,11 @@ function timeoutMs(opts: Opts): number | undefined {
 async function gateway(opts: Opts): Promise<number> {
   let exec: URL;
   let listen: ReturnType<typeof parseListen>;
+  let allowHost: ReturnType<typeof parseAllowHosts>;
   try {
     exec = execUrl(need(opts, 'url'));
     listen = parseListen(need(opts, 'listen'));
+    allowHost = parseAllowHosts(typeof opts['allow-host'] === 'string' ? opts['allow-host'] : '');
   } catch (e) {
     if (e instanceof KaigiError) throw new UsageError(e.message);
     throw e;
@@ -40,7 +42,7 @@ async function gateway(opts: Opts): Promise<number> {
   const gw = new Gateway({
     exec,
     listen,
-    allowHost: typeof opts['allow-host'] === 'string' ? opts['allow-host'] : '',
+    allowHost,
     maxBodyBytes: maxBody(opts),
     timeoutMs: timeoutMs(opts),
     defaultToken: process.env.KAIGI_TOKEN || undefined,
@@ -55,7 +57,6 @@ async function gateway(opts: Opts): Promise<number> {
   try {
     url = await gw.start();
   } catch (e) {
-    if (e instanceof KaigiError) throw new UsageError(e.message);
     throw new InputError(`cannot listen on ${opts.listen}: ${(e as Error).message}`);
   }
   await print(`listening on ${url}`);

@@ -29,25 +29,32 @@ export function isLoopback(host: string): boolean {
 }
 
 // One accepted name: a host name or address, with a port, or with none when any port will do (behind a proxy).
-interface Allowed {
+export interface Allowed {
   host: string;
   port?: number;
 }
 
 function parseAllowed(raw: string): Allowed {
   const v = raw.trim().toLowerCase();
-  const m = /^(?:\[([0-9a-f:.]+)\]|([^:[\]/]+))(?::(\d{1,5}))?$/.exec(v);
+  const m = /^(?:\[([0-9a-f:.]+)\]|([a-z0-9_.-]+))(?::(\d{1,5}))?$/.exec(v);
   if (!m) throw new KaigiError(`--allow-host ${raw} is not a host name, HOST:PORT or [IPv6]:PORT`, 'bad_allow_host');
   return { host: m[1] ?? m[2], port: m[3] === undefined ? undefined : Number(m[3]) };
 }
 
+// --allow-host's names (comma-separated), checked before the gateway listens.
+export function parseAllowHosts(raw: string): Allowed[] {
+  return raw
+    .split(',')
+    .filter((h) => h.trim())
+    .map(parseAllowed);
+}
+
 // The names a request may use for this gateway: its own address (a loopback one under all the loopback names), each
-// at the port it listens on, and every --allow-host (comma-separated). A wildcard address (0.0.0.0, ::) names no one.
-export function allowedHosts(listen: Listen, port: number, allowHost: string): Allowed[] {
+// at the port it listens on, and every --allow-host. A wildcard address (0.0.0.0, ::) names no one.
+export function allowedHosts(listen: Listen, port: number, allowHost: readonly Allowed[]): Allowed[] {
   const own = isLoopback(listen.host) ? LOOPBACK_NAMES : [listen.host];
   const allowed: Allowed[] = own.filter((h) => h !== '0.0.0.0' && h !== '::').map((host) => ({ host, port }));
-  for (const raw of allowHost.split(',')) if (raw.trim()) allowed.push(parseAllowed(raw));
-  return allowed;
+  return allowed.concat(allowHost);
 }
 
 // `HOST[:PORT]` of a Host header or of an Origin's URL, or null when it cannot be read.

@@ -6,14 +6,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ApiError, apiError } from '../../src/core/api.js';
 import { forwardingServer } from './forward-mcp.js';
-import { allowedHosts, isLoopback, type Listen, refusal, urlHost } from './host-check.js';
+import { type Allowed, allowedHosts, isLoopback, type Listen, refusal, urlHost } from './host-check.js';
 import { callWebApp, isObject, type Json, UpstreamError } from './upstream.js';
 
 export interface GatewayOptions {
   exec: URL;
   listen: Listen;
-  // --allow-host: more names (comma-separated) the Host and Origin headers may use, such as a proxy's.
-  allowHost: string;
+  // --allow-host: more names the Host and Origin headers may use, such as a proxy's.
+  allowHost: readonly Allowed[];
   // The web app's limit on a body (Settings api.max_body_bytes); a larger one is refused here, unsent.
   maxBodyBytes: number;
   // KAIGI_TOKEN: the token of an MCP request that has no Authorization header, when listening on loopback only.
@@ -80,7 +80,7 @@ const tooLarge = (max: number) =>
 
 export class Gateway {
   private readonly server = http.createServer((req, res) => this.serve(req, res));
-  private allowed: ReturnType<typeof allowedHosts> = [];
+  private allowed: Allowed[] = [];
 
   constructor(private readonly o: GatewayOptions) {}
 
