@@ -5,6 +5,7 @@ import { ALL_ROLES } from '../src/core/api.js';
 import { REPORT_STATUSES } from '../src/core/order-status.js';
 import { registry as vendors } from '../src/core/providers/vendor-registry.js';
 import { exportCommand } from './commands/export.js';
+import { gatewayCommand } from './commands/gateway.js';
 import { kpiCommand } from './commands/kpi.js';
 import { mcpCommand } from './commands/mcp.js';
 import { objectCommand, resolveCommand } from './commands/object.js';
@@ -28,6 +29,7 @@ const COMMANDS: readonly Command[] = [
   serveCommand,
   tokenCommand,
   mcpCommand,
+  gatewayCommand,
   queueCommand,
   kpiCommand,
 ];
@@ -46,6 +48,8 @@ const USAGE = `usage:
   kaigi token list --workbook FILE.xlsx [--json]
   kaigi token revoke --workbook FILE.xlsx --name NAME
   kaigi mcp --url EXEC_URL --token T
+  kaigi gateway --url EXEC_URL --listen HOST:PORT [--allow-host NAME[,NAME…]] [--max-body-bytes N]
+                [--timeout SECONDS]
   kaigi queue --workbook FILE.xlsx [--type T] [--state queued|processing|done|failed|dead] [--json]
   kaigi kpi import --workbook FILE.xlsx [--replace] FILE.csv
   kaigi help [COMMAND]            (or kaigi COMMAND --help): this usage, on stdout
@@ -58,7 +62,12 @@ const USAGE = `usage:
           recorded in one commit as POST /kpi records them, or none is (exit 2 naming the line and column);
           --replace overwrites a stored value that differs instead of refusing; prints {accepted, duplicates}
   mcp:    EXEC_URL is the web app's …/exec URL (or http://HOST:PORT/exec of kaigi serve); the token may come from
-          KAIGI_TOKEN in the environment instead, which other users cannot read the way they read a command line`;
+          KAIGI_TOKEN in the environment instead, which other users cannot read the way they read a command line
+  gateway: standard HTTP in front of the web app: REST by path with "Authorization: Bearer T" and real status
+          codes, MCP Streamable HTTP at /mcp (a request without Authorization uses KAIGI_TOKEN, on a loopback
+          --listen only); Host and Origin must name the listen address or an --allow-host (else 403);
+          --max-body-bytes is the web app's api.max_body_bytes when raised from its default; --timeout (420 s by
+          default) is how long the web app may take to answer before the client gets 504`;
 
 // `kaigi --help`, `kaigi help [COMMAND]`, `kaigi COMMAND --help`: usage on stdout, exit 0 (SPEC §12).
 class HelpRequest extends Error {

@@ -1,5 +1,6 @@
-// kaigi mcp, the stdio bridge: every JSON-RPC line goes to POST ?path=/mcp with the token in the body, through the
-// web app's 302; a request gets exactly one answer line (a JSON-RPC error when the web app, HTTP or the network
+// kaigi mcp, the stdio bridge on the official SDK's stdio transport: initialize and ping are answered as Kaigi's server
+// answers them; tools/list, tools/call and any other request go to POST ?path=/mcp with the token in the body, through
+// the web app's 302; a request gets exactly one answer line (a JSON-RPC error when the web app, HTTP or the network
 // fails), a notification none; stdout holds nothing else, and it exits 0 when stdin closes.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -106,7 +107,12 @@ describe('kaigi mcp', () => {
       const r = await bridge(
         app.url,
         [
-          JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18' } }),
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+          }),
           JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
           JSON.stringify({ jsonrpc: '2.0', id: 'two', method: 'ping' }),
           '{ not json',
@@ -118,8 +124,10 @@ describe('kaigi mcp', () => {
       expect(r.code, r.err).toBe(0);
       const a = answers(r.out);
       expect([...a.keys()].sort()).toEqual([1, 3, 4, null, 'two'].sort());
-      expect(a.get(1).result).toEqual({ m: 'initialize' });
-      expect(a.get('two').result).toEqual({ m: 'ping' });
+      // The SDK answers initialize and ping with Kaigi's server info; neither reaches the web app.
+      expect(a.get(1).result.serverInfo.name).toBe('kaigi');
+      expect(a.get(1).result.protocolVersion).toBe('2025-06-18');
+      expect(a.get('two').result).toEqual({});
       expect(a.get(null).error.code).toBe(-32700);
       // SPEC §11's error JSON becomes a JSON-RPC error for that id, with the status in data.
       expect(a.get(3).error).toEqual({
@@ -129,10 +137,10 @@ describe('kaigi mcp', () => {
       });
       // An HTML error page: its text, not its markup.
       expect(a.get(4).error.code).toBe(-32000);
-      expect(a.get(4).error.message).toMatch(/without JSON: Error: TypeError: x is <undefined>$/);
-      expect(a.get(4).error.data).toEqual({ status: 200 });
-      // All five messages went (the notification too), as JSON with the token in the body, never in the URL.
-      expect(app.seen.length).toBe(5);
+      expect(a.get(4).error.message).toMatch(/HTTP 200 without JSON: Error: TypeError: x is <undefined>$/);
+      expect(a.get(4).error.data).toEqual({ status: 502, code: 'upstream_not_json' });
+      // The two requests the SDK does not answer itself went, as JSON with the token in the body, never in the URL.
+      expect(app.seen.map((s) => s.body.method).sort()).toEqual(['boom', 'tools/list']);
       for (const s of app.seen) {
         expect(new URL(s.url, 'http://x').searchParams.get('path')).toBe('/mcp');
         expect(s.url).not.toContain(TOKEN);
@@ -145,8 +153,7 @@ describe('kaigi mcp', () => {
       const sent = app.seen.filter((s) => 'id' in s.body).map((s) => String(s.body.id));
       const session = sent[0].split(':')[0];
       expect(session).toMatch(/^[0-9a-f]{8}$/);
-      expect(sent.sort()).toEqual([`${session}:"two"`, `${session}:1`, `${session}:3`, `${session}:4`].sort());
-      expect(app.seen.find((s) => s.body.method === 'notifications/initialized')!.body.id).toBeUndefined();
+      expect(sent.sort()).toEqual([`${session}:3`, `${session}:4`]);
       expect(r.out + r.err).not.toContain(TOKEN);
     } finally {
       await app.close();
@@ -160,7 +167,7 @@ describe('kaigi mcp', () => {
     await new Promise((r) => closed.close(r));
     const r = await bridge(
       `http://127.0.0.1:${port}/exec`,
-      [JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' })],
+      [JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' })],
       {},
       ['--token', TOKEN],
     );
@@ -173,7 +180,7 @@ describe('kaigi mcp', () => {
     expect(none.err).toMatch(/give --token T or set KAIGI_TOKEN/);
   });
 
-  it('talks to kaigi serve through its 302: initialize and ping each get one answer line', async () => {
+  it('talks to kaigi serve through its 302: initialize, ping and tools/list each get one answer line', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaigi-mcp-'));
     const book = path.join(dir, 'm.xlsx');
     expect(kaigi(['run', '--demo', '--workbook', book]).status).toBe(0);
@@ -193,19 +200,17 @@ describe('kaigi mcp', () => {
         }),
         JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
         JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+        JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
       ],
       { KAIGI_TOKEN: token },
     );
     expect(r.code, r.err).toBe(0);
     const a = answers(r.out);
-    expect([...a.keys()].sort()).toEqual([1, 2]);
-    for (const id of [1, 2]) {
-      const m = a.get(id);
-      // The in-script MCP server answers; until there is one, /mcp is the router's 404, turned into an error line.
-      if (m.error) expect([m.error.code, m.error.data.status]).toEqual([-32000, 404]);
-      else expect(m.result).toBeDefined();
-    }
-    if (a.get(1).result) expect(a.get(1).result.protocolVersion).toBeTruthy();
+    expect([...a.keys()].sort()).toEqual([1, 2, 3]);
+    expect(a.get(1).result.protocolVersion).toBe('2025-06-18');
+    expect(a.get(2).result).toEqual({});
+    // The web app's own tools, for this token's role.
+    expect(a.get(3).result.tools.map((t: { name: string }) => t.name)).toContain('start_discussion');
     expect(r.out + r.err + s.out() + s.err()).not.toContain(token);
     expect(await s.stop()).toBe(0);
   });

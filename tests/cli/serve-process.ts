@@ -1,5 +1,5 @@
-// Test helpers for the command line as a process: `kaigi …` to completion, and `kaigi serve` running in the
-// background with its printed address, its output so far, and a way to wait for a line and to stop it.
+// Test helpers for the command line as a process: `kaigi …` to completion, and `kaigi serve` (or `kaigi gateway`)
+// running in the background with its printed address, its output so far, and a way to wait for a line and to stop it.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { findRoot } from '../../runtime/runtime.js';
@@ -28,10 +28,16 @@ export interface Served {
 }
 
 export function serve(book: string, ...more: string[]): Promise<Served> {
-  const proc = spawn(process.execPath, [KAIGI, 'serve', '--workbook', book, '--port', '0', ...more], {
-    cwd: root,
-    env: process.env,
-  });
+  return listening(['serve', '--workbook', book, '--port', '0', ...more]);
+}
+
+// `kaigi gateway` in front of EXEC_URL on a free loopback port; `env` adds to the environment (KAIGI_TOKEN).
+export function gateway(execUrl: string, more: string[] = [], env: Record<string, string> = {}): Promise<Served> {
+  return listening(['gateway', '--url', execUrl, '--listen', '127.0.0.1:0', ...more], env);
+}
+
+function listening(args: string[], env: Record<string, string> = {}): Promise<Served> {
+  const proc = spawn(process.execPath, [KAIGI, ...args], { cwd: root, env: { ...process.env, ...env } });
   let out = '';
   let err = '';
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
@@ -65,7 +71,7 @@ export function serve(book: string, ...more: string[]): Promise<Served> {
                 waiters.push({ re, resolve: ok });
                 check();
               }),
-              exited.then((code) => Promise.reject(new Error(`kaigi serve exited (${code}) first:\n${err}`))),
+              exited.then((code) => Promise.reject(new Error(`kaigi ${args[0]} exited (${code}) first:\n${err}`))),
             ]),
           stop: (signal = 'SIGTERM') => {
             if (proc.exitCode === null) proc.kill(signal);
@@ -73,6 +79,6 @@ export function serve(book: string, ...more: string[]): Promise<Served> {
           },
         });
     });
-    exited.then((code) => reject(new Error(`kaigi serve exited (${code}) before listening:\n${err}`)));
+    exited.then((code) => reject(new Error(`kaigi ${args[0]} exited (${code}) before listening:\n${err}`)));
   });
 }
