@@ -146,7 +146,7 @@ export class ModelAccess {
       if (!model || seen.indexOf(model) >= 0 || !m.metadata.tokens_consumed) continue;
       seen.push(model);
       const p = modelPrice(prices, model);
-      if (!p || !p.stand_in) continue;
+      if (!p?.stand_in) continue;
       const after = this.notices.within(c, {
         key: `price:${model}`,
         condition: p.stand_in,

@@ -104,7 +104,10 @@ describe('prices', () => {
     expect(modelPrice(prices, 'anthropic:claude-sonnet-4-5-20250929')?.price.output).toBe(0.015);
     expect(modelPrice(prices, 'openai:gpt-4o-2024-08-06')?.price.input).toBe(0.0025);
     // A name that only starts like a priced model is not that model: gpt-4o-audio is priced as the dearest.
-    expect(modelPrice(prices, 'openai:gpt-4o-audio-preview')).toEqual({ price: prices['openai:o1'], stand_in: 'openai:o1' });
+    expect(modelPrice(prices, 'openai:gpt-4o-audio-preview')).toEqual({
+      price: prices['openai:o1'],
+      stand_in: 'openai:o1',
+    });
     expect(modelPrice(prices, 'anthropic:claude-opus-9')?.stand_in).toBe('anthropic:claude-opus-4-1');
     expect(modelPrice(prices, 'gemini:gemini-3-pro-preview')?.stand_in).toBe('gemini:gemini-2.5-pro');
     // A vendor the table has no entry for, and the rules, cost nothing.
