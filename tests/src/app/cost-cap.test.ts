@@ -1,30 +1,24 @@
 // The daily cost cap with Anthropic and Gemini agents over real HTTP against the local model server: their default
 // models are priced, so their answers cost money and the cap trips; a model with no price is charged at its vendor's
 // dearest and the Inbox says so once.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
 import { DEFAULT_PRICES } from '../../../src/core/providers/model-table.js';
-import { ModelServer } from '../../../tools/model-server.js';
 import { council, messages, setAgent, setSetting, settle, start, statuses } from '../../council-helpers.js';
 import { records } from '../../helpers.js';
+import { localModelServer } from '../../model-server-hooks.js';
 
 const KEY = 'placeholder-cred-cost-cap';
-let server: ModelServer;
-let base = '';
-
-beforeAll(async () => {
-  server = new ModelServer();
-  base = await server.start();
-});
-afterAll(() => server.stop());
+const models = localModelServer();
 
 // Every agent on Anthropic's or Gemini's model by turns (the Agents tab's model column), both through the server.
-async function mixedTeam(rt: Runtime, models: string[]): Promise<void> {
+async function mixedTeam(rt: Runtime, team: string[]): Promise<void> {
   rt.scriptProperties.set({ KAIGI_KEY_ANTHROPIC: KEY, KAIGI_KEY_GEMINI: KEY });
-  rt.allowLocalFetch = [base];
+  models.allow(rt);
+  const base = models.base();
   await setSetting(rt, 'provider.base_urls', JSON.stringify({ anthropic: `${base}/v1`, gemini: `${base}/v1beta` }));
   const ids = records(rt, 'agents').map((r) => String(r.agent_id));
-  for (let i = 0; i < ids.length; i++) await setAgent(rt, ids[i], 'model', models[i % models.length]);
+  for (let i = 0; i < ids.length; i++) await setAgent(rt, ids[i], 'model', team[i % team.length]);
 }
 
 const inbox = (rt: Runtime, start: string) => records(rt, 'inbox').filter((r) => String(r.title).startsWith(start));
