@@ -3,7 +3,7 @@
 import { type ColumnOf, rowsOf, type TabKey } from '../../sheets-schema/index.js';
 import { dayOf, queueItem, queueRow } from '../adapters/gas/records.js';
 import { TASK_ID } from '../core/api-schemas.js';
-import { NotFoundError } from '../core/errors.js';
+import { ConflictError, NotFoundError } from '../core/errors.js';
 import { discussionId } from '../core/ids.js';
 import type { QueueItem } from '../core/queue.js';
 import type { Priority } from '../core/types.js';
@@ -156,4 +156,32 @@ export function locate(council: Council, id: string): { item: QueueItem | null; 
   if (!TASK_ID.test(id)) return { item: null, discussion_id: id };
   const item = taskById(council, id);
   return { item, discussion_id: String(item.payload?.discussion_id ?? '') };
+}
+
+// The task a client's idempotency key (a seed 002 taskId) was queued under: the caller's own key first, else the one
+// client's key it is (any client may report on a task, as by its Q-n id); a key two other clients used is a 409.
+export function taskByKey(council: Council, client: string, key: string): QueueItem {
+  const own = rowWithKey(council, `api:${client}:key:${key}`);
+  if (own) return own;
+  const last = council.store.readState().tails.queue?.last ?? 1;
+  const rows =
+    last < 2
+      ? []
+      : council.store
+          .sheet('queue')
+          .getRange(2, rowsOf('queue').index('dedupe_key') + 1, last - 1, 1)
+          .createTextFinder(`^api:.+:key:${key.replace(/\./g, '\\.')}$`)
+          .useRegularExpression(true)
+          .matchEntireCell(true)
+          .matchCase(true)
+          .findAll()
+          .map((r) => r.getRow());
+  const items = rows.map((r) => readQueueRow(council, r)).filter((i) => i.dedupe_key.endsWith(`:key:${key}`));
+  if (!items.length) throw new NotFoundError(`no task was sent with the id ${key}`, 'task_not_found');
+  if (items.length > 1)
+    throw new ConflictError(
+      `the task id ${key} was sent by more than one client; report on it by its Kaigi task id (Q-n) instead`,
+      'task_id_ambiguous',
+    );
+  return items[0];
 }

@@ -5,11 +5,11 @@ import { ESCALATION_TIMEOUT, type EscalationTimer, escalationWake } from '../cor
 import { uuid } from '../adapters/gas/services.js';
 import { Store } from '../adapters/gas/store.js';
 import type { EngineEnv } from '../core/engine.js';
-import { pricesOf } from '../core/providers/model-table.js';
+import { modelPrice, pricesOf } from '../core/providers/model-table.js';
 import { RulesProvider } from '../core/providers/rules.js';
 import type { Settings } from '../core/settings.js';
 import type { PromptRow } from '../core/types.js';
-import { hasOwn } from '../core/json-guard.js';
+import { Notices } from './notices.js';
 import { Configuration } from './configuration.js';
 import { DecisionMemory } from './decision-memory.js';
 import { type Loaded, DiscussionStore } from './discussion-store.js';
@@ -35,7 +35,7 @@ export class Council {
   ) {
     this.store = new Store(ss, tz);
     this.config = new Configuration(this.store, tz);
-    this.models = new ModelAccess(() => this.config.settings(), tz);
+    this.models = new ModelAccess(() => this.config.settings(), tz, new Notices(this.store));
     this.recall = new DecisionMemory(this.store, this.config);
     this.queue = new WorkQueue(this.store, this.config, `exec-${uuid().slice(0, 8)}`);
     this.discussions = new DiscussionStore(this.store, [
@@ -109,7 +109,7 @@ export class Council {
       nextDecisionId: () => PENDING_DECISION,
       lang,
       historicalAccuracy: (agent) => this.recall.historicalAccuracy(agent),
-      priceOf: (model) => prices[model] ?? null,
+      priceOf: (model) => modelPrice(prices, model)?.price ?? null,
       memoryFor: (agent, d) => this.recall.memoryFor(agent, d),
     };
     return this.cachedEnv;
@@ -132,7 +132,7 @@ export class Council {
         dataNotes: [],
         agents: this.config.agents(),
         promptOf: promptsIn(this.config.prompts(), lang),
-        priceOf: (model) => (hasOwn(prices, model) ? prices[model] : null),
+        priceOf: (model) => modelPrice(prices, model)?.price ?? null,
       };
     return forecast as EngineEnv;
   }

@@ -10,12 +10,13 @@ import { PROPERTY_KEYS } from '../core/property-keys.js';
 import type { Provider } from '../core/provider.js';
 import { BUDGET_NOTE, BudgetProvider } from '../core/providers/budget.js';
 import { HttpProvider } from '../core/providers/http.js';
-import type { ModelCapability } from '../core/providers/model-table.js';
+import { type ModelCapability, modelPrice, pricesOf } from '../core/providers/model-table.js';
 import { UnavailableProvider } from '../core/providers/unavailable.js';
 import { findVendor } from '../core/providers/vendor-registry.js';
 import { missingFor, settingsBaseUrl } from '../core/providers/vendors.js';
 import type { Settings } from '../core/settings.js';
 import type { AgentDef, InboxItem } from '../core/types.js';
+import type { Notices } from './notices.js';
 
 export interface Usage {
   day: string;
@@ -38,6 +39,8 @@ export class ModelAccess {
   constructor(
     private readonly settings: () => Settings,
     private readonly tz: string,
+    // Tells a person, once per model, that a model with no price was priced at its vendor's dearest.
+    private readonly notices?: Notices,
   ) {}
 
   usage(): Usage {
@@ -124,6 +127,38 @@ export class ModelAccess {
       });
       u.notified = true;
     }
-    return () => props.set({ [PROPERTY_KEYS.usage]: JSON.stringify(u) });
+    const told = this.tellStandIns(c, messages);
+    return () => {
+      props.set({ [PROPERTY_KEYS.usage]: JSON.stringify(u) });
+      for (const after of told) after();
+    };
+  }
+
+  // A model the price table has no entry for was charged at its vendor's dearest model (src/core/providers/
+  // model-table.ts): said once per model, in the commit that first charges it.
+  private tellStandIns(c: Commit, messages: StepResult['messages']): (() => void)[] {
+    if (!this.notices) return [];
+    const prices = pricesOf(this.settings());
+    const out: (() => void)[] = [];
+    const seen: string[] = [];
+    for (const m of messages) {
+      const model = m.metadata.model_used;
+      if (!model || seen.indexOf(model) >= 0 || !m.metadata.tokens_consumed) continue;
+      seen.push(model);
+      const p = modelPrice(prices, model);
+      if (!p?.stand_in) continue;
+      const after = this.notices.within(c, {
+        key: `price:${model}`,
+        condition: p.stand_in,
+        priority: 'normal',
+        title: `No price for ${model}: charged as ${p.stand_in}`,
+        body:
+          `The Settings price table (provider.prices_per_1k_tokens_usd) has no entry for ${model}, so its tokens are ` +
+          `charged at ${p.stand_in}, the dearest ${model.slice(0, model.indexOf(':'))} model in the table, toward ` +
+          'the daily cost budget. Add its price to the table to charge it truly.',
+      });
+      if (after) out.push(after);
+    }
+    return out;
   }
 }

@@ -3,11 +3,10 @@
 // the room as the agent's message, once per mentioning message.
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { cellDate, dayOf } from '../../adapters/gas/records.js';
-import { hasOwn } from '../../core/json-guard.js';
 import { answerErrors, type Message, type RoomAnswer } from '../../core/messages.js';
 import type { AgentResponse, RoomLine } from '../../core/provider.js';
 import { BUDGET_NOTE } from '../../core/providers/budget.js';
-import { pricesOf } from '../../core/providers/model-table.js';
+import { modelPrice, pricesOf } from '../../core/providers/model-table.js';
 import { RulesProvider } from '../../core/providers/rules.js';
 import { roomAnswerRequest, ruleRoomAnswer } from '../../core/rooms-answer.js';
 import type { AgentDef } from '../../core/types.js';
@@ -98,7 +97,7 @@ export function answerMention(council: Council, p: RoomReplyPayload, deadline: n
   const [res] = (spendable ? council.models.providerFor(agent, rules) : rules).respond([req]);
   const got = settle(res, agent, () => ruleRoomAnswer(agent, req.context));
   const prices = pricesOf(s);
-  const price = hasOwn(prices, res.model) ? prices[res.model] : undefined;
+  const price = modelPrice(prices, res.model)?.price;
   const cost = price ? Math.round(((res.tokensIn * price.input + res.tokensOut * price.output) / 1000) * 1e6) / 1e6 : 0;
   const text =
     got.answer.message.indexOf(`@${p.sender}`) >= 0 ? got.answer.message : `@${p.sender} ${got.answer.message}`;

@@ -169,7 +169,7 @@ function route(req: WebRequest, deps: RouterDeps, info: CallInfo): Body | ApiErr
       return apiError(400, 'invalid_input', `The input of ${info.call} is not valid (${where}).`, issues);
     }
     const result = route.handler(input.data, { caller, called: key, requestKey: '' });
-    return 'status' in result ? result : { status: 200, ...result };
+    return 'status' in result || route.bare ? result : { status: 200, ...result };
   } catch (e) {
     const answer = errorToApi(e);
     if (deps.onError) deps.onError(e, answer);

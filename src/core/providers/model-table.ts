@@ -2,6 +2,7 @@
 import type { Expectation } from '../provider.js';
 import type { Settings } from '../settings.js';
 import type { AgentDef } from '../types.js';
+import { hasOwn } from '../json-guard.js';
 
 // Prices per 1,000 tokens in USD. cached_input is what a prompt token read from the vendor's cache costs, cache_write
 // what one written to it costs (Anthropic only); both optional, so a table written before them still reads.
@@ -12,18 +13,74 @@ export interface Price {
   cache_write?: number;
 }
 
-// The default models' prices, from the vendors' pricing pages as published in 2025 (OpenAI gpt-4o-mini $0.15 / $0.60
-// per million, cached $0.075; Anthropic Claude Haiku 3.5 $0.80 / $4, cache hits $0.08, 5-minute cache writes $1;
-// Google Gemini 2.0 Flash $0.10 / $0.40, cached $0.025). Check them against the pages before relying on a budget.
+// When the prices below were read from the vendors' pricing pages (Settings provider.prices_taken says it beside the
+// table): list prices per million tokens, standard tier, prompts under 200k tokens where a vendor charges more above.
+export const PRICES_TAKEN = 'as published, taken 2026-11';
+
+// Per 1,000 tokens: every default model of every vendor (provider.default_models), and the others each vendor
+// lists, so a model without an entry has a dearest model of its vendor to be priced at. OpenAI: cached input is the
+// cache-read price. Anthropic: cached_input a cache hit, cache_write a 5-minute cache write. Gemini: context caching.
 export const DEFAULT_PRICES: Record<string, Price> = {
   'openai:gpt-4o-mini': { input: 0.00015, output: 0.0006, cached_input: 0.000075 },
+  'openai:gpt-4o': { input: 0.0025, output: 0.01, cached_input: 0.00125 },
+  'openai:gpt-4.1': { input: 0.002, output: 0.008, cached_input: 0.0005 },
+  'openai:gpt-4.1-mini': { input: 0.0004, output: 0.0016, cached_input: 0.0001 },
+  'openai:gpt-4.1-nano': { input: 0.0001, output: 0.0004, cached_input: 0.000025 },
+  'openai:gpt-5': { input: 0.00125, output: 0.01, cached_input: 0.000125 },
+  'openai:gpt-5-mini': { input: 0.00025, output: 0.002, cached_input: 0.000025 },
+  'openai:gpt-5-nano': { input: 0.00005, output: 0.0004, cached_input: 0.000005 },
+  'openai:o3': { input: 0.002, output: 0.008, cached_input: 0.0005 },
+  'openai:o4-mini': { input: 0.0011, output: 0.0044, cached_input: 0.000275 },
+  'openai:o1': { input: 0.015, output: 0.06, cached_input: 0.0075 },
   'anthropic:claude-3-5-haiku-latest': { input: 0.0008, output: 0.004, cached_input: 0.00008, cache_write: 0.001 },
+  'anthropic:claude-3-5-haiku': { input: 0.0008, output: 0.004, cached_input: 0.00008, cache_write: 0.001 },
+  'anthropic:claude-haiku-4-5': { input: 0.001, output: 0.005, cached_input: 0.0001, cache_write: 0.00125 },
+  'anthropic:claude-sonnet-4-5': { input: 0.003, output: 0.015, cached_input: 0.0003, cache_write: 0.00375 },
+  'anthropic:claude-sonnet-4': { input: 0.003, output: 0.015, cached_input: 0.0003, cache_write: 0.00375 },
+  'anthropic:claude-opus-4-5': { input: 0.005, output: 0.025, cached_input: 0.0005, cache_write: 0.00625 },
+  'anthropic:claude-opus-4-1': { input: 0.015, output: 0.075, cached_input: 0.0015, cache_write: 0.01875 },
   'gemini:gemini-2.0-flash': { input: 0.0001, output: 0.0004, cached_input: 0.000025 },
+  'gemini:gemini-2.5-flash-lite': { input: 0.0001, output: 0.0004, cached_input: 0.00001 },
+  'gemini:gemini-2.5-flash': { input: 0.0003, output: 0.0025, cached_input: 0.00003 },
+  'gemini:gemini-2.5-pro': { input: 0.00125, output: 0.01, cached_input: 0.000125 },
 };
 
 // The Settings price table over the defaults: a workbook whose table predates a default model's entry still prices it.
 export function pricesOf(s: Settings): Record<string, Price> {
   return { ...DEFAULT_PRICES, ...s.get<Record<string, Price>>('provider.prices_per_1k_tokens_usd') };
+}
+
+// A model's price, and the entry it was read from when the model has none of its own (stand_in).
+export interface ModelPrice {
+  price: Price;
+  stand_in: string | null;
+}
+
+// A dated release (claude-sonnet-4-5-20250929, gpt-4o-2024-08-06) or -latest of a model in the table is that model.
+const RELEASE = /^-(\d{8}|\d{4}-\d{2}-\d{2}|latest)$/;
+
+const dearer = (a: Price, b: Price): boolean => a.output > b.output || (a.output === b.output && a.input > b.input);
+
+// What a provider:model costs: its entry, or its release's; else the dearest model of its vendor in the table, so a
+// budget never counts a priced vendor's model as free (the council tells a person once that it did so). A vendor
+// with no entry at all (rules, a local openai-compatible server) has no price, and its answers cost nothing.
+export function modelPrice(prices: Record<string, Price>, model: string): ModelPrice | null {
+  if (hasOwn(prices, model)) return { price: prices[model], stand_in: null };
+  const release = Object.keys(prices).find((k) => model.indexOf(k) === 0 && RELEASE.test(model.slice(k.length)));
+  if (release) return { price: prices[release], stand_in: null };
+  const colon = model.indexOf(':');
+  if (colon <= 0) return null;
+  const vendor = model.slice(0, colon + 1);
+  let best: string | null = null;
+  for (const k of Object.keys(prices))
+    if (k.indexOf(vendor) === 0 && isPrice(prices[k]) && (best === null || dearer(prices[k], prices[best]))) best = k;
+  return best === null ? null : { price: prices[best], stand_in: best };
+}
+
+// A table entry a person wrote: only one with numeric input and output prices can stand in for another model.
+function isPrice(p: unknown): p is Price {
+  const x = p as Price;
+  return !!x && typeof x === 'object' && typeof x.input === 'number' && typeof x.output === 'number';
 }
 
 // What one model takes. A field left out means what most models do: a temperature, the vendor's own cap field, no

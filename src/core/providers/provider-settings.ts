@@ -1,6 +1,6 @@
 // The Settings rows of model providers: which vendor and model, where, at what price, with what parameters and caps.
 import { settingDef as s, type SettingDef } from '../setting-def.js';
-import { DEFAULT_CAPABILITIES, DEFAULT_OUTPUT_CAPS, DEFAULT_PRICES } from './model-table.js';
+import { DEFAULT_CAPABILITIES, DEFAULT_OUTPUT_CAPS, DEFAULT_PRICES, PRICES_TAKEN } from './model-table.js';
 import { registry as vendors } from './vendor-registry.js';
 
 export const PROVIDER_SETTINGS: readonly SettingDef[] = [
@@ -34,7 +34,13 @@ export const PROVIDER_SETTINGS: readonly SettingDef[] = [
     'provider.prices_per_1k_tokens_usd',
     DEFAULT_PRICES,
     'json',
-    'Prices per 1,000 tokens, by provider:model: {input, output}, and cached_input (a prompt token read from the cache) and cache_write where the vendor has them; a default model missing here is priced from the defaults',
+    'Prices per 1,000 tokens, by provider:model: {input, output}, and cached_input (a prompt token read from the cache) and cache_write where the vendor has them; a default model missing here is priced from the defaults, and a model with no entry (nor a dated release of one) at its vendor’s dearest model here, which the Inbox says once',
+  ),
+  s(
+    'provider.prices_taken',
+    PRICES_TAKEN,
+    'string',
+    'When the price table’s default prices were read from the vendors’ pricing pages; check them there before relying on a budget, and update this row with the table',
   ),
   s(
     'provider.model_capabilities',

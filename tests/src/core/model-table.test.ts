@@ -1,6 +1,13 @@
 // The model table in Settings: capabilities by name or prefix, the documented cache minimums, the default prices.
 import { describe, expect, it } from 'vitest';
-import { capabilityOf, DEFAULT_CAPABILITIES, pricesOf } from '../../../src/core/providers/model-table.js';
+import {
+  capabilityOf,
+  DEFAULT_CAPABILITIES,
+  DEFAULT_PRICES,
+  modelPrice,
+  PRICES_TAKEN,
+  pricesOf,
+} from '../../../src/core/providers/model-table.js';
 import { registry } from '../../../src/core/providers/vendor-registry.js';
 import { Settings } from '../../../src/core/settings.js';
 
@@ -75,5 +82,39 @@ describe('prices', () => {
     const prices = pricesOf(old);
     expect(prices['openai:gpt-4o-mini']).toEqual({ input: 0.1, output: 0.2 });
     expect(prices['anthropic:claude-3-5-haiku-latest'].input).toBe(0.0008);
+  });
+
+  it('cover every default model of OpenAI, Anthropic and Gemini, with the date they were taken in Settings', () => {
+    const s = new Settings({});
+    for (const vendor of ['openai', 'anthropic', 'gemini']) {
+      const v = registry.all.find((x) => x.name === vendor)!;
+      expect(DEFAULT_PRICES[`${vendor}:${v.defaultModel}`], vendor).toBeDefined();
+      expect(Object.keys(DEFAULT_PRICES).filter((k) => k.startsWith(`${vendor}:`)).length).toBeGreaterThan(2);
+    }
+    expect(PRICES_TAKEN).toBe('as published, taken 2026-11');
+    expect(s.raw('provider.prices_taken')).toBe(PRICES_TAKEN);
+  });
+
+  it('price a model by its entry, a dated release of one, else the dearest model of its vendor, saying so', () => {
+    const prices = pricesOf(new Settings({}));
+    expect(modelPrice(prices, 'anthropic:claude-3-5-haiku-latest')).toEqual({
+      price: prices['anthropic:claude-3-5-haiku-latest'],
+      stand_in: null,
+    });
+    expect(modelPrice(prices, 'anthropic:claude-sonnet-4-5-20250929')?.price.output).toBe(0.015);
+    expect(modelPrice(prices, 'openai:gpt-4o-2024-08-06')?.price.input).toBe(0.0025);
+    // A name that only starts like a priced model is not that model: gpt-4o-audio is priced as the dearest.
+    expect(modelPrice(prices, 'openai:gpt-4o-audio-preview')).toEqual({
+      price: prices['openai:o1'],
+      stand_in: 'openai:o1',
+    });
+    expect(modelPrice(prices, 'anthropic:claude-opus-9')?.stand_in).toBe('anthropic:claude-opus-4-1');
+    expect(modelPrice(prices, 'gemini:gemini-3-pro-preview')?.stand_in).toBe('gemini:gemini-2.5-pro');
+    // A vendor the table has no entry for, and the rules, cost nothing.
+    expect(modelPrice(prices, 'openai-compatible:llama3.1')).toBeNull();
+    expect(modelPrice(prices, 'rules')).toBeNull();
+    // A person's entry that is not a price never stands in.
+    const odd = { 'openai:x': { input: 'a lot' }, 'openai:y': { input: 0.001, output: 0.002 } } as never;
+    expect(modelPrice(odd, 'openai:z')?.stand_in).toBe('openai:y');
   });
 });

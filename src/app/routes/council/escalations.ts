@@ -17,6 +17,7 @@ export const resolveEscalation = defineOperation({
   http: { method: 'POST', path: '/escalations/{id}' },
   roles: ['coordinator', 'admin'],
   input: resolveEscalationInput,
+  example: { action: 'return', guidance: 'Weigh the cost of the second call against the week’s target.' },
   handler: (input, ctx) => {
     const council = apiCouncil();
     // Checked now for a clear answer; the task checks again when it runs, as the discussion may move meanwhile.

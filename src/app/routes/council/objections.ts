@@ -26,6 +26,12 @@ export const fileObjection = defineOperation({
   http: { method: 'POST', path: '/objections' },
   roles: ['coordinator', 'admin'],
   input: fileObjectionInput,
+  example: {
+    discussion_id: 'DISC-2026-11-26-001',
+    reason: 'The contact figures for last week are incomplete.',
+    urgency: 'HIGH',
+    kind: 'data_error',
+  },
   handler: (input, ctx) => {
     const council = apiCouncil();
     statusOf(council, input.discussion_id);

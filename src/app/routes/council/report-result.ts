@@ -15,6 +15,7 @@ export const reportResult = defineOperation({
   http: { method: 'POST', path: '/tasks/{id}/result' },
   roles: ['worker', 'coordinator', 'admin'],
   input: reportResultInput,
+  example: { status: 'DONE', report: 'Called tanaka; the follow-up is booked for Friday.' },
   handler: (input, ctx) => {
     const council = apiCouncil();
     const { discussion_id } = locate(council, input.id);

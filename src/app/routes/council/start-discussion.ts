@@ -1,12 +1,13 @@
 // POST /tasks: start a discussion from a trigger (SPEC §12); answers 202 with its task and discussion ids at once.
 import { sha256Text } from '../../../core/sha256.js';
 import { startDiscussionInput } from '../../../core/api-schemas.js';
-import { normalTrigger } from '../../../core/trigger-input.js';
+import { normalTrigger, type TriggerInput } from '../../../core/trigger-input.js';
 import { forecastTokens, startBudget } from '../../api-budget.js';
 import { apiCouncil } from '../../api-env.js';
-import { enqueueOnce } from '../../api-tasks.js';
+import type { Priority } from '../../../core/types.js';
+import { type Enqueued, enqueueOnce } from '../../api-tasks.js';
 import { admitTrigger } from '../../trigger-door.js';
-import { defineOperation } from '../route.js';
+import { type CallContext, defineOperation } from '../route.js';
 
 const CALL = 'POST /tasks';
 
@@ -18,6 +19,30 @@ function dedupeKeyOf(client: string, idempotencyKey: string | undefined, request
   return '';
 }
 
+export type StartInput = TriggerInput & { priority?: Priority; idempotency_key?: string };
+
+// Queues a discussion for a trigger the door admits, once per idempotency key (or re-sent call) of the client.
+export function queueDiscussion(input: StartInput, ctx: CallContext, call: string): Enqueued {
+  const client = ctx.caller.name;
+  const priority = input.priority ?? 'MEDIUM';
+  const council = apiCouncil();
+  admitTrigger(council, input);
+  const trigger = normalTrigger(input, 'api');
+  // Held at its forecast against the client's daily budget (src/core/api-budget.ts).
+  const forecast = forecastTokens(council, trigger, priority);
+  return enqueueOnce(council, {
+    type: 'discussion.open',
+    payload: { trigger, priority },
+    priority,
+    dedupeKey: dedupeKeyOf(client, input.idempotency_key, ctx.requestKey),
+    actor: `api:${client}`,
+    call,
+    reserveDiscussion: true,
+    dedupeWithinMs: input.idempotency_key ? undefined : council.settings().number('api.replay_seconds') * 1000,
+    budget: startBudget(council, client, forecast),
+  });
+}
+
 export const startDiscussion = defineOperation({
   name: 'start_discussion',
   description:
@@ -27,25 +52,15 @@ export const startDiscussion = defineOperation({
   http: { method: 'POST', path: '/tasks' },
   roles: ['coordinator', 'admin'],
   input: startDiscussionInput,
+  example: {
+    type: 'kpi_decline',
+    target_user_id: 'tanaka',
+    context: { metric: 'contacts', change: -0.3 },
+    priority: 'HIGH',
+    idempotency_key: 'crm-2026-11-26-0001',
+  },
   handler: (input, ctx) => {
-    const client = ctx.caller.name;
-    const priority = input.priority ?? 'MEDIUM';
-    const council = apiCouncil();
-    admitTrigger(council, input);
-    const trigger = normalTrigger(input, 'api');
-    // Held at its forecast against the client's daily budget (src/core/api-budget.ts).
-    const forecast = forecastTokens(council, trigger, priority);
-    const r = enqueueOnce(council, {
-      type: 'discussion.open',
-      payload: { trigger, priority },
-      priority,
-      dedupeKey: dedupeKeyOf(client, input.idempotency_key, ctx.requestKey),
-      actor: `api:${client}`,
-      call: CALL,
-      reserveDiscussion: true,
-      dedupeWithinMs: input.idempotency_key ? undefined : council.settings().number('api.replay_seconds') * 1000,
-      budget: startBudget(council, client, forecast),
-    });
+    const r = queueDiscussion(input, ctx, CALL);
     // A repeated call gets the first answer as it was.
     return { status: 202, task_id: r.task_id, discussion_id: r.discussion_id };
   },

@@ -27,6 +27,7 @@ export const listOrdersOp = defineOperation({
   http: { method: 'GET', path: '/orders' },
   roles: ['worker', 'coordinator', 'admin'],
   input: listOrdersInput,
+  example: { status: 'PENDING', target: 'buddy', limit: 50 },
   handler: (input) =>
     listOrders(apiCouncil(), {
       status: input.status,

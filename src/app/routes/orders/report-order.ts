@@ -25,6 +25,7 @@ export const reportOrderOp = defineOperation({
   http: { method: 'POST', path: '/orders/{order_id}/report' },
   roles: ['worker', 'coordinator', 'admin'],
   input: reportOrderInput,
+  example: { status: 'DONE', report: 'Sent the summary to tanaka.' },
   // Who reported is the client the token belongs to, never a name in the body (strict input: `by` is refused).
   handler: (input, ctx) => {
     const r = reportOrder(

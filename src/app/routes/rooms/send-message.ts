@@ -14,6 +14,7 @@ export const sendMessageOp = defineOperation({
   mutates: true,
   tool: true,
   http: { method: 'POST', path: '/rooms/{roomName}/messages' },
+  example: { agentName: 'buddy', message: '@analyst what changed in contacts this week?' },
   input: z.object({
     roomName,
     agentName,

@@ -1,0 +1,29 @@
+// GET /agent/status (seed 002 §2.3): the council as one seed 002 agent, read from GET /status (and its cached copy).
+import { ALL_ROLES } from '../../../core/api.js';
+import { seedStatusAnswer, seedStatusInput, seedStatusOf } from '../../../core/seed-api.js';
+import { getStatus } from '../council/status.js';
+import { defineOperation } from '../route.js';
+
+export const seedStatus = defineOperation({
+  name: 'seed_status',
+  description:
+    'Seed 002’s agent status {agentName, role, status: idle | busy | error, currentTask, availableTools}: the council as one agent, from GET /status.',
+  mutates: false,
+  tool: false,
+  http: { method: 'GET', path: '/agent/status' },
+  // Seed 002's body alone: its `status` is the seed's (accepted, idle…) or absent, never Kaigi's HTTP status.
+  bare: true,
+  same_as: 'GET /status',
+  roles: ALL_ROLES,
+  input: seedStatusInput,
+  output: seedStatusAnswer,
+  handler: (_input, ctx) => {
+    const full = getStatus.handler({}, ctx) as {
+      state?: unknown;
+      currentTask?: unknown;
+      agents?: unknown;
+      availableTools?: string[];
+    };
+    return seedStatusOf(full, full.availableTools ?? []);
+  },
+});
