@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Runtime } from '../../runtime/runtime.js';
 import { gateway, kaigi, root, type Served, serve } from './serve-process.js';
 
 const require = createRequire(import.meta.url);
@@ -31,6 +32,15 @@ beforeAll(async () => {
   // kaigi serve sets a new workbook up and saves it on SIGTERM; a token is created while nothing serves it.
   const first = await serve(book);
   expect(await first.stop()).toBe(0);
+  // The demo team, so a seed 002 task about one of its members is accepted.
+  const rt = await Runtime.open(book, { clock: 'real', wallClock: true });
+  try {
+    const seeded = await rt.run('seedDemoData', [], { kind: 'menu' });
+    expect(seeded.ok, seeded.error?.message).toBe(true);
+    await rt.save(book);
+  } finally {
+    await rt.close();
+  }
   const made = kaigi(['token', 'create', '--workbook', book, '--role', 'coordinator', '--name', 'gateway-test']);
   expect(made.status, made.stderr).toBe(0);
   token = made.stdout.trim().split('\n').pop()!;
@@ -96,6 +106,36 @@ describe('kaigi gateway in front of kaigi serve', () => {
     );
     await expect(wrong.listTools()).rejects.toThrow(/A valid API token is required/);
     await wrong.close();
+  }, 60_000);
+
+  it("answers seed 002's own bodies with Bearer: a task accepted as a discussion, and the agent's status", async () => {
+    const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+    const body = {
+      taskId: 'crm-0001',
+      taskType: 'kpi_decline',
+      prompt: 'Contacts fell',
+      context: { target_user_id: 'tanaka' },
+    };
+    const sent = await fetch(`${gw.url}/agent/tasks`, { method: 'POST', headers, body: JSON.stringify(body) });
+    expect(sent.status).toBe(200);
+    const accepted = (await sent.json()) as { status: string; message: string };
+    expect(accepted.status, accepted.message).toBe('accepted');
+    expect(accepted.message).toMatch(/DISC-\d{4}-\d{2}-\d{2}-\d{3}/);
+    // The same taskId again is the same task, not a second discussion.
+    const again = (await (
+      await fetch(`${gw.url}/agent/tasks`, { method: 'POST', headers, body: JSON.stringify(body) })
+    ).json()) as {
+      message: string;
+    };
+    const disc = /DISC-\d{4}-\d{2}-\d{2}-\d{3}/;
+    expect(again.message.match(disc)?.[0]).toBe(accepted.message.match(disc)?.[0]);
+    expect(again.message).toMatch(/sent before/);
+    const status = await fetch(`${gw.url}/agent/status`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(status.status).toBe(200);
+    const s = (await status.json()) as Record<string, unknown>;
+    expect(Object.keys(s).sort()).toEqual(expect.arrayContaining(['agentName', 'availableTools', 'role', 'status']));
+    expect(['idle', 'busy', 'error']).toContain(s.status);
+    expect(Array.isArray(s.availableTools)).toBe(true);
   }, 60_000);
 
   it("passes the MCP conformance suite's server scenarios", () => {
