@@ -60,7 +60,7 @@ export function milestones<R extends AgentRecord>(
     const r = stats[agent];
     const rel = agentReliability(r);
     if (rel === null || r.hits + r.misses < rule.minVerdicts || rel < rule.accuracy) continue;
-    if (r.milestone !== undefined && r.milestone <= rule.accuracy) continue;
+    if (r.milestone !== undefined && r.milestone >= rule.accuracy) continue;
     out[agent] = { ...r, milestone: rule.accuracy };
     const pct = (x: number) => `${Math.round(x * 100)}%`;
     const n = r.hits + r.misses;
