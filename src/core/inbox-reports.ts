@@ -28,13 +28,14 @@ function agentReliability(r: AgentRecord): number | null {
   return n > 0 ? r.hits / n : null;
 }
 
-interface ItemWorld {
+export interface ItemWorld {
   now: number;
   lang: 'ja' | 'en';
   next: (name: SeqName) => number;
 }
 
-function inboxOp(inbox: InboxItem, w: ItemWorld, payload: Record<string, unknown>): ReviewOp {
+// An Inbox item as an unread row, audited as the agent that writes it.
+export function inboxOp(inbox: InboxItem, w: { now: number }, payload: Record<string, unknown>): ReviewOp {
   const at = new Date(w.now);
   return write(
     'inbox',

@@ -2,15 +2,12 @@
 // with enough successes is proposed to a person for shared (unless learning.auto_promote promotes it at once).
 import { decodeVector } from './embedding.js';
 import { successRate, type Learning, type LearningRules } from './memory.js';
-import { write, type ReviewOp, type SeqName } from './review-ops.js';
+import { inboxOp, type ItemWorld } from './inbox-reports.js';
+import { write, type ReviewOp } from './review-ops.js';
 import type { InboxItem } from './types.js';
 
 // The world a lifecycle step writes into: the commit's clock, counters and language.
-export interface LifecycleWorld {
-  now: number;
-  lang: 'ja' | 'en';
-  next: (name: SeqName) => number;
-}
+export type LifecycleWorld = ItemWorld;
 
 function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
@@ -126,7 +123,6 @@ export function promotionProposal(
   discussionId: string,
   w: LifecycleWorld,
 ): { inbox: InboxItem; promotion: string; op: ReviewOp } {
-  const at = new Date(w.now);
   const rate = Math.round(successRate(l.times_applied, l.times_successful) * 100);
   const inbox: InboxItem = {
     inbox_id: `INB-${w.next('inbox')}`,
@@ -141,18 +137,6 @@ export function promotionProposal(
         : `"${l.content}" succeeded ${l.times_successful} times (applied ${l.times_applied}, success rate ${rate}%, confidence ${l.confidence}). Approved, every agent will draw on it.`,
     discussion_id: discussionId,
   };
-  const op = write(
-    'inbox',
-    'append',
-    0,
-    { ...inbox, status: 'unread', response: '', created_at: at, updated_at: at },
-    {
-      actor: l.agent_id,
-      event: 'inbox',
-      tab: 'Inbox',
-      row_key: inbox.inbox_id,
-      payload: { title: inbox.title, learning_id: l.learning_id },
-    },
-  );
+  const op = inboxOp(inbox, w, { title: inbox.title, learning_id: l.learning_id });
   return { inbox, promotion: `proposed ${inbox.inbox_id}`, op };
 }

@@ -6,7 +6,7 @@ import { milestones, statusReport, statusReportDue } from '../../../src/core/inb
 import type { Learning } from '../../../src/core/memory.js';
 import { learningRulesOf } from '../../../src/core/review-learnings.js';
 import { duePromotion, mergeTarget } from '../../../src/core/review-lifecycle.js';
-import { planReview } from '../../../src/core/review-plan.js';
+import { planReview, type AgentStats } from '../../../src/core/review-plan.js';
 import { Settings } from '../../../src/core/settings.js';
 import { DISC } from './env.js';
 import { assessed, kpi, memory, SITUATION, world, writes } from './review-fixtures.js';
@@ -120,13 +120,13 @@ describe('learning lifecycle', () => {
   it('names an agent in a milestone once when its accuracy rises to the threshold with enough calls', () => {
     const w = world();
     const rule = { accuracy: 0.7, minVerdicts: 10 };
-    const stats = {
+    const stats: Record<string, AgentStats> = {
       analyst: { hits: 7, misses: 3, brier: 1, n: 10 },
       coaching: { hits: 7, misses: 2, brier: 1, n: 9 },
       legal: { hits: 6, misses: 4, brier: 1, n: 10 },
     };
     const first = milestones(stats, rule, DISC, w);
-    expect(first.ops.map((o) => (o.kind === 'write' ? [o.values.from_agent, o.values.type] : []))).toEqual([
+    expect(writes(first.ops, 'inbox').map((o) => [o.values.from_agent, o.values.type])).toEqual([
       ['analyst', 'milestone'],
     ]);
     expect(first.stats.analyst.milestone).toBe(0.7);
