@@ -221,6 +221,10 @@ export const TABS = [
       col('embedding_model', 'text', 160, 'model:dims'),
       col('created_at', 'datetime', 150, 'Created'),
       col('last_applied_at', 'datetime', 150, 'Last retrieved'),
+      // Seed 003 §11.3/§11.5, after the first columns so older workbooks gain them at the end (their rows' digests hold).
+      col('success_rate', 'number', 90, 'times_successful / times_applied (0 while never applied)'),
+      col('evidence_count', 'integer', 90, 'Reviewed decisions that taught it (a similar new learning merges in)'),
+      col('promotion', 'text', 200, 'Promotion to shared: proposed INB-…, approved or declined, by whom'),
     ],
   },
   {

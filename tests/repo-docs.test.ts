@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TABS } from '../sheets-schema/index.js';
+import { TABS, type TabSpec } from '../sheets-schema/index.js';
 
 const root = path.resolve(__dirname, '..');
 const docs = [
@@ -21,7 +21,7 @@ function tabTable(): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const rows = TABS.map(
     (t) =>
-      `| ${t.name} | ${t.nameJa} | ${t.kind} | ${t.columns.length} | ${t.audit ? 'yes' : ''} | ${cell(t.description)} |`,
+      `| ${t.name} | ${t.nameJa} | ${t.kind} | ${t.columns.length} | ${(t as TabSpec).audit ? 'yes' : ''} | ${cell(t.description)} |`,
   );
   return [BEGIN, '| tab | 日本語 | kind | columns | audited | holds |', '|---|---|---|---|---|---|', ...rows, END].join(
     '\n',

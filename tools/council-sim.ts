@@ -14,6 +14,7 @@ import { thresholdsOf, type Verdict } from '../src/core/outcomes.js';
 import { RulesProvider } from '../src/core/providers/rules.js';
 import { decayed, recall, recallOptionsOf } from '../src/core/recall.js';
 import { decodeMatrix } from '../src/core/retrieval.js';
+import { milestoneRuleOf } from '../src/core/inbox-reports.js';
 import { askForLearnings, learningRulesOf, newLearnings } from '../src/core/review-learnings.js';
 import { assessReview, dueDecisions, planReview, type ReviewMemory } from '../src/core/review-plan.js';
 import { DEFAULT_SETTINGS, Settings } from '../src/core/settings.js';
@@ -204,6 +205,7 @@ export function simulateCouncil(o: SimOptions): SimResult {
         now,
         embeddingModel: tag,
         next: (n) => next(n),
+        milestone: milestoneRuleOf(settings),
       });
       memory = { ...planned.memory, learnings: planned.memory.learnings.slice() };
       for (const op of planned.commit.ops)

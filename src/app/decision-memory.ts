@@ -4,7 +4,7 @@ import { learningRow, Memory } from '../adapters/gas/memory.js';
 import { props } from '../adapters/gas/services.js';
 import type { Commit, Store } from '../adapters/gas/store.js';
 import type { StepResult } from '../core/engine.js';
-import { type AgentMemory, caseContext, caseText, EMPTY_MEMORY, situationText } from '../core/memory.js';
+import { type AgentMemory, caseContext, caseText, EMPTY_MEMORY, situationText, successRate } from '../core/memory.js';
 import type { ContentOf } from '../core/messages.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
 import type { AgentStats } from '../core/review-plan.js';
@@ -136,8 +136,13 @@ export class DecisionMemory {
     const block = this.store.readRows('learnings', from, Math.max(...rows) - from + 1).map((v) => v.slice());
     for (const row of rows) {
       const v = lm.read(block[row - from]);
+      const applied = (Number(v.times_applied) || 0) + 1;
       block[row - from] = lm.write(
-        { times_applied: (Number(v.times_applied) || 0) + 1, last_applied_at: new Date(now) },
+        {
+          times_applied: applied,
+          success_rate: successRate(applied, Number(v.times_successful) || 0),
+          last_applied_at: new Date(now),
+        },
         block[row - from],
       );
     }

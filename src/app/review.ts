@@ -1,13 +1,13 @@
 // The daily review: every decision whose review date has come is measured, closed, and turned into memory.
 // The work is planned in src/core/review-plan.ts; this file reads the sheet, asks the models and writes the plan.
-import { rowsOf, type RowMapper, type TabKey } from '../../sheets-schema/index.js';
+import { rowsOf } from '../../sheets-schema/index.js';
 import type { Memory } from '../adapters/gas/memory.js';
 import { dayCell, dayOf } from '../adapters/gas/records.js';
 import { props } from '../adapters/gas/services.js';
-import type { Commit } from '../adapters/gas/store.js';
 import type { EngineEnv } from '../core/engine.js';
 import { RequeueError } from '../core/errors.js';
 import { emptyFlipStats } from '../core/first-answers.js';
+import { milestoneRuleOf, type MilestoneRule } from '../core/inbox-reports.js';
 import type { LearningRules } from '../core/memory.js';
 import { thresholdsOf, type Thresholds, type Verdict } from '../core/outcomes.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
@@ -20,12 +20,13 @@ import {
   planReview,
   type Assessment,
   type DueDecision,
-  type ReviewCommit,
   type ReviewMemory,
   type ReviewProperties,
 } from '../core/review-plan.js';
 import type { Council, Loaded } from './council.js';
 import { nudge } from './requests.js';
+import { writeOps } from './review-write.js';
+import { sendStatusReport } from './status-report.js';
 import type { Outcome } from './work-queue.js';
 
 export interface ReviewReport {
@@ -60,6 +61,8 @@ export function runDailyReview(council: Council, deadline: number): ReviewReport
     council.queue.enqueue('memory.reembed', {}, 'LOW', 'memory.reembed', 'kaigi');
     reembed = true;
   }
+  // The weekly status report goes out whether or not anything is due today (seed 003 §12.5).
+  sendStatusReport(council);
   const due = dueNow(council);
   if (!due.length) return { evaluated: [], reembed, left: 0 };
   const item = council.queue.claim(council.queue.enqueue('review.run', {}, 'LOW', 'review.run', 'kaigi').id);
@@ -135,7 +138,7 @@ export function runReview(council: Council, due: readonly DueDecision[], deadlin
       break;
     }
     taken++;
-    const done = p ? commitReview(council, mem, p, rules, env.lang) : null;
+    const done = p ? commitReview(council, mem, p, rules, env.lang, milestoneRuleOf(env.settings)) : null;
     if (done === 'moved') report.left++;
     else if (done) report.evaluated.push(done);
     slowestMs = Math.max(slowestMs, Date.now() - started);
@@ -169,6 +172,7 @@ function commitReview(
   p: Prepared,
   rules: LearningRules,
   lang: 'ja' | 'en',
+  milestone: MilestoneRule,
 ): ReviewReport['evaluated'][number] | 'moved' | null {
   const store = council.store;
   return store.withLock((state) => {
@@ -195,8 +199,9 @@ function commitReview(
       now,
       embeddingModel: mem.tag,
       next: (name) => c.nextSeq(name),
+      milestone,
     });
-    writePlan(c, planned.commit, now, (tab, row) => {
+    writeOps(c, planned.commit.ops, now, (tab, row) => {
       if (tab === 'discussions') return raw;
       if (tab === 'learnings') return learningRows[row - 2];
       return store.readRows(tab, row, 1)[0];
@@ -245,27 +250,4 @@ function propertyValues(p: ReviewProperties): Record<string, string> {
     [PROPERTY_KEYS.reflectionHistory]: reflectionHistoryValue(p.reflectionHistory),
     [PROPERTY_KEYS.flipStats]: JSON.stringify(p.flipStats ?? emptyFlipStats()),
   };
-}
-
-// Writes one planned commit in its order and runs it; an update starts from `base`, the row as stored.
-function writePlan(c: Commit, plan: ReviewCommit, now: number, base: (tab: TabKey, row: number) => unknown[]): void {
-  for (const op of plan.ops) {
-    if (op.kind === 'audit') {
-      c.audit({ actor: op.actor, event: op.event, tab: op.tab, row_key: op.row_key, payload: op.payload });
-      continue;
-    }
-    const cols = rowsOf(op.tab) as unknown as RowMapper<TabKey>;
-    if (op.at === 'append') {
-      const values = cols.write(op.values);
-      if (op.owner) c.appendOne(op.tab, values, op.owner);
-      else c.append(op.tab, [values]);
-    } else {
-      const values = cols.write(op.values, base(op.tab, op.row));
-      if (op.at === 'after') c.updateAfter(op.tab, op.row, values);
-      else c.setMarker(op.tab, op.row, values, op.owner ?? `${op.tab}:${op.row}`);
-    }
-    // The commit puts the written row's number and digest on the event that names it.
-    c.audit(op.audit);
-  }
-  c.run(new Date(now).toISOString());
 }

@@ -22,6 +22,10 @@ export interface Learning {
   // Milliseconds; 0 when the cell is empty (a learning never applied has no last_applied_at).
   created_at?: number;
   last_applied_at?: number;
+  // Reviewed decisions that taught it: 1 when written, one more for each similar learning merged into it.
+  evidence_count?: number;
+  // '' until proposed; then `proposed INB-…`, `approved INB-… by …` or `declined INB-… by …` (review-lifecycle.ts).
+  promotion?: string;
 }
 
 export interface LearningRules {
@@ -30,6 +34,15 @@ export interface LearningRules {
   rejectStep: number;
   deactivateBelow: number;
   promoteAfter: number;
+  // Promote at once (true) or propose the promotion to a person in the Inbox (false, seed 003 §11.5).
+  autoPromote: boolean;
+  // A new learning at least this similar to an active one of the same agent merges into it (review-lifecycle.ts).
+  mergeSimilarity: number;
+}
+
+// Seed 003 §11.3: times_successful / times_applied, 0 while never applied; three decimals as the sheet shows it.
+export function successRate(applied: number, successful: number): number {
+  return applied > 0 ? Math.round((successful / applied) * 1000) / 1000 : 0;
 }
 
 // A case row's context cell: which decision, about whom, what was done and, once reviewed, the verdict. The cell
@@ -83,7 +96,8 @@ export function applyVerdict(l: Learning, verdict: Verdict, r: LearningRules): L
     Math.min(1, Math.round((l.confidence + (verdict === 'confirmed' ? r.confirmStep : -r.rejectStep)) * 1000) / 1000),
   );
   const times_successful = l.times_successful + (verdict === 'confirmed' ? 1 : 0);
-  const promoted = l.scope === 'individual' && times_successful >= r.promoteAfter;
+  // Without auto-promotion it stays individual here; the review proposes it to a person (review-lifecycle.ts).
+  const promoted = r.autoPromote && l.scope === 'individual' && times_successful >= r.promoteAfter;
   return {
     ...l,
     confidence,

@@ -47,6 +47,8 @@ export const PROPERTY_KEYS = {
   // The id Sheets gave each Dashboard chart, by Kaigi's name for it: { v, ids } (src/core/dashboard.ts). Sheets keeps
   // no option of Kaigi's on a chart, so this is how a refresh finds its charts again.
   dashboardCharts: 'KAIGI_DASHBOARD_CHARTS',
+  // When the last Inbox status report was written (epoch ms), so one goes out every inbox.status_report_days.
+  statusReportAt: 'KAIGI_STATUS_REPORT_AT',
 } as const;
 
 // A vendor's API key lives under KAIGI_KEY_<VENDOR>, e.g. KAIGI_KEY_OPENAI_COMPATIBLE.

@@ -6,6 +6,14 @@ import type { LearningContent } from './messages.js';
 import { validationErrors } from './providers/http.js';
 import { write, type ReviewOp, type SeqName } from './review-ops.js';
 import type { Assessment } from './review-plan.js';
+import {
+  duePromotion,
+  lifecycleValues,
+  mergeOp,
+  mergeTarget,
+  promotionProposal,
+  type LifecycleWorld,
+} from './review-lifecycle.js';
 import type { Settings } from './settings.js';
 
 // A learning about to be written, before it has an id, a confidence or an embedding.
@@ -35,7 +43,9 @@ export function learningRulesOf(s: Settings): LearningRules {
     confirmStep: s.number('learning.confirm_step'),
     rejectStep: s.number('learning.reject_step'),
     deactivateBelow: s.number('learning.deactivate_below'),
-    promoteAfter: s.number('learning.promote_after_successes'),
+    promoteAfter: s.number('learning.auto_promote_count'),
+    autoPromote: s.get<boolean>('learning.auto_promote'),
+    mergeSimilarity: s.number('learning.merge_similarity'),
   };
 }
 
@@ -62,11 +72,13 @@ export function newLearnings(a: Assessment, lang: 'ja' | 'en', answer: LearningA
 }
 
 // Learnings applied in the decision move with the verdict; the decision's case records it. Both are written
-// after the commit point, so a replay never moves a confidence twice.
+// after the commit point, so a replay never moves a confidence twice. A learning that reaches its successes is
+// promoted at once (learning.auto_promote) or proposed to a person in the Inbox.
 export function moveLearnings(
   a: Assessment,
   learnings: readonly Learning[],
   rules: LearningRules,
+  w: LifecycleWorld,
 ): { ops: ReviewOp[]; learnings: Learning[] } {
   const verdict = a.ev.verdict;
   const applied = new Set<string>();
@@ -77,45 +89,68 @@ export function moveLearnings(
     const ctx = l.scope === 'case' ? parseCaseContext(l.context) : null;
     const isCase = ctx !== null && ctx.decision_id === a.decision_id;
     if (!applied.has(l.learning_id) && !isCase) return l;
-    const next = isCase ? { ...l, context: JSON.stringify({ ...ctx, verdict }) } : applyVerdict(l, verdict, rules);
+    if (isCase) {
+      const next = { ...l, context: JSON.stringify({ ...ctx, verdict }) };
+      ops.push(
+        write(
+          'learnings',
+          'after',
+          l.row,
+          { context: next.context },
+          {
+            actor: 'kaigi',
+            event: 'case_verdict',
+            tab: 'Learnings',
+            row_key: l.learning_id,
+            payload: { verdict, confidence: next.confidence, active: next.is_active, scope: next.scope },
+          },
+        ),
+      );
+      return next;
+    }
+    let next = applyVerdict(l, verdict, rules);
+    const proposal = duePromotion(next, rules) ? promotionProposal(next, a.discussion_id, w) : null;
+    if (proposal) next = { ...next, promotion: proposal.promotion };
+    const promoted = l.scope !== next.scope;
     ops.push(
-      write(
-        'learnings',
-        'after',
-        l.row,
-        isCase
-          ? { context: next.context }
-          : {
-              scope: next.scope,
-              agent_id: next.agent_id,
-              confidence: next.confidence,
-              times_successful: next.times_successful,
-              is_active: next.is_active,
-            },
-        {
-          actor: 'kaigi',
-          event: isCase ? 'case_verdict' : 'learning_updated',
-          tab: 'Learnings',
-          row_key: l.learning_id,
-          payload: { verdict, confidence: next.confidence, active: next.is_active, scope: next.scope },
+      write('learnings', 'after', l.row, lifecycleValues(next), {
+        actor: 'kaigi',
+        event: promoted ? 'learning_promoted' : 'learning_updated',
+        tab: 'Learnings',
+        row_key: l.learning_id,
+        payload: {
+          verdict,
+          confidence: next.confidence,
+          active: next.is_active,
+          scope: next.scope,
+          ...(proposal ? { proposed: proposal.inbox.inbox_id } : {}),
         },
-      ),
+      }),
     );
+    if (proposal) ops.push(proposal.op);
     return next;
   });
   return { ops, learnings: moved };
 }
 
-// New learnings as Learnings rows, with the embeddings computed for them before the lock.
+// New learnings as Learnings rows, with the embeddings computed for them before the lock. One that repeats an active
+// learning of the same agent (learning.merge_similarity) strengthens that row instead (seed 003 §11.5).
 export function newLearningOps(
   a: Assessment,
   outcomeId: string,
   learned: Learned & { embeddings: string[] },
+  learnings: Learning[],
   w: { rules: LearningRules; now: number; embeddingModel: string; next: (name: SeqName) => number },
 ): ReviewOp[] {
   if (learned.embeddings.length !== learned.items.length)
     throw new Error(`${learned.items.length} new learnings came with ${learned.embeddings.length} embeddings`);
   return learned.items.map((f, i) => {
+    const hit = mergeTarget(f, learned.embeddings[i], learnings, w.embeddingModel, w.rules.mergeSimilarity);
+    if (hit) {
+      const m = mergeOp(hit.target, hit.similarity, { content: f.content, outcomeId }, w.rules);
+      learnings[learnings.indexOf(hit.target)] = m.learning;
+      return m.op;
+    }
     const id = `LRN-${w.next('learning')}`;
     return write(
       'learnings',
@@ -137,6 +172,9 @@ export function newLearningOps(
         embedding_model: w.embeddingModel,
         created_at: new Date(w.now),
         last_applied_at: '',
+        success_rate: 0,
+        evidence_count: 1,
+        promotion: '',
       },
       {
         actor: 'kaigi',

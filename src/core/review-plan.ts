@@ -2,6 +2,7 @@
 import { opinionScores } from './calibration.js';
 import { countFlip, emptyFlipStats, firstAnswersRecord, type FlipStats } from './first-answers.js';
 import { addDays, dayOf as dayOfId } from './ids.js';
+import { milestones, type MilestoneRule } from './inbox-reports.js';
 import { orderOf, reflect, shouldNotify, type Learning, type LearningRules } from './memory.js';
 import type { ContentOf } from './messages.js';
 import { executionStatusOf } from './order-status.js';
@@ -18,6 +19,8 @@ export interface AgentStats {
   misses: number;
   brier: number;
   n: number;
+  // The accuracy threshold of the last milestone that named this agent (src/core/inbox-reports.ts).
+  milestone?: number;
 }
 
 // The Script Properties the review keeps (PROPERTY_KEYS.agentStats, .reflectionHistory, .nextActions, .flipStats).
@@ -76,6 +79,8 @@ export interface ReviewWorld {
   embeddingModel: string;
   // The commit's counters: each call gives the next number of that sequence.
   next: (name: SeqName) => number;
+  // When an agent's reliability makes an Inbox milestone (inbox.milestone_*).
+  milestone: MilestoneRule;
 }
 
 // Orders whose review date has come, grouped by decision in the order the tab lists them. The outcome is measured
@@ -208,9 +213,9 @@ export function planReview(
       `Outcomes:${outcomeId}`,
     ),
   );
-  const moved = moveLearnings(a, memory.learnings, w.rules);
-  ops.push(...moved.ops, ...newLearningOps(a, outcomeId, learned, w));
+  const moved = moveLearnings(a, memory.learnings, w.rules, w);
   const learnings = moved.learnings;
+  ops.push(...moved.ops, ...newLearningOps(a, outcomeId, learned, learnings, w));
 
   // Reflections, and the agent → human messages seed 003 §12.5 calls for.
   const reflections = reflect(d, verdict, w.lang);
@@ -278,6 +283,10 @@ export function planReview(
     st.n++;
   }
 
+  // An agent whose reliability rose to the threshold is named in the Inbox (seed 003 §12.5 milestone).
+  const marked = milestones(stats, w.milestone, a.discussion_id, w);
+  ops.push(...marked.ops);
+
   // The discussion closes with its verdict in column M: the commit point. Column L stays as the reports made it.
   ops.push({
     kind: 'audit',
@@ -313,7 +322,7 @@ export function planReview(
   for (const ref of reflections)
     nextActions[ref.agent_id] = (nextActions[ref.agent_id] ?? []).concat(ref.next_actions).slice(-3);
   const flipStats = countFlip(memory.properties.flipStats ?? emptyFlipStats(), first, verdict);
-  const properties = { agentStats: stats, reflectionHistory: history, nextActions, flipStats };
+  const properties = { agentStats: marked.stats, reflectionHistory: history, nextActions, flipStats };
   return {
     commit: { decision_id: a.decision_id, discussion_id: a.discussion_id, ops, properties },
     memory: { learnings, properties },

@@ -6,6 +6,8 @@ export interface SettingDef {
   value: string;
   type: SettingType;
   description: string;
+  // The key this setting had before it was renamed: a stored row under that key is read as this one.
+  formerly?: string;
 }
 
 export const settingDef = (key: string, value: unknown, type: SettingType, description: string): SettingDef => ({

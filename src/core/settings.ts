@@ -1,5 +1,6 @@
 // Every threshold and limit Kaigi uses, with its default; the Settings tab holds the live values.
 import { hasOwn } from './json-guard.js';
+import { LEARNING_SETTINGS } from './learning-settings.js';
 import { PROVIDER_SETTINGS } from './providers/provider-settings.js';
 import { settingDef as s, type SettingDef, type SettingType } from './setting-def.js';
 
@@ -163,12 +164,7 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   s('outcome.min_data_points', 5, 'integer', 'Fewer data points make the verdict inconclusive'),
   s('learning.initial_confidence', 0.5, 'number', 'Confidence of a new learning'),
   s('learning.deactivate_below', 0.2, 'number', 'A learning below this confidence is deactivated (kept, not deleted)'),
-  s(
-    'learning.promote_after_successes',
-    10,
-    'integer',
-    'An individual learning with this many successful uses becomes shared',
-  ),
+  ...LEARNING_SETTINGS,
   s('learning.confirm_step', 0.1, 'number', 'Confidence added when a decision that used the learning is confirmed'),
   s('learning.reject_step', 0.15, 'number', 'Confidence removed when a decision that used the learning is rejected'),
   s('memory.enabled', true, 'boolean', 'Retrieve learnings and past cases into discussions, and learn from outcomes'),
@@ -326,7 +322,9 @@ export class Settings {
   constructor(private readonly values: Record<string, string>) {}
 
   raw(key: string): string {
-    return hasOwn(this.values, key) ? this.values[key] : defaultSetting(key).value;
+    if (hasOwn(this.values, key)) return this.values[key];
+    const def = defaultSetting(key);
+    return def.formerly && hasOwn(this.values, def.formerly) ? this.values[def.formerly] : def.value;
   }
 
   // The stored value parsed for its type, or null with the problem when it does not parse.

@@ -1,4 +1,4 @@
-// Entry points the sidebar steers with: escalations, inbox, directives, prompt versions, learnings search, settings.
+// Entry points the sidebar steers with: escalations, inbox (and promotion proposals), directives, prompt versions, learnings search, settings.
 import { scriptZone } from '../adapters/gas/records.js';
 import { activeUserEmail } from '../adapters/gas/services.js';
 import { openBound } from '../adapters/gas/spreadsheet.js';
@@ -12,6 +12,7 @@ import {
   setInboxStatus as setStatusOf,
   type InboxItem,
 } from '../app/steer/inbox.js';
+import { answerPromotion as promotionAnswer } from '../app/steer/promotion.js';
 import { searchLearnings as search, type LearningHit } from '../app/steer/learnings.js';
 import { settingsRows, updateSetting as update, type SettingRow } from '../app/steer/settings-rows.js';
 import type { ResolutionInput } from '../core/objections.js';
@@ -43,6 +44,18 @@ export function replyInbox(input: { inbox_id: string; reply: string }): {
   directive_id: string | null;
 } {
   return replyTo(council(), input, activeUserEmail());
+}
+
+// A promotion proposal's answer. Sharing a learning steers every agent's discussions, as a directive does, so it
+// needs a coordinator; who answers is who Apps Script says is running this (an input naming `by` is refused).
+export function answerPromotion(input: { inbox_id: string; approve: boolean }): {
+  inbox_id: string;
+  learning_id: string;
+  scope: string;
+} {
+  requireRole('answerPromotion', 'coordinator');
+  refuseActorFields(input, 'answerPromotion');
+  return promotionAnswer(council(), input, activeUserEmail());
 }
 
 export function listDirectives(filter?: { status?: string }): Record<string, unknown>[] {

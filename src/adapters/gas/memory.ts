@@ -1,7 +1,7 @@
 // The Learnings tab as memory: embeddings written with rows, decoded once per execution, searched by cosine.
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { OFFLINE_MODEL, embedOffline, encodeVector, l2normalise, modelTag } from '../../core/embedding.js';
-import { EMPTY_MEMORY, type AgentMemory, type Learning } from '../../core/memory.js';
+import { EMPTY_MEMORY, successRate, type AgentMemory, type Learning } from '../../core/memory.js';
 import { recall, recallOptionsOf } from '../../core/recall.js';
 import { buildEmbedding, parseEmbedding, type EmbeddingVendor } from '../../core/providers/embeddings.js';
 import { redact } from '../../core/providers/http.js';
@@ -14,7 +14,7 @@ import type { Store } from './store.js';
 const learningCols = rowsOf('learnings');
 
 // A date cell as milliseconds; an empty or unreadable cell is 0 (never applied, or written before dates were kept).
-function timeOf(v: unknown): number {
+export function timeOf(v: unknown): number {
   if (v instanceof Date) return v.getTime();
   const t = Date.parse(String(v ?? ''));
   return Number.isFinite(t) ? t : 0;
@@ -68,6 +68,9 @@ export class Memory {
             embedding_model: String(r.embedding_model),
             created_at: timeOf(r.created_at),
             last_applied_at: timeOf(r.last_applied_at),
+            // A row from before the column: it was written once.
+            evidence_count: Number(r.evidence_count) || 1,
+            promotion: String(r.promotion),
           };
         })
         .filter((l) => l.learning_id !== '');
@@ -172,5 +175,8 @@ export function learningRow(l: Omit<Learning, 'row'>, createdAt: number, lastApp
     embedding_model: l.embedding_model,
     created_at: new Date(createdAt),
     last_applied_at: lastApplied ? new Date(lastApplied) : '',
+    success_rate: successRate(l.times_applied, l.times_successful),
+    evidence_count: l.evidence_count ?? 1,
+    promotion: l.promotion ?? '',
   });
 }

@@ -1,5 +1,6 @@
 // Reads the Settings tab and adds rows for settings it lacks, leaving edited values alone.
 import { tabByKey } from '../../../sheets-schema/index.js';
+import { hasOwn } from '../../core/json-guard.js';
 import type { SettingDef } from '../../core/settings.js';
 import { findSheet } from './tabs.js';
 
@@ -26,6 +27,10 @@ export function seedSettings(ss: Spreadsheet, defaults: readonly SettingDef[]): 
   const start = Math.max(sheet.getLastRow(), 1) + 1;
   const need = start + missing.length - 1 - sheet.getMaxRows();
   if (need > 0) sheet.insertRowsAfter(sheet.getMaxRows(), need);
-  sheet.getRange(start, 1, missing.length, 4).setValues(missing.map((d) => [d.key, d.value, d.type, d.description]));
+  // A renamed setting starts from the value its former row holds, so a workbook's choice survives the rename.
+  const startValue = (d: SettingDef) => (d.formerly && hasOwn(present, d.formerly) ? present[d.formerly] : d.value);
+  sheet
+    .getRange(start, 1, missing.length, 4)
+    .setValues(missing.map((d) => [d.key, startValue(d), d.type, d.description]));
   return missing.length;
 }

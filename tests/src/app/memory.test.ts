@@ -140,9 +140,20 @@ describe('sixty simulated days', () => {
     };
     const last: Record<string, number> = {};
     const moved = { confirmed: 0, rejected: 0, inconclusive: 0 };
-    for (const r of records(rt, 'audit').filter((x) => x.event === 'learning_updated')) {
+    const events = records(rt, 'audit').filter((x) => x.event === 'learning_updated' || x.event === 'learning_merged');
+    for (const r of events) {
       const u = JSON.parse(String(r.payload_json));
       const id = String(r.row_key);
+      // A repeated lesson merged into this one strengthens it as a confirmation does (src/core/review-lifecycle.ts).
+      if (r.event === 'learning_merged') {
+        const prev = last[id] ?? initial;
+        expect({ id, confidence: u.confidence }).toEqual({
+          id,
+          confidence: Math.min(1, Math.round((prev + step.confirmed) * 1000) / 1000),
+        });
+        last[id] = u.confidence;
+        continue;
+      }
       const verdict = u.verdict as keyof typeof step;
       const prev = last[id] ?? initial;
       const next = Math.max(0, Math.min(1, Math.round((prev + step[verdict]) * 1000) / 1000));
@@ -264,7 +275,14 @@ describe('what memory puts in front of a model', () => {
     expect(asked[0].user).toMatch(/<data name="outcome">/);
     expect(asked[0].body.response_format.json_schema.schema.properties.learnings.type).toBe('array');
     const lessons = records(rt, 'learnings').filter((r) => r.scope !== 'case');
-    expect(lessons.map((r) => r.source)).toEqual(outcomes.map((o) => `${o.outcome_id} openai-compatible:any`));
+    // A lesson the model repeats merges into the row it repeats (src/core/review-lifecycle.ts), audited with its outcome.
+    const merged = records(rt, 'audit')
+      .filter((a) => a.event === 'learning_merged')
+      .map((a) => `${JSON.parse(String(a.payload_json)).outcome_id} openai-compatible:any`);
+    expect([...new Set([...lessons.map((r) => String(r.source)), ...merged])].sort()).toEqual(
+      outcomes.map((o) => `${o.outcome_id} openai-compatible:any`).sort(),
+    );
+    expect(lessons.every((r) => String(r.source).endsWith(' openai-compatible:any'))).toBe(true);
   }, 300_000);
 
   it('uses the active prompt version, and a rollback restores the old one', async () => {

@@ -46,8 +46,8 @@ function noted(extra: RunOptions = {}, ops?: string[]): RunOptions {
   return { ...extra, onCall: (_n, op) => void ops?.push(op) };
 }
 
-// Every due decision reviewed exactly once: one Outcomes row each, its discussion CLOSED, its learnings written once
-// (and none from a commit that was rolled back), and the audit chain whole.
+// Every due decision reviewed exactly once: one Outcomes row each, its discussion CLOSED, its learnings written (or
+// merged) once and none from a commit that was rolled back, and the audit chain whole.
 async function reviewedOnce(rt: Runtime): Promise<void> {
   const outcomes = tabRows(rt, 'outcomes');
   expect(outcomes.map((o) => o.decision_id).sort()).toEqual([...due].sort());
@@ -58,6 +58,10 @@ async function reviewedOnce(rt: Runtime): Promise<void> {
     .map((l) => `${l.source}|${l.agent_id}|${l.content}`);
   expect(new Set(learned).size).toBe(learned.length);
   const from = new Set(learned.map((k) => k.split(' ')[0]));
+  // A learning that repeats an agent's active one merges into it (src/core/review-lifecycle.ts): its outcome is named
+  // by the audited merge instead of a row of its own.
+  for (const a of tabRows(rt, 'audit').filter((x) => x.event === 'learning_merged'))
+    from.add(String((JSON.parse(String(a.payload_json)) as { outcome_id: string }).outcome_id));
   expect([...from].sort()).toEqual([...ids].sort());
   expect(ok(await rt.run('verifyAudit', [], { kind: 'editor' }))).toMatchObject({ ok: true });
 }

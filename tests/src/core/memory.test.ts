@@ -52,7 +52,15 @@ describe('learning lifecycle', () => {
     embedding: '',
     embedding_model: '',
   };
-  const r = { initial: 0.5, confirmStep: 0.1, rejectStep: 0.15, deactivateBelow: 0.2, promoteAfter: 10 };
+  const r = {
+    initial: 0.5,
+    confirmStep: 0.1,
+    rejectStep: 0.15,
+    deactivateBelow: 0.2,
+    promoteAfter: 10,
+    autoPromote: true,
+    mergeSimilarity: 0.85,
+  };
   it('rises with confirmed use, falls with rejected use, and is deactivated (kept) below 0.2', () => {
     expect(applyVerdict(base, 'confirmed', r).confidence).toBe(0.6);
     expect(applyVerdict(base, 'inconclusive', r)).toEqual(base);

@@ -1,6 +1,7 @@
 // Shared data for the review plan's tests: a decided discussion, its KPI windows, memory and counters.
 import { addDays } from '../../../src/core/ids.js';
 import type { Learning } from '../../../src/core/memory.js';
+import { milestoneRuleOf } from '../../../src/core/inbox-reports.js';
 import { thresholdsOf } from '../../../src/core/outcomes.js';
 import { Settings } from '../../../src/core/settings.js';
 import { learningRulesOf, newLearnings } from '../../../src/core/review-learnings.js';
@@ -17,6 +18,7 @@ export const AT = new Date(NOW);
 const SETTINGS = new Settings({});
 export const T = thresholdsOf(SETTINGS);
 const RULES = learningRulesOf(SETTINGS);
+const MILESTONE = milestoneRuleOf(SETTINGS);
 export const SITUATION = 'kpi_decline tanaka contacts';
 export const SPEAKERS = [
   'analyst',
@@ -106,7 +108,14 @@ export function memory(): ReviewMemory {
   return {
     learnings: [
       learning({ row: 2, learning_id: 'LRN-1' }),
-      learning({ row: 3, learning_id: 'LRN-2', agent_id: 'coaching', confidence: 0.7, times_successful: 9 }),
+      learning({
+        row: 3,
+        learning_id: 'LRN-2',
+        agent_id: 'coaching',
+        confidence: 0.7,
+        times_applied: 12,
+        times_successful: 9,
+      }),
       learning({ row: 4, learning_id: 'LRN-3', confidence: 0.3 }),
       learning({ row: 5, learning_id: 'LRN-4', agent_id: 'psychology' }),
       learning({
@@ -149,7 +158,14 @@ export function memory(): ReviewMemory {
 // Counters as a commit keeps them: the next number of each sequence.
 export function world(start: Partial<Record<SeqName, number>> = {}): ReviewWorld {
   const counters: Record<SeqName, number> = { outcome: 3, learning: 10, reflection: 20, inbox: 0, ...start };
-  return { rules: RULES, lang: 'ja', now: NOW, embeddingModel: 'kaigi-ngram-v1:256', next: (n) => ++counters[n] };
+  return {
+    rules: RULES,
+    lang: 'ja',
+    now: NOW,
+    embeddingModel: 'kaigi-ngram-v1:256',
+    next: (n) => ++counters[n],
+    milestone: MILESTONE,
+  };
 }
 
 export function withEmbeddings(a: Assessment) {

@@ -19,6 +19,11 @@ import {
   writes,
 } from './review-fixtures.js';
 
+// A learning's row as the review writes it back when it stays the agent's own.
+function kept(over: Record<string, unknown>) {
+  return { scope: 'individual', agent_id: 'analyst', is_active: true, evidence_count: 1, promotion: '', ...over };
+}
+
 describe('planReview', () => {
   it('lowers confidence on a rejected review, deactivates below the floor, and tells a person of a struggle', () => {
     const a = assessed(kpi(10, 6));
@@ -26,9 +31,9 @@ describe('planReview', () => {
     const moves = writes(commit.ops, 'learnings').filter((w) => w.at === 'after');
     // −0.15 on a rejected use: 0.5 → 0.35; 0.7 → 0.55 (no success, no promotion); 0.3 → 0.15 < 0.2 is deactivated.
     expect(moves.map((w) => [w.row, w.values])).toEqual([
-      [2, { scope: 'individual', agent_id: 'analyst', confidence: 0.35, times_successful: 0, is_active: true }],
-      [3, { scope: 'individual', agent_id: 'coaching', confidence: 0.55, times_successful: 9, is_active: true }],
-      [4, { scope: 'individual', agent_id: 'analyst', confidence: 0.15, times_successful: 0, is_active: false }],
+      [2, kept({ confidence: 0.35, times_successful: 0, success_rate: 0 })],
+      [3, kept({ agent_id: 'coaching', confidence: 0.55, times_successful: 9, success_rate: 0.75 })],
+      [4, kept({ confidence: 0.15, times_successful: 0, success_rate: 0, is_active: false })],
       [6, { context: JSON.stringify({ ...CASE_CTX, verdict: 'rejected' }) }],
     ]);
     expect(writes(commit.ops, 'learnings').filter((w) => w.at === 'append')).toHaveLength(5);
@@ -110,13 +115,9 @@ describe('planReview', () => {
     const mem = memory();
     const { commit, memory: after } = planReview(a, withEmbeddings(a), mem, world());
     expect(writes(commit.ops, 'learnings').map((w) => [w.at, w.row, w.values])).toEqual([
-      ['after', 2, { scope: 'individual', agent_id: 'analyst', confidence: 0.5, times_successful: 0, is_active: true }],
-      [
-        'after',
-        3,
-        { scope: 'individual', agent_id: 'coaching', confidence: 0.7, times_successful: 9, is_active: true },
-      ],
-      ['after', 4, { scope: 'individual', agent_id: 'analyst', confidence: 0.3, times_successful: 0, is_active: true }],
+      ['after', 2, kept({ confidence: 0.5, times_successful: 0, success_rate: 0 })],
+      ['after', 3, kept({ agent_id: 'coaching', confidence: 0.7, times_successful: 9, success_rate: 0.75 })],
+      ['after', 4, kept({ confidence: 0.3, times_successful: 0, success_rate: 0 })],
       ['after', 6, { context: JSON.stringify({ ...CASE_CTX, verdict: 'inconclusive' }) }],
     ]);
     expect(commit.properties.agentStats).toEqual(mem.properties.agentStats);

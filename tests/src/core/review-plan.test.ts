@@ -31,6 +31,8 @@ describe('planReview', () => {
       'append outcomes:0 outcome OUT-4',
       'after learnings:2 learning_updated LRN-1',
       'after learnings:3 learning_updated LRN-2',
+      // Its tenth success: the promotion is proposed to a person (learning.auto_promote is false by default).
+      'append inbox:0 inbox INB-1',
       'after learnings:4 learning_updated LRN-3',
       'after learnings:6 case_verdict LRN-5',
       'append learnings:0 learning LRN-11',
@@ -39,9 +41,9 @@ describe('planReview', () => {
       'append learnings:0 learning LRN-14',
       'append learnings:0 learning LRN-15',
       'append reflections:0 reflection REF-21',
-      'append inbox:0 inbox INB-1',
-      'append reflections:0 reflection REF-22',
       'append inbox:0 inbox INB-2',
+      'append reflections:0 reflection REF-22',
+      'append inbox:0 inbox INB-3',
       ...SPEAKERS.slice(2).map((_, i) => `append reflections:0 reflection REF-${23 + i}`),
       `audit status ${DISC}`,
       `marker discussions:12 log_row_updated ${DISC}`,
@@ -80,22 +82,38 @@ describe('planReview', () => {
     });
     // The review never moves an order: only a report does (src/app/orders.ts).
     expect(writes(commit.ops, 'orders')).toEqual([]);
-    // +0.1 on a confirmed use; the tenth success promotes an individual learning to shared; the case gets its verdict.
+    // +0.1 on a confirmed use; the tenth success proposes the promotion to a person (the learning stays the agent's
+    // until one approves, src/app/steer/promotion.ts); the case gets its verdict.
     const moves = writes(commit.ops, 'learnings').filter((w) => w.at === 'after');
+    const row = (over: Record<string, unknown>) => ({
+      scope: 'individual',
+      agent_id: 'analyst',
+      is_active: true,
+      success_rate: 1,
+      evidence_count: 1,
+      promotion: '',
+      ...over,
+    });
     expect(moves.map((w) => [w.row, w.values, w.audit.payload])).toEqual([
       [
         2,
-        { scope: 'individual', agent_id: 'analyst', confidence: 0.6, times_successful: 1, is_active: true },
+        row({ confidence: 0.6, times_successful: 1 }),
         { verdict: 'confirmed', confidence: 0.6, active: true, scope: 'individual' },
       ],
       [
         3,
-        { scope: 'shared', agent_id: '', confidence: 0.8, times_successful: 10, is_active: true },
-        { verdict: 'confirmed', confidence: 0.8, active: true, scope: 'shared' },
+        row({
+          agent_id: 'coaching',
+          confidence: 0.8,
+          times_successful: 10,
+          success_rate: 0.833,
+          promotion: 'proposed INB-1',
+        }),
+        { verdict: 'confirmed', confidence: 0.8, active: true, scope: 'individual', proposed: 'INB-1' },
       ],
       [
         4,
-        { scope: 'individual', agent_id: 'analyst', confidence: 0.4, times_successful: 1, is_active: true },
+        row({ confidence: 0.4, times_successful: 1 }),
         { verdict: 'confirmed', confidence: 0.4, active: true, scope: 'individual' },
       ],
       [
@@ -127,6 +145,9 @@ describe('planReview', () => {
         embedding_model: 'kaigi-ngram-v1:256',
         created_at: AT,
         last_applied_at: '',
+        success_rate: 0,
+        evidence_count: 1,
+        promotion: '',
       },
       audit: {
         actor: 'kaigi',
@@ -200,9 +221,18 @@ describe('planReview', () => {
       },
       audit: { actor: from, event: 'inbox', tab: 'Inbox', row_key: inbox_id, payload: { title: `${from}: ${type}` } },
     });
-    expect(writes(commit.ops, 'inbox')).toEqual([
-      notice('INB-1', 'analyst', 'milestone', 'normal', 'five high self scores in a row'),
-      notice('INB-2', 'psychology', 'struggle', 'high', 'self score fell three times in a row (9 → 8 → 6)'),
+    const [proposal, ...notices] = writes(commit.ops, 'inbox');
+    expect(proposal.values).toMatchObject({
+      inbox_id: 'INB-1',
+      from_agent: 'coaching',
+      type: 'proposal',
+      title: 'LRN-2 を共有知見に昇格する提案',
+      body: '「c」は 10 回成功しました（適用 12 回、成功率 83%、確信度 0.8）。承認すると全エージェントが参照します。',
+    });
+    expect(proposal.audit.payload).toEqual({ title: 'LRN-2 を共有知見に昇格する提案', learning_id: 'LRN-2' });
+    expect(notices).toEqual([
+      notice('INB-2', 'analyst', 'milestone', 'normal', 'five high self scores in a row'),
+      notice('INB-3', 'psychology', 'struggle', 'high', 'self score fell three times in a row (9 → 8 → 6)'),
     ]);
     const ops = commit.ops;
     expect(ops[ops.length - 2]).toEqual({
@@ -272,7 +302,8 @@ describe('planReview', () => {
     expect(after.learnings.map((l) => [l.learning_id, l.scope, l.confidence, l.times_successful, l.is_active])).toEqual(
       [
         ['LRN-1', 'individual', 0.6, 1, true],
-        ['LRN-2', 'shared', 0.8, 10, true],
+        // Proposed, not promoted: it stays the agent's until a person approves.
+        ['LRN-2', 'individual', 0.8, 10, true],
         ['LRN-3', 'individual', 0.4, 1, true],
         ['LRN-4', 'individual', 0.5, 0, true],
         ['LRN-5', 'case', 0.5, 0, true],
