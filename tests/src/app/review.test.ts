@@ -84,8 +84,9 @@ describe('the daily review in budget', () => {
     // Six minutes of model calls cannot fit in one execution: the daily run and at least two ticks share them.
     expect(runs.length).toBeGreaterThanOrEqual(3);
     for (const r of runs) expect(r.endedAt - r.startedAt).toBeLessThan(360_000);
-    // One learning request per decision: nothing was asked twice.
-    expect(server.requests.length - from).toBe(DUE);
+    // One learning request per decision and one reflection per agent that spoke, all in the decision's one round:
+    // nothing was asked twice.
+    expect(server.requests.length - from).toBe(DUE + tabRows(rt, 'reflections').length);
     await reviewedOnce(rt);
     const items = tabRows(rt, 'queue').filter((q) => q.type === 'review.run');
     expect(items.map((q) => q.status)).toEqual(['done']);
