@@ -4,6 +4,7 @@ import { learningRequest, reflectionRequest } from './engine.js';
 import type { EngineEnv } from './engine.js';
 import { answerErrors } from './messages.js';
 import type { AgentRequest, AgentResponse, Provider } from './provider.js';
+import { BUDGET_NOTE, BudgetProvider } from './providers/budget.js';
 import { recommendationOf, speakersOf, type AgentRecord, type ReflectionContent } from './reflection-rules.js';
 import type { ReflectionAnswer } from './reflection-schema.js';
 import { learningAnswerOf, type LearningAnswer } from './review-learnings.js';
@@ -29,14 +30,23 @@ export interface AfterOutcome {
   spent: Spent;
 }
 
-// The requests for the agents that reflect on a model: those that spoke, are still active, and are not on rules (nor
-// sent back to rules by the day's budget, whose provider is named rules too).
-function reflectionRequests(a: Assessment, env: EngineEnv, record: AgentRecord): AgentRequest[] {
+// The requests for the agents that reflect on a model: those that spoke, are still active, and are not on rules. One
+// the day's budget sent back to rules is not asked; its row says so (`skipped`).
+function reflectionRequests(
+  a: Assessment,
+  env: EngineEnv,
+  record: AgentRecord,
+): { out: AgentRequest[]; skipped: ModelReflection[] } {
   const { ev, discussion: d } = a;
   const out: AgentRequest[] = [];
+  const skipped: ModelReflection[] = [];
   for (const id of speakersOf(d)) {
     const agent = env.agents.find((x) => x.agent_id === id && x.active);
-    if (!agent || env.providerFor(agent).name === env.rules.name) continue;
+    if (!agent) continue;
+    const p = env.providerFor(agent);
+    if (p instanceof BudgetProvider)
+      skipped.push({ agent_id: id, source: agent.model || 'default model', answer: null, problem: BUDGET_NOTE });
+    if (p.name === env.rules.name) continue;
     const { rec, adopted } = recommendationOf(d, id);
     const r = record[id];
     out.push(
@@ -49,7 +59,7 @@ function reflectionRequests(a: Assessment, env: EngineEnv, record: AgentRecord):
       }),
     );
   }
-  return out;
+  return { out, skipped };
 }
 
 // Every call after an outcome in one round: each provider is sent its requests at once (one fetchAll for a council
@@ -61,7 +71,7 @@ export function askAfterOutcome(a: Assessment, env: EngineEnv, record: AgentReco
     ev.verdict === 'inconclusive'
       ? null
       : learningRequest(a.discussion, env, { verdict: ev.verdict, error: ev.error, measured: ev.measured });
-  const reflections = reflectionRequests(a, env, record);
+  const { out: reflections, skipped } = reflectionRequests(a, env, record);
   const all = (learning ? [learning] : []).concat(reflections);
   const byProvider = new Map<Provider, AgentRequest[]>();
   for (const r of all) {
@@ -80,18 +90,20 @@ export function askAfterOutcome(a: Assessment, env: EngineEnv, record: AgentReco
   }
   return {
     learning: learning ? learningAnswerOf(learning, responses[learning.key]) : null,
-    reflections: reflections.map((r) => {
-      const res = responses[r.key];
-      const problem = res.ok
-        ? answerErrors('REFLECTION', res.content, [])
-        : `${res.error?.code ?? 'failed'}: ${res.error?.message ?? 'no answer'}`;
-      return {
-        agent_id: r.agent.agent_id,
-        source: res.model,
-        answer: problem ? null : (res.content as ReflectionAnswer),
-        problem: problem ?? '',
-      };
-    }),
+    reflections: skipped.concat(
+      reflections.map((r) => {
+        const res = responses[r.key];
+        const problem = res.ok
+          ? answerErrors('REFLECTION', res.content, [])
+          : `${res.error?.code ?? 'failed'}: ${res.error?.message ?? 'no answer'}`;
+        return {
+          agent_id: r.agent.agent_id,
+          source: res.model,
+          answer: problem ? null : (res.content as ReflectionAnswer),
+          problem: problem ?? '',
+        };
+      }),
+    ),
     spent,
   };
 }

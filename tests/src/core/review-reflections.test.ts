@@ -3,6 +3,7 @@
 // and the agent's record.
 import { describe, expect, it } from 'vitest';
 import type { Provider } from '../../../src/core/provider.js';
+import { BUDGET_NOTE, BudgetProvider } from '../../../src/core/providers/budget.js';
 import { RulesProvider } from '../../../src/core/providers/rules.js';
 import { ScriptedProvider } from '../../../src/core/providers/scripted.js';
 import { reflect } from '../../../src/core/reflection-rules.js';
@@ -127,6 +128,21 @@ describe('reflections written by each agent’s own model', () => {
     expect(asked.learning).toBeNull();
     expect(asked.reflections.map((r) => r.answer?.lesson)).toEqual([ANSWER.lesson]);
     expect(newLearnings(a, 'ja', null, asked.reflections).items).toEqual([]);
+  });
+
+  it('asks no model for an agent the day’s budget sent back to the rules, and its row says so', () => {
+    const rules = new RulesProvider(() => 0);
+    const spent = new BudgetProvider(rules);
+    const env = testEnv({ lang: 'ja', provider: (a) => (a.agent_id === 'analyst' ? spent : rules) });
+    const a = assessed(kpi(10, 12));
+    const asked = askAfterOutcome(a, env, {});
+    expect(asked.reflections).toEqual([
+      { agent_id: 'analyst', source: expect.any(String), answer: null, problem: BUDGET_NOTE },
+    ]);
+    const learned = newLearnings(a, 'ja', asked.learning, asked.reflections);
+    const { commit } = planReview(a, { ...learned, embeddings: learned.items.map(() => 'E') }, memory(), world());
+    const row = writes(commit.ops, 'reflections').find((w) => w.values.agent_id === 'analyst')!;
+    expect(row.values.source).toMatch(/^rules \(fallback: .* daily model budget spent/);
   });
 
   it('asks no model when every agent is on the rules', () => {
