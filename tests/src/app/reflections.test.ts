@@ -3,11 +3,11 @@
 // provider:model, an invalid answer falls back to the rules' reflection with a record of why, and the day's budget
 // counts the calls.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Runtime, type RuntimeSnapshot } from '../../../runtime/runtime.js';
+import type { RuntimeSnapshot } from '../../../runtime/runtime.js';
 import { PROPERTY_KEYS, vendorKeyProperty } from '../../../src/core/property-keys.js';
 import { registry } from '../../../src/core/providers/vendor-registry.js';
 import { ModelServer, type Recorded } from '../../../tools/model-server.js';
-import { reviewBacklog } from '../../../tools/review-backlog.js';
+import { backlogSnapshot } from '../../../tools/review-backlog.js';
 import { tabRows } from '../../../tools/tab-rows.js';
 import { START, ok } from '../../council-helpers.js';
 import { newRuntime } from '../../helpers.js';
@@ -20,15 +20,7 @@ let due: RuntimeSnapshot;
 beforeAll(async () => {
   server = new ModelServer();
   base = await server.start();
-  const rt = new Runtime({ startAt: START });
-  try {
-    ok(await rt.run('setup', [], { kind: 'menu' }));
-    ok(await rt.run('seedDemoData', [], { kind: 'menu' }));
-    await reviewBacklog(rt, 1, base);
-    due = rt.snapshot();
-  } finally {
-    await rt.close();
-  }
+  due = (await backlogSnapshot(START, 1, base)).snapshot;
 }, 300_000);
 
 afterAll(() => server.stop());
