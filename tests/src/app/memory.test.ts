@@ -259,12 +259,23 @@ describe('what memory puts in front of a model', () => {
     const asked = server.requests.slice(from).filter((r) => r.body.response_format?.json_schema?.name === 'learning');
     const outcomes = records(rt, 'outcomes');
     expect(outcomes.map((o) => o.verdict)).toEqual(['rejected', 'confirmed']);
-    // One learning request per judged outcome, and what the model answered is what was stored.
+    // One learning request per judged outcome, and what the model answered is what was stored: the decider's
+    // individual learning for psychology gives way to the lesson psychology's own model wrote in its reflection, and
+    // every agent that spoke keeps its own lesson, with the model as source.
     expect(asked.length).toBe(outcomes.length);
     expect(asked[0].user).toMatch(/<data name="outcome">/);
     expect(asked[0].body.response_format.json_schema.schema.properties.learnings.type).toBe('array');
     const lessons = records(rt, 'learnings').filter((r) => r.scope !== 'case');
-    expect(lessons.map((r) => r.source)).toEqual(outcomes.map((o) => `${o.outcome_id} openai-compatible:any`));
+    const reflections = records(rt, 'reflections');
+    for (const o of outcomes) {
+      const own = lessons.filter((r) => r.source === `${o.outcome_id} openai-compatible:any`);
+      const spoke = reflections.filter((r) => r.discussion_id === o.discussion_id).map((r) => String(r.agent_id));
+      expect(spoke.length).toBe(14);
+      expect(own.map((r) => String(r.agent_id)).sort()).toEqual(spoke.sort());
+      expect(own.map((r) => r.content)).toEqual(spoke.map(() => 'lesson: answer from the local model server'));
+    }
+    expect(lessons.length).toBe(14 * outcomes.length);
+    expect(reflections.every((r) => r.source === 'openai-compatible:any')).toBe(true);
   }, 300_000);
 
   it('uses the active prompt version, and a rollback restores the old one', async () => {
