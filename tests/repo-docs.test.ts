@@ -21,7 +21,7 @@ function tabTable(): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const rows = TABS.map(
     (t) =>
-      `| ${t.name} | ${t.nameJa} | ${t.kind} | ${t.columns.length} | ${t.audit ? 'yes' : ''} | ${cell(t.description)} |`,
+      `| ${t.name} | ${t.nameJa} | ${t.kind} | ${t.columns.length} | ${'audit' in t ? 'yes' : ''} | ${cell(t.description)} |`,
   );
   return [BEGIN, '| tab | 日本語 | kind | columns | audited | holds |', '|---|---|---|---|---|---|', ...rows, END].join(
     '\n',

@@ -9,6 +9,7 @@ import { recommendationOf, speakersOf, type AgentRecord, type ReflectionContent 
 import type { ReflectionAnswer } from './reflection-schema.js';
 import { learningAnswerOf, type LearningAnswer } from './review-learnings.js';
 import type { Assessment } from './review-plan.js';
+import type { AgentDef } from './types.js';
 
 // One agent's model reflection: the answer when it was usable, else why not. source is the provider:model asked.
 export interface ModelReflection {
@@ -36,6 +37,7 @@ function reflectionRequests(
   a: Assessment,
   env: EngineEnv,
   record: AgentRecord,
+  providerOf: (agent: AgentDef) => Provider,
 ): { out: AgentRequest[]; skipped: ModelReflection[] } {
   const { ev, discussion: d } = a;
   const out: AgentRequest[] = [];
@@ -43,7 +45,7 @@ function reflectionRequests(
   for (const id of speakersOf(d)) {
     const agent = env.agents.find((x) => x.agent_id === id && x.active);
     if (!agent) continue;
-    const p = env.providerFor(agent);
+    const p = providerOf(agent);
     if (p instanceof BudgetProvider)
       skipped.push({ agent_id: id, source: agent.model || 'default model', answer: null, problem: BUDGET_NOTE });
     if (p.name === env.rules.name) continue;
@@ -71,11 +73,15 @@ export function askAfterOutcome(a: Assessment, env: EngineEnv, record: AgentReco
     ev.verdict === 'inconclusive'
       ? null
       : learningRequest(a.discussion, env, { verdict: ev.verdict, error: ev.error, measured: ev.measured });
-  const { out: reflections, skipped } = reflectionRequests(a, env, record);
+  // Each agent's provider is looked up once: in the app a lookup reads Script Properties (the override, the day's
+  // usage, the key), a cost per call that fourteen agents would otherwise pay twice per decision.
+  const providers: Record<string, Provider> = {};
+  const providerOf = (agent: AgentDef) => (providers[agent.agent_id] ??= env.providerFor(agent));
+  const { out: reflections, skipped } = reflectionRequests(a, env, record, providerOf);
   const all = (learning ? [learning] : []).concat(reflections);
   const byProvider = new Map<Provider, AgentRequest[]>();
   for (const r of all) {
-    const p = env.providerFor(r.agent);
+    const p = providerOf(r.agent);
     byProvider.set(p, (byProvider.get(p) ?? []).concat([r]));
   }
   const responses: Record<string, AgentResponse> = {};
