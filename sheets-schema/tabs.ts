@@ -235,7 +235,7 @@ export const TABS = [
     kind: 'log',
     frozenRows: 1,
     protected: true,
-    description: 'One self-reflection per agent per discussion.',
+    description: 'One self-reflection per agent per discussion, written by its own model (or the rules).',
     columns: [
       col('reflection_id', 'id', 200, 'REF-…'),
       col('agent_id', 'text', 120, 'Agent'),
@@ -246,6 +246,7 @@ export const TABS = [
       col('to_improve', 'text', 240, 'To improve'),
       col('next_actions_json', 'json', 260, 'Next actions, given to the agent next time'),
       col('created_at', 'datetime', 150, 'Written'),
+      col('source', 'text', 200, "provider:model of the agent's own model, or rules (and why, when a model failed)"),
     ],
   },
   {

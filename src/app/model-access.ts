@@ -99,6 +99,16 @@ export class ModelAccess {
     return p;
   }
 
+  // Adds what calls outside a discussion's steps cost (the review's learning and reflection calls) to today's totals,
+  // under the lock that reads them.
+  addSpend(spent: { tokens: number; cost: number }): void {
+    if (!spent.tokens && !spent.cost) return;
+    const u = this.usage();
+    u.tokens += spent.tokens;
+    u.cost += spent.cost;
+    props.set({ [PROPERTY_KEYS.usage]: JSON.stringify(u) });
+  }
+
   // Adds a step's tokens and cost to today's totals inside the commit; a person is told once that the budget
   // is spent, in the first commit whose answers the budget sent back to rules. Returns what to store after it.
   recordUsage(c: Commit, messages: StepResult['messages']): () => void {

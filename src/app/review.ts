@@ -12,7 +12,7 @@ import type { LearningRules } from '../core/memory.js';
 import { thresholdsOf, type Thresholds, type Verdict } from '../core/outcomes.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
 import { parseReflectionHistory, reflectionHistoryValue } from '../core/reflection-history.js';
-import { askForLearnings, learningRulesOf, newLearnings, type Learned } from '../core/review-learnings.js';
+import { learningRulesOf, newLearnings, type Learned } from '../core/review-learnings.js';
 import {
   assessReview,
   dueDecisions,
@@ -23,6 +23,7 @@ import {
   type ReviewMemory,
   type ReviewProperties,
 } from '../core/review-plan.js';
+import { askAfterOutcome, type Spent } from '../core/review-reflections.js';
 import type { Council, Loaded } from './council.js';
 import { nudge } from './requests.js';
 import { writeOps } from './review-write.js';
@@ -43,11 +44,13 @@ const orderCols = rowsOf('orders');
 const outcomeCols = rowsOf('outcomes');
 const logCols = rowsOf('discussions');
 
-// A decision ready to commit: measured, its learnings chosen and embedded, all before the lock.
+// A decision ready to commit: measured, its learnings chosen and embedded, its agents' reflections written, all
+// before the lock; with what those calls cost, for the day's budget.
 interface Prepared {
   a: Assessment;
   loaded: Loaded;
   learned: Learned & { embeddings: string[] };
+  spent: Spent;
 }
 
 // The daily trigger's review: run as the queue's review.run item, enqueued and claimed by this execution, so that what
@@ -157,8 +160,15 @@ function prepare(
   const loaded = council.discussions.load(d.discussion_id);
   const a = assessReview(d, loaded.d, loaded.row, env.kpi, thresholds);
   if (!a) return null;
-  const learned = newLearnings(a, env.lang, askForLearnings(a, env));
-  return { a, loaded, learned: { ...learned, embeddings: mem.embed(learned.items.map((x) => x.content)) } };
+  // The agents' records as the last commit left them: only what their prompts show, the plan reads them again.
+  const asked = askAfterOutcome(a, env, props.json(PROPERTY_KEYS.agentStats, {}));
+  const learned = newLearnings(a, env.lang, asked.learning, asked.reflections);
+  return {
+    a,
+    loaded,
+    learned: { ...learned, embeddings: mem.embed(learned.items.map((x) => x.content)) },
+    spent: asked.spent,
+  };
 }
 
 // One decision's commit, under the lock. A commit has one commit point and each decision's log row must be one: a
@@ -176,6 +186,8 @@ function commitReview(
 ): ReviewReport['evaluated'][number] | 'moved' | null {
   const store = council.store;
   return store.withLock((state) => {
+    // The calls were made whatever the commit finds: the day's budget counts them first.
+    council.models.addSpend(p.spent);
     // What other executions may have changed is read under the lock: the log row, the orders' status (a report may
     // have come since), the Learnings rows and the properties.
     const raw = store.readRows('discussions', p.a.log_row, 1)[0];

@@ -2,7 +2,7 @@
 // This file is the public facade; the work lives in src/core/engine/, one job per module.
 export type { EngineEnv, Step, StepResult } from './engine/types.js';
 export { latestComputed, planStep } from './engine/plan.js';
-export { learningRequest, phaseRequests } from './engine/requests.js';
+export { learningRequest, phaseRequests, reflectionRequest } from './engine/requests.js';
 export { Builder } from './engine/builder.js';
 export { reanalyse } from './engine/phases.js';
 export { decideStep, recordOrder, type DecideInput } from './engine/decide.js';

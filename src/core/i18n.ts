@@ -1,4 +1,5 @@
 // User-facing strings in Japanese and English; the user's locale picks one.
+import { hasOwn } from './json-guard.js';
 
 export type Lang = 'ja' | 'en';
 
@@ -33,6 +34,25 @@ const STRINGS = {
     ja: 'Kaigi は 14 のエージェントが 6 フェーズで議論し、すべての発言と判断をこのスプレッドシートに記録します。メニューの「セットアップ／修復」でタブとトリガーを整え、サイドバーから議論を確認できます。',
     en: 'Kaigi is a council of 14 agents that deliberates in six phases and records every message and decision in this spreadsheet. Use "Set up / repair" to create the tabs and triggers, and the sidebar to follow discussions.',
   },
+  // The rules' canned reflection (src/core/reflection-rules.ts): {verdict}, {rec}, {hits}, {n}, {rate}.
+  reflectReasoning: {
+    ja: '判定は {verdict}、推奨 {rec} は{adopted}',
+    en: 'Verdict {verdict}; recommendation {rec} {adopted}',
+  },
+  reflectAdopted: { ja: '採用', en: 'adopted' },
+  reflectNotAdopted: { ja: '不採用', en: 'not adopted' },
+  reflectRecord: { ja: '。これまでの的中 {hits}/{n}（{rate}%）', en: '; record so far {hits} of {n} right ({rate} %)' },
+  reflectFirst: { ja: '。これが最初の判定', en: '; the first verdict on its advice' },
+  reflectPaidOff: { ja: '{rec} の提案が成果につながった', en: 'Recommending {rec} paid off' },
+  reflectStrongRecord: {
+    ja: '的中率 {rate}% の実績に沿った提案ができた',
+    en: 'Advice in line with a record of {rate} % right',
+  },
+  reflectWeakRecord: {
+    ja: '的中率 {rate}% と低いなか、議論に必要な視点は出せた',
+    en: 'Contributed a needed view, on a record of only {rate} % right',
+  },
+  reflectView: { ja: '議論に必要な視点を出せた', en: 'Contributed a needed view' },
 } as const;
 
 export type StringKey = keyof typeof STRINGS;
@@ -43,4 +63,9 @@ export function langOf(locale: string | undefined): Lang {
 
 export function t(key: StringKey, lang: Lang): string {
   return STRINGS[key][lang];
+}
+
+// A string with its {name} placeholders filled.
+export function tf(key: StringKey, lang: Lang, values: Record<string, string | number>): string {
+  return t(key, lang).replace(/\{(\w+)\}/g, (all, k: string) => (hasOwn(values, k) ? String(values[k]) : all));
 }

@@ -1,7 +1,7 @@
-// Memory: learnings and cases, how verdicts move them, what agents learn and reflect after an outcome.
+// Memory: learnings and cases, how verdicts move them, what agents learn after an outcome and when they tell a person.
 import { z } from 'zod';
 import { type Verdict, VERDICTS } from './outcomes.js';
-import type { ContentOf, Message } from './messages.js';
+import type { ContentOf } from './messages.js';
 import type { Discussion } from './types.js';
 
 export interface Learning {
@@ -180,69 +180,6 @@ export function extractLearnings(
     context: JSON.stringify({ discussion_id: d.discussion_id, verdict }),
   });
   return out;
-}
-
-export interface ReflectionContent {
-  agent_id: string;
-  self_score: number;
-  reasoning: string;
-  went_well: string;
-  to_improve: string;
-  next_actions: string[];
-}
-
-// Each agent that spoke scores itself against the verdict: advice carried out and confirmed scores high.
-export function reflect(d: Discussion, verdict: Verdict, lang: 'ja' | 'en'): ReflectionContent[] {
-  const order = orderOf(d);
-  const chosen = order ? order.actions.map((a) => a.action_type) : [];
-  const t = (ja: string, en: string) => (lang === 'ja' ? ja : en);
-  const speakers: string[] = [];
-  for (const m of d.messages)
-    if (m.speaker !== 'system' && m.speaker !== 'human' && speakers.indexOf(m.speaker) < 0) speakers.push(m.speaker);
-  return speakers.map((agent) => {
-    const op = d.messages.find((m: Message) => m.speaker === agent && m.message_type === 'SPECIALIST_OPINION');
-    const rec = op ? (op.content as ContentOf<'SPECIALIST_OPINION'>).recommendation.action_type : '';
-    const adopted = rec !== '' && chosen.indexOf(rec) >= 0;
-    let score = verdict === 'confirmed' ? 7 : verdict === 'rejected' ? 4 : 5;
-    if (rec)
-      score += adopted
-        ? verdict === 'confirmed'
-          ? 2
-          : verdict === 'rejected'
-            ? -2
-            : 0
-        : verdict === 'rejected'
-          ? 1
-          : -1;
-    if (op?.metadata.default_opinion) score = 2;
-    score = Math.max(1, Math.min(10, score));
-    const improve = op?.metadata.default_opinion
-      ? t('期限内に使える回答を返す', 'Return a usable answer in time')
-      : verdict === 'rejected' && adopted
-        ? t(`${rec} が効かなかった状況の見極め`, `Tell apart situations where ${rec} does not work`)
-        : verdict === 'inconclusive'
-          ? t('判定に足るデータ期間を見込む', 'Allow for enough data to judge')
-          : t('根拠となるデータを増やす', 'Back the advice with more data');
-    return {
-      agent_id: agent,
-      self_score: score,
-      reasoning: t(
-        `判定は ${verdict}、推奨 ${rec || '-'} は${adopted ? '採用' : '不採用'}`,
-        `Verdict ${verdict}; recommendation ${rec || '-'} ${adopted ? 'adopted' : 'not adopted'}`,
-      ),
-      went_well:
-        verdict === 'confirmed' && adopted
-          ? t(`${rec} の提案が成果につながった`, `Recommending ${rec} paid off`)
-          : t('議論に必要な視点を出せた', 'Contributed a needed view'),
-      to_improve: improve,
-      next_actions: [
-        improve,
-        verdict === 'rejected'
-          ? t('似た事例で否定された施策を避ける', 'Avoid actions rejected in similar cases')
-          : t('似た事例で確認された施策を参照する', 'Refer to actions confirmed in similar cases'),
-      ],
-    };
-  });
 }
 
 // Seed 003 §12.5: when an agent writes to a person instead of staying quiet. A condition speaks once,

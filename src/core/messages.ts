@@ -3,6 +3,7 @@ import { chars } from './chars.js';
 import { ConfigError, ValidationError } from './errors.js';
 import { criterion } from './criteria.js';
 import { addDays } from './ids.js';
+import { REFLECTION_SCHEMA } from './reflection-schema.js';
 import { z } from 'zod';
 
 export const MESSAGE_TYPES = [
@@ -272,9 +273,9 @@ function schemas(allowList: readonly string[], forAnswer = false, metrics: reado
   return built;
 }
 
-// What a model is asked for: a message's content, the decider's deliberation and order in one, learnings, or an
-// answer in a room.
-type AnswerKind = MessageType | 'DECISION' | 'LEARNING' | 'ROOM_ANSWER';
+// What a model is asked for: a message's content, the decider's deliberation and order in one, learnings, an agent's
+// reflection, or an answer in a room.
+type AnswerKind = MessageType | 'DECISION' | 'LEARNING' | 'REFLECTION' | 'ROOM_ANSWER';
 
 // The one schema an answer is checked against and its JSON Schema generated from (src/core/providers/schema.ts).
 // `metrics` are the member's KPI series: an order's success criteria must name one of them (none known: any name).
@@ -284,6 +285,7 @@ export function answerSchema(
   metrics: readonly string[] = [],
 ): z.ZodType {
   if (kind === 'LEARNING') return LEARNING_SCHEMA;
+  if (kind === 'REFLECTION') return REFLECTION_SCHEMA;
   if (kind === 'ROOM_ANSWER') return ROOM_ANSWER_SCHEMA;
   const s = schemas(allowList, true, metrics);
   if (kind === 'DECISION') return s.decision;

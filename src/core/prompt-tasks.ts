@@ -58,6 +58,10 @@ export const TASKS: Record<string, Both> = {
     '決定（earlier_answers）と測定結果（outcome）から、次の議論で役立つ学びを抽出してください。scope は individual（特定のエージェント向け、agent_id を指定）か shared（全員向け）。content は事実に基づく一文、context はどの状況で当てはまるかです。結果が inconclusive なら学びは空にします。',
     'From the decision (earlier_answers) and its measured outcome, extract what will help next time. scope is individual (for one agent, named in agent_id) or shared (for all). content is one factual sentence; context says when it applies. When the verdict is inconclusive, return no learnings.',
   ],
+  REFLECTION: [
+    'あなた自身の発言（earlier_answers のうちあなたのもの）と決定、測定結果（outcome：判定、予測と実測、your_record はこれまでの成績）を読み、自分の仕事を振り返ってください。self_score は 1〜10、score_reasoning はその根拠、what_went_well・what_to_improve・next_actions は具体的に（next_actions は「〇〇する」の形）。lesson は次の議論で自分が使う事実に基づく一文、category はその対象（施策の種類など）です。',
+    'Read your own answers (yours among earlier_answers), the decision and its measured outcome (outcome: the verdict, predicted against measured, your_record so far) and reflect on your own work. self_score is 1–10 with score_reasoning; what_went_well, what_to_improve and next_actions are concrete (next_actions as things you will do). lesson is one factual sentence you will use in your next discussion; category is what it is about (an action type, say).',
+  ],
   DEFAULT: [
     '{expect} のスキーマに合う JSON オブジェクトを返してください。',
     'Return a JSON object matching the {expect} schema.',

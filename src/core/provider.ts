@@ -6,8 +6,8 @@ import type { AgentMemory } from './memory.js';
 import type { Weighing } from './votes.js';
 
 // The decider answers Phases 5 and 6 in one call: a deliberation and an order. A council agent mentioned in a room
-// gives a ROOM_ANSWER.
-export type Expectation = MessageType | 'DECISION' | 'LEARNING' | 'ROOM_ANSWER';
+// gives a ROOM_ANSWER; after a reviewed outcome each agent that spoke gives a REFLECTION.
+export type Expectation = MessageType | 'DECISION' | 'LEARNING' | 'REFLECTION' | 'ROOM_ANSWER';
 
 // A room message as a council agent is shown it (its text bounded like any input).
 export interface RoomLine {
@@ -48,9 +48,16 @@ export interface AgentContext {
   windowDays: number;
   // Retrieved learnings and cases (with ids), the agent's last next actions, and directives for it.
   memory?: AgentMemory;
-  // The measured outcome of the decision, when learnings are extracted from it.
-  // error is null when the review window held no data for any metric.
-  outcome?: { verdict: string; error: number | null; measured: unknown };
+  // The measured outcome of the decision, when learnings are extracted from it or an agent reflects on it.
+  // error is null when the review window held no data for any metric. A reflecting agent is also shown what it
+  // recommended and its record before this verdict.
+  outcome?: {
+    verdict: string;
+    error: number | null;
+    measured: unknown;
+    your_recommendation?: { action_type: string; carried_out: boolean };
+    your_record?: { right: number; wrong: number };
+  };
   // The room a mention came from, when the agent answers in a room.
   room?: RoomContext;
   // The member's KPI series: an order's success criteria must name one (src/core/messages.ts answerSchema).

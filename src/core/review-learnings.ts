@@ -3,6 +3,7 @@ import { learningRequest } from './engine.js';
 import type { EngineEnv } from './engine.js';
 import { applyVerdict, extractLearnings, type Learning, type LearningRules, parseCaseContext } from './memory.js';
 import type { LearningContent } from './messages.js';
+import type { AgentRequest, AgentResponse } from './provider.js';
 import { validationErrors } from './providers/http.js';
 import { write, type ReviewOp, type SeqName } from './review-ops.js';
 import type { Assessment } from './review-plan.js';
@@ -14,6 +15,7 @@ import {
   promotionProposal,
   type LifecycleWorld,
 } from './review-lifecycle.js';
+import type { ModelReflection } from './review-reflections.js';
 import type { Settings } from './settings.js';
 
 // A learning about to be written, before it has an id, a confidence or an embedding.
@@ -23,6 +25,8 @@ interface NewLearning {
   category: string;
   content: string;
   context: string;
+  // The provider:model that wrote it when that is not the Learned's source (an agent's own reflection).
+  source?: string;
 }
 
 // The model's valid answer to the learning schema, with the model that gave it.
@@ -35,6 +39,8 @@ export interface Learned {
   items: NewLearning[];
   // `rules`, or the provider:model that filled the schema; written into each new learning's source.
   source: string;
+  // The agents' own model reflections, for the review to write (src/core/review-reflections.ts); absent: none.
+  reflections?: ModelReflection[];
 }
 
 export function learningRulesOf(s: Settings): LearningRules {
@@ -57,18 +63,52 @@ export function askForLearnings(a: Assessment, env: EngineEnv): LearningAnswer |
   const req = learningRequest(a.discussion, env, { verdict: ev.verdict, error: ev.error, measured: ev.measured });
   if (!req) return null;
   const [res] = env.providerFor(req.agent).respond([req]);
+  return learningAnswerOf(req, res);
+}
+
+// The learnings in a valid answer to the learning request, else null (the rules extract instead).
+export function learningAnswerOf(req: AgentRequest, res: AgentResponse): LearningAnswer | null {
   if (!res.ok || validationErrors(req, res.content)) return null;
   return { learnings: (res.content as LearningContent).learnings, model: res.model };
 }
 
-// The learnings to write: the model's (a shared one belongs to no agent), or the rule-based fallback.
-export function newLearnings(a: Assessment, lang: 'ja' | 'en', answer: LearningAnswer | null): Learned {
-  if (answer)
-    return {
-      items: answer.learnings.map((x) => ({ ...x, agent_id: x.scope === 'shared' ? '' : x.agent_id })),
-      source: answer.model,
-    };
-  return { items: extractLearnings(a.discussion, a.ev.verdict, lang), source: 'rules' };
+// The learnings to write: the model's (a shared one belongs to no agent), or the rule-based fallback. An agent whose
+// own model reflected keeps its lesson as its individual learning (seed 003 §11), with that model as source; the
+// decider's or the rules' individual learnings for it are left out, so one decision teaches an agent one thing.
+export function newLearnings(
+  a: Assessment,
+  lang: 'ja' | 'en',
+  answer: LearningAnswer | null,
+  reflections: ModelReflection[] = [],
+): Learned {
+  const base: Learned = answer
+    ? {
+        items: answer.learnings.map((x) => ({ ...x, agent_id: x.scope === 'shared' ? '' : x.agent_id })),
+        source: answer.model,
+      }
+    : { items: extractLearnings(a.discussion, a.ev.verdict, lang), source: 'rules' };
+  if (!reflections.length) return base;
+  // An inconclusive verdict teaches nothing (as the rules and the learning call have it): the reflection is kept,
+  // its lesson is not.
+  const lessons = a.ev.verdict === 'inconclusive' ? [] : reflections.filter((r) => r.answer);
+  const own = lessons.map((r) => r.agent_id);
+  const context = JSON.stringify({ discussion_id: a.discussion_id, verdict: a.ev.verdict });
+  return {
+    source: base.source,
+    reflections,
+    items: base.items
+      .filter((x) => x.scope !== 'individual' || own.indexOf(x.agent_id) < 0)
+      .concat(
+        lessons.map((r) => ({
+          scope: 'individual' as const,
+          agent_id: r.agent_id,
+          category: r.answer!.category,
+          content: r.answer!.lesson,
+          context,
+          source: r.source,
+        })),
+      ),
+  };
 }
 
 // Learnings applied in the decision move with the verdict; the decision's case records it. Both are written
@@ -167,7 +207,7 @@ export function newLearningOps(
         times_applied: 0,
         times_successful: 0,
         is_active: true,
-        source: `${outcomeId} ${learned.source}`,
+        source: `${outcomeId} ${f.source ?? learned.source}`,
         embedding: learned.embeddings[i],
         embedding_model: w.embeddingModel,
         created_at: new Date(w.now),

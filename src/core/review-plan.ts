@@ -3,13 +3,15 @@ import { opinionScores } from './calibration.js';
 import { countFlip, emptyFlipStats, firstAnswersRecord, type FlipStats } from './first-answers.js';
 import { addDays, dayOf as dayOfId } from './ids.js';
 import { milestones, type MilestoneRule } from './inbox-reports.js';
-import { orderOf, reflect, shouldNotify, type Learning, type LearningRules } from './memory.js';
+import { orderOf, shouldNotify, type Learning, type LearningRules } from './memory.js';
 import type { ContentOf } from './messages.js';
 import { executionStatusOf } from './order-status.js';
 import { evaluate, type Evaluation, type Thresholds } from './outcomes.js';
 import { pointKey, type ReflectionHistory } from './reflection-history.js';
+import { reflect } from './reflection-rules.js';
 import { moveLearnings, newLearningOps, type Learned } from './review-learnings.js';
 import { write, type ReviewOp, type SeqName } from './review-ops.js';
+import { reflectionOf } from './review-reflections.js';
 import { transition } from './state-machine.js';
 import type { Discussion, InboxItem, KpiRow } from './types.js';
 
@@ -217,8 +219,15 @@ export function planReview(
   const learnings = moved.learnings;
   ops.push(...moved.ops, ...newLearningOps(a, outcomeId, learned, learnings, w));
 
-  // Reflections, and the agent → human messages seed 003 §12.5 calls for.
-  const reflections = reflect(d, verdict, w.lang);
+  // Reflections, and the agent → human messages seed 003 §12.5 calls for: each agent's own model's, or the rules'
+  // (which follow the verdict and the agent's record before it).
+  const models = learned.reflections ?? [];
+  const reflections = reflect(d, verdict, w.lang, memory.properties.agentStats).map((r) =>
+    reflectionOf(
+      r,
+      models.find((m) => m.agent_id === r.agent_id),
+    ),
+  );
   const history = copy(memory.properties.reflectionHistory);
   for (const ref of reflections) {
     const id = `REF-${w.next('reflection')}`;
@@ -237,13 +246,14 @@ export function planReview(
           to_improve: ref.to_improve,
           next_actions_json: JSON.stringify(ref.next_actions),
           created_at: at,
+          source: ref.source,
         },
         {
           actor: ref.agent_id,
           event: 'reflection',
           tab: 'Reflections',
           row_key: id,
-          payload: { self_score: ref.self_score },
+          payload: { self_score: ref.self_score, source: ref.source },
         },
       ),
     );

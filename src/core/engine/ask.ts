@@ -17,7 +17,7 @@ export interface Answer {
 }
 
 export function expectedType(e: Expectation): MessageType {
-  if (e === 'LEARNING' || e === 'ROOM_ANSWER') throw new Error(`${e} is not a message type`);
+  if (e === 'LEARNING' || e === 'REFLECTION' || e === 'ROOM_ANSWER') throw new Error(`${e} is not a message type`);
   return e === 'DECISION' ? 'EXECUTION_ORDER' : e;
 }
 

@@ -165,3 +165,27 @@ export function learningRequest(
     user: buildUserText(ctx),
   };
 }
+
+// After an outcome each agent that spoke is asked, on its own model and in its own role, to reflect: it reads its own
+// answers and the decision (not the whole record: the prompt stays the size of one answer's context) and the outcome.
+export function reflectionRequest(
+  d: Discussion,
+  env: EngineEnv,
+  agent: AgentDef,
+  outcome: NonNullable<AgentContext['outcome']>,
+): AgentRequest {
+  const own = (m: Message) =>
+    m.speaker === agent.agent_id || m.message_type === 'DECISION_DELIBERATION' || m.message_type === 'EXECUTION_ORDER';
+  const ctx = { ...context(d, env, visible(d, env, own)), outcome };
+  return {
+    key: `${d.discussion_id}/review/${agent.agent_id}/reflection`,
+    agent,
+    phase: 6,
+    expect: 'REFLECTION',
+    context: ctx,
+    preamble: buildPreamble(ctx),
+    task: taskText(ctx, 'REFLECTION'),
+    system: env.promptOf(agent),
+    user: buildUserText(ctx),
+  };
+}

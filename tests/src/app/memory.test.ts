@@ -270,19 +270,30 @@ describe('what memory puts in front of a model', () => {
     const asked = server.requests.slice(from).filter((r) => r.body.response_format?.json_schema?.name === 'learning');
     const outcomes = records(rt, 'outcomes');
     expect(outcomes.map((o) => o.verdict)).toEqual(['rejected', 'confirmed']);
-    // One learning request per judged outcome, and what the model answered is what was stored.
+    // One learning request per judged outcome, and what the model answered is what was stored: the decider's
+    // individual learning for psychology gives way to the lesson psychology's own model wrote in its reflection, and
+    // every agent that spoke keeps its own lesson, with the model as source.
     expect(asked.length).toBe(outcomes.length);
     expect(asked[0].user).toMatch(/<data name="outcome">/);
     expect(asked[0].body.response_format.json_schema.schema.properties.learnings.type).toBe('array');
     const lessons = records(rt, 'learnings').filter((r) => r.scope !== 'case');
-    // A lesson the model repeats merges into the row it repeats (src/core/review-lifecycle.ts), audited with its outcome.
-    const merged = records(rt, 'audit')
-      .filter((a) => a.event === 'learning_merged')
-      .map((a) => `${JSON.parse(String(a.payload_json)).outcome_id} openai-compatible:any`);
-    expect([...new Set([...lessons.map((r) => String(r.source)), ...merged])].sort()).toEqual(
-      outcomes.map((o) => `${o.outcome_id} openai-compatible:any`).sort(),
-    );
+    const reflections = records(rt, 'reflections');
+    // Each agent that spoke keeps its own model's lesson: as a row, or merged into the row it repeats
+    // (src/core/review-lifecycle.ts), audited with its outcome.
+    const agentOf = new Map(records(rt, 'learnings').map((r) => [String(r.learning_id), String(r.agent_id)]));
+    const kept = new Set(lessons.map((r) => `${String(r.source).split(' ')[0]}/${r.agent_id}`));
+    for (const a of records(rt, 'audit').filter((x) => x.event === 'learning_merged'))
+      kept.add(`${JSON.parse(String(a.payload_json)).outcome_id}/${agentOf.get(String(a.row_key))}`);
+    const expected = new Set<string>();
+    for (const o of outcomes) {
+      const spoke = reflections.filter((r) => r.discussion_id === o.discussion_id).map((r) => String(r.agent_id));
+      expect(spoke.length).toBe(14);
+      for (const agent of spoke) expected.add(`${o.outcome_id}/${agent}`);
+    }
+    expect([...kept].sort()).toEqual([...expected].sort());
     expect(lessons.every((r) => String(r.source).endsWith(' openai-compatible:any'))).toBe(true);
+    expect(lessons.every((r) => r.content === 'lesson: answer from the local model server')).toBe(true);
+    expect(reflections.every((r) => r.source === 'openai-compatible:any')).toBe(true);
   }, 300_000);
 
   it('uses the active prompt version, and a rollback restores the old one', async () => {

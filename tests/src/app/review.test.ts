@@ -2,9 +2,9 @@
 // the execution's clock, are reviewed exactly once over several runs with none failing — also when a run is killed
 // mid-commit or a model asks for a wait longer than the run has left.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Runtime, type ExecutionResult, type RunOptions, type RuntimeSnapshot } from '../../../runtime/runtime.js';
+import type { ExecutionResult, RunOptions, Runtime, RuntimeSnapshot } from '../../../runtime/runtime.js';
 import { ModelServer } from '../../../tools/model-server.js';
-import { continueReview, reviewBacklog, reviewUntilDone } from '../../../tools/review-backlog.js';
+import { backlogSnapshot, continueReview, reviewUntilDone } from '../../../tools/review-backlog.js';
 import { tabRows } from '../../../tools/tab-rows.js';
 import { START, ok } from '../../council-helpers.js';
 import { newRuntime } from '../../helpers.js';
@@ -20,15 +20,7 @@ let due: string[] = [];
 beforeAll(async () => {
   server = new ModelServer();
   base = await server.start();
-  const rt = new Runtime({ startAt: START });
-  try {
-    ok(await rt.run('setup', [], { kind: 'menu' }));
-    ok(await rt.run('seedDemoData', [], { kind: 'menu' }));
-    due = await reviewBacklog(rt, DUE, base);
-    backlog = rt.snapshot();
-  } finally {
-    await rt.close();
-  }
+  ({ snapshot: backlog, due } = await backlogSnapshot(START, DUE, base));
 }, 300_000);
 
 afterAll(() => server.stop());
@@ -88,8 +80,9 @@ describe('the daily review in budget', () => {
     // Six minutes of model calls cannot fit in one execution: the daily run and at least two ticks share them.
     expect(runs.length).toBeGreaterThanOrEqual(3);
     for (const r of runs) expect(r.endedAt - r.startedAt).toBeLessThan(360_000);
-    // One learning request per decision: nothing was asked twice.
-    expect(server.requests.length - from).toBe(DUE);
+    // One learning request per decision and one reflection per agent that spoke, all in the decision's one round:
+    // nothing was asked twice.
+    expect(server.requests.length - from).toBe(DUE + tabRows(rt, 'reflections').length);
     await reviewedOnce(rt);
     const items = tabRows(rt, 'queue').filter((q) => q.type === 'review.run');
     expect(items.map((q) => q.status)).toEqual(['done']);
@@ -134,8 +127,10 @@ describe('the daily review in budget', () => {
 
   it("a model's back-off longer than the run ends it cleanly, and the rest waits for it", async () => {
     const rt = fromBacklog();
-    const busy = server.requests.length + 4;
-    server.plan = (_req, i) => (i === busy ? { status: 429, retryAfter: 900 } : {});
+    // The fifth decision's learning call (its round also holds its agents' reflections) is told to wait 15 minutes.
+    let learning = 0;
+    server.plan = (req) =>
+      req.schema?.properties?.learnings && ++learning === 5 ? { status: 429, retryAfter: 900 } : {};
     try {
       const daily = await rt.run('dailyReview', [], noted({ kind: 'trigger' }));
       const report = ok(daily);

@@ -21,7 +21,7 @@ import { DISC, NOW_ISO, newDiscussion, runToRest, testEnv } from './env.js';
 import { phaseRequests } from '../../../src/core/engine.js';
 
 const ALLOW = new Settings({}).get<string[]>('actions.allow_list');
-const EXPECTATIONS: Expectation[] = [...MESSAGE_TYPES, 'DECISION', 'LEARNING', 'ROOM_ANSWER'];
+const EXPECTATIONS: Expectation[] = [...MESSAGE_TYPES, 'DECISION', 'LEARNING', 'REFLECTION', 'ROOM_ANSWER'];
 const long = (n: number) => 'x'.repeat(n);
 
 describe('maxSchemaRepeat', () => {

@@ -187,18 +187,20 @@ describe('planReview', () => {
       agent_id: 'analyst',
       discussion_id: DISC,
       self_score: 9,
-      reasoning: '判定は confirmed、推奨 GOAL_ADJUSTMENT は採用',
+      // The rules' reflection names the agent's record before this verdict (2 of 3 right in the fixture).
+      reasoning: '判定は confirmed、推奨 GOAL_ADJUSTMENT は採用。これまでの的中 2/3（67%）',
       went_well: 'GOAL_ADJUSTMENT の提案が成果につながった',
       to_improve: '根拠となるデータを増やす',
       next_actions_json: JSON.stringify(['根拠となるデータを増やす', '似た事例で確認された施策を参照する']),
       created_at: AT,
+      source: 'rules',
     });
     expect(reflections[0].audit).toEqual({
       actor: 'analyst',
       event: 'reflection',
       tab: 'Reflections',
       row_key: 'REF-21',
-      payload: { self_score: 9 },
+      payload: { self_score: 9, source: 'rules' },
     });
     // Analyst's fifth high score in a row is a milestone; psychology's 9 → 8 → 6 is a struggle.
     const notice = (inbox_id: string, from: string, type: string, priority: string, body: string) => ({

@@ -16,7 +16,7 @@ import { randomInstance, type Recorded } from '../../../tools/model-server.js';
 import { check, type Dialect } from './json-schema.js';
 
 const ALLOW = new Settings({}).get<string[]>('actions.allow_list');
-const KINDS: Expectation[] = [...MESSAGE_TYPES, 'DECISION', 'LEARNING'];
+const KINDS: Expectation[] = [...MESSAGE_TYPES, 'DECISION', 'LEARNING', 'REFLECTION'];
 const PER_SCHEMA = 200;
 const TODAY = '2026-01-15';
 
@@ -39,7 +39,7 @@ function accept(kind: Expectation, instance: unknown): string | null {
       validateContent('EXECUTION_ORDER', orderFromAnswer(d.order, `DEC-${TODAY}-001`, TODAY), ALLOW);
     } else if (kind === 'EXECUTION_ORDER')
       validateContent('EXECUTION_ORDER', orderFromAnswer(answer as OrderAnswer, `DEC-${TODAY}-001`, TODAY), ALLOW);
-    else if (kind !== 'LEARNING') validateContent(kind as MessageType, answer, ALLOW);
+    else if (kind !== 'LEARNING' && kind !== 'REFLECTION') validateContent(kind as MessageType, answer, ALLOW);
   } catch (e) {
     return (e as Error).message;
   }

@@ -23,7 +23,7 @@ const schemaFor = (e: Expectation, vendor: Vendor, allow: readonly string[]): Re
   generate(e, vendor, allow);
 
 const ALLOW = new Settings({}).get<string[]>('actions.allow_list');
-const EXPECTATIONS: Expectation[] = [...MESSAGE_TYPES, 'DECISION', 'LEARNING'];
+const EXPECTATIONS: Expectation[] = [...MESSAGE_TYPES, 'DECISION', 'LEARNING', 'REFLECTION'];
 const VENDORS: Vendor[] = ['openai', 'openai-compatible', 'anthropic', 'gemini'];
 const dialect = (v: Vendor) => (v === 'gemini' ? 'openapi' : 'json-schema');
 
@@ -55,6 +55,17 @@ const SAMPLES: Record<string, unknown[]> = {
   LEARNING: [
     { learnings: [] },
     { learnings: [{ scope: 'shared', agent_id: '', category: 'PRAISE_INCREASE', content: 'worked', context: '{}' }] },
+  ],
+  REFLECTION: [
+    {
+      self_score: 7,
+      score_reasoning: 'confirmed within 0.1',
+      what_went_well: ['cited the streak'],
+      what_to_improve: ['check the weekday pattern'],
+      next_actions: ['read the last 14 days first'],
+      lesson: 'Praise works for this member after a slump',
+      category: 'PRAISE_INCREASE',
+    },
   ],
 };
 
