@@ -1,4 +1,5 @@
 // The rule-based decider (phases 5 and 6, and the review): a weighted vote into an order, and what to learn after.
+import { label } from '../labels.js';
 import { actionWording } from './action-wording.js';
 import { MAX_DAYS, type Action, type ContentOf, type OrderAnswer } from '../messages.js';
 import type { AgentContext } from '../provider.js';
@@ -104,8 +105,8 @@ export function decide(
   });
   const rationale = [
     t(
-      `加重投票で ${selected.join(', ')} を選択（最高スコア ${top}）。`,
-      `Weighted vote selects ${selected.join(', ')} (top score ${top}).`,
+      `加重投票で ${selected.map((a) => label('action_type', a, 'ja')).join('、')} を選択（最高スコア ${top}）。`,
+      `Weighted vote selects ${selected.map((a) => label('action_type', a, 'en')).join(', ')} (top score ${top}).`,
     ),
     negative
       ? t(
@@ -124,8 +125,8 @@ export function decide(
       : '',
     avoided.length
       ? t(
-          `この人で効果がなかった ${avoided.join(', ')} は避ける。`,
-          `Avoiding ${avoided.join(', ')}, which did not work for this member.`,
+          `この人で効果がなかった ${avoided.map((a) => label('action_type', a, 'ja')).join('、')} は避ける。`,
+          `Avoiding ${avoided.map((a) => label('action_type', a, 'en')).join(', ')}, which did not work for this member.`,
         )
       : '',
     cases.length
