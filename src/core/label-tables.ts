@@ -17,7 +17,9 @@ import type {
 export type Label = readonly [ja: string, en: string];
 type Labels<K extends string | number> = Readonly<Record<K, Label>>;
 
-export const STATUS_LABELS: Labels<Status> = {
+// QUEUED: a status of the sidebar's list only, a discussion waiting for the queue to open it (src/app/steer/busy.ts).
+export const STATUS_LABELS: Labels<Status | 'QUEUED'> = {
+  QUEUED: ['順番待ち', 'Queued'],
   OPEN: ['受付', 'Open'],
   IN_PROGRESS: ['審議中', 'In progress'],
   VOTING: ['投票中', 'Voting'],

@@ -20,7 +20,7 @@ type Table = Readonly<Record<string | number, L.Label>>;
 
 // Each kind: the values its enum defines, and its table.
 export const LABEL_KINDS = {
-  status: { values: STATUSES, labels: L.STATUS_LABELS },
+  status: { values: [...STATUSES, 'QUEUED'], labels: L.STATUS_LABELS },
   priority: { values: PRIORITIES, labels: L.PRIORITY_LABELS },
   action_type: { values: ACTION_TYPES, labels: L.ACTION_TYPE_LABELS },
   intensity: { values: INTENSITIES, labels: L.INTENSITY_LABELS },
