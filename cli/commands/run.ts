@@ -194,6 +194,8 @@ async function run(opts: Opts): Promise<number> {
       await rt.runTriggers(() => queueIdle(rt), { maxFirings: 50 });
     }
     const d = discussionOfTask(rt, task_id);
+    // The Dashboard as the run left the workbook: its tables and five charts, in the workbook's language.
+    await call(rt, 'refreshDashboard');
     await rt.save(workbook);
     if (!d) {
       await warn(`kaigi: task ${task_id} never became a discussion`);

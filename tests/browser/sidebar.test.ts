@@ -10,7 +10,7 @@ const HOSTILE = '<img src=x onerror=alert(1)> =IMPORTXML("http://x","//a")';
 // The minute trigger and the live poll (2 s, doubling while nothing changes) both run on the real clock.
 const LIVE_MS = 120_000;
 // Decided, or already closed when its order ran in the same tick.
-const DONE = /^(DECIDED|CLOSED)$/;
+const DONE = /^(Decided|Closed \(measured\))$/;
 
 describe.sequential('the sidebar in chromium', () => {
   let browser: Browser;
@@ -91,7 +91,9 @@ describe.sequential('the sidebar in chromium', () => {
     // It got there by polling: more than the one refresh that opening the discussion made.
     expect(await polls()).toBeGreaterThan(pollsBefore + 1);
     await page.getByRole('button', { name: /Back to the list/ }).click();
-    await page.getByRole('button', { name: new RegExp(`^Discussion ${id} (DECIDED|CLOSED)$`) }).waitFor();
+    await page
+      .getByRole('button', { name: new RegExp(`^Discussion ${id} (Decided|Closed \\(measured\\))$`) })
+      .waitFor();
     await screenshot(page, 'en', 'sidebar-list');
   }, 180_000);
 
@@ -139,7 +141,7 @@ describe.sequential('the sidebar in chromium', () => {
     // The decision shown is the edited order, read back from the record.
     const decided = page.locator('#d-actions');
     await decided.getByText(`${edited} (1)`).waitFor();
-    expect(await decided.textContent()).toContain('ONE_ON_ONE · low · 13 days');
+    expect(await decided.textContent()).toContain('One-on-one · low · 13 days');
   }, 180_000);
 
   it('replies to an Inbox item and shows the directive it became, also in the Directives list', async () => {
