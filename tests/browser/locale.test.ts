@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kaigi, type Served } from '../cli/serve-process.js';
 import { launch, screenshot, served, watchedPage } from './browser.js';
 
-const RAW_ENUM = /[A-Z]+_[A-Z_]+|\b(PENDING|DECIDED|CLOSED|ESCALATED|ACKNOWLEDGED|HIGH|MEDIUM|LOW|CRITICAL)\b/;
+const RAW_ENUM = /[A-Z]+_[A-Z_]+|\b(PENDING|DECIDED|CLOSED|ESCALATED|ACKNOWLEDGED|DONE|FAILED|HIGH|MEDIUM|LOW|CRITICAL)\b/;
 const JAPANESE = /[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]/;
 // Names a person wrote in the demo's Members tab.
 const PEOPLE = /田中 太郎|佐藤 花子|鈴木 一郎|伊藤 美咲|[\u3400-\u9fff]+ [\u3400-\u9fff]+/g;

@@ -9,7 +9,7 @@ import type { Discussion } from '../types.js';
 import { weighOpinions } from '../votes.js';
 import { RISKS } from './balancers.js';
 import { changeText, facts } from './facts.js';
-import { allowed, opinions, round2, type L, typeFields } from './shared.js';
+import { allowed, named, opinions, round2, type L, typeFields } from './shared.js';
 
 // Case evidence for this member (a recent case counts about its similarity, 0.3–0.9): at or below AVOID_AT an action
 // is left out of the order while anything else remains; at or above KEEP_AT it stays in the order (win-stay,
@@ -87,7 +87,7 @@ export function decide(
     );
   const dissent = ops
     .filter((o) => selected.indexOf(o.c.recommendation.action_type) < 0)
-    .map((o) => ({ agent_id: o.speaker, opinion: `${o.c.recommendation.action_type}: ${o.c.hypothesis}` }));
+    .map((o) => ({ agent_id: o.speaker, opinion: `${named(o.c.recommendation.action_type, t)}: ${o.c.hypothesis}` }));
   const actions: Action[] = selected.map((a) => {
     const src = ops.find((o) => o.c.recommendation.action_type === a)?.c.recommendation;
     const intensity: Action['intensity'] = negative ? 'low' : (src?.intensity ?? 'medium');
