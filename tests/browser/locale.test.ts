@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kaigi, type Served } from '../cli/serve-process.js';
 import { launch, screenshot, served, watchedPage } from './browser.js';
 
-const RAW_ENUM = /[A-Z]+_[A-Z_]+|\b(PENDING|DECIDED|CLOSED|ESCALATED|ACKNOWLEDGED|DONE|FAILED|HIGH|MEDIUM|LOW|CRITICAL)\b/;
+const RAW_ENUM =
+  /[A-Z]+_[A-Z_]+|\b(PENDING|DECIDED|CLOSED|ESCALATED|ACKNOWLEDGED|DONE|FAILED|HIGH|MEDIUM|LOW|CRITICAL)\b/;
 const JAPANESE = /[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]/;
 // Names a person wrote in the demo's Members tab.
 const PEOPLE = /田中 太郎|佐藤 花子|鈴木 一郎|伊藤 美咲|[\u3400-\u9fff]+ [\u3400-\u9fff]+/g;
@@ -40,11 +41,15 @@ describe('an English discussion in chromium', () => {
     expect((await page.goto(`${s.url}/sidebar?locale=${locale}`))?.status()).toBe(200);
     const first = page.locator('#discussion-list button').first();
     await first.waitFor();
+    // What is rendered, as a person reads it (closed <details> left out): innerText, not textContent.
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what is tested
     const list = await page.locator('#list-view').innerText();
     await first.click();
     await page.locator('#d-verdict').waitFor();
     await screenshot(page, locale, 'closed-discussion');
-    return { list, view: await page.locator('#detail-view').innerText() };
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what is tested
+    const view = await page.locator('#detail-view').innerText();
+    return { list, view };
   }
 
   const clean = (text: string) => text.replace(IDS, '').replace(PEOPLE, '');
@@ -70,6 +75,7 @@ describe('an English discussion in chromium', () => {
       expect((await w.page.goto(`${s.url}/dashboard?locale=en`))?.status()).toBe(200);
       await w.page.locator('figure.chart').first().waitFor();
       expect(await w.page.locator('figure.chart').count()).toBe(5);
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what is tested
       const dash = await w.page.locator('body').innerText();
       const svg = (await w.page.locator('figure.chart svg').allTextContents()).join('\n');
       expect(`${dash}\n${svg}`).toMatch(/Closed \(measured\) \(1\)/);
