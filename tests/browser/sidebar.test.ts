@@ -101,11 +101,11 @@ describe.sequential('the sidebar in chromium', () => {
     const id = prepared.escalated!;
     // The Japanese picture first, while it is still escalated.
     const ja = (await sidebar('ja')).page;
-    await ja.getByRole('button', { name: `議論 ${id} ESCALATED` }).click();
+    await ja.getByRole('button', { name: `議論 ${id} 人の判断待ち` }).click();
     await ja.getByRole('heading', { name: '人間の判断が必要です' }).waitFor();
     await screenshot(ja, 'ja', 'escalation', { at: ja.getByRole('region', { name: 'エスカレーション' }) });
     const { page } = await sidebar();
-    await page.getByRole('button', { name: `Discussion ${id} ESCALATED` }).click();
+    await page.getByRole('button', { name: `Discussion ${id} Escalated to a person` }).click();
     const box = page.getByRole('region', { name: 'Escalation' });
     await box.getByRole('heading', { name: 'A person must decide' }).waitFor();
     await screenshot(page, 'en', 'escalation', { at: box });
