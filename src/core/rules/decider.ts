@@ -110,7 +110,7 @@ export function decide(
     ),
     negative
       ? t(
-          "Devil's Advocate の指摘を受け強度は low とする。",
+          "Devil's Advocate の指摘を受け強度は「弱」とする。",
           "Intensity set to low after the devil's advocate's warning.",
         )
       : '',
