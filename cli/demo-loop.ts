@@ -30,7 +30,7 @@ async function carryOut(rt: Runtime, discussionId: string): Promise<LoopReport['
   const out: LoopReport['reports'] = [];
   for (const o of orders) {
     const action = JSON.parse(String(o.action_json)) as { action_type: string; description?: string };
-    const report = `demo executor: carried out ${action.action_type}${action.description ? ` (${action.description})` : ''}`;
+    const report = `demo executor: carried out${action.description ? ` “${action.description}”` : ' the order'}`;
     await call(rt, 'reportOrder', [{ order_id: o.order_id, status: 'DONE', report }], 'server');
     out.push({ order_id: String(o.order_id), action_type: action.action_type, status: 'DONE' });
   }

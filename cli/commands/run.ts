@@ -23,6 +23,16 @@ import {
 } from '../shared.js';
 import { closeDemoLoop, type LoopReport } from '../demo-loop.js';
 import { discussionOfTask, queueIdle } from '../workbook-reads.js';
+import { type Names, outcomeText, type TranscriptView, transcriptText } from '../transcript.js';
+import type { Lang } from '../../src/core/i18n.js';
+import { triggerLabel } from '../../src/core/labels.js';
+import type { Runtime } from '../../runtime/runtime.js';
+
+// The workbook's Settings locale, for a run that names none.
+async function workbookLocale(rt: Runtime): Promise<string> {
+  const rows = ((await call(rt, 'exportTab', ['Settings'])) as { rows: Record<string, unknown>[] }).rows;
+  return String(rows.find((r) => r.key === 'locale')?.value ?? 'ja');
+}
 
 function defaultProvider(): string {
   // The first vendor in registry order whose key is set and that needs no --base-url.
@@ -62,25 +72,30 @@ function readTrigger(file: string): Record<string, unknown> {
 
 const TERMINAL = ['DECIDED', 'CLOSED', 'TIMEOUT', 'ESCALATED'];
 
-interface View {
-  discussion_id: string;
-  status: string;
-  messages: {
-    message_id: string;
-    phase: number;
-    speaker: string;
-    type: string;
-    brief: string;
-    timestamp: string;
-    tokens: number;
-    processing_ms: number;
-    stated: number | null;
-    computed: number | null;
-    fallback_level: number;
-    error_code: string;
-    model: string;
-    cost_usd?: number;
-  }[];
+type View = TranscriptView;
+
+// Who the discussion is about and who spoke, by name in the workbook's language (the Members, Agents and Settings
+// tabs, read once after the run).
+async function namesOf(rt: Runtime, view: View, lang: Lang): Promise<Names> {
+  const rows = async (tab: string) =>
+    ((await call(rt, 'exportTab', [tab])) as { rows: Record<string, unknown>[] }).rows;
+  const member = (await rows('Members')).find((m) => m.member_id === view.trigger.target_user_id);
+  const agents: Record<string, string> = {};
+  for (const a of await rows('Agents'))
+    agents[String(a.agent_id)] = String((lang === 'ja' ? a.name_ja : a.name_en) || a.agent_id);
+  const setting = (await rows('Settings')).find((r) => r.key === 'triggers.types');
+  let types: { type: string; label_ja?: string; label_en?: string }[] = [];
+  try {
+    types = JSON.parse(String(setting?.value ?? '[]'));
+  } catch {
+    // A triggers.types cell that is not JSON is refused when a discussion starts; here the type shows readable.
+  }
+  return {
+    lang,
+    member: member ? `${member.name} (${view.trigger.target_user_id})` : view.trigger.target_user_id,
+    trigger: triggerLabel(Array.isArray(types) ? types : [], view.trigger.type, lang),
+    agents,
+  };
 }
 
 function summary(view: View, workbook: string) {
@@ -112,43 +127,6 @@ function summary(view: View, workbook: string) {
   };
 }
 
-// What happened after the decision, for the transcript's end: the reports, the KPI that came in, the verdict with
-// its numbers, and what memory changed.
-function loopText(l: LoopReport): string {
-  const lines = ['', '── After the decision'];
-  for (const r of l.reports) lines.push(`  reported ${r.order_id} ${r.action_type} → ${r.status} (demo executor)`);
-  if (l.kpi.length) lines.push(`  KPI in: contacts ${l.kpi.map((k) => `${k.day.slice(5)}=${k.contacts}`).join(', ')}`);
-  if (l.outcome)
-    lines.push(
-      `  verdict: ${l.outcome.verdict} (prediction error ${l.outcome.prediction_error === '' ? 'n/a' : l.outcome.prediction_error}, ${l.outcome.data_points} data points)${l.outcome.notes ? ` — ${l.outcome.notes}` : ''}`,
-    );
-  else lines.push('  verdict: not measured yet');
-  lines.push(`  learnings changed: ${l.learnings.length}`);
-  for (const c of l.learnings.slice(0, 10)) lines.push(`    ${c.learning_id}: ${c.change} — ${c.content}`);
-  return `${lines.join('\n')}\n`;
-}
-
-function transcript(view: View, s: ReturnType<typeof summary>): string {
-  const lines = [`${view.discussion_id}  ${view.status}`, ''];
-  for (const p of s.phases) {
-    lines.push(`── Phase ${p.phase}  (${p.ms} ms, ${p.speakers.length} speaker${p.speakers.length === 1 ? '' : 's'})`);
-    for (const m of view.messages.filter((x) => x.phase === p.phase)) {
-      const conf =
-        m.stated !== null || m.computed !== null ? ` conf stated=${m.stated ?? '-'} computed=${m.computed ?? '-'}` : '';
-      const fb = m.fallback_level ? ` fallback=L${m.fallback_level}` : '';
-      const err = m.error_code ? ` ${m.error_code}` : '';
-      lines.push(`  ${m.speaker.padEnd(16)} ${m.type.padEnd(22)}${conf}${fb}${err}  ${m.processing_ms}ms`);
-      lines.push(`      ${m.brief.replace(/^\[[^\]]*\]\s*/, '').slice(0, 160)}`);
-    }
-  }
-  lines.push(
-    '',
-    `messages ${s.messages}, tokens ${s.tokens}, fallbacks ${JSON.stringify(s.fallbacks)}`,
-    `workbook: ${s.workbook}`,
-  );
-  return lines.join('\n');
-}
-
 async function run(opts: Opts): Promise<number> {
   const workbook = path.resolve(String(opts.workbook ?? 'kaigi.xlsx'));
   const until = String(opts.until ?? 'decided');
@@ -158,6 +136,8 @@ async function run(opts: Opts): Promise<number> {
     throw new UsageError(`--provider ${provider} needs --base-url`);
   if (provider !== 'rules' && !vendors.find(provider)) throw new UsageError(`unknown provider ${provider}`);
   if (!opts.demo && !opts.trigger) throw new UsageError('give --demo or --trigger FILE.json');
+  const locale = opts.locale === undefined ? '' : String(opts.locale);
+  if (locale && locale !== 'ja' && locale !== 'en') throw new UsageError('--locale must be ja or en');
   const trigger = opts.trigger ? readTrigger(String(opts.trigger)) : null;
   const baseUrl = opts['base-url'] ? String(opts['base-url']) : '';
   // Everything that would stop the run is refused before anything runs (exit 2).
@@ -180,6 +160,8 @@ async function run(opts: Opts): Promise<number> {
   try {
     // --demo loads the demo team, with or without a trigger file of one's own.
     if (opts.demo) await call(rt, 'seedDemoData');
+    // The workbook's language (Settings locale): the prompts, the rule-based agents' texts and the Dashboard follow it.
+    if (locale) await call(rt, 'updateSetting', [{ key: 'locale', value: locale }]);
     const request = trigger ?? demoTrigger();
     const started = await rt.run('startDiscussion', [request], { kind: 'server' });
     // A trigger the door refuses (an unknown member or type, a misspelt key) is bad input: exit 2, nothing saved.
@@ -212,6 +194,8 @@ async function run(opts: Opts): Promise<number> {
       await rt.runTriggers(() => queueIdle(rt), { maxFirings: 50 });
     }
     const d = discussionOfTask(rt, task_id);
+    // The Dashboard as the run left the workbook: its tables and five charts, in the workbook's language.
+    await call(rt, 'refreshDashboard');
     await rt.save(workbook);
     if (!d) {
       await warn(`kaigi: task ${task_id} never became a discussion`);
@@ -219,7 +203,13 @@ async function run(opts: Opts): Promise<number> {
     }
     const view = (await call(rt, 'getDiscussion', [d.id], 'server')) as View;
     const s = { ...summary(view, workbook), ...(loop ? { loop } : {}) };
-    await print(opts.json ? JSON.stringify(s) : transcript(view, s) + (loop ? loopText(loop) : ''));
+    if (opts.json) await print(JSON.stringify(s));
+    else {
+      const lang: Lang = (locale || (await workbookLocale(rt))) === 'en' ? 'en' : 'ja';
+      const names = await namesOf(rt, view, lang);
+      const after = until === 'closed' ? outcomeText(view, loop, names) : '';
+      await print(transcriptText(view, s, names) + after);
+    }
     const reached =
       until === 'idle'
         ? queueIdle(rt)
@@ -234,7 +224,7 @@ async function run(opts: Opts): Promise<number> {
 
 export const runCommand: Command = {
   name: 'run',
-  options: ['workbook', 'trigger', 'provider', 'base-url', 'model', 'until'],
+  options: ['workbook', 'trigger', 'provider', 'base-url', 'model', 'until', 'locale'],
   flags: ['demo', 'json'],
   run: ({ opts }) => run(opts),
 };

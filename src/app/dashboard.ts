@@ -5,6 +5,7 @@ import { dayOf } from '../adapters/gas/records.js';
 import { props } from '../adapters/gas/services.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
 import { chartIdsValue, type DashMessage, dashboardTables, layout, parseChartIds } from '../core/dashboard.js';
+import { label } from '../core/labels.js';
 import type { Council } from './council.js';
 
 const discussionCols = rowsOf('discussions');
@@ -75,8 +76,10 @@ export function refreshDashboardNow(council: Council): DashboardReport {
   const store = council.store;
   const settings = council.settings();
   const tz = council.tz;
+  const lang = String(settings.get('locale')) === 'en' ? 'en' : 'ja';
   const tables = dashboardTables({
     statuses: valuesOf('discussions', 'status'),
+    statusLabel: (s, n) => `${label('status', s, lang)} (${n})`,
     discussions: store.readTab('discussions').map((r) => ({ status: String(discussionCols.read(r).status) })),
     messages: dashMessages(store.readTab('messages'), tz),
     outcomes: store.readTab('outcomes').map((r) => {
@@ -90,7 +93,6 @@ export function refreshDashboardNow(council: Council): DashboardReport {
   const { blocks, grid } = layout(tables, sheet.getLastRow());
   sheet.getRange(1, 1, grid.length, grid[0].length).setValues(grid);
   store.wrote();
-  const lang = String(settings.get('locale')) === 'en' ? 'en' : 'ja';
   const right = grid[0].length + 2;
   const specs: ChartSpec[] = blocks.map((b, i) => ({
     id: `dashboard-${i + 1}`,

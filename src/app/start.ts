@@ -1,5 +1,6 @@
 // Starting a discussion from Sheets (the start dialog and the sidebar form): the choices, the budget estimate before
 // the person confirms, and the start itself, validated with POST /tasks's zod schema and queued the way it queues.
+import { type RuleFallback, ruleFallbacks } from './start-fallbacks.js';
 import { checkJsonValue } from '../core/json-guard.js';
 import { membersFromRows, scriptZone } from '../adapters/gas/records.js';
 import { activeUserEmail } from '../adapters/gas/services.js';
@@ -25,6 +26,8 @@ export interface StartOptions {
   triggerTypes: { type: string; label_ja: string; label_en: string }[];
   priorities: string[];
   defaultPriority: 'MEDIUM';
+  // Agents that would answer by rules instead of their model, and why (no key for their vendor, no base URL).
+  fallbacks: RuleFallback[];
 }
 
 interface StartInput {
@@ -93,6 +96,7 @@ export function getStartOptions(council = new Council(openBound(), scriptZone())
     triggerTypes: triggerTypes(council),
     priorities: PRIORITIES.slice(),
     defaultPriority: 'MEDIUM',
+    fallbacks: ruleFallbacks(council.config.agents(), council.settings()),
   };
 }
 

@@ -18,6 +18,9 @@ export interface DashMessage {
 
 export interface DashInput {
   statuses: readonly string[];
+  // A status as the chart's reader should see it, with its count (the pie's legend): the label in the workbook's
+  // language. Without it, the status itself.
+  statusLabel?: (status: string, count: number) => string;
   discussions: { status: string }[];
   messages: DashMessage[];
   // Outcomes: the day each was evaluated and its verdict.
@@ -56,7 +59,8 @@ export function weekOf(day: string): string {
 function statusTable(inp: DashInput): Table {
   const counts: Record<string, number> = {};
   for (const d of inp.discussions) counts[d.status] = (counts[d.status] ?? 0) + 1;
-  return [[...BLOCK_HEADERS[0]], ...inp.statuses.map((s) => [s, counts[s] ?? 0])];
+  const named = inp.statusLabel ?? ((s: string) => s);
+  return [[...BLOCK_HEADERS[0]], ...inp.statuses.map((s) => [named(s, counts[s] ?? 0), counts[s] ?? 0])];
 }
 
 // A phase's latency in one discussion is the sum of its speakers' processing times; the table shows the mean over

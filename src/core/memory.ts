@@ -1,5 +1,6 @@
 // Memory: learnings and cases, how verdicts move them, what agents learn after an outcome and when they tell a person.
 import { z } from 'zod';
+import { label } from './labels.js';
 import { type Verdict, VERDICTS } from './outcomes.js';
 import type { ContentOf } from './messages.js';
 import type { Discussion } from './types.js';
@@ -149,6 +150,8 @@ export function extractLearnings(
   if (!order || verdict === 'inconclusive') return [];
   const chosen = order.actions.map((a) => a.action_type);
   const situation = situationText(d);
+  // Action types by their label: a learning is read by a person (and by the agents) in the workbook's language.
+  const named = (type: string) => label('action_type', type, lang);
   const word =
     verdict === 'confirmed'
       ? lang === 'ja'
@@ -165,7 +168,8 @@ export function extractLearnings(
       scope: 'individual',
       agent_id: m.speaker,
       category: rec,
-      content: lang === 'ja' ? `「${situation}」で ${rec} は${word}` : `${rec} ${word} for "${situation}"`,
+      content:
+        lang === 'ja' ? `「${situation}」で ${named(rec)} は${word}` : `${named(rec)} ${word} for "${situation}"`,
       context: JSON.stringify({ discussion_id: d.discussion_id, verdict }),
     });
   }
@@ -175,8 +179,8 @@ export function extractLearnings(
     category: chosen.join('+'),
     content:
       lang === 'ja'
-        ? `「${situation}」への ${chosen.join(', ')} は${word}`
-        : `${chosen.join(', ')} ${word} for "${situation}"`,
+        ? `「${situation}」への ${chosen.map(named).join('、')} は${word}`
+        : `${chosen.map(named).join(', ')} ${word} for "${situation}"`,
     context: JSON.stringify({ discussion_id: d.discussion_id, verdict }),
   });
   return out;

@@ -4,6 +4,7 @@ import { ConfigError, ValidationError } from './errors.js';
 import { criterion } from './criteria.js';
 import { addDays } from './ids.js';
 import { REFLECTION_SCHEMA } from './reflection-schema.js';
+import { CHECK_RESULTS, INTENSITIES, PRIORITIES } from './types.js';
 import { z } from 'zod';
 
 export const MESSAGE_TYPES = [
@@ -29,7 +30,7 @@ export type MessageType = (typeof MESSAGE_TYPES)[number];
 export const MAX_DAYS = 90;
 
 const name = chars(1, 80);
-const priority = z.enum(['CRITICAL', 'HIGH', 'MEDIUM', 'LOW']);
+const priority = z.enum(PRIORITIES);
 const ERROR_CODES = ['E001', 'E002', 'E003', 'E004', 'E005'] as const;
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
 const days = z.number().int().min(1).max(MAX_DAYS);
@@ -77,7 +78,7 @@ function build(actionType: z.ZodType<string>, forAnswer: boolean, metrics: reado
     action_type: actionType,
     target: chars(1, 200).describe('Who or what the action is about'),
     description: text(A.medium).describe('What to do, for a person to read'),
-    intensity: z.enum(['low', 'medium', 'high']),
+    intensity: z.enum(INTENSITIES),
     timing: chars(0, 200),
     duration_days: days,
     ...ACTION_TYPE_FIELDS.PRAISE_INCREASE.shape,
@@ -85,7 +86,7 @@ function build(actionType: z.ZodType<string>, forAnswer: boolean, metrics: reado
     ...ACTION_TYPE_FIELDS.MESSAGE_TIMING.shape,
   });
   const check = z.object({
-    check_result: z.enum(['PASS', 'FAIL']),
+    check_result: z.enum(CHECK_RESULTS),
     concerns: z.array(text(A.item)).max(20),
     notes: text(A.long, 5000, 0),
   });

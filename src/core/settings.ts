@@ -3,6 +3,7 @@ import { hasOwn } from './json-guard.js';
 import { LEARNING_SETTINGS } from './learning-settings.js';
 import { PROVIDER_SETTINGS } from './providers/provider-settings.js';
 import { settingDef as s, type SettingDef, type SettingType } from './setting-def.js';
+import { ACTION_TYPES } from './types.js';
 
 export type { SettingDef, SettingType };
 
@@ -194,15 +195,7 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   ...PROVIDER_SETTINGS,
   s(
     'actions.allow_list',
-    [
-      'PRAISE_INCREASE',
-      'GOAL_ADJUSTMENT',
-      'MESSAGE_TIMING',
-      'ONE_ON_ONE',
-      'PEER_SUPPORT',
-      'REST_RECOMMENDATION',
-      'SKILL_TRAINING',
-    ],
+    [...ACTION_TYPES],
     'json',
     'Action types an execution order may contain; anything else is rejected',
   ),

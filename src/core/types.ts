@@ -1,8 +1,26 @@
 // Types shared by the pure core: triggers, agents, discussions and the records Kaigi writes.
 import type { Message } from './messages.js';
 
-export type Priority = 'CRITICAL' | 'HIGH' | 'MEDIUM' | 'LOW';
-export type Status = 'OPEN' | 'IN_PROGRESS' | 'VOTING' | 'DECIDED' | 'CLOSED' | 'TIMEOUT' | 'ESCALATED';
+// The values as arrays, so what is shown to a person can be labelled per value (src/core/labels.ts).
+export const PRIORITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+export const STATUSES = ['OPEN', 'IN_PROGRESS', 'VOTING', 'DECIDED', 'CLOSED', 'TIMEOUT', 'ESCALATED'] as const;
+export type Status = (typeof STATUSES)[number];
+export const INBOX_TYPES = ['struggle', 'proposal', 'question', 'status_report', 'anomaly_alert', 'milestone'] as const;
+export const INBOX_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+export const INTENSITIES = ['low', 'medium', 'high'] as const;
+export const CHECK_RESULTS = ['PASS', 'FAIL'] as const;
+// The action types the default allow-list (Settings actions.allow_list) holds; a person may add others.
+export const ACTION_TYPES = [
+  'PRAISE_INCREASE',
+  'GOAL_ADJUSTMENT',
+  'MESSAGE_TIMING',
+  'ONE_ON_ONE',
+  'PEER_SUPPORT',
+  'REST_RECOMMENDATION',
+  'SKILL_TRAINING',
+] as const;
+export const OBJECTION_STATUSES = ['OPEN', 'ACCEPTED', 'REJECTED', 'RESOLVED', 'FAILED'] as const;
 export type AgentGroup = 'specialist' | 'balancer' | 'governance' | 'decider';
 
 export interface Trigger {
@@ -107,8 +125,8 @@ export interface OrderRow {
 export interface InboxItem {
   inbox_id: string;
   from_agent: string;
-  type: 'struggle' | 'proposal' | 'question' | 'status_report' | 'anomaly_alert' | 'milestone';
-  priority: 'low' | 'normal' | 'high' | 'urgent';
+  type: (typeof INBOX_TYPES)[number];
+  priority: (typeof INBOX_PRIORITIES)[number];
   title: string;
   body: string;
   discussion_id: string;
@@ -124,7 +142,7 @@ export interface ObjectionRow {
   alternative: string;
   evidence: string;
   urgency: Priority;
-  status: 'OPEN' | 'ACCEPTED' | 'REJECTED' | 'RESOLVED' | 'FAILED';
+  status: (typeof OBJECTION_STATUSES)[number];
   resolution: string;
   resolved_by: string;
   created_at: string;

@@ -8,7 +8,7 @@ import { book, launch, served, watchedPage } from './browser.js';
 
 // The idle poll looks every 30 s; a little more for a loaded machine.
 const IDLE_POLL_MS = 45_000;
-const DONE = /^(DECIDED|CLOSED)$/;
+const DONE = /^(Decided|Closed \(measured\))$/;
 
 describe('the open sidebar and a discussion started over the API', () => {
   let browser: Browser;

@@ -10,7 +10,7 @@ const HOSTILE = '<img src=x onerror=alert(1)> =IMPORTXML("http://x","//a")';
 // The minute trigger and the live poll (2 s, doubling while nothing changes) both run on the real clock.
 const LIVE_MS = 120_000;
 // Decided, or already closed when its order ran in the same tick.
-const DONE = /^(DECIDED|CLOSED)$/;
+const DONE = /^(Decided|Closed \(measured\))$/;
 
 describe.sequential('the sidebar in chromium', () => {
   let browser: Browser;
@@ -91,7 +91,9 @@ describe.sequential('the sidebar in chromium', () => {
     // It got there by polling: more than the one refresh that opening the discussion made.
     expect(await polls()).toBeGreaterThan(pollsBefore + 1);
     await page.getByRole('button', { name: /Back to the list/ }).click();
-    await page.getByRole('button', { name: new RegExp(`^Discussion ${id} (DECIDED|CLOSED)$`) }).waitFor();
+    await page
+      .getByRole('button', { name: new RegExp(`^Discussion ${id} (Decided|Closed \\(measured\\))$`) })
+      .waitFor();
     await screenshot(page, 'en', 'sidebar-list');
   }, 180_000);
 
@@ -99,11 +101,11 @@ describe.sequential('the sidebar in chromium', () => {
     const id = prepared.escalated!;
     // The Japanese picture first, while it is still escalated.
     const ja = (await sidebar('ja')).page;
-    await ja.getByRole('button', { name: `議論 ${id} ESCALATED` }).click();
+    await ja.getByRole('button', { name: `議論 ${id} 人の判断待ち` }).click();
     await ja.getByRole('heading', { name: '人間の判断が必要です' }).waitFor();
     await screenshot(ja, 'ja', 'escalation', { at: ja.getByRole('region', { name: 'エスカレーション' }) });
     const { page } = await sidebar();
-    await page.getByRole('button', { name: `Discussion ${id} ESCALATED` }).click();
+    await page.getByRole('button', { name: `Discussion ${id} Escalated to a person` }).click();
     const box = page.getByRole('region', { name: 'Escalation' });
     await box.getByRole('heading', { name: 'A person must decide' }).waitFor();
     await screenshot(page, 'en', 'escalation', { at: box });
@@ -139,7 +141,7 @@ describe.sequential('the sidebar in chromium', () => {
     // The decision shown is the edited order, read back from the record.
     const decided = page.locator('#d-actions');
     await decided.getByText(`${edited} (1)`).waitFor();
-    expect(await decided.textContent()).toContain('ONE_ON_ONE · low · 13 days');
+    expect(await decided.textContent()).toContain('One-on-one · low · 13 days');
   }, 180_000);
 
   it('replies to an Inbox item and shows the directive it became, also in the Directives list', async () => {

@@ -39,13 +39,7 @@ describe('kaigi run --until closed, then kaigi report', () => {
     expect(s.loop.learnings.length).toBeGreaterThan(0);
     const [log] = tab('Discussion Log');
     expect([log.status, log.execution_status, log.outcome_evaluated]).toEqual(['CLOSED', 'DONE', rows[0].verdict]);
-    // The readable transcript ends with the same.
-    const text = kaigi('run', '--demo', '--workbook', path.join(dir, 't.xlsx'), '--until', 'closed');
-    expect(text.stdout).toMatch(/── After the decision\n {2}reported DEC-\S+-A1 \S+ → DONE/);
-    expect(text.stdout).toMatch(
-      new RegExp(`verdict: ${rows[0].verdict} \\(prediction error [0-9.]+, \\d+ data points\\)`),
-    );
-    expect(text.stdout).toMatch(/learnings changed: \d+/);
+    // The readable transcript, which ends with the verdict: tests/cli/run-locale.test.ts.
     expect(kaigi('verify-audit', '--workbook', book).status).toBe(0);
   }, 180_000);
 

@@ -37,13 +37,14 @@ describe('kaigi', () => {
     expect(fs.existsSync(book)).toBe(true);
   });
 
-  it('prints a readable transcript without --json', () => {
+  it("prints a readable transcript without --json, in the workbook's language (ja by default)", () => {
     const r = kaigi('run', '--demo', '--workbook', path.join(dir, 'text.xlsx'));
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/── Phase 1/);
-    expect(r.stdout).toMatch(/analyst\s+SITUATION_REPORT/);
+    expect(r.stdout).toMatch(/── フェーズ 1/);
+    expect(r.stdout).toMatch(/分析特化\s+状況報告/);
     expect(r.stdout).toMatch(/12 → 5/);
-    expect(r.stdout).toMatch(/decider\s+EXECUTION_ORDER/);
+    expect(r.stdout).toMatch(/決裁者\s+実行指示/);
+    expect(r.stdout).not.toMatch(/[A-Z]+_[A-Z_]+/);
   });
 
   it('exports logical rows by English or Japanese tab name, as JSON or CSV', () => {

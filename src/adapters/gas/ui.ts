@@ -1,5 +1,6 @@
 // The Sheets UI: menu, sidebar, dialogs and alerts; absent in trigger and web-app executions.
 import { langOf, t, type Lang } from '../../core/i18n.js';
+import { labelsFor } from '../../core/labels.js';
 
 export function userLang(): Lang {
   return langOf(Session.getActiveUserLocale());
@@ -42,6 +43,9 @@ export function showHtml(file: string, title: string, mode: 'sidebar' | 'dialog'
   const template = HtmlService.createTemplateFromFile(file);
   template.lang = fields.lang;
   template.section = fields.section || '';
+  // Every enum's labels in the page's language, so the page shows labels without asking the server again; `<` is
+  // escaped so the JSON cannot end the <script> it sits in.
+  template.labels = JSON.stringify(labelsFor(fields.lang)).replace(/</g, '\\u003c');
   const size = SIZES[mode];
   const out = template.evaluate().setTitle(title).setWidth(size.width).setHeight(size.height);
   if (mode === 'sidebar') SpreadsheetApp.getUi().showSidebar(out);

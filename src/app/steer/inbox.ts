@@ -31,20 +31,6 @@ export function listInbox(council: Council, filter: { status?: string; limit?: n
     .slice(0, limit);
 }
 
-// Unread items, counted from the same tail the list reads: the sidebar's badge.
-export function unreadCount(council: Council): number {
-  const state = council.store.readState();
-  const last = state.tails.inbox?.last ?? 1;
-  if (last < 2) return 0;
-  const from = Math.max(2, last - LIST_LIMIT + 1);
-  const at = cols.index('status') + 1;
-  return council.store
-    .sheet('inbox')
-    .getRange(from, at, last - from + 1, 1)
-    .getValues()
-    .filter((r) => r[0] === 'unread').length;
-}
-
 function locate(council: Council, id: string): { row: number; values: unknown[] } {
   const row = council.store.findRow('inbox', id);
   const values = row ? council.store.readRows('inbox', row, 1)[0] : null;

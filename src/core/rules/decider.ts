@@ -1,4 +1,5 @@
 // The rule-based decider (phases 5 and 6, and the review): a weighted vote into an order, and what to learn after.
+import { label } from '../labels.js';
 import { actionWording } from './action-wording.js';
 import { MAX_DAYS, type Action, type ContentOf, type OrderAnswer } from '../messages.js';
 import type { AgentContext } from '../provider.js';
@@ -8,7 +9,7 @@ import type { Discussion } from '../types.js';
 import { weighOpinions } from '../votes.js';
 import { RISKS } from './balancers.js';
 import { changeText, facts } from './facts.js';
-import { allowed, opinions, round2, type L, typeFields } from './shared.js';
+import { allowed, named, opinions, round2, type L, typeFields } from './shared.js';
 
 // Case evidence for this member (a recent case counts about its similarity, 0.3–0.9): at or below AVOID_AT an action
 // is left out of the order while anything else remains; at or above KEEP_AT it stays in the order (win-stay,
@@ -86,7 +87,7 @@ export function decide(
     );
   const dissent = ops
     .filter((o) => selected.indexOf(o.c.recommendation.action_type) < 0)
-    .map((o) => ({ agent_id: o.speaker, opinion: `${o.c.recommendation.action_type}: ${o.c.hypothesis}` }));
+    .map((o) => ({ agent_id: o.speaker, opinion: `${named(o.c.recommendation.action_type, t)}: ${o.c.hypothesis}` }));
   const actions: Action[] = selected.map((a) => {
     const src = ops.find((o) => o.c.recommendation.action_type === a)?.c.recommendation;
     const intensity: Action['intensity'] = negative ? 'low' : (src?.intensity ?? 'medium');
@@ -104,12 +105,12 @@ export function decide(
   });
   const rationale = [
     t(
-      `加重投票で ${selected.join(', ')} を選択（最高スコア ${top}）。`,
-      `Weighted vote selects ${selected.join(', ')} (top score ${top}).`,
+      `加重投票で ${selected.map((a) => label('action_type', a, 'ja')).join('、')} を選択（最高スコア ${top}）。`,
+      `Weighted vote selects ${selected.map((a) => label('action_type', a, 'en')).join(', ')} (top score ${top}).`,
     ),
     negative
       ? t(
-          "Devil's Advocate の指摘を受け強度は low とする。",
+          "Devil's Advocate の指摘を受け強度は「弱」とする。",
           "Intensity set to low after the devil's advocate's warning.",
         )
       : '',
@@ -124,8 +125,8 @@ export function decide(
       : '',
     avoided.length
       ? t(
-          `この人で効果がなかった ${avoided.join(', ')} は避ける。`,
-          `Avoiding ${avoided.join(', ')}, which did not work for this member.`,
+          `この人で効果がなかった ${avoided.map((a) => label('action_type', a, 'ja')).join('、')} は避ける。`,
+          `Avoiding ${avoided.map((a) => label('action_type', a, 'en')).join(', ')}, which did not work for this member.`,
         )
       : '',
     cases.length

@@ -1,9 +1,12 @@
 // Helpers the rule-based agents share: localised text, rounding, allowed actions and the opinions so far.
+import { label } from '../labels.js';
 import type { Action, ContentOf, Message } from '../messages.js';
 import type { Facts } from './facts.js';
 import type { AgentContext } from '../provider.js';
 
 export type L = (ja: string, en: string) => string;
+// An action type by its label in the language the agent writes in (a rule-based text is read by a person).
+export const named = (type: string, t: L) => t(label('action_type', type, 'ja'), label('action_type', type, 'en'));
 export const round2 = (x: number) => Math.round(x * 100) / 100;
 
 // Uses the first preferred action type that the allow-list permits, so rules never propose a banned action.

@@ -5,7 +5,7 @@ import type { AgentContext } from '../provider.js';
 import { caseAdjustment } from '../memory.js';
 import { changeText, type Facts } from './facts.js';
 import { actionWording } from './action-wording.js';
-import { allowed, round2, type L, typeFields } from './shared.js';
+import { allowed, named, round2, type L, typeFields } from './shared.js';
 
 // Confidence moved per unit of case evidence (a similar, recent case counts about 1).
 const MEMORY_STEP = 0.1;
@@ -277,8 +277,8 @@ export function feedbackResponse(agentId: string, ctx: AgentContext, f: Facts, t
   const o = rule(ctx, f, t);
   return {
     answer: t(
-      `追加の根拠：${o.analysis} したがって推奨は ${o.type} のまま。`,
-      `Further grounds: ${o.analysis} The recommendation stays ${o.type}.`,
+      `追加の根拠：${o.analysis} したがって推奨は ${named(o.type, t)} のまま。`,
+      `Further grounds: ${o.analysis} The recommendation stays ${named(o.type, t)}.`,
     ),
     source_data: o.evidence.concat([`points: ${f.points}`, `days_covered: ${f.daysCovered}`]),
   };

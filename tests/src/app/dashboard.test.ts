@@ -1,5 +1,7 @@
 // A 60-day run on the built file: the Dashboard's five native charts point at cells that hold the right aggregates,
 // recomputed here from the Discussion Log, Messages and Outcomes, and a refresh writes its tables in one setValues.
+import { label } from '../../../src/core/labels.js';
+import { STATUSES } from '../../../src/core/types.js';
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
 import { council, decline, messages, nextDay, ok, start } from '../../council-helpers.js';
@@ -89,7 +91,12 @@ describe('Dashboard after a 60-day simulated run', () => {
     const byStatus: Record<string, number> = {};
     for (const d of disc) byStatus[String(d.status)] = (byStatus[String(d.status)] ?? 0) + 1;
     expect(status[0]).toEqual(['status', 'discussions']);
-    for (const [s, n] of status.slice(1)) expect(n).toBe(byStatus[String(s)] ?? 0);
+    // Each status by its label in the workbook's language (ja), with its count: the pie's legend.
+    for (const [s, n] of status.slice(1)) {
+      const key = STATUSES.find((k) => String(s) === `${label('status', k, 'ja')} (${n})`);
+      expect(key, String(s)).toBeDefined();
+      expect(n).toBe(byStatus[key!] ?? 0);
+    }
     expect(status.slice(1).reduce((a, r) => a + Number(r[1]), 0)).toBe(disc.length);
 
     // 2. Phase latency (mean over discussions of the phase's summed processing time) against Settings targets.

@@ -1,5 +1,6 @@
 // The pages' test harness: each page's source, its render through the built file, and a small fake DOM to run its
 // scripts with google.script.run recorded.
+import { labelsFor } from '../../../src/core/labels.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
@@ -17,7 +18,8 @@ export async function render(file: string, lang: 'ja' | 'en', section = ''): Pro
   return gas(
     rt,
     `var t = HtmlService.createTemplateFromFile(${JSON.stringify(file)}); t.lang = ${JSON.stringify(lang)};` +
-      ` t.section = ${JSON.stringify(section)}; return t.evaluate().getContent();`,
+      ` t.section = ${JSON.stringify(section)}; t.labels = ${JSON.stringify(JSON.stringify(labelsFor(lang)))};` +
+      ' return t.evaluate().getContent();',
   );
 }
 

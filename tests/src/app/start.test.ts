@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { council, settle, statuses } from '../../council-helpers.js';
 import { records } from '../../helpers.js';
+import { PROPERTY_KEYS } from '../../../src/core/property-keys.js';
 
 const FORM = { target_user_id: 'tanaka', type: 'kpi_decline', context: '連絡数が3日連続で低下', priority: 'HIGH' };
 
@@ -21,6 +22,27 @@ describe('getStartOptions', () => {
       expect(o.triggerTypes[0]).toEqual({ type: 'kpi_decline', label_ja: expect.any(String), label_en: 'KPI decline' });
       expect(o.priorities).toEqual(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']);
       expect(o.defaultPriority).toBe('MEDIUM');
+      // The rule-based council needs no key: nobody falls back.
+      expect(o.fallbacks).toEqual([]);
+    } finally {
+      await rt.close();
+    }
+  });
+
+  it('names the agents that would fall back to rules, and why, before anything runs', async () => {
+    const rt = await council();
+    try {
+      rt.scriptProperties.set({ [PROPERTY_KEYS.providerOverride]: JSON.stringify({ provider: 'openai' }) });
+      const o = (await rt.callServer('getStartOptions')) as any;
+      expect(o.fallbacks).toHaveLength(14);
+      expect(o.fallbacks[0]).toEqual({
+        agent_id: 'analyst',
+        name_ja: '分析特化',
+        name_en: 'Analyst',
+        provider: 'openai',
+        reason: 'no_key',
+        setting: 'OPENAI_API_KEY',
+      });
     } finally {
       await rt.close();
     }

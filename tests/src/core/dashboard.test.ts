@@ -79,6 +79,17 @@ describe('dashboard tables', () => {
   });
 });
 
+describe('the status table in words', () => {
+  it('names each status as the caller labels it, with its count, so the pie legend reads in the language', () => {
+    const [status] = dashboardTables({ ...input, statusLabel: (s, n) => `${s.toLowerCase()} (${n})` });
+    expect(status.slice(1)).toEqual([
+      ['open (0)', 0],
+      ['decided (2)', 2],
+      ['escalated (1)', 1],
+    ]);
+  });
+});
+
 describe('dashboard layout', () => {
   it('puts the tables side by side from A1 and blanks the rows a longer refresh left', () => {
     const tables = dashboardTables(input);

@@ -112,7 +112,7 @@ describe('newLearnings and askForLearnings', () => {
       scope: 'individual',
       agent_id,
       category: 'GOAL_ADJUSTMENT',
-      content: `「${SITUATION}」で GOAL_ADJUSTMENT は効果があった`,
+      content: `「${SITUATION}」で 目標の調整 は効果があった`,
       context,
     });
     expect(learned.items).toEqual([
@@ -124,7 +124,7 @@ describe('newLearnings and askForLearnings', () => {
         scope: 'shared',
         agent_id: '',
         category: 'GOAL_ADJUSTMENT',
-        content: `「${SITUATION}」への GOAL_ADJUSTMENT は効果があった`,
+        content: `「${SITUATION}」への 目標の調整 は効果があった`,
         context,
       },
     ]);

@@ -134,7 +134,7 @@ describe('planReview', () => {
         scope: 'individual',
         agent_id: 'analyst',
         category: 'GOAL_ADJUSTMENT',
-        content: `「${SITUATION}」で GOAL_ADJUSTMENT は効果があった`,
+        content: `「${SITUATION}」で 目標の調整 は効果があった`,
         context: JSON.stringify({ discussion_id: DISC, verdict: 'confirmed' }),
         confidence: 0.5,
         times_applied: 0,

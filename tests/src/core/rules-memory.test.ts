@@ -1,6 +1,7 @@
 // The rule-based council's use of case memory: what failed for this member is left out, what worked for them is
 // kept (win-stay, lose-shift), a case about someone else counts a quarter, and stated confidence follows the cases.
 import { describe, expect, it } from 'vitest';
+import { label } from '../../../src/core/labels.js';
 import type { AgentMemory } from '../../../src/core/memory.js';
 import type { ContentOf } from '../../../src/core/messages.js';
 import { newDiscussion, runToRest, testEnv } from './env.js';
@@ -41,7 +42,7 @@ describe('case memory in the rule-based council', () => {
     const after = run([aCase([top], 'rejected')]);
     expect(after.actions).not.toContain(top);
     expect(after.actions.length).toBeGreaterThan(0);
-    expect(after.text).toContain(`Avoiding ${top}, which did not work for this member`);
+    expect(after.text).toContain(`Avoiding ${label('action_type', top, 'en')}, which did not work for this member`);
   });
 
   it('keeps in the order an action that was confirmed for this member, though few recommend it', () => {
