@@ -111,6 +111,7 @@ export class Council {
       historicalAccuracy: (agent) => this.recall.historicalAccuracy(agent),
       priceOf: (model) => prices[model] ?? null,
       memoryFor: (agent, d) => this.recall.memoryFor(agent, d),
+      trust: () => this.recall.trust(),
     };
     return this.cachedEnv;
   }
