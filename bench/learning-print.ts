@@ -1,5 +1,20 @@
 // The learning benchmark's report on the console: the arms, calibration, tokens, the targets and the ablations.
 import type { AblationLine, LearningResult } from './learning.js';
+import type { Bin } from './stats.js';
+
+function printBriers(by: Record<string, { memory: number; no_memory: number }>): void {
+  for (const [a, b] of Object.entries(by))
+    console.log(`    ${a.padEnd(16)} memory ${b.memory.toFixed(3)}  no memory ${b.no_memory.toFixed(3)}`);
+}
+
+function printBins(r: { memory: Bin[]; no_memory: Bin[] }): void {
+  r.memory.forEach((b, i) => {
+    const c = r.no_memory[i];
+    console.log(
+      `    ${b.from.toFixed(1)}–${b.to.toFixed(1)}: ${b.mean_confidence.toFixed(2)} → ${b.right_rate.toFixed(2)} (${b.n}) | ${c.mean_confidence.toFixed(2)} → ${c.right_rate.toFixed(2)} (${c.n})`,
+    );
+  });
+}
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
@@ -24,29 +39,17 @@ export function printLearning(l: LearningResult, lines: AblationLine[]): void {
     `  flips (decision ≠ first-answer majority): ${pct(l.flips.rate)} of decisions, ${pct(l.flips.success)} confirmed; kept majority ${pct(l.flips.kept_success)}`,
   );
   console.log(`  Brier: memory ${l.brier_memory}, no memory ${l.brier_no_memory}`);
-  for (const [a, b] of Object.entries(l.brier_by_agent))
-    console.log(`    ${a.padEnd(16)} memory ${b.memory.toFixed(3)}  no memory ${b.no_memory.toFixed(3)}`);
+  printBriers(l.brier_by_agent);
   console.log('  reliability (confidence bin: mean stated → share right, n), memory | no memory');
-  l.reliability.memory.forEach((b, i) => {
-    const c = l.reliability.no_memory[i];
-    console.log(
-      `    ${b.from.toFixed(1)}–${b.to.toFixed(1)}: ${b.mean_confidence.toFixed(2)} → ${b.right_rate.toFixed(2)} (${b.n}) | ${c.mean_confidence.toFixed(2)} → ${c.right_rate.toFixed(2)} (${c.n})`,
-    );
-  });
+  printBins(l.reliability);
   console.log(`  tokens per discussion: ${JSON.stringify(l.tokens_per_discussion)}`);
   console.log(
     `  oracle (order + hidden best): ${pct(l.oracle_rate)}; bandit (Thompson per member): ${pct(l.bandit_rate)}; gap closed ${l.gap_closed}`,
   );
   console.log('  computed confidence (recalibrated) — Brier per agent, memory | no memory');
-  for (const [a, b] of Object.entries(l.brier_per_agent))
-    console.log(`    ${a.padEnd(16)} memory ${b.memory.toFixed(3)}  no memory ${b.no_memory.toFixed(3)}`);
+  printBriers(l.brier_per_agent);
   console.log('  computed confidence bins (mean → share right, n), memory | no memory');
-  l.reliability_computed.memory.forEach((b, i) => {
-    const c = l.reliability_computed.no_memory[i];
-    console.log(
-      `    ${b.from.toFixed(1)}–${b.to.toFixed(1)}: ${b.mean_confidence.toFixed(2)} → ${b.right_rate.toFixed(2)} (${b.n}) | ${c.mean_confidence.toFixed(2)} → ${c.right_rate.toFixed(2)} (${c.n})`,
-    );
-  });
+  printBins(l.reliability_computed);
   console.log(`  ECE: memory ${l.ece_memory}, no memory ${l.ece_no_memory}`);
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
   // SPEC §15 asks that each agent's calibration improves, not only the pooled score.
