@@ -118,3 +118,16 @@ export function reliability(xs: readonly Stated[], bins = 5): Bin[] {
 }
 
 export const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+// Expected calibration error: the bins' gaps between mean confidence and share right, weighted by their counts.
+export function ece(bins: readonly Bin[]): number {
+  const n = bins.reduce((a, b) => a + b.n, 0);
+  if (!n) return 0;
+  return bins.reduce((a, b) => a + (b.n / n) * Math.abs(b.mean_confidence - b.right_rate), 0);
+}
+
+// Whether the share right never falls as stated confidence rises, over the bins that hold at least `min` opinions.
+export function monotone(bins: readonly Bin[], min = 20): boolean {
+  const used = bins.filter((b) => b.n >= min);
+  return used.every((b, i) => i === 0 || b.right_rate >= used[i - 1].right_rate);
+}

@@ -21,9 +21,14 @@ import { DEFAULT_SETTINGS, Settings } from '../src/core/settings.js';
 import { type Discussion, type KpiRow, newDiscussion, type Priority, PRIORITY_RANK } from '../src/core/types.js';
 import { planWatch, type KnownDiscussion } from '../src/core/watch-plan.js';
 import { seededRandom } from './seeded-random.js';
+import { emptyTrust } from '../src/core/trust.js';
+import { thompson } from './bandit.js';
 import { addDay, SimulatedTeam } from './simulated-team.js';
 
-export type Policy = 'council' | 'vote' | 'random';
+// council: the council's own order; vote, random: one action instead (a plain vote of Phase 2's first answers, an
+// allowed action at random); oracle: the council's order plus the member's hidden best action (the ceiling this team
+// allows); bandit: one action per member by Thompson sampling over the allow-list from verdicts alone.
+export type Policy = 'council' | 'vote' | 'random' | 'oracle' | 'bandit';
 
 export interface SimOptions {
   seed: number;
@@ -107,6 +112,8 @@ export function simulateCouncil(o: SimOptions): SimResult {
     from: string;
   }[] = [];
   const evaluated: string[] = [];
+  // The bandit arm's own record: member → action type → [confirmed, rejected].
+  const bandit: Record<string, Record<string, [number, number]>> = {};
   const result: SimResult = { verdicts: [], log: [], opinions: [], discussions: 0, tokens: 0, decayed: 0 };
 
   const matrixOf = () => {
@@ -143,6 +150,7 @@ export function simulateCouncil(o: SimOptions): SimResult {
       return s && s.hits + s.misses > 0 ? s.hits / (s.hits + s.misses) : 0.5;
     },
     priceOf: () => null,
+    trust: () => memory.properties.trust ?? emptyTrust(),
     memoryFor: (agent, d) => {
       if (!memoryOn) return EMPTY_MEMORY;
       const key = `${d.discussion_id}/${agent.agent_id}`;
@@ -218,6 +226,10 @@ export function simulateCouncil(o: SimOptions): SimResult {
       const first = firstAnswers(d.messages);
       result.opinions.push(...opinionScores(d, chosen, a.ev.verdict));
       const member = d.trigger.target_user_id;
+      if (o.policy === 'bandit' && a.ev.verdict !== 'inconclusive') {
+        const t = ((bandit[member] ??= {})[chosen[0]] ??= [0, 0]);
+        t[a.ev.verdict === 'confirmed' ? 0 : 1]++;
+      }
       result.verdicts.push({
         day,
         member,
@@ -318,8 +330,24 @@ export function simulateCouncil(o: SimOptions): SimResult {
         .filter((m) => m.message_type === 'SPECIALIST_OPINION')
         .map((m) => (m.content as ContentOf<'SPECIALIST_OPINION'>).recommendation);
       const allow = settings.get<string[]>('actions.allow_list');
-      const type = o.policy === 'vote' ? (first?.majority ?? allow[0]) : allow[Math.floor(pick() * allow.length)];
-      actions = [ops.find((r) => r.action_type === type) ?? { ...order.actions[0], action_type: type }];
+      const member = d.trigger.target_user_id;
+      const like = (type: string) =>
+        ops.find((r) => r.action_type === type) ?? { ...order.actions[0], action_type: type };
+      if (o.policy === 'oracle') {
+        // The hidden table, read by this arm only (never by the council): the order plus the member's best action.
+        const best = team.hiddenOn(member, day).best;
+        actions = order.actions.some((x) => x.action_type === best)
+          ? order.actions
+          : order.actions.concat([like(best)]);
+      } else {
+        const type =
+          o.policy === 'vote'
+            ? (first?.majority ?? allow[0])
+            : o.policy === 'bandit'
+              ? thompson(allow, bandit[member] ?? {}, pick)
+              : allow[Math.floor(pick() * allow.length)];
+        actions = [like(type)];
+      }
       d.final_decision = { ...order, actions } as unknown as Record<string, unknown>;
     }
     orders.push({

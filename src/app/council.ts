@@ -111,6 +111,7 @@ export class Council {
       historicalAccuracy: (agent) => this.recall.historicalAccuracy(agent),
       priceOf: (model) => modelPrice(prices, model)?.price ?? null,
       memoryFor: (agent, d) => this.recall.memoryFor(agent, d),
+      trust: () => this.recall.trust(),
     };
     return this.cachedEnv;
   }

@@ -8,6 +8,7 @@ import { type AgentMemory, caseContext, caseText, EMPTY_MEMORY, situationText, s
 import type { ContentOf } from '../core/messages.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
 import type { AgentStats } from '../core/review-plan.js';
+import { parseTrust, type TrustState } from '../core/trust.js';
 import type { AgentDef, Discussion } from '../core/types.js';
 import type { Configuration } from './configuration.js';
 
@@ -38,6 +39,11 @@ export class DecisionMemory {
 
   agentStats(): Record<string, AgentStats> {
     return props.json(PROPERTY_KEYS.agentStats, {});
+  }
+
+  // Learned trust as the last review wrote it (src/core/trust.ts); a value of another version is refused.
+  trust(): TrustState {
+    return parseTrust(props.get(PROPERTY_KEYS.trust), PROPERTY_KEYS.trust);
   }
 
   historicalAccuracy(agent: string): number {

@@ -28,6 +28,7 @@ import type { Council, Loaded } from './council.js';
 import { nudge } from './requests.js';
 import { writeOps } from './review-write.js';
 import { sendStatusReport } from './status-report.js';
+import { emptyTrust, parseTrust, trustValue } from '../core/trust.js';
 import type { Outcome } from './work-queue.js';
 
 export interface ReviewReport {
@@ -252,6 +253,7 @@ function readProperties(): ReviewProperties {
     ),
     nextActions: props.json(PROPERTY_KEYS.nextActions, {}),
     flipStats: props.json(PROPERTY_KEYS.flipStats, emptyFlipStats()),
+    trust: parseTrust(props.get(PROPERTY_KEYS.trust), PROPERTY_KEYS.trust),
   };
 }
 
@@ -261,5 +263,6 @@ function propertyValues(p: ReviewProperties): Record<string, string> {
     [PROPERTY_KEYS.agentStats]: JSON.stringify(p.agentStats),
     [PROPERTY_KEYS.reflectionHistory]: reflectionHistoryValue(p.reflectionHistory),
     [PROPERTY_KEYS.flipStats]: JSON.stringify(p.flipStats ?? emptyFlipStats()),
+    [PROPERTY_KEYS.trust]: trustValue(p.trust ?? emptyTrust(), PROPERTY_KEYS.trust),
   };
 }

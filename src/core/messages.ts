@@ -74,6 +74,9 @@ function build(actionType: z.ZodType<string>, forAnswer: boolean, metrics: reado
   const A = ANSWER_CHARS;
   const text = (answer: number, stored = 20000, min = 1) => chars(min, forAnswer ? answer : stored);
   const id = forAnswer ? chars(1, A.id) : chars(1);
+  const share = z.number().min(0).max(1);
+  const count = z.number().min(0);
+  const agentRef = forAnswer ? chars(0, A.id) : z.string();
   const action = z.object({
     action_type: actionType,
     target: chars(1, 200).describe('Who or what the action is about'),
@@ -161,20 +164,21 @@ function build(actionType: z.ZodType<string>, forAnswer: boolean, metrics: reado
         .array(
           z.object({
             agent_id: id,
-            weight: z.number().min(0).max(1),
+            weight: share,
             band: z.enum(['heavy', 'reference', 'crosscheck', 'feedback', 'note']),
+            // What the weight came from (learned trust, issue 26); absent in records written before Kaigi kept them.
+            stated_confidence: share.optional(),
+            computed_confidence: share.optional(),
+            learned_reliability: share.optional(),
           }),
         )
         .max(20),
-      votes: z
-        .array(
-          z.object({
-            action_type: actionType,
-            agents: z.array(forAnswer ? chars(0, A.id) : z.string()),
-            score: z.number(),
-          }),
-        )
-        .max(20),
+      // What was tried for the member and how it fared (learned trust), as the decision read it.
+      member_record: z
+        .array(z.object({ action_type: actionType, confirmed: count, rejected: count }))
+        .max(50)
+        .optional(),
+      votes: z.array(z.object({ action_type: actionType, agents: z.array(agentRef), score: z.number() })).max(20),
       dissenting_opinions: z.array(z.object({ agent_id: id, opinion: text(A.item) })).max(20),
       selected_action_types: z.array(actionType).min(1).max(5),
       rationale: text(A.long),
@@ -217,7 +221,7 @@ function build(actionType: z.ZodType<string>, forAnswer: boolean, metrics: reado
   // Kaigi computes the weights and votes (src/core/votes.ts) and records them; the model is not asked to count.
   const decision = z.object({
     deliberation: forAnswer
-      ? content.DECISION_DELIBERATION.omit({ weight_assignment: true, votes: true })
+      ? content.DECISION_DELIBERATION.omit({ weight_assignment: true, votes: true, member_record: true })
       : content.DECISION_DELIBERATION,
     order: orderAnswer,
   });

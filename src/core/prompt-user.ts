@@ -11,10 +11,12 @@ function unique(xs: readonly string[]): string[] {
   return out;
 }
 
-// Two small tables: each specialist's band, weight and confidences, then each action type's score and voters.
+// Two small tables: each specialist's band, weight, confidences and learned reliability, then each action type's
+// score and voters.
 function weighingTable(w: Weighing): string {
-  const rows = ['agent_id,band,weight,stated_confidence,computed_confidence'];
-  for (const x of w.weights) rows.push([x.agent_id, x.band, x.weight, x.stated, x.computed].join(','));
+  const rows = ['agent_id,band,weight,stated_confidence,computed_confidence,learned_reliability'];
+  for (const x of w.weights)
+    rows.push([x.agent_id, x.band, x.weight, x.stated, x.computed, x.learned_reliability].join(','));
   rows.push('', 'action_type,score,agents');
   for (const v of w.votes) rows.push([v.action_type, v.score, v.agents.join(' ')].join(','));
   return rows.join('\n');
@@ -60,6 +62,8 @@ export function buildUserText(ctx: AgentContext): string {
       ),
     );
   if (ctx.weighing) parts.push(dataBlock('weights_and_votes_computed_by_kaigi', weighingTable(ctx.weighing)));
+  // What was tried for this member and how it fared, from verdicts (recent ones weigh most): data, not a retrieved text.
+  if (ctx.memberRecord?.length) parts.push(dataBlock('member_record_from_verdicts', ctx.memberRecord));
   if (ctx.draftOrder) parts.push(dataBlock('draft_order', ctx.draftOrder));
   if (ctx.outcome) parts.push(dataBlock('outcome', ctx.outcome));
   if (ctx.objection) parts.push(dataBlock('objection', ctx.objection));

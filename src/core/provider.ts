@@ -3,6 +3,7 @@ import type { Message, MessageType } from './messages.js';
 import type { AgentDef, KpiRow, Member, Priority, Trigger } from './types.js';
 import type { Bands, Weights } from './confidence.js';
 import type { AgentMemory } from './memory.js';
+import type { MemberRecordLine } from './trust.js';
 import type { Weighing } from './votes.js';
 
 // The decider answers Phases 5 and 6 in one call: a deliberation and an order. A council agent mentioned in a room
@@ -66,6 +67,10 @@ export interface AgentContext {
   metricNotes?: Record<string, string>;
   // The decider is given the weights and votes Kaigi computed; it explains and decides, it does not count.
   weighing?: Weighing;
+  // What was tried for the discussion's member and how each action fared (learned trust; empty without memory).
+  memberRecord?: MemberRecordLine[];
+  // The team's confirmed rate that record is measured against.
+  teamRate?: number;
   // The order under review, when governance judges the decider's own order after Phase 6.
   draftOrder?: Record<string, unknown>;
 }

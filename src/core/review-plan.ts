@@ -1,5 +1,5 @@
 // The daily review as a pure plan: a due decision and what memory holds in, every row, audit event and property out.
-import { opinionScores } from './calibration.js';
+import { opinionScores, trustEvents } from './calibration.js';
 import { countFlip, emptyFlipStats, firstAnswersRecord, type FlipStats } from './first-answers.js';
 import { addDays, dayOf as dayOfId } from './ids.js';
 import { milestones, type MilestoneRule } from './inbox-reports.js';
@@ -13,6 +13,7 @@ import { moveLearnings, newLearningOps, type Learned } from './review-learnings.
 import { write, type ReviewOp, type SeqName } from './review-ops.js';
 import { reflectionOf } from './review-reflections.js';
 import { transition } from './state-machine.js';
+import { emptyTrust, recordVerdict, type TrustState } from './trust.js';
 import type { Discussion, InboxItem, KpiRow } from './types.js';
 
 // Each agent's record against reviewed outcomes (Script Property PROPERTY_KEYS.agentStats).
@@ -25,13 +26,15 @@ export interface AgentStats {
   milestone?: number;
 }
 
-// The Script Properties the review keeps (PROPERTY_KEYS.agentStats, .reflectionHistory, .nextActions, .flipStats).
+// The Script Properties the review keeps (PROPERTY_KEYS.agentStats, .reflectionHistory, .nextActions, .flipStats, .trust).
 export interface ReviewProperties {
   agentStats: Record<string, AgentStats>;
   reflectionHistory: ReflectionHistory;
   nextActions: Record<string, string[]>;
   // Absent until the first review that keeps it (and from callers that predate it): read as zeros.
   flipStats?: FlipStats;
+  // Learned trust (PROPERTY_KEYS.trust); absent from callers that predate it: read as a council that learned nothing.
+  trust?: TrustState;
 }
 
 // An Orders row as the review reads it; review_day is the date cell as YYYY-MM-DD, read in the spreadsheet's zone (the day it shows).
@@ -332,7 +335,18 @@ export function planReview(
   for (const ref of reflections)
     nextActions[ref.agent_id] = (nextActions[ref.agent_id] ?? []).concat(ref.next_actions).slice(-3);
   const flipStats = countFlip(memory.properties.flipStats ?? emptyFlipStats(), first, verdict);
-  const properties = { agentStats: marked.stats, reflectionHistory: history, nextActions, flipStats };
+  const before = memory.properties.trust ?? emptyTrust();
+  const trust =
+    verdict === 'inconclusive'
+      ? before
+      : recordVerdict(
+          before,
+          trustEvents(d, chosen, verdict),
+          d.trigger.target_user_id,
+          chosen,
+          verdict === 'confirmed',
+        );
+  const properties = { agentStats: marked.stats, reflectionHistory: history, nextActions, flipStats, trust };
   return {
     commit: { decision_id: a.decision_id, discussion_id: a.discussion_id, ops, properties },
     memory: { learnings, properties },

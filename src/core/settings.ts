@@ -169,6 +169,12 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   s('learning.confirm_step', 0.1, 'number', 'Confidence added when a decision that used the learning is confirmed'),
   s('learning.reject_step', 0.15, 'number', 'Confidence removed when a decision that used the learning is rejected'),
   s('memory.enabled', true, 'boolean', 'Retrieve learnings and past cases into discussions, and learn from outcomes'),
+  s(
+    'learning.reliability_weights',
+    true,
+    'boolean',
+    "Weigh each specialist's vote by its reliability learned from verdicts (false: shown, not used)",
+  ),
   s('retrieval.top_k', 5, 'integer', 'Learnings retrieved per agent'),
   s('retrieval.min_confidence', 0.3, 'number', 'Learnings below this confidence are not retrieved'),
   s(

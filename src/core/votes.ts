@@ -3,15 +3,34 @@ import { BAND_WEIGHT, type Band, type Bands, bandOf } from './confidence.js';
 import type { ContentOf, Message } from './messages.js';
 
 export interface Weighing {
-  weights: { agent_id: string; weight: number; band: Band; stated: number; computed: number }[];
+  weights: {
+    agent_id: string;
+    weight: number;
+    band: Band;
+    stated: number;
+    computed: number;
+    learned_reliability: number;
+  }[];
   votes: { action_type: string; agents: string[]; score: number }[];
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
+// Learned reliability as a factor on the weight: 2r, so a neutral 0.5 leaves the weight as it was. The odds r/(1−r)
+// (a weighted majority's log-odds weights) were tried on the tuning seeds and lost: an agent's overall figure is
+// mostly its default answer's, so a rarely carried cue-reading answer was pulled down with it.
+const factor = (r: number) => 2 * Math.min(0.95, Math.max(0.05, r));
+
 // The specialists' latest opinions (a default opinion is no vote). A weight is the band's weight times the mean of
-// stated and computed confidence, normalised to sum to 1; an action type's score is the sum of its voters' weights.
-export function weighOpinions(messages: readonly Message[], computed: Record<string, number>, bands: Bands): Weighing {
+// stated and computed confidence, times 2 × the agent's learned reliability when `learned` is on, normalised
+// to sum to 1; an action type's score is the sum of its voters' weights.
+export function weighOpinions(
+  messages: readonly Message[],
+  computed: Record<string, number>,
+  bands: Bands,
+  reliability: Record<string, number> = {},
+  learned = true,
+): Weighing {
   const latest: Record<string, ContentOf<'SPECIALIST_OPINION'>> = {};
   const order: string[] = [];
   for (const m of messages)
@@ -19,14 +38,17 @@ export function weighOpinions(messages: readonly Message[], computed: Record<str
       if (!latest[m.speaker]) order.push(m.speaker);
       latest[m.speaker] = m.content as ContentOf<'SPECIALIST_OPINION'>;
     }
+  const raw: Record<string, number> = {};
   const weights = order.map((agent_id) => {
     const stated = latest[agent_id].confidence;
     const c = computed[agent_id] ?? stated;
     const band = bandOf(c, bands);
-    return { agent_id, weight: round2((BAND_WEIGHT[band] * (c + stated)) / 2), band, stated, computed: c };
+    const r = reliability[agent_id] ?? 0.5;
+    raw[agent_id] = round2((BAND_WEIGHT[band] * (c + stated) * (learned ? factor(r) : 1)) / 2);
+    return { agent_id, weight: 0, band, stated, computed: c, learned_reliability: r };
   });
-  const total = weights.reduce((a, w) => a + w.weight, 0) || 1;
-  for (const w of weights) w.weight = round2(w.weight / total);
+  const total = Object.values(raw).reduce((a, w) => a + w, 0) || 1;
+  for (const w of weights) w.weight = round2(raw[w.agent_id] / total);
   const byType: Record<string, { agents: string[]; score: number }> = {};
   weights.forEach((w) => {
     const v = (byType[latest[w.agent_id].recommendation.action_type] ??= { agents: [], score: 0 });
@@ -37,4 +59,16 @@ export function weighOpinions(messages: readonly Message[], computed: Record<str
     .sort()
     .map((action_type) => ({ action_type, ...byType[action_type] }));
   return { weights, votes };
+}
+
+// The deliberation's weight_assignment: each weight beside the confidences and the reliability it came from.
+export function weightAssignment(w: Weighing): ContentOf<'DECISION_DELIBERATION'>['weight_assignment'] {
+  return w.weights.map((x) => ({
+    agent_id: x.agent_id,
+    weight: x.weight,
+    band: x.band,
+    stated_confidence: x.stated,
+    computed_confidence: x.computed,
+    learned_reliability: x.learned_reliability,
+  }));
 }

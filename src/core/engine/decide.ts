@@ -7,6 +7,7 @@ import { ask, valid, type Answer } from './ask.js';
 import type { Builder } from './builder.js';
 import { context, request, visible, weighingOf } from './requests.js';
 import type { EngineEnv } from './types.js';
+import { weightAssignment } from '../votes.js';
 
 export interface DecideInput {
   objection?: AgentContext['objection'];
@@ -67,10 +68,12 @@ export function decideStep(d: Discussion, env: EngineEnv, b: Builder, input: Dec
   if (weighing.weighing && !/^rules/.test(answer.response.model)) {
     c.deliberation = {
       ...c.deliberation,
-      weight_assignment: weighing.weighing.weights.map(({ agent_id, weight, band }) => ({ agent_id, weight, band })),
+      weight_assignment: weightAssignment(weighing.weighing),
       votes: weighing.weighing.votes,
     };
   }
+  // The member's record is Kaigi's data, kept with the deliberation that read it whoever decided.
+  if (weighing.memberRecord?.length) c.deliberation = { ...c.deliberation, member_record: weighing.memberRecord };
   // The model gave days ahead; the stored order holds the date they lead to from today in the script's time zone.
   const order = orderFromAnswer(c.order, decisionId, env.today);
   // What a plain vote of the specialists' first answers would have decided, and whether this order overturns it:

@@ -7,6 +7,8 @@ import { ask, expectedType } from './ask.js';
 import type { Builder } from './builder.js';
 import { active, expectOf, feedbackRounds, latestComputed } from './plan.js';
 import { context, request, visible } from './requests.js';
+import { curveFor } from './learned.js';
+import { recalibrate } from '../isotonic.js';
 import type { EngineEnv } from './types.js';
 
 function computedFor(
@@ -24,6 +26,10 @@ function computedFor(
   const age = days.length
     ? Math.max(0, Math.round((Date.parse(env.today) - Date.parse(days[days.length - 1])) / 86400000))
     : 30;
+  // Once the agent has a record, its computed confidence is its stated one recalibrated on past verdicts: how often
+  // it has been right when it said this much (src/core/isotonic.ts).
+  const curve = curveFor(env, agent);
+  if (curve) return recalibrate(curve, opinion.confidence);
   const others = all.filter((o) => o.speaker !== agent);
   const agree = others.filter((o) => o.type === opinion.recommendation.action_type).length;
   return computeConfidence(

@@ -6,6 +6,7 @@ import type { Settings } from '../settings.js';
 import type { AgentDef, Discussion } from '../types.js';
 import { needsReview } from './review.js';
 import type { EngineEnv, Step } from './types.js';
+import { curveFor } from './learned.js';
 
 // What a Phase 3 or 4 agent answers: its own perspective or check, else its group's default.
 const EXPECT_OF: Record<string, Expectation> = {
@@ -80,7 +81,9 @@ export function planStep(d: Discussion, env: EngineEnv): Step {
   const maxRounds = s.number('confidence.max_feedback_rounds');
   const ask = active(env, 'specialist', 2).filter((a) => {
     const c = computed[a.agent_id];
-    return c !== undefined && bandOf(c, b) === 'feedback' && feedbackRounds(d, a.agent_id) < maxRounds;
+    // A recalibrated confidence is measured from verdicts: more data from the agent cannot move it, so none is asked.
+    const measured = curveFor(env, a.agent_id) !== null;
+    return c !== undefined && !measured && bandOf(c, b) === 'feedback' && feedbackRounds(d, a.agent_id) < maxRounds;
   });
   if (ask.length) return { kind: 'feedback', agents: ask.map((a) => a.agent_id) };
   const p34 = active(env, 'balancer', 3)

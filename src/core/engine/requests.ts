@@ -14,6 +14,7 @@ import { evidenceForRediscussion } from '../watch-plan.js';
 import { boundExtra, boundMember, boundMemory, boundMessages, boundNotes, boundTrigger, inputLimit } from './inputs.js';
 import { active, bands, expectOf, latestComputed } from './plan.js';
 import { weighOpinions } from '../votes.js';
+import { recordFor, reliabilities, teamRateFor } from './learned.js';
 import type { EngineEnv } from './types.js';
 
 export interface Visible {
@@ -82,7 +83,7 @@ export function request(
   base: AgentContext,
 ): AgentRequest {
   const attempt = d.messages.filter((m) => m.speaker === agent.agent_id && m.phase === phase).length + 1;
-  const ctx = { ...base, memory: boundMemory(env.memoryFor(agent, d), inputLimit(env.settings)) };
+  const ctx = { ...base, memory: boundMemory(recalled(d, env, agent, phase, expect), inputLimit(env.settings)) };
   return {
     key: `${d.discussion_id}/${phase}/${agent.agent_id}/${attempt}`,
     agent,
@@ -94,6 +95,15 @@ export function request(
     system: env.promptOf(agent),
     user: buildUserText(ctx),
   };
+}
+
+// Recall that pays for itself (issue 26): learnings and cases go where a recommendation or the decision is made.
+// The balancers and governance judge the proposals in front of them, and a feedback answer follows the agent's own
+// opinion, which already had its recall; they keep their directives and next actions, not the retrieved text.
+function recalled(d: Discussion, env: EngineEnv, agent: AgentDef, phase: number, expect: Expectation) {
+  const mem = env.memoryFor(agent, d);
+  if (phase === 3 || phase === 4 || expect === 'FEEDBACK_RESPONSE') return { ...mem, learnings: [], cases: [] };
+  return mem;
 }
 
 // The requests a phase made, rebuilt from the record as it stood before that phase (for replay).
@@ -131,9 +141,15 @@ export function phaseRequests(d: Discussion, env: EngineEnv, phase: number): Age
   );
 }
 
-// The decider is given Kaigi's count: each specialist's band and weight, and each action type's score.
+// The decider is given Kaigi's count: each specialist's band, learned reliability and weight, and each action type's
+// score; and what was tried for the member and how it fared, as data.
 export function weighingOf(d: Discussion, env: EngineEnv): Partial<AgentContext> {
-  return { weighing: weighOpinions(d.messages, latestComputed(d), bands(env.settings)) };
+  const learned = env.settings.get<boolean>('learning.reliability_weights');
+  return {
+    weighing: weighOpinions(d.messages, latestComputed(d), bands(env.settings), reliabilities(d, env), learned),
+    memberRecord: recordFor(d, env),
+    teamRate: teamRateFor(env),
+  };
 }
 
 // After an outcome the decider's model is asked what to learn from the whole discussion and its result.

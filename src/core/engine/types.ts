@@ -5,6 +5,7 @@ import type { Settings } from '../settings.js';
 import type { AgentDef, Discussion, InboxItem, KpiRow, Member, OrderRow, Status } from '../types.js';
 import type { AgentMemory } from '../memory.js';
 import type { AgentObjection } from '../rules/review.js';
+import type { TrustState } from '../trust.js';
 
 export type Step =
   | { kind: 'start' }
@@ -35,6 +36,8 @@ export interface EngineEnv {
   priceOf: (model: string) => { input: number; output: number } | null;
   // What memory gives this agent in this discussion (empty when memory is off).
   memoryFor: (agent: AgentDef, d: Discussion) => AgentMemory;
+  // Learned trust as the last review left it (src/core/trust.ts); absent: every agent is neutral.
+  trust?: () => TrustState;
 }
 
 export interface StepResult {

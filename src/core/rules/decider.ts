@@ -6,7 +6,8 @@ import type { AgentContext } from '../provider.js';
 import { caseAdjustment, extractLearnings } from '../memory.js';
 import type { Verdict } from '../outcomes.js';
 import type { Discussion } from '../types.js';
-import { weighOpinions } from '../votes.js';
+import { recordAdjustment } from '../trust.js';
+import { weighOpinions, weightAssignment } from '../votes.js';
 import { RISKS } from './balancers.js';
 import { changeText, facts } from './facts.js';
 import { allowed, named, opinions, round2, type L, typeFields } from './shared.js';
@@ -28,8 +29,8 @@ export function decide(
   const f = facts(ctx);
   const ops = opinions(ctx);
   // The weights and votes Kaigi computes for any decider (src/core/votes.ts); the rules then add memory and people.
-  const weighing = weighOpinions(ctx.earlier, ctx.computed, ctx.bands);
-  const weights = weighing.weights.map((w) => ({ agent_id: w.agent_id, weight: w.weight, band: w.band }));
+  const weighing = ctx.weighing ?? weighOpinions(ctx.earlier, ctx.computed, ctx.bands);
+  const weights = weightAssignment(weighing);
   const votes: Record<string, { agents: string[]; score: number }> = {};
   for (const v of weighing.votes) votes[v.action_type] = { agents: v.agents.slice(), score: v.score };
   const objected = ctx.objection
@@ -44,9 +45,17 @@ export function decide(
   // confirmations, recent verdicts weighing most) is left out while anything else remains.
   const cases = ctx.memory?.cases ?? [];
   const member = ctx.trigger.target_user_id;
+  // The member's record from verdicts (learned trust) is complete where retrieved cases are the few most similar:
+  // when there is one, it speaks for this member and cases only for the others.
+  const record = ctx.memberRecord ?? [];
+  const others = cases.filter((c) => !!c.member && c.member !== member);
+  const adjOf = (a: string) =>
+    record.length
+      ? recordAdjustment(a, record, ctx.teamRate ?? 0.5) + caseAdjustment(a, others, member)
+      : caseAdjustment(a, cases, member);
   const avoided: string[] = [];
   for (const a of ctx.allowList) {
-    const adj = caseAdjustment(a, cases, member);
+    const adj = adjOf(a);
     if (adj <= AVOID_AT) avoided.push(a);
     if (adj === 0) continue;
     const v = (votes[a] ??= { agents: [], score: 0 });
@@ -59,9 +68,7 @@ export function decide(
     (a, b) => votes[b].score - votes[a].score || (a < b ? -1 : 1),
   );
   const top = ranked.length ? votes[ranked[0]].score : 0;
-  const kept = ctx.allowList.filter(
-    (a) => open(a) && avoided.indexOf(a) < 0 && caseAdjustment(a, cases, member) >= KEEP_AT,
-  );
+  const kept = ctx.allowList.filter((a) => open(a) && avoided.indexOf(a) < 0 && adjOf(a) >= KEEP_AT);
   const selected = kept.concat(ranked.filter((a) => kept.indexOf(a) < 0 && votes[a].score >= top * 0.5)).slice(0, 3);
   if (selected.length === 0)
     selected.push(ctx.allowList.find((a) => open(a) && avoided.indexOf(a) < 0) ?? allowed(ctx, 'ONE_ON_ONE'));

@@ -4,7 +4,7 @@ import { demoKpi } from '../../../src/core/demo-data.js';
 import { latestComputed } from '../../../src/core/engine.js';
 import { summarize } from '../../../src/core/prompt.js';
 import { digestLines } from '../../../src/core/digest.js';
-import { weighOpinions } from '../../../src/core/votes.js';
+import { weighOpinions, weightAssignment } from '../../../src/core/votes.js';
 import { estimateTokens } from '../../../src/core/tokens.js';
 import { ScriptedProvider, type ScriptEntry } from '../../../src/core/providers/scripted.js';
 import { addDays } from '../../../src/core/ids.js';
@@ -99,7 +99,7 @@ describe('a discussion answered from a script', () => {
     });
     expect(last[0].content).toEqual({
       ...decision().deliberation,
-      weight_assignment: w.weights.map(({ agent_id, weight, band }) => ({ agent_id, weight, band })),
+      weight_assignment: weightAssignment(w),
       votes: w.votes,
     });
     expect((last[0].content as { votes: { agents: string[] }[] }).votes[0].agents).toHaveLength(8);

@@ -152,7 +152,7 @@ describe('buildUserText', () => {
       { id: 'DIR-4', priority: 'high', directive: 'no public praise' },
     ]);
     expect(blockOf(text, 'weights_and_votes_computed_by_kaigi')).toBe(
-      'agent_id,band,weight,stated_confidence,computed_confidence\n\naction_type,score,agents',
+      'agent_id,band,weight,stated_confidence,computed_confidence,learned_reliability\n\naction_type,score,agents',
     );
     expect(taskText(ctx, 'DECISION')).toMatch(/^# Task\nKaigi has computed each specialist's weight and the votes/);
     expect(buildPreamble(ctx)).toContain('overshooting too');

@@ -1,0 +1,46 @@
+// What the engine uses of learned trust (src/core/trust.ts): nothing while memory is off or none is kept, so a
+// council without memory, a new agent and a new context all start neutral.
+import { calibrationCurve } from '../isotonic.js';
+import type { ContentOf } from '../messages.js';
+import { memberRecord, type MemberRecordLine, reliabilityOf, teamRate, type TrustState } from '../trust.js';
+import type { Discussion } from '../types.js';
+import type { EngineEnv } from './types.js';
+
+function learnedTrust(env: EngineEnv): TrustState | null {
+  if (!env.trust || !env.settings.get<boolean>('memory.enabled')) return null;
+  return env.trust();
+}
+
+// The agent's fitted calibration curve, or null (identity) while it has too few scored opinions.
+export function curveFor(env: EngineEnv, agent: string): number[] | null {
+  const a = learnedTrust(env)?.agents[agent];
+  return a ? calibrationCurve(a.bins) : null;
+}
+
+// Each specialist's learned reliability for its latest recommendation in this discussion's context.
+export function reliabilities(d: Discussion, env: EngineEnv): Record<string, number> {
+  const trust = learnedTrust(env);
+  const out: Record<string, number> = {};
+  for (const m of d.messages)
+    if (m.message_type === 'SPECIALIST_OPINION' && !m.metadata.default_opinion)
+      out[m.speaker] = trust
+        ? reliabilityOf(trust, m.speaker, {
+            member: d.trigger.target_user_id,
+            trigger: d.trigger.type,
+            action: (m.content as ContentOf<'SPECIALIST_OPINION'>).recommendation.action_type,
+          })
+        : 0.5;
+  return out;
+}
+
+// What was tried for the discussion's member and how it fared; empty without memory.
+export function recordFor(d: Discussion, env: EngineEnv): MemberRecordLine[] {
+  const trust = learnedTrust(env);
+  return trust ? memberRecord(trust, d.trigger.target_user_id) : [];
+}
+
+// The team's confirmed rate the member's record is measured against; 0.5 without memory.
+export function teamRateFor(env: EngineEnv): number {
+  const trust = learnedTrust(env);
+  return trust ? teamRate(trust) : 0.5;
+}

@@ -1,0 +1,53 @@
+// Recalibration of stated confidence (SPEC §4.4, §13): isotonic regression by pool-adjacent-violators over an
+// agent's reliability bins, fitted on past verdicts only, so a higher stated confidence never maps lower.
+
+export const BINS = 10;
+
+// Below this many scored opinions an agent's bins say too little: its stated confidence is kept as it is.
+export const MIN_CALIBRATION = 20;
+
+// Each bin also counts PRIOR pseudo-opinions right at its centre's rate, so a bin with one or two opinions does not
+// jump to 0 or 1 before the pooling smooths it.
+const PRIOR = 2;
+
+export function binOf(confidence: number): number {
+  return Math.min(BINS - 1, Math.max(0, Math.floor(confidence * BINS)));
+}
+
+const centre = (i: number) => (i + 0.5) / BINS;
+
+// Pool-adjacent-violators: the non-decreasing sequence closest (weighted least squares) to the given rates.
+export function isotonicFit(rates: readonly number[], weights: readonly number[]): number[] {
+  const blocks: { sum: number; w: number; len: number }[] = [];
+  rates.forEach((r, i) => {
+    blocks.push({ sum: r * weights[i], w: weights[i], len: 1 });
+    while (blocks.length > 1) {
+      const b = blocks[blocks.length - 1];
+      const a = blocks[blocks.length - 2];
+      if (a.sum / (a.w || 1) <= b.sum / (b.w || 1)) break;
+      blocks.splice(blocks.length - 2, 2, { sum: a.sum + b.sum, w: a.w + b.w, len: a.len + b.len });
+    }
+  });
+  const out: number[] = [];
+  for (const b of blocks) for (let i = 0; i < b.len; i++) out.push(b.w ? b.sum / b.w : 0);
+  return out;
+}
+
+// The fitted share right of each bin from [right, scored] counts; null while there are too few to fit.
+export function calibrationCurve(bins: readonly [number, number][]): number[] | null {
+  const n = bins.reduce((a, b) => a + b[1], 0);
+  if (n < MIN_CALIBRATION) return null;
+  const weights = bins.map((b) => b[1] + PRIOR);
+  const rates = bins.map((b, i) => (b[0] + PRIOR * centre(i)) / (b[1] + PRIOR));
+  return isotonicFit(rates, weights);
+}
+
+// Stated confidence as "how often this is right": the fitted curve, read linearly between bin centres; the stated
+// figure itself while the curve is null (identity, neutral).
+export function recalibrate(curve: readonly number[] | null, stated: number): number {
+  if (!curve) return stated;
+  const x = Math.min(1, Math.max(0, stated)) * BINS - 0.5;
+  const i = Math.max(0, Math.min(BINS - 2, Math.floor(x)));
+  const t = Math.max(0, Math.min(1, x - i));
+  return Math.round((curve[i] * (1 - t) + curve[i + 1] * t) * 1000) / 1000;
+}

@@ -1,0 +1,87 @@
+// Learned trust in a scripted discussion: the specialists' answers are fixed, the rule-based decider counts, and
+// the verdicts behind each agent's learned reliability move the decision the way they say.
+import { describe, expect, it } from 'vitest';
+import type { ContentOf } from '../../../src/core/messages.js';
+import { ScriptedProvider } from '../../../src/core/providers/scripted.js';
+import { RulesProvider } from '../../../src/core/providers/rules.js';
+import { emptyTrust, recordVerdict, type TrustState } from '../../../src/core/trust.js';
+import { fullScript } from './answers.js';
+import { newDiscussion, NOW_ISO, runToRest, testEnv } from './env.js';
+
+// Five specialists say GOAL_ADJUSTMENT, three say PRAISE_INCREASE, all at 0.8.
+const GOAL = ['analyst', 'coaching', 'sales_strategy', 'behavioral_econ', 'organization'];
+const types: Record<string, string> = Object.fromEntries(GOAL.map((a) => [a, 'GOAL_ADJUSTMENT']));
+
+// For tanaka, the GOAL_ADJUSTMENT voices were rejected `n` times, the PRAISE_INCREASE ones confirmed `n` times.
+function learned(n: number): TrustState {
+  let s = emptyTrust();
+  const base = { member: 'tanaka', trigger: 'kpi_decline', carried: true, stated: 0.8 };
+  for (let i = 0; i < n; i++) {
+    s = recordVerdict(
+      s,
+      GOAL.map((agent) => ({ ...base, agent, action: 'GOAL_ADJUSTMENT', confirmed: false, right: false })),
+      'elsewhere',
+      [],
+      false,
+    );
+    s = recordVerdict(
+      s,
+      ['psychology', 'neuroscience', 'wellbeing'].map((agent) => ({
+        ...base,
+        agent,
+        action: 'PRAISE_INCREASE',
+        confirmed: true,
+        right: true,
+      })),
+      'elsewhere',
+      [],
+      true,
+    );
+  }
+  return s;
+}
+
+function deliberation(trust: TrustState | undefined, settings: Record<string, string> = {}) {
+  const rules = new RulesProvider(() => Date.parse(NOW_ISO));
+  const script = new ScriptedProvider(fullScript(types), { order: 'per-agent' });
+  const env = testEnv({
+    provider: (a) => (a.group === 'decider' ? rules : script),
+    settings: { locale: 'en', ...settings },
+  });
+  const run = runToRest(newDiscussion(), trust ? { ...env, trust: () => trust } : env);
+  const m = run.d.messages.find((x) => x.message_type === 'DECISION_DELIBERATION')!;
+  return m.content as ContentOf<'DECISION_DELIBERATION'>;
+}
+
+const score = (d: ContentOf<'DECISION_DELIBERATION'>, a: string) => d.votes.find((v) => v.action_type === a)!.score;
+
+describe('learned reliability in the decision', () => {
+  it('with nothing learned, the majority wins and every agent shows a neutral 0.5', () => {
+    const d = deliberation(undefined);
+    expect(score(d, 'GOAL_ADJUSTMENT')).toBeGreaterThan(score(d, 'PRAISE_INCREASE'));
+    expect(d.selected_action_types[0]).toBe('GOAL_ADJUSTMENT');
+    expect(d.weight_assignment.map((w) => w.learned_reliability)).toEqual(Array(8).fill(0.5));
+    expect(d.weight_assignment[0]).toMatchObject({ stated_confidence: 0.8, computed_confidence: expect.any(Number) });
+  });
+
+  it('after verdicts against the majority for this member, the agents who were right outweigh it', () => {
+    const d = deliberation(learned(6));
+    expect(score(d, 'PRAISE_INCREASE')).toBeGreaterThan(score(d, 'GOAL_ADJUSTMENT'));
+    expect(d.selected_action_types[0]).toBe('PRAISE_INCREASE');
+    const r = Object.fromEntries(d.weight_assignment.map((w) => [w.agent_id, w.learned_reliability!]));
+    expect(r.psychology).toBeGreaterThan(0.5);
+    expect(r.coaching).toBeLessThan(0.5);
+  });
+
+  it('with learning.reliability_weights off, shows the learned figures and does not use them', () => {
+    const d = deliberation(learned(6), { 'learning.reliability_weights': 'false' });
+    expect(d.selected_action_types[0]).toBe('GOAL_ADJUSTMENT');
+    expect(d.weight_assignment.find((w) => w.agent_id === 'coaching')!.learned_reliability).toBeLessThan(0.5);
+  });
+
+  it('with memory off, nothing learned is used or shown', () => {
+    const d = deliberation(learned(6), { 'memory.enabled': 'false' });
+    expect(d.selected_action_types[0]).toBe('GOAL_ADJUSTMENT');
+    expect(d.weight_assignment.map((w) => w.learned_reliability)).toEqual(Array(8).fill(0.5));
+  });
+});
