@@ -4,25 +4,10 @@ import { ConfigError, ValidationError } from './errors.js';
 import { criterion } from './criteria.js';
 import { addDays } from './ids.js';
 import { REFLECTION_SCHEMA } from './reflection-schema.js';
-import { CHECK_RESULTS, INTENSITIES, PRIORITIES } from './types.js';
+import { CHECK_RESULTS, INTENSITIES, MESSAGE_TYPES, PRIORITIES } from './types.js';
 import { z } from 'zod';
 
-export const MESSAGE_TYPES = [
-  'SITUATION_REPORT',
-  'SPECIALIST_OPINION',
-  'PERSPECTIVE_POSITIVE',
-  'PERSPECTIVE_NEGATIVE',
-  'PERSPECTIVE_HUMAN',
-  'GOVERNANCE_ETHICS',
-  'GOVERNANCE_LEGAL',
-  'DECISION_DELIBERATION',
-  'EXECUTION_ORDER',
-  'FEEDBACK_REQUEST',
-  'FEEDBACK_RESPONSE',
-  'OBJECTION',
-  'ACKNOWLEDGEMENT',
-  'ERROR',
-] as const;
+export { MESSAGE_TYPES };
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
 // The furthest a review may lie ahead and the longest window or action an order may set, in days: one constant for
