@@ -11,7 +11,7 @@ describe('HtmlService', () => {
         `
         var t = HtmlService.createTemplate('<p><?= name ?></p><? for (var i = 0; i < 2; i++) { ?><i><?!= i ?></i><? } ?>');
         t.name = '<script>';
-        var side = HtmlService.createTemplateFromFile('sidebar'); side.lang = 'en';
+        var side = HtmlService.createTemplateFromFile('sidebar'); side.lang = 'en'; side.labels = JSON.stringify({ status: {} });
         return [t.evaluate().getContent(), side.evaluate().setTitle('S').getTitle(), side.evaluate().getContent().indexOf('Discussions') >= 0];`,
       );
       expect(out).toEqual(['<p>&lt;script&gt;</p><i>0</i><i>1</i>', 'S', true]);
