@@ -101,3 +101,17 @@ export function hasOwn(o: object, key: string): boolean {
   // biome-ignore lint/suspicious/noPrototypeBuiltins: Object.hasOwn is not in the ES2019 library the bundle targets
   return Object.prototype.hasOwnProperty.call(o, key);
 }
+
+// A stored JSON object (a Script Property's value): null when nothing is stored; `fail(why)` builds the error a
+// value that is not a JSON object throws, so each reader names its own property and error type.
+export function parseStoredObject(raw: string | null, fail: (why: string) => Error): Record<string, unknown> | null {
+  if (raw === null || raw.trim() === '') return null;
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    throw fail('not JSON');
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw fail('not an object');
+  return v as Record<string, unknown>;
+}

@@ -6,6 +6,7 @@
 // Version 1 ({ agent: [{ self_score, to_improve }] }, every release before) is read and written as version 2.
 import { ConfigError } from './errors.js';
 import { sha256Text } from './sha256.js';
+import { parseStoredObject } from './json-guard.js';
 
 // What the review works with: each agent's entries, oldest first; to_improve is the point's key ('' when the entry
 // is older than the kept keys).
@@ -33,15 +34,8 @@ function bad(property: string, what: string): ConfigError {
 
 // The stored history in either version; nothing stored is an empty history.
 export function parseReflectionHistory(raw: string | null, property: string): ReflectionHistory {
-  if (raw === null || raw.trim() === '') return {};
-  let v: unknown;
-  try {
-    v = JSON.parse(raw);
-  } catch {
-    throw bad(property, 'not JSON');
-  }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw bad(property, 'not an object');
-  const o = v as Record<string, unknown>;
+  const o = parseStoredObject(raw, (why) => bad(property, why));
+  if (!o) return {};
   const out: ReflectionHistory = {};
   if (o.v === undefined) {
     // Version 1: the entries themselves, texts and all; only the kept keys are taken from the texts.

@@ -2,7 +2,7 @@
 // confirmed — overall and per context (member, trigger type, action type) — and the reliability bins its stated
 // confidence is recalibrated from; per member, what was tried and how it fared. Kept in one versioned property.
 import { StateError } from './errors.js';
-import { hasOwn } from './json-guard.js';
+import { hasOwn, parseStoredObject } from './json-guard.js';
 import { MAX_PROPERTY_BYTES, propertyBytes } from './property-size.js';
 import { BINS, binOf } from './isotonic.js';
 
@@ -39,15 +39,8 @@ const isTally = (x: unknown): x is Tally =>
 // Reads the property. Empty is a council that has learned nothing yet; a value of another version is refused, never
 // guessed at, since a reliability read wrongly would move every weight without a trace.
 export function parseTrust(raw: string | null, property: string): TrustState {
-  if (raw === null || raw.trim() === '') return emptyTrust();
-  let v: unknown;
-  try {
-    v = JSON.parse(raw);
-  } catch {
-    throw bad(property, 'not JSON');
-  }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw bad(property, 'not an object');
-  const o = v as Record<string, unknown>;
+  const o = parseStoredObject(raw, (why) => bad(property, why));
+  if (!o) return emptyTrust();
   if (o.v !== VERSION) throw bad(property, `format ${String(o.v)}, this Kaigi reads ${VERSION}`);
   const agents = o.agents as Record<string, AgentTrust> | undefined;
   const members = o.members as Record<string, Record<string, unknown>> | undefined;
