@@ -1,6 +1,6 @@
 // Seed 003 §11.5's lifecycle in the review: a near-duplicate learning merges into the one it repeats, and a learning
 // with enough successes is proposed to a person for shared (unless learning.auto_promote promotes it at once).
-import { decodeVector } from './embedding.js';
+import { decodeVector, isVectorCell } from './embedding.js';
 import { successRate, type Learning, type LearningRules } from './memory.js';
 import { inboxOp, type ItemWorld } from './inbox-reports.js';
 import { write, type ReviewOp } from './review-ops.js';
@@ -43,16 +43,16 @@ export function mergeTarget(
   embeddingModel: string,
   minSimilarity: number,
 ): { target: Learning; similarity: number } | null {
-  // A cell that is not `scale|base64` (not embedded yet, or edited by hand) is never compared.
-  if (item.scope !== 'individual' || embedding.indexOf('|') < 0) return null;
+  // A cell in no stored format (not embedded yet, or edited by hand) is never compared.
   const dims = Number(embeddingModel.slice(embeddingModel.lastIndexOf(':') + 1));
-  if (!(dims > 0)) return null;
+  if (item.scope !== 'individual' || !(dims > 0) || !isVectorCell(embedding, dims)) return null;
   const v = decodeVector(embedding, dims);
   const verdict = verdictOf(item.context);
   let best: { target: Learning; similarity: number } | null = null;
   for (const l of learnings) {
     if (l.scope !== 'individual' || !l.is_active || l.agent_id !== item.agent_id) continue;
-    if (l.category !== item.category || l.embedding_model !== embeddingModel || l.embedding.indexOf('|') < 0) continue;
+    if (l.category !== item.category || l.embedding_model !== embeddingModel || !isVectorCell(l.embedding, dims))
+      continue;
     const was = verdictOf(l.context);
     if (verdict && was && verdict !== was) continue;
     const sim = cosine(v, decodeVector(l.embedding, dims));

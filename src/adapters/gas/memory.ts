@@ -1,6 +1,13 @@
 // The Learnings tab as memory: embeddings written with rows, decoded once per execution, searched by cosine.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import { OFFLINE_MODEL, embedOffline, encodeVector, l2normalise, modelTag } from '../../core/embedding.js';
+import {
+  OFFLINE_MODEL,
+  embedOffline,
+  encodeVector,
+  isVectorCell,
+  l2normalise,
+  modelTag,
+} from '../../core/embedding.js';
 import { EMPTY_MEMORY, successRate, type AgentMemory, type Learning } from '../../core/memory.js';
 import { recall, recallOptionsOf } from '../../core/recall.js';
 import { buildEmbedding, parseEmbedding, type EmbeddingVendor } from '../../core/providers/embeddings.js';
@@ -100,13 +107,22 @@ export class Memory {
     return parseEmbedding(vendor, redact(res.body, key), texts.length).map((v) => encodeVector(l2normalise(v)));
   }
 
-  // Rows embedded by another model are never compared with this one; they wait for re-embedding.
+  // Rows embedded by another model are never compared with this one; they wait for re-embedding, as do rows whose
+  // cell no version of Kaigi wrote (edited by hand, cut short). Cells of an older version are read as they are.
   stale(): Learning[] {
-    return this.rows().filter((l) => l.embedding && l.embedding_model !== this.tag);
+    return this.rows().filter(
+      (l) => l.embedding && (l.embedding_model !== this.tag || !isVectorCell(l.embedding, this.dims)),
+    );
   }
 
+  // The rows retrieval compares: this model's, with a readable cell.
+  searchable(): Learning[] {
+    return this.rows().filter((l) => l.embedding_model === this.tag && isVectorCell(l.embedding, this.dims));
+  }
+
+  // Decoded once per execution and shared by every agent's recall: a phase's agents all retrieve in one execution.
   private matrix(): { m: Matrix; rows: Learning[] } {
-    const rows = this.rows().filter((l) => l.embedding && l.embedding_model === this.tag);
+    const rows = this.searchable();
     if (!this.matrixCache || this.matrixCache.tag !== this.tag || this.matrixCache.m.rows !== rows.length) {
       this.matrixCache = {
         tag: this.tag,

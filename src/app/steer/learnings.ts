@@ -36,7 +36,7 @@ export function searchLearnings(
     throw new ValidationError(`limit must be a whole number from 1 to ${MAX_LIMIT}`, 'invalid_limit');
   const mem = council.recall.memory();
   const min = council.settings().number('retrieval.min_confidence');
-  const rows = mem.rows().filter((l) => l.embedding && l.embedding_model === mem.tag && l.is_active);
+  const rows = mem.searchable().filter((l) => l.is_active);
   if (!rows.length) return { results: [], model: mem.tag, searched: 0 };
   const m = decodeMatrix(
     rows.map((l) => l.embedding),

@@ -104,7 +104,7 @@ describe('sixty simulated days', () => {
       new Set(outcomes.filter((o) => o.verdict !== 'inconclusive').map((o) => o.outcome_id)),
     );
     for (const r of learnings) {
-      expect(String(r.embedding)).toMatch(/^[\d.e-]+\|[A-Za-z0-9+/]+=*$/);
+      expect(String(r.embedding)).toMatch(/^2\|[\d.e-]+\|[A-Za-z0-9+/]+$/);
       expect(String(r.embedding).length).toBeLessThan(400);
       expect(r.embedding_model).toBe('kaigi-ngram-v1:256');
     }
