@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
 import { Runtime } from '../runtime/runtime.js';
 import { ModelServer } from '../tools/model-server.js';
-import { encodeVector, l2normalise } from '../src/core/embedding.js';
-import { decodeMatrix, topK } from '../src/core/retrieval.js';
+import { bundleBench, printBundle } from './bundle.js';
+import { printRetrieval, retrievalBench } from './retrieval.js';
 import { chaosBench } from './chaos.js';
 import { quotaBench } from './quota.js';
 import { auditBench } from './audit.js';
@@ -131,82 +131,13 @@ async function latencyRun(L: number, parallel: boolean): Promise<LatencyRun> {
   }
 }
 
-// Seeded generator so every run measures the same vectors.
-function rng(seed: number): () => number {
-  let x = seed >>> 0;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 4294967296;
-  };
-}
-
-function gaussian(r: () => number): number {
-  return Math.sqrt(-2 * Math.log(r() || 1e-12)) * Math.cos(2 * Math.PI * r());
-}
-
-// Topical data: vectors around 200 topic centres, as embeddings of related texts are.
-function vectors(n: number, dims: number, seed: number): Float32Array[] {
-  const r = rng(seed);
-  const centres = Array.from({ length: 200 }, () => l2normalise(Array.from({ length: dims }, () => gaussian(r))));
-  return Array.from({ length: n }, () => {
-    const c = centres[Math.floor(r() * centres.length)];
-    return l2normalise(Array.from({ length: dims }, (_, i) => c[i] + (0.7 * gaussian(r)) / Math.sqrt(dims)));
-  });
-}
-
-function exactTop(vs: Float32Array[], q: Float32Array, k: number): number[] {
-  const scores = vs.map((v, i) => {
-    let dot = 0;
-    let nv = 0;
-    let nq = 0;
-    for (let j = 0; j < v.length; j++) {
-      dot += v[j] * q[j];
-      nv += v[j] * v[j];
-      nq += q[j] * q[j];
-    }
-    return { i, s: dot / Math.sqrt(nv * nq) };
-  });
-  return scores
-    .sort((a, b) => b.s - a.s)
-    .slice(0, k)
-    .map((x) => x.i);
-}
-
-function retrievalBench(
-  dims: number,
-  n = 10000,
-): { dims: number; n: number; median_ms: number; recall_at_10: number; cell_chars: number } {
-  const vs = vectors(n, dims, 7 + dims);
-  const cells = vs.map((v) => encodeVector(v));
-  const queries = vectors(25, dims, 99 + dims);
-  const times: number[] = [];
-  let recall = 0;
-  for (const q of queries) {
-    const t0 = performance.now();
-    const m = decodeMatrix(cells, dims);
-    const hits = topK(m, q, 10);
-    times.push(performance.now() - t0);
-    const truth = new Set(exactTop(vs, q, 10));
-    recall += hits.filter((h) => truth.has(h.key)).length / 10;
-  }
-  times.sort((a, b) => a - b);
-  return {
-    dims,
-    n,
-    median_ms: Math.round(times[Math.floor(times.length / 2)] * 100) / 100,
-    recall_at_10: Math.round((recall / queries.length) * 1000) / 1000,
-    cell_chars: cells[0].length,
-  };
-}
-
 async function main(): Promise<void> {
   const json = process.argv.includes('--json');
   const large = Number(process.env.KAIGI_BENCH_LARGE_LOG ?? 10000);
   const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : '';
   const want = (part: string) => !only || only === part;
-  const retrieval = want('retrieval') ? [retrievalBench(256), retrievalBench(1536)] : [];
+  const retrieval = want('retrieval') ? retrievalBench() : [];
+  const bundle = want('bundle') ? bundleBench() : null;
   const latency: Record<string, unknown>[] = [];
   for (const L of want('latency') ? [200, 1000] : []) {
     const par = await latencyRun(L, true);
@@ -253,6 +184,7 @@ async function main(): Promise<void> {
       by_operation_large_log: big.byOp,
     },
     retrieval,
+    bundle,
     learning,
     chaos,
     quota,
@@ -287,15 +219,8 @@ async function main(): Promise<void> {
     console.log(`  ratio: ${result.sheets.ratio}`);
     console.log(`  by operation (large log): ${JSON.stringify(big.byOp)}`);
   }
-  if (retrieval.length) {
-    console.log(
-      '\nRetrieval: top-10 over stored int8 embeddings, decoding included (target at 256 dims: median ≤ 50 ms, recall@10 ≥ 0.95)',
-    );
-    for (const r of retrieval)
-      console.log(
-        `  ${String(r.dims).padStart(4)} dims × ${r.n}: median ${r.median_ms} ms, recall@10 ${r.recall_at_10}, ${r.cell_chars} characters per cell`,
-      );
-  }
+  if (retrieval.length) printRetrieval(retrieval);
+  if (bundle) printBundle(bundle);
   if (audit) {
     console.log(`\nAudit: ${audit.discussions} discussions, then verifyAudit over the workbook`);
     console.log(

@@ -6,7 +6,15 @@ export interface Matrix {
   rows: number;
   data: Int8Array;
   norms: Float32Array;
+  // The norm of each row's second part (from `split`): bounds what that part can add to a dot product.
+  tails: Float64Array;
+  split: number;
   keys: number[];
+}
+
+// Where a row's second part starts: half way, on a multiple of four for the unrolled loop.
+function splitOf(dims: number): number {
+  return (dims >> 1) & ~3;
 }
 
 // Decodes the cells of one model (any stored version, embedding.ts); the scale cancels out of a cosine, so it is not
@@ -14,13 +22,19 @@ export interface Matrix {
 export function decodeMatrix(cells: string[], dims: number, keys: number[] = cells.map((_, i) => i)): Matrix {
   const data = new Int8Array(cells.length * dims);
   const norms = new Float32Array(cells.length);
+  const tails = new Float64Array(cells.length);
+  const split = splitOf(dims);
   for (let r = 0; r < cells.length; r++) {
-    vectorInto(cells[r], dims, data, r * dims);
-    let s = 0;
-    for (let j = r * dims, end = j + dims; j < end; j++) s += data[j] * data[j];
-    norms[r] = Math.sqrt(s) || 1;
+    const o = r * dims;
+    vectorInto(cells[r], dims, data, o);
+    let head = 0;
+    let tail = 0;
+    for (let j = o, mid = o + split; j < mid; j++) head += data[j] * data[j];
+    for (let j = o + split, end = o + dims; j < end; j++) tail += data[j] * data[j];
+    norms[r] = Math.sqrt(head + tail) || 1;
+    tails[r] = Math.sqrt(tail);
   }
-  return { dims, rows: cells.length, data, norms, keys };
+  return { dims, rows: cells.length, data, norms, tails, split, keys };
 }
 
 export interface Hit {
@@ -28,14 +42,14 @@ export interface Hit {
   score: number;
 }
 
-// The dot product of row r with q, four lanes at a time: a quarter of the loop checks and a shorter dependency
-// chain, which is most of what a scan of 10,000 rows costs.
-function dot(data: Int8Array, o: number, q: Float32Array, d: number): number {
+// The dot product of a row (at o) with q over dimensions [from, to), four lanes at a time: a quarter of the loop
+// checks and a shorter dependency chain, which is most of what a scan of 10,000 rows costs.
+function dot(data: Int8Array, o: number, q: Float32Array, from: number, d: number): number {
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
   let s3 = 0;
-  let j = 0;
+  let j = from;
   for (; j + 4 <= d; j += 4) {
     s0 += data[o + j] * q[j];
     s1 += data[o + j + 1] * q[j + 1];
@@ -46,21 +60,32 @@ function dot(data: Int8Array, o: number, q: Float32Array, d: number): number {
   return s0 + s1 + s2 + s3;
 }
 
-// The k best rows for a query, among those `allow` accepts (filters on scope, agent, confidence…).
+// The k best rows for a query, among those `allow` accepts (filters on scope, agent, confidence…). Exact: once k rows
+// are held, a row whose first part's dot product plus the most its second part could add (Cauchy–Schwarz: the two
+// parts' norms multiplied) cannot beat the k-th is left after its first part; most rows of other topics are.
 export function topK(m: Matrix, query: Float32Array, k: number, allow: (key: number) => boolean = () => true): Hit[] {
   // k = 0 (a Settings value) asks for nothing; without this the loop would read best[-1].
   if (k <= 0) return [];
   let qn = 0;
   for (let i = 0; i < query.length; i++) qn += query[i] * query[i];
   qn = Math.sqrt(qn) || 1;
+  const d = m.dims;
+  const h = m.split;
+  let qTail = 0;
+  for (let i = h; i < d; i++) qTail += query[i] * query[i];
+  qTail = Math.sqrt(qTail);
   const best: Hit[] = [];
   // The k-th best score so far: a row below it costs one comparison, not a sort.
   let floor = -Infinity;
-  const d = m.dims;
+  const { data, norms, tails, keys } = m;
   for (let r = 0; r < m.rows; r++) {
-    const key = m.keys[r];
+    const key = keys[r];
     if (!allow(key)) continue;
-    const score = dot(m.data, r * d, query, d) / (m.norms[r] * qn);
+    const o = r * d;
+    const head = dot(data, o, query, 0, h);
+    const scale = norms[r] * qn;
+    if ((head + qTail * tails[r]) / scale < floor) continue;
+    const score = (head + dot(data, o, query, h, d)) / scale;
     if (best.length < k) {
       best.push({ key, score });
       best.sort((a, b) => b.score - a.score);

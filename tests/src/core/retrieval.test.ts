@@ -19,6 +19,25 @@ describe('decodeMatrix', () => {
     // A zero row gets norm 1 so it scores 0 instead of NaN.
     expect(Array.from(m.norms)).toEqual([127, Math.fround(127 * Math.SQRT2), 127, 1]);
     expect(decodeMatrix([X, Y], 4).keys).toEqual([0, 1]);
+    // The second half's norms, which bound what it can add to a dot product: X has nothing there.
+    expect([m.split, Array.from(m.tails)]).toEqual([0, [127, 127 * Math.SQRT2, 127, 0]]);
+  });
+
+  it('skips a row after its first half only when it cannot reach the k best, so the result stays exact', () => {
+    let s = 5;
+    const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+    const dims = 24;
+    // Half the rows near the query's direction, half anywhere: the far ones are the ones the bound skips.
+    const base = Array.from({ length: dims }, rand);
+    const cells = Array.from({ length: 400 }, (_, i) =>
+      encodeVector(base.map((x) => (i % 2 ? rand() : x + 0.3 * rand()))),
+    );
+    const m = decodeMatrix(cells, dims);
+    const unbounded = { ...m, tails: new Float64Array(m.rows).fill(1e9) };
+    for (let t = 0; t < 10; t++) {
+      const q = Float32Array.from(base, (x) => x + 0.5 * rand());
+      expect(topK(m, q, 7)).toEqual(topK(unbounded, q, 7));
+    }
   });
 });
 
