@@ -4,7 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelServer } from '../../../tools/model-server.js';
 import { simulate } from '../../../tools/demo-team.js';
 import { council, ok, setSetting, settle, start } from '../../council-helpers.js';
-import { records } from '../../helpers.js';
+import { decodeVector, embedOffline, encodeVector } from '../../../src/core/embedding.js';
+import { cosine } from '../../cosine.js';
+import { column, records } from '../../helpers.js';
+import { call } from './steer-helpers.js';
 
 describe('a changed embedding model', () => {
   it('re-embeds every stored row through queued work, so vectors of different models are never compared', async () => {
@@ -29,6 +32,37 @@ describe('a changed embedding model', () => {
         .filter((q) => q.type === 'memory.reembed')
         .map((q) => q.status),
     ).toEqual(['done']);
+  }, 120_000);
+});
+
+describe('stored cell versions', () => {
+  it('reads a version 1 cell as it is and embeds again a cell in no known format', async () => {
+    const rt = await council();
+    await simulate(rt, 14, 42);
+    const before = records(rt, 'learnings');
+    const cell = String(before[0].embedding);
+    expect(cell).toMatch(/^2\|/);
+    // The same vector as version 1 wrote it: "scale|base64" with padding.
+    const [, scale, b64] = cell.split('|');
+    const v1 = `${Number(scale).toPrecision(6)}|${Buffer.from(b64, 'base64').toString('base64')}`;
+    const learnings = rt.workbook.sheetByName('Learnings')!;
+    const col = column('learnings', 'embedding');
+    rt.workbook.setValues(learnings, 2, col, 2, 1, [[v1], [`${cell.slice(0, 100)}`]]);
+    const review = ok(await rt.run('dailyReview', [], { kind: 'trigger' }));
+    expect(review.reembed).toBe(true);
+    await settle(rt);
+    const after = records(rt, 'learnings');
+    expect(after[0].embedding).toBe(v1);
+    // Embedded again from its content, in the current version.
+    expect(after[1].embedding).toBe(encodeVector(embedOffline(String(after[1].content), 256)));
+    // Search still finds the row with the old cell, scored by the cosine of its vector.
+    const active = after.filter((r) => r.is_active === true);
+    expect(active[0].learning_id).toBe(before[0].learning_id);
+    const query = String(before[0].content);
+    const { results, searched } = await call(rt, 'searchLearnings', { query, limit: 50 });
+    expect(searched).toBe(active.length);
+    const hit = results.find((r: { learning_id: string }) => r.learning_id === before[0].learning_id);
+    expect(hit.score).toBeCloseTo(cosine(embedOffline(query, 256), decodeVector(v1, 256)), 3);
   }, 120_000);
 });
 
