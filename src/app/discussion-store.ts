@@ -10,6 +10,7 @@ import {
   orderRow,
 } from '../adapters/gas/records.js';
 import type { Commit, Store } from '../adapters/gas/store.js';
+import { props } from '../adapters/gas/services.js';
 import { MAX_CELL_CHARS, parsePointer, pointerText } from '../core/cells.js';
 import { applyStep, type StepResult } from '../core/engine.js';
 import { NotFoundError } from '../core/errors.js';
@@ -138,7 +139,10 @@ export class DiscussionStore {
       payload: { row: placed.row, status: d.status },
     });
     c.run(new Date(now).toISOString());
-    for (const f of after) f?.();
+    // What the hooks store after the commit (usage, the API ledger) in one property write (props.batch).
+    props.batch(() => {
+      for (const f of after) f?.();
+    });
     return { row: placed.row, d, raw: placed.values, resolved: logRow(d, cell, estimate), span };
   }
 

@@ -183,6 +183,8 @@ export class Store {
       underLock.depth--;
       underLock.state = null;
       lock.releaseLock();
+      // What other executions commit from now on is not in what this one read under the lock.
+      propertiesWritten();
     }
   }
 
