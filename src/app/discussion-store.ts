@@ -41,9 +41,19 @@ export class DiscussionStore {
     private readonly hooks: readonly CommitHook[],
   ) {}
 
+  // The log row this execution has just appended and committed (discussion.open), so that discussion.advance, going
+  // straight on in the same execution, does not read back what it wrote: the lease makes it the only writer.
+  private opened: { id: string; row: number; raw: unknown[] } | null = null;
+
+  noteOpened(id: string, row: number, raw: unknown[]): void {
+    this.opened = { id, row, raw };
+  }
+
   load(id: string, hint?: number): Loaded {
     let row = hint && hint >= 2 ? hint : 0;
-    let raw = row ? this.store.readRows('discussions', row, 1)[0] : null;
+    const held = this.opened && this.opened.id === id && this.opened.row === row ? this.opened.raw : null;
+    this.opened = null;
+    let raw = held ?? (row ? this.store.readRows('discussions', row, 1)[0] : null);
     if (!raw || logCols.read(raw).discussion_id !== id) {
       const found = this.store.findRow('discussions', id);
       if (!found) throw new NotFoundError(`discussion ${id} was not found in the Discussion Log`);
