@@ -8,6 +8,7 @@ import { bundleBench, printBundle } from './bundle.js';
 import { printRetrieval, retrievalBench } from './retrieval.js';
 import { chaosBench } from './chaos.js';
 import { quotaBench } from './quota.js';
+import { appsScriptTimeBench, printAppsScriptTime } from './apps-script-time.js';
 import { auditBench } from './audit.js';
 import { apiBench, printApi } from './api.js';
 import { apiCostBench, printApiCost } from './api-cost.js';
@@ -158,6 +159,7 @@ async function main(): Promise<void> {
   const big = want('sheets') ? await sheetsBench(large) : { roundTrips: 0, executions: 0, byOp: {} };
   const chaos = want('chaos') ? await chaosBench(START) : null;
   const quota = want('quota') ? await quotaBench(START, 1000) : null;
+  const apps_script_time = want('apps_script_time') ? await appsScriptTimeBench(START, 2000) : null;
   const audit = want('audit') ? await auditBench(START, 20) : null;
   const api = want('api') ? await apiBench(START) : null;
   const api_cost = want('api_cost') ? await apiCostBench(START) : null;
@@ -188,6 +190,7 @@ async function main(): Promise<void> {
     learning,
     chaos,
     quota,
+    apps_script_time,
     audit,
     api,
     api_cost,
@@ -255,6 +258,7 @@ async function main(): Promise<void> {
       `  discussions a day: ${quota.discussions_per_day_consumer} (consumer, 90 min; target ≥ 100), ${quota.discussions_per_day_workspace} (Workspace, 6 h)`,
     );
   }
+  if (apps_script_time) printAppsScriptTime(apps_script_time);
   if (review) printReview(review);
   if (load) printLoad(load);
   if (learned) printLearning(learned.learning, learned.ablations);

@@ -279,6 +279,7 @@ export class ExecutionPool {
       return Promise.resolve(result);
     }
     clock.spend(startMs);
+    ex.counts.msByKind.start = startMs;
     const slot = this.slots.find((s) => !s.busy) ?? this.spawn();
     slot.busy = true;
     return new Promise((resolve) => {

@@ -17,6 +17,9 @@ export interface ExecCounts {
   // Every call by service, the operation's prefix: props, cache, lock, ss/sh/rg/pr (Sheets), fetch, … (what a
   // request costs in Properties or Sheets calls, round trip or not).
   byService: Record<string, number>;
+  // Modelled milliseconds by kind of cost (time-model.ts: start, sheets, flush, properties, fetch, …): where an
+  // execution's time on Apps Script's clock went.
+  msByKind: Record<string, number>;
 }
 
 export function newCounts(): ExecCounts {
@@ -31,6 +34,7 @@ export function newCounts(): ExecCounts {
     roundTrips: 0,
     byOp: {},
     byService: {},
+    msByKind: {},
   };
 }
 

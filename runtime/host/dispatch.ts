@@ -111,6 +111,7 @@ export async function dispatch(st: HostState, ex: ExecContext, op: string, args:
   // A call past a spent daily quota is refused before it does anything (and so costs no time).
   st.quota.charge(ex, op, n, ms / 1000);
   ex.clock.spend(ms);
+  if (kind) ex.counts.msByKind[kind] = (ex.counts.msByKind[kind] ?? 0) + ms;
   return route(st, ex, op, a);
 }
 

@@ -10,6 +10,7 @@ import {
   orderRow,
 } from '../adapters/gas/records.js';
 import type { Commit, Store } from '../adapters/gas/store.js';
+import { props } from '../adapters/gas/services.js';
 import { MAX_CELL_CHARS, parsePointer, pointerText } from '../core/cells.js';
 import { applyStep, type StepResult } from '../core/engine.js';
 import { NotFoundError } from '../core/errors.js';
@@ -40,9 +41,19 @@ export class DiscussionStore {
     private readonly hooks: readonly CommitHook[],
   ) {}
 
+  // The log row this execution has just appended and committed (discussion.open), so that discussion.advance, going
+  // straight on in the same execution, does not read back what it wrote: the lease makes it the only writer.
+  private opened: { id: string; row: number; raw: unknown[] } | null = null;
+
+  noteOpened(id: string, row: number, raw: unknown[]): void {
+    this.opened = { id, row, raw };
+  }
+
   load(id: string, hint?: number): Loaded {
     let row = hint && hint >= 2 ? hint : 0;
-    let raw = row ? this.store.readRows('discussions', row, 1)[0] : null;
+    const held = this.opened && this.opened.id === id && this.opened.row === row ? this.opened.raw : null;
+    this.opened = null;
+    let raw = held ?? (row ? this.store.readRows('discussions', row, 1)[0] : null);
     if (!raw || logCols.read(raw).discussion_id !== id) {
       const found = this.store.findRow('discussions', id);
       if (!found) throw new NotFoundError(`discussion ${id} was not found in the Discussion Log`);
@@ -138,7 +149,10 @@ export class DiscussionStore {
       payload: { row: placed.row, status: d.status },
     });
     c.run(new Date(now).toISOString());
-    for (const f of after) f?.();
+    // What the hooks store after the commit (usage, the API ledger) in one property write (props.batch).
+    props.batch(() => {
+      for (const f of after) f?.();
+    });
     return { row: placed.row, d, raw: placed.values, resolved: logRow(d, cell, estimate), span };
   }
 

@@ -4,6 +4,7 @@ import { effectiveUserEmail } from '../adapters/gas/services.js';
 import { openBound } from '../adapters/gas/spreadsheet.js';
 import { parseState } from '../adapters/gas/store-format.js';
 import { allScriptProperties, removeWorkerTriggers } from '../adapters/gas/triggers.js';
+import { withPropertySnapshot } from '../adapters/gas/property-reads.js';
 import { anyWaiting } from '../core/api-log-inbox.js';
 import { RequeueError } from '../core/errors.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
@@ -61,6 +62,12 @@ export function runTick(): TickReport {
   const logWaiting = anyWaiting(props, PROPERTY_KEYS.apiLogInbox);
   if (queueIsIdle(props[PROPERTY_KEYS.state]) && !dashboardDue && !logWaiting)
     return { ran: true, processed: 0, failed: 0, reason: 'idle', tasks: [], dashboard: false };
+  // Every property read from here on comes from one read until a write or the lock changes it (property-reads.ts).
+  return withPropertySnapshot(() => runWork(dashboardDue, due), props);
+}
+
+// The queued work, the Dashboard if due, the notices and the API Log inbox, until the tick's budget is spent.
+function runWork(dashboardDue: boolean, due: number | null): TickReport {
   const council = new Council(openBound(), scriptZone());
   const deadline = Date.now() + council.settings().number('queue.tick_budget_seconds') * 1000;
   let processed = 0;

@@ -20,9 +20,31 @@ function fresh(): string {
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
+// While the script lock is held (Store.withLock), the changes a holder makes are stamped once, when it lets the
+// lock go: a commit's state write and the usage it stores then cost one cache write, not one each. A reader that
+// meanwhile reads the new data under the old stamp only reads again at its next look; none reads old data under a
+// new stamp, since the stamp still goes in after every change it covers.
+let holding = 0;
+let due = false;
+
 // Called after a change is in place (a commit's state written, a property set): readers from now on see it.
 export function markChanged(): void {
-  CacheService.getScriptCache().put(KEY, fresh(), TTL_S);
+  if (holding) due = true;
+  else CacheService.getScriptCache().put(KEY, fresh(), TTL_S);
+}
+
+// Runs `fn` with its stamps held back to one, put when `fn` ends (whether it returned or threw).
+export function withOneStamp<T>(fn: () => T): T {
+  holding++;
+  try {
+    return fn();
+  } finally {
+    holding--;
+    if (!holding && due) {
+      due = false;
+      CacheService.getScriptCache().put(KEY, fresh(), TTL_S);
+    }
+  }
 }
 
 // The stamp as it is now, one cache read; null when the cache lost it (the caller must read in full).

@@ -1,4 +1,5 @@
 // The small Apps Script services the use cases need, so src/app never names a service itself.
+import { hasOwn } from '../../core/json-guard.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import { checkPropertySizes } from '../../core/property-size.js';
 import { markChanged } from './change-stamp.js';
@@ -20,18 +21,45 @@ function changed(keys: readonly string[]): void {
   if (keys.some((k) => QUIET.indexOf(k) < 0 && k.indexOf(PROPERTY_KEYS.apiLogInbox) !== 0)) markChanged();
 }
 
+// Writes held by props.batch until its work ends, then written in one setProperties call (null: not batching).
+let held: Record<string, string> | null = null;
+
+function heldOrRead(key: string): string | null {
+  return held && hasOwn(held, key) ? held[key] : readProperty(key);
+}
+
 export const props = {
   get(key: string): string | null {
-    return readProperty(key);
+    return heldOrRead(key);
   },
   json<T>(key: string, fallback: T): T {
-    const raw = readProperty(key);
+    const raw = heldOrRead(key);
     return raw ? (JSON.parse(raw) as T) : fallback;
+  },
+  // Runs `fn`, its props.set calls written together at its end: a commit's usage and API ledger go out in one
+  // PropertiesService call and move the change stamp once, not once each. A batch inside a batch joins it.
+  batch(fn: () => void): void {
+    if (held) {
+      fn();
+      return;
+    }
+    held = {};
+    try {
+      fn();
+    } finally {
+      const values = held;
+      held = null;
+      if (Object.keys(values).length) props.set(values);
+    }
   },
   // A write to the token list or the spreadsheet id also drops the web API's cached gate (gate-cache.ts). A value
   // that would not fit in a property (8,000 B) is refused with Kaigi's own message, and none of `values` is written.
   set(values: Record<string, string>): void {
     checkPropertySizes(values);
+    if (held) {
+      Object.assign(held, values);
+      return;
+    }
     propertiesWritten();
     PropertiesService.getScriptProperties().setProperties(values);
     forgetGateIfAny(Object.keys(values));

@@ -4,7 +4,7 @@ import { GENESIS, type ChainHead } from '../../core/audit.js';
 import { canonical, parsePointer, type Pointer } from '../../core/cells.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import { BusyError } from '../../core/errors.js';
-import { markChanged } from './change-stamp.js';
+import { markChanged, withOneStamp } from './change-stamp.js';
 import { forgetGate } from './gate-cache.js';
 import { propertiesWritten, readProperty } from './property-reads.js';
 import { Commit } from './commit.js';
@@ -165,25 +165,30 @@ export class Store {
     const lock = LockService.getScriptLock();
     if (!lock.tryLock(timeoutMs))
       throw new BusyError('Kaigi is busy: another execution held the lock for too long. Try again.');
-    // What another execution committed before this one got the lock is read now, not remembered from before.
-    propertiesWritten();
-    underLock.depth++;
-    try {
-      let state = this.readState();
-      const upgrading = state.layout !== TAB_LAYOUT;
-      // Columns first: a journal an earlier release left is replayed at this release's tab widths.
-      if (upgrading) upgradeTabs(this.ss);
-      state = this.recover(state);
-      if (upgrading) state = this.upgrade(state);
-      return fn(state);
-    } finally {
-      // Google's reference for Lock.releaseLock(): flush the spreadsheet's pending changes first, so the next
-      // holder of the lock reads what this one wrote.
-      this.flush();
-      underLock.depth--;
-      underLock.state = null;
-      lock.releaseLock();
-    }
+    // The commits made under the lock move the change stamp once, after the lock's last flush (change-stamp.ts).
+    return withOneStamp(() => {
+      // What another execution committed before this one got the lock is read now, not remembered from before.
+      propertiesWritten();
+      underLock.depth++;
+      try {
+        let state = this.readState();
+        const upgrading = state.layout !== TAB_LAYOUT;
+        // Columns first: a journal an earlier release left is replayed at this release's tab widths.
+        if (upgrading) upgradeTabs(this.ss);
+        state = this.recover(state);
+        if (upgrading) state = this.upgrade(state);
+        return fn(state);
+      } finally {
+        // Google's reference for Lock.releaseLock(): flush the spreadsheet's pending changes first, so the next
+        // holder of the lock reads what this one wrote.
+        this.flush();
+        underLock.depth--;
+        underLock.state = null;
+        lock.releaseLock();
+        // What other executions commit from now on is not in what this one read under the lock.
+        propertiesWritten();
+      }
+    });
   }
 
   // A workbook from an earlier release, its tabs already given this release's columns: new log tabs get their

@@ -93,6 +93,7 @@ export const openDiscussion: TaskHandler = {
           };
       council.queue.write(c, next, true);
       c.run(new Date(now).toISOString());
+      if (start) council.discussions.noteOpened(id, row, placed.values);
       return start
         ? { kind: 'continue', item: { ...next, rawPayload: undefined } as QueueItem }
         : { kind: 'converted' };

@@ -53,6 +53,13 @@ describe('the time model', () => {
       expect(r.modelledMs).toBeGreaterThanOrEqual(low + CALL_COST_MS.start[0]);
       expect(r.endedAt - r.startedAt).toBeGreaterThanOrEqual(r.modelledMs);
       expect(r.realMs).toBeLessThan(r.modelledMs);
+      // Split by kind: the start, 20 property calls, 21 Sheets calls, and nothing else; together the modelled time.
+      const k = r.counts.msByKind;
+      expect(Object.keys(k).sort()).toEqual(['properties', 'sheets', 'start']);
+      expect(k.properties).toBeGreaterThanOrEqual(20 * CALL_COST_MS.properties[0]);
+      expect(k.properties).toBeLessThanOrEqual(20 * CALL_COST_MS.properties[1]);
+      expect(k.start).toBeGreaterThanOrEqual(CALL_COST_MS.start[0]);
+      expect(k.start + k.sheets + k.properties).toBe(r.modelledMs);
     });
   });
 

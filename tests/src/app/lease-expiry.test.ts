@@ -9,7 +9,7 @@ const LEASE = 300_000;
 
 // A tick killed well after its claim was committed (the discussion's first phase is under way).
 async function killedTick(rt: Runtime): Promise<void> {
-  const r = await rt.run('tick', [], { kind: 'trigger', killAtCall: 60 });
+  const r = await rt.run('tick', [], { kind: 'trigger', killAtCall: 35 });
   expect(r.ok).toBe(false);
   expect(r.killed).toBe(true);
 }
