@@ -57,6 +57,15 @@ export function label(kind: LabelKind, value: string | number, lang: Lang): stri
   return readable(String(value));
 }
 
+// Whether a text names the value: by the value itself or by its label in either language (an objection written by
+// the rules names an action by its label, a person may write either).
+export function mentions(text: string, kind: LabelKind, value: string): boolean {
+  const low = text.toLowerCase();
+  return [String(value), label(kind, value, 'ja'), label(kind, value, 'en')].some(
+    (n) => n !== '' && low.indexOf(n.toLowerCase()) >= 0,
+  );
+}
+
 // Every table in one language, for a page to label what the server sends without asking it again.
 export function labelsFor(lang: Lang): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
