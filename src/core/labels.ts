@@ -1,5 +1,6 @@
 // Every enum a person sees, by its label in the viewer's language: the tables (label-tables.ts) with the values
 // from where each enum is defined, agents by display name, and a readable form for a value no table knows.
+import { DASHBOARD_COLUMNS } from './dashboard.js';
 import type { Lang } from './i18n.js';
 import * as L from './label-tables.js';
 import { MESSAGE_TYPES } from './messages.js';
@@ -38,6 +39,7 @@ export const LABEL_KINDS = {
   objection_status: { values: OBJECTION_STATUSES, labels: L.OBJECTION_STATUS_LABELS },
   metric: { values: L.METRICS, labels: L.METRIC_LABELS },
   executor: { values: ['buddy'], labels: L.EXECUTOR_LABELS },
+  dashboard_column: { values: DASHBOARD_COLUMNS, labels: L.DASHBOARD_COLUMN_LABELS },
 } satisfies Record<string, { values: readonly (string | number)[]; labels: Table }>;
 
 export type LabelKind = keyof typeof LABEL_KINDS;
