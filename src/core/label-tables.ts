@@ -165,3 +165,11 @@ export const DASHBOARD_COLUMN_LABELS: Labels<DashboardColumn> = {
   tokens: ['トークン数', 'Tokens'],
   cost_usd: ['コスト（USD）', 'Cost (USD)'],
 };
+
+// A member's recognition_preference (Members profile): how they like to be praised.
+export const RECOGNITION_PREFERENCES = ['PUBLIC', 'PRIVATE', 'UNKNOWN'] as const;
+export const RECOGNITION_LABELS: Labels<(typeof RECOGNITION_PREFERENCES)[number]> = {
+  PUBLIC: ['人前での称賛', 'praise in public'],
+  PRIVATE: ['個別の称賛', 'praise in private'],
+  UNKNOWN: ['不明', 'unknown'],
+};

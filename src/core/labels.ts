@@ -39,6 +39,7 @@ export const LABEL_KINDS = {
   objection_status: { values: OBJECTION_STATUSES, labels: L.OBJECTION_STATUS_LABELS },
   metric: { values: L.METRICS, labels: L.METRIC_LABELS },
   executor: { values: ['buddy'], labels: L.EXECUTOR_LABELS },
+  recognition: { values: L.RECOGNITION_PREFERENCES, labels: L.RECOGNITION_LABELS },
   dashboard_column: { values: DASHBOARD_COLUMNS, labels: L.DASHBOARD_COLUMN_LABELS },
 } satisfies Record<string, { values: readonly (string | number)[]; labels: Table }>;
 
