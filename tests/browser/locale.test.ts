@@ -72,9 +72,11 @@ describe('an English discussion in chromium', () => {
         expect(clean(text).match(RAW_ENUM), what).toBeNull();
         expect(clean(text).match(JAPANESE), what).toBeNull();
       }
+      await w.page.setViewportSize({ width: 1000, height: 800 });
       expect((await w.page.goto(`${s.url}/dashboard?locale=en`))?.status()).toBe(200);
       await w.page.locator('figure.chart').first().waitFor();
       expect(await w.page.locator('figure.chart').count()).toBe(5);
+      await screenshot(w.page, 'en', 'dashboard', { fullPage: true });
       // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what is tested
       const dash = await w.page.locator('body').innerText();
       const svg = (await w.page.locator('figure.chart svg').allTextContents()).join('\n');
