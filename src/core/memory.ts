@@ -121,7 +121,7 @@ export function situationText(d: Discussion): string {
 
 // The situation as a learning states it to a person: the member, the metric by its label and the trigger type in
 // words ("tanaka's contacts (kpi decline)"), where situationText keeps the codes the embedding and recall match on.
-export function situationPhrase(d: Discussion, lang: 'ja' | 'en'): string {
+function situationPhrase(d: Discussion, lang: 'ja' | 'en'): string {
   const ctx = d.trigger.context as Record<string, unknown>;
   const word = (v: unknown) => (typeof v === 'string' && /^[A-Za-z][A-Za-z0-9_.-]{0,40}$/.test(v) ? v : '');
   const member = word(d.trigger.target_user_id);
