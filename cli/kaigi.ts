@@ -36,7 +36,7 @@ const COMMANDS: readonly Command[] = [
 
 const USAGE = `usage:
   kaigi run [--demo] [--trigger FILE.json] [--workbook FILE.xlsx] [--provider ${['rules', ...vendors.names()].join('|')}]
-            [--base-url URL] [--model NAME] [--until decided|closed|idle] [--json]
+            [--base-url URL] [--model NAME] [--until decided|closed|idle] [--locale ja|en] [--json]
   kaigi tick --workbook FILE.xlsx
   kaigi export --workbook FILE.xlsx --tab NAME [--format json|csv]
   kaigi verify-audit --workbook FILE.xlsx
@@ -54,6 +54,8 @@ const USAGE = `usage:
   kaigi kpi import --workbook FILE.xlsx [--replace] FILE.csv
   kaigi help [COMMAND]            (or kaigi COMMAND --help): this usage, on stdout
 
+  run:    --locale is the workbook's language (Settings locale): the agents' texts, the transcript and the Dashboard;
+          a provider with no key is refused before anything runs (exit 2 naming its environment variable)
   serve:  --port 8080 by default (0 picks a free one); --after-max-ms N is how late one-shot (after) triggers may
           fire, in ms (default ${DEFAULT_TRIGGER_DELAYS.afterMaxMs}, Apps Script's pessimistic lateness); --locale
           is the language of a preview page (/sidebar, /dialog/NAME, /dashboard) whose URL names none (ja by default)

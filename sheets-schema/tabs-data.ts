@@ -62,7 +62,7 @@ export const DATA_TABS = [
     frozenRows: 1,
     protected: true,
     description:
-      'Five summary tables side by side, each behind one native chart (src/core/dashboard.ts BLOCK_HEADERS).',
+      'Five summary tables side by side, each behind one native chart (src/core/dashboard.ts BLOCK_HEADERS): row 2 names the columns in the workbook language (the charts legends), the values follow.',
     // Text categories (days and weeks too) so a chart reads them as labels, not as serial dates.
     columns: [
       col('status', 'text', 110, 'Discussion status'),

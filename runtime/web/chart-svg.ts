@@ -80,81 +80,142 @@ function text(x: number, y: number, s: string, attrs = ''): string {
   return `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}"${attrs ? ` ${attrs}` : ''}>${escapeHtml(s)}</text>`;
 }
 
-function legend(names: string[], palette: string[]): string {
+// A label's width in the legend's 11px type: CJK characters about twice a Latin one.
+const widthOf = (s: string) => [...s].reduce((w, ch) => w + (/[\u3000-\u9fff\uff00-\uffef]/.test(ch) ? 11 : 6.5), 0);
+
+// Every series (or slice) by its full name, in as many rows below the plot as they need: `extra` is the height the
+// rows past the first add to the chart.
+function legend(names: string[], palette: string[]): { svg: string; extra: number } {
   let x = PAD.left;
+  let row = 0;
   const items = names.map((n, i) => {
+    const w = 24 + widthOf(n);
+    if (x > PAD.left && x + w > W - PAD.right) {
+      x = PAD.left;
+      row++;
+    }
+    const y = H - 14 + row * 16;
     const item =
-      `<g class="legend-item"><rect x="${x}" y="${H - 14}" width="10" height="10" fill="${palette[i % palette.length]}"/>` +
-      `${text(x + 14, H - 5, short(n), 'font-size="11"')}</g>`;
-    x += 24 + Math.min(n.length, 12) * 7;
+      `<g class="legend-item"><rect x="${x}" y="${y}" width="10" height="10" fill="${palette[i % palette.length]}"/>` +
+      `${text(x + 14, y + 9, n, 'font-size="11"')}</g>`;
+    x += w;
     return item;
   });
-  return `<g class="legend">${items.join('')}</g>`;
+  return { svg: `<g class="legend">${items.join('')}</g>`, extra: row * 16 };
 }
 
+type Drawn = { svg: string; extra: number };
+
+// A series' option as Sheets keeps it ('series.1.targetAxisIndex'), or undefined.
+const seriesOption = (spec: ChartSpec, i: number, key: string): unknown => spec.options[`series.${i}.${key}`];
+
 // Axes, grid lines and category labels for column, line and area charts (values up the side). A combo chart draws
-// its first series as columns and the others as lines, as Sheets does by default.
-function cartesian(data: ChartData, palette: string[], chart: 'COLUMN' | 'LINE' | 'AREA' | 'COMBO'): string {
-  const all = data.series.flatMap((s) => s.values.filter((v): v is number => v !== null));
-  const { lo, hi, ticks } = scale(all.length ? all : [0]);
-  const pw = W - PAD.left - PAD.right;
+// each series as its 'series.N.type' option says (bars or line; by default the first as columns, the rest as lines,
+// as Sheets does); a series whose 'series.N.targetAxisIndex' is 1 is scaled on an axis of its own, on the right,
+// titled by 'vAxes.1.title'.
+function cartesian(
+  data: ChartData,
+  palette: string[],
+  chart: 'COLUMN' | 'LINE' | 'AREA' | 'COMBO',
+  spec: ChartSpec,
+): Drawn {
+  const onRight = data.series.map((_, i) => seriesOption(spec, i, 'targetAxisIndex') === 1);
+  const right = onRight.some((r) => r);
+  const padRight = right ? 52 : PAD.right;
+  const valuesOf = (side: boolean) =>
+    data.series.filter((_, i) => onRight[i] === side).flatMap((s) => s.values.filter((v): v is number => v !== null));
+  const axes = [false, true].map((side) => {
+    const all = valuesOf(side);
+    return scale(all.length ? all : [0]);
+  });
+  const pw = W - PAD.left - padRight;
   const ph = H - PAD.top - PAD.bottom;
-  const y = (v: number) => PAD.top + ph - ((v - lo) / (hi - lo)) * ph;
+  const yOn = (side: boolean) => (v: number) => {
+    const { lo, hi } = axes[side ? 1 : 0];
+    return PAD.top + ph - ((v - lo) / (hi - lo)) * ph;
+  };
+  const y = yOn(false);
   const n = Math.max(data.categories.length, 1);
   const band = pw / n;
   const out: string[] = [];
-  for (const t of ticks)
+  for (const t of axes[0].ticks)
     out.push(
-      `<line class="grid" x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(t).toFixed(1)}" y2="${y(t).toFixed(1)}" stroke="#e0e0e0"/>`,
+      `<line class="grid" x1="${PAD.left}" x2="${W - padRight}" y1="${y(t).toFixed(1)}" y2="${y(t).toFixed(1)}" stroke="#e0e0e0"/>`,
       text(PAD.left - 4, y(t) + 4, fmt(t), 'font-size="10" text-anchor="end"'),
     );
+  if (right)
+    for (const t of axes[1].ticks)
+      out.push(text(W - padRight + 4, yOn(true)(t) + 4, fmt(t), 'font-size="10" class="right-tick"'));
+  for (const [i, anchor, x] of [
+    [0, 'start', 4],
+    [1, 'end', W - 4],
+  ] as const) {
+    const t = spec.options[`vAxes.${i}.title`];
+    if (typeof t === 'string' && t && (i === 0 || right))
+      out.push(text(x, 14, t, `font-size="10" text-anchor="${anchor}" fill="#5f6368" class="axis-title"`));
+  }
   data.categories.forEach((c, i) =>
     out.push(text(PAD.left + band * (i + 0.5), H - PAD.bottom + 14, short(c), 'font-size="10" text-anchor="middle"')),
   );
-  const columns = chart === 'COMBO' ? 1 : data.series.length;
+  const kindOf = (si: number): 'COLUMN' | 'LINE' | 'AREA' => {
+    if (chart !== 'COMBO') return chart;
+    const t = seriesOption(spec, si, 'type');
+    if (t === 'bars') return 'COLUMN';
+    if (t === 'line') return 'LINE';
+    if (t === 'area') return 'AREA';
+    return si === 0 ? 'COLUMN' : 'LINE';
+  };
+  const columnSeries = data.series.map((_, si) => si).filter((si) => kindOf(si) === 'COLUMN');
   data.series.forEach((s, si) => {
     const color = palette[si % palette.length];
-    const kind = chart === 'COMBO' ? (si === 0 ? 'COLUMN' : 'LINE') : chart;
+    const kind = kindOf(si);
+    const ys = yOn(onRight[si]);
     if (kind === 'COLUMN') {
-      const bw = (band * 0.8) / columns;
+      const bw = (band * 0.8) / Math.max(columnSeries.length, 1);
+      const slot = columnSeries.indexOf(si);
       s.values.forEach((v, i) => {
         if (v === null) return;
-        const x = PAD.left + band * i + band * 0.1 + bw * si;
-        const top = Math.min(y(v), y(0));
+        const x = PAD.left + band * i + band * 0.1 + bw * slot;
+        const top = Math.min(ys(v), ys(0));
         out.push(
-          `<rect class="bar" x="${x.toFixed(1)}" y="${top.toFixed(1)}" width="${bw.toFixed(1)}" height="${Math.abs(y(v) - y(0)).toFixed(1)}" fill="${color}"><title>${escapeHtml(`${s.name}: ${data.categories[i]} ${fmt(v)}`)}</title></rect>`,
+          `<rect class="bar" x="${x.toFixed(1)}" y="${top.toFixed(1)}" width="${bw.toFixed(1)}" height="${Math.abs(ys(v) - ys(0)).toFixed(1)}" fill="${color}"><title>${escapeHtml(`${s.name}: ${data.categories[i]} ${fmt(v)}`)}</title></rect>`,
         );
       });
       return;
     }
     const pts = s.values
-      .map((v, i) => (v === null ? null : `${(PAD.left + band * (i + 0.5)).toFixed(1)},${y(v).toFixed(1)}`))
+      .map((v, i) => (v === null ? null : `${(PAD.left + band * (i + 0.5)).toFixed(1)},${ys(v).toFixed(1)}`))
       .filter((p): p is string => p !== null);
     if (kind === 'AREA' && pts.length)
       out.push(
-        `<polygon class="area" points="${pts[0].split(',')[0]},${y(0).toFixed(1)} ${pts.join(' ')} ${pts[pts.length - 1].split(',')[0]},${y(0).toFixed(1)}" fill="${color}" fill-opacity="0.3"/>`,
+        `<polygon class="area" points="${pts[0].split(',')[0]},${ys(0).toFixed(1)} ${pts.join(' ')} ${pts[pts.length - 1].split(',')[0]},${ys(0).toFixed(1)}" fill="${color}" fill-opacity="0.3"/>`,
       );
-    out.push(`<polyline class="line" points="${pts.join(' ')}" fill="none" stroke="${color}" stroke-width="2"/>`);
+    out.push(
+      `<polyline class="line${onRight[si] ? ' right-axis' : ''}" points="${pts.join(' ')}" fill="none" stroke="${color}" stroke-width="2"/>`,
+    );
     for (const p of pts) {
       const [px, py] = p.split(',');
       out.push(`<circle class="point" cx="${px}" cy="${py}" r="2.5" fill="${color}"/>`);
     }
   });
+  const lo = axes[0].lo;
   out.push(
     `<line class="axis" x1="${PAD.left}" x2="${PAD.left}" y1="${PAD.top}" y2="${H - PAD.bottom}" stroke="#5f6368"/>`,
-    `<line class="axis" x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(Math.max(lo, 0)).toFixed(1)}" y2="${y(Math.max(lo, 0)).toFixed(1)}" stroke="#5f6368"/>`,
+    `<line class="axis" x1="${PAD.left}" x2="${W - padRight}" y1="${y(Math.max(lo, 0)).toFixed(1)}" y2="${y(Math.max(lo, 0)).toFixed(1)}" stroke="#5f6368"/>`,
   );
-  return (
-    out.join('') +
-    legend(
-      data.series.map((s) => s.name),
-      palette,
-    )
+  if (right)
+    out.push(
+      `<line class="axis right" x1="${W - padRight}" x2="${W - padRight}" y1="${PAD.top}" y2="${H - PAD.bottom}" stroke="#5f6368"/>`,
+    );
+  const key = legend(
+    data.series.map((s) => s.name),
+    palette,
   );
+  return { svg: out.join('') + key.svg, extra: key.extra };
 }
 
 // Horizontal bars: categories down the side, values along the bottom.
-function bars(data: ChartData, palette: string[]): string {
+function bars(data: ChartData, palette: string[]): Drawn {
   const all = data.series.flatMap((s) => s.values.filter((v): v is number => v !== null));
   const { lo, hi, ticks } = scale(all.length ? all : [0]);
   const left = 90;
@@ -182,17 +243,15 @@ function bars(data: ChartData, palette: string[]): string {
     }),
   );
   out.push(`<line class="axis" x1="${x(0)}" x2="${x(0)}" y1="${PAD.top}" y2="${H - PAD.bottom}" stroke="#5f6368"/>`);
-  return (
-    out.join('') +
-    legend(
-      data.series.map((s) => s.name),
-      palette,
-    )
+  const key = legend(
+    data.series.map((s) => s.name),
+    palette,
   );
+  return { svg: out.join('') + key.svg, extra: key.extra };
 }
 
 // The first series as slices; the legend names the categories.
-function pie(data: ChartData, palette: string[]): string {
+function pie(data: ChartData, palette: string[]): Drawn {
   const values = (data.series[0]?.values ?? []).map((v) => (v !== null && v > 0 ? v : 0));
   const total = values.reduce((a, b) => a + b, 0);
   const cx = W / 2;
@@ -216,7 +275,8 @@ function pie(data: ChartData, palette: string[]): string {
     angle = end;
   });
   if (!total) out.push(text(cx, cy, 'No data', 'font-size="12" text-anchor="middle"'));
-  return out.join('') + legend(data.categories, palette);
+  const key = legend(data.categories, palette);
+  return { svg: out.join('') + key.svg, extra: key.extra };
 }
 
 // One chart as an <svg> with role="img", named by its title (the page shows the title above it, in a <figcaption>).
@@ -224,18 +284,19 @@ export function drawChart(spec: ChartSpec, data: ChartData): string {
   const type = spec.chartType.toUpperCase();
   const palette = colors(spec);
   const name = title(spec);
-  let body: string;
+  let body: Drawn;
   let note = '';
   if (type === 'PIE') body = pie(data, palette);
   else if (type === 'BAR') body = bars(data, palette);
   else if (type === 'COLUMN' || type === 'LINE' || type === 'AREA' || type === 'COMBO')
-    body = cartesian(data, palette, type);
+    body = cartesian(data, palette, type, spec);
   else {
-    body = cartesian(data, palette, 'LINE');
+    body = cartesian(data, palette, 'LINE', spec);
     note = text(W - PAD.right, 14, `${type} drawn as lines`, 'font-size="10" text-anchor="end" fill="#5f6368"');
   }
+  const h = H + body.extra;
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${escapeHtml(name)}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" font-family="Roboto, 'Noto Sans CJK JP', Arial, sans-serif">` +
-    `<title>${escapeHtml(name)}</title>${note}${body}</svg>`
+    `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${escapeHtml(name)}" viewBox="0 0 ${W} ${h}" width="${W}" height="${h}" font-family="Roboto, 'Noto Sans CJK JP', Arial, sans-serif">` +
+    `<title>${escapeHtml(name)}</title>${note}${body.svg}</svg>`
   );
 }

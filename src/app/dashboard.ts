@@ -4,7 +4,14 @@ import { type ChartSpec, ensureCharts } from '../adapters/gas/charts.js';
 import { dayOf } from '../adapters/gas/records.js';
 import { props } from '../adapters/gas/services.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
-import { chartIdsValue, type DashMessage, dashboardTables, layout, parseChartIds } from '../core/dashboard.js';
+import {
+  chartIdsValue,
+  type DashboardColumn,
+  type DashMessage,
+  dashboardTables,
+  layout,
+  parseChartIds,
+} from '../core/dashboard.js';
 import { label } from '../core/labels.js';
 import type { Council } from './council.js';
 
@@ -29,6 +36,24 @@ const TITLES: Record<'ja' | 'en', string[]> = {
   ],
 };
 const TYPES: ChartSpec['type'][] = ['PIE', 'COLUMN', 'COLUMN', 'LINE', 'COMBO'];
+
+// Each chart's options beyond its type and title: legends below; the pie names each status with its count (its
+// legend) and shows the count on the slice; tokens per day as columns on the left axis, cost as a line on an axis
+// of its own on the right (a cent beside thousands of tokens is invisible on one axis).
+function chartOptions(i: number, label: (key: DashboardColumn) => string): Record<string, unknown> {
+  const common = { 'legend.position': 'bottom' };
+  if (i === 0) return { ...common, pieSliceText: 'value' };
+  if (i !== 4) return common;
+  return {
+    ...common,
+    'series.0.type': 'bars',
+    'series.0.targetAxisIndex': 0,
+    'series.1.type': 'line',
+    'series.1.targetAxisIndex': 1,
+    'vAxes.0.title': label('tokens'),
+    'vAxes.1.title': label('cost_usd'),
+  };
+}
 
 const valuesOf = (key: 'discussions' | 'outcomes', col: string): readonly string[] =>
   (tabByKey(key).columns.find((c) => c.key === col) as { values?: readonly string[] }).values ?? [];
@@ -90,7 +115,8 @@ export function refreshDashboardNow(council: Council): DashboardReport {
     targets: settings.get<Record<string, number>>('phase.target_seconds'),
   });
   const sheet = store.sheet('dashboard');
-  const { blocks, grid } = layout(tables, sheet.getLastRow());
+  const columnLabel = (key: string) => label('dashboard_column', key, lang);
+  const { blocks, grid } = layout(tables, columnLabel, sheet.getLastRow());
   sheet.getRange(1, 1, grid.length, grid[0].length).setValues(grid);
   store.wrote();
   const right = grid[0].length + 2;
@@ -101,6 +127,7 @@ export function refreshDashboardNow(council: Council): DashboardReport {
     a1: sheet.getRange(b.row, b.column, b.rows, b.columns).getA1Notation(),
     row: 1 + i * 20,
     column: right,
+    options: chartOptions(i, columnLabel),
   }));
   const known = parseChartIds(props.get(PROPERTY_KEYS.dashboardCharts), PROPERTY_KEYS.dashboardCharts);
   const { ids, ...r } = ensureCharts(sheet, specs, known);

@@ -25,6 +25,8 @@ import {
   writeClaim,
 } from '../adapters/gas/triggers.js';
 import { Configuration } from './configuration.js';
+import { Council } from './council.js';
+import { refreshDashboardNow } from './dashboard.js';
 import { seedCouncil } from './seed.js';
 import { bumpConfigVersion, Store } from '../adapters/gas/store.js';
 
@@ -36,6 +38,8 @@ export interface SetupReport {
   agentsAdded: number;
   promptsAdded: number;
   configAudited: number;
+  // Dashboard charts made now (five on a new workbook, none when they are all there) and repointed.
+  dashboardCharts: { created: number; updated: number };
   triggersCreated: number;
   triggersRemoved: number;
   // The account whose triggers do Kaigi's work, and what this account is told when it is someone else.
@@ -62,6 +66,7 @@ export function runSetup(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, lang: Lan
     agentsAdded: 0,
     promptsAdded: 0,
     configAudited: 0,
+    dashboardCharts: { created: 0, updated: 0 },
     triggersCreated: 0,
     triggersRemoved: 0,
     workersOwner: '',
@@ -100,6 +105,9 @@ export function runSetup(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, lang: Lan
   for (const key of CONFIG_TABS) store.readConfig(key);
   // Rows setup added (or a workbook's configuration from before the audit covered it) are recorded once.
   report.configAudited = adoptConfigRows(store, activeUserEmail() || 'setup', new Date());
+  // The Dashboard exists from setup on: its tables (empty or not) and five charts, not only after a first refresh.
+  const dash = refreshDashboardNow(new Council(ss, store.timeZone));
+  report.dashboardCharts = { created: dash.created, updated: dash.updated };
   return report;
 }
 

@@ -41,6 +41,10 @@ const BLOCK_HEADERS = [
   ['day', 'tokens', 'cost_usd'],
 ] as const;
 
+// Every column of the Dashboard tab: each has a label per locale (label-tables.ts), which the charts' legends show.
+export const DASHBOARD_COLUMNS = BLOCK_HEADERS.flat();
+export type DashboardColumn = (typeof DASHBOARD_COLUMNS)[number];
+
 const round = (n: number, places: number): number => {
   const f = 10 ** places;
   return Math.round(n * f) / f;
@@ -131,6 +135,7 @@ export function dashboardTables(inp: DashInput): Table[] {
   return [statusTable(inp), latencyTable(inp), confidenceTable(inp), verdictTable(inp), usageTable(inp)];
 }
 
+// Where one table's chart reads: its row of labels and the values below it.
 interface Block {
   row: number;
   column: number;
@@ -144,20 +149,23 @@ export interface Layout {
   grid: Cell[][];
 }
 
-// Tables sit side by side from A1 (each table's header in row 1, the tab's frozen header), so a table that grows
-// only lengthens its own columns. `clearRows` is how many rows the tab held before: the grid covers them with blanks.
-export function layout(tables: Table[], clearRows = 0): Layout {
+// Tables sit side by side from A1, so a table that grows only lengthens its own columns. Row 1 holds each table's
+// column keys (the tab's frozen header, which setup checks); row 2 the same columns by `columnLabel`, in the
+// workbook's language; the values follow. A chart reads from row 2, so its legend shows labels, not column names.
+// `clearRows` is how many rows the tab held before: the grid covers them with blanks.
+export function layout(tables: Table[], columnLabel: (key: string) => string, clearRows = 0): Layout {
   const blocks: Block[] = [];
   let column = 1;
-  for (const t of tables) {
-    blocks.push({ row: 1, column, rows: t.length, columns: t[0].length });
+  const rows = tables.map((t) => [t[0], t[0].map((k) => columnLabel(String(k))), ...t.slice(1)]);
+  for (const t of rows) {
+    blocks.push({ row: 2, column, rows: t.length - 1, columns: t[0].length });
     column += t[0].length;
   }
-  const height = Math.max(clearRows, ...tables.map((t) => t.length));
+  const height = Math.max(clearRows, ...rows.map((t) => t.length));
   const grid: Cell[][] = [];
   for (let r = 0; r < height; r++) {
     const line: Cell[] = [];
-    for (const t of tables) for (let c = 0; c < t[0].length; c++) line.push(r < t.length ? t[r][c] : '');
+    for (const t of rows) for (let c = 0; c < t[0].length; c++) line.push(r < t.length ? t[r][c] : '');
     grid.push(line);
   }
   return { blocks, grid };

@@ -1,5 +1,6 @@
 // One label table per enum a person sees, in Japanese and English, keyed by the enum's own type so a new value
 // does not compile until it has its labels (tests/src/core/labels.test.ts checks the same at run time).
+import type { DashboardColumn } from './dashboard.js';
 import type { ExecutionStatus, OrderStatus } from './order-status.js';
 import type { MessageType } from './messages.js';
 import type { Verdict } from './outcomes.js';
@@ -144,4 +145,31 @@ export const METRIC_LABELS: Labels<(typeof METRICS)[number]> = {
 // Who carries out an order: `buddy`, or an API client by its name.
 export const EXECUTOR_LABELS: Labels<'buddy'> = {
   buddy: ['バディ（指示を実際に行う人）', 'Buddy: whoever carries out the order'],
+};
+
+// The Dashboard's columns, as its charts' legends and axes name them.
+export const DASHBOARD_COLUMN_LABELS: Labels<DashboardColumn> = {
+  status: ['ステータス', 'Status'],
+  discussions: ['議論数', 'Discussions'],
+  phase: ['フェーズ', 'Phase'],
+  latency_seconds: ['所要時間（秒）', 'Time taken (s)'],
+  target_seconds: ['目標（秒）', 'Target (s)'],
+  confidence_phase: ['フェーズ', 'Phase'],
+  stated_confidence: ['表明信頼度', 'Stated confidence'],
+  computed_confidence: ['算出信頼度', 'Computed confidence'],
+  week: ['週', 'Week'],
+  confirmed: ['効果あり', 'Confirmed'],
+  rejected: ['効果なし', 'Rejected'],
+  inconclusive: ['判定不能', 'Inconclusive'],
+  day: ['日', 'Day'],
+  tokens: ['トークン数', 'Tokens'],
+  cost_usd: ['コスト（USD）', 'Cost (USD)'],
+};
+
+// A member's recognition_preference (Members profile): how they like to be praised.
+export const RECOGNITION_PREFERENCES = ['PUBLIC', 'PRIVATE', 'UNKNOWN'] as const;
+export const RECOGNITION_LABELS: Labels<(typeof RECOGNITION_PREFERENCES)[number]> = {
+  PUBLIC: ['人前での称賛', 'praise in public'],
+  PRIVATE: ['個別の称賛', 'praise in private'],
+  UNKNOWN: ['不明', 'unknown'],
 };

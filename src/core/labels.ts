@@ -1,5 +1,6 @@
 // Every enum a person sees, by its label in the viewer's language: the tables (label-tables.ts) with the values
 // from where each enum is defined, agents by display name, and a readable form for a value no table knows.
+import { DASHBOARD_COLUMNS } from './dashboard.js';
 import type { Lang } from './i18n.js';
 import * as L from './label-tables.js';
 import { MESSAGE_TYPES } from './messages.js';
@@ -38,6 +39,8 @@ export const LABEL_KINDS = {
   objection_status: { values: OBJECTION_STATUSES, labels: L.OBJECTION_STATUS_LABELS },
   metric: { values: L.METRICS, labels: L.METRIC_LABELS },
   executor: { values: ['buddy'], labels: L.EXECUTOR_LABELS },
+  recognition: { values: L.RECOGNITION_PREFERENCES, labels: L.RECOGNITION_LABELS },
+  dashboard_column: { values: DASHBOARD_COLUMNS, labels: L.DASHBOARD_COLUMN_LABELS },
 } satisfies Record<string, { values: readonly (string | number)[]; labels: Table }>;
 
 export type LabelKind = keyof typeof LABEL_KINDS;
@@ -55,6 +58,15 @@ export function label(kind: LabelKind, value: string | number, lang: Lang): stri
   const row = table[value];
   if (row) return row[lang === 'ja' ? 0 : 1];
   return readable(String(value));
+}
+
+// Whether a text names the value: by the value itself or by its label in either language (an objection written by
+// the rules names an action by its label, a person may write either).
+export function mentions(text: string, kind: LabelKind, value: string): boolean {
+  const low = text.toLowerCase();
+  return [String(value), label(kind, value, 'ja'), label(kind, value, 'en')].some(
+    (n) => n !== '' && low.indexOf(n.toLowerCase()) >= 0,
+  );
 }
 
 // Every table in one language, for a page to label what the server sends without asking it again.

@@ -1,6 +1,6 @@
 // Memory: learnings and cases, how verdicts move them, what agents learn after an outcome and when they tell a person.
 import { z } from 'zod';
-import { label } from './labels.js';
+import { label, readable } from './labels.js';
 import { type Verdict, VERDICTS } from './outcomes.js';
 import type { ContentOf } from './messages.js';
 import type { Discussion } from './types.js';
@@ -119,6 +119,24 @@ export function situationText(d: Discussion): string {
   return [word(d.trigger.type), word(d.trigger.target_user_id), word(ctx.metric)].filter(Boolean).join(' ');
 }
 
+// The situation as a learning states it to a person: the member, the metric by its label and the trigger type in
+// words ("tanaka's contacts (kpi decline)"), where situationText keeps the codes the embedding and recall match on.
+function situationPhrase(d: Discussion, lang: 'ja' | 'en'): string {
+  const ctx = d.trigger.context as Record<string, unknown>;
+  const word = (v: unknown) => (typeof v === 'string' && /^[A-Za-z][A-Za-z0-9_.-]{0,40}$/.test(v) ? v : '');
+  const member = word(d.trigger.target_user_id);
+  const metric = word(ctx.metric) ? label('metric', word(ctx.metric), lang) : '';
+  const trigger = word(d.trigger.type) ? readable(word(d.trigger.type)) : '';
+  const about =
+    lang === 'ja'
+      ? [member, metric].filter(Boolean).join('の')
+      : member && metric
+        ? `${member}'s ${metric}`
+        : member || metric;
+  if (!trigger) return about;
+  return lang === 'ja' ? `${about}（${trigger}）` : `${about} (${trigger})`;
+}
+
 export function orderOf(d: Discussion): ContentOf<'EXECUTION_ORDER'> | null {
   return d.final_decision ? (d.final_decision as unknown as ContentOf<'EXECUTION_ORDER'>) : null;
 }
@@ -149,7 +167,7 @@ export function extractLearnings(
   const order = orderOf(d);
   if (!order || verdict === 'inconclusive') return [];
   const chosen = order.actions.map((a) => a.action_type);
-  const situation = situationText(d);
+  const situation = situationPhrase(d, lang);
   // Action types by their label: a learning is read by a person (and by the agents) in the workbook's language.
   const named = (type: string) => label('action_type', type, lang);
   const word =

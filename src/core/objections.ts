@@ -2,6 +2,7 @@
 import { Builder, decideStep, reanalyse, recordOrder, type EngineEnv, type StepResult } from './engine.js';
 import { validateContent, type ContentOf } from './messages.js';
 import type { Discussion, ObjectionRow, Priority } from './types.js';
+import { label, mentions } from './labels.js';
 
 export interface ObjectionInput {
   discussion_id: string;
@@ -49,20 +50,23 @@ export function judge(o: ObjectionInput, env: EngineEnv): Judgement {
       why: t('データの誤りのため再分析して再議論', 'A data error: re-analyse, then reopen'),
     };
   const allow = env.settings.get<string[]>('actions.allow_list');
-  const named = allow.filter((a) => o.alternative.indexOf(a) >= 0);
+  const named = allow.filter((a) => mentions(o.alternative, 'action_type', a));
   if (o.urgency === 'CRITICAL' || o.urgency === 'HIGH')
     return {
       accepted: true,
       reanalyse: false,
-      why: t(`緊急度 ${o.urgency} のため受理`, `Accepted: urgency ${o.urgency}`),
+      why: t(
+        `緊急度「${label('priority', o.urgency, 'ja')}」のため受理`,
+        `Accepted: urgency ${label('priority', o.urgency, 'en')}`,
+      ),
     };
   if (named.length)
     return {
       accepted: true,
       reanalyse: false,
       why: t(
-        `代案（${named.join(', ')}）が許可された施策のため受理`,
-        `Accepted: the alternative (${named.join(', ')}) is an allowed action`,
+        `代案（${named.map((a) => label('action_type', a, 'ja')).join('、')}）が許可された施策のため受理`,
+        `Accepted: the alternative (${named.map((a) => label('action_type', a, 'en')).join(', ')}) is an allowed action`,
       ),
     };
   if (o.evidence.length >= 2)

@@ -72,13 +72,20 @@ describe('an English discussion in chromium', () => {
         expect(clean(text).match(RAW_ENUM), what).toBeNull();
         expect(clean(text).match(JAPANESE), what).toBeNull();
       }
+      await w.page.setViewportSize({ width: 1000, height: 800 });
       expect((await w.page.goto(`${s.url}/dashboard?locale=en`))?.status()).toBe(200);
       await w.page.locator('figure.chart').first().waitFor();
       expect(await w.page.locator('figure.chart').count()).toBe(5);
+      await screenshot(w.page, 'en', 'dashboard', { fullPage: true });
       // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what is tested
       const dash = await w.page.locator('body').innerText();
       const svg = (await w.page.locator('figure.chart svg').allTextContents()).join('\n');
       expect(`${dash}\n${svg}`).toMatch(/Closed \(measured\) \(1\)/);
+      // Legends and axes by label, in full: no column name, nothing cut short; cost on an axis of its own.
+      for (const l of ['Time taken (s)', 'Target (s)', 'Stated confidence', 'Tokens', 'Cost (USD)', 'Confirmed'])
+        expect(svg).toContain(l);
+      expect(svg).not.toMatch(/[a-z]+_[a-z_]+|…/);
+      expect(await w.page.locator('figure.chart svg .right-axis').count()).toBe(1);
       expect(clean(`${dash}\n${svg}`).match(RAW_ENUM)).toBeNull();
       expect(clean(`${dash}\n${svg}`).match(JAPANESE)).toBeNull();
       w.assertClean();
@@ -97,6 +104,14 @@ describe('an English discussion in chromium', () => {
       expect(view).toContain('バディ（指示を実際に行う人）');
       expect(view).toMatch(/指示の実行\s+完了/);
       expect(clean(`${list}\n${view}`).match(RAW_ENUM)).toBeNull();
+      // The Dashboard page in Japanese; its charts are the workbook's (this one English), never enum or column names.
+      expect((await w.page.goto(`${s.url}/dashboard?locale=ja`))?.status()).toBe(200);
+      await w.page.locator('figure.chart').first().waitFor();
+      expect(await w.page.locator('h1').textContent()).toBe('ダッシュボード');
+      expect(await w.page.locator('figure.chart').count()).toBe(5);
+      const svg = (await w.page.locator('figure.chart svg').allTextContents()).join('\n');
+      expect(clean(svg).match(RAW_ENUM)).toBeNull();
+      expect(svg).not.toMatch(/[a-z]+_[a-z_]+|…/);
       w.assertClean();
     } finally {
       await w.close();

@@ -42,6 +42,52 @@ describe('chart SVG', () => {
     ).toEqual([{ name: '1', values: [2] }]);
   });
 
+  it('puts a series on a right axis of its own and names every series in full in the legend', () => {
+    const rows = [
+      ['Day', 'Tokens', 'Cost (USD)'],
+      ['2026-01-01', 12000, 0.02],
+      ['2026-01-02', 8000, 0.01],
+    ];
+    const data = chartData(
+      rows,
+      rows.map((r) => r.map(String)),
+    );
+    const options = {
+      'series.0.type': 'bars',
+      'series.0.targetAxisIndex': 0,
+      'series.1.type': 'line',
+      'series.1.targetAxisIndex': 1,
+      'vAxes.0.title': 'Tokens',
+      'vAxes.1.title': 'Cost (USD)',
+    };
+    const svg = drawChart({ id: 5, chartType: 'COMBO', options }, data);
+    expect(svg.match(/class="bar"/g)).toHaveLength(2);
+    // Cost scaled on its own: its line spans the plot's height, not a flat line at zero beside 12,000 tokens.
+    const ys = [...svg.matchAll(/class="line right-axis" points="([^"]+)"/g)].flatMap((m) =>
+      m[1].split(' ').map((p) => Number(p.split(',')[1])),
+    );
+    expect(ys).toHaveLength(2);
+    expect(Math.abs(ys[0] - ys[1])).toBeGreaterThan(50);
+    expect(svg).toContain('class="axis right"');
+    expect(svg.match(/class="right-tick"/g)?.length).toBeGreaterThan(2);
+    expect(svg).toMatch(/class="axis-title">Cost \(USD\)</);
+    // Without the option both share one axis and the cost line lies on it.
+    expect(drawChart({ id: 6, chartType: 'COMBO', options: {} }, data)).not.toContain('right-axis');
+    // Legends in full, wrapped to a second row rather than cut short.
+    const long = ['Escalated to a person (3)', 'Closed (measured) (12)', 'Timed out (0)', '人の判断待ち (2)'];
+    const pieRows = [['Status', 'Discussions'], ...long.map((n, i) => [n, i + 1])];
+    const pie = drawChart(
+      { id: 7, chartType: 'PIE', options: {} },
+      chartData(
+        pieRows,
+        pieRows.map((r) => r.map(String)),
+      ),
+    );
+    for (const n of long) expect(pie).toContain(`>${n}</text>`);
+    expect(pie).not.toContain('…');
+    expect(pie).toMatch(/viewBox="0 0 460 2[7-9]\d"/);
+  });
+
   it('draws each type, named by its title, with every piece of text escaped', () => {
     const data = chartData(ROWS, labels);
     for (const chartType of ['COLUMN', 'BAR', 'LINE', 'AREA', 'COMBO', 'PIE', 'SCATTER']) {

@@ -14,6 +14,8 @@ export interface ChartSpec {
   // Where the chart floats (row, column of its top-left corner).
   row: number;
   column: number;
+  // Chart options beyond the title, in the dotted form Sheets keeps ('legend.position', 'series.1.targetAxisIndex').
+  options: Record<string, unknown>;
 }
 
 // Kaigi's chart name → the id Sheets gave the chart.
@@ -27,6 +29,7 @@ function build(sheet: Sheet, spec: ChartSpec, builder: GoogleAppsScript.Spreadsh
     .setNumHeaders(1)
     .setPosition(spec.row, spec.column, 0, 0)
     .setOption('title', spec.title);
+  for (const k of Object.keys(spec.options)) typed.setOption(k, spec.options[k]);
   return typed.build();
 }
 
@@ -40,11 +43,13 @@ function showsTable(chart: Chart, spec: ChartSpec): boolean {
   return ranges.length === 1 && ranges[0].getA1Notation() === spec.a1;
 }
 
-// Whether a chart already is what the spec asks for: its one range, title, type and anchor.
+// Whether a chart already is what the spec asks for: its one range, title, options, type and anchor.
 function current(chart: Chart, spec: ChartSpec): boolean {
+  const options = chart.getOptions();
   return (
     showsTable(chart, spec) &&
-    chart.getOptions().get('title') === spec.title &&
+    options.get('title') === spec.title &&
+    Object.keys(spec.options).every((k) => options.get(k) === spec.options[k]) &&
     String(chart.modify().getChartType()) === spec.type &&
     anchoredAt(chart, spec)
   );

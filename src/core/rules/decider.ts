@@ -1,5 +1,5 @@
 // The rule-based decider (phases 5 and 6, and the review): a weighted vote into an order, and what to learn after.
-import { label } from '../labels.js';
+import { label, mentions } from '../labels.js';
 import { actionWording } from './action-wording.js';
 import { MAX_DAYS, type Action, type ContentOf, type OrderAnswer } from '../messages.js';
 import type { AgentContext } from '../provider.js';
@@ -36,9 +36,11 @@ export function decide(
   const objected = ctx.objection
     ? Object.keys(RISKS)
         .concat(ctx.allowList)
-        .filter((a) => ctx.objection!.reason.indexOf(a) >= 0)
+        .filter((a) => mentions(ctx.objection!.reason, 'action_type', a))
     : [];
-  const proposed = ctx.objection ? ctx.allowList.filter((a) => ctx.objection!.alternative.indexOf(a) >= 0) : [];
+  const proposed = ctx.objection
+    ? ctx.allowList.filter((a) => mentions(ctx.objection!.alternative, 'action_type', a))
+    : [];
   const guided = ctx.guidance ? ctx.allowList.filter((a) => ctx.guidance!.indexOf(a) >= 0) : [];
   for (const a of proposed.concat(guided)) (votes[a] ??= { agents: [], score: 0 }).score = round2(votes[a].score + 0.5);
   // Memory: similar past cases pull toward what was confirmed; what was rejected for this member (net of later

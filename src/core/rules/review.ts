@@ -2,8 +2,9 @@
 // order against Phases 1–4 and say what they would object to. The engine files at most one of these.
 import type { Action, ContentOf, Message } from '../messages.js';
 import type { Discussion, Member, Priority } from '../types.js';
+import { label } from '../labels.js';
 import { disclosureConcerns, ethicsConcerns, OVERTIME_LIMIT_MONTHLY, RAISES, WORKDAYS_MONTHLY } from './governance.js';
-import type { L } from './shared.js';
+import { named, type L } from './shared.js';
 
 export interface AgentObjection {
   objector: string;
@@ -37,16 +38,22 @@ function earlierLevel(p: Point | undefined): number | null {
   return ratio > -1 ? (p.value as number) / (1 + ratio) : null;
 }
 
+const level = (before: number | null) => (before === null ? '?' : String(Math.round(before * 100) / 100));
+const metricName = (m: string, lang: 'ja' | 'en') => label('metric', m, lang);
+
 const textOf = (a: Action) => `${a.target} ${a.description} ${a.timing} ${a.message_template ?? ''}`;
 
 // An action that adds load: text raising a goal, or a goal set above the level the metric stood at before the decline
 // (when Phase 1 gives no such level, the goal counts as raised: when in doubt, FAIL).
-function addsLoad(a: Action, points: Point[]): string | null {
-  if (RAISES.test(textOf(a))) return `${a.action_type}: ${a.description}`;
+function addsLoad(a: Action, points: Point[], t: L): string | null {
+  if (RAISES.test(textOf(a))) return `${named(a.action_type, t)}: ${a.description}`;
   if (a.action_type !== 'GOAL_ADJUSTMENT' || !a.new_goal) return null;
   const before = earlierLevel(numericPoint(points, a.new_goal.metric));
   if (before === null || a.new_goal.value > before)
-    return `${a.action_type}: new_goal ${a.new_goal.metric} ${a.new_goal.value} > ${before === null ? '?' : Math.round(before * 100) / 100}`;
+    return t(
+      `${named(a.action_type, t)}：新しい目標 ${metricName(a.new_goal.metric, 'ja')} ${a.new_goal.value}（従来 ${level(before)}）`,
+      `${named(a.action_type, t)}: new goal ${metricName(a.new_goal.metric, 'en')} ${a.new_goal.value} > ${level(before)}`,
+    );
   return null;
 }
 
@@ -56,11 +63,11 @@ const PUBLIC =
 function ethics(order: ContentOf<'EXECUTION_ORDER'>, member: Member | undefined, t: L): AgentObjection | null {
   const found: string[] = [];
   for (const a of order.actions) {
-    for (const c of ethicsConcerns(textOf(a), t)) found.push(`${a.action_type}: ${c}`);
+    for (const c of ethicsConcerns(textOf(a), t)) found.push(`${named(a.action_type, t)}: ${c}`);
     const pref = String((member?.profile as Record<string, unknown> | undefined)?.recognition_preference ?? '');
     if (pref === 'PRIVATE' && PUBLIC.test(textOf(a)))
       found.push(
-        `${a.action_type}: ${t('承認の好みが PRIVATE の本人を公の場で称賛する', 'public praise for a member whose recognition preference is PRIVATE')}`,
+        `${named(a.action_type, t)}: ${t('承認の好みが「非公開」の本人を公の場で称賛する', 'public praise for a member who prefers to be recognised in private')}`,
       );
   }
   if (!found.length) return null;
@@ -83,10 +90,11 @@ function ethics(order: ContentOf<'EXECUTION_ORDER'>, member: Member | undefined,
 function legal(d: Discussion, order: ContentOf<'EXECUTION_ORDER'>, allow: string[], t: L): AgentObjection | null {
   const points = pointsOf(d);
   const found: string[] = [];
-  for (const a of order.actions) for (const c of disclosureConcerns(textOf(a), t)) found.push(`${a.action_type}: ${c}`);
+  for (const a of order.actions)
+    for (const c of disclosureConcerns(textOf(a), t)) found.push(`${named(a.action_type, t)}: ${c}`);
   const overtime = numericPoint(points, 'overtime_hours_7d_mean');
   const monthly = overtime ? (overtime.value as number) * WORKDAYS_MONTHLY : 0;
-  const load = order.actions.map((a) => addsLoad(a, points)).filter((x): x is string => !!x);
+  const load = order.actions.map((a) => addsLoad(a, points, t)).filter((x): x is string => !!x);
   if (monthly > OVERTIME_LIMIT_MONTHLY && load.length) {
     const p4 = last(d, 'GOVERNANCE_LEGAL');
     const note = p4 ? (p4.content as ContentOf<'GOVERNANCE_LEGAL'>).notes : '';
@@ -107,8 +115,8 @@ function legal(d: Discussion, order: ContentOf<'EXECUTION_ORDER'>, allow: string
       `The final order has a legal problem: ${found.join('; ')}`,
     ),
     alternative: t(
-      `負荷を増やさない施策に替える${instead.length ? `（${instead.join(', ')}）` : ''}`,
-      `Replace it with actions that add no load${instead.length ? ` (${instead.join(', ')})` : ''}`,
+      `負荷を増やさない施策に替える${instead.length ? `（${instead.map((x) => label('action_type', x, 'ja')).join('、')}）` : ''}`,
+      `Replace it with actions that add no load${instead.length ? ` (${instead.map((x) => label('action_type', x, 'en')).join(', ')})` : ''}`,
     ),
     evidence: found,
     urgency: 'HIGH',
@@ -134,8 +142,8 @@ function analyst(d: Discussion, order: ContentOf<'EXECUTION_ORDER'>, t: L): Agen
     objector: 'analyst',
     kind: 'data_error',
     reason: t(
-      `成功基準の指標 ${flagged.join(', ')} はフェーズ1でデータ不足と報告済み`,
-      `The success criteria rely on ${flagged.join(', ')}, which Phase 1 reported as missing or insufficient data`,
+      `成功基準の指標 ${flagged.map((m) => metricName(m, 'ja')).join('、')} はフェーズ1でデータ不足と報告済み`,
+      `The success criteria rely on ${flagged.map((m) => metricName(m, 'en')).join(', ')}, which Phase 1 reported as missing or insufficient data`,
     ),
     alternative: t(
       '再分析し、データのある指標で成功基準を定める',

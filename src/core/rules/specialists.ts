@@ -1,4 +1,5 @@
 // The rule-based specialists (phase 2): each reads the facts through its own lens and recommends one action.
+import { label } from '../labels.js';
 import { pct } from '../kpi.js';
 import type { Action, ContentOf } from '../messages.js';
 import type { AgentContext } from '../provider.js';
@@ -89,8 +90,8 @@ const specialists: Record<string, (ctx: AgentContext, f: Facts, t: L) => Opinion
     return {
       analysis: lowPraise
         ? t(
-            `直近7日の称賛が${f.praise}回でチーム平均${round2(f.teamPraise)}回を下回る。承認の好みは${f.recognition}。`,
-            `Praise in the last 7 days is ${f.praise}, below the team mean of ${round2(f.teamPraise)}. Recognition preference: ${f.recognition}.`,
+            `直近7日の称賛が${f.praise}回でチーム平均${round2(f.teamPraise)}回を下回る。承認の好みは${label('recognition', f.recognition, 'ja')}。`,
+            `Praise in the last 7 days is ${f.praise}, below the team mean of ${round2(f.teamPraise)}. Recognition preference: ${label('recognition', f.recognition, 'en')}.`,
           )
         : t(
             `称賛頻度（${f.praise ?? '-'}回）はチーム並みで、承認不足の兆候は弱い。`,

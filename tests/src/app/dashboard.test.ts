@@ -90,7 +90,8 @@ describe('Dashboard after a 60-day simulated run', () => {
     // 1. Discussions by status.
     const byStatus: Record<string, number> = {};
     for (const d of disc) byStatus[String(d.status)] = (byStatus[String(d.status)] ?? 0) + 1;
-    expect(status[0]).toEqual(['status', 'discussions']);
+    // The chart reads from the row of labels under the tab's header: its legend names, in the workbook's language.
+    expect(status[0]).toEqual(['ステータス', '議論数']);
     // Each status by its label in the workbook's language (ja), with its count: the pie's legend.
     for (const [s, n] of status.slice(1)) {
       const key = STATUSES.find((k) => String(s) === `${label('status', k, 'ja')} (${n})`);

@@ -1,5 +1,6 @@
 // The Dashboard's five tables from hand-made rows, and the side-by-side layout written in one grid.
 import { describe, expect, it } from 'vitest';
+import { label } from '../../../src/core/labels.js';
 import { type DashInput, type DashMessage, dashboardTables, layout, weekOf } from '../../../src/core/dashboard.js';
 
 const msg = (over: Partial<DashMessage>): DashMessage => ({
@@ -91,9 +92,14 @@ describe('the status table in words', () => {
 });
 
 describe('dashboard layout', () => {
-  it('puts the tables side by side from A1 and blanks the rows a longer refresh left', () => {
+  it('puts the tables side by side from A1, keys then labels, and blanks the rows a longer refresh left', () => {
     const tables = dashboardTables(input);
-    const { blocks, grid } = layout(tables, 9);
+    const { blocks, grid } = layout(tables, (k) => label('dashboard_column', k, 'en'), 9);
+    // Row 1 is the tab's header (column keys); each chart reads from row 2, the labels its legend shows.
+    expect(grid[0].slice(12)).toEqual(['day', 'tokens', 'cost_usd']);
+    expect(grid[1].slice(12)).toEqual(['Day', 'Tokens', 'Cost (USD)']);
+    expect(grid[1].slice(3, 5)).toEqual(['Time taken (s)', 'Target (s)']);
+    expect(blocks.every((b) => b.row === 2)).toBe(true);
     expect(blocks.map((b) => [b.column, b.rows, b.columns])).toEqual([
       [1, 4, 2],
       [3, 7, 3],
@@ -104,7 +110,7 @@ describe('dashboard layout', () => {
     expect(grid).toHaveLength(9);
     expect(grid.every((r) => r.length === 15)).toBe(true);
     expect(grid[8].every((c) => c === '')).toBe(true);
-    expect(grid[2].slice(12)).toEqual(['2026-01-16', 50, 0.5]);
-    expect(grid[3].slice(12)).toEqual(['', '', '']);
+    expect(grid[3].slice(12)).toEqual(['2026-01-16', 50, 0.5]);
+    expect(grid[4].slice(12)).toEqual(['', '', '']);
   });
 });

@@ -72,7 +72,8 @@ describe('the agent review of the final order', () => {
     expect(String(p4?.content.notes)).toMatch(/needs watching, but no recommended action adds load/);
     const filed = run.results[3].agentObjection as AgentObjection;
     expect(filed).toMatchObject({ objector: 'legal', kind: 'legal', urgency: 'HIGH' });
-    expect(filed.reason).toMatch(/Overtime runs at about 50 h a month .* GOAL_ADJUSTMENT: new_goal contacts 40/);
+    expect(filed.reason).toMatch(/Overtime runs at about 50 h a month .* Goal adjustment: new goal contacts 40/);
+    expect(filed.alternative).toBe('Replace it with actions that add no load (Rest recommendation, One-on-one)');
     expect(agentObjections(run.d)).toBe(1);
     const after = object(run.d, filed, env);
     // Governance objections always reopen: VOTING, then a revised order or the original kept with reasons.
@@ -111,6 +112,16 @@ describe('the agent review of the final order', () => {
     expect(runStep(after.d, { kind: 'agent_review' }, env2).agentObjection).toMatchObject({ objector: 'legal' });
   });
 
+  // A person reads the objection: each action by its label in the discussion's language, no enum value.
+  it.each(['en', 'ja'] as const)('words the legal objection with labels, not enum values (%s)', (lang) => {
+    const run = runToRest(newDiscussion(), testEnv({ provider: raisesGoal, lang }));
+    const filed = run.results[3].agentObjection as AgentObjection;
+    const text = [filed.reason, filed.alternative, ...filed.evidence].join('\n');
+    expect(text).not.toMatch(/[A-Z]+_[A-Z_]+|\b(HIGH|LOW|PRIVATE|PUBLIC)\b/);
+    expect(text).toContain(lang === 'ja' ? '目標の調整' : 'Goal adjustment');
+    expect(filed.alternative).toContain(lang === 'ja' ? '休息の勧め、1on1' : 'Rest recommendation, One-on-one');
+  });
+
   it('is not done after the fact once an order was reported on', () => {
     const run = runToRest(newDiscussion(), testEnv({ provider: raisesGoal }));
     const old = { ...run.d, notes: [], execution_status: 'IN_PROGRESS' };
@@ -135,7 +146,7 @@ describe('the agent review of the final order', () => {
     );
     const run = runToRest(newDiscussion(), env);
     expect(run.results[3].agentObjection).toMatchObject({ objector: 'ethics', kind: 'ethics' });
-    expect(run.results[3].agentObjection?.reason).toMatch(/recognition preference is PRIVATE/);
+    expect(run.results[3].agentObjection?.reason).toMatch(/prefers to be recognised in private/);
   });
 
   it('the analyst objects (data_error) when the success criteria rely on a metric Phase 1 flagged as missing', () => {

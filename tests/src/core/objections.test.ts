@@ -66,11 +66,11 @@ describe('judge', () => {
   });
 
   it('accepts urgency, an allowed alternative or several pieces of evidence, and rejects the rest', () => {
-    expect(judge(objection({ urgency: 'CRITICAL' }), env).why).toBe('Accepted: urgency CRITICAL');
-    expect(judge(objection({ urgency: 'HIGH' }), env).why).toBe('Accepted: urgency HIGH');
+    expect(judge(objection({ urgency: 'CRITICAL' }), env).why).toBe('Accepted: urgency Critical');
+    expect(judge(objection({ urgency: 'HIGH' }), env).why).toBe('Accepted: urgency High');
     expect(judge(objection({ urgency: 'MEDIUM' }), env).accepted).toBe(false);
     expect(judge(objection({ alternative: 'REST_RECOMMENDATION then ONE_ON_ONE' }), env).why).toBe(
-      'Accepted: the alternative (ONE_ON_ONE, REST_RECOMMENDATION) is an allowed action',
+      'Accepted: the alternative (One-on-one, Rest recommendation) is an allowed action',
     );
     expect(judge(objection({ evidence: ['a', 'b'] }), env).why).toBe('Accepted: several pieces of evidence');
     expect(judge(objection(), env)).toEqual({
@@ -145,7 +145,7 @@ describe('runObjection', () => {
     expect(result.orders.map((o) => o.order_id)).toEqual([`${SECOND}-A1`]);
     expect(row).toMatchObject({
       status: 'RESOLVED',
-      resolution: `Accepted: urgency HIGH; revised order ${SECOND} replaces ${FIRST}`,
+      resolution: `Accepted: urgency High; revised order ${SECOND} replaces ${FIRST}`,
     });
   });
 

@@ -6,7 +6,7 @@ import { ScriptedProvider } from '../../../src/core/providers/scripted.js';
 import { askForLearnings, newLearnings } from '../../../src/core/review-learnings.js';
 import { assessReview, dueDecisions, nextReview } from '../../../src/core/review-plan.js';
 import { DISC, testEnv, TODAY } from './env.js';
-import { DEC, REVIEW, T, SITUATION, D, kpi, DUE, assessed } from './review-fixtures.js';
+import { DEC, REVIEW, T, SITUATION_JA, D, kpi, DUE, assessed } from './review-fixtures.js';
 
 describe('dueDecisions', () => {
   it('groups the orders whose review date has come by decision, in tab order, whatever was reported', () => {
@@ -112,7 +112,7 @@ describe('newLearnings and askForLearnings', () => {
       scope: 'individual',
       agent_id,
       category: 'GOAL_ADJUSTMENT',
-      content: `「${SITUATION}」で 目標の調整 は効果があった`,
+      content: `「${SITUATION_JA}」で 目標の調整 は効果があった`,
       context,
     });
     expect(learned.items).toEqual([
@@ -124,7 +124,7 @@ describe('newLearnings and askForLearnings', () => {
         scope: 'shared',
         agent_id: '',
         category: 'GOAL_ADJUSTMENT',
-        content: `「${SITUATION}」への 目標の調整 は効果があった`,
+        content: `「${SITUATION_JA}」への 目標の調整 は効果があった`,
         context,
       },
     ]);

@@ -20,6 +20,8 @@ export const T = thresholdsOf(SETTINGS);
 const RULES = learningRulesOf(SETTINGS);
 const MILESTONE = milestoneRuleOf(SETTINGS);
 export const SITUATION = 'kpi_decline tanaka contacts';
+// The same situation as a learning states it to a person (memory.ts situationPhrase): the metric by its label.
+export const SITUATION_JA = 'tanakaの連絡数（kpi decline）';
 export const SPEAKERS = [
   'analyst',
   'psychology',

@@ -7,7 +7,7 @@ import { DISC } from './env.js';
 import {
   DEC,
   AT,
-  SITUATION,
+  SITUATION_JA,
   SPEAKERS,
   kpi,
   assessed,
@@ -134,7 +134,7 @@ describe('planReview', () => {
         scope: 'individual',
         agent_id: 'analyst',
         category: 'GOAL_ADJUSTMENT',
-        content: `「${SITUATION}」で 目標の調整 は効果があった`,
+        content: `「${SITUATION_JA}」で 目標の調整 は効果があった`,
         context: JSON.stringify({ discussion_id: DISC, verdict: 'confirmed' }),
         confidence: 0.5,
         times_applied: 0,
