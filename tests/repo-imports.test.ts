@@ -72,7 +72,6 @@ function cycles(g: Map<string, string[]>): string[][] {
 // Cycles measured on 26 Nov 2026 and not yet untied (issue 29 wants none). A cycle may shrink or go, never grow:
 // a cycle outside these files, or one joining a file not listed with it, fails the test above.
 const KNOWN: string[][] = [
-  ['src/core/messages.ts', 'src/core/types.ts'],
   [
     'src/core/label-tables.ts',
     'src/core/labels.ts',
@@ -94,7 +93,6 @@ const KNOWN: string[][] = [
   ['src/adapters/gas/commit.ts', 'src/adapters/gas/config-adopt.ts', 'src/adapters/gas/store.ts'],
   ['src/core/review-learnings.ts', 'src/core/review-plan.ts', 'src/core/review-reflections.ts'],
   ['src/app/api-budget.ts', 'src/app/council.ts'],
-  ['src/app/rooms/room-limits.ts', 'src/app/rooms/room-writes.ts'],
   [
     'src/app/routes/agent/agent-status.ts',
     'src/app/routes/agent/index.ts',
@@ -106,7 +104,6 @@ const KNOWN: string[][] = [
   ],
   ['runtime/host/handler.ts', 'runtime/host/journal-ops.ts', 'runtime/host/quota.ts', 'runtime/host/write-buffer.ts'],
   ['runtime/gas/charts.ts', 'runtime/gas/range.ts', 'runtime/gas/sheet.ts'],
-  ['runtime/host/xlsx-cells.ts', 'runtime/host/xlsx-read.ts'],
   ['runtime/project-store.ts', 'runtime/runtime.ts'],
 ];
 
