@@ -91,7 +91,6 @@ const KNOWN: string[][] = [
   ],
   ['src/core/engine/plan.ts', 'src/core/engine/requests.ts', 'src/core/engine/review.ts'],
   ['src/adapters/gas/commit.ts', 'src/adapters/gas/config-adopt.ts', 'src/adapters/gas/store.ts'],
-  ['src/core/review-learnings.ts', 'src/core/review-plan.ts', 'src/core/review-reflections.ts'],
   [
     'src/app/routes/agent/agent-status.ts',
     'src/app/routes/agent/index.ts',
