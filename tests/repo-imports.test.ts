@@ -89,7 +89,6 @@ const KNOWN: string[][] = [
     'src/core/providers/vendors/openai.ts',
     'src/core/settings.ts',
   ],
-  ['src/adapters/gas/commit.ts', 'src/adapters/gas/config-adopt.ts', 'src/adapters/gas/store.ts'],
   [
     'src/app/routes/agent/agent-status.ts',
     'src/app/routes/agent/index.ts',
