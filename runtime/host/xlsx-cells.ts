@@ -2,8 +2,21 @@
 // and formulas (shared ones expanded), as Excel, LibreOffice Calc and Google Sheets write them. What cannot be
 // understood is an error naming the sheet, row and column, never a guess.
 import { toA1 } from './a1.js';
-import type { RawCell } from './xlsx-read.js';
 import type { CellValue } from './values.js';
+
+// One cell as the file stores it, before it is typed (xlsx-read.ts reads it; here so the two import one way).
+export interface RawCell {
+  row: number;
+  col: number;
+  t: string;
+  style: number;
+  v?: string;
+  inline?: string;
+  f?: string;
+  fType?: string;
+  fShared?: string;
+  fRef?: string;
+}
 
 export interface StyleTable {
   // The number format code of each cell style (cellXfs), by style index.

@@ -1,23 +1,9 @@
 // Reads an .xlsx file as Excel, LibreOffice Calc and a Google Sheets download write it: sheets, their state, column
 // widths and frozen panes, and every cell's stored value, type, number format and formula (xlsx-cells.ts types them).
 import fs from 'node:fs';
-import { formatCode, type StyleTable } from './xlsx-cells.js';
+import { formatCode, type RawCell, type StyleTable } from './xlsx-cells.js';
 import { attrOf, scanXml } from './xlsx-xml.js';
 import { XlsxPackage } from './xlsx-zip.js';
-
-// One cell as the file stores it, before it is typed.
-export interface RawCell {
-  row: number;
-  col: number;
-  t: string;
-  style: number;
-  v?: string;
-  inline?: string;
-  f?: string;
-  fType?: string;
-  fShared?: string;
-  fRef?: string;
-}
 
 export interface RawSheet {
   name: string;

@@ -15,14 +15,23 @@ import {
   type Spend,
   spendOf,
 } from '../core/api-budget.js';
+import type { EngineEnv } from '../core/engine.js';
 import type { Message } from '../core/messages.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
+import type { Settings } from '../core/settings.js';
 import type { Priority, Trigger } from '../core/types.js';
 import { newDiscussion } from '../core/types.js';
-import type { Council } from './council.js';
 import { pricedEstimate } from './start-estimate.js';
 
 const KEY = PROPERTY_KEYS.apiSpend;
+
+// What the ledger reads of the council (src/app/council.ts): named here, not imported, because the council charges
+// each discussion through this module and the two would import each other.
+interface Council {
+  readonly tz: string;
+  settings(): Settings;
+  forecastEnv(): EngineEnv;
+}
 
 function readSpend(council: Council): Spend {
   return spendOf(props.json<unknown>(KEY, null), dayOf(Date.now(), council.tz));

@@ -4,7 +4,7 @@ import { ConfigError, ValidationError } from './errors.js';
 import { criterion } from './criteria.js';
 import { addDays } from './ids.js';
 import { REFLECTION_SCHEMA } from './reflection-schema.js';
-import { CHECK_RESULTS, INTENSITIES, MESSAGE_TYPES, PRIORITIES } from './types.js';
+import { CHECK_RESULTS, INTENSITIES, MESSAGE_TYPES, PRIORITIES } from './vocab.js';
 import { z } from 'zod';
 
 export { MESSAGE_TYPES };

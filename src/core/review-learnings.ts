@@ -6,7 +6,7 @@ import type { LearningContent } from './messages.js';
 import type { AgentRequest, AgentResponse } from './provider.js';
 import { validationErrors } from './providers/http.js';
 import { write, type ReviewOp, type SeqName } from './review-ops.js';
-import type { Assessment } from './review-plan.js';
+import type { Assessment, ModelReflection } from './review-types.js';
 import {
   duePromotion,
   lifecycleValues,
@@ -15,7 +15,6 @@ import {
   promotionProposal,
   type LifecycleWorld,
 } from './review-lifecycle.js';
-import type { ModelReflection } from './review-reflections.js';
 import type { Settings } from './settings.js';
 
 // A learning about to be written, before it has an id, a confidence or an embedding.

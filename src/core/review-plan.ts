@@ -6,7 +6,7 @@ import { milestones, type MilestoneRule } from './inbox-reports.js';
 import { orderOf, shouldNotify, type Learning, type LearningRules } from './memory.js';
 import type { ContentOf } from './messages.js';
 import { executionStatusOf } from './order-status.js';
-import { evaluate, type Evaluation, type Thresholds } from './outcomes.js';
+import { evaluate, type Thresholds } from './outcomes.js';
 import { pointKey, type ReflectionHistory } from './reflection-history.js';
 import { reflect } from './reflection-rules.js';
 import { moveLearnings, newLearningOps, type Learned } from './review-learnings.js';
@@ -15,6 +15,9 @@ import { reflectionOf } from './review-reflections.js';
 import { transition } from './state-machine.js';
 import { emptyTrust, recordVerdict, type TrustState } from './trust.js';
 import type { Discussion, InboxItem, KpiRow } from './types.js';
+import type { Assessment, DueDecision } from './review-types.js';
+
+export type { Assessment, DueDecision };
 
 // Each agent's record against reviewed outcomes (Script Property PROPERTY_KEYS.agentStats).
 export interface AgentStats {
@@ -45,21 +48,6 @@ export interface OrderLine {
   discussion_id: string;
   status: string;
   review_day: string;
-}
-
-// A decision whose review date has come, with its orders' statuses (what was reported, not what the review sets).
-export interface DueDecision {
-  decision_id: string;
-  discussion_id: string;
-  orders: { row: number; order_id: string; status: string }[];
-}
-
-// A due decision whose discussion is still DECIDED on that decision, measured against the KPI.
-export interface Assessment extends DueDecision {
-  discussion: Discussion;
-  log_row: number;
-  order: ContentOf<'EXECUTION_ORDER'>;
-  ev: Evaluation;
 }
 
 // One decision's review: written as one commit in this order, then the properties.

@@ -8,16 +8,8 @@ import { BUDGET_NOTE, BudgetProvider } from './providers/budget.js';
 import { recommendationOf, speakersOf, type AgentRecord, type ReflectionContent } from './reflection-rules.js';
 import type { ReflectionAnswer } from './reflection-schema.js';
 import { learningAnswerOf, type LearningAnswer } from './review-learnings.js';
-import type { Assessment } from './review-plan.js';
+import type { Assessment, ModelReflection } from './review-types.js';
 import type { AgentDef } from './types.js';
-
-// One agent's model reflection: the answer when it was usable, else why not. source is the provider:model asked.
-export interface ModelReflection {
-  agent_id: string;
-  source: string;
-  answer: ReflectionAnswer | null;
-  problem: string;
-}
 
 // What the calls after an outcome cost, added to the day's budget in the review's commit.
 export interface Spent {

@@ -1,32 +1,10 @@
 // Types shared by the pure core: triggers, agents, discussions and the records Kaigi writes.
 import type { Message } from './messages.js';
+import type { INBOX_PRIORITIES, INBOX_TYPES, Priority, Status } from './vocab.js';
 
-// The values as arrays, so what is shown to a person can be labelled per value (src/core/labels.ts).
-export const PRIORITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
-export type Priority = (typeof PRIORITIES)[number];
-export const STATUSES = ['OPEN', 'IN_PROGRESS', 'VOTING', 'DECIDED', 'CLOSED', 'TIMEOUT', 'ESCALATED'] as const;
-export type Status = (typeof STATUSES)[number];
-// Every kind of message in a discussion's record (src/core/messages.ts holds each one's schema).
-export const MESSAGE_TYPES = [
-  'SITUATION_REPORT',
-  'SPECIALIST_OPINION',
-  'PERSPECTIVE_POSITIVE',
-  'PERSPECTIVE_NEGATIVE',
-  'PERSPECTIVE_HUMAN',
-  'GOVERNANCE_ETHICS',
-  'GOVERNANCE_LEGAL',
-  'DECISION_DELIBERATION',
-  'EXECUTION_ORDER',
-  'FEEDBACK_REQUEST',
-  'FEEDBACK_RESPONSE',
-  'OBJECTION',
-  'ACKNOWLEDGEMENT',
-  'ERROR',
-] as const;
-export const INBOX_TYPES = ['struggle', 'proposal', 'question', 'status_report', 'anomaly_alert', 'milestone'] as const;
-export const INBOX_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
-export const INTENSITIES = ['low', 'medium', 'high'] as const;
-export const CHECK_RESULTS = ['PASS', 'FAIL'] as const;
+// The vocabularies live in vocab.ts so messages.ts can use them without importing this file back.
+export * from './vocab.js';
+
 // The action types the default allow-list (Settings actions.allow_list) holds; a person may add others.
 export const ACTION_TYPES = [
   'PRAISE_INCREASE',

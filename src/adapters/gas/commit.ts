@@ -6,7 +6,6 @@ import { type RowWrite, withRowDigests } from '../../core/audit-events.js';
 import { canonical, chunks, MAX_CELL_CHARS, pointerText } from '../../core/cells.js';
 import { type DailySeq, nextDaily } from '../../core/ids.js';
 import { sha256Hex } from './crypto.js';
-import type { Store } from './store.js';
 import { StoreError, type StoreState, type Tail } from './store-format.js';
 
 interface Block {
@@ -16,6 +15,18 @@ interface Block {
 }
 
 const OVERFLOW = rowsOf('overflow');
+
+// What a commit asks of the store (store.ts's Store), named here because the store makes commits and would
+// otherwise be imported back.
+interface Store {
+  sheet(key: TabKey): GoogleAppsScript.Spreadsheet.Sheet;
+  wrote(): void;
+  flush(): void;
+  width(key: TabKey): number;
+  readState(): StoreState;
+  writeState(s: StoreState): void;
+  grow(key: TabKey, tail: Tail, needLast: number): void;
+}
 
 export class Commit {
   private readonly blocks: Block[] = [];

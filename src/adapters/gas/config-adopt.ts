@@ -2,8 +2,15 @@
 // earlier release, the rows that release did not audit (its configuration, learnings, reflections, outcomes…).
 import { auditKeyOf, CONFIG_TABS, isAudited, rowsOf, type TabKey, tabByKey } from '../../../sheets-schema/index.js';
 import { ROW_REMOVED } from '../../core/config-structure.js';
-import type { Store } from './store.js';
+import type { Commit } from './commit.js';
 import type { StoreState } from './store-format.js';
+
+// What adopting reads and commits through (store.ts's Store), named here because the store calls this module.
+interface Store {
+  begin(state: StoreState, actor?: string): Commit;
+  readTab(key: TabKey): unknown[][];
+  readTail(state: StoreState, key: TabKey, from: number): unknown[][];
+}
 
 // Under the caller's lock. A row an event already names is never adopted again, so a later change of it that the
 // on-edit trigger did not see stays reported by verifyAudit.

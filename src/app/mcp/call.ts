@@ -74,7 +74,7 @@ function statusOf(result: ToolResult): number {
 
 function run(op: Operation, input: unknown, caller: Caller, called: string, requestKey: string, deps: CallDeps) {
   try {
-    return answer(op.handler(input, { caller, called, requestKey }));
+    return answer(op.handler(input, { caller, called, requestKey, operations: deps.operations }));
   } catch (e) {
     const failed = errorToApi(e);
     if (deps.onError) deps.onError(e, failed);

@@ -5,7 +5,16 @@ import { RateLimitError, ValidationError } from '../../core/errors.js';
 import type { AgentDef } from '../../core/types.js';
 import { checkClientBudget } from '../api-budget.js';
 import type { IndexRecord } from './room-data.js';
-import type { RoomCall } from './room-writes.js';
+import type { Council } from '../council.js';
+import type { Caller } from '../routes/route.js';
+
+// One call into a room; defined here, below room-writes.ts, so the two modules import one way.
+export interface RoomCall {
+  council: Council;
+  caller: Caller;
+  // The call's idempotency key (an MCP client's JSON-RPC id); empty when it has none.
+  requestKey: string;
+}
 
 // Before anything is read under the lock: a message that mentions too many agents is refused whole, not cut, so
 // the client knows which agents will answer.

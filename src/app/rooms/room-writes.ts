@@ -4,12 +4,10 @@ import { rowsOf } from '../../../sheets-schema/index.js';
 import { cellDate } from '../../adapters/gas/records.js';
 import { ConflictError, NotFoundError, TooLargeError, ValidationError } from '../../core/errors.js';
 import { charCount, checkAgentName, checkRoomName, parseMentions, type RoomProfile } from '../../core/rooms.js';
-import type { Council } from '../council.js';
-import type { Caller } from '../routes/route.js';
 import { touchPresence } from './presence.js';
 import { nudge } from '../requests.js';
 import { queueReply } from './reply-queue.js';
-import { checkMentions, checkReplies } from './room-limits.js';
+import { checkMentions, checkReplies, type RoomCall } from './room-limits.js';
 import type { RoomRecord } from './room-data.js';
 import type { FoundRoom } from './room-snapshot.js';
 import { RoomSnapshot } from './room-snapshot.js';
@@ -19,12 +17,7 @@ const roomCols = rowsOf('rooms');
 const memberCols = rowsOf('room_members');
 const messageCols = rowsOf('room_messages');
 
-export interface RoomCall {
-  council: Council;
-  caller: Caller;
-  // The call's idempotency key (an MCP client's JSON-RPC id); empty when it has none.
-  requestKey: string;
-}
+export type { RoomCall };
 
 function actorOf(call: RoomCall): string {
   return `api:${call.caller.name}`;

@@ -15,6 +15,9 @@ export interface CallContext {
   // A key that identifies this call across re-sent requests (an MCP client's JSON-RPC id, a REST idempotency key),
   // so an operation that records something can record it once; empty when the call has none.
   requestKey: string;
+  // Every operation the server holds (the router's or MCP's list), for the answers that describe them: handed in,
+  // not imported, because the registry imports the operations.
+  operations: readonly Operation[];
 }
 
 export interface Operation<I = unknown> {

@@ -168,7 +168,7 @@ function route(req: WebRequest, deps: RouterDeps, info: CallInfo): Body | ApiErr
       const where = first.field ? `${first.field}: ${first.message}` : first.message;
       return apiError(400, 'invalid_input', `The input of ${info.call} is not valid (${where}).`, issues);
     }
-    const result = route.handler(input.data, { caller, called: key, requestKey: '' });
+    const result = route.handler(input.data, { caller, called: key, requestKey: '', operations: deps.operations });
     return 'status' in result || route.bare ? result : { status: 200, ...result };
   } catch (e) {
     const answer = errorToApi(e);

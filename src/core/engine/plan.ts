@@ -4,7 +4,7 @@ import type { MessageType } from '../messages.js';
 import type { Expectation } from '../provider.js';
 import type { Settings } from '../settings.js';
 import type { AgentDef, Discussion } from '../types.js';
-import { needsReview } from './review.js';
+import { needsReview } from './review-marks.js';
 import type { EngineEnv, Step } from './types.js';
 import { curveFor } from './learned.js';
 

@@ -6,30 +6,8 @@ import { ask } from './ask.js';
 import type { Builder } from './builder.js';
 import { expectOf } from './plan.js';
 import { context, request, visible } from './requests.js';
+import { agentObjections, mark } from './review-marks.js';
 import type { EngineEnv } from './types.js';
-
-// A decision is reviewed once: the note naming it is the mark, and the note of a filed objection is what the
-// per-discussion limit counts (notes live with the discussion, so the count survives every later step).
-const mark = (decisionId: string) => `agent review ${decisionId}:`;
-const FILED = /^agent review \S+: objection by /;
-
-// Orders still waiting: nothing was reported on them, so an objection can still change them. A discussion decided
-// before reviews existed, whose orders were reported on, is not reviewed after the fact.
-const UNREPORTED = ['', 'PENDING', 'NOT_STARTED'];
-
-export function needsReview(d: Discussion): boolean {
-  const id = d.final_decision?.decision_id;
-  return (
-    d.status === 'DECIDED' &&
-    typeof id === 'string' &&
-    UNREPORTED.indexOf(d.execution_status) >= 0 &&
-    !d.notes.some((n) => n.indexOf(mark(id)) === 0)
-  );
-}
-
-export function agentObjections(d: Discussion): number {
-  return d.notes.filter((n) => FILED.test(n)).length;
-}
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').slice(0, 300);
 

@@ -4,7 +4,8 @@ import { Builder, SYSTEM } from './builder.js';
 import { decideStep, type DecideInput } from './decide.js';
 import { feedback, phase2, phase34, reanalyse } from './phases.js';
 import { overflows } from './requests.js';
-import { needsReview, reviewStep } from './review.js';
+import { needsReview } from './review-marks.js';
+import { reviewStep } from './review.js';
 import type { EngineEnv, Step, StepResult } from './types.js';
 
 export function runStep(d: Discussion, step: Step, env: EngineEnv, input: DecideInput = {}): StepResult {

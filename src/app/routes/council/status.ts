@@ -17,8 +17,7 @@ import { budgetLedger } from '../../api-budget.js';
 import { apiCouncil, gate } from '../../api-env.js';
 import { roomsStatus } from '../../rooms/room-status.js';
 import type { Council } from '../../council.js';
-import { OPERATIONS } from '../registry.js';
-import type { Caller } from '../route.js';
+import type { CallContext } from '../route.js';
 import { defineOperation } from '../route.js';
 import { cachedStatus, keepStatus, type Shared, tagForRead } from './status-copy.js';
 
@@ -80,8 +79,8 @@ function modelProblems(council: Council): Map<string, string> {
 }
 
 // The MCP tools the caller's role may call (seed 002's availableTools).
-function toolsFor(caller: Caller): string[] {
-  return OPERATIONS.filter((o) => o.tool && o.roles.indexOf(caller.role) >= 0).map((o) => o.name);
+function toolsFor({ caller, operations }: CallContext): string[] {
+  return operations.filter((o) => o.tool && o.roles.indexOf(caller.role) >= 0).map((o) => o.name);
 }
 
 // Everything the status says that is the same whoever asks: what its cached copy keeps (status-copy.ts).
@@ -132,11 +131,12 @@ function sharedStatus(council: Council, roomName?: string): Shared {
 }
 
 // The answer for this caller: its tools, and its share of the API budget (src/core/api-budget.ts) beside the day's.
-function forCaller(shared: Shared, caller: Caller): Record<string, unknown> {
+function forCaller(shared: Shared, ctx: CallContext): Record<string, unknown> {
+  const { caller } = ctx;
   const budget = shared.body.budget as Record<string, unknown>;
   return {
     ...shared.body,
-    availableTools: toolsFor(caller),
+    availableTools: toolsFor(ctx),
     budget: { ...budget, ...budgetView(shared.ledger.spend, shared.ledger.limits, caller.name) },
   };
 }
@@ -159,14 +159,14 @@ export const getStatus = defineOperation({
     if (roomName || !g.set_up)
       return forCaller(
         withPropertySnapshot(() => sharedStatus(apiCouncil(), roomName)),
-        ctx.caller,
+        ctx,
       );
     const maxAge = g.status_max_age_s;
     const seen = cachedStatus(maxAge);
-    if (seen.shared) return forCaller(seen.shared, ctx.caller);
+    if (seen.shared) return forCaller(seen.shared, ctx);
     const tag = tagForRead(seen.stamp);
     const shared = withPropertySnapshot(() => sharedStatus(apiCouncil()));
     keepStatus(tag, shared, maxAge);
-    return forCaller(shared, ctx.caller);
+    return forCaller(shared, ctx);
   },
 });

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { ALL_ROLES } from '../../../core/api.js';
 import { openApiDocument } from '../../../core/openapi.js';
 import { SERVER_VERSION } from '../../mcp/protocol.js';
-import { OPERATIONS } from '../registry.js';
 import { defineOperation } from '../route.js';
 
 export const getOpenApi = defineOperation({
@@ -18,5 +17,5 @@ export const getOpenApi = defineOperation({
   input: z.strictObject({}),
   // An OpenAPI document has no `status` field: a validator would refuse one.
   bare: true,
-  handler: () => openApiDocument(OPERATIONS, { version: SERVER_VERSION }),
+  handler: (_input, ctx) => openApiDocument(ctx.operations, { version: SERVER_VERSION }),
 });
