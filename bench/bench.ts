@@ -254,6 +254,8 @@ async function main(): Promise<void> {
     },
     retrieval,
     learning,
+    // The ablation table (learned weights on and off among its lines), which the readable report prints too.
+    learning_ablations: learned?.ablations ?? null,
     chaos,
     quota,
     audit,
