@@ -188,6 +188,8 @@ async function main(): Promise<void> {
     retrieval,
     bundle,
     learning,
+    // The ablation table (learned weights on and off among its lines), which the readable report prints too.
+    learning_ablations: learned?.ablations ?? null,
     chaos,
     quota,
     apps_script_time,

@@ -7,12 +7,37 @@ export interface Point {
 }
 
 export function series(rows: readonly KpiRow[], member: string, metric: string): Point[] {
-  return rows
-    .filter(
-      (r) => r.member_id === member && r.metric === metric && typeof r.value === 'number' && Number.isFinite(r.value),
-    )
-    .map((r) => ({ date: r.date, value: r.value }))
-    .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  const points = indexOf(rows).get(`${member}\u0000${metric}`);
+  return points ? points.slice() : [];
+}
+
+// Every series of a KPI table at once, kept per table: a discussion's prompts and rules ask for dozens of series of the
+// same rows, and a filter over all rows for each made the learning bench's year of discussions several times slower.
+// The rows are readonly by type; a table that grew or shrank (its length or ends changed) is indexed afresh.
+interface KpiIndex {
+  length: number;
+  first: KpiRow | undefined;
+  last: KpiRow | undefined;
+  points: Map<string, Point[]>;
+}
+const indexes = new WeakMap<readonly KpiRow[], KpiIndex>();
+
+function indexOf(rows: readonly KpiRow[]): Map<string, Point[]> {
+  const known = indexes.get(rows);
+  if (known && known.length === rows.length && known.first === rows[0] && known.last === rows[rows.length - 1])
+    return known.points;
+  const points = new Map<string, Point[]>();
+  for (const r of rows) {
+    if (typeof r.value !== 'number' || !Number.isFinite(r.value)) continue;
+    const key = `${r.member_id}\u0000${r.metric}`;
+    let list = points.get(key);
+    if (!list) points.set(key, (list = []));
+    list.push({ date: r.date, value: r.value });
+  }
+  // A stable sort: equal dates keep their row order, as the filter-then-sort this replaces did.
+  for (const list of points.values()) list.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  indexes.set(rows, { length: rows.length, first: rows[0], last: rows[rows.length - 1], points });
+  return points;
 }
 
 export function metricsOf(rows: readonly KpiRow[], member: string): string[] {

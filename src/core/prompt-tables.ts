@@ -24,8 +24,10 @@ export function kpiTable(rows: readonly KpiRow[], member: string, days: number):
 // means in a prompt. Members come from the Members tab; KPI rows of anyone else are left out.
 export function teamTable(rows: readonly KpiRow[], members: readonly Member[]): string {
   if (!members.length) return '';
+  // One pass for the metrics (series() is indexed per table): the table is built for every prompt of a discussion.
+  const ids = new Set(members.map((m) => m.member_id));
   const metrics: string[] = [];
-  for (const m of members) for (const x of metricsOf(rows, m.member_id)) if (metrics.indexOf(x) < 0) metrics.push(x);
+  for (const r of rows) if (ids.has(r.member_id) && metrics.indexOf(r.metric) < 0) metrics.push(r.metric);
   metrics.sort();
   const header = ['member_id', 'name', 'team'].concat(metrics);
   const lines = [header.join(',')];

@@ -58,8 +58,10 @@ export function facts(ctx: AgentContext): Facts {
       .filter((m) => m.member_id !== id)
       .map((m) => latest(series(ctx.kpi, m.member_id, 'praise_count_last_7d')) ?? 0),
   );
-  const days: string[] = [];
-  for (const r of ctx.kpi) if (r.member_id === id && days.indexOf(r.date) < 0) days.push(r.date);
+  // A set, not indexOf over a list: a year of daily rows made that scan quadratic.
+  const seen = new Set<string>();
+  for (const r of ctx.kpi) if (r.member_id === id) seen.add(r.date);
+  const days = [...seen];
   days.sort();
   const bestFromData = maxOf(login);
   const profile = (ctx.member?.profile ?? {}) as Record<string, unknown>;
