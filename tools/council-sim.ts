@@ -85,7 +85,7 @@ export function simulateCouncil(o: SimOptions): SimResult {
   for (const d of DEFAULT_SETTINGS) values[d.key] = d.value;
   Object.assign(values, { locale: 'en' }, o.settings ?? {});
   const settings = new Settings(values);
-  const memoryOn = settings.get<boolean>('memory.enabled');
+  const memoryOn = settings.get('memory.enabled');
   const agents = defaultAgents().map((a) => ({ ...a, active: a.active && (o.without ?? []).indexOf(a.agent_id) < 0 }));
   const rules = new RulesProvider(() => now);
   const members = team.members();
@@ -329,7 +329,7 @@ export function simulateCouncil(o: SimOptions): SimResult {
       const ops = d.messages
         .filter((m) => m.message_type === 'SPECIALIST_OPINION')
         .map((m) => (m.content as ContentOf<'SPECIALIST_OPINION'>).recommendation);
-      const allow = settings.get<string[]>('actions.allow_list');
+      const allow = settings.get('actions.allow_list');
       const member = d.trigger.target_user_id;
       const like = (type: string) =>
         ops.find((r) => r.action_type === type) ?? { ...order.actions[0], action_type: type };

@@ -24,7 +24,7 @@ function readOrder(file: string, rt: Runtime): Record<string, unknown> {
         .join('; ')
         .replace(/\s+/g, ' ')}`,
     );
-  const allow = settingsOf(rt).get<string[]>('actions.allow_list');
+  const allow = settingsOf(rt).get('actions.allow_list');
   parsed.data.actions.forEach((a, i) => {
     if (allow.indexOf(a.action_type) < 0)
       throw new InputError(

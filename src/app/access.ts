@@ -31,8 +31,8 @@ function roleNow(ss: Spreadsheet, p: Person): PersonRole {
   if (!p.active || sameEmail(p.active, p.owner)) return roleOf(p, { admins: [], coordinators: [] });
   const settings = new Configuration(new Store(ss, scriptZone()), scriptZone()).settings();
   return roleOf(p, {
-    admins: settings.get<unknown[]>('access.admins').map(String),
-    coordinators: settings.get<unknown[]>('access.coordinators').map(String),
+    admins: settings.get('access.admins').map(String),
+    coordinators: settings.get('access.coordinators').map(String),
   });
 }
 

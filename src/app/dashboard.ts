@@ -112,7 +112,7 @@ export function refreshDashboardNow(council: Council): DashboardReport {
       return { day: dayOf(timeOf(o.evaluated_at), tz), verdict: String(o.verdict) };
     }),
     verdicts: valuesOf('outcomes', 'verdict'),
-    targets: settings.get<Record<string, number>>('phase.target_seconds'),
+    targets: settings.get('phase.target_seconds'),
   });
   const sheet = store.sheet('dashboard');
   const columnLabel = (key: string) => label('dashboard_column', key, lang);

@@ -52,7 +52,7 @@ export class DecisionMemory {
   }
 
   memoryFor(agent: AgentDef, d: Discussion): AgentMemory {
-    if (!this.config.settings().get<boolean>('memory.enabled')) return EMPTY_MEMORY;
+    if (!this.config.settings().get('memory.enabled')) return EMPTY_MEMORY;
     const key = `${d.discussion_id}/${agent.agent_id}`;
     if (!this.recalled[key])
       this.recalled[key] = this.memory().retrieve(
@@ -74,7 +74,7 @@ export class DecisionMemory {
     const changes: MemoryChanges = { learnings: false, config: false };
     const order = r.messages.find((m) => m.message_type === 'EXECUTION_ORDER');
     const settings = this.config.settings();
-    if (!order || !settings.get<boolean>('memory.enabled')) return changes;
+    if (!order || !settings.get('memory.enabled')) return changes;
     const now = Date.now();
     const mem = this.memory();
     const o = order.content as ContentOf<'EXECUTION_ORDER'>;

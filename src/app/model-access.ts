@@ -10,7 +10,7 @@ import { PROPERTY_KEYS } from '../core/property-keys.js';
 import type { Provider } from '../core/provider.js';
 import { BUDGET_NOTE, BudgetProvider } from '../core/providers/budget.js';
 import { HttpProvider } from '../core/providers/http.js';
-import { type ModelCapability, modelPrice, pricesOf } from '../core/providers/model-table.js';
+import { modelPrice, pricesOf } from '../core/providers/model-table.js';
 import { UnavailableProvider } from '../core/providers/unavailable.js';
 import { findVendor } from '../core/providers/vendor-registry.js';
 import { missingFor, settingsBaseUrl } from '../core/providers/vendors.js';
@@ -67,8 +67,7 @@ export class ModelAccess {
     if (!vendor) return new UnavailableProvider(name);
     let model = rest.join(':');
     // A workbook whose Settings predate a vendor has no entry for it: the vendor's own default applies.
-    if (!model || model === 'default')
-      model = s.get<Record<string, string>>('provider.default_models')[name] ?? vendor.defaultModel;
+    if (!model || model === 'default') model = s.get('provider.default_models')[name] ?? vendor.defaultModel;
     const key = props.get(vendor.keyProperty) ?? '';
     // Any vendor may be reached through another base URL (a gateway, a regional endpoint, a local test server).
     const baseUrl = spec?.base_url || settingsBaseUrl(vendor, s);
@@ -85,10 +84,10 @@ export class ModelAccess {
           maxAttempts: s.number('retry.max_attempts'),
           baseSeconds: s.number('retry.base_seconds'),
           jitterMs: s.number('retry.max_jitter_ms'),
-          parallel: s.get<boolean>('provider.parallel'),
+          parallel: s.get('provider.parallel'),
           deadline: 0,
-          capabilities: s.get<Record<string, ModelCapability>>('provider.model_capabilities'),
-          outputCaps: s.get<Record<string, number>>('provider.max_output_tokens'),
+          capabilities: s.get('provider.model_capabilities'),
+          outputCaps: s.get('provider.max_output_tokens'),
         },
         urlFetchPort,
         { now: () => Date.now(), sleep, random: () => Math.random() },

@@ -53,7 +53,7 @@ export function reportOrder(
       orders,
       input,
       new Date(now).toISOString(),
-      council.settings().get<string[]>('actions.allow_list'),
+      council.settings().get('actions.allow_list'),
     );
     const c = council.store.begin(state);
     council.discussions.commitStep(c, l, plan.step, (cc) => {

@@ -202,7 +202,7 @@ function archiveBook(
           'Set both to the same zone. Nothing was moved.',
       );
   } else {
-    ss = createArchive(council.settings().get<string>('archive.spreadsheet_name') || 'Kaigi Archive', tz);
+    ss = createArchive(council.settings().get('archive.spreadsheet_name') || 'Kaigi Archive', tz);
     // Remembered at once: a run cut short after this reuses the spreadsheet instead of creating another.
     props.set({ [ARCHIVE_ID]: ss.getId() });
     created = true;

@@ -17,7 +17,7 @@ export interface PricedEstimate extends Estimate {
 function modelOf(env: EngineEnv): (a: AgentDef) => string {
   const override = props.get(PROPERTY_KEYS.providerOverride);
   const spec = override ? (JSON.parse(override) as { provider: string; model?: string }) : null;
-  const defaults = env.settings.get<Record<string, string>>('provider.default_models');
+  const defaults = env.settings.get('provider.default_models');
   return (a) => {
     const [first, ...rest] = (spec ? `${spec.provider}:${spec.model || 'default'}` : a.model).split(':');
     const name = first || env.settings.raw('provider.default');

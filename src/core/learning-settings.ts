@@ -1,7 +1,7 @@
 // The Settings rows of seed 003's learning lifecycle (§11.5, §12.5): promotion, merging, status reports, milestones.
-import { settingDef as s, type SettingDef } from './setting-def.js';
+import { settingDef as s } from './setting-def.js';
 
-export const LEARNING_SETTINGS: readonly SettingDef[] = [
+export const LEARNING_SETTINGS = [
   {
     ...s(
       'learning.auto_promote_count',

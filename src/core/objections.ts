@@ -49,7 +49,7 @@ export function judge(o: ObjectionInput, env: EngineEnv): Judgement {
       reanalyse: true,
       why: t('データの誤りのため再分析して再議論', 'A data error: re-analyse, then reopen'),
     };
-  const allow = env.settings.get<string[]>('actions.allow_list');
+  const allow = env.settings.get('actions.allow_list');
   const named = allow.filter((a) => mentions(o.alternative, 'action_type', a));
   if (o.urgency === 'CRITICAL' || o.urgency === 'HIGH')
     return {
@@ -117,7 +117,7 @@ export function runObjection(
     evidence: o.evidence,
     urgency: o.urgency,
   };
-  validateContent('OBJECTION', content, env.settings.get<string[]>('actions.allow_list'));
+  validateContent('OBJECTION', content, env.settings.get('actions.allow_list'));
   const key = (who: string) => `${d.discussion_id}/5/${who}/objection-${o.objection_id}`;
   const b = new Builder(d, env);
   try {

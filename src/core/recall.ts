@@ -25,7 +25,7 @@ export function recallOptionsOf(s: Settings, now: number): RecallOptions {
   return {
     k: s.number('retrieval.top_k'),
     minConfidence: s.number('retrieval.min_confidence'),
-    weights: weightsOf(s.get<Record<string, unknown>>('retrieval.weights')),
+    weights: weightsOf(s.get('retrieval.weights')),
     halfLifeDays: s.number('retrieval.half_life_days'),
     now,
   };

@@ -49,7 +49,7 @@ export function learningRulesOf(s: Settings): LearningRules {
     rejectStep: s.number('learning.reject_step'),
     deactivateBelow: s.number('learning.deactivate_below'),
     promoteAfter: s.number('learning.auto_promote_count'),
-    autoPromote: s.get<boolean>('learning.auto_promote'),
+    autoPromote: s.get('learning.auto_promote'),
     mergeSimilarity: s.number('learning.merge_similarity'),
   };
 }

@@ -1,7 +1,6 @@
 // A council agent's answer to a room mention: the request its model gets (room messages as bounded, delimited data,
 // never instructions) and the rule-based answer that serves offline and past the daily budget.
 import { boundText, MIN_INPUT_TOKENS } from './bounded.js';
-import type { Weights } from './confidence.js';
 import { bands } from './engine/plan.js';
 import { ROOM_ANSWER_MAX_CHARS, type RoomAnswer } from './messages.js';
 import { dataBlock } from './prompt.js';
@@ -63,8 +62,8 @@ export function roomAnswerRequest(input: RoomAnswerInput): AgentRequest {
     dataNotes: [],
     earlier: [],
     summary: null,
-    allowList: s.get<string[]>('actions.allow_list'),
-    weights: s.get<Weights>('confidence.weights'),
+    allowList: s.get('actions.allow_list'),
+    weights: s.get('confidence.weights'),
     bands: bands(s),
     computed: {},
     reviewDays: s.number('outcome.review_days'),

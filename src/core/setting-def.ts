@@ -1,18 +1,42 @@
 // One Settings row's definition: its key, its default as the tab stores it, its type and what it is for.
 export type SettingType = 'number' | 'integer' | 'boolean' | 'string' | 'json';
 
-export interface SettingDef {
-  key: string;
+// What each scalar tag parses to; a 'json' row's type is its default's (see `shape`).
+interface TagValue {
+  number: number;
+  integer: number;
+  boolean: boolean;
+  string: string;
+}
+
+// Type-only key carrying a row's parsed value type, so Settings.get can be typed by key; never set at runtime.
+declare const VALUE: unique symbol;
+
+export interface SettingDef<K extends string = string, V = unknown> {
+  key: K;
   value: string;
   type: SettingType;
   description: string;
   // The key this setting had before it was renamed: a stored row under that key is read as this one.
   formerly?: string;
+  readonly [VALUE]?: V;
 }
 
-export const settingDef = (key: string, value: unknown, type: SettingType, description: string): SettingDef => ({
+// The parsed value type a definition declares.
+export type ValueOfDef<D> = D extends SettingDef<string, infer V> ? V : never;
+
+export const settingDef = <K extends string, T extends SettingType, V>(
+  key: K,
+  value: V,
+  type: T,
+  description: string,
+): SettingDef<K, T extends keyof TagValue ? TagValue[T] : V> => ({
   key,
   value: typeof value === 'object' ? JSON.stringify(value) : String(value),
   type,
   description,
 });
+
+// Names the type a 'json' row's value parses to, at its definition (a checked annotation, not a cast): the
+// parser only checks the JSON kind, so this is the shape the default has and the tab is documented to hold.
+export const shape = <V>(value: V): V => value;

@@ -2,22 +2,23 @@
 import { hasOwn } from './json-guard.js';
 import { LEARNING_SETTINGS } from './learning-settings.js';
 import { PROVIDER_SETTINGS } from './providers/provider-settings.js';
-import { settingDef as s, type SettingDef, type SettingType } from './setting-def.js';
+import type { Weights } from './confidence.js';
+import { settingDef as s, shape, type SettingDef, type SettingType, type ValueOfDef } from './setting-def.js';
 import { ACTION_TYPES } from './types.js';
 
 export type { SettingDef, SettingType };
 
-export const DEFAULT_SETTINGS: readonly SettingDef[] = [
+export const DEFAULT_SETTINGS = [
   s('locale', 'ja', 'string', 'Language of prompts and the sidebar: ja or en'),
   s(
     'access.admins',
-    [],
+    shape<unknown[]>([]),
     'json',
     'Emails of editors who, besides the spreadsheet\'s owner, manage API clients, API keys, workers, Settings, Agents and Prompts (SPEC §10), e.g. ["lead@example.com"]',
   ),
   s(
     'access.coordinators',
-    [],
+    shape<unknown[]>([]),
     'json',
     'Emails of editors who may also approve, return or reject escalations, object, report on orders and give directives; every other editor reads, starts discussions and answers the Inbox',
   ),
@@ -62,19 +63,25 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   ),
   s(
     'phase.max_seconds',
-    { 1: 30, 2: 300, 3: 180, 4: 120, 5: 120, 6: 5 },
+    shape<Record<string, number>>({ 1: 30, 2: 300, 3: 180, 4: 120, 5: 120, 6: 5 }),
     'json',
     'Maximum time per phase; a speaker beyond it gets E001',
   ),
   s(
     'phase.target_seconds',
-    { 1: 5, 2: 30, 3: 15, 4: 10, 5: 20, 6: 0 },
+    shape<Record<string, number>>({ 1: 5, 2: 30, 3: 15, 4: 10, 5: 20, 6: 0 }),
     'json',
     'Target time per phase (shown on the dashboard)',
   ),
   s(
     'confidence.weights',
-    { data_recency: 0.2, data_completeness: 0.15, historical_accuracy: 0.25, sample_size: 0.2, expert_consensus: 0.2 },
+    shape<Weights>({
+      data_recency: 0.2,
+      data_completeness: 0.15,
+      historical_accuracy: 0.25,
+      sample_size: 0.2,
+      expert_consensus: 0.2,
+    }),
     'json',
     'Weights of the computed confidence (SPEC §4.4)',
   ),
@@ -126,12 +133,13 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   s('retry.max_jitter_ms', 1000, 'integer', 'Random jitter added to each backoff wait'),
   s(
     'triggers.types',
-    [
+    // Checked where it is read (trigger-door), so its type stays open here.
+    shape<unknown[]>([
       { type: 'kpi_decline', label_ja: 'KPI の低下', label_en: 'KPI decline' },
       { type: 'overwork', label_ja: '働きすぎの兆候', label_en: 'Signs of overwork' },
       { type: 'motivation', label_ja: 'モチベーションの変化', label_en: 'Change in motivation' },
       { type: 'manual', label_ja: 'その他の相談', label_en: 'Other request' },
-    ],
+    ]),
     'json',
     'Kinds of trigger a discussion may be started for ({type, label_ja, label_en}); the start dialog offers them in this order and any other type is refused',
   ),
@@ -179,7 +187,7 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   s('retrieval.min_confidence', 0.3, 'number', 'Learnings below this confidence are not retrieved'),
   s(
     'retrieval.weights',
-    { similarity: 1, recency: 0.3, confidence: 0.2 },
+    shape<Record<string, unknown>>({ similarity: 1, recency: 0.3, confidence: 0.2 }),
     'json',
     'Retrieval score = similarity × w + recency × w + confidence × w (recency: 1 when new, ½ after a half-life)',
   ),
@@ -201,11 +209,16 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   ...PROVIDER_SETTINGS,
   s(
     'actions.allow_list',
-    [...ACTION_TYPES],
+    shape<string[]>([...ACTION_TYPES]),
     'json',
     'Action types an execution order may contain; anything else is rejected',
   ),
-  s('kpi.metric_descriptions', {}, 'json', 'What each KPI metric means, for prompts: {"metric": "meaning"}'),
+  s(
+    'kpi.metric_descriptions',
+    shape<Record<string, string>>({}),
+    'json',
+    'What each KPI metric means, for prompts: {"metric": "meaning"}',
+  ),
   s('api.rate_limit_per_minute', 60, 'integer', 'Web API requests per token per minute'),
   s('api.max_body_bytes', 100000, 'integer', 'Largest web API request body accepted'),
   s('api.max_kpi_rows', 1000, 'integer', 'KPI rows one POST /kpi or record_kpi call may send; more are refused (413)'),
@@ -260,6 +273,13 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   s('rooms.presence_seconds', 300, 'integer', 'A room member is online while their last call is this recent'),
   s('rooms.context_messages', 20, 'integer', 'Recent room messages a mentioned council agent reads before answering'),
 ];
+
+type Def = (typeof DEFAULT_SETTINGS)[number];
+// Every Settings key, and the type Settings.get returns for each: both derived from the definitions above.
+export type SettingKey = Def['key'];
+export type SettingValue<K extends SettingKey> = ValueOfDef<Extract<Def, { key: K }>>;
+// The keys whose value is a number, which Settings.number reads.
+export type NumberSettingKey = { [K in SettingKey]: SettingValue<K> extends number ? K : never }[SettingKey];
 
 export function defaultSetting(key: string): SettingDef {
   const d = DEFAULT_SETTINGS.find((x) => x.key === key);
@@ -320,15 +340,18 @@ export class Settings {
 
   constructor(private readonly values: Record<string, string>) {}
 
-  raw(key: string): string {
-    if (hasOwn(this.values, key)) return this.values[key];
-    const def = defaultSetting(key);
+  raw(key: SettingKey): string {
+    return hasOwn(this.values, key) ? this.values[key] : this.rawOf(defaultSetting(key));
+  }
+
+  private rawOf(def: SettingDef): string {
+    if (hasOwn(this.values, def.key)) return this.values[def.key];
     return def.formerly && hasOwn(this.values, def.formerly) ? this.values[def.formerly] : def.value;
   }
 
   // The stored value parsed for its type, or null with the problem when it does not parse.
   private parse(def: SettingDef): { value: unknown } | { problem: SettingProblem } {
-    const raw = this.raw(def.key);
+    const raw = this.rawOf(def);
     try {
       return { value: parseSetting(def.type, raw, def.value) };
     } catch (e) {
@@ -337,14 +360,15 @@ export class Settings {
     }
   }
 
-  get<T = unknown>(key: string): T {
+  // The parser returns unknown; the definition's tag or shape says what it is, so this is the one cast.
+  get<K extends SettingKey>(key: K): SettingValue<K> {
     const def = defaultSetting(key);
     const r = this.parse(def);
-    return ('value' in r ? r.value : parseSetting(def.type, def.value)) as T;
+    return ('value' in r ? r.value : parseSetting(def.type, def.value)) as SettingValue<K>;
   }
 
-  number(key: string): number {
-    return this.get<number>(key);
+  number(key: NumberSettingKey): number {
+    return this.get(key);
   }
 
   // Every stored row whose value falls back to its default, in the order of DEFAULT_SETTINGS.

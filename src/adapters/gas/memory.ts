@@ -98,7 +98,7 @@ export class Memory {
     const vendor = this.provider as EmbeddingVendor;
     const key = PropertiesService.getScriptProperties().getProperty(keyProperty(vendor)) ?? '';
     if (!key) throw new Error(`embedding.provider is ${vendor} but no API key is set`);
-    const base = this.settings.get<Record<string, string>>('provider.base_urls')[vendor] ?? '';
+    const base = this.settings.get('provider.base_urls')[vendor] ?? '';
     const [res] = urlFetchPort.fetchAll([buildEmbedding(vendor, this.model, this.dims, texts, key, base)]);
     if (res.error || res.code !== 200)
       throw new Error(

@@ -8,6 +8,7 @@ import { touchPresence } from './presence.js';
 import { nudge } from '../requests.js';
 import { queueReply } from './reply-queue.js';
 import { checkMentions, checkReplies, type RoomCall } from './room-limits.js';
+import type { NumberSettingKey } from '../../core/settings.js';
 import type { RoomRecord } from './room-data.js';
 import type { FoundRoom } from './room-snapshot.js';
 import { RoomSnapshot } from './room-snapshot.js';
@@ -23,7 +24,7 @@ function actorOf(call: RoomCall): string {
   return `api:${call.caller.name}`;
 }
 
-function limit(call: RoomCall, key: string): number {
+function limit(call: RoomCall, key: NumberSettingKey): number {
   return call.council.settings().number(key);
 }
 

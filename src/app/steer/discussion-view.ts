@@ -86,7 +86,7 @@ export interface DiscussionView {
 // Phases as GET /tasks/{id} reports them (src/core/api-progress.ts, the timing `kaigi run --json` measures), in the
 // sidebar's three states: a current phase is running, a pending or skipped one is waiting.
 function phases(c: Council, d: { status: string; messages: Message[] }): PhaseView[] {
-  const targets = c.settings().get<Record<string, number>>('phase.target_seconds');
+  const targets = c.settings().get('phase.target_seconds');
   const progress = phaseProgress(
     d.status,
     d.messages.map((m) => ({

@@ -27,7 +27,7 @@ export function withCheckedOrder(council: Council, input: Partial<ResolutionInpu
     throw new ValidationError('an edited order goes with approve only', 'invalid_order');
   const request: Partial<ResolutionInput> = { ...input };
   if (hasOrder) {
-    const allow = council.settings().get<string[]>('actions.allow_list');
+    const allow = council.settings().get('actions.allow_list');
     request.order = checkEditedOrder(input.order, allow, dayOf(council.now(), council.tz)) as Record<string, unknown>;
   } else delete request.order;
   return request;

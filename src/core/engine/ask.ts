@@ -52,7 +52,7 @@ function defaultContent(e: Expectation, env: EngineEnv, agent: AgentDef, reason:
         hypothesis: t('判断保留', 'No judgement'),
         confidence: 0,
         recommendation: {
-          action_type: env.settings.get<string[]>('actions.allow_list')[0],
+          action_type: env.settings.get('actions.allow_list')[0],
           target: '-',
           description: note,
           intensity: 'low',
@@ -83,7 +83,7 @@ function defaultContent(e: Expectation, env: EngineEnv, agent: AgentDef, reason:
 
 // Asks every agent of one round at once, then walks the fallback ladder per agent (SPEC §4.6).
 export function ask(env: EngineEnv, requests: AgentRequest[], allowDefault: boolean): Answer[] {
-  const allow = env.settings.get<string[]>('actions.allow_list');
+  const allow = env.settings.get('actions.allow_list');
   const byProvider = new Map<Provider, AgentRequest[]>();
   for (const r of requests) {
     const p = env.providerFor(r.agent);
@@ -93,7 +93,7 @@ export function ask(env: EngineEnv, requests: AgentRequest[], allowDefault: bool
   byProvider.forEach((reqs, p) => p.respond(reqs).forEach((res) => responses.set(res.key, res)));
   return requests.map((r) => {
     const res = responses.get(r.key)!;
-    const maxMs = (env.settings.get<Record<string, number>>('phase.max_seconds')[String(r.phase)] ?? 300) * 1000;
+    const maxMs = (env.settings.get('phase.max_seconds')[String(r.phase)] ?? 300) * 1000;
     let problem = res.ok ? valid(r.expect, res.content, allow, r.context.metrics) : (res.error?.message ?? 'no answer');
     if (!problem && res.ms > maxMs)
       problem = `E001: the answer took ${res.ms} ms, past phase ${r.phase}'s maximum of ${maxMs} ms`;

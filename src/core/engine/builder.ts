@@ -40,7 +40,7 @@ export class Builder {
     content: unknown,
     meta: Partial<Metadata> & { step_key: string },
   ): Message {
-    const allow = this.env.settings.get<string[]>('actions.allow_list');
+    const allow = this.env.settings.get('actions.allow_list');
     const parsed = validateContent(type, content, allow) as Record<string, unknown>;
     const m: Message = validateMessage(
       {

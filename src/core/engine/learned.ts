@@ -7,7 +7,7 @@ import type { Discussion } from '../types.js';
 import type { EngineEnv } from './types.js';
 
 function learnedTrust(env: EngineEnv): TrustState | null {
-  if (!env.trust || !env.settings.get<boolean>('memory.enabled')) return null;
+  if (!env.trust || !env.settings.get('memory.enabled')) return null;
   return env.trust();
 }
 

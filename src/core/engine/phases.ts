@@ -1,5 +1,5 @@
 // The discussion phases before the decision: the situation report, specialists, feedback, balancers and governance.
-import { computeConfidence, type Weights } from '../confidence.js';
+import { computeConfidence } from '../confidence.js';
 import type { ContentOf } from '../messages.js';
 import type { AgentRequest } from '../provider.js';
 import type { Discussion } from '../types.js';
@@ -40,7 +40,7 @@ function computedFor(
       sample_size: Math.min(1, days.length / 30),
       expert_consensus: others.length ? agree / Math.max(1, Math.min(others.length, 4)) : 0,
     },
-    env.settings.get<Weights>('confidence.weights'),
+    env.settings.get('confidence.weights'),
   );
 }
 

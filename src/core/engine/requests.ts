@@ -1,5 +1,4 @@
 // Building requests: what an agent is shown of the record, its context, and the request it is sent.
-import type { Weights } from '../confidence.js';
 import type { Message } from '../messages.js';
 import { digestLines } from '../digest.js';
 import { metricsOf } from '../kpi.js';
@@ -61,14 +60,14 @@ export function context(d: Discussion, env: EngineEnv, v: Visible, extra: Partia
     // as written, so it is the one bounded here.
     earlier: v.earlier.map((m) => (WRITTEN_BY_PEOPLE.indexOf(m.message_type) >= 0 ? boundMessages([m], limit)[0] : m)),
     summary: v.summary,
-    allowList: s.get<string[]>('actions.allow_list'),
-    weights: s.get<Weights>('confidence.weights'),
+    allowList: s.get('actions.allow_list'),
+    weights: s.get('confidence.weights'),
     bands: bands(s),
     computed: latestComputed(d),
     reviewDays: s.number('outcome.review_days'),
     targetChange: s.number('outcome.target_change'),
     windowDays: s.number('outcome.window_days'),
-    metricNotes: s.get<Record<string, string>>('kpi.metric_descriptions'),
+    metricNotes: s.get('kpi.metric_descriptions'),
     metrics: metricsOf(env.kpi, d.trigger.target_user_id),
     ...boundExtra(d, extra, limit),
   };
@@ -144,7 +143,7 @@ export function phaseRequests(d: Discussion, env: EngineEnv, phase: number): Age
 // The decider is given Kaigi's count: each specialist's band, learned reliability and weight, and each action type's
 // score; and what was tried for the member and how it fared, as data.
 export function weighingOf(d: Discussion, env: EngineEnv): Partial<AgentContext> {
-  const learned = env.settings.get<boolean>('learning.reliability_weights');
+  const learned = env.settings.get('learning.reliability_weights');
   return {
     weighing: weighOpinions(d.messages, latestComputed(d), bands(env.settings), reliabilities(d, env), learned),
     memberRecord: recordFor(d, env),

@@ -66,7 +66,7 @@ export function reviewStep(d: Discussion, env: EngineEnv, b: Builder): void {
   const on = env.agents.filter((a) => a.active).map((a) => a.agent_id);
   const byModel = modelReview(d, env, b);
   const found = byModel.found.concat(
-    reviewOrder(d, env.members, env.settings.get<string[]>('actions.allow_list'), env.lang).filter(
+    reviewOrder(d, env.members, env.settings.get('actions.allow_list'), env.lang).filter(
       (f) => on.indexOf(f.objector) >= 0,
     ),
   );

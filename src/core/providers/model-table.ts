@@ -47,7 +47,7 @@ export const DEFAULT_PRICES: Record<string, Price> = {
 
 // The Settings price table over the defaults: a workbook whose table predates a default model's entry still prices it.
 export function pricesOf(s: Settings): Record<string, Price> {
-  return { ...DEFAULT_PRICES, ...s.get<Record<string, Price>>('provider.prices_per_1k_tokens_usd') };
+  return { ...DEFAULT_PRICES, ...s.get('provider.prices_per_1k_tokens_usd') };
 }
 
 // A model's price, and the entry it was read from when the model has none of its own (stand_in).

@@ -1,9 +1,9 @@
 // The Settings rows of model providers: which vendor and model, where, at what price, with what parameters and caps.
-import { settingDef as s, type SettingDef } from '../setting-def.js';
+import { settingDef as s } from '../setting-def.js';
 import { DEFAULT_CAPABILITIES, DEFAULT_OUTPUT_CAPS, DEFAULT_PRICES, PRICES_TAKEN } from './model-table.js';
 import { registry as vendors } from './vendor-registry.js';
 
-export const PROVIDER_SETTINGS: readonly SettingDef[] = [
+export const PROVIDER_SETTINGS = [
   s(
     'provider.default',
     'rules',

@@ -79,7 +79,7 @@ export function defineVendor<const N extends string>(v: VendorModule<N>): Vendor
 
 export function settingsBaseUrl(v: VendorModule, s: Settings): string {
   if (v.baseUrlSetting === 'provider.base_url') return s.raw('provider.base_url');
-  return s.get<Record<string, string>>('provider.base_urls')[v.name] ?? '';
+  return s.get('provider.base_urls')[v.name] ?? '';
 }
 
 // Why a call cannot be made with this key and base URL, or null when it can.

@@ -7,7 +7,7 @@ import { Settings } from '../../../src/core/settings.js';
 import { DEMO_MEMBERS } from '../../../src/core/demo-data.js';
 import { DISC, newDiscussion, runToRest, testEnv, TODAY } from './env.js';
 
-const ALLOW = new Settings({}).get<string[]>('actions.allow_list');
+const ALLOW = new Settings({}).get('actions.allow_list');
 
 const base = (action_type: string): Action => ({
   action_type,

@@ -20,7 +20,7 @@ import { walk } from './json-schema.js';
 import { DISC, NOW_ISO, newDiscussion, runToRest, testEnv } from './env.js';
 import { phaseRequests } from '../../../src/core/engine.js';
 
-const ALLOW = new Settings({}).get<string[]>('actions.allow_list');
+const ALLOW = new Settings({}).get('actions.allow_list');
 const EXPECTATIONS: Expectation[] = [...MESSAGE_TYPES, 'DECISION', 'LEARNING', 'REFLECTION', 'ROOM_ANSWER'];
 const long = (n: number) => 'x'.repeat(n);
 

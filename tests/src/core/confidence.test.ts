@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BAND_WEIGHT, bandOf, computeConfidence, type Weights } from '../../../src/core/confidence.js';
 import { Settings } from '../../../src/core/settings.js';
 
-const W = new Settings({}).get<Weights>('confidence.weights');
+const W = new Settings({}).get('confidence.weights');
 const B = { heavy: 0.9, reference: 0.7, crosscheck: 0.5, feedback: 0.3 };
 const all = (x: number) => ({
   data_recency: x,

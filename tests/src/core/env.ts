@@ -65,9 +65,7 @@ export function testEnv(o: EnvOptions = {}): EngineEnv {
     nextDecisionId: () => decisionId({ day: TODAY, seq: ++seq }),
     lang,
     historicalAccuracy: o.historicalAccuracy ?? (() => 0.5),
-    priceOf: (model) =>
-      settings.get<Record<string, { input: number; output: number }>>('provider.prices_per_1k_tokens_usd')[model] ??
-      null,
+    priceOf: (model) => settings.get('provider.prices_per_1k_tokens_usd')[model] ?? null,
     memoryFor: o.memoryFor ?? (() => EMPTY_MEMORY),
   };
 }

@@ -15,7 +15,7 @@ import { Settings } from '../../../src/core/settings.js';
 import { randomInstance, type Recorded } from '../../../tools/model-server.js';
 import { check, type Dialect } from './json-schema.js';
 
-const ALLOW = new Settings({}).get<string[]>('actions.allow_list');
+const ALLOW = new Settings({}).get('actions.allow_list');
 const KINDS: Expectation[] = [...MESSAGE_TYPES, 'DECISION', 'LEARNING', 'REFLECTION'];
 const PER_SCHEMA = 200;
 const TODAY = '2026-01-15';

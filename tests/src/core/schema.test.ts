@@ -22,7 +22,7 @@ import { findVendor } from '../../../src/core/providers/vendor-registry.js';
 const schemaFor = (e: Expectation, vendor: Vendor, allow: readonly string[]): Record<string, any> =>
   generate(e, vendor, allow);
 
-const ALLOW = new Settings({}).get<string[]>('actions.allow_list');
+const ALLOW = new Settings({}).get('actions.allow_list');
 const EXPECTATIONS: Expectation[] = [...MESSAGE_TYPES, 'DECISION', 'LEARNING', 'REFLECTION'];
 const VENDORS: Vendor[] = ['openai', 'openai-compatible', 'anthropic', 'gemini'];
 const dialect = (v: Vendor) => (v === 'gemini' ? 'openapi' : 'json-schema');

@@ -11,7 +11,7 @@ describe('Settings', () => {
     expect(s.problems()).toEqual([]);
     expect(s.number('queue.max_attempts')).toBe(3);
     expect(s.get('memory.enabled')).toBe(true);
-    expect(s.get<string[]>('actions.allow_list')).toContain('PRAISE_INCREASE');
+    expect(s.get('actions.allow_list')).toContain('PRAISE_INCREASE');
   });
 
   it('falls back to the default for a value that does not parse, and records the key, value and error', () => {
@@ -26,8 +26,8 @@ describe('Settings', () => {
     // The council goes on with the defaults…
     expect(s.number('queue.max_attempts')).toBe(3);
     expect(s.get('memory.enabled')).toBe(true);
-    expect(s.get<Record<string, number>>('phase.max_seconds')['2']).toBe(300);
-    expect(s.get<string[]>('actions.allow_list')).toContain('SKILL_TRAINING');
+    expect(s.get('phase.max_seconds')['2']).toBe(300);
+    expect(s.get('actions.allow_list')).toContain('SKILL_TRAINING');
     expect(s.number('retrieval.top_k')).toBe(5);
     // …while good rows are used as written.
     expect(s.number('limits.discussion_timeout_hours')).toBe(12);

@@ -112,8 +112,7 @@ describe('the registry', () => {
     const s = new Settings({});
     expect(s.get('provider.default_models')).toEqual(registry.defaultModels());
     expect(s.get('provider.base_urls')).toEqual(registry.baseUrlDefaults());
-    for (const v of registry.all)
-      expect(s.get<Record<string, string>>('provider.default_models')[v.name]).toBe(v.defaultModel);
+    for (const v of registry.all) expect(s.get('provider.default_models')[v.name]).toBe(v.defaultModel);
     expect(defaultSetting('provider.default_models').value).toBe(
       '{"openai":"gpt-4o-mini","anthropic":"claude-3-5-haiku-latest","gemini":"gemini-2.0-flash","openai-compatible":"llama3.1"}',
     );
