@@ -24,6 +24,9 @@ describe('learning lifecycle', () => {
     // Low thresholds, so a fortnight reaches them.
     await setSetting(rt, 'inbox.milestone_min_verdicts', '2');
     await setSetting(rt, 'inbox.milestone_accuracy', '0.3');
+    // A lesson names its member and the metric's label, so lessons about different members of the team differ more
+    // than the default threshold allows; a lower one lets a fortnight's lessons about the same action merge.
+    await setSetting(rt, 'learning.merge_similarity', '0.7');
     await simulate(rt, 14, 42);
 
     // Merge: a repeated lesson strengthens its row; no agent holds two active rows of the same words.
