@@ -24,7 +24,8 @@ describe('an agent objection after Phase 6', () => {
     const objections = records(rt, 'objections');
     expect(objections).toHaveLength(1);
     expect(objections[0]).toMatchObject({ discussion_id: id, source: 'agent', objector: 'analyst' });
-    expect(String(objections[0].reason)).toMatch(/deals_closed/);
+    // The metric by its label (a metric with no label of its own reads as its words).
+    expect(String(objections[0].reason)).toMatch(/deals closed/);
     // The analyst's data error reopens after re-analysis, then the decider decides again.
     expect(String(objections[0].resolution)).toMatch(/^データの誤りのため再分析して再議論; /);
     expect(objections[0].status).toBe('RESOLVED');
