@@ -81,6 +81,9 @@ export const scriptCache = {
   put(key: string, value: string, seconds: number): void {
     CacheService.getScriptCache().put(key, value, seconds);
   },
+  getAll(keys: string[]): Record<string, string> {
+    return CacheService.getScriptCache().getAll(keys);
+  },
 };
 
 export function uuid(): string {
