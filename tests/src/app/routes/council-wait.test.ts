@@ -58,6 +58,21 @@ describe('POST /tasks with wait_seconds', () => {
     expect(ok(await rt.run('verifyAudit')).ok).toBe(true);
   });
 
+  it('does the same for the MCP tool start_discussion', async () => {
+    const rt = await council();
+    const t = await clients(rt);
+    const message = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'start_discussion', arguments: { ...TRIGGER, wait_seconds: 60 } },
+    };
+    const reply = await rt.doPost({ path: '/mcp' }, JSON.stringify({ ...message, token: t.coordinator }));
+    const answer = JSON.parse(reply.body).result.structuredContent;
+    expect([answer.task_id, answer.state]).toEqual(['Q-1', 'DECIDED']);
+    expect(statuses(rt)[answer.discussion_id]).toBe('DECIDED');
+  });
+
   it('refuses a wait that is not a whole number of seconds from 0 to 300, queuing nothing', async () => {
     const rt = await council();
     const t = await clients(rt);
