@@ -25,8 +25,8 @@ function fileAgentObjection(council: Council, c: Commit, discussionId: string, o
 // the lock, and only the commit holds it.
 export const advanceDiscussion: TaskHandler = {
   type: 'discussion.advance',
-  run(item, { council, deadline }) {
-    council.models.deadline = deadline;
+  run(item, { council, deadline, callsUntil }) {
+    council.models.deadline = Math.max(deadline, callsUntil ?? 0);
     const p = item.payload as { discussion_id: string; row?: number };
     let l: Loaded | null = null;
     let progressed = false;
