@@ -1,5 +1,6 @@
-// Two projects: the pure core in-process (fast, no bundle), and everything that drives the built files in the
-// runtime (the global setup rebuilds them when a source is newer; every test's runtimes are closed after it).
+// Three projects: the pure core in-process (fast, no bundle); the use cases in-process on the in-memory ports
+// (src/adapters/memory: no runtime, no bundle), in files named *.inproc.test.ts; and everything that drives the built
+// files in the runtime (the global setup rebuilds them when a source is newer; every test's runtimes are closed after it).
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -23,9 +24,16 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'app',
+          include: ['tests/src/**/*.inproc.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'bundle',
           include: ['tests/**/*.test.ts'],
-          exclude: ['tests/src/core/**', 'tests/bench/!(load)*.test.ts', 'tests/repo-*.test.ts'],
+          exclude: ['tests/src/core/**', 'tests/bench/!(load)*.test.ts', 'tests/repo-*.test.ts', '**/*.inproc.test.ts'],
           globalSetup: ['tests/global-setup.ts'],
           setupFiles: ['tests/close-runtimes.ts'],
         },
