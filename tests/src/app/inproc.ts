@@ -5,10 +5,12 @@ import { seedSettings } from '../../../src/adapters/gas/settings-tab.js';
 import { bumpConfigVersion, Store } from '../../../src/adapters/gas/store.js';
 import { type MemoryPorts, memoryPorts } from '../../../src/adapters/memory/memory-ports.js';
 import { usePorts } from '../../../src/adapters/ports.js';
+import { createClient } from '../../../src/app/clients.js';
 import { adoptConfigRows } from '../../../src/app/config-audit.js';
 import { Council } from '../../../src/app/council.js';
 import { seedCouncil, seedDemo } from '../../../src/app/seed.js';
 import { runTick, type TickReport } from '../../../src/app/tick.js';
+import { answerWeb } from '../../../src/app/web.js';
 import { DEFAULT_SETTINGS } from '../../../src/core/settings.js';
 import { PROPERTY_KEYS } from '../../../src/core/property-keys.js';
 
@@ -44,6 +46,8 @@ export function kaigi(opts: { demo?: boolean; startAt?: number } = {}): Kaigi {
   store.ensureState();
   bumpConfigVersion();
   adoptConfigRows(store, 'setup', new Date());
+  // setup() records the bound spreadsheet's id: the web app opens it by that id, and the API is "set up" from then on.
+  ports.properties.setProperty(PROPERTY_KEYS.spreadsheetId, ss.getId());
   if (opts.demo !== false) seedDemo(ss);
   return {
     ports,
@@ -92,6 +96,22 @@ export function settle(k: Kaigi, maxTicks = 30): TickReport[] {
     k.advance(301_000);
   }
   return runs;
+}
+
+// One web API call as doGet/doPost answer it, the token in the query (GET) or the body (POST).
+export function api(token: string, method: 'GET' | 'POST', path: string, body: Record<string, unknown> = {}): any {
+  if (method === 'GET') {
+    const parameter: Record<string, string> = { path, token };
+    for (const [key, v] of Object.entries(body)) parameter[key] = String(v);
+    return answerWeb('GET', parameter, undefined);
+  }
+  return answerWeb('POST', { path }, JSON.stringify({ token, ...body }));
+}
+
+// An API client of a role, as an admin creates one (createApiClient), with its token.
+export function client(k: Kaigi, name: string, role: string): string {
+  const council = k.council();
+  return createClient(council.store, { name, role }, 'admin@example.com', council.config.agents()).token;
 }
 
 // A person's request about a member's falling contacts (the shape of most tests' triggers).
