@@ -26,6 +26,10 @@ export default defineConfig({
         test: {
           name: 'app',
           include: ['tests/src/**/*.inproc.test.ts'],
+          // One module graph per worker, not per file: importing the use cases costs more than running them. Each
+          // test installs fresh ports (tests/src/app/inproc.ts), and src/ keeps only per-execution state in modules.
+          pool: 'threads',
+          isolate: false,
         },
       },
       {
