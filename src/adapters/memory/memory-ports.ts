@@ -47,6 +47,11 @@ class MemoryProperties implements PropertiesPort {
 // CacheService's default lifetime is 10 minutes and its longest 6 hours; an expired value reads as missing.
 class MemoryCache implements CachePort {
   private readonly entries: Record<string, { value: string; until: number }> = {};
+  copy(): MemoryCache {
+    const twin = new MemoryCache();
+    for (const k of Object.keys(this.entries)) twin.entries[k] = { ...this.entries[k] };
+    return twin;
+  }
   get(key: string): string | null {
     const e = hasOwn(this.entries, key) ? this.entries[key] : null;
     return e && e.until > Date.now() ? e.value : null;
@@ -146,17 +151,19 @@ function formatDate(date: Date, timeZone: string, pattern: string): string {
 }
 
 interface MemoryHost extends HostPort {
+  idsIssued(): number;
   activeEmail: string;
   effectiveEmail: string;
   flushes: number;
 }
 
-function memoryHost(scriptZone: string): MemoryHost {
-  let ids = 0;
+function memoryHost(scriptZone: string, idsIssued = 0): MemoryHost {
+  let ids = idsIssued;
   const host: MemoryHost = {
     activeEmail: 'owner@example.com',
     effectiveEmail: 'owner@example.com',
     flushes: 0,
+    idsIssued: () => ids,
     activeUserEmail: () => host.activeEmail,
     effectiveUserEmail: () => host.effectiveEmail,
     temporaryActiveUserKey: () => 'memory-user-key',
@@ -263,15 +270,21 @@ export interface MemoryPorts extends Ports {
 }
 
 // Everything one in-process "script" needs: its own properties, cache, lock and a workbook with every Kaigi tab.
-export function memoryPorts(options: { scriptZone?: string; sheetZone?: string } = {}): MemoryPorts {
-  const scriptZone = options.scriptZone ?? 'UTC';
-  const spreadsheet = new MemorySpreadsheet(options.sheetZone ?? scriptZone);
-  memoryTabs.upgrade(spreadsheet);
+// `from`: a copy of another's cells, properties and cache (a set-up Kaigi made once and copied for each test).
+export function memoryPorts(
+  options: { scriptZone?: string; sheetZone?: string; from?: MemoryPorts } = {},
+): MemoryPorts {
+  const from = options.from;
+  const scriptZone = from ? from.host.scriptTimeZone() : (options.scriptZone ?? 'UTC');
+  const spreadsheet = from ? from.spreadsheet.copy() : new MemorySpreadsheet(options.sheetZone ?? scriptZone);
+  if (!from) memoryTabs.upgrade(spreadsheet);
+  const properties = new MemoryProperties();
+  if (from) properties.setProperties(from.properties.values);
   return {
-    properties: new MemoryProperties(),
-    cache: new MemoryCache(),
+    properties,
+    cache: from ? from.cache.copy() : new MemoryCache(),
     lock: new MemoryLock(),
-    host: memoryHost(scriptZone),
+    host: memoryHost(scriptZone, from ? from.host.idsIssued() : 0),
     tabs: memoryTabs,
     fetch: new MemoryFetch(),
     triggers: new MemoryTriggers(),

@@ -193,6 +193,13 @@ export class MemorySheet implements SheetPort {
     return this;
   }
 
+  // A sheet of its own with the same cells, for a workbook copied from a set-up one.
+  copy(): MemorySheet {
+    const twin = new MemorySheet(this.name, this.maxRows, this.maxColumns);
+    for (const line of this.cells) twin.cells.push(line.map(stored));
+    return twin;
+  }
+
   // Only the in-memory tab upgrade widens a tab; Sheets' own is insertColumnsAfter on the Apps Script side.
   addColumns(count: number): void {
     this.maxColumns += count;
@@ -221,6 +228,12 @@ export class MemorySpreadsheet implements SpreadsheetPort {
 
   getSpreadsheetTimeZone(): string {
     return this.timeZone;
+  }
+
+  copy(): MemorySpreadsheet {
+    const twin = new MemorySpreadsheet(this.timeZone, this.id);
+    for (const sheet of this.sheets) twin.sheets.push(sheet.copy());
+    return twin;
   }
 
   // A new tab as Sheets makes one: 1,000 empty rows, here as wide as asked.

@@ -33,12 +33,30 @@ export interface Kaigi {
   advance(ms: number): void;
 }
 
+// Set-up workbooks made at START, with and without the demo team: made once per worker, copied for each test.
+const made: Record<string, MemoryPorts> = {};
+
+// A set-up Kaigi of its own (a copy of one made once: setting up costs more than most tests).
+export function kaigi(opts: { demo?: boolean; startAt?: number } = {}): Kaigi {
+  const demo = opts.demo !== false;
+  vi.useFakeTimers({ now: opts.startAt ?? START, toFake: ['Date'] });
+  const key = `${demo}`;
+  const template = opts.startAt === undefined ? (made[key] ??= setUp(demo)) : setUp(demo);
+  const ports = memoryPorts({ from: template });
+  restore = usePorts(ports);
+  return {
+    ports,
+    council: () => new Council(ports.spreadsheets.active()!, ZONE),
+    records: (key) => readRecords(ports, key),
+    advance: (ms) => vi.setSystemTime(Date.now() + ms),
+  };
+}
+
 // What setup() leaves in the workbook's cells and properties (tabs, Settings, Agents, Prompts, the store's state,
 // the audited configuration), without its Sheets-only steps (formats, protections, triggers, charts: bundle tests).
-export function kaigi(opts: { demo?: boolean; startAt?: number } = {}): Kaigi {
-  vi.useFakeTimers({ now: opts.startAt ?? START, toFake: ['Date'] });
+function setUp(demo: boolean): MemoryPorts {
   const ports = memoryPorts({ scriptZone: ZONE });
-  restore = usePorts(ports);
+  const back = usePorts(ports);
   const ss = ports.spreadsheet;
   seedSettings(ss, DEFAULT_SETTINGS);
   seedCouncil(ss);
@@ -48,13 +66,9 @@ export function kaigi(opts: { demo?: boolean; startAt?: number } = {}): Kaigi {
   adoptConfigRows(store, 'setup', new Date());
   // setup() records the bound spreadsheet's id: the web app opens it by that id, and the API is "set up" from then on.
   ports.properties.setProperty(PROPERTY_KEYS.spreadsheetId, ss.getId());
-  if (opts.demo !== false) seedDemo(ss);
-  return {
-    ports,
-    council: () => new Council(ports.spreadsheets.active()!, ZONE),
-    records: (key) => readRecords(ports, key),
-    advance: (ms) => vi.setSystemTime(Date.now() + ms),
-  };
+  if (demo) seedDemo(ss);
+  back();
+  return ports;
 }
 
 function readRecords<K extends TabKey>(ports: MemoryPorts, key: K): Row<K>[] {
