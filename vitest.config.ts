@@ -1,5 +1,6 @@
-// Two projects: the pure core in-process (fast, no bundle), and everything that drives the built files in the
-// runtime (the global setup rebuilds them when a source is newer; every test's runtimes are closed after it).
+// Three projects: the pure core in-process (fast, no bundle); the use cases in-process on the in-memory ports
+// (src/adapters/memory: no runtime, no bundle), in files named *.inproc.test.ts; and everything that drives the built
+// files in the runtime (the global setup rebuilds them when a source is newer; every test's runtimes are closed after it).
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -23,9 +24,20 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'app',
+          include: ['tests/src/**/*.inproc.test.ts'],
+          // One module graph per worker, not per file: importing the use cases costs more than running them. Each
+          // test installs fresh ports (tests/src/app/inproc.ts), and src/ keeps only per-execution state in modules.
+          pool: 'threads',
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'bundle',
           include: ['tests/**/*.test.ts'],
-          exclude: ['tests/src/core/**', 'tests/bench/!(load)*.test.ts', 'tests/repo-*.test.ts'],
+          exclude: ['tests/src/core/**', 'tests/bench/!(load)*.test.ts', 'tests/repo-*.test.ts', '**/*.inproc.test.ts'],
           globalSetup: ['tests/global-setup.ts'],
           setupFiles: ['tests/close-runtimes.ts'],
         },

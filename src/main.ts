@@ -1,4 +1,6 @@
 // Entry points: the functions Apps Script calls by name (triggers, menu items, google.script.run, web app).
+// First: Apps Script's services become the platform ports every adapter reaches them through.
+import './adapters/gas/gas-ports.js';
 import { t } from './core/i18n.js';
 import { ValidationError } from './core/errors.js';
 import type { ObjectionInput } from './core/objections.js';

@@ -1,6 +1,7 @@
 // Refreshes the Dashboard tab: the five tables in one batched write, then one native chart per table.
 import { rowsOf, tabByKey } from '../../sheets-schema/index.js';
-import { type ChartSpec, ensureCharts } from '../adapters/gas/charts.js';
+import type { ChartSpec } from '../adapters/gas/charts.js';
+import { ports } from '../adapters/ports.js';
 import { dayOf } from '../adapters/gas/records.js';
 import { props } from '../adapters/gas/services.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
@@ -130,7 +131,7 @@ export function refreshDashboardNow(council: Council): DashboardReport {
     options: chartOptions(i, columnLabel),
   }));
   const known = parseChartIds(props.get(PROPERTY_KEYS.dashboardCharts), PROPERTY_KEYS.dashboardCharts);
-  const { ids, ...r } = ensureCharts(sheet, specs, known);
+  const { ids, ...r } = ports().charts.ensure(sheet, specs, known);
   // The ids move on only when a chart was made or found again; an unchanged Dashboard writes no property.
   if (chartIdsValue(ids) !== chartIdsValue(known)) props.set({ [PROPERTY_KEYS.dashboardCharts]: chartIdsValue(ids) });
   return { ranges: blocks.length, charts: specs.length, ...r };

@@ -1,5 +1,5 @@
 // Which provider answers each agent, and the day's token and cost budget that can send the council back to rules.
-import { urlFetchPort } from '../adapters/gas/http-port.js';
+import { ports } from '../adapters/ports.js';
 import { inboxRow } from '../adapters/gas/records.js';
 import { dayOf } from '../adapters/gas/records.js';
 import { props, sleep } from '../adapters/gas/services.js';
@@ -89,7 +89,7 @@ export class ModelAccess {
           capabilities: s.get('provider.model_capabilities'),
           outputCaps: s.get('provider.max_output_tokens'),
         },
-        urlFetchPort,
+        ports().fetch,
         { now: () => Date.now(), sleep, random: () => Math.random() },
       );
     }

@@ -6,11 +6,13 @@ import { addDays } from '../core/ids.js';
 import { dayOf, dayToDate, scriptZone } from '../adapters/gas/records.js';
 import { findSheet } from '../adapters/gas/tabs.js';
 import { ConflictError } from '../core/errors.js';
+import type { SheetPort, SpreadsheetPort } from '../adapters/ports.js';
 
-type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+// Only cells: seeding runs on any spreadsheet the ports give, Apps Script's or the in-memory one.
+type Spreadsheet = SpreadsheetPort;
 
 // The keys (column A) of a tab's rows, with its sheet.
-function keysOf(ss: Spreadsheet, key: TabKey): { sheet: GoogleAppsScript.Spreadsheet.Sheet; keys: string[] } {
+function keysOf(ss: Spreadsheet, key: TabKey): { sheet: SheetPort; keys: string[] } {
   const spec = tabByKey(key);
   const sheet = findSheet(ss, spec);
   if (!sheet) throw new Error(`the ${spec.name} tab is missing; run setup`);

@@ -107,15 +107,24 @@ export function handleWeb(
   method: Method,
   e: GoogleAppsScript.Events.DoGet | GoogleAppsScript.Events.DoPost,
 ): GoogleAppsScript.Content.TextOutput {
+  const contents = method === 'POST' ? (e as GoogleAppsScript.Events.DoPost).postData?.contents : undefined;
+  return jsonOutput(answerWeb(method, e.parameter as Record<string, string>, contents));
+}
+
+// The answer to one web API call as a body, before Apps Script wraps it as JSON: what an in-process test calls.
+export function answerWeb(
+  method: Method,
+  parameter: Record<string, string>,
+  contents: string | undefined,
+): ReturnType<typeof routeRequest> {
   const started = Date.now();
   beginApiCall();
-  const contents = method === 'POST' ? (e as GoogleAppsScript.Events.DoPost).postData?.contents : undefined;
   let hash = '';
   let done: CallInfo = { client: '', call: `${method} (no route)`, status: 500, code: 'internal' };
   // Every Script Property the call reads before it takes the lock or writes one, in one read (property-reads.ts).
   const answer = withPropertySnapshot(() =>
     routeRequest(
-      { method, parameter: e.parameter as Record<string, string>, contents },
+      { method, parameter, contents },
       {
         operations: OPERATIONS,
         workOwnTask: (task, wait) => workOwnTask(apiCouncil(), task, wait),
@@ -135,5 +144,5 @@ export function handleWeb(
     ),
   );
   logCall(answer, done, started);
-  return jsonOutput(answer);
+  return answer;
 }

@@ -46,7 +46,7 @@ export const WORKER_HANDLERS: readonly string[] = wantedTriggers().map((t) => t.
 export const KAIGI_HANDLERS: readonly string[] = [...WORKER_HANDLERS, NUDGE_HANDLER];
 
 // The event type ScriptApp reports for a trigger of each kind.
-const EVENT_TYPES: Record<WantedTrigger['kind'], string> = {
+export const EVENT_TYPES: Record<WantedTrigger['kind'], string> = {
   everyMinutes: 'CLOCK',
   daily: 'CLOCK',
   onEdit: 'ON_EDIT',

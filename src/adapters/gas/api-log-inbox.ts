@@ -5,6 +5,7 @@ import { encodeEntry, type InboxEntry, inboxKey, waitingRows, type Waiting } fro
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import { propertiesWritten } from './property-reads.js';
 import { props } from './services.js';
+import { ports } from '../ports.js';
 
 const PREFIX = PROPERTY_KEYS.apiLogInbox;
 const COUNT_KEY = 'kaigi:apilog:waiting';
@@ -16,7 +17,7 @@ const COUNT_TTL_S = 21600;
 // lost count starts again from this call).
 export function leaveRow(e: InboxEntry): number {
   props.set({ [inboxKey(PREFIX, e.time, Math.random().toString(36).slice(2, 10))]: encodeEntry(e) });
-  const cache = CacheService.getScriptCache();
+  const cache = ports().cache;
   const n = (Number(cache.get(COUNT_KEY)) || 0) + 1;
   cache.put(COUNT_KEY, String(n), COUNT_TTL_S);
   return n;
@@ -24,7 +25,7 @@ export function leaveRow(e: InboxEntry): number {
 
 // The rows waiting now, oldest first, at most `limit`, and how many wait in all (one read of every Script Property).
 export function waitingNow(limit: number): { rows: Waiting[]; total: number } {
-  const all = waitingRows(PropertiesService.getScriptProperties().getProperties(), PREFIX);
+  const all = waitingRows(ports().properties.getProperties(), PREFIX);
   return { rows: all.slice(0, limit), total: all.length };
 }
 
@@ -33,11 +34,11 @@ export function waitingNow(limit: number): { rows: Waiting[]; total: number } {
 export function forgetRows(keys: readonly string[]): void {
   if (!keys.length) return;
   propertiesWritten();
-  const store = PropertiesService.getScriptProperties();
+  const store = ports().properties;
   for (const k of keys) store.deleteProperty(k);
 }
 
 // The count as a drain leaves it: the rows it could not take this time.
 export function setWaitingCount(n: number): void {
-  CacheService.getScriptCache().put(COUNT_KEY, String(Math.max(0, n)), COUNT_TTL_S);
+  ports().cache.put(COUNT_KEY, String(Math.max(0, n)), COUNT_TTL_S);
 }

@@ -16,6 +16,7 @@ import { sha256Hex } from './crypto.js';
 import type { Commit, Store } from './store.js';
 import type { StoreState, Tail } from './store-format.js';
 import { applyTab, findSheet, readHeader } from './tabs.js';
+import { ports } from '../ports.js';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -61,7 +62,7 @@ export function shareArchive(archive: Spreadsheet, main: Spreadsheet): string[] 
 
 // Sends the writes this execution holds for every spreadsheet (the archive's before anything relies on them).
 export function flushAll(): void {
-  SpreadsheetApp.flush();
+  ports().host.flushSheets();
 }
 
 // Creates or repairs the archive's tabs exactly as setup() shapes the spreadsheet's, then drops the new
@@ -190,7 +191,7 @@ export class ArchiveTab {
     this.sheet.getRange(row, 1, 1, this.width).setValues([values]);
   }
 
-  // After SpreadsheetApp.flush(): every copied row reads back as it was read in the spreadsheet, or nothing moves.
+  // After ports().host.flushSheets(): every copied row reads back as it was read in the spreadsheet, or nothing moves.
   verify(placed: readonly { row: number; values: unknown[] }[]): void {
     if (!placed.length) return;
     const from = Math.min(...placed.map((p) => p.row));

@@ -11,6 +11,7 @@
 // read replaces the new stamp and is seen at the next look. Nothing is durable because nothing needs to be.
 
 const KEY = 'kaigi:change';
+import { ports } from '../ports.js';
 // The key, for a reader that fetches the stamp in the same cache call as what it tagged (status-cache.ts).
 export const STAMP_KEY = KEY;
 // CacheService's longest: an idle workbook's stamp lapses after 6 hours, which costs its readers one full read.
@@ -30,7 +31,7 @@ let due = false;
 // Called after a change is in place (a commit's state written, a property set): readers from now on see it.
 export function markChanged(): void {
   if (holding) due = true;
-  else CacheService.getScriptCache().put(KEY, fresh(), TTL_S);
+  else ports().cache.put(KEY, fresh(), TTL_S);
 }
 
 // Runs `fn` with its stamps held back to one, put when `fn` ends (whether it returned or threw).
@@ -42,14 +43,14 @@ export function withOneStamp<T>(fn: () => T): T {
     holding--;
     if (!holding && due) {
       due = false;
-      CacheService.getScriptCache().put(KEY, fresh(), TTL_S);
+      ports().cache.put(KEY, fresh(), TTL_S);
     }
   }
 }
 
 // The stamp as it is now, one cache read; null when the cache lost it (the caller must read in full).
 export function peekStamp(): string | null {
-  return CacheService.getScriptCache().get(KEY);
+  return ports().cache.get(KEY);
 }
 
 // A stamp to tag what is read next with: the current one, or a new one put in place of a lost one before the read.
@@ -57,6 +58,6 @@ export function stampForRead(seen?: string | null): string {
   const now = seen === undefined ? peekStamp() : seen;
   if (now) return now;
   const made = fresh();
-  CacheService.getScriptCache().put(KEY, made, TTL_S);
+  ports().cache.put(KEY, made, TTL_S);
   return made;
 }

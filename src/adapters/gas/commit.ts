@@ -7,6 +7,7 @@ import { canonical, chunks, MAX_CELL_CHARS, pointerText } from '../../core/cells
 import { type DailySeq, nextDaily } from '../../core/ids.js';
 import { sha256Hex } from './crypto.js';
 import { StoreError, type StoreState, type Tail } from './store-format.js';
+import type { SheetPort } from '../ports.js';
 
 interface Block {
   tab: TabKey;
@@ -19,7 +20,7 @@ const OVERFLOW = rowsOf('overflow');
 // What a commit asks of the store (store.ts's Store), named here because the store makes commits and would
 // otherwise be imported back.
 interface Store {
-  sheet(key: TabKey): GoogleAppsScript.Spreadsheet.Sheet;
+  sheet(key: TabKey): SheetPort;
   wrote(): void;
   flush(): void;
   width(key: TabKey): number;

@@ -1,8 +1,6 @@
-// SHA-256 through Utilities, as lowercase hex.
+// SHA-256 of a string's UTF-8 bytes as lowercase hex, through the host port (Utilities in Apps Script).
+import { ports } from '../ports.js';
 
 export function sha256Hex(text: string): string {
-  const bytes = Utilities.computeDigest(Utilities.DigestAlgorithm.SHA_256, text, Utilities.Charset.UTF_8);
-  let out = '';
-  for (const b of bytes) out += ((b + 256) % 256).toString(16).padStart(2, '0');
-  return out;
+  return ports().host.sha256Hex(text);
 }

@@ -4,6 +4,7 @@
 // minutes, so a reader that raced a writer cannot keep a revoked token for long.
 import { clientKeys } from '../../core/api-clients.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
+import { ports } from '../ports.js';
 
 const GATE_KEY = 'kaigi:api:gate';
 // Short: the bound on how long a stale copy can outlive a revocation it raced with.
@@ -11,15 +12,15 @@ const GATE_TTL_S = 300;
 const SOURCES: readonly string[] = clientKeys(PROPERTY_KEYS.apiTokens).concat([PROPERTY_KEYS.spreadsheetId]);
 
 export function readGate(): string | null {
-  return CacheService.getScriptCache().get(GATE_KEY);
+  return ports().cache.get(GATE_KEY);
 }
 
 export function writeGate(value: string): void {
-  CacheService.getScriptCache().put(GATE_KEY, value, GATE_TTL_S);
+  ports().cache.put(GATE_KEY, value, GATE_TTL_S);
 }
 
 export function forgetGate(): void {
-  CacheService.getScriptCache().remove(GATE_KEY);
+  ports().cache.remove(GATE_KEY);
 }
 
 // Called by every write of Script Properties: a write to a source of the gate drops it.

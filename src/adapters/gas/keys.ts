@@ -3,6 +3,7 @@ import { findVendor, registry } from '../../core/providers/vendor-registry.js';
 import { markChanged } from './change-stamp.js';
 import { propertiesWritten } from './property-reads.js';
 import type { Store } from './store.js';
+import { ports } from '../ports.js';
 
 // The Script Property of a registered vendor's key (embeddings reuse the chat vendors' keys).
 export function keyProperty(provider: string): string {
@@ -21,7 +22,7 @@ export function saveKey(store: Store, provider: string, key: string, by: string)
     const c = store.begin(state, by);
     c.audit({ actor: by, event: key ? 'api_key_set' : 'api_key_removed', tab: '', row_key: vendor, payload: {} });
     c.run(new Date().toISOString());
-    const props = PropertiesService.getScriptProperties();
+    const props = ports().properties;
     propertiesWritten();
     if (key) props.setProperty(name, key);
     else props.deleteProperty(name);
@@ -32,7 +33,7 @@ export function saveKey(store: Store, provider: string, key: string, by: string)
 
 // Which vendors have a key, in registry order: the settings dialog draws one field per entry.
 export function keyStatus(): Record<string, boolean> {
-  const all = PropertiesService.getScriptProperties().getProperties();
+  const all = ports().properties.getProperties();
   const out: Record<string, boolean> = {};
   for (const v of registry.all) out[v.name] = !!all[v.keyProperty];
   return out;

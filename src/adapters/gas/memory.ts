@@ -14,9 +14,9 @@ import { buildEmbedding, parseEmbedding, type EmbeddingVendor } from '../../core
 import { redact } from '../../core/providers/http.js';
 import { decodeMatrix, type Matrix } from '../../core/retrieval.js';
 import type { Settings } from '../../core/settings.js';
-import { urlFetchPort } from './http-port.js';
 import { keyProperty } from './keys.js';
 import type { Store } from './store.js';
+import { ports } from '../ports.js';
 
 const learningCols = rowsOf('learnings');
 
@@ -96,10 +96,10 @@ export class Memory {
     if (!texts.length) return [];
     if (this.provider === 'offline') return texts.map((t) => encodeVector(embedOffline(t, this.dims)));
     const vendor = this.provider as EmbeddingVendor;
-    const key = PropertiesService.getScriptProperties().getProperty(keyProperty(vendor)) ?? '';
+    const key = ports().properties.getProperty(keyProperty(vendor)) ?? '';
     if (!key) throw new Error(`embedding.provider is ${vendor} but no API key is set`);
     const base = this.settings.get('provider.base_urls')[vendor] ?? '';
-    const [res] = urlFetchPort.fetchAll([buildEmbedding(vendor, this.model, this.dims, texts, key, base)]);
+    const [res] = ports().fetch.fetchAll([buildEmbedding(vendor, this.model, this.dims, texts, key, base)]);
     if (res.error || res.code !== 200)
       throw new Error(
         redact(`embedding request failed: ${res.error ?? `HTTP ${res.code} ${res.body.slice(0, 200)}`}`, key),

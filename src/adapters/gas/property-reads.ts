@@ -2,6 +2,7 @@
 // properties (the spreadsheet id, the state, the configuration version, usage, the API ledger, the model override
 // per agent …), Apps Script's quota counts each read, and getProperties() reads every one of them as a single call.
 import { hasOwn } from '../../core/json-guard.js';
+import { ports } from '../ports.js';
 
 // 'off': every read asks PropertiesService. 'open': a stretch began and reads nothing yet (a call that reads no
 // property pays nothing). 'loaded': the properties as read at the stretch's first read.
@@ -10,11 +11,11 @@ let snapshot: Record<string, string> = {};
 
 export function readProperty(key: string): string | null {
   if (mode === 'open') {
-    snapshot = PropertiesService.getScriptProperties().getProperties();
+    snapshot = ports().properties.getProperties();
     mode = 'loaded';
   }
   if (mode === 'loaded') return hasOwn(snapshot, key) ? snapshot[key] : null;
-  return PropertiesService.getScriptProperties().getProperty(key);
+  return ports().properties.getProperty(key);
 }
 
 // Runs `fn` reading every property at most once between writes: the first read loads them all. At any write of a

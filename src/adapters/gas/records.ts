@@ -16,6 +16,7 @@ import type {
 } from '../../core/types.js';
 import { sha256Hex } from './crypto.js';
 import { sheetZone } from './spreadsheet.js';
+import { ports } from '../ports.js';
 
 export function isDate(v: unknown): v is Date {
   return Object.prototype.toString.call(v) === '[object Date]';
@@ -30,11 +31,11 @@ function ms(v: unknown): number {
 
 // The script's zone (appsscript.json): Kaigi's calendar, by which "today", ids and review dates are counted.
 export function scriptZone(): string {
-  return Session.getScriptTimeZone();
+  return ports().host.scriptTimeZone();
 }
 
 export function dayOf(t: number, tz = scriptZone()): string {
-  return Utilities.formatDate(new Date(t), tz, 'yyyy-MM-dd');
+  return ports().host.formatDate(new Date(t), tz, 'yyyy-MM-dd');
 }
 
 // ---- date cells ----------------------------------------------------------------------------
@@ -47,7 +48,7 @@ const DAY = 24 * HOUR;
 
 // The zone's offset from UTC at an instant, in ms.
 function offsetAt(t: number, tz: string): number {
-  const z = Utilities.formatDate(new Date(t), tz, 'Z');
+  const z = ports().host.formatDate(new Date(t), tz, 'Z');
   return (z[0] === '-' ? -1 : 1) * (Number(z.slice(1, 3)) * 60 + Number(z.slice(3, 5))) * 60000;
 }
 
@@ -108,7 +109,7 @@ export function dayCell(v: unknown, _scriptZone?: string): string {
 // An instant as the spreadsheet shows it: its wall clock in the sheet's zone, with that zone's offset, so an export
 // reads the same as the cell a person sees (2026-12-03T09:00:00+13:00), and still names one instant.
 export function sheetInstant(v: Date): string {
-  return Utilities.formatDate(v, sheetZone(), "yyyy-MM-dd'T'HH:mm:ssXXX");
+  return ports().host.formatDate(v, sheetZone(), "yyyy-MM-dd'T'HH:mm:ssXXX");
 }
 
 function json(v: unknown): string {

@@ -5,6 +5,7 @@ import { checkPropertySizes } from '../../core/property-size.js';
 import { markChanged } from './change-stamp.js';
 import { forgetGateIfAny } from './gate-cache.js';
 import { propertiesWritten, readProperty } from './property-reads.js';
+import { ports } from '../ports.js';
 
 // Properties whose writes change nothing GET /status or the sidebar shows: bookkeeping, and the API log's own
 // buffer (written by every authenticated call, which must not make every reader read again).
@@ -61,13 +62,13 @@ export const props = {
       return;
     }
     propertiesWritten();
-    PropertiesService.getScriptProperties().setProperties(values);
+    ports().properties.setProperties(values);
     forgetGateIfAny(Object.keys(values));
     changed(Object.keys(values));
   },
   remove(key: string): void {
     propertiesWritten();
-    PropertiesService.getScriptProperties().deleteProperty(key);
+    ports().properties.deleteProperty(key);
     forgetGateIfAny([key]);
     changed([key]);
   },
@@ -76,32 +77,32 @@ export const props = {
 // The script cache: cheap counters and short-lived values that may vanish at any time (never a record).
 export const scriptCache = {
   get(key: string): string | null {
-    return CacheService.getScriptCache().get(key);
+    return ports().cache.get(key);
   },
   put(key: string, value: string, seconds: number): void {
-    CacheService.getScriptCache().put(key, value, seconds);
+    ports().cache.put(key, value, seconds);
   },
   getAll(keys: string[]): Record<string, string> {
-    return CacheService.getScriptCache().getAll(keys);
+    return ports().cache.getAll(keys);
   },
 };
 
 export function uuid(): string {
-  return Utilities.getUuid();
+  return ports().host.uuid();
 }
 
 export function sleep(ms: number): void {
-  Utilities.sleep(Math.min(300000, Math.ceil(ms)));
+  ports().host.sleep(ms);
 }
 
 // Whom this execution runs as: the account that owns the triggers it creates (known with the userinfo.email scope).
 export function effectiveUserEmail(): string {
-  return Session.getEffectiveUser().getEmail();
+  return ports().host.effectiveUserEmail();
 }
 
 // The active user's email as Apps Script shows it: '' when it is hidden (another domain, any installable trigger).
 export function activeEmail(): string {
-  return Session.getActiveUser().getEmail();
+  return ports().host.activeUserEmail();
 }
 
 // The bound spreadsheet's owner: null when it has none (a file on a shared drive), '' when Apps Script hides the email.
@@ -114,12 +115,12 @@ export function spreadsheetOwnerEmail(ss: GoogleAppsScript.Spreadsheet.Spreadshe
 // active user's email (consumer accounts, another domain: SPEC §14), so then the record says so plainly, with what
 // is known — whom the script ran as and the user's temporary key for this script — and never a made-up name.
 function actor(): string {
-  const email = Session.getActiveUser().getEmail();
+  const email = ports().host.activeUserEmail();
   if (email) return email;
   const known: string[] = [];
   const effective = effectiveUserEmail();
   if (effective) known.push(`effective: ${effective}`);
-  const key = Session.getTemporaryActiveUserKey();
+  const key = ports().host.temporaryActiveUserKey();
   if (key) known.push(`key: ${key}`);
   return known.length ? `unknown (${known.join(', ')})` : 'unknown';
 }
@@ -132,10 +133,11 @@ export function activeUserEmail(): string {
 
 // A one-shot trigger for `handler` in `delayMs`, replacing spent ones of the same handler.
 export function scheduleOnce(handler: string, delayMs: number, pendingUntil: number): boolean {
-  const pending = ScriptApp.getProjectTriggers().filter((t) => t.getHandlerFunction() === handler);
+  const triggers = ports().triggers;
+  const pending = triggers.list().filter((t) => t.handler === handler);
   if (pending.length && pendingUntil > Date.now() - 120000) return false;
-  for (const t of pending) ScriptApp.deleteTrigger(t);
-  ScriptApp.newTrigger(handler).timeBased().after(delayMs).create();
+  if (pending.length) triggers.remove(pending.map((t) => t.id));
+  triggers.create({ handler, kind: 'after', value: delayMs });
   return true;
 }
 

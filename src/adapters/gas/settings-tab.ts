@@ -3,8 +3,10 @@ import { tabByKey } from '../../../sheets-schema/index.js';
 import { hasOwn } from '../../core/json-guard.js';
 import type { SettingDef } from '../../core/settings.js';
 import { findSheet } from './tabs.js';
+import type { SpreadsheetPort } from '../ports.js';
 
-type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+// Only cells: seeding runs on any spreadsheet the ports give, Apps Script's or the in-memory one.
+type Spreadsheet = SpreadsheetPort;
 
 function readSettings(ss: Spreadsheet): Record<string, string> {
   const sheet = findSheet(ss, tabByKey('settings'));

@@ -1,6 +1,7 @@
 // The bound spreadsheet: active in triggers and the UI; opened by its stored id in a web app; its time zone.
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import { readProperty } from './property-reads.js';
+import { ports } from '../ports.js';
 
 export const SPREADSHEET_ID_PROPERTY = PROPERTY_KEYS.spreadsheetId;
 
@@ -9,12 +10,12 @@ export const SPREADSHEET_ID_PROPERTY = PROPERTY_KEYS.spreadsheetId;
 let openedById: GoogleAppsScript.Spreadsheet.Spreadsheet | null = null;
 
 export function openBound(): GoogleAppsScript.Spreadsheet.Spreadsheet {
-  const active = SpreadsheetApp.getActiveSpreadsheet();
+  const active = ports().spreadsheets.active();
   if (active) return active;
   if (openedById) return openedById;
   const id = readProperty(SPREADSHEET_ID_PROPERTY);
   if (!id) throw new Error('Kaigi has not been set up in its spreadsheet yet: run Kaigi → Set up / repair.');
-  openedById = SpreadsheetApp.openById(id);
+  openedById = ports().spreadsheets.openById(id);
   return openedById;
 }
 
@@ -43,7 +44,7 @@ export interface TimeZoneStep {
 // share one clock. One that holds anything keeps its own: changing the zone keeps every date cell's wall clock
 // and so moves the instant it holds (typed KPI dates would shift by the difference), and people chose it.
 export function settleTimeZone(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): TimeZoneStep {
-  const script = Session.getScriptTimeZone();
+  const script = ports().host.scriptTimeZone();
   const current = ss.getSpreadsheetTimeZone();
   zoneOfSheet = current;
   if (current === script)

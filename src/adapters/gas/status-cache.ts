@@ -2,6 +2,7 @@
 // (change-stamp.ts): one cache read answers a status when nothing changed since the copy was taken.
 import { STAMP_KEY } from './change-stamp.js';
 import { splitForCache, utf8Bytes } from './store-format.js';
+import { ports } from '../ports.js';
 
 const KEY = 'kaigi:status';
 // A copy is kept in parts under CacheService's 100 KB a value (30,000 UTF-16 units are at most 90 KB of UTF-8),
@@ -13,7 +14,7 @@ const NAMES = Array.from({ length: MAX_PARTS }, (_, i) => `${KEY}:${i}`);
 
 // The stamp now (null when the cache lost it) and the copy's text (null when absent or incomplete): one getAll.
 export function readStatusCopy(): { stamp: string | null; text: string | null } {
-  const hit = CacheService.getScriptCache().getAll([STAMP_KEY].concat(NAMES));
+  const hit = ports().cache.getAll([STAMP_KEY].concat(NAMES));
   const stamp = hit[STAMP_KEY] ?? null;
   const head = hit[NAMES[0]];
   if (head === undefined) return { stamp, text: null };
@@ -40,6 +41,6 @@ export function writeStatusCopy(text: string, seconds: number): boolean {
     put[NAMES[i]] = i === 0 ? `${parts.length}|${p}` : p;
   });
   if (Object.keys(put).some((k) => utf8Bytes(put[k]) > MAX_PART_BYTES)) return false;
-  CacheService.getScriptCache().putAll(put, Math.max(1, Math.min(21600, Math.ceil(seconds))));
+  ports().cache.putAll(put, Math.max(1, Math.min(21600, Math.ceil(seconds))));
   return true;
 }

@@ -21,15 +21,17 @@ import {
   type Tail,
 } from './store-format.js';
 import { findSheet } from './tabs.js';
-import { TAB_LAYOUT, upgradeTabs } from './tab-upgrade.js';
+import { TAB_LAYOUT } from './tab-upgrade.js';
 import { adoptUnrecorded } from './config-adopt.js';
+import type { SheetPort, SpreadsheetPort } from '../ports.js';
+import { ports } from '../ports.js';
 
 // Other modules import these from here; the commit and the formats live in their own files.
 export { Commit } from './commit.js';
 export type { StoreState } from './store-format.js';
 
-type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
-type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+type Sheet = SheetPort;
+type Spreadsheet = SpreadsheetPort;
 
 const STATE_KEY = PROPERTY_KEYS.state;
 // Tabs Kaigi appends to grow this many rows at a time, ahead of the writes.
@@ -49,7 +51,7 @@ const OVERFLOW = rowsOf('overflow');
 // Settings, Agents or Prompts changed: the configuration cache's entries and the web API's gate (its limits) go.
 export function bumpConfigVersion(): void {
   propertiesWritten();
-  const props = PropertiesService.getScriptProperties();
+  const props = ports().properties;
   props.setProperty(CONFIG_VERSION, String(Number(props.getProperty(CONFIG_VERSION) ?? '0') + 1));
   forgetGate();
   markChanged();
@@ -91,10 +93,10 @@ export class Store {
     this.dirty = true;
   }
 
-  // SpreadsheetApp.flush() when this execution holds writes; a flush with nothing held would be a wasted round trip.
+  // ports().host.flushSheets() when this execution holds writes; a flush with nothing held would be a wasted round trip.
   flush(): void {
     if (!this.dirty) return;
-    SpreadsheetApp.flush();
+    ports().host.flushSheets();
     this.dirty = false;
   }
 
@@ -130,7 +132,7 @@ export class Store {
   // setup(): make sure every append tab has a tail, without touching tails already kept. Setup has just brought
   // every tab to this release's layout, so the state says so.
   ensureState(): StoreState {
-    const raw = PropertiesService.getScriptProperties().getProperty(STATE_KEY);
+    const raw = ports().properties.getProperty(STATE_KEY);
     const fresh: StoreState = { ...this.readStateFromSheets(), layout: TAB_LAYOUT };
     if (!raw) {
       this.writeState(fresh);
@@ -155,14 +157,14 @@ export class Store {
     const text = serializeState(s);
     propertiesWritten();
     underLock.state = null;
-    PropertiesService.getScriptProperties().setProperty(STATE_KEY, text);
+    ports().properties.setProperty(STATE_KEY, text);
     if (underLock.depth) underLock.state = text;
     if (!s.journal) markChanged();
   }
 
   // Runs fn holding the script lock, after finishing or undoing a commit a dead execution left behind.
   withLock<T>(fn: (state: StoreState) => T, timeoutMs = 30000): T {
-    const lock = LockService.getScriptLock();
+    const lock = ports().lock;
     if (!lock.tryLock(timeoutMs))
       throw new BusyError('Kaigi is busy: another execution held the lock for too long. Try again.');
     // The commits made under the lock move the change stamp once, after the lock's last flush (change-stamp.ts).
@@ -174,7 +176,7 @@ export class Store {
         let state = this.readState();
         const upgrading = state.layout !== TAB_LAYOUT;
         // Columns first: a journal an earlier release left is replayed at this release's tab widths.
-        if (upgrading) upgradeTabs(this.ss);
+        if (upgrading) ports().tabs.upgrade(this.ss);
         state = this.recover(state);
         if (upgrading) state = this.upgrade(state);
         return fn(state);
@@ -268,7 +270,7 @@ export class Store {
   // An entry in another cache format is a miss, read again from the sheet and replaced.
   readConfig(key: TabKey): unknown[][] {
     if (this.tabCache[key]) return this.tabCache[key];
-    const cache = CacheService.getScriptCache();
+    const cache = ports().cache;
     const version = readProperty(CONFIG_VERSION) ?? '0';
     const name = `kaigi:cfg:${version}:${key}`;
     const names = Array.from({ length: CONFIG_MAX_PARTS }, (_, i) => `${name}:${i}`);

@@ -4,6 +4,7 @@
 // a measure of pressure, not an accounting.
 
 const PENDING = 'kaigi:unauth:pending';
+import { ports } from '../ports.js';
 const minuteKey = (minute: number) => `kaigi:unauth:m:${minute}`;
 // Six hours, CacheService's longest: minutes not written by then are lost, and the log says nothing of them.
 const TTL_S = 21600;
@@ -24,7 +25,7 @@ function parseList<T>(raw: string | undefined, fallback: T): T {
 // One cache read and one cache write per call, whatever the source.
 export function countUnauthorized(source: string, now: number): void {
   const minute = Math.floor(now / 60000);
-  const cache = CacheService.getScriptCache();
+  const cache = ports().cache;
   const got = cache.getAll([PENDING, minuteKey(minute)]);
   const pending = parseList<number[]>(got[PENDING], []);
   const counts = new Map(parseList<SourceCounts>(got[minuteKey(minute)], []));
@@ -39,7 +40,7 @@ export function countUnauthorized(source: string, now: number): void {
 // until forgetMinutes.
 export function endedMinutes(now: number): { minute: number; counts: SourceCounts }[] {
   const current = Math.floor(now / 60000);
-  const cache = CacheService.getScriptCache();
+  const cache = ports().cache;
   const pending = parseList<number[]>(cache.get(PENDING) ?? undefined, []).filter((m) => m < current);
   if (!pending.length) return [];
   const got = cache.getAll(pending.map(minuteKey));
@@ -51,7 +52,7 @@ export function endedMinutes(now: number): { minute: number; counts: SourceCount
 // After their summary rows are stored: those minutes leave the pending list.
 export function forgetMinutes(minutes: readonly number[]): void {
   if (!minutes.length) return;
-  const cache = CacheService.getScriptCache();
+  const cache = ports().cache;
   const pending = parseList<number[]>(cache.get(PENDING) ?? undefined, []);
   cache.put(PENDING, JSON.stringify(pending.filter((m) => minutes.indexOf(m) < 0)), TTL_S);
   cache.removeAll(minutes.map(minuteKey));

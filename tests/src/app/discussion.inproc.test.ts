@@ -1,0 +1,35 @@
+// A discussion from request to decision in-process: startDiscussion queues it, the tick's work runs it with the
+// rules provider, and the audit chain verifies over what it wrote.
+import { describe, expect, it } from 'vitest';
+import { Store } from '../../../src/adapters/gas/store.js';
+import { verifyAudit } from '../../../src/app/audit.js';
+import { startDiscussion } from '../../../src/app/start.js';
+import { decline, kaigi, settle, statuses, ZONE } from './inproc.js';
+
+describe('a discussion in-process', () => {
+  it('is queued, run to DECIDED by the tick, and leaves a verifiable audit chain', () => {
+    const k = kaigi();
+    const r = startDiscussion(decline('tanaka'), k.council());
+    expect(r.duplicate).toBe(false);
+    expect(k.records('queue').map((q) => [q.type, q.status])).toEqual([['discussion.open', 'queued']]);
+    // The request asked for a nudge: a one-shot trigger for tickSoon.
+    expect(k.ports.triggers.list().map((t) => [t.handler, t.eventType])).toEqual([['tickSoon', 'CLOCK']]);
+    settle(k);
+    expect(statuses(k)).toEqual({ [r.discussion_id]: 'DECIDED' });
+    expect(k.records('orders')).toHaveLength(1);
+    expect(k.records('messages').length).toBeGreaterThan(3);
+    const report = verifyAudit(new Store(k.ports.spreadsheet, ZONE));
+    expect(report.ok).toBe(true);
+    // Every write reached the sheet before the lock was let go, and the lock was let go.
+    expect(k.ports.host.flushes).toBeGreaterThan(0);
+    expect(k.ports.lock.held).toBe(0);
+  });
+
+  it('opens one discussion for a repeated idempotency key', () => {
+    const k = kaigi();
+    const a = startDiscussion({ ...decline('tanaka'), idempotency_key: 'k1' }, k.council());
+    const b = startDiscussion({ ...decline('tanaka'), idempotency_key: 'k1' }, k.council());
+    expect([b.duplicate, b.discussion_id]).toEqual([true, a.discussion_id]);
+    expect(k.records('queue')).toHaveLength(1);
+  });
+});
