@@ -1,6 +1,6 @@
 // What each model takes and costs (SPEC §7.4): the capability table, the output caps by agent group, default prices.
 import type { Expectation } from '../provider.js';
-import type { Settings } from '../settings.js';
+import type { ReadsSetting } from '../setting-def.js';
 import type { AgentDef } from '../types.js';
 import { hasOwn } from '../json-guard.js';
 
@@ -46,7 +46,9 @@ export const DEFAULT_PRICES: Record<string, Price> = {
 };
 
 // The Settings price table over the defaults: a workbook whose table predates a default model's entry still prices it.
-export function pricesOf(s: Settings): Record<string, Price> {
+export function pricesOf(
+  s: ReadsSetting<'provider.prices_per_1k_tokens_usd', Record<string, Price>>,
+): Record<string, Price> {
   return { ...DEFAULT_PRICES, ...s.get('provider.prices_per_1k_tokens_usd') };
 }
 
