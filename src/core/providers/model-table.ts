@@ -52,6 +52,17 @@ export function pricesOf(
   return { ...DEFAULT_PRICES, ...s.get('provider.prices_per_1k_tokens_usd') };
 }
 
+// What an answer of `tokensIn` prompt and `tokensOut` output tokens costs at a price per 1,000 tokens, in USD: the one
+// cost formula of messages, room answers, reflections and estimates. No price (the rules, a local model) costs 0.
+export function costUsd(price: Price | null | undefined, tokensIn: number, tokensOut: number): number {
+  return price ? (tokensIn * price.input + tokensOut * price.output) / 1000 : 0;
+}
+
+// A cost as records keep it: to the millionth of a dollar.
+export function roundUsd(usd: number): number {
+  return Math.round(usd * 1e6) / 1e6;
+}
+
 // A model's price, and the entry it was read from when the model has none of its own (stand_in).
 export interface ModelPrice {
   price: Price;

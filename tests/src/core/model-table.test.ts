@@ -2,11 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   capabilityOf,
+  costUsd,
   DEFAULT_CAPABILITIES,
   DEFAULT_PRICES,
   modelPrice,
   PRICES_TAKEN,
   pricesOf,
+  roundUsd,
 } from '../../../src/core/providers/model-table.js';
 import { registry } from '../../../src/core/providers/vendor-registry.js';
 import { Settings } from '../../../src/core/settings.js';
@@ -116,5 +118,21 @@ describe('prices', () => {
     // A person's entry that is not a price never stands in.
     const odd = { 'openai:x': { input: 'a lot' }, 'openai:y': { input: 0.001, output: 0.002 } } as never;
     expect(modelPrice(odd, 'openai:z')?.stand_in).toBe('openai:y');
+  });
+});
+
+describe('costUsd', () => {
+  it('prices prompt and output tokens per 1,000 at their own rates, and no price at 0', () => {
+    const price = { input: 0.003, output: 0.015 };
+    expect(costUsd(price, 2000, 500)).toBeCloseTo(0.006 + 0.0075, 12);
+    expect(costUsd(price, 0, 1000)).toBeCloseTo(0.015, 12);
+    expect(costUsd(null, 2000, 500)).toBe(0);
+    expect(costUsd(undefined, 2000, 500)).toBe(0);
+  });
+
+  it('rounds a cost to the millionth of a dollar, as records keep it', () => {
+    expect(roundUsd(0.0000004)).toBe(0);
+    expect(roundUsd(0.0000015)).toBe(0.000002);
+    expect(roundUsd(costUsd({ input: 0.00015, output: 0.0006 }, 123, 45))).toBe(0.000045);
   });
 });
