@@ -1,9 +1,11 @@
 // The project's own documents: the README and docs/ link only inside the repository, the README stays a short guide,
-// and the data model's tab table is the one sheets-schema/ defines (KAIGI_UPDATE_DOCS=1 rewrites it).
+// and the data model's tab table and the API's MCP tool table are the ones sheets-schema/ and the routes registry
+// define (KAIGI_UPDATE_DOCS=1 rewrites both).
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TABS, type TabSpec } from '../sheets-schema/index.js';
+import { OPERATIONS } from '../src/app/routes/registry.js';
 
 const root = path.resolve(__dirname, '..');
 const docs = [
@@ -26,6 +28,31 @@ function tabTable(): string {
   return [BEGIN, '| tab | 日本語 | kind | columns | audited | holds |', '|---|---|---|---|---|---|', ...rows, END].join(
     '\n',
   );
+}
+
+const TOOLS_BEGIN = '<!-- mcp tools: generated from src/app/routes/registry.ts -->';
+const TOOLS_END = '<!-- end of mcp tools -->';
+
+function toolTable(): string {
+  const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const rows = OPERATIONS.filter((o) => o.tool).map(
+    (o) =>
+      `| \`${o.name}\` | ${o.http ? `\`${o.http.method} ${o.http.path}\`` : ''} | ${o.roles.join(', ')} | ${cell(o.description)} |`,
+  );
+  return [TOOLS_BEGIN, '| tool | REST | roles | does |', '|---|---|---|---|', ...rows, TOOLS_END].join('\n');
+}
+
+// The text between `begin` and `end` in a document is what `make` writes; KAIGI_UPDATE_DOCS=1 writes it.
+function generated(doc: string, begin: string, end: string, make: () => string): void {
+  const file = path.join(root, doc);
+  const text = fs.readFileSync(file, 'utf8');
+  const at = text.indexOf(begin);
+  const to = text.indexOf(end);
+  expect(at, `${begin} in ${doc}`).toBeGreaterThanOrEqual(0);
+  expect(to, `${end} in ${doc}`).toBeGreaterThan(at);
+  const current = text.slice(at, to + end.length);
+  if (process.env.KAIGI_UPDATE_DOCS) fs.writeFileSync(file, text.replace(current, make()));
+  else expect(current, 'run KAIGI_UPDATE_DOCS=1 npx vitest run tests/repo-docs.test.ts').toBe(make());
 }
 
 describe('the documents', () => {
@@ -52,13 +79,10 @@ describe('the documents', () => {
   });
 
   it('list every tab of sheets-schema/ in docs/data-model.md, as the schema says', () => {
-    const file = path.join(root, 'docs', 'data-model.md');
-    const text = fs.readFileSync(file, 'utf8');
-    const at = text.indexOf(BEGIN);
-    const end = text.indexOf(END);
-    expect(at, `${BEGIN} in docs/data-model.md`).toBeGreaterThanOrEqual(0);
-    const current = text.slice(at, end + END.length);
-    if (process.env.KAIGI_UPDATE_DOCS) fs.writeFileSync(file, text.replace(current, tabTable()));
-    else expect(current, 'run KAIGI_UPDATE_DOCS=1 npx vitest run tests/repo-docs.test.ts').toBe(tabTable());
+    generated('docs/data-model.md', BEGIN, END, tabTable);
+  });
+
+  it('list every MCP tool of the routes registry in docs/api.md, as the registry says', () => {
+    generated('docs/api.md', TOOLS_BEGIN, TOOLS_END, toolTable);
   });
 });
