@@ -5,7 +5,7 @@ import type { ExecutionResult, RunOptions } from './execution-types.js';
 import { newCounts, replayOp } from './host/dispatch.js';
 import type { ExecContext, HostState } from './host/handler.js';
 import type { Journal } from './host/journal.js';
-import { sheetEntry } from './host/journal-ops.js';
+import { sheetEntry } from './host/sheet-entry.js';
 import type { TriggerStore } from './host/triggers.js';
 import type { Workbook } from './host/workbook.js';
 import { ExecClock } from './host/time-model.js';

@@ -6,13 +6,40 @@ import { FormatError } from './host/format-errors.js';
 import { journalFile } from './host/journal.js';
 import { parseJournal } from './host/journal-records.js';
 import { replayJournal } from './host/journal-replay.js';
-import { shiftTriggers } from './host/triggers.js';
+import type { Clock } from './host/clock.js';
+import type { HostState } from './host/handler.js';
+import type { Journal } from './host/journal.js';
+import type { PropertyStore } from './host/properties-store.js';
+import type { SpreadsheetFiles } from './host/spreadsheets.js';
+import { shiftTriggers, type TriggerStore } from './host/triggers.js';
 import { zoneOffsetMinutes } from './host/values.js';
+import type { Workbook } from './host/workbook.js';
 import { loadXlsx, xlsxOf } from './host/xlsx.js';
 import { projectFile, projectText, readProject, spreadsheetFile } from './project-file.js';
-import type { Runtime } from './runtime.js';
 import type { RuntimeOptions } from './runtime-options.js';
+import type { SavedClock } from './saved-clock.js';
 import { commitNote, commitSnapshot, recoverSnapshot, type SnapshotPart } from './snapshot-commit.js';
+
+// The part of a Runtime (runtime.ts) that a save reads and an open fills in. Runtime builds itself with openProject
+// and saves with saveProject, so this module names what it needs instead of importing Runtime back.
+interface ProjectRuntime {
+  workbook: Workbook;
+  readonly spreadsheets: SpreadsheetFiles;
+  readonly savedClock: SavedClock;
+  readonly clock: Clock;
+  readonly scriptProperties: PropertyStore;
+  readonly documentProperties: PropertyStore;
+  readonly userPropertyStores: Map<string, PropertyStore>;
+  userProperties(user: string): PropertyStore;
+  readonly triggers: TriggerStore;
+  readonly secretKeys: readonly string[];
+  readonly manifest: { timeZone: string };
+  journal: Journal | undefined;
+  journalSeq: number;
+  replayed: number;
+  hostState(): HostState;
+  close(): Promise<void>;
+}
 
 const JOURNAL = 'the journal';
 
@@ -21,9 +48,9 @@ const JOURNAL = 'the journal';
 // versioned sidecar next to it (project-file.ts), never into a cell. The clock saved is the simulated one, with the
 // trigger times on it, whichever clock the runtime runs on (saved-clock.ts). All of it is taken before the first
 // await, so the snapshot is one instant of the state: the one after journal record `seq`.
-export async function saveProject(rt: Runtime, file: string): Promise<void> {
+export async function saveProject(rt: ProjectRuntime, file: string): Promise<void> {
   const seq = rt.journal?.seq ?? rt.journalSeq;
-  const xlsxPart = (to: string, wb: Runtime['workbook']): SnapshotPart => {
+  const xlsxPart = (to: string, wb: Workbook): SnapshotPart => {
     const x = xlsxOf(wb);
     return { to, bytes: async () => Buffer.from(await x.xlsx.writeBuffer()), private: false };
   };
@@ -73,11 +100,11 @@ function stamp(file: string): string {
 }
 
 // One read of the project; null when a save of a running `kaigi serve` changed it meanwhile.
-async function readOnce(
+async function readOnce<R extends ProjectRuntime>(
   file: string,
   opts: RuntimeOptions,
-  make: (o: RuntimeOptions) => Runtime,
-): Promise<Runtime | null> {
+  make: (o: RuntimeOptions) => R,
+): Promise<R | null> {
   const before = stamp(file);
   if (fs.existsSync(commitNote(file))) return null;
   const journal = journalFile(file);
@@ -147,11 +174,11 @@ async function readOnce(
 // A sidecar, metadata sheet or journal this runtime cannot read stops the load with a FormatVersionError or
 // FormatError; it is never replaced by a fresh project. An interrupted save is finished (or its temporary files
 // removed) first, unless `recover` is false: a reader beside a running `kaigi serve` then waits for its save instead.
-export async function openProject(
+export async function openProject<R extends ProjectRuntime>(
   file: string,
   opts: RuntimeOptions,
-  make: (o: RuntimeOptions) => Runtime,
-): Promise<Runtime> {
+  make: (o: RuntimeOptions) => R,
+): Promise<R> {
   for (let attempt = 0; ; attempt++) {
     if (opts.recover !== false) await recoverSnapshot(file);
     const rt = await readOnce(file, opts, make);

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TABS, type TabSpec } from '../sheets-schema/index.js';
+import { cell, checkGenerated } from './docs-block.js';
 
 const root = path.resolve(__dirname, '..');
 const docs = [
@@ -18,7 +19,6 @@ const BEGIN = '<!-- tabs: generated from sheets-schema/ -->';
 const END = '<!-- end of tabs -->';
 
 function tabTable(): string {
-  const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const rows = TABS.map(
     (t) =>
       `| ${t.name} | ${t.nameJa} | ${t.kind} | ${t.columns.length} | ${(t as TabSpec).audit ? 'yes' : ''} | ${cell(t.description)} |`,
@@ -52,13 +52,6 @@ describe('the documents', () => {
   });
 
   it('list every tab of sheets-schema/ in docs/data-model.md, as the schema says', () => {
-    const file = path.join(root, 'docs', 'data-model.md');
-    const text = fs.readFileSync(file, 'utf8');
-    const at = text.indexOf(BEGIN);
-    const end = text.indexOf(END);
-    expect(at, `${BEGIN} in docs/data-model.md`).toBeGreaterThanOrEqual(0);
-    const current = text.slice(at, end + END.length);
-    if (process.env.KAIGI_UPDATE_DOCS) fs.writeFileSync(file, text.replace(current, tabTable()));
-    else expect(current, 'run KAIGI_UPDATE_DOCS=1 npx vitest run tests/repo-docs.test.ts').toBe(tabTable());
+    checkGenerated('docs/data-model.md', BEGIN, END, tabTable());
   });
 });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { demoTrigger } from '../../src/core/demo-data.js';
 import { MAX_DAYS } from '../../src/core/messages.js';
 import { readProject } from '../../runtime/project-file.js';
+import { roundUsd } from '../../src/core/providers/model-table.js';
 import { registry as vendors } from '../../src/core/providers/vendor-registry.js';
 import {
   allowLocalModel,
@@ -121,7 +122,7 @@ function summary(view: View, workbook: string) {
     phases,
     messages: view.messages.length,
     tokens: view.messages.reduce((a, m) => a + m.tokens, 0),
-    cost_usd: Math.round(view.messages.reduce((a, m) => a + (m.cost_usd ?? 0), 0) * 1e6) / 1e6,
+    cost_usd: roundUsd(view.messages.reduce((a, m) => a + (m.cost_usd ?? 0), 0)),
     fallbacks,
     workbook,
   };

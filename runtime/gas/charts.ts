@@ -1,8 +1,15 @@
 // Embedded charts and their builder; a chart reaches the host when the sheet inserts or updates it.
 import type { ChartWire } from '../service-calls.js';
 import { enumOf } from './bridge.js';
-import type { Range } from './range.js';
-import type { Sheet } from './sheet.js';
+import type { Range, RangeSheet } from './range.js';
+
+// What a chart needs of its sheet (Sheet, sheet.ts, which makes the charts): its name, and ranges by A1 notation on
+// it or, with a sheet name, anywhere in its spreadsheet.
+interface ChartSheet extends RangeSheet {
+  getName(): string;
+  getRange(a1: string): Range<ChartSheet>;
+  getParent(): { getRange(a1: string): Range<ChartSheet> };
+}
 
 const ChartType = enumOf([
   'AREA',
@@ -29,7 +36,7 @@ export const Charts = { ChartType, Position: enumOf(['TOP', 'RIGHT', 'BOTTOM', '
 
 // A range on the chart's own sheet is kept as plain A1; one on another sheet names it ('Data'!A1:B5), as a chart's
 // data may come from any sheet of the spreadsheet.
-function a1Of(chartSheet: Sheet, r: Range): string {
+function a1Of(chartSheet: ChartSheet, r: Range<ChartSheet>): string {
   const name = r.getSheet().getName();
   if (name === chartSheet.getName()) return r.getA1Notation();
   return `'${name.replace(/'/g, "''")}'!${r.getA1Notation()}`;
@@ -37,7 +44,7 @@ function a1Of(chartSheet: Sheet, r: Range): string {
 
 export class EmbeddedChart {
   constructor(
-    private readonly sheet: Sheet,
+    private readonly sheet: ChartSheet,
     readonly w: ChartWire,
   ) {}
   // Null until the chart is in a sheet: a chart built and inserted stays without an id; getCharts() gives it one.
@@ -54,7 +61,7 @@ export class EmbeddedChart {
       getOffsetY: () => p.offsetY,
     };
   }
-  getRanges(): Range[] {
+  getRanges(): Range<ChartSheet>[] {
     return this.w.ranges.map((a) =>
       a.indexOf('!') >= 0 ? this.sheet.getParent().getRange(a) : this.sheet.getRange(a),
     );
@@ -76,14 +83,14 @@ export class EmbeddedChart {
 
 export class EmbeddedChartBuilder {
   constructor(
-    protected readonly sheet: Sheet,
+    protected readonly sheet: ChartSheet,
     protected readonly w: ChartWire,
   ) {}
   setChartType(t: string) {
     this.w.chartType = t;
     return this;
   }
-  addRange(r: Range) {
+  addRange(r: Range<ChartSheet>) {
     this.w.ranges.push(a1Of(this.sheet, r));
     return this;
   }
@@ -91,7 +98,7 @@ export class EmbeddedChartBuilder {
     this.w.ranges = [];
     return this;
   }
-  removeRange(r: Range) {
+  removeRange(r: Range<ChartSheet>) {
     const a1 = a1Of(this.sheet, r);
     this.w.ranges = this.w.ranges.filter((a) => a !== a1);
     return this;
@@ -154,7 +161,7 @@ export class EmbeddedChartBuilder {
   setMergeStrategy(s: string) {
     return this.setOption('mergeStrategy', String(s));
   }
-  getRanges(): Range[] {
+  getRanges(): Range<ChartSheet>[] {
     return new EmbeddedChart(this.sheet, this.w).getRanges();
   }
   getChartType(): string {

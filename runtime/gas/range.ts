@@ -3,14 +3,22 @@ import { toA1 } from '../host/a1.js';
 import { call, GasError } from './bridge.js';
 import { DataValidation } from './data-validation.js';
 import { Protection } from './protection.js';
-import type { Sheet } from './sheet.js';
+import type { ProtectionWire, SheetArgs } from '../service-calls.js';
 
-export class TextFinder {
+// What a range needs of its sheet (Sheet, sheet.ts, is one): how calls address it and how a protection is tagged.
+// A range is typed by the sheet it carries, so getSheet() gives back a Sheet while sheet.ts, which makes ranges,
+// stays the only one of the two modules that imports the other.
+export interface RangeSheet {
+  target(): SheetArgs;
+  own(w: ProtectionWire): ProtectionWire;
+}
+
+export class TextFinder<S extends RangeSheet = RangeSheet> {
   private opts = { matchCase: false, matchEntireCell: false, useRegularExpression: false, matchFormulaText: false };
   private cursor = -1;
   private hits: { row: number; col: number }[] | null = null;
   constructor(
-    private readonly range: Range,
+    private readonly range: Range<S>,
     private readonly text: string,
   ) {}
   matchCase(b: boolean) {
@@ -44,16 +52,16 @@ export class TextFinder {
     }
     return this.hits!;
   }
-  findAll(): Range[] {
+  findAll(): Range<S>[] {
     return this.search().map((h) => new Range(this.range.getSheet(), h.row, h.col, 1, 1));
   }
-  findNext(): Range | null {
+  findNext(): Range<S> | null {
     const hits = this.search();
     if (this.cursor + 1 >= hits.length) return null;
     const h = hits[++this.cursor];
     return new Range(this.range.getSheet(), h.row, h.col, 1, 1);
   }
-  findPrevious(): Range | null {
+  findPrevious(): Range<S> | null {
     const hits = this.search();
     if (this.cursor - 1 < 0) return null;
     const h = hits[--this.cursor];
@@ -74,9 +82,9 @@ function grid<T>(nr: number, nc: number, v: T): T[][] {
   return out;
 }
 
-export class Range {
+export class Range<S extends RangeSheet = RangeSheet> {
   constructor(
-    private readonly sheet: Sheet,
+    private readonly sheet: S,
     private readonly row: number,
     private readonly col: number,
     private readonly nr: number,
@@ -85,7 +93,7 @@ export class Range {
   coords() {
     return { ...this.sheet.target(), r: this.row, c: this.col, nr: this.nr, nc: this.nc };
   }
-  getSheet(): Sheet {
+  getSheet(): S {
     return this.sheet;
   }
   getRow(): number {
@@ -118,11 +126,11 @@ export class Range {
   getA1Notation(): string {
     return toA1(this.row, this.col, this.nr, this.nc);
   }
-  getCell(r: number, c: number): Range {
+  getCell(r: number, c: number): Range<S> {
     if (r < 1 || c < 1 || r > this.nr || c > this.nc) throw new GasError('Cell reference out of range');
     return new Range(this.sheet, this.row + r - 1, this.col + c - 1, 1, 1);
   }
-  offset(dr: number, dc: number, nr = this.nr, nc = this.nc): Range {
+  offset(dr: number, dc: number, nr = this.nr, nc = this.nc): Range<S> {
     return new Range(this.sheet, this.row + dr, this.col + dc, nr, nc);
   }
   getValues(): unknown[][] {
@@ -143,20 +151,20 @@ export class Range {
   getFormula(): string {
     return call('rg.getFormulas', { ...this.coords(), nr: 1, nc: 1 })[0][0];
   }
-  setValues(values: unknown[][]): Range {
+  setValues(values: unknown[][]): Range<S> {
     call('rg.setValues', { ...this.coords(), values });
     return this;
   }
-  setValue(value: unknown): Range {
+  setValue(value: unknown): Range<S> {
     // setValue on a multi-cell range writes the value into every cell.
     call('rg.setValues', { ...this.coords(), values: grid(this.nr, this.nc, value) });
     return this;
   }
-  setFormula(f: string): Range {
+  setFormula(f: string): Range<S> {
     call('rg.setFormulas', { ...this.coords(), values: grid(this.nr, this.nc, f) });
     return this;
   }
-  setFormulas(fs: string[][]): Range {
+  setFormulas(fs: string[][]): Range<S> {
     call('rg.setFormulas', { ...this.coords(), values: fs });
     return this;
   }
@@ -166,15 +174,15 @@ export class Range {
   getNumberFormat(): string {
     return call('rg.getNumberFormats', { ...this.coords(), nr: 1, nc: 1 })[0][0];
   }
-  setNumberFormat(f: string): Range {
+  setNumberFormat(f: string): Range<S> {
     call('rg.setNumberFormats', { ...this.coords(), formats: grid(this.nr, this.nc, String(f)) });
     return this;
   }
-  setNumberFormats(fs: string[][]): Range {
+  setNumberFormats(fs: string[][]): Range<S> {
     call('rg.setNumberFormats', { ...this.coords(), formats: fs });
     return this;
   }
-  setDataValidation(rule: DataValidation | null): Range {
+  setDataValidation(rule: DataValidation | null): Range<S> {
     call('rg.setValidation', { ...this.coords(), rule: rule ? rule.wire() : null });
     return this;
   }
@@ -185,7 +193,7 @@ export class Range {
   getDataValidations(): (DataValidation | null)[][] {
     return call('rg.getValidations', this.coords()).map((row) => row.map((w) => (w ? new DataValidation(w) : null)));
   }
-  clear(options?: { contentsOnly?: boolean; formatOnly?: boolean; validationsOnly?: boolean }): Range {
+  clear(options?: { contentsOnly?: boolean; formatOnly?: boolean; validationsOnly?: boolean }): Range<S> {
     const o = options ?? {};
     const only = o.contentsOnly || o.formatOnly || o.validationsOnly;
     call('rg.clear', {
@@ -198,59 +206,59 @@ export class Range {
     });
     return this;
   }
-  clearContent(): Range {
+  clearContent(): Range<S> {
     call('rg.clear', { ...this.coords(), opts: { contents: true } });
     return this;
   }
-  clearFormat(): Range {
+  clearFormat(): Range<S> {
     call('rg.clear', { ...this.coords(), opts: { formats: true } });
     return this;
   }
-  clearDataValidations(): Range {
+  clearDataValidations(): Range<S> {
     call('rg.clear', { ...this.coords(), opts: { validations: true } });
     return this;
   }
-  private style(key: string, value: unknown): Range {
+  private style(key: string, value: unknown): Range<S> {
     call('rg.setStyle', { ...this.coords(), key, value });
     return this;
   }
-  setFontWeight(w: string | null): Range {
+  setFontWeight(w: string | null): Range<S> {
     return this.style('fontWeight', w);
   }
-  setFontColor(c: string | null): Range {
+  setFontColor(c: string | null): Range<S> {
     return this.style('fontColor', c);
   }
-  setFontFamily(f: string | null): Range {
+  setFontFamily(f: string | null): Range<S> {
     return this.style('fontFamily', f);
   }
-  setFontSize(s: number): Range {
+  setFontSize(s: number): Range<S> {
     return this.style('fontSize', s);
   }
-  setBackground(c: string | null): Range {
+  setBackground(c: string | null): Range<S> {
     return this.style('background', c);
   }
-  setWrap(b: boolean): Range {
+  setWrap(b: boolean): Range<S> {
     return this.style('wrap', b);
   }
-  setWrapStrategy(s: string): Range {
+  setWrapStrategy(s: string): Range<S> {
     return this.style('wrapStrategy', s);
   }
-  setHorizontalAlignment(a: string | null): Range {
+  setHorizontalAlignment(a: string | null): Range<S> {
     return this.style('horizontalAlignment', a);
   }
-  setVerticalAlignment(a: string | null): Range {
+  setVerticalAlignment(a: string | null): Range<S> {
     return this.style('verticalAlignment', a);
   }
-  setNote(n: string | null): Range {
+  setNote(n: string | null): Range<S> {
     return this.style('note', n);
   }
   protect(): Protection {
     return new Protection(this.sheet.own(call('rg.protect', this.coords())));
   }
-  createTextFinder(text: string): TextFinder {
+  createTextFinder(text: string): TextFinder<S> {
     return new TextFinder(this, String(text));
   }
-  activate(): Range {
+  activate(): Range<S> {
     return this;
   }
 }

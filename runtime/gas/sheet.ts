@@ -49,7 +49,7 @@ export class Sheet {
   getParent(): Spreadsheet {
     return new Spreadsheet(this.ref.ss);
   }
-  getRange(a: number | string, b?: number, c?: number, d?: number): Range {
+  getRange(a: number | string, b?: number, c?: number, d?: number): Range<Sheet> {
     getBridge().check();
     if (typeof a === 'string') {
       let g: ReturnType<typeof parseA1>;
@@ -71,7 +71,7 @@ export class Sheet {
     }
     return new Range(this, a, b ?? 1, c ?? 1, d ?? 1);
   }
-  getDataRange(): Range {
+  getDataRange(): Range<Sheet> {
     const size = call('sh.extent', this.args());
     return new Range(this, 1, 1, Math.max(1, size.lastRow), Math.max(1, size.lastCol));
   }
@@ -194,7 +194,7 @@ export class Sheet {
     call('sh.clear', this.args({ contents: false, formats: true }));
     return this;
   }
-  createTextFinder(text: string): TextFinder {
+  createTextFinder(text: string): TextFinder<Sheet> {
     return this.getDataRange().createTextFinder(text);
   }
   newChart(): EmbeddedChartBuilder {
@@ -300,7 +300,7 @@ export class Spreadsheet {
   moveActiveSheet(pos: number): void {
     call('ss.moveActive', this.a({ pos }));
   }
-  getRange(a1: string): Range {
+  getRange(a1: string): Range<Sheet> {
     const g = parseA1(a1);
     const sheet = g.sheetName !== undefined ? this.getSheetByName(g.sheetName) : this.getActiveSheet();
     if (!sheet) throw new GasError('Range not found');

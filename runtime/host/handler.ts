@@ -62,7 +62,7 @@ export interface ExecContext {
   // The execution's own clock: the runtime's plus the modelled time its calls took (time-model.ts).
   clock: ExecClock;
   // The spreadsheet writes this execution holds until a read of their sheet, flush() or its normal end.
-  writes: WriteBuffer;
+  writes: WriteBuffer<HostState>;
 }
 
 type Handler<K extends ServiceOp> = (

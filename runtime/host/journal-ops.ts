@@ -1,9 +1,8 @@
 // Which service calls change what a save keeps, and the journal entry each such call makes once it has been applied.
-import { encode } from '../gas/bridge.js';
 import type { ServiceArgs, ServiceOp } from '../service-calls.js';
 import type { ExecContext, HostState } from './handler.js';
 import type { JournalEntry } from './journal-records.js';
-import type { Workbook } from './workbook.js';
+import { sheetEntry } from './sheet-entry.js';
 
 // 'read': nothing a save keeps (reads, caches, locks, fetches, the UI; flush only sends writes, each journaled as it
 // is sent). 'sheet': a change to a spreadsheet. The type makes leaving a new operation out a compile error.
@@ -95,39 +94,6 @@ const EFFECTS: Record<ServiceOp, Effect> = {
   'ui.alert': 'read',
   'ui.prompt': 'read',
 };
-
-// Calls whose answer is an id the call made; replay gives the new object that id again.
-const MADE_ID: ReadonlySet<string> = new Set(['ss.insertSheet', 'sh.protect', 'rg.protect', 'sh.chartUpsert']);
-
-function madeId(op: string, result: unknown): number | undefined {
-  if (!MADE_ID.has(op)) return undefined;
-  if (typeof result === 'number') return result;
-  const id = (result as { id?: unknown } | null)?.id;
-  return typeof id === 'number' ? id : undefined;
-}
-
-// A spreadsheet change: the arguments are encoded before the call runs (a handler may fill them in), the entry is
-// finished with what the call answered.
-export function sheetEntry(
-  wb: Workbook,
-  ex: { user: string; owner: string },
-  op: ServiceOp,
-  args: unknown,
-): (result: unknown) => JournalEntry {
-  const encoded = encode(args);
-  return (result) => {
-    const id = madeId(op, result);
-    return {
-      k: 'op',
-      ss: wb.id,
-      op,
-      args: encoded,
-      user: ex.user,
-      owner: ex.owner,
-      ...(id === undefined ? {} : { result: id }),
-    };
-  };
-}
 
 // The entry for a call that has just changed what a save keeps (not a held write: write-buffer.ts journals those
 // when they are sent), or null when the call changed none of it.

@@ -1,6 +1,5 @@
 // Apps Script's daily quotas per user (SPEC §14), spent against one cost model of service calls.
 import type { ServiceOp } from '../service-calls.js';
-import type { ExecContext } from './handler.js';
 import { QuotaError } from './properties-store.js';
 
 export type AccountType = 'consumer' | 'workspace';
@@ -51,14 +50,21 @@ function zero(windowStart: number | null): QuotaUsage {
   return { windowStart, triggerSeconds: 0, urlFetches: 0, propertiesCalls: 0, triggerExecutions: 0 };
 }
 
+// What the ledger reads of an execution (ExecContext, handler.ts, whose state holds the ledger): what started it and
+// whom it runs as.
+interface Charged {
+  kind: string;
+  owner: string;
+}
+
 // Trigger runtime counts time-driven, event-driven and simple triggers alike.
-function isTrigger(ex: ExecContext): boolean {
+function isTrigger(ex: Charged): boolean {
   return ex.kind === 'trigger' || ex.kind === 'simple';
 }
 
 // Whose quotas an execution spends: its effective user, the one the script runs as (a trigger's owner, the
 // deployer of a web app run as "me"), which is ExecContext.owner.
-function payer(ex: ExecContext): string {
+function payer(ex: Charged): string {
   return ex.owner;
 }
 
@@ -125,7 +131,7 @@ export class QuotaLedger {
 
   // An execution about to start: a trigger whose owner has spent the day's runtime does not run; otherwise the
   // start (`seconds`, its modelled cost) is charged. Returns Apps Script's message when refused.
-  start(ex: ExecContext, seconds: number): string | null {
+  start(ex: Charged, seconds: number): string | null {
     if (!isTrigger(ex)) return null;
     const user = payer(ex);
     if (this.outOfTime(user)) return QUOTA_MESSAGES.triggerSeconds;
@@ -136,7 +142,7 @@ export class QuotaLedger {
 
   // One service call (`n` requests for a fetch) that takes `seconds` on the execution's clock: refused with
   // QuotaError when it would pass a limit, else charged.
-  charge(ex: ExecContext, op: ServiceOp, n: number, seconds: number): void {
+  charge(ex: Charged, op: ServiceOp, n: number, seconds: number): void {
     const user = payer(ex);
     if (isTrigger(ex) && this.outOfTime(user)) throw new QuotaError(QUOTA_MESSAGES.triggerSeconds);
     if (op === 'fetch') {
@@ -150,7 +156,7 @@ export class QuotaLedger {
   }
 
   // SpreadsheetApp.create: refused once the user has created the day's allowance, else counted.
-  chargeCreate(ex: ExecContext): void {
+  chargeCreate(ex: Charged): void {
     const user = payer(ex);
     let c = this.created.get(user);
     if (!c || this.now() >= c.windowStart + QUOTA_WINDOW_MS)
@@ -167,7 +173,7 @@ export class QuotaLedger {
   }
 
   // Time an execution spent waiting (a fetch's answers, a lock, Utilities.sleep), real or modelled.
-  chargeWait(ex: ExecContext, seconds: number): void {
+  chargeWait(ex: Charged, seconds: number): void {
     if (isTrigger(ex) && seconds > 0) this.add(payer(ex), 'triggerSeconds', seconds);
   }
 

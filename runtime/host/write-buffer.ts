@@ -1,9 +1,9 @@
 // An execution's held spreadsheet writes (SPEC §12/§14), in every spreadsheet it opened: sent on a read of their sheet,
 // flush() or a normal end; lost on a kill.
 import type { ServiceOp } from '../service-calls.js';
-import type { HostState } from './handler.js';
-import { sheetEntry } from './journal-ops.js';
+import type { JournalSink } from './journal.js';
 import type { SheetModel } from './sheet-model.js';
+import { sheetEntry } from './sheet-entry.js';
 import type { Workbook } from './workbook.js';
 
 // Apps Script queues these and sends them to the spreadsheet later, in order. They all return nothing, so the
@@ -44,15 +44,22 @@ export const IMMEDIATE_SHEET_CALLS: ReadonlySet<ServiceOp> = new Set<ServiceOp>(
   'ss.deleteSheet',
 ]);
 
+// What the buffer needs of the host's state (HostState, handler.ts, which holds a WriteBuffer in each execution): the
+// workbook a call is about and the journal. The rest of the state passes through untouched to the writes' handlers.
+interface WriteState {
+  workbook: Workbook;
+  journal?: JournalSink;
+}
+
 // One held write: the spreadsheet and sheet it is on and how to carry it out against a state.
-interface HeldWrite {
+interface HeldWrite<S extends WriteState> {
   wb: Workbook;
   sheet: number;
   op: ServiceOp;
   // The call's arguments and who made it, for the journal when the write is sent.
   args: unknown;
   who: { user: string; owner: string };
-  apply: (st: HostState) => void;
+  apply: (st: S) => void;
 }
 
 // A sheet copy the execution's held writes are tried on, so a write that Apps Script would reject at once
@@ -72,8 +79,8 @@ function privateCopy(s: SheetModel): SheetModel {
   };
 }
 
-export class WriteBuffer {
-  private held: HeldWrite[] = [];
+export class WriteBuffer<S extends WriteState = WriteState> {
+  private held: HeldWrite<S>[] = [];
 
   // Whose writes these are: the execution's user and effective user (ExecContext).
   constructor(private readonly who: { user: string; owner: string }) {}
@@ -94,7 +101,7 @@ export class WriteBuffer {
 
   // The workbook as this execution sees it while writing: the shared one, with its own copies in place of the
   // sheets it holds writes for. Everything else (time zone, cell limit, other sheets) reads through to the shared one.
-  private view(st: HostState, sheet: number): HostState {
+  private view(st: S, sheet: number): S {
     const shared = st.workbook;
     const copies = this.copiesOf(shared);
     if (!copies.has(sheet)) {
@@ -108,15 +115,15 @@ export class WriteBuffer {
 
   // Tries the write on the execution's copy (its errors reach the script now), then holds it. `st.workbook` is the
   // spreadsheet the write is for.
-  hold(st: HostState, sheet: number, op: ServiceOp, args: unknown, apply: (st: HostState) => void): void {
+  hold(st: S, sheet: number, op: ServiceOp, args: unknown, apply: (st: S) => void): void {
     apply(this.view(st, sheet));
     this.held.push({ wb: st.workbook, sheet, op, args, who: this.who, apply });
   }
 
   // A read of a sheet sees this execution's earlier writes to it: send them first, in order.
-  sendSheet(st: HostState, sheet: number): void {
+  sendSheet(st: S, sheet: number): void {
     const wb = st.workbook;
-    const mine = (w: HeldWrite) => w.wb === wb && w.sheet === sheet;
+    const mine = (w: HeldWrite<S>) => w.wb === wb && w.sheet === sheet;
     if (!this.held.some(mine)) return;
     const sent = this.held.filter(mine);
     this.held = this.held.filter((w) => !mine(w));
@@ -125,7 +132,7 @@ export class WriteBuffer {
   }
 
   // SpreadsheetApp.flush() and a normal end: every held write of every spreadsheet, in the order the script made them.
-  sendAll(st: HostState): void {
+  sendAll(st: S): void {
     const all = this.held;
     this.held = [];
     this.copies.clear();
@@ -133,7 +140,7 @@ export class WriteBuffer {
   }
 
   // A deleted sheet's held writes have nowhere to go.
-  discardSheet(st: HostState, sheet: number): void {
+  discardSheet(st: S, sheet: number): void {
     const wb = st.workbook;
     this.held = this.held.filter((w) => w.wb !== wb || w.sheet !== sheet);
     this.copies.get(wb)?.delete(sheet);
@@ -152,7 +159,7 @@ export class WriteBuffer {
 // sheet in between (rows deleted, the cell limit reached); Apps Script then reports the error at the call that sent
 // the batch, and the batch's later writes do not happen. Both are the harsher reading, taken here.
 // Each write is journaled once it has been carried out on the shared workbook.
-function send(st: HostState, writes: HeldWrite[]): void {
+function send<S extends WriteState>(st: S, writes: HeldWrite<S>[]): void {
   for (const w of writes) {
     const entry = st.journal ? sheetEntry(w.wb, w.who, w.op, w.args) : null;
     w.apply(w.wb === st.workbook ? st : { ...st, workbook: w.wb });

@@ -1,6 +1,7 @@
 // What people and rules ask of the council: open a discussion, object to a decision, resolve an escalation.
 import { activeUserEmail, props, scheduleOnce } from '../adapters/gas/services.js';
 import { ValidationError } from '../core/errors.js';
+import { DISCUSSION_ID } from '../core/ids.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
 import { validateTrigger } from '../core/trigger-input.js';
 import { Council } from './council.js';
@@ -70,7 +71,7 @@ export interface Objector {
 
 // The objection.process payload, checked; `who` comes from the caller's code, never from the input.
 export function objectionPayload(input: Partial<ObjectionInput>, who: Objector): ObjectionInput {
-  if (!input.discussion_id || !/^DISC-\d{4}-\d{2}-\d{2}-\d{3,}$/.test(input.discussion_id))
+  if (!input.discussion_id || !DISCUSSION_ID.test(input.discussion_id))
     throw new ValidationError('discussion_id must look like DISC-YYYY-MM-DD-SEQ');
   if (!input.reason || !String(input.reason).trim()) throw new ValidationError('an objection needs a reason');
   return {

@@ -1,11 +1,12 @@
 // The inputs of the council's web API operations (seed 002): one zod schema each, for REST bodies and MCP tools alike.
 import { z } from 'zod';
+import { DISCUSSION_ID } from './ids.js';
 import { REPORT_STATUSES, type ReportStatus } from './order-status.js';
 import { triggerSchema } from './trigger-input.js';
 
 const PRIORITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
 
-export const DISCUSSION_ID = /^DISC-\d{4}-\d{2}-\d{2}-\d{3,}$/;
+export { DISCUSSION_ID };
 export const TASK_ID = /^Q-\d+$/;
 
 // The longest free text a report, objection or guidance keeps (what the Orders row and the transcript hold whole).
@@ -17,6 +18,8 @@ const idempotencyKey = z
   .min(1)
   .max(200)
   .regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits, dot, underscore, colon and hyphen only');
+
+const discussionIdInput = z.string().regex(DISCUSSION_ID, 'must look like DISC-YYYY-MM-DD-SEQ');
 
 // A task id (Q-n, as POST /tasks answers) or a discussion id (DISC-YYYY-MM-DD-SEQ).
 const taskOrDiscussionId = z
@@ -64,7 +67,7 @@ export function reportTextOf(i: ReportResultInput): string {
 }
 
 export const fileObjectionInput = z.object({
-  discussion_id: z.string().regex(DISCUSSION_ID, 'must look like DISC-YYYY-MM-DD-SEQ'),
+  discussion_id: discussionIdInput,
   reason: z.string().trim().min(1, 'an objection needs a reason').max(MAX_TEXT),
   alternative: z.string().max(MAX_TEXT).optional(),
   evidence: z.array(z.string().max(2000)).max(20).optional(),
@@ -74,7 +77,7 @@ export const fileObjectionInput = z.object({
 
 export const resolveEscalationInput = z
   .object({
-    id: z.string().regex(DISCUSSION_ID, 'must look like DISC-YYYY-MM-DD-SEQ'),
+    id: discussionIdInput,
     action: z.enum(['approve', 'return', 'reject']),
     guidance: z.string().max(MAX_TEXT).optional(),
     // An EXECUTION_ORDER replacing the decider's (approve, edited): validated as one by the resolution task.

@@ -1,5 +1,8 @@
 // Identifiers: DISC-/DEC-YYYY-MM-DD-SEQ per day in the script time zone, MSG-{discussion}-{seq}.
 
+// A discussion id as discussionId() below makes it: the one pattern every check of one uses.
+export const DISCUSSION_ID = /^DISC-\d{4}-\d{2}-\d{2}-\d{3,}$/;
+
 function pad(n: number, width = 3): string {
   const s = String(n);
   return s.length >= width ? s : '0'.repeat(width - s.length) + s;

@@ -2,7 +2,7 @@
 import { chars } from './chars.js';
 import { ConfigError, ValidationError } from './errors.js';
 import { criterion } from './criteria.js';
-import { addDays } from './ids.js';
+import { addDays, DISCUSSION_ID } from './ids.js';
 import { REFLECTION_SCHEMA } from './reflection-schema.js';
 import { CHECK_RESULTS, INTENSITIES, MESSAGE_TYPES, PRIORITIES } from './vocab.js';
 import { z } from 'zod';
@@ -345,7 +345,7 @@ const metadataSchema = z.object({
 
 const envelopeSchema = z.object({
   message_id: z.string().regex(/^MSG-DISC-\d{4}-\d{2}-\d{2}-\d{3,}-\d{3,}$/),
-  discussion_id: z.string().regex(/^DISC-\d{4}-\d{2}-\d{2}-\d{3,}$/),
+  discussion_id: z.string().regex(DISCUSSION_ID),
   phase: z.number().int().min(1).max(6),
   speaker: z.string().min(1),
   message_type: z.enum(MESSAGE_TYPES),

@@ -2,7 +2,7 @@
 import { addDays } from './ids.js';
 import type { SuccessCriterion } from './messages.js';
 import { mean, series } from './kpi.js';
-import type { Settings } from './settings.js';
+import type { ReadsSetting } from './setting-def.js';
 import type { KpiRow } from './types.js';
 
 export const VERDICTS = ['confirmed', 'rejected', 'inconclusive'] as const;
@@ -36,11 +36,13 @@ export interface Evaluation {
 }
 
 // The verdict thresholds as Settings holds them (SPEC §8.3).
-export function thresholdsOf(s: Settings): Thresholds {
+export function thresholdsOf(
+  s: ReadsSetting<'outcome.confirm_max_error' | 'outcome.reject_min_error' | 'outcome.min_data_points', number>,
+): Thresholds {
   return {
-    confirmMaxError: s.number('outcome.confirm_max_error'),
-    rejectMinError: s.number('outcome.reject_min_error'),
-    minDataPoints: s.number('outcome.min_data_points'),
+    confirmMaxError: s.get('outcome.confirm_max_error'),
+    rejectMinError: s.get('outcome.reject_min_error'),
+    minDataPoints: s.get('outcome.min_data_points'),
   };
 }
 

@@ -5,6 +5,7 @@ import type { EngineEnv } from './engine.js';
 import { answerErrors } from './messages.js';
 import type { AgentRequest, AgentResponse, Provider } from './provider.js';
 import { BUDGET_NOTE, BudgetProvider } from './providers/budget.js';
+import { costUsd } from './providers/model-table.js';
 import { recommendationOf, speakersOf, type AgentRecord, type ReflectionContent } from './reflection-rules.js';
 import type { ReflectionAnswer } from './reflection-schema.js';
 import { learningAnswerOf, type LearningAnswer } from './review-learnings.js';
@@ -83,8 +84,7 @@ export function askAfterOutcome(a: Assessment, env: EngineEnv, record: AgentReco
     const res = responses[r.key];
     if (!res) throw new Error(`no answer came for ${r.key}`);
     spent.tokens += Math.max(0, Math.round(res.tokensIn + res.tokensOut));
-    const price = env.priceOf(res.model);
-    if (price) spent.cost += (res.tokensIn * price.input + res.tokensOut * price.output) / 1000;
+    spent.cost += costUsd(env.priceOf(res.model), res.tokensIn, res.tokensOut);
   }
   return {
     learning: learning ? learningAnswerOf(learning, responses[learning.key]) : null,

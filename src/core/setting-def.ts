@@ -40,3 +40,11 @@ export const settingDef = <K extends string, T extends SettingType, V>(
 // Names the type a 'json' row's value parses to, at its definition (a checked annotation, not a cast): the
 // parser only checks the JSON kind, so this is the shape the default has and the tab is documented to hold.
 export const shape = <V>(value: V): V => value;
+
+// What a module that settings.ts is built from reads of Settings: the rows it names, with the types it expects.
+// The provider rows come from the vendor modules and the model table, and the KPI memory an agent request carries
+// reaches outcomes.ts, so these modules cannot import Settings without a cycle. Settings is one of these readers: a
+// caller passes it, and tsc checks each named key and its type against the table there.
+export interface ReadsSetting<K extends string, V> {
+  get(key: K): V;
+}

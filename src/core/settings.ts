@@ -203,9 +203,6 @@ export const DEFAULT_SETTINGS = [
     'integer',
     'A learning unused this many days is deactivated at the daily review (kept, not deleted; 0: never)',
   ),
-  s('embedding.provider', 'offline', 'string', 'offline, openai or gemini'),
-  s('embedding.model', 'kaigi-ngram-v1', 'string', 'Embedding model name'),
-  s('embedding.dimensions', 256, 'integer', 'Embedding dimensions'),
   ...PROVIDER_SETTINGS,
   s(
     'actions.allow_list',

@@ -13,6 +13,8 @@ import { LONG_TEXT, SHORT_TEXT } from '../../tools/realistic-answer.js';
 import { check } from '../src/core/json-schema.js';
 
 const ALLOW = new Settings({}).get('actions.allow_list');
+// The wire formats the local model server speaks (tools/model-server.ts), not the registry's vendors:
+// openai-compatible is OpenAI's format at another address.
 const VENDORS = ['openai', 'anthropic', 'gemini'] as const;
 const MODELS = { openai: 'gpt-4o-mini', anthropic: 'claude-sonnet-4-5', gemini: 'gemini-2.5-flash' };
 const PATHS = { openai: '/v1', anthropic: '/v1', gemini: '/v1beta' };

@@ -6,7 +6,7 @@ import { cellDate, dayOf } from '../../adapters/gas/records.js';
 import { answerErrors, type Message, type RoomAnswer } from '../../core/messages.js';
 import type { AgentResponse, RoomLine } from '../../core/provider.js';
 import { BUDGET_NOTE } from '../../core/providers/budget.js';
-import { modelPrice, pricesOf } from '../../core/providers/model-table.js';
+import { costUsd, modelPrice, pricesOf, roundUsd } from '../../core/providers/model-table.js';
 import { RulesProvider } from '../../core/providers/rules.js';
 import { roomAnswerRequest, ruleRoomAnswer } from '../../core/rooms-answer.js';
 import type { AgentDef } from '../../core/types.js';
@@ -98,7 +98,7 @@ export function answerMention(council: Council, p: RoomReplyPayload, deadline: n
   const got = settle(res, agent, () => ruleRoomAnswer(agent, req.context));
   const prices = pricesOf(s);
   const price = modelPrice(prices, res.model)?.price;
-  const cost = price ? Math.round(((res.tokensIn * price.input + res.tokensOut * price.output) / 1000) * 1e6) / 1e6 : 0;
+  const cost = roundUsd(costUsd(price, res.tokensIn, res.tokensOut));
   const text =
     got.answer.message.indexOf(`@${p.sender}`) >= 0 ? got.answer.message : `@${p.sender} ${got.answer.message}`;
   const metadata: Record<string, unknown> = {

@@ -2,6 +2,7 @@
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { bumpConfigVersion } from '../../adapters/gas/store.js';
 import { ValidationError } from '../../core/errors.js';
+import { EMBEDDING_PROVIDERS } from '../../core/providers/embeddings.js';
 import { DEFAULT_SETTINGS, parseSetting, type SettingDef } from '../../core/settings.js';
 import type { Council } from '../council.js';
 import { text } from './plain.js';
@@ -19,7 +20,7 @@ export interface SettingRow {
 // setting's default is negative (limits, seconds, weights, thresholds).
 const CHOICES: Record<string, string[]> = {
   locale: ['ja', 'en'],
-  'embedding.provider': ['offline', 'openai', 'gemini'],
+  'embedding.provider': [...EMBEDDING_PROVIDERS],
 };
 
 // Every known setting in the order of DEFAULT_SETTINGS, with the stored value (or the default where the tab lacks

@@ -1,6 +1,7 @@
 // The message builder: turns answers into validated messages and records a step's status changes.
 import { messageId } from '../ids.js';
 import { validateContent, validateMessage, type Message, type MessageType, type Metadata } from '../messages.js';
+import { costUsd, roundUsd } from '../providers/model-table.js';
 import { transition } from '../state-machine.js';
 import type { Discussion, Status } from '../types.js';
 import type { AgentMemory } from '../memory.js';
@@ -75,7 +76,7 @@ export class Builder {
     };
     if (stated !== undefined) meta.stated_confidence = stated;
     const price = this.env.priceOf(r.model);
-    if (price) meta.cost_usd = Math.round(((r.tokensIn * price.input + r.tokensOut * price.output) / 1000) * 1e6) / 1e6;
+    if (price) meta.cost_usd = roundUsd(costUsd(price, r.tokensIn, r.tokensOut));
     if (a.errorCode) meta.error_code = a.errorCode;
     if (a.isDefault) meta.default_opinion = true;
     if (a.note) meta.note = a.note.slice(0, 1000);

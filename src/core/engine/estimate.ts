@@ -2,6 +2,7 @@
 import { buildPreamble } from '../prompt-preamble.js';
 import { buildUserText, taskText } from '../prompt-user.js';
 import type { Expectation } from '../provider.js';
+import { costUsd, roundUsd, type Price } from '../providers/model-table.js';
 import { schemaFor } from '../providers/schema.js';
 import { findVendor } from '../providers/vendor-registry.js';
 import { estimateTokens } from '../tokens.js';
@@ -128,7 +129,7 @@ export function estimateDiscussion(
 // without a price costs 0, as its messages do.
 export function costByModel(
   e: Estimate,
-  priceOf: (model: string) => { input: number; output: number } | null,
+  priceOf: (model: string) => Price | null,
 ): { cost_usd: number; byModel: ModelCost[] } {
   const by: Record<string, ModelCost> = {};
   const order: string[] = [];
@@ -137,18 +138,13 @@ export function costByModel(
       by[p.model] = { model: p.model, prompts: 0, tokens: 0, cost_usd: 0 };
       order.push(p.model);
     }
-    const price = priceOf(p.model);
     const m = by[p.model];
     m.prompts += 1;
     m.tokens += p.input + p.output;
-    if (price) m.cost_usd += (p.input * price.input + p.output * price.output) / 1000;
+    m.cost_usd += costUsd(priceOf(p.model), p.input, p.output);
   }
-  const byModel = order.map((k) => ({ ...by[k], cost_usd: round6(by[k].cost_usd) }));
-  return { cost_usd: round6(byModel.reduce((a, m) => a + m.cost_usd, 0)), byModel };
-}
-
-function round6(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
+  const byModel = order.map((k) => ({ ...by[k], cost_usd: roundUsd(by[k].cost_usd) }));
+  return { cost_usd: roundUsd(byModel.reduce((a, m) => a + m.cost_usd, 0)), byModel };
 }
 
 export interface Spent {
@@ -181,5 +177,5 @@ export function spentOf(messages: Message[]): Spent {
     .sort((a, b) => a - b)
     .map((k) => `P${k} ${thousands(phases[k].tokens)} tok $${phases[k].cost.toFixed(4)}`)
     .join(' | ');
-  return { tokens, cost_usd: round6(cost), by_phase };
+  return { tokens, cost_usd: roundUsd(cost), by_phase };
 }

@@ -1,6 +1,7 @@
 // The engine's shared shapes: the step kinds, what a step runs with, and what it produces.
 import type { Message } from '../messages.js';
 import type { Provider } from '../provider.js';
+import type { Price } from '../providers/model-table.js';
 import type { Settings } from '../settings.js';
 import type { AgentDef, Discussion, InboxItem, KpiRow, Member, OrderRow, Status } from '../types.js';
 import type { AgentMemory } from '../memory.js';
@@ -33,7 +34,7 @@ export interface EngineEnv {
   lang: 'ja' | 'en';
   historicalAccuracy: (agentId: string) => number;
   // Price per 1,000 tokens of a provider:model, from Settings; null when unknown.
-  priceOf: (model: string) => { input: number; output: number } | null;
+  priceOf: (model: string) => Price | null;
   // What memory gives this agent in this discussion (empty when memory is off).
   memoryFor: (agent: AgentDef, d: Discussion) => AgentMemory;
   // Learned trust as the last review left it (src/core/trust.ts); absent: every agent is neutral.

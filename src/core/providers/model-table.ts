@@ -1,6 +1,6 @@
 // What each model takes and costs (SPEC §7.4): the capability table, the output caps by agent group, default prices.
 import type { Expectation } from '../provider.js';
-import type { Settings } from '../settings.js';
+import type { ReadsSetting } from '../setting-def.js';
 import type { AgentDef } from '../types.js';
 import { hasOwn } from '../json-guard.js';
 
@@ -46,8 +46,21 @@ export const DEFAULT_PRICES: Record<string, Price> = {
 };
 
 // The Settings price table over the defaults: a workbook whose table predates a default model's entry still prices it.
-export function pricesOf(s: Settings): Record<string, Price> {
+export function pricesOf(
+  s: ReadsSetting<'provider.prices_per_1k_tokens_usd', Record<string, Price>>,
+): Record<string, Price> {
   return { ...DEFAULT_PRICES, ...s.get('provider.prices_per_1k_tokens_usd') };
+}
+
+// What an answer of `tokensIn` prompt and `tokensOut` output tokens costs at a price per 1,000 tokens, in USD: the one
+// cost formula of messages, room answers, reflections and estimates. No price (the rules, a local model) costs 0.
+export function costUsd(price: Price | null | undefined, tokensIn: number, tokensOut: number): number {
+  return price ? (tokensIn * price.input + tokensOut * price.output) / 1000 : 0;
+}
+
+// A cost as records keep it: to the millionth of a dollar.
+export function roundUsd(usd: number): number {
+  return Math.round(usd * 1e6) / 1e6;
 }
 
 // A model's price, and the entry it was read from when the model has none of its own (stand_in).

@@ -1,9 +1,13 @@
-// The Settings rows of model providers: which vendor and model, where, at what price, with what parameters and caps.
+// The Settings rows of embedding and model providers: which vendor and model, where, at what price, with what caps.
 import { settingDef as s } from '../setting-def.js';
+import { EMBEDDING_PROVIDERS } from './embeddings.js';
 import { DEFAULT_CAPABILITIES, DEFAULT_OUTPUT_CAPS, DEFAULT_PRICES, PRICES_TAKEN } from './model-table.js';
 import { registry as vendors } from './vendor-registry.js';
 
 export const PROVIDER_SETTINGS = [
+  s('embedding.provider', 'offline', 'string', `One of: ${EMBEDDING_PROVIDERS.join(', ')}`),
+  s('embedding.model', 'kaigi-ngram-v1', 'string', 'Embedding model name'),
+  s('embedding.dimensions', 256, 'integer', 'Embedding dimensions'),
   s(
     'provider.default',
     'rules',

@@ -3,31 +3,13 @@ import { z } from 'zod';
 import { hasOwn } from '../json-guard.js';
 import { answerSchema } from '../messages.js';
 import type { Expectation } from '../provider.js';
+import type { JsonSchema } from './json-schema.js';
 import { findVendor, type Vendor } from './vendor-registry.js';
 import type { SchemaShaper } from './vendors.js';
 
 export type { Vendor };
 
-// The keywords Kaigi reads or rewrites are named; any other keyword zod emits passes through untouched.
-export interface JsonSchema {
-  type?: unknown;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  additionalProperties?: unknown;
-  items?: JsonSchema;
-  anyOf?: JsonSchema[];
-  enum?: unknown[];
-  pattern?: string;
-  minItems?: number | string;
-  maxItems?: number | string;
-  minLength?: number | string;
-  maxLength?: number | string;
-  nullable?: boolean;
-  propertyOrdering?: string[];
-  [keyword: string]: unknown;
-}
-
-// zod's JSON Schema output is plain JSON: the keywords above keep their JSON Schema meaning.
+// zod's JSON Schema output is plain JSON: the keywords JsonSchema names keep their JSON Schema meaning.
 function toJson(schema: z.ZodType): JsonSchema {
   return z.toJSONSchema(schema, { io: 'input' }) as JsonSchema;
 }

@@ -1,8 +1,8 @@
 // What a model vendor module registers, and the helpers every vendor's wire format shares (URLs, repair, retries).
 import type { AgentRequest } from '../provider.js';
-import type { Settings } from '../settings.js';
+import type { ReadsSetting } from '../setting-def.js';
 import type { Capability } from './model-table.js';
-import type { JsonSchema } from './schema.js';
+import type { JsonSchema } from './json-schema.js';
 
 export interface WireRequest {
   url: string;
@@ -77,8 +77,12 @@ export function defineVendor<const N extends string>(v: VendorModule<N>): Vendor
   return v;
 }
 
-export function settingsBaseUrl(v: VendorModule, s: Settings): string {
-  if (v.baseUrlSetting === 'provider.base_url') return s.raw('provider.base_url');
+// The base URL Settings give a vendor: the shared row, or the vendor's entry in the map.
+type BaseUrlSettings = ReadsSetting<'provider.base_url', string> &
+  ReadsSetting<'provider.base_urls', Record<string, string>>;
+
+export function settingsBaseUrl(v: VendorModule, s: BaseUrlSettings): string {
+  if (v.baseUrlSetting === 'provider.base_url') return s.get('provider.base_url');
   return s.get('provider.base_urls')[v.name] ?? '';
 }
 

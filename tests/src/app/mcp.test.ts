@@ -11,7 +11,8 @@ import { appendApiLog, records } from '../../helpers.js';
 const EXEC = 'https://script.google.com/macros/s/KAIGI/exec';
 const ECHO = 'https://script.googleusercontent.com/macros/echo';
 
-// The tools of issue 11: seed 004's nine room operations and the council's four.
+// The tools of issue 11: seed 004's nine room operations and the council's four. Written out, not read from the
+// routes registry, as an independent check of what tools/list offers.
 const ROOM_TOOLS = [
   'list_rooms',
   'create_room',

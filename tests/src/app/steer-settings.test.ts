@@ -50,6 +50,8 @@ describe('getSettingsRows and updateSetting', () => {
       ['phase.target_seconds', '[1,2]', /phase\.target_seconds: a JSON array where a JSON object belongs/],
       ['phase.target_seconds', '{', /phase\.target_seconds: not valid JSON/],
       ['locale', 'fr', /locale: must be one of ja, en/],
+      // Written out, not read from EMBEDDING_PROVIDERS (which the dialog uses): an independent check of that list.
+      ['embedding.provider', 'cohere', /embedding\.provider: must be one of offline, openai, gemini$/],
     ];
     for (const [key, value, why] of bad) await expect(call(rt, 'updateSetting', { key, value })).rejects.toThrow(why);
     expect(records(rt, 'audit').filter((a) => a.event === 'setting').length).toBe(0);

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACTION_TYPE_FIELDS, type Action, typedAction, validateContent } from '../../../src/core/messages.js';
 import { schemaFor } from '../../../src/core/providers/schema.js';
+import { registry } from '../../../src/core/providers/vendor-registry.js';
 import { Settings } from '../../../src/core/settings.js';
 import { DEMO_MEMBERS } from '../../../src/core/demo-data.js';
 import { DISC, newDiscussion, runToRest, testEnv, TODAY } from './env.js';
@@ -30,8 +31,8 @@ const order = (actions: object[]) => ({
 
 describe('action fields per type', () => {
   it('are in the schema every vendor is sent, with the type they belong to in their description', () => {
-    for (const vendor of ['openai', 'anthropic', 'gemini'] as const) {
-      const s = schemaFor('DECISION', vendor, ALLOW) as any;
+    for (const { name: vendor, wire } of registry.all) {
+      const s = schemaFor('DECISION', wire, ALLOW) as any;
       const props = s.properties.order.properties.actions.items.properties;
       for (const [type, schema] of Object.entries(ACTION_TYPE_FIELDS))
         for (const k of Object.keys(schema.shape)) {

@@ -4,13 +4,8 @@ import { MESSAGE_TYPES, answerErrors, validateContent, validateMessage } from '.
 import { runResolution } from '../../../src/core/objections.js';
 import type { Expectation } from '../../../src/core/provider.js';
 import { HttpProvider, type HttpResult } from '../../../src/core/providers/http.js';
-import {
-  fitAnswer,
-  maxSchemaRepeat,
-  schemaFor,
-  type JsonSchema,
-  type Vendor,
-} from '../../../src/core/providers/schema.js';
+import type { JsonSchema } from '../../../src/core/providers/json-schema.js';
+import { fitAnswer, maxSchemaRepeat, schemaFor, type Vendor } from '../../../src/core/providers/schema.js';
 import { ScriptedProvider } from '../../../src/core/providers/scripted.js';
 import { registry } from '../../../src/core/providers/vendor-registry.js';
 import type { WireRequest } from '../../../src/core/providers/vendors.js';

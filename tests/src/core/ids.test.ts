@@ -1,6 +1,6 @@
 // Per-day ids stay unique and in order whatever the clock did: a day already passed by a later one never restarts.
 import { describe, expect, it } from 'vitest';
-import { decisionId, discussionId, nextDaily } from '../../../src/core/ids.js';
+import { DISCUSSION_ID, decisionId, discussionId, nextDaily } from '../../../src/core/ids.js';
 
 describe('nextDaily', () => {
   it('starts each new day at 1 and counts on within it', () => {
@@ -31,5 +31,14 @@ describe('nextDaily', () => {
       'DEC-2026-12-04-002',
     ]);
     expect([...text].sort()).toEqual(text);
+  });
+});
+
+describe('DISCUSSION_ID', () => {
+  it('accepts every id discussionId makes, past sequence 999 too, and nothing else', () => {
+    for (const seq of [1, 42, 999, 1000])
+      expect(DISCUSSION_ID.test(discussionId({ day: '2026-11-27', seq }))).toBe(true);
+    for (const bad of ['DEC-2026-11-27-001', 'DISC-2026-11-27-01', 'DISC-2026-11-27', 'xDISC-2026-11-27-001'])
+      expect(DISCUSSION_ID.test(bad), bad).toBe(false);
   });
 });

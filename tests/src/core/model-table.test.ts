@@ -2,11 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   capabilityOf,
+  costUsd,
   DEFAULT_CAPABILITIES,
   DEFAULT_PRICES,
   modelPrice,
   PRICES_TAKEN,
   pricesOf,
+  roundUsd,
 } from '../../../src/core/providers/model-table.js';
 import { registry } from '../../../src/core/providers/vendor-registry.js';
 import { Settings } from '../../../src/core/settings.js';
@@ -84,10 +86,13 @@ describe('prices', () => {
     expect(prices['anthropic:claude-3-5-haiku-latest'].input).toBe(0.0008);
   });
 
-  it('cover every default model of OpenAI, Anthropic and Gemini, with the date they were taken in Settings', () => {
+  it('cover every default model of each vendor with an endpoint of its own, with the date they were taken', () => {
     const s = new Settings({});
-    for (const vendor of ['openai', 'anthropic', 'gemini']) {
-      const v = registry.all.find((x) => x.name === vendor)!;
+    // A vendor with no endpoint of its own (openai-compatible: a gateway or a local server) has no list price.
+    const priced = registry.all.filter((v) => v.defaultBaseUrl !== '');
+    expect(priced.length).toBeGreaterThan(2);
+    for (const v of priced) {
+      const vendor = v.name;
       expect(DEFAULT_PRICES[`${vendor}:${v.defaultModel}`], vendor).toBeDefined();
       expect(Object.keys(DEFAULT_PRICES).filter((k) => k.startsWith(`${vendor}:`)).length).toBeGreaterThan(2);
     }
@@ -116,5 +121,21 @@ describe('prices', () => {
     // A person's entry that is not a price never stands in.
     const odd = { 'openai:x': { input: 'a lot' }, 'openai:y': { input: 0.001, output: 0.002 } } as never;
     expect(modelPrice(odd, 'openai:z')?.stand_in).toBe('openai:y');
+  });
+});
+
+describe('costUsd', () => {
+  it('prices prompt and output tokens per 1,000 at their own rates, and no price at 0', () => {
+    const price = { input: 0.003, output: 0.015 };
+    expect(costUsd(price, 2000, 500)).toBeCloseTo(0.006 + 0.0075, 12);
+    expect(costUsd(price, 0, 1000)).toBeCloseTo(0.015, 12);
+    expect(costUsd(null, 2000, 500)).toBe(0);
+    expect(costUsd(undefined, 2000, 500)).toBe(0);
+  });
+
+  it('rounds a cost to the millionth of a dollar, as records keep it', () => {
+    expect(roundUsd(0.0000004)).toBe(0);
+    expect(roundUsd(0.0000015)).toBe(0.000002);
+    expect(roundUsd(costUsd({ input: 0.00015, output: 0.0006 }, 123, 45))).toBe(0.000045);
   });
 });

@@ -6,6 +6,7 @@ import { answerErrors, type Message } from '../../../src/core/messages.js';
 import type { AgentDef } from '../../../src/core/types.js';
 import { RulesProvider } from '../../../src/core/providers/rules.js';
 import { schemaFor } from '../../../src/core/providers/schema.js';
+import { registry } from '../../../src/core/providers/vendor-registry.js';
 import {
   charCount,
   checkAgentName,
@@ -222,8 +223,8 @@ describe('the room answer', () => {
   });
 
   it('has a schema every vendor can be sent, and checks answers with it', () => {
-    for (const v of ['openai', 'anthropic', 'gemini', 'openai-compatible'] as const)
-      expect(JSON.stringify(schemaFor('ROOM_ANSWER', v, ['ONE_ON_ONE']))).toContain('message');
+    for (const v of registry.all)
+      expect(JSON.stringify(schemaFor('ROOM_ANSWER', v.wire, ['ONE_ON_ONE'])), v.name).toContain('message');
     expect(answerErrors('ROOM_ANSWER', { message: 'ok' }, [])).toBeNull();
     expect(answerErrors('ROOM_ANSWER', { message: '' }, [])).toMatch(/message/);
     expect(answerErrors('ROOM_ANSWER', { message: 'x'.repeat(2001) }, [])).toMatch(/message/);

@@ -16,7 +16,7 @@ import {
   storedOrder,
 } from './answers.js';
 import { check, walk, withNulls } from './json-schema.js';
-import { findVendor } from '../../../src/core/providers/vendor-registry.js';
+import { findVendor, registry } from '../../../src/core/providers/vendor-registry.js';
 
 // The generated schema as plain JSON, so a test can reach into any depth.
 const schemaFor = (e: Expectation, vendor: Vendor, allow: readonly string[]): Record<string, any> =>
@@ -24,6 +24,8 @@ const schemaFor = (e: Expectation, vendor: Vendor, allow: readonly string[]): Re
 
 const ALLOW = new Settings({}).get('actions.allow_list');
 const EXPECTATIONS: Expectation[] = [...MESSAGE_TYPES, 'DECISION', 'LEARNING', 'REFLECTION'];
+// Written out with each one's dialect, as an oracle independent of the registry; 'names every registered vendor'
+// below fails until a new vendor is added here with its dialect.
 const VENDORS: Vendor[] = ['openai', 'openai-compatible', 'anthropic', 'gemini'];
 const dialect = (v: Vendor) => (v === 'gemini' ? 'openapi' : 'json-schema');
 
@@ -81,6 +83,10 @@ function zodValid(e: Expectation, v: unknown): void {
 }
 
 describe('generated schemas', () => {
+  it('names every registered vendor', () => {
+    expect([...VENDORS].sort()).toEqual(registry.names().sort());
+  });
+
   it('has a sample for every expectation, each valid under zod', () => {
     expect(Object.keys(SAMPLES).sort()).toEqual([...EXPECTATIONS].sort());
     for (const e of EXPECTATIONS) for (const v of SAMPLES[e]) expect(() => zodValid(e, v), e).not.toThrow();

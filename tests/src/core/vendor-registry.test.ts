@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { phaseRequests } from '../../../src/core/engine.js';
 import { vendorKeyProperty } from '../../../src/core/property-keys.js';
 import { HttpProvider, type HttpPort, type HttpResult } from '../../../src/core/providers/http.js';
-import type { JsonSchema } from '../../../src/core/providers/schema.js';
+import type { JsonSchema } from '../../../src/core/providers/json-schema.js';
 import { registry, vendorRegistry } from '../../../src/core/providers/vendor-registry.js';
 import {
   defineVendor,

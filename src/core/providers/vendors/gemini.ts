@@ -1,6 +1,6 @@
 // Gemini: generateContent with a JSON response schema in Gemini's OpenAPI 3.0 subset.
 import { vendorKeyProperty } from '../../property-keys.js';
-import type { JsonSchema } from '../schema.js';
+import type { JsonSchema } from '../json-schema.js';
 import {
   at,
   defineVendor,

@@ -1,6 +1,6 @@
 // OpenAI: Chat Completions with a strict json_schema response format; the openai-compatible vendor speaks it too.
 import { vendorKeyProperty } from '../../property-keys.js';
-import type { JsonSchema } from '../schema.js';
+import type { JsonSchema } from '../json-schema.js';
 import {
   at,
   defineVendor,
