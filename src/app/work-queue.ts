@@ -51,6 +51,8 @@ const PAYLOAD = queueCols.index('payload_json');
 
 export class WorkQueue {
   private readonly notices: Notices;
+  // The queue as this execution's last claim read it.
+  private seen: QueueItem[] = [];
 
   constructor(
     private readonly store: Store,
@@ -161,8 +163,13 @@ export class WorkQueue {
   // Claims the next item under the lock; an item whose type no handler knows is claimed to be marked failed.
   claimNext(known: (type: string) => boolean, step?: ClaimStep): Claimed | null {
     const s = this.config.settings();
+    // The committed state says whether anything is left past the head: a queue whose every item is done (the last
+    // commit moved the head past them, see close) is not read again under the lock.
+    const committed = this.store.readState();
+    if (!committed.journal && committed.queueHead > (committed.tails.queue?.last ?? 1)) return null;
     return this.store.withLock((state) => {
       const items = this.read(state);
+      this.seen = items;
       const now = Date.now();
       const item = pickNext(items, now, {
         maxInProgress: s.number('limits.max_concurrent_discussions'),
@@ -243,6 +250,23 @@ export class WorkQueue {
     this.write(c, claimed, true);
     c.run(new Date(now).toISOString());
     return { claimed };
+  }
+
+  // Marks the item done after the commit point of `c`, a commit that ends its work, and moves the queue's head past
+  // it when every item before it was done as this execution last read them (done and dead stay so: a head moved on
+  // stale statuses stops short at worst, never past an item that is not done).
+  close(c: Commit, item: QueueItem): void {
+    const done: QueueItem = {
+      ...item,
+      status: 'done',
+      lease_owner: '',
+      lease_until: 0,
+      updated_at: Date.now(),
+      last_error: '',
+    };
+    this.write(c, done, false);
+    const items = this.seen.map((i) => (i.id === item.id ? done : i));
+    c.state.queueHead = Math.max(c.state.queueHead, advanceHead(items, c.state.queueHead));
   }
 
   finish(item: QueueItem, outcome: Finished): void {

@@ -31,14 +31,7 @@ function commitSteps(council: Council, item: QueueItem, loaded: Loaded, computed
     // same commit, so the review's mark and its objection are written together or not at all.
     if (r.agentObjection) fileAgentObjection(council, c, loaded.d.discussion_id, r.agentObjection);
     // The step that ends the work also closes the task, right after the commit point.
-    const done = close
-      ? () =>
-          council.queue.write(
-            c,
-            { ...item, status: 'done', lease_owner: '', lease_until: 0, updated_at: Date.now(), last_error: '' },
-            false,
-          )
-      : undefined;
+    const done = close ? () => council.queue.close(c, item) : undefined;
     return council.discussions.commitStep(c, loaded, r, done);
   });
 }
