@@ -32,6 +32,8 @@ export interface EnqueueRequest {
   // An API client's budget (src/app/api-budget.ts), under the lock: `check` before anything is recorded (it
   // throws 429 budget_exceeded), `hold` once the discussion is queued. A repeated call is answered before either.
   budget?: { check: () => void; hold: (discussion: string) => void };
+  // The caller runs the work in its own execution and schedules the one-shot trigger itself if work is left.
+  noNudge?: boolean;
 }
 
 export interface Enqueued {
@@ -119,7 +121,7 @@ export function enqueueOnce(council: Council, req: EnqueueRequest): Enqueued {
     if (req.budget && disc) req.budget.hold(disc);
     return { task_id: id, discussion_id: disc, duplicate: false };
   });
-  if (!out.duplicate) nudge(council);
+  if (!out.duplicate && !req.noNudge) nudge(council);
   return out;
 }
 

@@ -70,6 +70,41 @@ export function runTick(): TickReport {
 function runWork(dashboardDue: boolean, due: number | null): TickReport {
   const council = new Council(openBound(), scriptZone());
   const deadline = Date.now() + council.settings().number('queue.tick_budget_seconds') * 1000;
+  const { processed, failed, tasks } = workQueue(council, deadline);
+  // The Dashboard after the work, if it fell due before this execution began and there is time left.
+  const dashboard = dashboardDue && Date.now() < deadline;
+  if (dashboard) refreshDueDashboard(council, due as number);
+  // Settings rows that fell back to their defaults, told once each, after the work so a notice never delays it.
+  tellSettingProblems(council.store, council.settings());
+  // The rows authenticated web API calls left in the inbox, in as many drains as they take, with the per-minute
+  // summaries of refused calls (an idle tick stays at one property read, so those wait for a tick with work).
+  drainApiLog(council.store, council.settings().number('api.log_digest_rows'), () => Date.now() < deadline);
+  return {
+    ran: true,
+    processed,
+    failed,
+    reason: Date.now() >= deadline ? 'time budget spent' : 'queue empty',
+    tasks,
+    dashboard,
+  };
+}
+
+export interface Worked {
+  processed: number;
+  failed: number;
+  tasks: string[];
+  // Whether `stopAfter` ended the work (rather than an empty queue or the deadline).
+  stopped: boolean;
+}
+
+// Claims and runs queued work until the queue has nothing due, the deadline passes, or `stopAfter` says the item
+// just finished was the one the caller waited for (a web request carrying its own discussion: src/app/work-now.ts).
+export function workQueue(
+  council: Council,
+  deadline: number,
+  stopAfter?: (item: QueueItem, outcome: Finished) => boolean,
+  callsUntil?: number,
+): Worked {
   let processed = 0;
   let failed = 0;
   const tasks: string[] = [];
@@ -94,7 +129,7 @@ function runWork(dashboardDue: boolean, due: number | null): TickReport {
           item = outcome.item;
           const handler = findTask(item.type);
           outcome = handler
-            ? handler.run(item, { council, inProgress: claimed.inProgress, deadline })
+            ? handler.run(item, { council, inProgress: claimed.inProgress, deadline, callsUntil })
             : unknownType(item);
         }
       } catch (e) {
@@ -108,21 +143,7 @@ function runWork(dashboardDue: boolean, due: number | null): TickReport {
     council.queue.finish(item, outcome);
     if (outcome.kind === 'failed') failed++;
     else processed++;
+    if (stopAfter?.(item, outcome)) return { processed, failed, tasks, stopped: true };
   }
-  // The Dashboard after the work, if it fell due before this execution began and there is time left.
-  const dashboard = dashboardDue && Date.now() < deadline;
-  if (dashboard) refreshDueDashboard(council, due as number);
-  // Settings rows that fell back to their defaults, told once each, after the work so a notice never delays it.
-  tellSettingProblems(council.store, council.settings());
-  // The rows authenticated web API calls left in the inbox, in as many drains as they take, with the per-minute
-  // summaries of refused calls (an idle tick stays at one property read, so those wait for a tick with work).
-  drainApiLog(council.store, council.settings().number('api.log_digest_rows'), () => Date.now() < deadline);
-  return {
-    ran: true,
-    processed,
-    failed,
-    reason: Date.now() >= deadline ? 'time budget spent' : 'queue empty',
-    tasks,
-    dashboard,
-  };
+  return { processed, failed, tasks, stopped: false };
 }

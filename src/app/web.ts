@@ -19,6 +19,7 @@ import { configNotice, Notices } from './notices.js';
 import { OPERATIONS } from './routes/registry.js';
 import type { Caller } from './routes/route.js';
 import { type Body, type CallInfo, routeRequest } from './routes/router.js';
+import { workOwnTask } from './work-now.js';
 
 // The caller a token belongs to, with the token's hash (the rate limit's key); a token list that cannot be read
 // throws a ConfigError naming the property.
@@ -117,6 +118,7 @@ export function handleWeb(
       { method, parameter: e.parameter as Record<string, string>, contents },
       {
         operations: OPERATIONS,
+        workOwnTask: (task, wait) => workOwnTask(apiCouncil(), task, wait),
         authenticate: (token) => {
           const found = authenticate(token);
           hash = found ? found.hash : '';

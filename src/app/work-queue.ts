@@ -80,6 +80,10 @@ export class WorkQueue {
     if (q.rawPayload !== undefined && q.resolvedPayload === values[PAYLOAD]) values[PAYLOAD] = q.rawPayload;
     if (marker) c.setMarker('queue', item.row, values, `Queue:${item.id}`);
     else c.updateAfter('queue', item.row, values, `Queue:${item.id}`);
+    // The head is the first row that may still be live: an item at the head that ends moves it on in the same
+    // commit, so the next tick's idle check (one property read) sees an idle queue without claiming anything.
+    if ((item.status === 'done' || item.status === 'dead') && c.state.queueHead === item.row)
+      c.state.queueHead = item.row + 1;
   }
 
   enqueue(

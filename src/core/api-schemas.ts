@@ -28,6 +28,12 @@ export const startDiscussionInput = triggerSchema.extend({
   idempotency_key: idempotencyKey.optional(),
 });
 
+// POST /tasks (start_discussion) alone: how long the caller will wait for the decision. The request's own execution
+// then carries the discussion instead of leaving it to a trigger that Apps Script fires late (src/app/work-now.ts).
+export const startTaskInput = startDiscussionInput.extend({
+  wait_seconds: z.number().int().min(0).max(300).optional(),
+});
+
 export const getDiscussionInput = z.object({ id: taskOrDiscussionId });
 
 // Seed 002 reported completed, failed and in_progress; they are accepted for DONE, FAILED and IN_PROGRESS.

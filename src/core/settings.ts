@@ -260,6 +260,12 @@ export const DEFAULT_SETTINGS = [
     "Share of limits.daily_token_budget kept for the council's own discussions: API clients together never spend into it",
   ),
   s(
+    'api.max_wait_seconds',
+    60,
+    'integer',
+    'Longest a POST /tasks with wait_seconds runs its discussion in its own request before answering 202 (0: never waits; the caller’s HTTP timeout must be longer)',
+  ),
+  s(
     'api.replay_seconds',
     600,
     'integer',

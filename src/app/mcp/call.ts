@@ -1,6 +1,6 @@
 // tools/call: the role check, the zod input, the operation, and a replay of the first answer when a client re-sends it.
 import { type ApiError, apiError, errorToApi, fieldIssues } from '../../core/api.js';
-import type { Caller, Operation } from '../routes/route.js';
+import type { CallContext, Caller, Operation } from '../routes/route.js';
 import { RPC, type RpcId } from './protocol.js';
 import { isTool, mayCall } from './tools.js';
 
@@ -14,6 +14,8 @@ export interface ReplayCache {
 
 export interface CallDeps {
   operations: readonly Operation[];
+  // See CallContext.workOwnTask.
+  workOwnTask?: CallContext['workOwnTask'];
   cache: ReplayCache;
   // Settings api.replay_seconds: how long a re-sent call gets the first answer; 0 turns replays off.
   replaySeconds: () => number;
@@ -74,7 +76,9 @@ function statusOf(result: ToolResult): number {
 
 function run(op: Operation, input: unknown, caller: Caller, called: string, requestKey: string, deps: CallDeps) {
   try {
-    return answer(op.handler(input, { caller, called, requestKey, operations: deps.operations }));
+    return answer(
+      op.handler(input, { caller, called, requestKey, operations: deps.operations, workOwnTask: deps.workOwnTask }),
+    );
   } catch (e) {
     const failed = errorToApi(e);
     if (deps.onError) deps.onError(e, failed);

@@ -3,7 +3,8 @@ import { sha256Hex } from '../../adapters/gas/crypto.js';
 import { mcpCache } from '../../adapters/gas/mcp-cache.js';
 import { sleep } from '../../adapters/gas/services.js';
 import type { ApiError } from '../../core/api.js';
-import { apiSettings } from '../api-env.js';
+import { apiCouncil, apiSettings } from '../api-env.js';
+import { workOwnTask } from '../work-now.js';
 import { OPERATIONS } from '../routes/registry.js';
 import type { McpHandler } from '../routes/router.js';
 import { createMcpServer } from './server.js';
@@ -12,6 +13,7 @@ import { createMcpServer } from './server.js';
 export function mcpHandler(onError?: (e: unknown, answer: ApiError) => void): McpHandler {
   return createMcpServer({
     operations: OPERATIONS,
+    workOwnTask: (task, wait) => workOwnTask(apiCouncil(), task, wait),
     cache: mcpCache,
     // Read only when a mutating tool is called (a read replays nothing), from the call's cached Settings.
     replaySeconds: () => apiSettings().number('api.replay_seconds'),

@@ -18,6 +18,16 @@ export interface CallContext {
   // Every operation the server holds (the router's or MCP's list), for the answers that describe them: handed in,
   // not imported, because the registry imports the operations.
   operations: readonly Operation[];
+  // Runs the queue in this execution until a task ends or the wait is spent (src/app/work-now.ts): handed in, not
+  // imported, because the queue's tasks reach the registry (an archive run moves API Log rows, named by route).
+  workOwnTask?: (taskId: string, waitSeconds: number) => OwnWork;
+}
+
+export interface OwnWork {
+  // The task ran to its end in this execution (DECIDED, ESCALATED, or whatever state the discussion stops in).
+  finished: boolean;
+  // Seconds this execution was allowed to work: the wait asked for, within api.max_wait_seconds and the tick budget.
+  waited_up_to: number;
 }
 
 export interface Operation<I = unknown> {

@@ -12,7 +12,7 @@ import {
   utf8Bytes,
 } from '../../core/api.js';
 import { isForbiddenKey, JsonInputError, parseJsonInput } from '../../core/json-guard.js';
-import type { Caller, Operation } from './route.js';
+import type { CallContext, Caller, Operation } from './route.js';
 
 export type Body = Record<string, unknown>;
 
@@ -47,6 +47,8 @@ export interface CallInfo {
 
 export interface RouterDeps {
   operations: readonly Operation[];
+  // See CallContext.workOwnTask.
+  workOwnTask?: CallContext['workOwnTask'];
   mcp?: McpHandler;
   authenticate: (token: string | undefined) => Caller | null;
   // Told about every error a route or the token check threw, with the answer the client gets (which it may amend).
@@ -168,7 +170,13 @@ function route(req: WebRequest, deps: RouterDeps, info: CallInfo): Body | ApiErr
       const where = first.field ? `${first.field}: ${first.message}` : first.message;
       return apiError(400, 'invalid_input', `The input of ${info.call} is not valid (${where}).`, issues);
     }
-    const result = route.handler(input.data, { caller, called: key, requestKey: '', operations: deps.operations });
+    const result = route.handler(input.data, {
+      caller,
+      called: key,
+      requestKey: '',
+      operations: deps.operations,
+      workOwnTask: deps.workOwnTask,
+    });
     return 'status' in result || route.bare ? result : { status: 200, ...result };
   } catch (e) {
     const answer = errorToApi(e);

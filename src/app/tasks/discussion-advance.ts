@@ -43,8 +43,8 @@ function commitSteps(council: Council, item: QueueItem, loaded: Loaded, computed
 // at most those steps, which the next claim of the task computes again (nothing of them was written).
 export const advanceDiscussion: TaskHandler = {
   type: 'discussion.advance',
-  run(item, { council, deadline }) {
-    council.models.deadline = deadline;
+  run(item, { council, deadline, callsUntil }) {
+    council.models.deadline = Math.max(deadline, callsUntil ?? 0);
     const p = item.payload as { discussion_id: string; row?: number };
     const every = council.settings().number('queue.commit_every_seconds') * 1000;
     let l: Loaded | null = null;

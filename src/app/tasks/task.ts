@@ -10,6 +10,9 @@ interface TaskContext {
   inProgress: number;
   // The execution's time budget: work past it goes back to the queue.
   deadline: number;
+  // When a round of model calls must end at the latest, if later than `deadline`: a request that waits for its
+  // discussion stops taking steps at its wait, but a round may run on within the execution's tick budget.
+  callsUntil?: number;
 }
 
 export interface TaskHandler {

@@ -89,7 +89,7 @@ function queuedView(council: Council, item: QueueItem, id: string | null) {
   };
 }
 
-function discussionAnswer(council: Council, id: string): Record<string, unknown> {
+export function discussionAnswer(council: Council, id: string): Record<string, unknown> {
   const { item, discussion_id } = locate(council, id);
   // A discussion queued by the sidebar or a rule: its id is allocated when it opens.
   if (!discussion_id && item && item.type === 'discussion.open') return queuedView(council, item, null);

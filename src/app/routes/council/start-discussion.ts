@@ -1,12 +1,14 @@
-// POST /tasks: start a discussion from a trigger (SPEC §12); answers 202 with its task and discussion ids at once.
+// POST /tasks: start a discussion from a trigger (SPEC §12); answers 202 with its task and discussion ids at once, or,
+// with wait_seconds, runs it in this request and answers with the decided discussion as GET /tasks/{id} would.
 import { sha256Text } from '../../../core/sha256.js';
-import { startDiscussionInput } from '../../../core/api-schemas.js';
+import { startTaskInput } from '../../../core/api-schemas.js';
 import { normalTrigger, type TriggerInput } from '../../../core/trigger-input.js';
 import { forecastTokens, startBudget } from '../../api-budget.js';
 import { apiCouncil } from '../../api-env.js';
 import type { Priority } from '../../../core/types.js';
 import { type Enqueued, enqueueOnce } from '../../api-tasks.js';
 import { admitTrigger } from '../../trigger-door.js';
+import { discussionAnswer } from './get-discussion.js';
 import { type CallContext, defineOperation } from '../route.js';
 
 const CALL = 'POST /tasks';
@@ -19,7 +21,7 @@ function dedupeKeyOf(client: string, idempotencyKey: string | undefined, request
   return '';
 }
 
-export type StartInput = TriggerInput & { priority?: Priority; idempotency_key?: string };
+export type StartInput = TriggerInput & { priority?: Priority; idempotency_key?: string; wait_seconds?: number };
 
 // Queues a discussion for a trigger the door admits, once per idempotency key (or re-sent call) of the client.
 export function queueDiscussion(input: StartInput, ctx: CallContext, call: string): Enqueued {
@@ -40,18 +42,20 @@ export function queueDiscussion(input: StartInput, ctx: CallContext, call: strin
     reserveDiscussion: true,
     dedupeWithinMs: input.idempotency_key ? undefined : council.settings().number('api.replay_seconds') * 1000,
     budget: startBudget(council, client, forecast),
+    // A caller that waits runs the work itself: the one-shot trigger only for what it leaves.
+    noNudge: (input.wait_seconds ?? 0) > 0 && !!ctx.workOwnTask,
   });
 }
 
 export const startDiscussion = defineOperation({
   name: 'start_discussion',
   description:
-    'Start a council discussion about a trigger { type, source?, target_user_id, context?, priority? }; an idempotency_key makes a repeated call return the first answer.',
+    'Start a council discussion about a trigger { type, source?, target_user_id, context?, priority? }; an idempotency_key makes a repeated call return the first answer. With wait_seconds (up to Settings api.max_wait_seconds) the call runs the discussion itself and answers with it decided, or 202 when the wait ran out.',
   mutates: true,
   tool: true,
   http: { method: 'POST', path: '/tasks' },
   roles: ['coordinator', 'admin'],
-  input: startDiscussionInput,
+  input: startTaskInput,
   example: {
     type: 'kpi_decline',
     target_user_id: 'tanaka',
@@ -62,6 +66,9 @@ export const startDiscussion = defineOperation({
   handler: (input, ctx) => {
     const r = queueDiscussion(input, ctx, CALL);
     // A repeated call gets the first answer as it was.
-    return { status: 202, task_id: r.task_id, discussion_id: r.discussion_id };
+    const queued = { status: 202, task_id: r.task_id, discussion_id: r.discussion_id };
+    if (r.duplicate || !input.wait_seconds || !ctx.workOwnTask) return queued;
+    const own = ctx.workOwnTask(r.task_id, input.wait_seconds);
+    return own.finished ? discussionAnswer(apiCouncil(), r.task_id) : { ...queued, waited_up_to: own.waited_up_to };
   },
 });
