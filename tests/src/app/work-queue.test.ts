@@ -1,8 +1,8 @@
 // The queue's commits through the built file: a discussion's log row written in its claim's commit, its steps
 // written together, and a first step that fails at the claim still recorded as the task's failure.
 import { describe, expect, it } from 'vitest';
-import { council, messages, ok, start, statuses } from '../../council-helpers.js';
-import { records, rowValues } from '../../helpers.js';
+import { council, messages, ok, plantOpenTask, start, statuses } from '../../council-helpers.js';
+import { records } from '../../helpers.js';
 
 describe('the commits of a discussion', () => {
   it('claims and opens in one commit and writes the steps of a fast council together', async () => {
@@ -33,24 +33,7 @@ describe('the commits of a discussion', () => {
 
   it('records a discussion.open whose trigger fails validation as the task failing, the queue moving on', async () => {
     const rt = await council();
-    const q = rt.workbook.sheetByName('Queue')!;
-    const now = new Date(rt.clock.now());
-    const bad = rowValues('queue', {
-      id: 'Q-bad',
-      type: 'discussion.open',
-      from: 'x',
-      to: 'council',
-      priority: 'HIGH',
-      payload_json: JSON.stringify({ trigger: { type: 'no_such_type', source: 'human' } }),
-      status: 'queued',
-      attempts: 0,
-      available_at: now,
-      created_at: now,
-      updated_at: now,
-    });
-    rt.workbook.setValues(q, 2, 1, 1, bad.length, [bad]);
-    ok(await rt.run('setup', [], { kind: 'menu' }));
-    rt.scriptProperties.delete('KAIGI_STATE');
+    await plantOpenTask(rt, 'Q-bad', JSON.stringify({ trigger: { type: 'no_such_type', source: 'human' } }));
     await start(rt);
     ok(await rt.run('tick', [], { kind: 'trigger' }));
     const failed = records(rt, 'queue').find((r) => r.id === 'Q-bad')!;
