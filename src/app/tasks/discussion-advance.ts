@@ -56,6 +56,7 @@ export const advanceDiscussion: TaskHandler = {
       if (!l || !held) return;
       l = commitSteps(council, item, l, held, close);
       held = null;
+      council.models.held = { tokens: 0, cost: 0 };
       since = Date.now();
       progressed = true;
     };
@@ -85,6 +86,10 @@ export const advanceDiscussion: TaskHandler = {
       }
       if (held && !mergeable(held, computed)) write(false);
       held = held ? mergeSteps(held, computed) : computed;
+      council.models.held = {
+        tokens: held.messages.reduce((a, m) => a + m.metadata.tokens_consumed, 0),
+        cost: held.messages.reduce((a, m) => a + (m.metadata.cost_usd ?? 0), 0),
+      };
       const last = planStep(applyStep(current, computed), env).kind === 'idle';
       if (last) {
         write(true);
