@@ -2,7 +2,7 @@
 import type { ExecutionResult, Runtime } from '../runtime/runtime.js';
 import { demoTrigger } from '../src/core/demo-data.js';
 import { PROPERTY_KEYS } from '../src/core/property-keys.js';
-import { type ColumnOf, column, newRuntime, records } from './helpers.js';
+import { type ColumnOf, column, newRuntime, records, rowValues } from './helpers.js';
 
 // 10:00 in Tokyo, so a run never crosses the date line of the script's time zone.
 export const START = Date.UTC(2026, 0, 15, 1, 0, 0);
@@ -38,6 +38,28 @@ export function surveillance(member = 'tanaka') {
 
 export async function start(rt: Runtime, trigger: object = demoTrigger()): Promise<string> {
   return ok(await rt.run('startDiscussion', [trigger], { kind: 'server' })).task_id;
+}
+
+// A discussion.open row typed into the Queue tab by hand (a payload Kaigi would not write), queued now at row 2,
+// then setup and a state learnt again from the sheets, as a workbook holding it would be found.
+export async function plantOpenTask(rt: Runtime, id: string, payloadJson: string): Promise<void> {
+  const now = new Date(rt.clock.now());
+  const row = rowValues('queue', {
+    id,
+    type: 'discussion.open',
+    from: 'x',
+    to: 'council',
+    priority: 'HIGH',
+    payload_json: payloadJson,
+    status: 'queued',
+    attempts: 0,
+    available_at: now,
+    created_at: now,
+    updated_at: now,
+  });
+  rt.workbook.setValues(rt.workbook.sheetByName('Queue')!, 2, 1, 1, row.length, [row]);
+  ok(await rt.run('setup', [], { kind: 'menu' }));
+  rt.scriptProperties.delete('KAIGI_STATE');
 }
 
 export function statuses(rt: Runtime): Record<string, string> {

@@ -35,6 +35,9 @@ export class ModelAccess {
   private readonly providers: Record<string, HttpProvider> = {};
   // The tick's deadline: a retry wait past it re-queues the work instead of sleeping.
   deadline = Date.now() + 270_000;
+  // What steps computed but not yet committed spent (discussion.advance holds steps between commits): counted
+  // against the day's budget with what the commits recorded, so that holding steps never lets a budget be passed.
+  held = { tokens: 0, cost: 0 };
 
   constructor(
     private readonly settings: () => Settings,
@@ -52,7 +55,10 @@ export class ModelAccess {
   private overBudget(): boolean {
     const u = this.usage();
     const s = this.settings();
-    return u.tokens >= s.number('limits.daily_token_budget') || u.cost >= s.number('limits.daily_cost_budget_usd');
+    return (
+      u.tokens + this.held.tokens >= s.number('limits.daily_token_budget') ||
+      u.cost + this.held.cost >= s.number('limits.daily_cost_budget_usd')
+    );
   }
 
   providerFor(a: AgentDef, rules: Provider): Provider {

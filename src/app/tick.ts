@@ -109,7 +109,12 @@ export function workQueue(
   let failed = 0;
   const tasks: string[] = [];
   while (Date.now() < deadline) {
-    const claimed = council.queue.claimNext((type) => !!findTask(type));
+    // A task's first step may be written in the claim's own commit (a discussion's log row: work-queue.ts ClaimStep).
+    const claimed = council.queue.claimNext(
+      (type) => !!findTask(type),
+      (item, inProgress, commit, items) =>
+        findTask(item.type)?.atClaim?.(item, { council, inProgress, items, commit }) ?? null,
+    );
     if (!claimed) break;
     let item = claimed.item;
     tasks.push(item.type);
@@ -118,7 +123,7 @@ export function workQueue(
       outcome = findTask(item.type) ? { kind: 'failed', error: claimed.malformed } : unknownType(item);
     else {
       try {
-        outcome = { kind: 'continue', item };
+        outcome = claimed.outcome ?? { kind: 'continue', item };
         // A handler may hand the item on as another type (discussion.open becomes discussion.advance).
         while (outcome.kind === 'continue') {
           item = outcome.item;

@@ -36,13 +36,23 @@ export interface Claimed {
   item: QueueItem;
   malformed: string | null;
   inProgress: number;
+  // What a task's first step made of the item when it ran in the claim's own commit (see ClaimStep).
+  outcome?: Outcome;
 }
+
+// A task's first step, run under the claim's lock and written in the claim's commit, which it finishes with the
+// item's row as the commit point: one commit where a claim and the step would take two. Null when the step does
+// not apply; a step that throws is not taken there (the claim is written alone and the task's run meets the
+// error again, where it is recorded), so that a bad item never blocks the queue.
+export type ClaimStep = (item: QueueItem, inProgress: number, c: Commit, items: QueueItem[]) => Outcome | null;
 
 const queueCols = rowsOf('queue');
 const PAYLOAD = queueCols.index('payload_json');
 
 export class WorkQueue {
   private readonly notices: Notices;
+  // The queue as this execution's last claim read it.
+  private seen: QueueItem[] = [];
 
   constructor(
     private readonly store: Store,
@@ -155,10 +165,15 @@ export class WorkQueue {
   }
 
   // Claims the next item under the lock; an item whose type no handler knows is claimed to be marked failed.
-  claimNext(known: (type: string) => boolean): Claimed | null {
+  claimNext(known: (type: string) => boolean, step?: ClaimStep): Claimed | null {
     const s = this.config.settings();
+    // The committed state says whether anything is left past the head: a queue whose every item is done (the last
+    // commit moved the head past them, see close) is not read again under the lock.
+    const committed = this.store.readState();
+    if (!committed.journal && committed.queueHead > (committed.tails.queue?.last ?? 1)) return null;
     return this.store.withLock((state) => {
       const items = this.read(state);
+      this.seen = items;
       const now = Date.now();
       const item = pickNext(items, now, {
         maxInProgress: s.number('limits.max_concurrent_discussions'),
@@ -170,12 +185,11 @@ export class WorkQueue {
         return null;
       }
       const malformed = item.payloadError ?? (known(item.type) ? null : `unknown task type "${item.type}"`);
-      const claimed = this.take(state, item, now, head);
-      return {
-        item: claimed,
-        malformed,
-        inProgress: inProgressCount(items.map((i) => (i.id === claimed.id ? claimed : i))),
-      };
+      const counted = (claimed: QueueItem) => inProgressCount(items.map((i) => (i.id === claimed.id ? claimed : i)));
+      const first =
+        malformed || !step ? undefined : (claimed: QueueItem, c: Commit) => step(claimed, counted(claimed), c, items);
+      const { claimed, outcome } = this.take(state, item, now, head, first);
+      return { item: claimed, malformed, inProgress: counted(claimed), outcome };
     });
   }
 
@@ -190,12 +204,19 @@ export class WorkQueue {
       if (!item || (item.status !== 'queued' && !leaseExpired(item, now))) return null;
       const others = items.filter((i) => i.id !== id && i.dedupe_key === item.dedupe_key);
       if (item.dedupe_key && others.some((i) => leaseLive(i, now))) return null;
-      return this.take(state, item, now, state.queueHead);
+      return this.take(state, item, now, state.queueHead).claimed;
     });
   }
 
-  // Writes `item` as claimed by this execution, under a lease, in a commit of its own (under the caller's lock).
-  private take(state: StoreState, item: QueueItem, now: number, head: number): QueueItem {
+  // Writes `item` as claimed by this execution, under a lease, in a commit of its own (under the caller's lock), or
+  // lets the task's first step write it in that commit (ClaimStep).
+  private take(
+    state: StoreState,
+    item: QueueItem,
+    now: number,
+    head: number,
+    first?: (claimed: QueueItem, c: Commit) => Outcome | null,
+  ): { claimed: QueueItem; outcome?: Outcome } {
     const s = this.config.settings();
     const expired = leaseExpired(item, now);
     const picked = expired ? reclaimedAfterExpiry(item, now) : item;
@@ -208,13 +229,48 @@ export class WorkQueue {
       updated_at: now,
       payload: item.payload && item.type === 'discussion.advance' ? { ...item.payload, started: true } : item.payload,
     };
-    const c = this.store.begin(state);
-    c.state.queueHead = head;
-    // The second time in a row an execution died holding it, a person hears of it (once: the count only grows).
-    if (expired && leaseExpiries(picked) === 2) this.tellExpired(c, picked);
+    const begin = () => {
+      const c = this.store.begin(state);
+      c.state.queueHead = head;
+      // The second time in a row an execution died holding it, a person hears of it (once: the count only grows).
+      if (expired && leaseExpiries(picked) === 2) this.tellExpired(c, picked);
+      return c;
+    };
+    if (first) {
+      // A commit that is never run writes nothing (begin works on a copy of the state).
+      const c = begin();
+      let outcome: Outcome | null = null;
+      try {
+        outcome = first(claimed, c);
+      } catch {
+        outcome = null;
+      }
+      if (outcome) {
+        c.run(new Date(now).toISOString());
+        return { claimed, outcome };
+      }
+    }
+    const c = begin();
     this.write(c, claimed, true);
     c.run(new Date(now).toISOString());
-    return claimed;
+    return { claimed };
+  }
+
+  // Marks the item done after the commit point of `c`, a commit that ends its work, and moves the queue's head past
+  // it when every item before it was done as this execution last read them (done and dead stay so: a head moved on
+  // stale statuses stops short at worst, never past an item that is not done).
+  close(c: Commit, item: QueueItem): void {
+    const done: QueueItem = {
+      ...item,
+      status: 'done',
+      lease_owner: '',
+      lease_until: 0,
+      updated_at: Date.now(),
+      last_error: '',
+    };
+    this.write(c, done, false);
+    const items = this.seen.map((i) => (i.id === item.id ? done : i));
+    c.state.queueHead = Math.max(c.state.queueHead, advanceHead(items, c.state.queueHead));
   }
 
   finish(item: QueueItem, outcome: Finished): void {

@@ -6,6 +6,6 @@ export { learningRequest, phaseRequests, reflectionRequest } from './engine/requ
 export { Builder } from './engine/builder.js';
 export { reanalyse } from './engine/phases.js';
 export { decideStep, recordOrder, type DecideInput } from './engine/decide.js';
-export { applyStep, runStep } from './engine/run.js';
+export { applyStep, mergeable, mergeSteps, runStep } from './engine/run.js';
 export { agentObjections, needsReview } from './engine/review-marks.js';
 export type { AgentObjection } from './rules/review.js';

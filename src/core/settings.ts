@@ -115,6 +115,12 @@ export const DEFAULT_SETTINGS = [
     'integer',
     'A trigger execution stops taking new work after this many seconds (Apps Script stops at 360)',
   ),
+  s(
+    'queue.commit_every_seconds',
+    10,
+    'integer',
+    'A running discussion writes its steps at least this often; steps finished sooner are written together',
+  ),
   s('queue.nudge_delay_ms', 1000, 'integer', 'Delay of the one-shot trigger scheduled after new work is enqueued'),
   s(
     'queue.backstop_minutes',

@@ -1,5 +1,5 @@
 // discussion.advance: run steps until the discussion waits, ends, or the execution's time budget is spent.
-import { applyStep, planStep, runStep } from '../../core/engine.js';
+import { applyStep, mergeable, mergeSteps, planStep, runStep, type StepResult } from '../../core/engine.js';
 import type { Loaded } from '../discussion-store.js';
 import { markDashboardDue } from '../dashboard.js';
 import { assignDecisionId } from '../pending-ids.js';
@@ -7,6 +7,7 @@ import { objectionPayload } from '../requests.js';
 import type { Council } from '../council.js';
 import type { Commit } from '../../adapters/gas/commit.js';
 import type { AgentObjection } from '../../core/engine.js';
+import type { QueueItem } from '../../core/queue.js';
 import type { TaskHandler } from './task.js';
 
 function fileAgentObjection(council: Council, c: Commit, discussionId: string, o: AgentObjection): void {
@@ -21,47 +22,82 @@ function fileAgentObjection(council: Council, c: Commit, discussionId: string, o
   });
 }
 
+// Writes the steps computed since the last commit in one commit, the task closed with it when `close`.
+function commitSteps(council: Council, item: QueueItem, loaded: Loaded, computed: StepResult, close: boolean): Loaded {
+  return council.store.withLock((state): Loaded => {
+    const c = council.store.begin(state);
+    const { r } = assignDecisionId(c, council.tz, computed);
+    // The council objects to its own order (seed 000 §7): filed through the ordinary objection path, in this
+    // same commit, so the review's mark and its objection are written together or not at all.
+    if (r.agentObjection) fileAgentObjection(council, c, loaded.d.discussion_id, r.agentObjection);
+    // The step that ends the work also closes the task, right after the commit point.
+    const done = close ? () => council.queue.close(c, item) : undefined;
+    return council.discussions.commitStep(c, loaded, r, done);
+  });
+}
+
 // The lease makes this execution the discussion's only writer: it is loaded once, agents are asked outside
-// the lock, and only the commit holds it.
+// the lock, and only the commit holds it. A commit costs a few seconds of Apps Script's time (the lock, the
+// journal, a write per tab, the flush), so steps that finish within queue.commit_every_seconds of the last commit
+// are held and written together: the timeline still moves at least that often, and an execution that dies loses
+// at most those steps, which the next claim of the task computes again (nothing of them was written).
 export const advanceDiscussion: TaskHandler = {
   type: 'discussion.advance',
   run(item, { council, deadline, callsUntil }) {
     council.models.deadline = Math.max(deadline, callsUntil ?? 0);
     const p = item.payload as { discussion_id: string; row?: number };
+    const every = council.settings().number('queue.commit_every_seconds') * 1000;
     let l: Loaded | null = null;
+    // The steps computed and not yet written, and when the last commit was.
+    let held: StepResult | null = null;
+    let since = Date.now();
     let progressed = false;
+    const write = (close: boolean) => {
+      if (!l || !held) return;
+      l = commitSteps(council, item, l, held, close);
+      held = null;
+      council.models.held = { tokens: 0, cost: 0 };
+      since = Date.now();
+      progressed = true;
+    };
     for (;;) {
-      if (Date.now() >= deadline) return { kind: 'requeue', progressed };
+      if (Date.now() >= deadline) {
+        write(false);
+        return { kind: 'requeue', progressed };
+      }
       if (!l) l = council.discussions.load(p.discussion_id, p.row);
       const env = council.env();
-      const step = planStep(l.d, env);
-      if (step.kind === 'idle') return { kind: 'done' };
-      const computed = runStep(l.d, step, env);
-      const last = planStep(applyStep(l.d, computed), env).kind === 'idle';
-      const loaded: Loaded = l;
-      l = council.store.withLock((state): Loaded => {
-        const c = council.store.begin(state);
-        const { r } = assignDecisionId(c, council.tz, computed);
-        // The council objects to its own order (seed 000 §7): filed through the ordinary objection path, in this
-        // same commit, so the review's mark and its objection are written together or not at all.
-        if (r.agentObjection) fileAgentObjection(council, c, loaded.d.discussion_id, r.agentObjection);
-        // The step that ends the work also closes the task, right after the commit point.
-        const close = last
-          ? () =>
-              council.queue.write(
-                c,
-                { ...item, status: 'done', lease_owner: '', lease_until: 0, updated_at: Date.now(), last_error: '' },
-                false,
-              )
-          : undefined;
-        return council.discussions.commitStep(c, loaded, r, close);
-      });
-      progressed = true;
+      const current = held ? applyStep(l.d, held) : l.d;
+      const step = planStep(current, env);
+      if (step.kind === 'idle') {
+        if (!held) return { kind: 'done' };
+        // Not reached while planStep is deterministic (the step that ends the work is written below); held steps
+        // are never dropped all the same.
+        write(true);
+        return { kind: 'finished' };
+      }
+      let computed: StepResult;
+      try {
+        computed = runStep(current, step, env);
+      } catch (e) {
+        // What was computed before the failure is kept.
+        write(false);
+        throw e;
+      }
+      if (held && !mergeable(held, computed)) write(false);
+      held = held ? mergeSteps(held, computed) : computed;
+      council.models.held = {
+        tokens: held.messages.reduce((a, m) => a + m.metadata.tokens_consumed, 0),
+        cost: held.messages.reduce((a, m) => a + (m.metadata.cost_usd ?? 0), 0),
+      };
+      const last = planStep(applyStep(current, computed), env).kind === 'idle';
       if (last) {
+        write(true);
         // The discussion ended (DECIDED, ESCALATED, …): the Dashboard is due, refreshed by a later tick.
         markDashboardDue(council);
         return { kind: 'finished' };
       }
+      if (Date.now() - since >= every) write(false);
     }
   },
 };

@@ -10,6 +10,9 @@ import { validateTrigger } from '../../core/trigger-input.js';
 import { newDiscussion, type Priority, type Trigger } from '../../core/types.js';
 import { Notices } from '../notices.js';
 import { pricedEstimate } from '../start-estimate.js';
+import type { Commit } from '../../adapters/gas/store.js';
+import type { Council } from '../council.js';
+import type { Outcome } from '../work-queue.js';
 import type { TaskHandler } from './task.js';
 
 // The forecast, in the notes column of the log row; past the limit it says what happens, once, at creation.
@@ -35,68 +38,79 @@ function overNotice(id: string, e: Estimate, input: number, lang: 'ja' | 'en') {
       };
 }
 
+// Writes the log row and turns the task into discussion.advance, in `c` (under the lock), with the item's row as the
+// commit point; the caller runs the commit. `items`: the queue as read under this lock.
+function open(council: Council, item: QueueItem, inProgress: number, items: QueueItem[], c: Commit): Outcome {
+  // discussion_id: reserved when the task was queued (POST /tasks answers with it); actor: who asked, for the audit.
+  const p = item.payload as { trigger: Trigger; priority?: Priority; discussion_id?: unknown; actor?: unknown };
+  const reserved = typeof p.discussion_id === 'string' && DISCUSSION_ID.test(p.discussion_id) ? p.discussion_id : '';
+  const trigger = validateTrigger(p.trigger);
+  const max = council.settings().number('limits.max_concurrent_discussions');
+  // The configuration the forecast needs (discussion.advance uses the same, cached).
+  const env = council.env();
+  // Counted under the lock: executions that claimed at the same time must not all start.
+  const start = inProgress < max && inProgressCount(items) < max;
+  const now = Date.now();
+  const id = reserved || discussionId(c.nextDaily('disc', dayOf(now, council.tz)));
+  const d = newDiscussion(id, trigger, p.priority ?? item.priority, new Date(now).toISOString());
+  // The forecast before it starts counts every input bounded, as the prompts will carry it (SPEC §4.7).
+  const estimate = pricedEstimate(d, env);
+  d.notes = [estimateNote(estimate, env.lang)];
+  // Starting now, the discussion is in progress from its first row on, so the log never shows more than the limit.
+  const status = start ? transition('OPEN', 'IN_PROGRESS') : 'OPEN';
+  const placed = c.appendOne('discussions', logRow({ ...d, status }, '[]', estimate), `Discussion Log:${id}`);
+  const row = placed.row;
+  c.audit({
+    actor: typeof p.actor === 'string' && p.actor ? p.actor : trigger.source,
+    event: 'log_row',
+    tab: 'Discussion Log',
+    row_key: id,
+    payload: { row, status },
+  });
+  if (start)
+    c.audit({
+      actor: 'kaigi',
+      event: 'status',
+      tab: 'Discussion Log',
+      row_key: id,
+      payload: { from: 'OPEN', to: 'IN_PROGRESS' },
+    });
+  if (estimate.over)
+    new Notices(council.store).write(c, {
+      ...overNotice(id, estimate, env.settings.number('limits.input_tokens'), env.lang),
+      priority: 'normal',
+      discussion_id: id,
+    });
+  // With room under the in-progress limit the same execution goes straight on; otherwise it waits queued.
+  const advance = { ...item, type: 'discussion.advance', updated_at: now, attempts: 0 };
+  const next: QueueItem = start
+    ? { ...advance, payload: { discussion_id: id, row, started: true } }
+    : {
+        ...advance,
+        payload: { discussion_id: id, row, started: false },
+        status: 'queued',
+        lease_owner: '',
+        lease_until: 0,
+      };
+  council.queue.write(c, next, true);
+  // Held for discussion.advance, which goes on in this execution once the commit is written (a commit that fails
+  // ends the execution, and the next one loads the row from the sheet).
+  if (start) council.discussions.noteOpened(id, row, placed.values);
+  return start ? { kind: 'continue', item: { ...next, rawPayload: undefined } as QueueItem } : { kind: 'converted' };
+}
+
 export const openDiscussion: TaskHandler = {
   type: 'discussion.open',
+  // Claimed by a tick, the log row is written in the claim's own commit: one lock, one read of the queue, one flush.
+  atClaim(item, { council, inProgress, items, commit }) {
+    return open(council, item, inProgress, items, commit);
+  },
   run(item, { council, inProgress }) {
-    // discussion_id: reserved when the task was queued (POST /tasks answers with it); actor: who asked, for the audit.
-    const p = item.payload as { trigger: Trigger; priority?: Priority; discussion_id?: unknown; actor?: unknown };
-    const reserved = typeof p.discussion_id === 'string' && DISCUSSION_ID.test(p.discussion_id) ? p.discussion_id : '';
-    const trigger = validateTrigger(p.trigger);
-    const max = council.settings().number('limits.max_concurrent_discussions');
-    // Read before the lock: the configuration the forecast needs (discussion.advance uses the same, cached).
-    const env = council.env();
     return council.store.withLock((state) => {
-      // Counted again under the lock: executions that claimed at the same time must not all start.
-      const start = inProgress < max && inProgressCount(council.queue.read(state)) < max;
-      const now = Date.now();
       const c = council.store.begin(state);
-      const id = reserved || discussionId(c.nextDaily('disc', dayOf(now, council.tz)));
-      const d = newDiscussion(id, trigger, p.priority ?? item.priority, new Date(now).toISOString());
-      // The forecast before it starts counts every input bounded, as the prompts will carry it (SPEC §4.7).
-      const estimate = pricedEstimate(d, env);
-      d.notes = [estimateNote(estimate, env.lang)];
-      // Starting now, the discussion is in progress from its first row on, so the log never shows more than the limit.
-      const status = start ? transition('OPEN', 'IN_PROGRESS') : 'OPEN';
-      const placed = c.appendOne('discussions', logRow({ ...d, status }, '[]', estimate), `Discussion Log:${id}`);
-      const row = placed.row;
-      c.audit({
-        actor: typeof p.actor === 'string' && p.actor ? p.actor : trigger.source,
-        event: 'log_row',
-        tab: 'Discussion Log',
-        row_key: id,
-        payload: { row, status },
-      });
-      if (start)
-        c.audit({
-          actor: 'kaigi',
-          event: 'status',
-          tab: 'Discussion Log',
-          row_key: id,
-          payload: { from: 'OPEN', to: 'IN_PROGRESS' },
-        });
-      if (estimate.over)
-        new Notices(council.store).write(c, {
-          ...overNotice(id, estimate, env.settings.number('limits.input_tokens'), env.lang),
-          priority: 'normal',
-          discussion_id: id,
-        });
-      // With room under the in-progress limit the same execution goes straight on; otherwise it waits queued.
-      const advance = { ...item, type: 'discussion.advance', updated_at: now, attempts: 0 };
-      const next: QueueItem = start
-        ? { ...advance, payload: { discussion_id: id, row, started: true } }
-        : {
-            ...advance,
-            payload: { discussion_id: id, row, started: false },
-            status: 'queued',
-            lease_owner: '',
-            lease_until: 0,
-          };
-      council.queue.write(c, next, true);
-      c.run(new Date(now).toISOString());
-      if (start) council.discussions.noteOpened(id, row, placed.values);
-      return start
-        ? { kind: 'continue', item: { ...next, rawPayload: undefined } as QueueItem }
-        : { kind: 'converted' };
+      const outcome = open(council, item, inProgress, council.queue.read(state), c);
+      c.run(new Date().toISOString());
+      return outcome;
     });
   },
 };

@@ -1,5 +1,6 @@
 // The shape of a queue task handler: one module per task type, listed once in the registry.
 import type { QueueItem } from '../../core/queue.js';
+import type { Commit } from '../../adapters/gas/store.js';
 import type { Council } from '../council.js';
 import type { Outcome } from '../work-queue.js';
 
@@ -17,4 +18,10 @@ interface TaskContext {
 export interface TaskHandler {
   type: string;
   run(item: QueueItem, ctx: TaskContext): Outcome;
+  // The task's first step, written in the commit that claims the item (work-queue.ts ClaimStep): `items` is the
+  // queue as read under the claim's lock; the step's last write is the item's row, the commit's point.
+  atClaim?(
+    item: QueueItem,
+    ctx: { council: Council; inProgress: number; items: QueueItem[]; commit: Commit },
+  ): Outcome | null;
 }

@@ -52,6 +52,29 @@ export function runStep(d: Discussion, step: Step, env: EngineEnv, input: Decide
   return b.out;
 }
 
+// Whether two consecutive steps fold into one: each may carry at most one cancelled decision and one agent objection.
+export function mergeable(a: StepResult, b: StepResult): boolean {
+  return !(a.cancelDecision && b.cancelDecision) && !(a.agentObjection && b.agentObjection);
+}
+
+// Two consecutive steps as one, so that applyStep(d, mergeSteps(a, b)) is applyStep(applyStep(d, a), b): an
+// execution that commits several steps together (src/app/tasks/discussion-advance.ts) writes them as one.
+export function mergeSteps(a: StepResult, b: StepResult): StepResult {
+  return {
+    messages: a.messages.concat(b.messages),
+    status: b.status,
+    transitions: a.transitions.concat(b.transitions),
+    closedAt: b.closedAt ?? a.closedAt,
+    finalDecision: b.finalDecision ?? a.finalDecision,
+    orders: a.orders.concat(b.orders),
+    cancelDecision: b.cancelDecision ?? a.cancelDecision,
+    executionStatus: b.executionStatus ?? a.executionStatus,
+    inbox: a.inbox.concat(b.inbox),
+    notes: a.notes.concat(b.notes),
+    agentObjection: b.agentObjection ?? a.agentObjection,
+  };
+}
+
 export function applyStep(d: Discussion, r: StepResult): Discussion {
   const speakers = d.participants.slice();
   for (const m of r.messages) if (speakers.indexOf(m.speaker) < 0 && m.speaker !== SYSTEM) speakers.push(m.speaker);

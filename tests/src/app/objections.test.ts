@@ -6,13 +6,14 @@ import {
   decline,
   messages,
   ok,
+  plantOpenTask,
   setAgent,
   settle,
   start,
   statuses,
   surveillance,
 } from '../../council-helpers.js';
-import { records, rowValues } from '../../helpers.js';
+import { records } from '../../helpers.js';
 
 async function decided(priority = 'HIGH'): Promise<{ rt: Runtime; id: string }> {
   const rt = await council();
@@ -297,24 +298,7 @@ describe('escalations and failure codes', () => {
 describe('the queue', () => {
   it('skips a malformed item with its error, retries it, then marks it dead and tells a person', async () => {
     const rt = await council();
-    const q = rt.workbook.sheetByName('Queue')!;
-    const now = new Date(rt.clock.now());
-    const bad = rowValues('queue', {
-      id: 'Q-bad',
-      type: 'discussion.open',
-      from: 'x',
-      to: 'council',
-      priority: 'HIGH',
-      payload_json: '{not json',
-      status: 'queued',
-      attempts: 0,
-      available_at: now,
-      created_at: now,
-      updated_at: now,
-    });
-    rt.workbook.setValues(q, 2, 1, 1, bad.length, [bad]);
-    ok(await rt.run('setup', [], { kind: 'menu' }));
-    rt.scriptProperties.delete('KAIGI_STATE');
+    await plantOpenTask(rt, 'Q-bad', '{not json');
     await start(rt);
     for (let i = 0; i < 6; i++) {
       ok(await rt.run('tick', [], { kind: 'trigger' }));

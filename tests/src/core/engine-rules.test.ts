@@ -1,7 +1,7 @@
 // The engine with the rule-based provider: all six phases to DECIDED, and how the planner picks each step.
 import { describe, expect, it } from 'vitest';
 import { defaultAgents } from '../../../src/core/council.js';
-import { applyStep, latestComputed, planStep, runStep } from '../../../src/core/engine.js';
+import { applyStep, latestComputed, mergeable, mergeSteps, planStep, runStep } from '../../../src/core/engine.js';
 import { DISC, NOW_ISO, newDiscussion, runToRest, SPECIALISTS, step, testEnv, TODAY } from './env.js';
 
 const COUNCIL = [...SPECIALISTS, 'positive', 'devils_advocate', 'human_view', 'ethics', 'legal', 'decider'] as const;
@@ -193,6 +193,29 @@ describe('applyStep', () => {
       'X',
       2,
     ]);
+  });
+});
+
+describe('mergeSteps', () => {
+  it('folds consecutive steps into one that applies as they do, one after the other', () => {
+    const env = testEnv({ lang: 'ja' });
+    const { results } = runToRest(newDiscussion(), env);
+    expect(results.length).toBeGreaterThan(2);
+    const one = results.reduce((a, b) => mergeSteps(a, b));
+    const stepwise = results.reduce((d, r) => applyStep(d, r), newDiscussion());
+    expect(applyStep(newDiscussion(), one)).toEqual(stepwise);
+    // The orders and transitions of every step are kept, in order.
+    expect(one.transitions).toEqual(results.flatMap((r) => r.transitions));
+    expect(one.orders).toEqual(results.flatMap((r) => r.orders));
+    expect(one.status).toBe('DECIDED');
+  });
+
+  it('keeps apart two steps that each cancel a decision or each file an objection', () => {
+    const r = step(newDiscussion(), testEnv()).r;
+    expect(mergeable(r, r)).toBe(true);
+    expect(mergeable({ ...r, cancelDecision: 'A' }, { ...r, cancelDecision: 'B' })).toBe(false);
+    expect(mergeable({ ...r, cancelDecision: 'A' }, r)).toBe(true);
+    expect(mergeSteps({ ...r, cancelDecision: 'A' }, r).cancelDecision).toBe('A');
   });
 });
 
