@@ -24,6 +24,11 @@ export interface Bridge {
   check(): void;
   digest(algorithm: string, dataB64: string): string;
   hmac(algorithm: string, dataB64: string, keyB64: string): string;
+  // Node's own UTF-8 and base64 codecs, for what gas/bytes.ts would otherwise do a byte at a time in the context
+  // (gas/native-bytes.ts says when their answers are the same): a text's UTF-8 bytes as base64, and base64 bytes read
+  // as UTF-8, or null when they are not well-formed UTF-8.
+  utf8Base64(text: string): string;
+  utf8OfBase64(b64: string): string | null;
   uuid(): string;
   log(level: string, text: string): void;
   info: string;
