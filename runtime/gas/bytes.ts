@@ -78,7 +78,7 @@ export function base64Encode(bytes: number[], webSafe = false): string {
   }
   if (i < n) {
     const v = ((bytes[i] & 0xff) << 16) | (i + 1 < n ? (bytes[i + 1] & 0xff) << 8 : 0);
-    out += P[v >> 12] + (i + 1 < n ? B64[(v >> 6) & 63] : '=') + '=';
+    out += `${P[v >> 12]}${i + 1 < n ? B64[(v >> 6) & 63] : '='}=`;
   }
   return webSafe ? out.replace(/\+/g, '-').replace(/\//g, '_') : out;
 }
