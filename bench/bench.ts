@@ -92,6 +92,9 @@ async function setSetting(rt: Runtime, key: string, value: string): Promise<void
 
 interface LatencyRun {
   wall_ms: number;
+  // The process's CPU time (every thread: the runtime's host, the execution's worker, the model server, V8's GC)
+  // while the discussion ran: what the machine's load does not stretch, as it stretches wall_ms.
+  cpu_ms: number;
   rounds: number;
   requests: number;
 }
@@ -114,9 +117,11 @@ async function latencyRun(L: number, parallel: boolean): Promise<LatencyRun> {
       }),
     });
     await setSetting(rt, 'provider.parallel', parallel ? 'true' : 'false');
+    const c0 = process.cpuUsage();
     const t0 = Date.now();
     const runs = await discussion(rt);
     const wall = Date.now() - t0;
+    const cpu = process.cpuUsage(c0);
     const log = sheet(rt.workbook, 'Discussion Log');
     if (rt.workbook.getValues(log, 2, 2, 1, 1)[0][0] !== 'DECIDED')
       throw new Error('the latency discussion did not reach DECIDED');
@@ -125,7 +130,12 @@ async function latencyRun(L: number, parallel: boolean): Promise<LatencyRun> {
     let rounds = times.length ? 1 : 0;
     for (let i = 1; i < times.length; i++) if (times[i] - times[i - 1] > L / 2) rounds++;
     void runs;
-    return { wall_ms: wall, rounds, requests: server.requests.length };
+    return {
+      wall_ms: wall,
+      cpu_ms: Math.round((cpu.user + cpu.system) / 1000),
+      rounds,
+      requests: server.requests.length,
+    };
   } finally {
     await rt.close();
     await server.stop();
@@ -148,6 +158,7 @@ async function main(): Promise<void> {
       rounds: par.rounds,
       wall_ms: par.wall_ms,
       ratio: Math.round((par.wall_ms / (par.rounds * L)) * 1000) / 1000,
+      cpu_ms: par.cpu_ms,
       serial_wall_ms: ser.wall_ms,
       serial_rounds: ser.rounds,
       requests: par.requests,
@@ -209,7 +220,7 @@ async function main(): Promise<void> {
     console.log('Discussion latency against the local model server (target: wall ≤ 1.25 × rounds × L, rounds ≤ 5)');
     for (const l of latency)
       console.log(
-        `  L = ${String(l.L_ms).padStart(4)} ms: ${l.rounds} rounds, ${l.wall_ms} ms wall, ratio ${l.ratio}; phases forced serial: ${l.serial_wall_ms} ms (${l.serial_rounds} rounds)`,
+        `  L = ${String(l.L_ms).padStart(4)} ms: ${l.rounds} rounds, ${l.wall_ms} ms wall, ratio ${l.ratio}, ${l.cpu_ms} ms CPU; phases forced serial: ${l.serial_wall_ms} ms (${l.serial_rounds} rounds)`,
       );
     console.log('');
   }

@@ -1,4 +1,5 @@
 // One execution host thread: loads the built Apps Script file into a fresh V8 context per execution.
+import { isUtf8 } from 'node:buffer';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import vm from 'node:vm';
@@ -98,6 +99,11 @@ function run(msg: ExecMessage): void {
         .createHmac(algorithm, Buffer.from(keyB64, 'base64'))
         .update(Buffer.from(dataB64, 'base64'))
         .digest('base64');
+    },
+    utf8Base64: (text: string) => Buffer.from(text, 'utf8').toString('base64'),
+    utf8OfBase64(b64: string): string | null {
+      const bytes = Buffer.from(b64, 'base64');
+      return isUtf8(bytes) ? bytes.toString('utf8') : null;
     },
     uuid: () => crypto.randomUUID(),
     log(level: string, text: string) {

@@ -1,7 +1,7 @@
 // kaigi object / kaigi resolve: the objection and escalation actions of SPEC §4.5/§4.6 on a saved workbook.
 import fs from 'node:fs';
 import type { Runtime } from '../../runtime/runtime.js';
-import { CONTENT_SCHEMAS } from '../../src/core/messages.js';
+import { storedContentSchemas } from '../../src/core/messages.js';
 import { type Args, type Command, InputError, need, print, UsageError, withExisting } from '../shared.js';
 import { queueIdle, settingsOf } from '../workbook-reads.js';
 
@@ -16,7 +16,7 @@ function readOrder(file: string, rt: Runtime): Record<string, unknown> {
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
     throw new InputError(`--order ${file}: an order file holds a JSON object (an EXECUTION_ORDER content)`);
-  const parsed = CONTENT_SCHEMAS.EXECUTION_ORDER.omit({ decision_id: true }).safeParse(raw);
+  const parsed = storedContentSchemas().EXECUTION_ORDER.omit({ decision_id: true }).safeParse(raw);
   if (!parsed.success)
     throw new InputError(
       `--order ${file}: ${parsed.error.issues

@@ -37,18 +37,32 @@ function normalizeZone(tz: string): string {
   return tz === 'GMT' || tz === 'UTC' ? 'UTC' : tz;
 }
 
+// Building an Intl.DateTimeFormat costs about a millisecond (it loads the zone's rules), formatting with one a few
+// microseconds: one formatter per zone, kept for the execution (this bundle is installed afresh in each). A zone Intl
+// refuses throws on every call, as before, since only a formatter that was built is kept.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let fmt = formatters.get(timeZone);
+  if (!fmt) {
+    fmt = new Intl.DateTimeFormat('en-US', {
+      timeZone: normalizeZone(timeZone),
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+      weekday: 'short',
+    });
+    formatters.set(timeZone, fmt);
+  }
+  return fmt;
+}
+
 function parts(date: Date, timeZone: string): Parts {
-  const fmt = new Intl.DateTimeFormat('en-US', {
-    timeZone: normalizeZone(timeZone),
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-    weekday: 'short',
-  });
+  const fmt = formatterFor(timeZone);
   const p: Record<string, string> = {};
   for (const x of fmt.formatToParts(date)) p[x.type] = x.value;
   const y = Number(p.year),

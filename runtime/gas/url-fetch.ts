@@ -1,7 +1,8 @@
 // UrlFetchApp: synchronous HTTP through the host, fetchAll in parallel, HTTPResponse and errors as Apps Script has them.
 import type { FetchRequestWire, FetchResultWire } from '../service-calls.js';
-import { base64Decode, base64Encode, bytesOf, toSigned, utf8Decode } from './bytes.js';
+import { base64Decode, toSigned } from './bytes.js';
 import { call, GasError, requireAuthorized, requireScope, SCOPES } from './bridge.js';
+import { base64Of, utf8OfBase64 } from './native-bytes.js';
 import { Blob } from './utilities.js';
 
 // What a script may pass. There is no time-out parameter: each request's limit is a fixed 60 s on the host
@@ -33,17 +34,17 @@ function toWire(url: string, p: Params): FetchRequestWire {
     if (/^(host|content-length)$/i.test(k)) throw new GasError(`Attribute provided with invalid value: Header:${k}`);
     headers[k] = String(p.headers![k]);
   }
-  let body: number[] | null = null;
+  let bodyB64: string | null = null;
   const payload = p.payload;
   if (payload !== undefined && payload !== null) {
     let contentType = p.contentType;
     if (payload instanceof Blob) {
-      body = bytesOf(payload.getBytes());
+      bodyB64 = base64Of(payload.getBytes());
       contentType = contentType ?? payload.getContentType() ?? undefined;
     } else if (typeof payload === 'string' || Array.isArray(payload)) {
-      body = bytesOf(payload as string | number[]);
+      bodyB64 = base64Of(payload as string | number[]);
     } else {
-      body = bytesOf(formEncode(payload));
+      bodyB64 = base64Of(formEncode(payload));
     }
     headers['Content-Type'] = contentType ?? 'application/x-www-form-urlencoded';
   }
@@ -53,19 +54,22 @@ function toWire(url: string, p: Params): FetchRequestWire {
     url,
     method,
     headers,
-    bodyB64: body ? base64Encode(body) : null,
+    bodyB64,
     followRedirects: p.followRedirects !== false,
   };
 }
 
 export class HTTPResponse {
-  private readonly bytes: number[];
+  // The body's bytes, decoded from the host's base64 when first asked for: getContentText reads the base64 itself.
+  private decoded: number[] | null = null;
   constructor(
     private readonly code: number,
     private readonly headers: Record<string, string | string[]>,
-    bodyB64: string,
-  ) {
-    this.bytes = base64Decode(bodyB64).map((b) => b & 0xff);
+    private readonly bodyB64: string,
+  ) {}
+  private get bytes(): number[] {
+    if (!this.decoded) this.decoded = base64Decode(this.bodyB64).map((b) => b & 0xff);
+    return this.decoded;
   }
   getResponseCode(): number {
     return this.code;
@@ -73,7 +77,7 @@ export class HTTPResponse {
   getContentText(charset?: string): string {
     return charset && /^(US-ASCII|ISO-8859-1)$/i.test(charset)
       ? String.fromCharCode(...this.bytes)
-      : utf8Decode(this.bytes);
+      : utf8OfBase64(this.bodyB64);
   }
   getContent(): number[] {
     return toSigned(this.bytes);
@@ -138,7 +142,7 @@ export const UrlFetchApp = {
       url: w.url,
       method: w.method.toLowerCase(),
       headers: w.headers,
-      payload: w.bodyB64 ? utf8Decode(base64Decode(w.bodyB64)) : '',
+      payload: w.bodyB64 ? utf8OfBase64(w.bodyB64) : '',
       followRedirects: w.followRedirects,
     };
   },

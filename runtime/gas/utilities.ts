@@ -1,7 +1,8 @@
 // Utilities and Blob: base64, digests, HMAC, UUIDs, sleep, formatDate, newBlob.
-import { base64Decode, base64Encode, bytesOf, toSigned, utf8Decode } from './bytes.js';
+import { base64Decode, bytesOf, toSigned, utf8Decode } from './bytes.js';
 import { enumOf, execInfo, getBridge, GasError } from './bridge.js';
 import { formatDate } from './format-date.js';
+import { base64Of } from './native-bytes.js';
 
 const DigestAlgorithm = enumOf(['MD2', 'MD5', 'SHA_1', 'SHA_256', 'SHA_384', 'SHA_512']);
 const MacAlgorithm = enumOf(['HMAC_MD5', 'HMAC_SHA_1', 'HMAC_SHA_256', 'HMAC_SHA_384', 'HMAC_SHA_512']);
@@ -76,7 +77,7 @@ function digestName(alg: string): string {
 
 function hmac(alg: string, value: string | number[], key: string | number[], charset?: string): number[] {
   const n = digestName(alg.replace(/^HMAC_/, ''));
-  return base64Decode(getBridge().hmac(n, base64Encode(bytesOf(value, charset)), base64Encode(bytesOf(key, charset))));
+  return base64Decode(getBridge().hmac(n, base64Of(value, charset), base64Of(key, charset)));
 }
 
 export const Utilities = {
@@ -89,11 +90,11 @@ export const Utilities = {
   },
   base64Encode(data: string | number[], charset?: string): string {
     getBridge().check();
-    return base64Encode(bytesOf(data, charset));
+    return base64Of(data, charset);
   },
   base64EncodeWebSafe(data: string | number[], charset?: string): string {
     getBridge().check();
-    return base64Encode(bytesOf(data, charset), true);
+    return base64Of(data, charset).replace(/\+/g, '-').replace(/\//g, '_');
   },
   base64Decode(text: string): number[] {
     getBridge().check();
@@ -105,7 +106,7 @@ export const Utilities = {
   },
   computeDigest(alg: string, value: string | number[], charset?: string): number[] {
     getBridge().check();
-    return base64Decode(getBridge().digest(digestName(alg), base64Encode(bytesOf(value, charset))));
+    return base64Decode(getBridge().digest(digestName(alg), base64Of(value, charset)));
   },
   computeHmacSha256Signature(value: string | number[], key: string | number[], charset?: string): number[] {
     getBridge().check();

@@ -165,10 +165,12 @@ export class Workbook extends WorkbookSheets {
   clear(sheet: SheetModel, r: number, c: number, nr: number, nc: number, opts: ClearOptions): void {
     this.checkRange(sheet, r, c, nr, nc);
     for (let i = 0; i < nr; i++) {
+      // A row of formats is replaced, never changed in place: a sheet's copy shares them (write-buffer.ts).
+      const was = opts.formats ? sheet.formats[r - 1 + i] : undefined;
+      const fr = was ? (sheet.formats[r - 1 + i] = was.slice()) : undefined;
       for (let j = 0; j < nc; j++) {
         if (opts.contents) this.putCell(sheet, r + i, c + j, { v: '' });
         if (opts.formats) {
-          const fr = sheet.formats[r - 1 + i];
           if (fr) fr[c - 1 + j] = undefined;
           delete sheet.styles[`${r + i}:${c + j}`];
         }
@@ -181,7 +183,8 @@ export class Workbook extends WorkbookSheets {
   setNumberFormats(sheet: SheetModel, r: number, c: number, nr: number, nc: number, formats: string[][]): void {
     this.checkRange(sheet, r, c, nr, nc);
     for (let i = 0; i < nr; i++) {
-      const row = (sheet.formats[r - 1 + i] ??= []);
+      // A new row, not the old one changed: a sheet's copy shares its rows of formats (write-buffer.ts).
+      const row = (sheet.formats[r - 1 + i] = sheet.formats[r - 1 + i]?.slice() ?? []);
       for (let j = 0; j < nc; j++) row[c - 1 + j] = formats[i][j] || undefined;
     }
   }
@@ -260,8 +263,11 @@ export class Workbook extends WorkbookSheets {
     this.ensureCapacity(count * sheet.maxRows);
     for (const row of sheet.cells)
       if (row && row.length >= at) row.splice(at - 1, 0, ...new Array(count).fill(undefined));
-    for (const row of sheet.formats)
-      if (row && row.length >= at) row.splice(at - 1, 0, ...new Array(count).fill(row[at - 2]));
+    sheet.formats = sheet.formats.map((row) =>
+      row && row.length >= at
+        ? row.slice(0, at - 1).concat(new Array(count).fill(row[at - 2]), row.slice(at - 1))
+        : row,
+    );
     sheet.maxCols += count;
   }
 
@@ -270,7 +276,9 @@ export class Workbook extends WorkbookSheets {
       throw new SheetsError('Those columns are out of bounds.');
     if (count >= sheet.maxCols) throw new SheetsError("You can't delete all the columns on the sheet.");
     for (const row of sheet.cells) if (row) row.splice(start - 1, count);
-    for (const row of sheet.formats) if (row) row.splice(start - 1, count);
+    sheet.formats = sheet.formats.map((row) =>
+      row ? row.slice(0, start - 1).concat(row.slice(start - 1 + count)) : row,
+    );
     sheet.maxCols -= count;
     this.trim(sheet);
   }

@@ -64,15 +64,15 @@ interface HeldWrite<S extends WriteState> {
 
 // A sheet copy the execution's held writes are tried on, so a write that Apps Script would reject at once
 // (a wrong grid size, a range off the sheet, a cell over 50,000 characters) is rejected at once here too.
-// Rows and per-cell maps are copied because the workbook's edits change them in place; the cells themselves
-// are replaced on every edit, never changed, so they are shared.
+// Rows of cells and per-cell maps are copied because the workbook's edits change them in place; the cells themselves
+// and the rows of formats (a thousand on a set-up tab) are replaced on every edit, never changed, so they are shared.
 function privateCopy(s: SheetModel): SheetModel {
   const styles: SheetModel['styles'] = {};
   for (const k of Object.keys(s.styles)) styles[k] = { ...s.styles[k] };
   return {
     ...s,
     cells: s.cells.map((row) => row?.slice()),
-    formats: s.formats.map((row) => row?.slice()),
+    formats: s.formats.slice(),
     styles,
     validations: { ...s.validations },
     columnWidths: { ...s.columnWidths },

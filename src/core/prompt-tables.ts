@@ -22,7 +22,19 @@ export function kpiTable(rows: readonly KpiRow[], member: string, days: number):
 
 // Each member's mean of each metric over their last seven dates, and the team's mean: what "compared with the team"
 // means in a prompt. Members come from the Members tab; KPI rows of anyone else are left out.
+// The last table built, by the arrays it was built from: every prompt of a discussion (and its forecast) shows the
+// same team table, from the same KPI rows and members the execution read once.
+let last: { rows: readonly KpiRow[]; n: number; members: readonly Member[]; m: number; table: string } | null = null;
+
 export function teamTable(rows: readonly KpiRow[], members: readonly Member[]): string {
+  if (last && last.rows === rows && last.n === rows.length && last.members === members && last.m === members.length)
+    return last.table;
+  const table = buildTeamTable(rows, members);
+  last = { rows, n: rows.length, members, m: members.length, table };
+  return table;
+}
+
+function buildTeamTable(rows: readonly KpiRow[], members: readonly Member[]): string {
   if (!members.length) return '';
   // One pass for the metrics (series() is indexed per table): the table is built for every prompt of a discussion.
   const ids = new Set(members.map((m) => m.member_id));

@@ -290,10 +290,16 @@ export type SettingValue<K extends SettingKey> = ValueOfDef<Extract<Def, { key: 
 // The keys whose value is a number, which Settings.number reads.
 export type NumberSettingKey = { [K in SettingKey]: SettingValue<K> extends number ? K : never }[SettingKey];
 
+// Every read of a setting looks its definition up: by key, not by a scan of the whole list each time.
+let byKey: Record<string, SettingDef> | null = null;
+
 export function defaultSetting(key: string): SettingDef {
-  const d = DEFAULT_SETTINGS.find((x) => x.key === key);
-  if (!d) throw new Error(`unknown setting ${key}`);
-  return d;
+  if (!byKey) {
+    byKey = {};
+    for (const d of DEFAULT_SETTINGS) if (!hasOwn(byKey, d.key)) byKey[d.key] = d;
+  }
+  if (!hasOwn(byKey, key)) throw new Error(`unknown setting ${key}`);
+  return byKey[key];
 }
 
 function jsonKind(v: unknown): string {

@@ -34,8 +34,13 @@ export function scriptZone(): string {
   return ports().host.scriptTimeZone();
 }
 
+// An instant's day in a zone never changes: each is formatted once per execution. Reading the KPI tab asks for the
+// same few dozen days once for every member's row.
+const days: Record<string, string> = {};
+
 export function dayOf(t: number, tz = scriptZone()): string {
-  return ports().host.formatDate(new Date(t), tz, 'yyyy-MM-dd');
+  const key = `${tz} ${t}`;
+  return days[key] ?? (days[key] = ports().host.formatDate(new Date(t), tz, 'yyyy-MM-dd'));
 }
 
 // ---- date cells ----------------------------------------------------------------------------

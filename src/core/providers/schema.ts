@@ -70,6 +70,11 @@ export function fitAnswer(expect: Expectation, answer: unknown, allowList: reado
   return fitLengths(answer, shapes[key]);
 }
 
+// Each shaper's schemas by expectation, allow-list and metrics. zod's toJSONSchema walks the whole schema each time
+// (about 10 ms for a decision's), and one discussion asks for the same few schemas for every call of every round and
+// for the forecast: built once per execution. Callers only read them (they are serialised into requests or counted).
+const shaped = new Map<SchemaShaper, Record<string, JsonSchema>>();
+
 // The vendor is a module (HttpProvider passes its own) or a registered name; the module decides the dialect, and
 // throws rather than send a schema that leaves out a constraint the answer will be checked against.
 export function schemaFor(
@@ -80,7 +85,14 @@ export function schemaFor(
 ): JsonSchema {
   const shaper = typeof vendor === 'string' ? findVendor(vendor)?.wire : vendor;
   if (!shaper) throw new Error(`unknown vendor: ${vendor}`);
-  return shaper.shapeSchema(answerJsonSchema(expect, allowList, metrics));
+  let mine = shaped.get(shaper);
+  if (!mine) {
+    mine = {};
+    shaped.set(shaper, mine);
+  }
+  const key = `${expect}\n${allowList.join('\n')}\n|${metrics.join('\n')}`;
+  if (!hasOwn(mine, key)) mine[key] = shaper.shapeSchema(answerJsonSchema(expect, allowList, metrics));
+  return mine[key];
 }
 
 // The largest repeat bound anywhere in a schema: a {n,m} in a pattern, a maxLength or a maxItems (numbers or, as

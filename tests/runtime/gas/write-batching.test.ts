@@ -100,6 +100,30 @@ describe('write batching', () => {
     });
   });
 
+  it('a killed execution leaves the number formats, column shifts and clears it held off the shared sheet', async () => {
+    await withRuntime(async (rt) => {
+      const sheet = rt.workbook.sheets[0];
+      rt.workbook.setNumberFormats(sheet, 1, 1, 2, 2, [
+        ['0.00', '@'],
+        ['0%', '0.0'],
+      ]);
+      const before = rt.workbook.getNumberFormats(sheet, 1, 1, 2, 3);
+      // Calls: getSheets (1), three held writes (2–4), setProperty (5): killed at 5. The execution's copy of the sheet
+      // shares the rows of formats with the shared sheet; each write must replace a row, never change it.
+      const r = await rt.evaluate(
+        `${SHEET}
+        sh.getRange('A1:B1').setNumberFormats([['0', '0']]);
+        sh.insertColumnsBefore(1, 1);
+        sh.getRange('A2:C2').clearFormat();
+        PropertiesService.getScriptProperties().setProperty('x', '1');
+        return 'done';`,
+        { killAtCall: 5 },
+      );
+      expect([r.killed, r.lostWrites]).toEqual([true, 3]);
+      expect(rt.workbook.getNumberFormats(sheet, 1, 1, 2, 3)).toEqual(before);
+    });
+  });
+
   it('a kill keeps what was flushed and loses what came after', async () => {
     await withRuntime(async (rt) => {
       const r = await rt.evaluate(
