@@ -73,6 +73,8 @@ export interface SimResult {
   opinions: OpinionScore[];
   discussions: number;
   tokens: number;
+  // Tokens by phase and message type ("2/SPECIALIST_OPINION"): where a discussion's tokens go, arm against arm.
+  tokensBy: Record<string, number>;
   decayed: number;
 }
 
@@ -114,7 +116,15 @@ export function simulateCouncil(o: SimOptions): SimResult {
   const evaluated: string[] = [];
   // The bandit arm's own record: member → action type → [confirmed, rejected].
   const bandit: Record<string, Record<string, [number, number]>> = {};
-  const result: SimResult = { verdicts: [], log: [], opinions: [], discussions: 0, tokens: 0, decayed: 0 };
+  const result: SimResult = {
+    verdicts: [],
+    log: [],
+    opinions: [],
+    discussions: 0,
+    tokens: 0,
+    tokensBy: {},
+    decayed: 0,
+  };
 
   const matrixOf = () => {
     const rows = memory.learnings;
@@ -320,6 +330,10 @@ export function simulateCouncil(o: SimOptions): SimResult {
       recalled: [...new Set(d.messages.flatMap((m) => m.metadata.learnings ?? []))],
     });
     result.tokens += d.messages.reduce((a, m) => a + m.metadata.tokens_consumed, 0);
+    for (const m of d.messages) {
+      const k = `${m.phase}/${m.message_type}`;
+      result.tokensBy[k] = (result.tokensBy[k] ?? 0) + m.metadata.tokens_consumed;
+    }
     const order = orderOf(d);
     if (!order) return;
     let actions = order.actions;

@@ -11,6 +11,17 @@ function unique(xs: readonly string[]): string[] {
   return out;
 }
 
+// Retrieved rows as a comma-separated table, like the KPI tables: JSON would repeat every key on every row, which is
+// most of what recall costs when the rows are one sentence each. A comma in a cell becomes a semicolon and a line
+// break a space, so a cell stays one cell.
+const cell = (x: unknown) =>
+  String(x)
+    .replace(/,/g, ';')
+    .replace(/[\r\n]+/g, ' ');
+function table(header: readonly string[], rows: readonly unknown[][]): string {
+  return [header.join(',')].concat(rows.map((r) => r.map(cell).join(','))).join('\n');
+}
+
 // Two small tables: each specialist's band, weight, confidences and learned reliability, then each action type's
 // score and voters.
 function weighingTable(w: Weighing): string {
@@ -42,14 +53,20 @@ export function buildUserText(ctx: AgentContext): string {
     parts.push(
       dataBlock(
         'retrieved_learnings',
-        mem.learnings.map((l) => ({ id: l.id, scope: l.scope, confidence: l.confidence, learning: l.content })),
+        table(
+          ['id', 'scope', 'confidence', 'learning'],
+          mem.learnings.map((l) => [l.id, l.scope, l.confidence, l.content]),
+        ),
       ),
     );
   if (mem?.cases.length)
     parts.push(
       dataBlock(
         'similar_past_cases',
-        mem.cases.map((c) => ({ id: c.id, case: c.content, verdict: c.verdict, similarity: c.similarity })),
+        table(
+          ['id', 'case', 'verdict', 'similarity'],
+          mem.cases.map((c) => [c.id, c.content, c.verdict, c.similarity]),
+        ),
       ),
     );
   if (mem?.nextActions.length)
@@ -63,7 +80,16 @@ export function buildUserText(ctx: AgentContext): string {
     );
   if (ctx.weighing) parts.push(dataBlock('weights_and_votes_computed_by_kaigi', weighingTable(ctx.weighing)));
   // What was tried for this member and how it fared, from verdicts (recent ones weigh most): data, not a retrieved text.
-  if (ctx.memberRecord?.length) parts.push(dataBlock('member_record_from_verdicts', ctx.memberRecord));
+  if (ctx.memberRecord?.length)
+    parts.push(
+      dataBlock(
+        'member_record_from_verdicts',
+        table(
+          ['action_type', 'confirmed', 'rejected'],
+          ctx.memberRecord.map((r) => [r.action_type, r.confirmed, r.rejected]),
+        ),
+      ),
+    );
   if (ctx.draftOrder) parts.push(dataBlock('draft_order', ctx.draftOrder));
   if (ctx.outcome) parts.push(dataBlock('outcome', ctx.outcome));
   if (ctx.objection) parts.push(dataBlock('objection', ctx.objection));

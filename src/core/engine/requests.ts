@@ -97,11 +97,22 @@ export function request(
 }
 
 // Recall that pays for itself (issue 26): learnings and cases go where a recommendation or the decision is made.
-// The balancers and governance judge the proposals in front of them, and a feedback answer follows the agent's own
-// opinion, which already had its recall; they keep their directives and next actions, not the retrieved text.
+// Phase 1 summarises the facts of the KPI table only and the balancers and governance judge the proposals in front of
+// them: they keep people's directives, not the retrieved text or their reflections' next actions (a canned line for
+// the rules provider, measured at 40 tokens a call and no change to any verdict). A feedback answer follows the
+// agent's own opinion, which already had its recall; it keeps its next actions. The decider reads the member's record from verdicts, which
+// holds every verdict for the member, so the cases about the same member would say it twice: it gets the others.
 function recalled(d: Discussion, env: EngineEnv, agent: AgentDef, phase: number, expect: Expectation) {
   const mem = env.memoryFor(agent, d);
-  if (phase === 3 || phase === 4 || expect === 'FEEDBACK_RESPONSE') return { ...mem, learnings: [], cases: [] };
+  if (phase <= 1 || phase === 3 || phase === 4 || expect === 'FEEDBACK_RESPONSE')
+    return { ...mem, learnings: [], cases: [], nextActions: expect === 'FEEDBACK_RESPONSE' ? mem.nextActions : [] };
+  if (expect === 'DECISION' && recordFor(d, env).length) {
+    const member = d.trigger.target_user_id;
+    return { ...mem, cases: mem.cases.filter((c) => !c.member || c.member !== member) };
+  }
+  // A specialist reads its own learnings and the cases; the shared learnings restate cases (an action, a situation,
+  // a verdict) for the whole team, so they go once, to the decider, rather than to each of eight specialists.
+  if (expect === 'SPECIALIST_OPINION') return { ...mem, learnings: mem.learnings.filter((l) => l.scope !== 'shared') };
   return mem;
 }
 

@@ -247,8 +247,10 @@ describe('what memory puts in front of a model', () => {
     expect(psych.user).toMatch(/<data name="directives_from_people">[\s\S]*DIR-1[\s\S]*称賛は公の場で行うこと/);
     expect(coach.user).not.toMatch(/directives_from_people/);
     expect(psych.user).toMatch(/<data name="your_next_actions_from_recent_reflections">/);
-    expect(decider.user).toMatch(/<data name="similar_past_cases">[\s\S]*"id":"LRN-\d+"/);
-    expect(reqs.some((r) => /<data name="retrieved_learnings">[\s\S]*"id":"LRN-\d+"/.test(r.user))).toBe(true);
+    expect(decider.user).toMatch(/<data name="similar_past_cases">\nid,case,verdict,similarity\nLRN-\d+,/);
+    expect(
+      reqs.some((r) => /<data name="retrieved_learnings">\nid,scope,confidence,learning\nLRN-\d+,/.test(r.user)),
+    ).toBe(true);
     // The directive reached its agent and is consumed.
     const directive = records(rt, 'directives')[0];
     expect(directive.status).toBe('consumed');

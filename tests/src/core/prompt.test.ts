@@ -111,7 +111,9 @@ describe('buildUserText', () => {
     const ctx: AgentContext = {
       ...base,
       memory: {
-        learnings: [{ id: 'LRN-1', scope: 'individual', content: 'praise works for him', confidence: 0.7 }],
+        learnings: [
+          { id: 'LRN-1', scope: 'individual', content: 'praise works for him, at once\r\nnext line', confidence: 0.7 },
+        ],
         cases: [
           { id: 'CASE-9', content: 'a similar fall', actions: ['ONE_ON_ONE'], verdict: 'confirmed', similarity: 0.81 },
         ],
@@ -140,12 +142,13 @@ describe('buildUserText', () => {
       'feedback_question',
     ]);
     expect(text).not.toContain('DEC-');
-    expect(JSON.parse(blockOf(text, 'retrieved_learnings'))).toEqual([
-      { id: 'LRN-1', scope: 'individual', confidence: 0.7, learning: 'praise works for him' },
-    ]);
-    expect(JSON.parse(blockOf(text, 'similar_past_cases'))).toEqual([
-      { id: 'CASE-9', case: 'a similar fall', verdict: 'confirmed', similarity: 0.81 },
-    ]);
+    // Retrieved rows are tables (JSON would repeat every key on every row); a comma in a cell cannot add a column.
+    expect(blockOf(text, 'retrieved_learnings')).toBe(
+      'id,scope,confidence,learning\nLRN-1,individual,0.7,praise works for him; at once next line',
+    );
+    expect(blockOf(text, 'similar_past_cases')).toBe(
+      'id,case,verdict,similarity\nCASE-9,a similar fall,confirmed,0.81',
+    );
     // The same next action twice is shown once.
     expect(JSON.parse(blockOf(text, 'your_next_actions_from_recent_reflections'))).toEqual(['check overtime first']);
     expect(JSON.parse(blockOf(text, 'directives_from_people'))).toEqual([
