@@ -11,6 +11,9 @@ export default defineConfig({
     // short on a loaded 2-core CI machine, where an estimate once took longer. A poll only waits: it asserts no time.
     expect: { poll: { timeout: 30_000 } },
     pool: 'forks',
+    // Two test files at a time on the 2-core machine (vitest's default is one fewer than the cores: one). Most bundle
+    // tests wait on their runtime's worker threads, child processes or a browser, so two files share the cores well.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
