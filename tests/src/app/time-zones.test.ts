@@ -2,7 +2,7 @@
 // also for a discussion and its daily review across New York's switch to summer time.
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
-import { ok, statuses } from '../../council-helpers.js';
+import { ok, setSetting, statuses } from '../../council-helpers.js';
 import { newRuntime, records } from '../../helpers.js';
 
 const HOUR = 3600_000;
@@ -42,6 +42,9 @@ async function team(zone: string, startAt = START): Promise<Runtime> {
   expect(report.timeZone).toMatchObject({ spreadsheet: zone, script: 'Asia/Tokyo', set: false });
   expect(report.timeZone.note).toContain(`${zone} kept`);
   ok(await rt.run('seedDemoData', [], { kind: 'menu' }));
+  // Each step in a commit of its own, so that the clock moving with every call carries the discussion's messages
+  // across the switch (steps held together would share one instant: the rule-based agents answer at once).
+  await setSetting(rt, 'queue.commit_every_seconds', '0');
   expect(await rt.evaluate('return SpreadsheetApp.getActive().getSpreadsheetTimeZone();')).toMatchObject({
     value: zone,
   });
