@@ -1,7 +1,7 @@
 // The council in-process over the simulated team, for the learning benchmark: the product's own pure core (watch
 // plan, engine with the rules provider, recall, review plan, decay) run day by day without Sheets, so hundreds of
 // verdicts take seconds. One end-to-end run through the runtime checks that the two agree (tests/tools).
-import { opinionScores, type OpinionScore } from '../src/core/calibration.js';
+import { opinionScores } from '../src/core/calibration.js';
 import { defaultAgents } from '../src/core/council.js';
 import { encodeVector, embedOffline, modelTag, OFFLINE_MODEL } from '../src/core/embedding.js';
 import { applyStep, planStep, runStep, type EngineEnv } from '../src/core/engine.js';
@@ -10,7 +10,7 @@ import { decisionId, discussionId } from '../src/core/ids.js';
 import { declineOf, series } from '../src/core/kpi.js';
 import { caseContext, caseText, EMPTY_MEMORY, orderOf, situationText, type Learning } from '../src/core/memory.js';
 import type { ContentOf } from '../src/core/messages.js';
-import { thresholdsOf, type Verdict } from '../src/core/outcomes.js';
+import { thresholdsOf } from '../src/core/outcomes.js';
 import { RulesProvider } from '../src/core/providers/rules.js';
 import { decayed, recall, recallOptionsOf } from '../src/core/recall.js';
 import { decodeMatrix } from '../src/core/retrieval.js';
@@ -20,6 +20,7 @@ import { assessReview, dueDecisions, planReview, type ReviewMemory } from '../sr
 import { DEFAULT_SETTINGS, Settings } from '../src/core/settings.js';
 import { type Discussion, type KpiRow, newDiscussion, type Priority, PRIORITY_RANK } from '../src/core/types.js';
 import { planWatch, type KnownDiscussion } from '../src/core/watch-plan.js';
+import { countTokens, type SimOptions, type SimResult } from './council-sim-result.js';
 import { seededRandom } from './seeded-random.js';
 import { emptyTrust } from '../src/core/trust.js';
 import { thompson } from './bandit.js';
@@ -28,55 +29,7 @@ import { addDay, SimulatedTeam } from './simulated-team.js';
 // council: the council's own order; vote, random: one action instead (a plain vote of Phase 2's first answers, an
 // allowed action at random); oracle: the council's order plus the member's hidden best action (the ceiling this team
 // allows); bandit: one action per member by Thompson sampling over the allow-list from verdicts alone.
-export type Policy = 'council' | 'vote' | 'random' | 'oracle' | 'bandit';
-
-export interface SimOptions {
-  seed: number;
-  days: number;
-  policy: Policy;
-  // Settings rows that differ from the defaults (memory.enabled, retrieval weights, feedback rounds, …).
-  settings?: Record<string, string>;
-  // Agents switched off for an ablation.
-  without?: string[];
-  firstDay?: string;
-}
-
-export interface SimVerdict {
-  day: number;
-  member: string;
-  verdict: Verdict;
-  actions: string[];
-  majority: string;
-  flip: boolean;
-  // Whether the member's best action had changed by the decision (drifting members after the drift day).
-  drifted: boolean;
-}
-
-// One discussion as the watcher opened it and the council decided it, for tests/tools/council-sim.test.ts to hold
-// against the product's own record of the same run.
-export interface SimDiscussion {
-  day: number;
-  discussion_id: string;
-  member: string;
-  // As the deliberation ended (DECIDED, ESCALATED or TIMEOUT), and the council's own order (a baseline arm then
-  // carries out another action: SimVerdict.actions).
-  status: string;
-  actions: string[];
-  majority: string;
-  // The learnings and cases its agents were given, in the order first given (message metadata.learnings).
-  recalled: string[];
-}
-
-export interface SimResult {
-  verdicts: SimVerdict[];
-  log: SimDiscussion[];
-  opinions: OpinionScore[];
-  discussions: number;
-  tokens: number;
-  // Tokens by phase and message type ("2/SPECIALIST_OPINION"): where a discussion's tokens go, arm against arm.
-  tokensBy: Record<string, number>;
-  decayed: number;
-}
+export type { Policy, SimDiscussion, SimOptions, SimResult, SimVerdict } from './council-sim-result.js';
 
 const KPI_DAYS = 40;
 
@@ -329,11 +282,7 @@ export function simulateCouncil(o: SimOptions): SimResult {
       majority: firstAnswers(d.messages)?.majority ?? '',
       recalled: [...new Set(d.messages.flatMap((m) => m.metadata.learnings ?? []))],
     });
-    result.tokens += d.messages.reduce((a, m) => a + m.metadata.tokens_consumed, 0);
-    for (const m of d.messages) {
-      const k = `${m.phase}/${m.message_type}`;
-      result.tokensBy[k] = (result.tokensBy[k] ?? 0) + m.metadata.tokens_consumed;
-    }
+    countTokens(result, d.messages);
     const order = orderOf(d);
     if (!order) return;
     let actions = order.actions;

@@ -83,6 +83,12 @@ export class Council {
     return this.discussions.load(id, hint);
   }
 
+  // Whether env() has been built in this execution (a claim only opens a discussion in its own commit if so: building
+  // it reads the team's data, which must not happen while the script lock is held).
+  hasEnv(): boolean {
+    return this.cachedEnv !== null;
+  }
+
   // What the engine sees of the world in this execution, built once.
   env(): EngineEnv {
     if (this.cachedEnv) return this.cachedEnv;

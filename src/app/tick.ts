@@ -6,7 +6,7 @@ import { parseState } from '../adapters/gas/store-format.js';
 import { allScriptProperties, removeWorkerTriggers } from '../adapters/gas/triggers.js';
 import { withPropertySnapshot } from '../adapters/gas/property-reads.js';
 import { anyWaiting } from '../core/api-log-inbox.js';
-import { RequeueError } from '../core/errors.js';
+import { BusyError, RequeueError } from '../core/errors.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
 import type { QueueItem } from '../core/queue.js';
 import { parseClaim } from '../core/trigger-plan.js';
@@ -15,7 +15,7 @@ import { Council } from './council.js';
 import { dashboardDueAt, refreshDueDashboard } from './dashboard.js';
 import { tellSettingProblems, unknownTaskNotice } from './notices.js';
 import { findTask } from './tasks/registry.js';
-import type { Finished } from './work-queue.js';
+import type { Finished, WorkQueue } from './work-queue.js';
 
 export interface TickReport {
   ran: boolean;
@@ -70,7 +70,9 @@ export function runTick(): TickReport {
 function runWork(dashboardDue: boolean, due: number | null): TickReport {
   const council = new Council(openBound(), scriptZone());
   const deadline = Date.now() + council.settings().number('queue.tick_budget_seconds') * 1000;
-  const { processed, failed, tasks } = workQueue(council, deadline);
+  const { processed, failed, tasks, busy } = workQueue(council, deadline);
+  // The housekeeping below takes the lock too: with the lock that busy, it waits for a tick that finds it free.
+  if (busy) return { ran: true, processed, failed, reason: 'lock busy', tasks, dashboard: false };
   // The Dashboard after the work, if it fell due before this execution began and there is time left.
   const dashboard = dashboardDue && Date.now() < deadline;
   if (dashboard) refreshDueDashboard(council, due as number);
@@ -95,6 +97,8 @@ export interface Worked {
   tasks: string[];
   // Whether `stopAfter` ended the work (rather than an empty queue or the deadline).
   stopped: boolean;
+  // Whether the work ended because the script lock stayed busy past its wait (LockService's 30 s).
+  busy?: boolean;
 }
 
 // Claims and runs queued work until the queue has nothing due, the deadline passes, or `stopAfter` says the item
@@ -110,11 +114,19 @@ export function workQueue(
   const tasks: string[] = [];
   while (Date.now() < deadline) {
     // A task's first step may be written in the claim's own commit (a discussion's log row: work-queue.ts ClaimStep).
-    const claimed = council.queue.claimNext(
-      (type) => !!findTask(type),
-      (item, inProgress, commit, items) =>
-        findTask(item.type)?.atClaim?.(item, { council, inProgress, items, commit }) ?? null,
-    );
+    let claimed: ReturnType<WorkQueue['claimNext']>;
+    try {
+      claimed = council.queue.claimNext(
+        (type) => !!findTask(type),
+        (item, inProgress, commit, items) =>
+          findTask(item.type)?.atClaim?.(item, { council, inProgress, items, commit }) ?? null,
+      );
+    } catch (e) {
+      // Other executions held the lock all the while this one waited: they are at work, and what is queued stays
+      // queued for them or the next tick. A worker that throws here would only be reported as a failed execution.
+      if (e instanceof BusyError) return { processed, failed, tasks, stopped: false, busy: true };
+      throw e;
+    }
     if (!claimed) break;
     let item = claimed.item;
     tasks.push(item.type);

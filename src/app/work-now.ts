@@ -17,6 +17,9 @@ export function workOwnTask(council: Council, taskId: string, waitSeconds: numbe
   );
   let finished = false;
   if (limit > 0) {
+    // Its discussion is what this execution will run: the configuration is read now, outside the lock, so the claim
+    // can open it in the same commit (discussion-open.ts).
+    council.env();
     const now = Date.now();
     const stop = (item: QueueItem, outcome: Finished) => {
       if (item.id !== taskId) return false;

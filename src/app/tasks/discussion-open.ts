@@ -102,10 +102,14 @@ function open(council: Council, item: QueueItem, inProgress: number, items: Queu
 export const openDiscussion: TaskHandler = {
   type: 'discussion.open',
   // Claimed by a tick, the log row is written in the claim's own commit: one lock, one read of the queue, one flush.
+  // Only once this execution holds the configuration: reading it under the claim's lock would hold every other
+  // execution's claim behind a dozen reads (twelve ticks at once then wait past LockService's 30 s).
   atClaim(item, { council, inProgress, items, commit }) {
-    return open(council, item, inProgress, items, commit);
+    return council.hasEnv() ? open(council, item, inProgress, items, commit) : null;
   },
   run(item, { council, inProgress }) {
+    // The configuration is read before the lock is taken, for the same reason.
+    council.env();
     return council.store.withLock((state) => {
       const c = council.store.begin(state);
       const outcome = open(council, item, inProgress, council.queue.read(state), c);

@@ -1,22 +1,28 @@
 // The queue's commits through the built file: a discussion's log row written in its claim's commit, its steps
 // written together, and a first step that fails at the claim still recorded as the task's failure.
 import { describe, expect, it } from 'vitest';
-import { council, messages, ok, plantOpenTask, start, statuses } from '../../council-helpers.js';
+import { council, decline, messages, ok, plantOpenTask, start, statuses } from '../../council-helpers.js';
 import { records } from '../../helpers.js';
 
 describe('the commits of a discussion', () => {
-  it('claims and opens in one commit and writes the steps of a fast council together', async () => {
+  it('claims and opens in one commit once the configuration is read, and writes the steps of a fast council together', async () => {
     const rt = await council();
     await start(rt);
+    await start(rt, { ...decline('sato'), source: 'human' });
     const r = await rt.run('tick', [], { kind: 'trigger' });
     ok(r);
-    const [id] = Object.keys(statuses(rt));
-    expect(statuses(rt)[id]).toBe('DECIDED');
-    // One flush per commit: the claim with the log row, then every step of the rule-based council (well within
-    // queue.commit_every_seconds of each other). A claim of its own, or a commit per step, would flush more.
-    expect(r.counts.byOp['ss.flush']).toBe(2);
-    expect(records(rt, 'queue')[0]).toMatchObject({ type: 'discussion.advance', status: 'done' });
-    expect(messages(rt, id).length).toBeGreaterThan(5);
+    const ids = Object.keys(statuses(rt));
+    expect(ids.map((id) => statuses(rt)[id])).toEqual(['DECIDED', 'DECIDED']);
+    // One flush per commit. The first discussion: its claim (the configuration is not read under the lock), its log
+    // row, then every step of the rule-based council (well within queue.commit_every_seconds of each other). The
+    // second: the claim with its log row, then its steps. A claim of its own each, or a commit per step, would
+    // flush more.
+    expect(r.counts.byOp['ss.flush']).toBe(5);
+    expect(records(rt, 'queue').map((q) => [q.type, q.status])).toEqual([
+      ['discussion.advance', 'done'],
+      ['discussion.advance', 'done'],
+    ]);
+    for (const id of ids) expect(messages(rt, id).length).toBeGreaterThan(5);
     expect(ok(await rt.run('verifyAudit', [], { kind: 'editor' })).ok).toBe(true);
   });
 
@@ -27,8 +33,8 @@ describe('the commits of a discussion', () => {
     const r = await rt.run('tick', [], { kind: 'trigger' });
     ok(r);
     expect(Object.values(statuses(rt))).toEqual(['DECIDED']);
-    // The claim with the log row, then start, phase 2, phases 3–4 and the decision.
-    expect(r.counts.byOp['ss.flush']).toBe(5);
+    // The claim, the log row, then start, phase 2, phases 3–4 and the decision.
+    expect(r.counts.byOp['ss.flush']).toBe(6);
   });
 
   it('records a discussion.open whose trigger fails validation as the task failing, the queue moving on', async () => {
