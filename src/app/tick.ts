@@ -2,7 +2,7 @@
 import { scriptZone } from '../adapters/gas/records.js';
 import { effectiveUserEmail } from '../adapters/gas/services.js';
 import { openBound } from '../adapters/gas/spreadsheet.js';
-import { parseState } from '../adapters/gas/store-format.js';
+import { parseState, queueSettled } from '../adapters/gas/store-format.js';
 import { allScriptProperties, removeWorkerTriggers } from '../adapters/gas/triggers.js';
 import { withPropertySnapshot } from '../adapters/gas/property-reads.js';
 import { anyWaiting } from '../core/api-log-inbox.js';
@@ -40,8 +40,7 @@ function unknownType(item: QueueItem): Finished {
 // full path, which is where problems are reported.
 function queueIsIdle(state: string | undefined): boolean {
   if (!state) return false;
-  const s = parseState(state, PROPERTY_KEYS.state);
-  return !s.journal && s.queueHead > (s.tails.queue?.last ?? 1);
+  return queueSettled(parseState(state, PROPERTY_KEYS.state));
 }
 
 // Workers that belong to someone other than the claimed owner retire (src/core/trigger-plan.ts: the hand-over).

@@ -1,5 +1,6 @@
 // A request that waits for its own task: its execution runs the queue itself, up to the wait, instead of leaving the
 // work to a one-shot trigger that Apps Script fires late (after(ms) is only a minimum: a minute or more is usual).
+import { queueSettled } from '../adapters/gas/store-format.js';
 import type { QueueItem } from '../core/queue.js';
 import type { Council } from './council.js';
 import type { OwnWork } from './routes/route.js';
@@ -31,8 +32,6 @@ export function workOwnTask(council: Council, taskId: string, waitSeconds: numbe
     const worked = workQueue(council, now + limit * 1000, stop, now + s.number('queue.tick_budget_seconds') * 1000);
     if (!worked.stopped) finished = false;
   }
-  const state = council.store.readState();
-  const idle = !state.journal && state.queueHead > (state.tails.queue?.last ?? 1);
-  if (!finished || !idle) nudge(council);
+  if (!finished || !queueSettled(council.store.readState())) nudge(council);
   return { finished, waited_up_to: limit };
 }

@@ -2,6 +2,7 @@
 import { rowsOf } from '../../sheets-schema/index.js';
 import { queueItem, queueRow } from '../adapters/gas/records.js';
 import type { Commit, Store, StoreState } from '../adapters/gas/store.js';
+import { queueSettled } from '../adapters/gas/store-format.js';
 import {
   advanceHead,
   backoffMs,
@@ -170,7 +171,7 @@ export class WorkQueue {
     // The committed state says whether anything is left past the head: a queue whose every item is done (the last
     // commit moved the head past them, see close) is not read again under the lock.
     const committed = this.store.readState();
-    if (!committed.journal && committed.queueHead > (committed.tails.queue?.last ?? 1)) return null;
+    if (queueSettled(committed)) return null;
     return this.store.withLock((state) => {
       const items = this.read(state);
       this.seen = items;

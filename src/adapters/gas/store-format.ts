@@ -23,6 +23,12 @@ export interface StoreState {
   layout?: string;
 }
 
+// Every Queue row is done or dead (the head, the first row that may be live, is past the tail) and no commit is half
+// written: what the backstop's idle check, a claim and a waiting request each ask of the committed state.
+export function queueSettled(s: StoreState): boolean {
+  return !s.journal && s.queueHead > (s.tails.queue?.last ?? 1);
+}
+
 // A commit in flight: its final write (the marker) and what it appended, to roll forward or back after a crash.
 interface Journal {
   tab: TabKey;
