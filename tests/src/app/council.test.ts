@@ -265,6 +265,10 @@ describe('limits', () => {
         context: { metric: 'contacts', n: i },
         priority: 'MEDIUM',
       });
+    // Each of the twelve executions opens one discussion and stops there (a one-second budget is spent by the claim),
+    // so all twelve are open at once however the executions interleave: a fast council would otherwise decide one
+    // before the last opens, and the limit would never be reached.
+    await setSetting(rt, 'queue.tick_budget_seconds', '1');
     const runs = await Promise.all(Array.from({ length: 12 }, () => rt.run('tick', [], { kind: 'trigger' })));
     for (const r of runs) expect(r.ok, r.error?.message).toBe(true);
     // The audit trail shows the queue at work: never more than 10 in progress, and the 2 discussions
@@ -284,6 +288,7 @@ describe('limits', () => {
     // How many wait depends on how the 12 concurrent executions interleave (a discussion decided before the 12th
     // opens frees its slot), so the count is bounded, not fixed; the limit itself is the peak above.
     expect(waited.length).toBeLessThanOrEqual(2);
+    await setSetting(rt, 'queue.tick_budget_seconds', '270');
     await settle(rt);
     expect(Object.values(statuses(rt)).filter((s) => s === 'DECIDED').length).toBe(12);
     // No queue item was processed twice: every discussion has one set of messages, ids unique.
