@@ -150,76 +150,60 @@ function copy<T>(v: T): T {
   return JSON.parse(JSON.stringify(v)) as T;
 }
 
-// Everything one decision's review writes. Pure: the same inputs give the same plan, and no input is changed.
-export function planReview(
+// The Outcomes row, saying what the orders had been reported as when measured (column L's rule); the review never
+// moves an order itself. A crash before the commit point leaves the decision due.
+function outcomeOp(a: Assessment, outcomeId: string, at: Date, first: ReturnType<typeof firstAnswersRecord>): ReviewOp {
+  const { ev, order } = a;
+  return write(
+    'outcomes',
+    'append',
+    0,
+    {
+      outcome_id: outcomeId,
+      decision_id: a.decision_id,
+      discussion_id: a.discussion_id,
+      evaluated_at: at,
+      metrics_json: JSON.stringify(order.monitoring),
+      baseline_json: JSON.stringify(ev.measured.map((m) => ({ metric: m.metric, baseline: m.baseline }))),
+      observed_json: JSON.stringify(
+        ev.measured.map((m) => ({ metric: m.metric, predicted: m.predicted, actual: m.actual, error: m.error })),
+      ),
+      // Blank, not 1, when nothing could be measured; the notes say so.
+      prediction_error: ev.error ?? '',
+      verdict: ev.verdict,
+      data_points: ev.points,
+      notes: ev.noData.length
+        ? `no data: no KPI rows for ${ev.noData.map((n) => `${n.metric} (${n.from} – ${n.to})`).join(', ')}`
+        : '',
+      order_status: executionStatusOf(a.orders.map((o) => o.status)),
+      first_majority: first ? first.majority : '',
+      // Blank when no specialist's first answer counted: there was no majority to overturn.
+      flip: first ? first.flip : '',
+    },
+    {
+      actor: 'kaigi',
+      event: 'outcome',
+      tab: 'Outcomes',
+      row_key: outcomeId,
+      payload: { verdict: ev.verdict, error: ev.error },
+    },
+    `Outcomes:${outcomeId}`,
+  );
+}
+
+type Reflection = ReturnType<typeof reflectionOf>;
+
+// Each reflection's row, and the Inbox message (seed 003 §12.5) when its agent's last reflections call for one. The
+// history keeps a point's key, not its words: the words come from this reflection.
+function reflectionOps(
   a: Assessment,
-  learned: Learned & { embeddings: string[] },
-  memory: ReviewMemory,
+  reflections: readonly Reflection[],
+  before: ReflectionHistory,
+  at: Date,
   w: ReviewWorld,
-): { commit: ReviewCommit; memory: ReviewMemory } {
-  const { ev, order, discussion: d } = a;
-  const verdict = ev.verdict;
-  const at = new Date(w.now);
+): { ops: ReviewOp[]; history: ReflectionHistory } {
   const ops: ReviewOp[] = [];
-  const chosen = order.actions.map((x) => x.action_type);
-  // Recomputed from the messages, not read from the deliberation's metadata, so decisions recorded before Kaigi kept
-  // first_answers are measured the same way.
-  const first = firstAnswersRecord(d.messages, chosen);
-
-  // The Outcomes row, saying what the orders had been reported as when measured (column L's rule); the review
-  // never moves an order itself. A crash before the commit point leaves the decision due.
-  const outcomeId = `OUT-${w.next('outcome')}`;
-  ops.push(
-    write(
-      'outcomes',
-      'append',
-      0,
-      {
-        outcome_id: outcomeId,
-        decision_id: a.decision_id,
-        discussion_id: a.discussion_id,
-        evaluated_at: at,
-        metrics_json: JSON.stringify(order.monitoring),
-        baseline_json: JSON.stringify(ev.measured.map((m) => ({ metric: m.metric, baseline: m.baseline }))),
-        observed_json: JSON.stringify(
-          ev.measured.map((m) => ({ metric: m.metric, predicted: m.predicted, actual: m.actual, error: m.error })),
-        ),
-        // Blank, not 1, when nothing could be measured; the notes say so.
-        prediction_error: ev.error ?? '',
-        verdict,
-        data_points: ev.points,
-        notes: ev.noData.length
-          ? `no data: no KPI rows for ${ev.noData.map((n) => `${n.metric} (${n.from} – ${n.to})`).join(', ')}`
-          : '',
-        order_status: executionStatusOf(a.orders.map((o) => o.status)),
-        first_majority: first ? first.majority : '',
-        // Blank when no specialist's first answer counted: there was no majority to overturn.
-        flip: first ? first.flip : '',
-      },
-      {
-        actor: 'kaigi',
-        event: 'outcome',
-        tab: 'Outcomes',
-        row_key: outcomeId,
-        payload: { verdict, error: ev.error },
-      },
-      `Outcomes:${outcomeId}`,
-    ),
-  );
-  const moved = moveLearnings(a, memory.learnings, w.rules, w);
-  const learnings = moved.learnings;
-  ops.push(...moved.ops, ...newLearningOps(a, outcomeId, learned, learnings, w));
-
-  // Reflections, and the agent → human messages seed 003 §12.5 calls for: each agent's own model's, or the rules'
-  // (which follow the verdict and the agent's record before it).
-  const models = learned.reflections ?? [];
-  const reflections = reflect(d, verdict, w.lang, memory.properties.agentStats).map((r) =>
-    reflectionOf(
-      r,
-      models.find((m) => m.agent_id === r.agent_id),
-    ),
-  );
-  const history = copy(memory.properties.reflectionHistory);
+  const history = copy(before);
   for (const ref of reflections) {
     const id = `REF-${w.next('reflection')}`;
     ops.push(
@@ -248,7 +232,6 @@ export function planReview(
         },
       ),
     );
-    // The history keeps a point's key, not its words: the words come from this reflection.
     const point = pointKey(ref.to_improve);
     const h = (history[ref.agent_id] ?? []).concat([{ self_score: ref.self_score, to_improve: point }]);
     history[ref.agent_id] = h.slice(-5);
@@ -273,9 +256,17 @@ export function planReview(
       ),
     );
   }
+  return { ops, history };
+}
 
-  // Historical accuracy and calibration (SPEC §4.4, §13): stated confidence scored against the verdict.
-  const stats = copy(memory.properties.agentStats);
+// Historical accuracy and calibration (SPEC §4.4, §13): stated confidence scored against the verdict.
+function scoredStats(
+  before: Record<string, AgentStats>,
+  d: Discussion,
+  chosen: string[],
+  verdict: Assessment['ev']['verdict'],
+): Record<string, AgentStats> {
+  const stats = copy(before);
   for (const o of opinionScores(d, chosen, verdict)) {
     const st = (stats[o.agent] ??= { hits: 0, misses: 0, brier: 0, n: 0 });
     if (o.right) st.hits++;
@@ -283,29 +274,28 @@ export function planReview(
     st.brier += (o.confidence - (o.right ? 1 : 0)) ** 2;
     st.n++;
   }
+  return stats;
+}
 
-  // An agent whose reliability rose to the threshold is named in the Inbox (seed 003 §12.5 milestone).
-  const marked = milestones(stats, w.milestone, a.discussion_id, w);
-  ops.push(...marked.ops);
-
-  // The discussion closes with its verdict in column M: the commit point. Column L stays as the reports made it.
-  ops.push({
-    kind: 'audit',
-    actor: 'kaigi',
-    event: 'status',
-    tab: 'Discussion Log',
-    row_key: a.discussion_id,
-    payload: { from: 'DECIDED', to: 'CLOSED' },
-  });
-  ops.push(
+// The discussion closes with its verdict in column M: the commit point. Column L stays as the reports made it.
+function closeOps(a: Assessment, at: Date): ReviewOp[] {
+  return [
+    {
+      kind: 'audit',
+      actor: 'kaigi',
+      event: 'status',
+      tab: 'Discussion Log',
+      row_key: a.discussion_id,
+      payload: { from: 'DECIDED', to: 'CLOSED' },
+    },
     write(
       'discussions',
       'marker',
       a.log_row,
       {
-        status: transition(d.status, 'CLOSED'),
+        status: transition(a.discussion.status, 'CLOSED'),
         closed_at: at,
-        outcome_evaluated: verdict,
+        outcome_evaluated: a.ev.verdict,
       },
       {
         actor: 'kaigi',
@@ -316,7 +306,49 @@ export function planReview(
       },
       `Discussion Log:${a.discussion_id}`,
     ),
+  ];
+}
+
+// Everything one decision's review writes. Pure: the same inputs give the same plan, and no input is changed.
+export function planReview(
+  a: Assessment,
+  learned: Learned & { embeddings: string[] },
+  memory: ReviewMemory,
+  w: ReviewWorld,
+): { commit: ReviewCommit; memory: ReviewMemory } {
+  const { ev, order, discussion: d } = a;
+  const verdict = ev.verdict;
+  const at = new Date(w.now);
+  const chosen = order.actions.map((x) => x.action_type);
+  // Recomputed from the messages, not read from the deliberation's metadata, so decisions recorded before Kaigi kept
+  // first_answers are measured the same way.
+  const first = firstAnswersRecord(d.messages, chosen);
+  const outcomeId = `OUT-${w.next('outcome')}`;
+  const ops: ReviewOp[] = [outcomeOp(a, outcomeId, at, first)];
+  const moved = moveLearnings(a, memory.learnings, w.rules, w);
+  const learnings = moved.learnings;
+  ops.push(...moved.ops, ...newLearningOps(a, outcomeId, learned, learnings, w));
+
+  // Reflections, and the agent → human messages seed 003 §12.5 calls for: each agent's own model's, or the rules'
+  // (which follow the verdict and the agent's record before it).
+  const models = learned.reflections ?? [];
+  const reflections = reflect(d, verdict, w.lang, memory.properties.agentStats).map((r) =>
+    reflectionOf(
+      r,
+      models.find((m) => m.agent_id === r.agent_id),
+    ),
   );
+  const reflected = reflectionOps(a, reflections, memory.properties.reflectionHistory, at, w);
+  ops.push(...reflected.ops);
+
+  // An agent whose reliability rose to the threshold is named in the Inbox (seed 003 §12.5 milestone).
+  const marked = milestones(
+    scoredStats(memory.properties.agentStats, d, chosen, verdict),
+    w.milestone,
+    a.discussion_id,
+    w,
+  );
+  ops.push(...marked.ops, ...closeOps(a, at));
 
   // Each agent keeps the next actions of its last three reflections for its next discussion.
   const nextActions = copy(memory.properties.nextActions);
@@ -334,7 +366,13 @@ export function planReview(
           chosen,
           verdict === 'confirmed',
         );
-  const properties = { agentStats: marked.stats, reflectionHistory: history, nextActions, flipStats, trust };
+  const properties = {
+    agentStats: marked.stats,
+    reflectionHistory: reflected.history,
+    nextActions,
+    flipStats,
+    trust,
+  };
   return {
     commit: { decision_id: a.decision_id, discussion_id: a.discussion_id, ops, properties },
     memory: { learnings, properties },
