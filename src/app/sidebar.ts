@@ -7,7 +7,7 @@ import { deliberationOf, type Deliberation, type FlipStats } from '../core/first
 import { PROPERTY_KEYS } from '../core/property-keys.js';
 import type { Council } from './council.js';
 import { queueActivity } from './steer/busy.js';
-import { listNeeds } from './sidebar-needs.js';
+import { listNeeds, type ListNeeds } from './sidebar-needs.js';
 import { text } from './steer/plain.js';
 
 export { discussionView, type DiscussionView } from './steer/discussion-view.js';
@@ -67,50 +67,48 @@ function actionsOf(cell: unknown): string[] {
   }
 }
 
-export function sidebarData(council: Council, filter: { status?: string } = {}): SidebarData {
-  const status = filter?.status ? String(filter.status) : '';
-  if (status && STATUSES.indexOf(status) < 0)
-    throw new ValidationError(`status must be one of ${STATUSES.join(', ')}`, 'invalid_status');
-  const ss = council.ss;
-  const tabs = TABS.map((t) => ({ name: t.name, nameJa: t.nameJa, present: findSheet(ss, t) !== null }));
-  const present = (key: Parameters<typeof tabByKey>[0]) => findSheet(ss, tabByKey(key)) !== null;
-  const needs = listNeeds(council, present);
-  const log = findSheet(ss, tabByKey('discussions'));
-  const discussions: SidebarData['discussions'] = [];
+// The newest LIST_ROWS discussions of the log, oldest first, with the given status (any when '').
+function loggedDiscussions(council: Council, status: string, needs: ListNeeds): ListEntry[] {
+  const log = findSheet(council.ss, tabByKey('discussions'));
+  const out: ListEntry[] = [];
   const last = log ? log.getLastRow() : 0;
-  if (log && last >= 2) {
-    const from = Math.max(2, last - LIST_ROWS + 1);
-    // Only the columns up to the verdict are read (one range); the mapper leaves the rest empty.
-    const cols = rowsOf('discussions');
-    const width = cols.index('outcome_evaluated') + 1;
-    for (const values of log.getRange(from, 1, last - from + 1, width).getValues()) {
-      const row = cols.read(values);
-      if (text(row.discussion_id) === '' || (status && row.status !== status)) continue;
-      const id = text(row.discussion_id);
-      const target = text(row.trigger_target_user);
-      discussions.push({
-        id,
-        status: text(row.status),
-        priority: text(row.priority),
-        target,
-        member: needs.names[target] ?? '',
-        // google.script.run cannot return a Date, so times travel as ISO strings.
-        createdAt: text(row.created_at),
-        actions: actionsOf(row.final_decision_json),
-        execution: text(row.execution_status),
-        verdict: text(row.outcome_evaluated),
-        inbox: needs.inbox[id] ?? 0,
-        objections: needs.objections[id] ?? 0,
-      });
-    }
+  if (!log || last < 2) return out;
+  const from = Math.max(2, last - LIST_ROWS + 1);
+  // Only the columns up to the verdict are read (one range); the mapper leaves the rest empty.
+  const cols = rowsOf('discussions');
+  const width = cols.index('outcome_evaluated') + 1;
+  for (const values of log.getRange(from, 1, last - from + 1, width).getValues()) {
+    const row = cols.read(values);
+    if (text(row.discussion_id) === '' || (status && row.status !== status)) continue;
+    const id = text(row.discussion_id);
+    const target = text(row.trigger_target_user);
+    out.push({
+      id,
+      status: text(row.status),
+      priority: text(row.priority),
+      target,
+      member: needs.names[target] ?? '',
+      // google.script.run cannot return a Date, so times travel as ISO strings.
+      createdAt: text(row.created_at),
+      actions: actionsOf(row.final_decision_json),
+      execution: text(row.execution_status),
+      verdict: text(row.outcome_evaluated),
+      inbox: needs.inbox[id] ?? 0,
+      objections: needs.objections[id] ?? 0,
+    });
   }
+  return out;
+}
+
+// Every configured agent, then any other the review has scored, with its accuracy and calibration.
+function agentRecords(council: Council, configuredTab: boolean): SidebarData['agents'] {
   const stats = props.json<Record<string, { hits: number; misses: number; brier: number; n: number }>>(
     PROPERTY_KEYS.agentStats,
     {},
   );
-  const configured = present('agents') ? council.config.agents() : [];
+  const configured = configuredTab ? council.config.agents() : [];
   const ids = configured.map((a) => a.agent_id).concat(Object.keys(stats).sort());
-  const agents = ids
+  return ids
     .filter((id, i) => ids.indexOf(id) === i)
     .map((id) => {
       const st = stats[id];
@@ -125,6 +123,18 @@ export function sidebarData(council: Council, filter: { status?: string } = {}):
         outcomes: st ? st.n : 0,
       };
     });
+}
+
+export function sidebarData(council: Council, filter: { status?: string } = {}): SidebarData {
+  const status = filter?.status ? String(filter.status) : '';
+  if (status && STATUSES.indexOf(status) < 0)
+    throw new ValidationError(`status must be one of ${STATUSES.join(', ')}`, 'invalid_status');
+  const ss = council.ss;
+  const tabs = TABS.map((t) => ({ name: t.name, nameJa: t.nameJa, present: findSheet(ss, t) !== null }));
+  const present = (key: Parameters<typeof tabByKey>[0]) => findSheet(ss, tabByKey(key)) !== null;
+  const needs = listNeeds(council, present);
+  const discussions = loggedDiscussions(council, status, needs);
+  const agents = agentRecords(council, present('agents'));
   const activity = present('queue') ? queueActivity(council.store) : { busy: false, queued: [] };
   // Discussions waiting to open come first (they are the newest), unless the log already has them or a status is
   // asked for.

@@ -4,7 +4,7 @@
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { cellDate, dayOf } from '../../adapters/gas/records.js';
 import { answerErrors, type Message, type RoomAnswer } from '../../core/messages.js';
-import type { AgentResponse, RoomLine } from '../../core/provider.js';
+import type { AgentRequest, AgentResponse, RoomLine } from '../../core/provider.js';
 import { BUDGET_NOTE } from '../../core/providers/budget.js';
 import { costUsd, modelPrice, pricesOf, roundUsd } from '../../core/providers/model-table.js';
 import { RulesProvider } from '../../core/providers/rules.js';
@@ -13,7 +13,7 @@ import type { AgentDef } from '../../core/types.js';
 import { chargeRoomAnswer, clientMayAnswer } from '../api-budget.js';
 import type { Council } from '../council.js';
 import type { RoomReplyPayload } from './reply-queue.js';
-import { readTexts, type IndexRecord } from './room-data.js';
+import { readTexts, type IndexRecord, type RoomRecord } from './room-data.js';
 import { withRoomLock } from './room-lock.js';
 import { RoomSnapshot } from './room-snapshot.js';
 
@@ -58,23 +58,32 @@ function settle(
   };
 }
 
-export function answerMention(council: Council, p: RoomReplyPayload, deadline: number): ReplyOutcome {
-  const store = council.store;
-  const snap = new RoomSnapshot(store, store.readState());
-  const found = snap.find(p.room);
-  if (found?.kind !== 'free') return { skipped: `room ${p.room} is gone` };
-  const done = answerOf(snap.index(), p);
-  if (done) return { answered: done.id, again: true };
-  const mention = snap.index().find((m) => m.id === p.message_id);
-  if (!mention) return { skipped: `message ${p.message_id} is not in ${p.room}` };
-  const agent = council.config.agents().find((a) => a.agent_id === p.agent_id && a.active);
-  if (!agent) return { skipped: `${p.agent_id} is not an enabled council agent` };
+// What the agent's model (or the rules) answered, priced, with the text to store and its metadata.
+interface Asked {
+  req: AgentRequest;
+  res: AgentResponse;
+  got: ReturnType<typeof settle>;
+  cost: number;
+  text: string;
+  metadata: Record<string, unknown>;
+}
+
+// The room as the mention found it: the visible messages before it, the newest context_messages of them (none at 0),
+// sent to the agent's model as delimited data.
+function ask(
+  council: Council,
+  p: RoomReplyPayload,
+  snap: RoomSnapshot,
+  room: RoomRecord,
+  mention: IndexRecord,
+  agent: AgentDef,
+  deadline: number,
+): Asked {
   const s = council.settings();
-  // The room as the mention found it: the visible messages before it, the newest context_messages of them (none at 0).
   const keep = Math.max(0, s.number('rooms.context_messages'));
-  const earlier = snap.visible(found.room).filter((m) => m.seq < mention.seq);
+  const earlier = snap.visible(room).filter((m) => m.seq < mention.seq);
   const before = keep ? earlier.slice(-keep) : [];
-  const texts = readTexts(store, before.concat([mention]));
+  const texts = readTexts(council.store, before.concat([mention]));
   const line = (m: IndexRecord): RoomLine => ({
     id: m.id,
     agentName: m.agentName,
@@ -96,8 +105,7 @@ export function answerMention(council: Council, p: RoomReplyPayload, deadline: n
   const spendable = !p.client || clientMayAnswer(council, p.client);
   const [res] = (spendable ? council.models.providerFor(agent, rules) : rules).respond([req]);
   const got = settle(res, agent, () => ruleRoomAnswer(agent, req.context));
-  const prices = pricesOf(s);
-  const price = modelPrice(prices, res.model)?.price;
+  const price = modelPrice(pricesOf(s), res.model)?.price;
   const cost = roundUsd(costUsd(price, res.tokensIn, res.tokensOut));
   const text =
     got.answer.message.indexOf(`@${p.sender}`) >= 0 ? got.answer.message : `@${p.sender} ${got.answer.message}`;
@@ -108,12 +116,19 @@ export function answerMention(council: Council, p: RoomReplyPayload, deadline: n
   };
   if (cost) metadata.cost_usd = cost;
   if (got.note) metadata.note = got.note;
+  return { req, res, got, cost, text, metadata };
+}
+
+// The answer written as the agent's message in one commit under the lock, with the day's tokens and cost.
+function writeAnswer(council: Council, p: RoomReplyPayload, room: RoomRecord, asked: Asked): ReplyOutcome {
+  const store = council.store;
+  const { req, res, got, cost, text, metadata } = asked;
   return withRoomLock(store, (state): ReplyOutcome => {
     // Under the lock again: another execution may have answered while the model was asked.
     const now = new RoomSnapshot(store, state);
     const again = answerOf(now.index(), p);
     if (again) return { answered: again.id, again: true };
-    const seq = now.stored(found.room).reduce((a, x) => Math.max(a, x.seq), 0) + 1;
+    const seq = now.stored(room).reduce((a, x) => Math.max(a, x.seq), 0) + 1;
     const t = Date.now();
     const c = store.begin(state, p.agent_id);
     const id = `RMSG-${c.nextSeq('room_message')}`;
@@ -163,4 +178,17 @@ export function answerMention(council: Council, p: RoomReplyPayload, deadline: n
     charged();
     return { answered: id, again: false };
   });
+}
+
+export function answerMention(council: Council, p: RoomReplyPayload, deadline: number): ReplyOutcome {
+  const snap = new RoomSnapshot(council.store, council.store.readState());
+  const found = snap.find(p.room);
+  if (found?.kind !== 'free') return { skipped: `room ${p.room} is gone` };
+  const done = answerOf(snap.index(), p);
+  if (done) return { answered: done.id, again: true };
+  const mention = snap.index().find((m) => m.id === p.message_id);
+  if (!mention) return { skipped: `message ${p.message_id} is not in ${p.room}` };
+  const agent = council.config.agents().find((a) => a.agent_id === p.agent_id && a.active);
+  if (!agent) return { skipped: `${p.agent_id} is not an enabled council agent` };
+  return writeAnswer(council, p, found.room, ask(council, p, snap, found.room, mention, agent, deadline));
 }

@@ -168,7 +168,17 @@ export interface SendInput {
   metadata?: Record<string, unknown>;
 }
 
-export function sendMessage(call: RoomCall, input: SendInput) {
+// A type, not an interface: routes hand it on as a plain record.
+type SendAnswer = {
+  success: true;
+  messageId: string;
+  roomName: string;
+  timestamp: string;
+  mentions: string[];
+};
+
+// What a message is checked for before the lock: its text, its metadata and the council agents it asks.
+function checkedMessage(call: RoomCall, input: SendInput) {
   const maxChars = limit(call, 'rooms.max_message_chars');
   const nameChars = limit(call, 'rooms.max_name_chars');
   if (!input.message.trim()) throw new ValidationError('A message needs some text.', 'INVALID_MESSAGE_FORMAT');
@@ -183,52 +193,55 @@ export function sendMessage(call: RoomCall, input: SendInput) {
   // The council agents that will answer: at most rooms.max_mentions_per_message of them (issue 22, finding 4).
   const asked = agents.filter((a) => a.active && mentions.some((n) => n.toLowerCase() === a.agent_id.toLowerCase()));
   checkMentions(call, asked.length);
+  return { metadata, mentions, agents, asked };
+}
+
+// A re-sent call (same client, same key) gets the first answer and stores nothing. Only within the replay window: a
+// client's next MCP session numbers its ids from 0 again.
+function replayed(call: RoomCall, snap: RoomSnapshot): SendAnswer | null {
+  if (!call.requestKey) return null;
+  const since = Date.now() - limit(call, 'api.replay_seconds') * 1000;
+  const first = snap
+    .index()
+    .find((m) => m.requestKey === call.requestKey && m.client === call.caller.name && Date.parse(m.timestamp) >= since);
+  if (!first) return null;
+  return {
+    success: true,
+    messageId: first.id,
+    roomName: first.room,
+    timestamp: first.timestamp,
+    mentions: first.mentions,
+  };
+}
+
+// The sender is in the room through this client, and the room has space for one more message.
+function checkSender(call: RoomCall, snap: RoomSnapshot, roomName: string, room: RoomRecord, agentName: string): void {
+  const m = snap.member(roomName, agentName);
+  if (!m) throw new NotFoundError(`${agentName} has never entered ${roomName}: enter_room first.`, 'AGENT_NOT_FOUND');
+  if (!m.inRoom || m.client !== call.caller.name)
+    throw new ConflictError(
+      `${agentName} is not in ${roomName} through this API client: enter_room first.`,
+      'AGENT_NOT_IN_ROOM',
+    );
+  const max = limit(call, 'rooms.max_messages_per_room');
+  if (snap.visible(room).length >= max)
+    throw new ConflictError(
+      `${roomName} holds ${max} messages (Settings rooms.max_messages_per_room); clear it first.`,
+      'ROOM_FULL',
+    );
+}
+
+export function sendMessage(call: RoomCall, input: SendInput) {
+  const { metadata, mentions, agents, asked } = checkedMessage(call, input);
   touchPresence(call.caller.name, input.agentName, limit(call, 'rooms.presence_seconds'));
   const out = withRoomLock(call.council.store, (state) => {
     const snap = new RoomSnapshot(call.council.store, state);
     const found = snap.need(input.roomName);
-    // A re-sent call (same client, same key) gets the first answer and stores nothing.
-    if (call.requestKey) {
-      // Only within the replay window: a client's next MCP session numbers its ids from 0 again.
-      const since = Date.now() - limit(call, 'api.replay_seconds') * 1000;
-      const first = snap
-        .index()
-        .find(
-          (m) => m.requestKey === call.requestKey && m.client === call.caller.name && Date.parse(m.timestamp) >= since,
-        );
-      if (first)
-        return {
-          queued: [],
-          answer: {
-            success: true,
-            messageId: first.id,
-            roomName: first.room,
-            timestamp: first.timestamp,
-            mentions: first.mentions,
-          },
-        };
-    }
+    const first = replayed(call, snap);
+    if (first) return { queued: [], answer: first };
     const room = writable(found, 'sending a message');
-    const m = snap.member(found.name, input.agentName);
-    if (!m)
-      throw new NotFoundError(
-        `${input.agentName} has never entered ${found.name}: enter_room first.`,
-        'AGENT_NOT_FOUND',
-      );
-    if (!m.inRoom || m.client !== call.caller.name)
-      throw new ConflictError(
-        `${input.agentName} is not in ${found.name} through this API client: enter_room first.`,
-        'AGENT_NOT_IN_ROOM',
-      );
-    const visible = snap.visible(room);
-    const max = limit(call, 'rooms.max_messages_per_room');
-    if (visible.length >= max)
-      throw new ConflictError(
-        `${found.name} holds ${max} messages (Settings rooms.max_messages_per_room); clear it first.`,
-        'ROOM_FULL',
-      );
-    const stored = snap.stored(room);
-    const seq = stored.reduce((a, x) => Math.max(a, x.seq), 0) + 1;
+    checkSender(call, snap, found.name, room, input.agentName);
+    const seq = snap.stored(room).reduce((a, x) => Math.max(a, x.seq), 0) + 1;
     const now = Date.now();
     const at = cellDate(now);
     if (asked.length) checkReplies(call, snap.index(), found.name, agents, asked.length, now);
@@ -271,10 +284,14 @@ export function sendMessage(call: RoomCall, input: SendInput) {
       payload: { room: found.name, seq, mentions, replies_queued: queued },
     });
     c.run(new Date(now).toISOString());
-    return {
-      queued,
-      answer: { success: true, messageId: id, roomName: found.name, timestamp: at.toISOString(), mentions },
+    const answer: SendAnswer = {
+      success: true,
+      messageId: id,
+      roomName: found.name,
+      timestamp: at.toISOString(),
+      mentions,
     };
+    return { queued, answer };
   });
   if (out.queued.length) nudge(call.council);
   return out.answer;
