@@ -14,6 +14,7 @@ import { props } from '../adapters/gas/services.js';
 import { MAX_CELL_CHARS, parsePointer, pointerText } from '../core/cells.js';
 import { applyStep, type StepResult } from '../core/engine.js';
 import { NotFoundError } from '../core/errors.js';
+import { roundUsd } from '../core/providers/model-table.js';
 import { canMoveOrder, isOrderStatus } from '../core/order-status.js';
 import type { Message } from '../core/messages.js';
 import type { Discussion } from '../core/types.js';
@@ -132,7 +133,7 @@ export class DiscussionStore {
     const cost = d.messages.reduce((a, m) => a + (m.metadata.cost_usd ?? 0), 0);
     d.notes = d.notes
       .filter((n) => n.indexOf('usage: ') !== 0)
-      .concat([`usage: tokens=${tokens} cost_usd=${Math.round(cost * 1e6) / 1e6}`]);
+      .concat([`usage: tokens=${tokens} cost_usd=${roundUsd(cost)}`]);
     // The estimate written at open stays as it was; the spent cells are recomputed from the messages.
     const estimate = { tokens: l.resolved[ESTIMATE_TOKENS] ?? '', cost_usd: l.resolved[ESTIMATE_COST] ?? '' };
     const values = logRow(d, cell, estimate);

@@ -11,6 +11,7 @@ import { getStatusInput } from '../../../core/api-schemas.js';
 import { deliberationOf, type FlipStats } from '../../../core/first-answers.js';
 import { PROPERTY_KEYS } from '../../../core/property-keys.js';
 import type { AgentRequest } from '../../../core/provider.js';
+import { roundUsd } from '../../../core/providers/model-table.js';
 import { RulesProvider } from '../../../core/providers/rules.js';
 import { UnavailableProvider } from '../../../core/providers/unavailable.js';
 import { budgetLedger } from '../../api-budget.js';
@@ -116,7 +117,7 @@ function sharedStatus(council: Council, roomName?: string): Shared {
         day: u.day,
         tokens: u.tokens,
         token_budget: tokenBudget,
-        cost_usd: Math.round(u.cost * 1e6) / 1e6,
+        cost_usd: roundUsd(u.cost),
         cost_budget_usd: costBudget,
         // Past either budget the council answers with the rule-based agents until tomorrow.
         over_budget: u.tokens >= tokenBudget || u.cost >= costBudget,
