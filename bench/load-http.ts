@@ -94,7 +94,7 @@ export interface Tally {
   rate_limited: number;
   // No answer at all (connection refused or reset, or none within 2 minutes), or an answer that was not JSON.
   no_answer: number;
-  // Answers that say their API Log row was not written (src/app/web.ts logCall).
+  // Answers that say their API Log row was not written (src/app/api/web.ts logCall).
   api_log_not_recorded: number;
   // Every other 4xx, by "status code".
   other_4xx: Record<string, number>;

@@ -13,30 +13,30 @@ import { tellSettingProblems } from './app/notices.js';
 import { deleteTrigger } from './adapters/gas/triggers.js';
 import { activeUserEmail, props } from './adapters/gas/services.js';
 import { buildMenu, tellUser, userLang } from './adapters/gas/ui.js';
-import { archiveUnreadable, verifyAudit as verify, type AuditReport } from './app/audit.js';
-import { archiveForAudit } from './app/audit-archive.js';
-import { auditConfigEdit, auditConfigStructure } from './app/config-audit.js';
+import { archiveUnreadable, verifyAudit as verify, type AuditReport } from './app/audit/audit.js';
+import { archiveForAudit } from './app/audit/audit-archive.js';
+import { auditConfigEdit, auditConfigStructure } from './app/audit/config-audit.js';
 import { isStructural } from './core/config-structure.js';
-import { exportTab as exportRows, type LogicalRow } from './app/export.js';
-import { Council } from './app/council.js';
-import { requestObjection } from './app/requests.js';
-import { requireRole } from './app/access.js';
+import { exportTab as exportRows, type LogicalRow } from './app/audit/export.js';
+import { Council } from './app/sheet-council.js';
+import { requestObjection } from './app/discussions/requests.js';
+import { requireRole } from './app/surfaces/access.js';
 import { refuseActorFields } from './core/access.js';
-import { seedDemo } from './app/seed.js';
+import { seedDemo } from './app/surfaces/seed.js';
 import {
   releaseWorkers,
   runSetup,
   takeOverWorkers as takeOver,
   type SetupReport,
   type WorkersReport,
-} from './app/setup.js';
-import { runTick, type TickReport } from './app/tick.js';
-import { runWatcher, type WatchReport } from './app/watcher.js';
-import { runDailyReview, type ReviewReport } from './app/review.js';
-import { tellUnreadableCases } from './app/case-check.js';
-import { runDecay } from './app/decay.js';
-import { refreshDashboardNow } from './app/dashboard.js';
-import { scheduleArchive } from './app/retention.js';
+} from './app/surfaces/setup.js';
+import { runTick, type TickReport } from './app/queue/tick.js';
+import { runWatcher, type WatchReport } from './app/queue/watcher.js';
+import { runDailyReview, type ReviewReport } from './app/review/review.js';
+import { tellUnreadableCases } from './app/review/case-check.js';
+import { runDecay } from './app/review/decay.js';
+import { refreshDashboardNow } from './app/surfaces/dashboard.js';
+import { scheduleArchive } from './app/audit/retention.js';
 import {
   addDirective as addDirectiveTo,
   editPrompt as editPromptOf,
@@ -44,10 +44,10 @@ import {
   rollbackPrompt as rollbackPromptOf,
   type DirectiveInput,
   type ReplayResult,
-} from './app/admin.js';
-import { handleWeb } from './app/web.js';
-import { createClient, listClients, revokeClient, type ClientInfo } from './app/clients.js';
-import { reportOrder as reportOrderOf, type OrderReportResult } from './app/orders.js';
+} from './app/surfaces/admin.js';
+import { handleWeb } from './app/api/web.js';
+import { createClient, listClients, revokeClient, type ClientInfo } from './app/api/clients.js';
+import { reportOrder as reportOrderOf, type OrderReportResult } from './app/orders/orders.js';
 
 export * from './entries/dialogs.js';
 export * from './entries/sidebar.js';

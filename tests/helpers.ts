@@ -66,7 +66,7 @@ export async function besideLockHolder<T>(
   return { holder: await holder, result: await result };
 }
 
-// A backstop tick, which appends the API Log rows authenticated web API calls left waiting (src/app/api-log.ts);
+// A backstop tick, which appends the API Log rows authenticated web API calls left waiting (src/app/api/api-log.ts);
 // it also runs whatever is queued, as the next tick would.
 export async function appendApiLog(rt: Runtime): Promise<ExecutionResult> {
   const r = await rt.run('tick', [], { kind: 'trigger' });

@@ -2,7 +2,7 @@
 // plan, engine with the rules provider, recall, review plan, decay) run day by day without Sheets, so hundreds of
 // verdicts take seconds. One end-to-end run through the runtime checks that the two agree (tests/tools).
 import { opinionScores } from '../src/core/calibration.js';
-import { defaultAgents } from '../src/core/council.js';
+import { defaultAgents } from '../src/core/default-council.js';
 import { encodeVector, embedOffline, modelTag, OFFLINE_MODEL } from '../src/core/embedding.js';
 import { applyStep, planStep, runStep, type EngineEnv } from '../src/core/engine.js';
 import { firstAnswers, isFlip } from '../src/core/first-answers.js';
@@ -339,7 +339,7 @@ export function simulateCouncil(o: SimOptions): SimResult {
       times_successful: 0,
       is_active: true,
       source: after.discussion_id,
-      // As the product embeds a case: the situation it answers (src/app/decision-memory.ts).
+      // As the product embeds a case: the situation it answers (src/app/discussions/decision-memory.ts).
       embedding: embed(situationText(after)),
       embedding_model: tag,
       created_at: now,

@@ -1,6 +1,6 @@
 // Budgets per API client (SPEC §10, issue 22): what one client's calls may make the council spend in a day, rooms
 // included, and the reserve of the daily budget the council keeps for its own discussions. Pure: the ledger is a
-// value, read and written by src/app/api-budget.ts under the script lock.
+// value, read and written by src/app/api/api-budget.ts under the script lock.
 //
 // How spend is attributed to a client:
 // - a discussion it starts (POST /tasks, MCP start_discussion) is held at its forecast when it is admitted (the

@@ -32,7 +32,7 @@ export const startDiscussionInput = triggerSchema.extend({
 });
 
 // POST /tasks (start_discussion) alone: how long the caller will wait for the decision. The request's own execution
-// then carries the discussion instead of leaving it to a trigger that Apps Script fires late (src/app/work-now.ts).
+// then carries the discussion instead of leaving it to a trigger that Apps Script fires late (src/app/queue/work-now.ts).
 export const startTaskInput = startDiscussionInput.extend({
   wait_seconds: z.number().int().min(0).max(300).optional(),
 });

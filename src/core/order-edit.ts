@@ -3,7 +3,7 @@ import { ValidationError } from './errors.js';
 import { daysBetween } from './ids.js';
 import { MAX_DAYS, validateContent, type ContentOf } from './messages.js';
 
-// A well-formed stand-in: Kaigi gives the real decision id when the order is stored (src/app/pending-ids.ts).
+// A well-formed stand-in: Kaigi gives the real decision id when the order is stored (src/app/discussions/pending-ids.ts).
 const PLACEHOLDER_ID = 'DEC-0000-00-00-000';
 const FIELDS = ['target_agents', 'actions', 'monitoring'];
 

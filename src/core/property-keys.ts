@@ -30,7 +30,7 @@ export const PROPERTY_KEYS = {
   apiTokens: 'KAIGI_API_TOKENS',
   // What API clients made the council spend today, and the forecasts their discussions hold (core/api-budget.ts).
   apiSpend: 'KAIGI_API_SPEND',
-  // The last API Log row inside an audited batch: { through } (src/app/api-log.ts).
+  // The last API Log row inside an audited batch: { through } (src/app/api/api-log.ts).
   apiLogDigest: 'KAIGI_API_LOG_DIGEST',
   // The start of the keys that hold one authenticated API call's log row each until a tick appends them to the API
   // Log (src/adapters/gas/api-log-inbox.ts): KAIGI_APILOG_Q_<time>_<random>.
@@ -38,14 +38,14 @@ export const PROPERTY_KEYS = {
   // Who owns Kaigi's workers (its installable triggers, which belong to the account that made them), since when,
   // and the backstop interval they were installed with: { owner, claimed_at, backstop_minutes } (trigger-plan.ts).
   workers: 'KAIGI_WORKERS',
-  // Kaigi's owner where the spreadsheet has none (a shared drive): the account of the first setup (src/app/access.ts).
+  // Kaigi's owner where the spreadsheet has none (a shared drive): the account of the first setup (src/app/surfaces/access.ts).
   owner: 'KAIGI_OWNER',
-  // The archive spreadsheet's id (src/app/retention.ts): rows past retention move there; verifyAudit reads it.
+  // The archive spreadsheet's id (src/app/audit/retention.ts): rows past retention move there; verifyAudit reads it.
   archiveId: 'KAIGI_ARCHIVE_ID',
   // The archive's schedule and bookkeeping: when a row can next become due, the cells of the tabs without tails,
-  // the schema the archive's tabs were shaped for, and a batch copied but not yet removed (src/app/retention.ts).
+  // the schema the archive's tabs were shaped for, and a batch copied but not yet removed (src/app/audit/retention.ts).
   archive: 'KAIGI_ARCHIVE',
-  // When the Dashboard is next due for a refresh (epoch ms), set when a discussion ends (src/app/dashboard.ts).
+  // When the Dashboard is next due for a refresh (epoch ms), set when a discussion ends (src/app/surfaces/dashboard.ts).
   dashboardDue: 'KAIGI_DASHBOARD_DUE',
   // The id Sheets gave each Dashboard chart, by Kaigi's name for it: { v, ids } (src/core/dashboard.ts). Sheets keeps
   // no option of Kaigi's on a chart, so this is how a refresh finds its charts again.

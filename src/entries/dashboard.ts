@@ -1,8 +1,8 @@
 // Entry points for the Dashboard tab: refresh its data ranges and charts.
 import { openBound } from '../adapters/gas/spreadsheet.js';
 import { scriptZone } from '../adapters/gas/records.js';
-import { Council } from '../app/council.js';
-import { refreshDashboardNow } from '../app/dashboard.js';
+import { Council } from '../app/sheet-council.js';
+import { refreshDashboardNow } from '../app/surfaces/dashboard.js';
 
 // Menu "Refresh the Dashboard": the five tables in one write, then the five charts.
 export function refreshDashboard(): { ranges: number; charts: number } {

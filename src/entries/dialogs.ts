@@ -1,7 +1,7 @@
 // Entry points that show Kaigi's HTML surfaces: the sidebar, the start dialog, settings, API clients, help.
 import { t } from '../core/i18n.js';
 import { htmlInclude, showHtml, tellUser, userLang } from '../adapters/gas/ui.js';
-import { requireRole } from '../app/access.js';
+import { requireRole } from '../app/surfaces/access.js';
 
 export function openSidebar(): void {
   const lang = userLang();

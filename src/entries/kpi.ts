@@ -1,12 +1,12 @@
 // Entry points for KPI rows a person pastes in the sidebar (check, then commit) and kaigi kpi import sends: the
-// same check and commit as POST /kpi (src/app/kpi-ingest.ts), told by line and column.
+// same check and commit as POST /kpi (src/app/orders/kpi-ingest.ts), told by line and column.
 import { scriptZone } from '../adapters/gas/records.js';
 import { activeUserEmail } from '../adapters/gas/services.js';
 import { openBound } from '../adapters/gas/spreadsheet.js';
-import { requireRole } from '../app/access.js';
-import { Council } from '../app/council.js';
-import type { KpiResult } from '../app/kpi-ingest.js';
-import { checkKpiTable, recordKpiTable, type TableCheck } from '../app/kpi-table-in.js';
+import { requireRole } from '../app/surfaces/access.js';
+import { Council } from '../app/sheet-council.js';
+import type { KpiResult } from '../app/orders/kpi-ingest.js';
+import { checkKpiTable, recordKpiTable, type TableCheck } from '../app/orders/kpi-table-in.js';
 import { ValidationError } from '../core/errors.js';
 
 interface PasteInput {

@@ -2,9 +2,9 @@
 // live poll that reads them only when something changed.
 import { scriptZone } from '../adapters/gas/records.js';
 import { openBound } from '../adapters/gas/spreadsheet.js';
-import { Council } from '../app/council.js';
-import { discussionView, sidebarData, type DiscussionView, type SidebarData } from '../app/sidebar.js';
-import { type PollRequest, type SidebarPoll, sidebarPoll } from '../app/sidebar-poll.js';
+import { Council } from '../app/sheet-council.js';
+import { discussionView, sidebarData, type DiscussionView, type SidebarData } from '../app/surfaces/sidebar.js';
+import { type PollRequest, type SidebarPoll, sidebarPoll } from '../app/surfaces/sidebar-poll.js';
 
 export function getSidebarData(filter?: { status?: string }): SidebarData {
   return sidebarData(new Council(openBound(), scriptZone()), filter ?? {});

@@ -1,5 +1,5 @@
 // Entry points for starting a discussion from Sheets (the start dialog and the sidebar form).
-import * as start from '../app/start.js';
+import * as start from '../app/discussions/start.js';
 
 export function getStartOptions(): start.StartOptions {
   return start.getStartOptions();

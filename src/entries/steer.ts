@@ -2,7 +2,7 @@
 import { scriptZone } from '../adapters/gas/records.js';
 import { activeUserEmail } from '../adapters/gas/services.js';
 import { openBound } from '../adapters/gas/spreadsheet.js';
-import { Council } from '../app/council.js';
+import { Council } from '../app/sheet-council.js';
 import { listAgents as agentsOf, promptDiff, type AgentInfo, type PromptDiff } from '../app/steer/agents.js';
 import { cancelDirective as cancelOf, listDirectives as directivesOf } from '../app/steer/directives.js';
 import { resolveFromSidebar } from '../app/steer/escalation.js';
@@ -17,7 +17,7 @@ import { searchLearnings as search, type LearningHit } from '../app/steer/learni
 import { settingsRows, updateSetting as update, type SettingRow } from '../app/steer/settings-rows.js';
 import type { ResolutionInput } from '../core/objections.js';
 import { refuseActorFields } from '../core/access.js';
-import { requireRole } from '../app/access.js';
+import { requireRole } from '../app/surfaces/access.js';
 
 function council(): Council {
   return new Council(openBound(), scriptZone());

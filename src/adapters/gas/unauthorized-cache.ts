@@ -1,5 +1,5 @@
 // Calls with a missing or bad token, counted in CacheService per minute and per source (the route or tool called),
-// so they write no row each: the API log gets one summary row per minute from them (src/app/api-log.ts).
+// so they write no row each: the API log gets one summary row per minute from them (src/app/api/api-log.ts).
 // CacheService has no atomic increment, so under truly simultaneous calls a count may come out a little low; it is
 // a measure of pressure, not an accounting.
 

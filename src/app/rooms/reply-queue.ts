@@ -1,5 +1,5 @@
 // Queues a council agent's answer to a room message inside the commit that stores the message, so a stored
-// mention always has its answer queued; the caller then nudges the queue (src/app/requests.ts).
+// mention always has its answer queued; the caller then nudges the queue (src/app/discussions/requests.ts).
 import { queueRow } from '../../adapters/gas/records.js';
 import type { Commit } from '../../adapters/gas/store.js';
 import type { QueueItem } from '../../core/queue.js';

@@ -10,8 +10,8 @@ import { costUsd, modelPrice, pricesOf, roundUsd } from '../../core/providers/mo
 import { RulesProvider } from '../../core/providers/rules.js';
 import { roomAnswerRequest, ruleRoomAnswer } from '../../core/rooms-answer.js';
 import type { AgentDef } from '../../core/types.js';
-import { chargeRoomAnswer, clientMayAnswer } from '../api-budget.js';
-import type { Council } from '../council.js';
+import { chargeRoomAnswer, clientMayAnswer } from '../api/api-budget.js';
+import type { Council } from '../sheet-council.js';
 import type { RoomReplyPayload } from './reply-queue.js';
 import { readTexts, type IndexRecord, type RoomRecord } from './room-data.js';
 import { withRoomLock } from './room-lock.js';

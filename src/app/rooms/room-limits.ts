@@ -3,9 +3,9 @@
 // client's daily budget or the API clients' share of the day is spent (src/core/api-budget.ts).
 import { RateLimitError, ValidationError } from '../../core/errors.js';
 import type { AgentDef } from '../../core/types.js';
-import { checkClientBudget } from '../api-budget.js';
+import { checkClientBudget } from '../api/api-budget.js';
 import type { IndexRecord } from './room-data.js';
-import type { Council } from '../council.js';
+import type { Council } from '../sheet-council.js';
 import type { Caller } from '../routes/route.js';
 
 // One call into a room; defined here, below room-writes.ts, so the two modules import one way.

@@ -1,6 +1,6 @@
 // Seed 004's get_status for the rooms: per room its online users, messages and storage, and the totals.
 import type { Store } from '../../adapters/gas/store.js';
-import { Configuration } from '../configuration.js';
+import { Configuration } from '../discussions/configuration.js';
 import { onlineKeys } from './presence.js';
 import { discussionSizes } from './room-data.js';
 import { withStorage } from './room-lock.js';

@@ -5,7 +5,7 @@ import { cellDate } from '../../adapters/gas/records.js';
 import { ConflictError, NotFoundError, TooLargeError, ValidationError } from '../../core/errors.js';
 import { charCount, checkAgentName, checkRoomName, parseMentions, type RoomProfile } from '../../core/rooms.js';
 import { touchPresence } from './presence.js';
-import { nudge } from '../requests.js';
+import { nudge } from '../discussions/requests.js';
 import { queueReply } from './reply-queue.js';
 import { checkMentions, checkReplies, type RoomCall } from './room-limits.js';
 import type { NumberSettingKey } from '../../core/settings.js';

@@ -18,7 +18,7 @@ export interface CallContext {
   // Every operation the server holds (the router's or MCP's list), for the answers that describe them: handed in,
   // not imported, because the registry imports the operations.
   operations: readonly Operation[];
-  // Runs the queue in this execution until a task ends or the wait is spent (src/app/work-now.ts): handed in, not
+  // Runs the queue in this execution until a task ends or the wait is spent (src/app/queue/work-now.ts): handed in, not
   // imported, because the queue's tasks reach the registry (an archive run moves API Log rows, named by route).
   workOwnTask?: (taskId: string, waitSeconds: number) => OwnWork;
 }

@@ -2,7 +2,7 @@
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { lineDiff, type DiffLine } from '../../core/text-diff.js';
-import type { Council } from '../council.js';
+import type { Council } from '../sheet-council.js';
 import { plainCell, text } from './plain.js';
 
 export interface AgentInfo {

@@ -2,7 +2,7 @@
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { bumpConfigVersion } from '../../adapters/gas/store.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
-import type { Council } from '../council.js';
+import type { Council } from '../sheet-council.js';
 import { plainRow, text } from './plain.js';
 
 const cols = rowsOf('directives');

@@ -3,7 +3,7 @@ import { rowsOf } from '../../../sheets-schema/index.js';
 import { phaseProgress } from '../../core/api-progress.js';
 import { briefMessage } from '../../core/prompt.js';
 import type { ContentOf, Message } from '../../core/messages.js';
-import type { Council } from '../council.js';
+import type { Council } from '../sheet-council.js';
 import { queueActivity } from './busy.js';
 import { type OutcomeView, outcomeView } from './outcome-view.js';
 import { typeLabel } from './labels.js';

@@ -3,8 +3,8 @@ import { dayOf } from '../../adapters/gas/records.js';
 import { ValidationError } from '../../core/errors.js';
 import type { ResolutionInput } from '../../core/objections.js';
 import { checkEditedOrder } from '../../core/order-edit.js';
-import type { Council } from '../council.js';
-import { requestResolution } from '../requests.js';
+import type { Council } from '../sheet-council.js';
+import { requestResolution } from '../discussions/requests.js';
 
 // Checks the edited order now, so a person hears about a bad field at the form, not later in a failed task: it passes
 // the schema and allow-list the decider's order passes. The task (src/app/tasks/escalation-resolve.ts) records the

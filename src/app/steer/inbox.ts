@@ -2,8 +2,8 @@
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { bumpConfigVersion } from '../../adapters/gas/store.js';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
-import { writeDirective } from '../admin.js';
-import type { Council } from '../council.js';
+import { writeDirective } from '../surfaces/admin.js';
+import type { Council } from '../sheet-council.js';
 import { plainRow, text } from './plain.js';
 
 const cols = rowsOf('inbox');
@@ -62,7 +62,7 @@ export function setInboxStatus(
 }
 
 // In one commit: the reply in `response`, the item `responded`, and a directive to the agent that wrote it, which
-// reaches that agent in its next discussion (src/app/decision-memory.ts memoryFor). An item from Kaigi itself (a
+// reaches that agent in its next discussion (src/app/discussions/decision-memory.ts memoryFor). An item from Kaigi itself (a
 // notice) has no agent to direct: the reply is stored and directive_id is null.
 export function replyInbox(
   council: Council,

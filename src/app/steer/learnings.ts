@@ -2,7 +2,7 @@
 import { embedOffline } from '../../core/embedding.js';
 import { ValidationError } from '../../core/errors.js';
 import { decodeMatrix, topK } from '../../core/retrieval.js';
-import type { Council } from '../council.js';
+import type { Council } from '../sheet-council.js';
 
 export interface LearningHit {
   learning_id: string;

@@ -1,7 +1,7 @@
 // A measured decision for the sidebar: its verdict with the numbers behind it, and what memory learned from it.
 // Read only for a discussion whose outcome was evaluated (column M), so a live discussion's polls cost nothing more.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import type { Council } from '../council.js';
+import type { Council } from '../sheet-council.js';
 import { text } from './plain.js';
 
 const outcomeCols = rowsOf('outcomes');

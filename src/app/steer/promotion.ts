@@ -3,7 +3,7 @@
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { successRate } from '../../core/memory.js';
-import type { Council } from '../council.js';
+import type { Council } from '../sheet-council.js';
 import { text } from './plain.js';
 
 const inboxCols = rowsOf('inbox');

@@ -4,7 +4,7 @@ import { bumpConfigVersion } from '../../adapters/gas/store.js';
 import { ValidationError } from '../../core/errors.js';
 import { EMBEDDING_PROVIDERS } from '../../core/providers/embeddings.js';
 import { DEFAULT_SETTINGS, parseSetting, type SettingDef } from '../../core/settings.js';
-import type { Council } from '../council.js';
+import type { Council } from '../sheet-council.js';
 import { text } from './plain.js';
 
 const cols = rowsOf('settings');

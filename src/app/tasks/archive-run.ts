@@ -1,5 +1,5 @@
-// archive.run: moves rows past retention (or over the cell threshold) to the archive spreadsheet (src/app/retention.ts).
-import { runArchive } from '../retention.js';
+// archive.run: moves rows past retention (or over the cell threshold) to the archive spreadsheet (src/app/audit/retention.ts).
+import { runArchive } from '../audit/retention.js';
 import type { TaskHandler } from './task.js';
 
 // Another execution at work holds row numbers the move would shift: the run waits this long and tries again.

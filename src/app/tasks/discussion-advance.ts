@@ -1,10 +1,10 @@
 // discussion.advance: run steps until the discussion waits, ends, or the execution's time budget is spent.
 import { applyStep, mergeable, mergeSteps, planStep, runStep, type StepResult } from '../../core/engine.js';
-import type { Loaded } from '../discussion-store.js';
-import { markDashboardDue } from '../dashboard.js';
-import { assignDecisionId } from '../pending-ids.js';
-import { objectionPayload } from '../requests.js';
-import type { Council } from '../council.js';
+import type { Loaded } from '../discussions/discussion-store.js';
+import { markDashboardDue } from '../surfaces/dashboard.js';
+import { assignDecisionId } from '../discussions/pending-ids.js';
+import { objectionPayload } from '../discussions/requests.js';
+import type { Council } from '../sheet-council.js';
 import type { Commit } from '../../adapters/gas/commit.js';
 import type { AgentObjection } from '../../core/engine.js';
 import type { QueueItem } from '../../core/queue.js';

@@ -9,10 +9,10 @@ import { transition } from '../../core/state-machine.js';
 import { validateTrigger } from '../../core/trigger-input.js';
 import { newDiscussion, type Priority, type Trigger } from '../../core/types.js';
 import { Notices } from '../notices.js';
-import { pricedEstimate } from '../start-estimate.js';
+import { pricedEstimate } from '../discussions/start-estimate.js';
 import type { Commit } from '../../adapters/gas/store.js';
-import type { Council } from '../council.js';
-import type { Outcome } from '../work-queue.js';
+import type { Council } from '../sheet-council.js';
+import type { Outcome } from '../queue/work-queue.js';
 import type { TaskHandler } from './task.js';
 
 // The forecast, in the notes column of the log row; past the limit it says what happens, once, at creation.

@@ -1,6 +1,6 @@
 // escalation.resolve: a person approved, returned or rejected an escalated discussion.
 import { type ResolutionInput, runResolution } from '../../core/objections.js';
-import { assignDecisionId } from '../pending-ids.js';
+import { assignDecisionId } from '../discussions/pending-ids.js';
 import type { TaskHandler } from './task.js';
 
 export const resolveEscalation: TaskHandler = {

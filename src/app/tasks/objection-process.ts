@@ -2,8 +2,8 @@
 import { objectionRow } from '../../adapters/gas/records.js';
 import { applyStep, needsReview } from '../../core/engine.js';
 import { type ObjectionInput, runObjection } from '../../core/objections.js';
-import { inExecutionText, orderInExecution } from '../order-execution.js';
-import { assignDecisionId, PENDING_OBJECTION, replaceDeep } from '../pending-ids.js';
+import { inExecutionText, orderInExecution } from '../orders/order-execution.js';
+import { assignDecisionId, PENDING_OBJECTION, replaceDeep } from '../discussions/pending-ids.js';
 import type { TaskHandler } from './task.js';
 
 export const processObjection: TaskHandler = {

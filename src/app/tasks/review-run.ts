@@ -1,6 +1,6 @@
 // review.run: the rest of a daily review that did not fit in its execution, a few decisions per tick until none is due.
-import { markDashboardDue } from '../dashboard.js';
-import { dueNow, restOf, runReview } from '../review.js';
+import { markDashboardDue } from '../surfaces/dashboard.js';
+import { dueNow, restOf, runReview } from '../review/review.js';
 import type { TaskHandler } from './task.js';
 
 export const reviewRest: TaskHandler = {

@@ -1,8 +1,8 @@
 // The shape of a queue task handler: one module per task type, listed once in the registry.
 import type { QueueItem } from '../../core/queue.js';
 import type { Commit } from '../../adapters/gas/store.js';
-import type { Council } from '../council.js';
-import type { Outcome } from '../work-queue.js';
+import type { Council } from '../sheet-council.js';
+import type { Outcome } from '../queue/work-queue.js';
 
 interface TaskContext {
   council: Council;

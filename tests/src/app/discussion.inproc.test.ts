@@ -2,8 +2,8 @@
 // rules provider, and the audit chain verifies over what it wrote.
 import { describe, expect, it } from 'vitest';
 import { Store } from '../../../src/adapters/gas/store.js';
-import { verifyAudit } from '../../../src/app/audit.js';
-import { startDiscussion } from '../../../src/app/start.js';
+import { verifyAudit } from '../../../src/app/audit/audit.js';
+import { startDiscussion } from '../../../src/app/discussions/start.js';
 import { decline, kaigi, settle, statuses, ZONE } from './inproc.js';
 
 describe('a discussion in-process', () => {

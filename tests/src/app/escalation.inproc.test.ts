@@ -1,8 +1,8 @@
 // Escalations and objections in-process: a request the governance agent must fail escalates to a person, who
 // rejects it (closed, no order); an objection to a decision before its order runs is queued, processed, and audited.
 import { describe, expect, it } from 'vitest';
-import { requestObjection, requestResolution } from '../../../src/app/requests.js';
-import { startDiscussion } from '../../../src/app/start.js';
+import { requestObjection, requestResolution } from '../../../src/app/discussions/requests.js';
+import { startDiscussion } from '../../../src/app/discussions/start.js';
 import { decline, kaigi, settle, statuses } from './inproc.js';
 
 // Watching a member's location: the governance agent fails it (tests/council-helpers.ts's surveillance()).

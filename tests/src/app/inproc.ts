@@ -5,12 +5,12 @@ import { seedSettings } from '../../../src/adapters/gas/settings-tab.js';
 import { bumpConfigVersion, Store } from '../../../src/adapters/gas/store.js';
 import { type MemoryPorts, memoryPorts } from '../../../src/adapters/memory/memory-ports.js';
 import { usePorts } from '../../../src/adapters/ports.js';
-import { createClient } from '../../../src/app/clients.js';
-import { adoptConfigRows } from '../../../src/app/config-audit.js';
-import { Council } from '../../../src/app/council.js';
-import { seedCouncil, seedDemo } from '../../../src/app/seed.js';
-import { runTick, type TickReport } from '../../../src/app/tick.js';
-import { answerWeb } from '../../../src/app/web.js';
+import { createClient } from '../../../src/app/api/clients.js';
+import { adoptConfigRows } from '../../../src/app/audit/config-audit.js';
+import { Council } from '../../../src/app/sheet-council.js';
+import { seedCouncil, seedDemo } from '../../../src/app/surfaces/seed.js';
+import { runTick, type TickReport } from '../../../src/app/queue/tick.js';
+import { answerWeb } from '../../../src/app/api/web.js';
 import { DEFAULT_SETTINGS } from '../../../src/core/settings.js';
 import { PROPERTY_KEYS } from '../../../src/core/property-keys.js';
 

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { bumpConfigVersion, Store } from '../../../src/adapters/gas/store.js';
 import { rowsOf } from '../../../sheets-schema/index.js';
-import { verifyAudit } from '../../../src/app/audit.js';
-import { recordKpi } from '../../../src/app/kpi-ingest.js';
+import { verifyAudit } from '../../../src/app/audit/audit.js';
+import { recordKpi } from '../../../src/app/orders/kpi-ingest.js';
 import { BusyError } from '../../../src/core/errors.js';
 import { kaigi, ZONE } from './inproc.js';
 

@@ -1,7 +1,7 @@
 // The workers (time and edit triggers) in-process, through the triggers port: one set, claimed by one account,
 // installed once; another account installs none unless it takes them over; release removes them all.
 import { describe, expect, it } from 'vitest';
-import { releaseWorkers, takeOverWorkers } from '../../../src/app/setup.js';
+import { releaseWorkers, takeOverWorkers } from '../../../src/app/surfaces/setup.js';
 import { PROPERTY_KEYS } from '../../../src/core/property-keys.js';
 import { kaigi } from './inproc.js';
 

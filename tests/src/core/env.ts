@@ -1,5 +1,5 @@
 // An in-process EngineEnv built from the core defaults (settings, council, demo data), on a fixed clock.
-import { defaultAgents, defaultPrompts } from '../../../src/core/council.js';
+import { defaultAgents, defaultPrompts } from '../../../src/core/default-council.js';
 import { DEMO_MEMBERS, demoKpi, demoTrigger } from '../../../src/core/demo-data.js';
 import {
   applyStep,

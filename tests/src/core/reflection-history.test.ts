@@ -1,7 +1,7 @@
 // The reflection history kept in a Script Property: far inside 8,000 B at 14 agents (and beyond), the format an
 // earlier release wrote still read, and "the same point three times" still told once across the change of format.
 import { describe, expect, it } from 'vitest';
-import { defaultAgents } from '../../../src/core/council.js';
+import { defaultAgents } from '../../../src/core/default-council.js';
 import { shouldNotify } from '../../../src/core/memory.js';
 import { MAX_PROPERTY_BYTES, propertyBytes } from '../../../src/core/property-size.js';
 import { PROPERTY_KEYS } from '../../../src/core/property-keys.js';

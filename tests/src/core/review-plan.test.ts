@@ -80,7 +80,7 @@ describe('planReview', () => {
         payload: { verdict: 'confirmed', error: 0 },
       },
     });
-    // The review never moves an order: only a report does (src/app/orders.ts).
+    // The review never moves an order: only a report does (src/app/orders/orders.ts).
     expect(writes(commit.ops, 'orders')).toEqual([]);
     // +0.1 on a confirmed use; the tenth success proposes the promotion to a person (the learning stays the agent's
     // until one approves, src/app/steer/promotion.ts); the case gets its verdict.

@@ -3,9 +3,9 @@
 import { TASK_ID, DISCUSSION_ID } from '../../../core/api-schemas.js';
 import { NotFoundError } from '../../../core/errors.js';
 import { seedKey, seedResultAnswer, seedResultInput } from '../../../core/seed-api.js';
-import { apiCouncil } from '../../api-env.js';
-import { locate, taskByKey } from '../../api-tasks.js';
-import { reportOrder } from '../../orders.js';
+import { apiCouncil } from '../../api/api-env.js';
+import { locate, taskByKey } from '../../api/api-tasks.js';
+import { reportOrder } from '../../orders/orders.js';
 import { defineOperation } from '../route.js';
 import { reportStatusOf, reportTextOf } from '../../../core/api-schemas.js';
 

@@ -1,9 +1,9 @@
 // POST /escalations/{id}: an API client resolves an ESCALATED discussion — approve, return with guidance, or reject.
 import { resolveEscalationInput } from '../../../core/api-schemas.js';
 import { ConflictError } from '../../../core/errors.js';
-import { apiCouncil } from '../../api-env.js';
-import { enqueueOnce } from '../../api-tasks.js';
-import { resolutionPayload } from '../../requests.js';
+import { apiCouncil } from '../../api/api-env.js';
+import { enqueueOnce } from '../../api/api-tasks.js';
+import { resolutionPayload } from '../../discussions/requests.js';
 import { withCheckedOrder } from '../../steer/escalation.js';
 import { defineOperation } from '../route.js';
 import { statusOf } from './objections.js';

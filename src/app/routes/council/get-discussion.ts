@@ -7,9 +7,9 @@ import { getDiscussionInput } from '../../../core/api-schemas.js';
 import { NotFoundError } from '../../../core/errors.js';
 import type { QueueItem } from '../../../core/queue.js';
 import type { Trigger } from '../../../core/types.js';
-import { apiCouncil } from '../../api-env.js';
-import { findRows, locate, taskOfReserved } from '../../api-tasks.js';
-import type { Council, Loaded } from '../../council.js';
+import { apiCouncil } from '../../api/api-env.js';
+import { findRows, locate, taskOfReserved } from '../../api/api-tasks.js';
+import type { Council, Loaded } from '../../sheet-council.js';
 import { defineOperation } from '../route.js';
 
 const orderCols = rowsOf('orders');

@@ -2,11 +2,11 @@
 import { rowsOf } from '../../../../sheets-schema/index.js';
 import { fileObjectionInput } from '../../../core/api-schemas.js';
 import { NotFoundError } from '../../../core/errors.js';
-import { apiCouncil } from '../../api-env.js';
-import { enqueueOnce, findRows } from '../../api-tasks.js';
-import type { Council } from '../../council.js';
-import { refuseIfInExecution } from '../../order-execution.js';
-import { objectionPayload } from '../../requests.js';
+import { apiCouncil } from '../../api/api-env.js';
+import { enqueueOnce, findRows } from '../../api/api-tasks.js';
+import type { Council } from '../../sheet-council.js';
+import { refuseIfInExecution } from '../../orders/order-execution.js';
+import { objectionPayload } from '../../discussions/requests.js';
 import { defineOperation } from '../route.js';
 
 const logCols = rowsOf('discussions');

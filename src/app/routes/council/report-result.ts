@@ -1,9 +1,9 @@
 // POST /tasks/{id}/result: an executor reports on the orders of a discussion (seed 002 §2.2, SPEC §11).
 import { reportResultInput, reportStatusOf, reportTextOf } from '../../../core/api-schemas.js';
 import { NotFoundError } from '../../../core/errors.js';
-import { apiCouncil } from '../../api-env.js';
-import { locate } from '../../api-tasks.js';
-import { reportOrder } from '../../orders.js';
+import { apiCouncil } from '../../api/api-env.js';
+import { locate } from '../../api/api-tasks.js';
+import { reportOrder } from '../../orders/orders.js';
 import { defineOperation } from '../route.js';
 
 export const reportResult = defineOperation({

@@ -3,11 +3,11 @@
 import { sha256Text } from '../../../core/sha256.js';
 import { startTaskInput } from '../../../core/api-schemas.js';
 import { normalTrigger, type TriggerInput } from '../../../core/trigger-input.js';
-import { forecastTokens, startBudget } from '../../api-budget.js';
-import { apiCouncil } from '../../api-env.js';
+import { forecastTokens, startBudget } from '../../api/api-budget.js';
+import { apiCouncil } from '../../api/api-env.js';
 import type { Priority } from '../../../core/types.js';
-import { type Enqueued, enqueueOnce } from '../../api-tasks.js';
-import { admitTrigger } from '../../trigger-door.js';
+import { type Enqueued, enqueueOnce } from '../../api/api-tasks.js';
+import { admitTrigger } from '../../discussions/trigger-door.js';
 import { discussionAnswer } from './get-discussion.js';
 import { type CallContext, defineOperation } from '../route.js';
 

@@ -1,8 +1,8 @@
 // POST /kpi and MCP record_kpi: KPI rows in, one audited commit, nothing written when a row is bad (SPEC §11).
 import { z } from 'zod';
 import { kpiRowSchema } from '../../../core/kpi-input.js';
-import { apiCouncil } from '../../api-env.js';
-import { recordKpi } from '../../kpi-ingest.js';
+import { apiCouncil } from '../../api/api-env.js';
+import { recordKpi } from '../../orders/kpi-ingest.js';
 import { defineOperation } from '../route.js';
 
 // The rows are checked one by one by kpiRowSchema in the handler, so a 400 names `rows[i].field` and every bad row;

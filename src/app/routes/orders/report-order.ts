@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { ORDER_ID } from '../../../core/order-report.js';
 import { REPORT_STATUSES } from '../../../core/order-status.js';
-import { apiCouncil } from '../../api-env.js';
-import { reportOrder } from '../../orders.js';
+import { apiCouncil } from '../../api/api-env.js';
+import { reportOrder } from '../../orders/orders.js';
 import { defineOperation } from '../route.js';
 
 const reportOrderInput = z

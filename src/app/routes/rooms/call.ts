@@ -3,7 +3,7 @@ import { props } from '../../../adapters/gas/services.js';
 import { scriptZone } from '../../../adapters/gas/records.js';
 import { openBound, SPREADSHEET_ID_PROPERTY } from '../../../adapters/gas/spreadsheet.js';
 import { ConflictError } from '../../../core/errors.js';
-import { Council } from '../../council.js';
+import { Council } from '../../sheet-council.js';
 import type { RoomCall } from '../../rooms/room-writes.js';
 import type { CallContext } from '../route.js';
 

@@ -1,0 +1,189 @@
+// Tasks over the web API: queued once per idempotency key with the discussion id reserved at once, and found again
+// by task id (Q-n) or discussion id (DISC-…), also before the discussion has opened.
+import { type ColumnOf, rowsOf, type TabKey } from '../../../sheets-schema/index.js';
+import { dayOf, queueItem, queueRow } from '../../adapters/gas/records.js';
+import { TASK_ID } from '../../core/api-schemas.js';
+import { ConflictError, NotFoundError } from '../../core/errors.js';
+import { discussionId } from '../../core/ids.js';
+import type { QueueItem } from '../../core/queue.js';
+import type { Priority } from '../../core/types.js';
+import type { Council } from '../sheet-council.js';
+import { nudge } from '../discussions/requests.js';
+
+const auditCols = rowsOf('audit');
+// The audit event that says which task holds a reserved discussion id, found by the id as its row key.
+const RESERVED = 'discussion_reserved';
+
+export interface EnqueueRequest {
+  type: string;
+  payload: Record<string, unknown>;
+  priority: Priority;
+  // Namespaced per client by the caller; empty for a task that may be queued any number of times.
+  dedupeKey: string;
+  // Who asks (`api:CLIENT`): the queue row's sender and the actor of its audit events.
+  actor: string;
+  // The route or tool, for the audit event.
+  call: string;
+  // Allocate the discussion id now (payload.discussion_id), so the answer can name it; discussion.open uses it.
+  reserveDiscussion: boolean;
+  // A key that only stands for a re-sent call (an MCP JSON-RPC id, which a client's next session numbers from 0
+  // again) dedupes within this many ms of the task it names; a client's idempotency key has no such limit.
+  dedupeWithinMs?: number;
+  // An API client's budget (src/app/api/api-budget.ts), under the lock: `check` before anything is recorded (it
+  // throws 429 budget_exceeded), `hold` once the discussion is queued. A repeated call is answered before either.
+  budget?: { check: () => void; hold: (discussion: string) => void };
+  // The caller runs the work in its own execution and schedules the one-shot trigger itself if work is left.
+  noNudge?: boolean;
+}
+
+export interface Enqueued {
+  task_id: string;
+  discussion_id: string;
+  duplicate: boolean;
+}
+
+// The committed rows of an append tab whose `column` holds exactly `value`: one search over the rows the store's state
+// knows (a state read is a Script Property, not a spreadsheet round trip; Store.findRow asks the sheet its size first).
+export function findRows<K extends TabKey>(council: Council, tab: K, column: ColumnOf<K>, value: string): number[] {
+  const last = council.store.readState().tails[tab]?.last ?? 1;
+  if (last < 2) return [];
+  return council.store
+    .sheet(tab)
+    .getRange(2, rowsOf(tab).index(column) + 1, last - 1, 1)
+    .createTextFinder(value)
+    .matchEntireCell(true)
+    .matchCase(true)
+    .findAll()
+    .map((r) => r.getRow());
+}
+
+function readQueueRow(council: Council, row: number): QueueItem {
+  const raw = council.store.readRows('queue', row, 1)[0];
+  return queueItem(council.store.resolveOverflow([raw])[0], row);
+}
+
+// The committed queue row holding a dedupe key: one search of that column, whatever is finished. Kept rows are never
+// removed from the Queue tab, so a key is answered for as long as the workbook lives.
+function rowWithKey(council: Council, key: string): QueueItem | null {
+  const rows = findRows(council, 'queue', 'dedupe_key', key);
+  return rows.length ? readQueueRow(council, rows[rows.length - 1]) : null;
+}
+
+// Under one lock: the first task with this key answers again (nothing is written), else the task is queued with
+// its discussion id reserved from the same per-day sequence discussion.open uses, in one commit.
+export function enqueueOnce(council: Council, req: EnqueueRequest): Enqueued {
+  const out = council.store.withLock((state): Enqueued => {
+    if (req.dedupeKey) {
+      const dup = rowWithKey(council, req.dedupeKey);
+      const fresh = dup && (req.dedupeWithinMs === undefined || dup.created_at >= Date.now() - req.dedupeWithinMs);
+      if (dup && fresh)
+        return { task_id: dup.id, discussion_id: String(dup.payload?.discussion_id ?? ''), duplicate: true };
+    }
+    if (req.budget) req.budget.check();
+    const now = Date.now();
+    const c = council.store.begin(state, req.actor);
+    const id = `Q-${c.nextSeq('queue')}`;
+    const payload: Record<string, unknown> = { ...req.payload, actor: req.actor };
+    let disc = '';
+    if (req.reserveDiscussion) {
+      disc = discussionId(c.nextDaily('disc', dayOf(now, council.tz)));
+      payload.discussion_id = disc;
+    }
+    const item: QueueItem = {
+      row: 0,
+      id,
+      type: req.type,
+      from: req.actor,
+      to: 'council',
+      priority: req.priority,
+      payload,
+      status: 'queued',
+      attempts: 0,
+      available_at: now,
+      lease_owner: '',
+      lease_until: 0,
+      dedupe_key: req.dedupeKey,
+      created_at: now,
+      updated_at: now,
+      last_error: '',
+    };
+    const placed = c.setMarker('queue', 'append', queueRow(item), `Queue:${id}`);
+    c.audit({
+      actor: req.actor,
+      event: 'enqueue',
+      tab: 'Queue',
+      row_key: id,
+      payload: { type: req.type, priority: req.priority, row: placed.row, call: req.call },
+    });
+    if (disc)
+      c.audit({ actor: req.actor, event: RESERVED, tab: '', row_key: disc, payload: { task_id: id, row: placed.row } });
+    c.run(new Date(now).toISOString());
+    if (req.budget && disc) req.budget.hold(disc);
+    return { task_id: id, discussion_id: disc, duplicate: false };
+  });
+  if (!out.duplicate && !req.noNudge) nudge(council);
+  return out;
+}
+
+// A queued task by its id. Every task takes the next number of one sequence and appends one row in the same commit,
+// and Queue rows are never removed, so Q-n is on row n + 1: that row is read and checked (one read); a workbook where
+// it is not (rows added by hand, an older layout) is searched.
+function taskById(council: Council, id: string): QueueItem {
+  const guess = Number(id.slice(2)) + 1;
+  const last = council.store.readState().tails.queue?.last ?? 1;
+  if (guess >= 2 && guess <= last) {
+    const item = readQueueRow(council, guess);
+    if (item.id === id) return item;
+  }
+  const [row] = findRows(council, 'queue', 'id', id);
+  if (!row) throw new NotFoundError(`task ${id} was not found in the Queue`, 'task_not_found');
+  return readQueueRow(council, row);
+}
+
+// The task that holds a reserved discussion id not yet in the Discussion Log (its reservation's audit event).
+export function taskOfReserved(council: Council, discussion: string): QueueItem | null {
+  for (const at of findRows(council, 'audit', 'row_key', discussion)) {
+    const r = auditCols.read(council.store.readRows('audit', at, 1)[0]);
+    if (r.event !== RESERVED) continue;
+    const p = JSON.parse(String(r.payload_json)) as { task_id?: string; row?: number };
+    const item = p.row ? readQueueRow(council, p.row) : null;
+    // The reservation names the row the task was written to; a task found elsewhere is looked up by its id.
+    return item && item.id === p.task_id ? item : p.task_id ? taskById(council, p.task_id) : null;
+  }
+  return null;
+}
+
+// The discussion a task id or discussion id is about, and the task when one is known.
+export function locate(council: Council, id: string): { item: QueueItem | null; discussion_id: string } {
+  if (!TASK_ID.test(id)) return { item: null, discussion_id: id };
+  const item = taskById(council, id);
+  return { item, discussion_id: String(item.payload?.discussion_id ?? '') };
+}
+
+// The task a client's idempotency key (a seed 002 taskId) was queued under: the caller's own key first, else the one
+// client's key it is (any client may report on a task, as by its Q-n id); a key two other clients used is a 409.
+export function taskByKey(council: Council, client: string, key: string): QueueItem {
+  const own = rowWithKey(council, `api:${client}:key:${key}`);
+  if (own) return own;
+  const last = council.store.readState().tails.queue?.last ?? 1;
+  const rows =
+    last < 2
+      ? []
+      : council.store
+          .sheet('queue')
+          .getRange(2, rowsOf('queue').index('dedupe_key') + 1, last - 1, 1)
+          .createTextFinder(`^api:.+:key:${key.replace(/\./g, '\\.')}$`)
+          .useRegularExpression(true)
+          .matchEntireCell(true)
+          .matchCase(true)
+          .findAll()
+          .map((r) => r.getRow());
+  const items = rows.map((r) => readQueueRow(council, r)).filter((i) => i.dedupe_key.endsWith(`:key:${key}`));
+  if (!items.length) throw new NotFoundError(`no task was sent with the id ${key}`, 'task_not_found');
+  if (items.length > 1)
+    throw new ConflictError(
+      `the task id ${key} was sent by more than one client; report on it by its Kaigi task id (Q-n) instead`,
+      'task_id_ambiguous',
+    );
+  return items[0];
+}

@@ -1,0 +1,27 @@
+// Ids that only a commit can allocate (decision, objection): placeholders outside the lock, filled in inside it.
+import { dayOf } from '../../adapters/gas/records.js';
+import type { Commit } from '../../adapters/gas/store.js';
+import type { StepResult } from '../../core/engine.js';
+import { decisionId } from '../../core/ids.js';
+
+export const PENDING_DECISION = 'DEC-0000-00-00-000';
+export const PENDING_OBJECTION = 'OBJ-PENDING';
+
+export function replaceDeep<T>(v: T, from: string, to: string): T {
+  return JSON.parse(JSON.stringify(v).split(from).join(to)) as T;
+}
+
+// A step's decision id comes from the day's counter, allocated in the same commit that stores it.
+export function assignDecisionId<T>(
+  c: Commit,
+  tz: string,
+  r: StepResult,
+  alongside?: T,
+): { r: StepResult; alongside?: T } {
+  if (JSON.stringify(r).indexOf(PENDING_DECISION) < 0) return { r, alongside };
+  const id = decisionId(c.nextDaily('dec', dayOf(Date.now(), tz)));
+  return {
+    r: replaceDeep(r, PENDING_DECISION, id),
+    alongside: alongside === undefined ? undefined : replaceDeep(alongside, PENDING_DECISION, id),
+  };
+}

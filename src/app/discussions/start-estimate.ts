@@ -1,0 +1,34 @@
+// The budget forecast of a discussion before it opens: tokens per prompt, labelled by the model each agent will use
+// and priced from the table messages are costed with (provider.prices_per_1k_tokens_usd).
+import { props } from '../../adapters/gas/services.js';
+import { costByModel, estimateDiscussion, type Estimate, type ModelCost } from '../../core/engine/estimate.js';
+import type { EngineEnv } from '../../core/engine/types.js';
+import { PROPERTY_KEYS } from '../../core/property-keys.js';
+import { findVendor } from '../../core/providers/vendor-registry.js';
+import type { AgentDef, Discussion } from '../../core/types.js';
+
+export interface PricedEstimate extends Estimate {
+  cost_usd: number;
+  byModel: ModelCost[];
+}
+
+// provider:model as a message's model_used names it, resolved the way ModelAccess.providerFor picks the provider
+// (the provider override first, then the agent's setting, then the defaults). Only a label: nothing is called.
+function modelOf(env: EngineEnv): (a: AgentDef) => string {
+  const override = props.get(PROPERTY_KEYS.providerOverride);
+  const spec = override ? (JSON.parse(override) as { provider: string; model?: string }) : null;
+  const defaults = env.settings.get('provider.default_models');
+  return (a) => {
+    const [first, ...rest] = (spec ? `${spec.provider}:${spec.model || 'default'}` : a.model).split(':');
+    const name = first || env.settings.raw('provider.default');
+    if (name === 'rules') return 'rules:default';
+    let model = rest.join(':');
+    if (!model || model === 'default') model = defaults[name] ?? findVendor(name)?.defaultModel ?? 'default';
+    return `${name}:${model}`;
+  };
+}
+
+export function pricedEstimate(d: Discussion, env: EngineEnv): PricedEstimate {
+  const e = estimateDiscussion(d, env, modelOf(env));
+  return { ...e, ...costByModel(e, env.priceOf) };
+}

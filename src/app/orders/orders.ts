@@ -1,0 +1,104 @@
+// Reports on orders (SPEC §5 Orders, §12 `kaigi report`, POST /tasks/{id}/result, POST /orders/{order_id}/report):
+// the only way an order moves on.
+import { rowsOf } from '../../../sheets-schema/index.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
+import { moveOrder, type ExecutionStatus } from '../../core/order-status.js';
+import { planOrderReport, reportInput, type OrderReportInput, type ReportedOrder } from '../../core/order-report.js';
+import type { Council, Loaded } from '../sheet-council.js';
+
+const orderCols = rowsOf('orders');
+
+export interface OrderReportResult {
+  discussion_id: string;
+  decision_id: string;
+  orders: { order_id: string; from: string; to: string; implied: string[] }[];
+  execution_status: ExecutionStatus;
+  message_id: string;
+}
+
+// In one commit under the lock: the order named (order_id), or every open order of the discussion's current decision,
+// takes the reported status and the report, each with an audit event naming who reported it; the transcript gets an
+// ACKNOWLEDGEMENT; and column L is derived again from the orders (src/core/order-status.ts). `by` is who is
+// acting (the person Apps Script names, or `api:NAME`); the input cannot name anyone.
+export function reportOrder(
+  council: Council,
+  raw: Partial<Record<Exclude<keyof OrderReportInput, 'by'>, unknown>>,
+  by = 'unknown',
+): OrderReportResult {
+  const input = reportInput(raw, by);
+  return council.store.withLock((state) => {
+    // Read under the lock: a tick may be writing this discussion, or another report these orders.
+    const l = input.order_id ? loadOfOrder(council, input) : council.discussions.load(input.discussion_id);
+    const decision = l.d.final_decision ? String(l.d.final_decision.decision_id ?? '') : '';
+    if (!decision)
+      throw new ConflictError(
+        `${input.discussion_id} has no execution order to report on (it is ${l.d.status})`,
+        'no_open_order',
+      );
+    const orders: (ReportedOrder & { values: unknown[] })[] = council.discussions.orderRows(decision).map((row) => {
+      const values = council.store.readRows('orders', row, 1)[0];
+      const o = orderCols.read(values);
+      return {
+        row,
+        values,
+        order_id: String(o.order_id),
+        target_agent: String(o.target_agent),
+        status: String(o.status),
+      };
+    });
+    const now = council.now();
+    const plan = planOrderReport(
+      l.d,
+      decision,
+      orders,
+      input,
+      new Date(now).toISOString(),
+      council.settings().get('actions.allow_list'),
+    );
+    const c = council.store.begin(state);
+    council.discussions.commitStep(c, l, plan.step, (cc) => {
+      for (const m of plan.moves) {
+        const base = orders.find((o) => o.row === m.row)!.values;
+        cc.update(
+          'orders',
+          m.row,
+          orderCols.write({ status: m.to, last_report: input.report, updated_at: new Date(now) }, base),
+        );
+        cc.audit({
+          actor: input.by,
+          event: 'order_report',
+          tab: 'Orders',
+          row_key: m.order_id,
+          payload: { from: m.from, to: m.to, implied: m.implied, message_id: plan.message.message_id },
+        });
+      }
+    });
+    return {
+      discussion_id: input.discussion_id,
+      decision_id: decision,
+      orders: plan.moves.map((m) => ({ order_id: m.order_id, from: m.from, to: m.to, implied: m.implied })),
+      execution_status: plan.execution_status,
+      message_id: plan.message.message_id,
+    };
+  });
+}
+
+// The discussion an order belongs to, from its Orders row. An order of a decision since replaced is final (DONE,
+// FAILED) or CANCELLED: the report answers 409 naming its status.
+function loadOfOrder(council: Council, input: OrderReportInput): Loaded {
+  const orderId = input.order_id;
+  const row = council.store.findRow('orders', orderId);
+  if (!row) throw new NotFoundError(`order ${orderId} was not found in the Orders tab`, 'order_not_found');
+  const o = orderCols.read(council.store.readRows('orders', row, 1)[0]);
+  const discussion = String(o.discussion_id);
+  if (input.discussion_id && input.discussion_id !== discussion)
+    throw new ValidationError(`order ${orderId} belongs to ${discussion}, not ${input.discussion_id}`);
+  input.discussion_id = discussion;
+  const l = council.discussions.load(discussion);
+  const current = l.d.final_decision ? String(l.d.final_decision.decision_id ?? '') : '';
+  if (String(o.decision_id) !== current) {
+    moveOrder(o.status, input.status, orderId);
+    throw new ConflictError(`order ${orderId} was replaced by decision ${current || '(none)'}`, 'order_replaced');
+  }
+  return l;
+}
