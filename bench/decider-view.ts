@@ -1,7 +1,7 @@
 // What the requests a model server recorded show: which answer each asked for, the repeat bounds of the schemas
 // sent, and whether the decider's request carries every specialist's opinion. Reads any vendor's request as it comes.
-import { digestLines } from '../src/core/digest.js';
-import type { Message } from '../src/core/messages.js';
+import { digestLines } from '../src/core/prompts/digest.js';
+import type { Message } from '../src/core/discussion/messages.js';
 import { schemaOf, type Vendor } from '../tools/model-wire.js';
 
 export interface SentRequest {
@@ -55,7 +55,7 @@ function sentText(r: SentRequest): string {
 }
 
 // Whether every decider request (the DECISION schema) holds, in full, the digest Kaigi makes of each Phase 2 answer
-// of the record (src/core/digest.ts): action, intensity, both confidences, dissent, hypothesis and key evidence. The
+// of the record (src/core/prompts/digest.ts): action, intensity, both confidences, dissent, hypothesis and key evidence. The
 // digests are made from the messages before the decision, as the engine made them.
 export function deciderSeesAll(requests: readonly SentRequest[], record: readonly RecordedMessage[]): boolean {
   const before = record.filter((m) => m.phase <= 4) as unknown as Message[];

@@ -3,7 +3,7 @@
 // Runs the pure core in-process (tools/council-sim.ts) in worker threads, one per core.
 import os from 'node:os';
 import { parentPort, Worker } from 'node:worker_threads';
-import { defaultAgents } from '../src/core/default-council.js';
+import { defaultAgents } from '../src/core/discussion/default-council.js';
 import { type SimOptions, type SimResult, simulateCouncil } from '../tools/council-sim.js';
 import {
   type Bin,

@@ -1,6 +1,6 @@
 // Retrieval: top-10 over stored int8 cells against exact float64 cosine, the decode timed apart from the scan.
-import { encodeVector, l2normalise } from '../src/core/embedding.js';
-import { decodeMatrix, topK } from '../src/core/retrieval.js';
+import { encodeVector, l2normalise } from '../src/core/memory/embedding.js';
+import { decodeMatrix, topK } from '../src/core/memory/retrieval.js';
 
 export interface RetrievalRow {
   dims: number;

@@ -4,7 +4,7 @@
 // and the daily review measures the decision on its review date. What came in and what changed is returned for the
 // transcript.
 import type { Runtime } from '../runtime/runtime.js';
-import { addDays } from '../src/core/ids.js';
+import { addDays } from '../src/core/discussion/ids.js';
 import { demoResponse } from '../src/core/demo-data.js';
 import { call } from './shared.js';
 import { queueIdle } from './workbook-reads.js';

@@ -1,8 +1,8 @@
 // kaigi: the command line (SPEC §12) — runs the built Apps Script file in the local runtime on a workbook.
 // This file parses arguments, finds the command in COMMANDS (one module each under commands/) and exits.
 import { DEFAULT_TRIGGER_DELAYS, FormatError, FormatVersionError } from '../runtime/runtime.js';
-import { ALL_ROLES } from '../src/core/api.js';
-import { REPORT_STATUSES } from '../src/core/order-status.js';
+import { ALL_ROLES } from '../src/core/api/api.js';
+import { REPORT_STATUSES } from '../src/core/orders/order-status.js';
 import { registry as vendors } from '../src/core/providers/vendor-registry.js';
 import { exportCommand } from './commands/export.js';
 import { gatewayCommand } from './commands/gateway.js';

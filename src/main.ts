@@ -3,7 +3,7 @@
 import './adapters/gas/gas-ports.js';
 import { t } from './core/i18n.js';
 import { ValidationError } from './core/errors.js';
-import type { ObjectionInput } from './core/objections.js';
+import type { ObjectionInput } from './core/orders/objections.js';
 import { keyStatus, saveKey } from './adapters/gas/keys.js';
 import { scriptZone } from './adapters/gas/records.js';
 import { openBound, SPREADSHEET_ID_PROPERTY } from './adapters/gas/spreadsheet.js';
@@ -16,12 +16,12 @@ import { buildMenu, tellUser, userLang } from './adapters/gas/ui.js';
 import { archiveUnreadable, verifyAudit as verify, type AuditReport } from './app/audit/audit.js';
 import { archiveForAudit } from './app/audit/audit-archive.js';
 import { auditConfigEdit, auditConfigStructure } from './app/audit/config-audit.js';
-import { isStructural } from './core/config-structure.js';
+import { isStructural } from './core/audit/config-structure.js';
 import { exportTab as exportRows, type LogicalRow } from './app/audit/export.js';
 import { Council } from './app/sheet-council.js';
 import { requestObjection } from './app/discussions/requests.js';
 import { requireRole } from './app/surfaces/access.js';
-import { refuseActorFields } from './core/access.js';
+import { refuseActorFields } from './core/api/access.js';
 import { seedDemo } from './app/surfaces/seed.js';
 import {
   releaseWorkers,

@@ -1,6 +1,6 @@
 // What a simulated council run is asked and gives back (tools/council-sim.ts), and how its tokens are counted.
-import type { OpinionScore } from '../src/core/calibration.js';
-import type { Verdict } from '../src/core/outcomes.js';
+import type { OpinionScore } from '../src/core/memory/calibration.js';
+import type { Verdict } from '../src/core/memory/outcomes.js';
 import type { Discussion } from '../src/core/types.js';
 
 export type Policy = 'council' | 'vote' | 'random' | 'oracle' | 'bandit';

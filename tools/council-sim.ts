@@ -1,28 +1,35 @@
 // The council in-process over the simulated team, for the learning benchmark: the product's own pure core (watch
 // plan, engine with the rules provider, recall, review plan, decay) run day by day without Sheets, so hundreds of
 // verdicts take seconds. One end-to-end run through the runtime checks that the two agree (tests/tools).
-import { opinionScores } from '../src/core/calibration.js';
-import { defaultAgents } from '../src/core/default-council.js';
-import { encodeVector, embedOffline, modelTag, OFFLINE_MODEL } from '../src/core/embedding.js';
+import { opinionScores } from '../src/core/memory/calibration.js';
+import { defaultAgents } from '../src/core/discussion/default-council.js';
+import { encodeVector, embedOffline, modelTag, OFFLINE_MODEL } from '../src/core/memory/embedding.js';
 import { applyStep, planStep, runStep, type EngineEnv } from '../src/core/engine.js';
-import { firstAnswers, isFlip } from '../src/core/first-answers.js';
-import { decisionId, discussionId } from '../src/core/ids.js';
-import { declineOf, series } from '../src/core/kpi.js';
-import { caseContext, caseText, EMPTY_MEMORY, orderOf, situationText, type Learning } from '../src/core/memory.js';
-import type { ContentOf } from '../src/core/messages.js';
-import { thresholdsOf } from '../src/core/outcomes.js';
+import { firstAnswers, isFlip } from '../src/core/memory/first-answers.js';
+import { decisionId, discussionId } from '../src/core/discussion/ids.js';
+import { declineOf, series } from '../src/core/orders/kpi.js';
+import {
+  caseContext,
+  caseText,
+  EMPTY_MEMORY,
+  orderOf,
+  situationText,
+  type Learning,
+} from '../src/core/memory/memory.js';
+import type { ContentOf } from '../src/core/discussion/messages.js';
+import { thresholdsOf } from '../src/core/memory/outcomes.js';
 import { RulesProvider } from '../src/core/providers/rules.js';
-import { decayed, recall, recallOptionsOf } from '../src/core/recall.js';
-import { decodeMatrix } from '../src/core/retrieval.js';
-import { milestoneRuleOf } from '../src/core/inbox-reports.js';
-import { askForLearnings, learningRulesOf, newLearnings } from '../src/core/review-learnings.js';
-import { assessReview, dueDecisions, planReview, type ReviewMemory } from '../src/core/review-plan.js';
+import { decayed, recall, recallOptionsOf } from '../src/core/memory/recall.js';
+import { decodeMatrix } from '../src/core/memory/retrieval.js';
+import { milestoneRuleOf } from '../src/core/memory/inbox-reports.js';
+import { askForLearnings, learningRulesOf, newLearnings } from '../src/core/memory/review-learnings.js';
+import { assessReview, dueDecisions, planReview, type ReviewMemory } from '../src/core/memory/review-plan.js';
 import { DEFAULT_SETTINGS, Settings } from '../src/core/settings.js';
 import { type Discussion, type KpiRow, newDiscussion, type Priority, PRIORITY_RANK } from '../src/core/types.js';
-import { planWatch, type KnownDiscussion } from '../src/core/watch-plan.js';
+import { planWatch, type KnownDiscussion } from '../src/core/orders/watch-plan.js';
 import { countTokens, type SimOptions, type SimResult } from './council-sim-result.js';
 import { seededRandom } from './seeded-random.js';
-import { emptyTrust } from '../src/core/trust.js';
+import { emptyTrust } from '../src/core/memory/trust.js';
 import { thompson } from './bandit.js';
 import { addDay, SimulatedTeam } from './simulated-team.js';
 

@@ -1,6 +1,6 @@
 // Token usage as each vendor reports it, with prompt caching as each vendor does it, for the realistic model server.
 //
-// The tokenizer is an estimate, the one Kaigi itself uses (src/core/tokens.ts estimateTokens): one token per CJK
+// The tokenizer is an estimate, the one Kaigi itself uses (src/core/prompts/tokens.ts estimateTokens): one token per CJK
 // character (kana, ideographs, CJK punctuation, full-width forms), one per four other characters, rounded up.
 // A request is read as a list of segments in the order the vendor reads it; its input tokens are the estimate over
 // the segments joined with a new line, and a cached prefix is the estimate over that text's first characters:
@@ -11,7 +11,7 @@
 //   tools (their JSON).
 // The output tokens are the estimate over the answer's JSON text.
 import { createHash } from 'node:crypto';
-import { estimateTokens } from '../src/core/tokens.js';
+import { estimateTokens } from '../src/core/prompts/tokens.js';
 import { textOf, type Json, type Vendor, type WireUsage } from './model-wire.js';
 
 interface Segment {

@@ -1,7 +1,7 @@
 // kaigi object / kaigi resolve: the objection and escalation actions of SPEC §4.5/§4.6 on a saved workbook.
 import fs from 'node:fs';
 import type { Runtime } from '../../runtime/runtime.js';
-import { storedContentSchemas } from '../../src/core/messages.js';
+import { storedContentSchemas } from '../../src/core/discussion/messages.js';
 import { type Args, type Command, InputError, need, print, UsageError, withExisting } from '../shared.js';
 import { queueIdle, settingsOf } from '../workbook-reads.js';
 

@@ -1,6 +1,6 @@
 // kaigi report: an executor's report on one order (--order, as POST /orders/{order_id}/report) or on a discussion's
 // open orders (--discussion, as POST /tasks/{id}/result).
-import { REPORT_STATUSES } from '../../src/core/order-status.js';
+import { REPORT_STATUSES } from '../../src/core/orders/order-status.js';
 import { type Command, InputError, need, print, UsageError, withExisting } from '../shared.js';
 
 export const reportCommand: Command = {

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { demoTrigger } from '../../src/core/demo-data.js';
-import { MAX_DAYS } from '../../src/core/messages.js';
+import { MAX_DAYS } from '../../src/core/discussion/messages.js';
 import { readProject } from '../../runtime/project-file.js';
 import { roundUsd } from '../../src/core/providers/model-table.js';
 import { registry as vendors } from '../../src/core/providers/vendor-registry.js';

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type ApiError, apiError } from '../../src/core/api.js';
+import { type ApiError, apiError } from '../../src/core/api/api.js';
 import { forwardingServer } from './forward-mcp.js';
 import { type Allowed, allowedHosts, isLoopback, type Listen, refusal, urlHost } from './host-check.js';
 import { callWebApp, isObject, type Json, UpstreamError } from './upstream.js';

@@ -1,7 +1,7 @@
 // The council in the spreadsheet: a thin facade over configuration, model access, memory, the queue and storage.
 import { chargeDiscussion } from './api/api-budget.js';
 import { dayOf } from '../adapters/gas/records.js';
-import { ESCALATION_TIMEOUT, type EscalationTimer, escalationWake } from '../core/escalation-timer.js';
+import { ESCALATION_TIMEOUT, type EscalationTimer, escalationWake } from '../core/discussion/escalation-timer.js';
 import { uuid } from '../adapters/gas/services.js';
 import { Store } from '../adapters/gas/store.js';
 import type { EngineEnv } from '../core/engine.js';
@@ -125,7 +125,7 @@ export class Council {
   // What a discussion's forecast reads (src/core/engine/estimate.ts: the agents, their prompts, the Settings and
   // prices) without the team's data env() reads from the sheets, so an API call's admission forecasts at no Sheets
   // round trip. The member's rows are left out of the forecast (each prompt carries them bounded to
-  // limits.input_tokens); the tokens actually taken are charged anyway (src/core/api-budget.ts).
+  // limits.input_tokens); the tokens actually taken are charged anyway (src/core/api/api-budget.ts).
   forecastEnv(): EngineEnv {
     if (this.cachedEnv) return this.cachedEnv;
     const settings = this.config.settings();

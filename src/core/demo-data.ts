@@ -1,5 +1,5 @@
 // The demo team: five salespeople with 30 days of KPI, including the seed's 田中さん (contacts 12 → 5).
-import { addDays } from './ids.js';
+import { addDays } from './discussion/ids.js';
 import type { KpiRow, Member, Trigger } from './types.js';
 
 export const DEMO_MEMBERS: readonly Member[] = [

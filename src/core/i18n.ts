@@ -34,7 +34,7 @@ const STRINGS = {
     ja: 'Kaigi は 14 のエージェントが 6 フェーズで議論し、すべての発言と判断をこのスプレッドシートに記録します。メニューの「セットアップ／修復」でタブとトリガーを整え、サイドバーから議論を確認できます。',
     en: 'Kaigi is a council of 14 agents that deliberates in six phases and records every message and decision in this spreadsheet. Use "Set up / repair" to create the tabs and triggers, and the sidebar to follow discussions.',
   },
-  // The rules' canned reflection (src/core/reflection-rules.ts): {verdict}, {rec}, {hits}, {n}, {rate}.
+  // The rules' canned reflection (src/core/memory/reflection-rules.ts): {verdict}, {rec}, {hits}, {n}, {rate}.
   reflectReasoning: {
     ja: '判定は {verdict}、推奨 {rec} は{adopted}',
     en: 'Verdict {verdict}; recommendation {rec} {adopted}',

@@ -1,9 +1,9 @@
 // One label table per enum a person sees, in Japanese and English, keyed by the enum's own type so a new value
 // does not compile until it has its labels (tests/src/core/labels.test.ts checks the same at run time).
 import type { DashboardColumn } from './dashboard.js';
-import type { ExecutionStatus, OrderStatus } from './order-status.js';
-import type { MessageType } from './messages.js';
-import type { Verdict } from './outcomes.js';
+import type { ExecutionStatus, OrderStatus } from './orders/order-status.js';
+import type { MessageType } from './discussion/messages.js';
+import type { Verdict } from './memory/outcomes.js';
 import type {
   ACTION_TYPES,
   CHECK_RESULTS,

@@ -3,9 +3,9 @@
 import { DASHBOARD_COLUMNS } from './dashboard.js';
 import type { Lang } from './i18n.js';
 import * as L from './label-tables.js';
-import { MESSAGE_TYPES } from './messages.js';
-import { ORDER_STATUSES } from './order-status.js';
-import { VERDICTS } from './outcomes.js';
+import { MESSAGE_TYPES } from './discussion/messages.js';
+import { ORDER_STATUSES } from './orders/order-status.js';
+import { VERDICTS } from './memory/outcomes.js';
 import {
   ACTION_TYPES,
   CHECK_RESULTS,

@@ -12,7 +12,7 @@ export const PROPERTY_KEYS = {
   // The council's first-answer majorities against its decisions: flips and how flips and kept majorities fared.
   flipStats: 'KAIGI_FLIP_STATS',
   // Learned trust: each agent's reliability from verdicts, overall and per context, its reliability bins, and what
-  // was tried for each member and how it fared (src/core/trust.ts), versioned.
+  // was tried for each member and how it fared (src/core/memory/trust.ts), versioned.
   trust: 'KAIGI_TRUST',
   // The last next actions of each agent's reflections, injected into its next prompt.
   nextActions: 'KAIGI_NEXT_ACTIONS',

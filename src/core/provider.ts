@@ -1,10 +1,10 @@
 // What the engine asks of any model provider, and what it gets back; the engine never cares which answered.
-import type { Message, MessageType } from './messages.js';
+import type { Message, MessageType } from './discussion/messages.js';
 import type { AgentDef, KpiRow, Member, Priority, Trigger } from './types.js';
-import type { Bands, Weights } from './confidence.js';
-import type { AgentMemory } from './memory.js';
-import type { MemberRecordLine } from './trust.js';
-import type { Weighing } from './votes.js';
+import type { Bands, Weights } from './discussion/confidence.js';
+import type { AgentMemory } from './memory/memory.js';
+import type { MemberRecordLine } from './memory/trust.js';
+import type { Weighing } from './discussion/votes.js';
 
 // The decider answers Phases 5 and 6 in one call: a deliberation and an order. A council agent mentioned in a room
 // gives a ROOM_ANSWER; after a reviewed outcome each agent that spoke gives a REFLECTION.
@@ -61,7 +61,7 @@ export interface AgentContext {
   };
   // The room a mention came from, when the agent answers in a room.
   room?: RoomContext;
-  // The member's KPI series: an order's success criteria must name one (src/core/messages.ts answerSchema).
+  // The member's KPI series: an order's success criteria must name one (src/core/discussion/messages.ts answerSchema).
   metrics?: string[];
   // What each KPI metric means, beyond the built-in descriptions (Settings kpi.metric_descriptions).
   metricNotes?: Record<string, string>;
@@ -81,7 +81,7 @@ export interface AgentRequest {
   phase: number;
   expect: Expectation;
   context: AgentContext;
-  // Sent first and shared by every call of a discussion's phase, so a vendor can cache it (src/core/prompt-preamble.ts);
+  // Sent first and shared by every call of a discussion's phase, so a vendor can cache it (src/core/prompts/prompt-preamble.ts);
   // undefined or empty: none. Then the agent's role prompt (system) and its own part (user: memory, inputs, task).
   preamble?: string;
   // The task, shared by every call of the phase that asks for the same answer; sent after the preamble.

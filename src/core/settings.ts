@@ -1,9 +1,9 @@
 // Every threshold and limit Kaigi uses, with its default; the Settings tab holds the live values.
 import { hasOwn } from './json-guard.js';
-import { API_SETTINGS } from './api-settings.js';
-import { LEARNING_SETTINGS } from './learning-settings.js';
+import { API_SETTINGS } from './api/api-settings.js';
+import { LEARNING_SETTINGS } from './memory/learning-settings.js';
 import { PROVIDER_SETTINGS } from './providers/provider-settings.js';
-import type { Weights } from './confidence.js';
+import type { Weights } from './discussion/confidence.js';
 import { settingDef as s, shape, type SettingDef, type SettingType, type ValueOfDef } from './setting-def.js';
 import { ACTION_TYPES } from './types.js';
 

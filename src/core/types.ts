@@ -1,9 +1,9 @@
 // Types shared by the pure core: triggers, agents, discussions and the records Kaigi writes.
-import type { Message } from './messages.js';
-import type { INBOX_PRIORITIES, INBOX_TYPES, Priority, Status } from './vocab.js';
+import type { Message } from './discussion/messages.js';
+import type { INBOX_PRIORITIES, INBOX_TYPES, Priority, Status } from './discussion/vocab.js';
 
 // The vocabularies live in vocab.ts so messages.ts can use them without importing this file back.
-export * from './vocab.js';
+export * from './discussion/vocab.js';
 
 // The action types the default allow-list (Settings actions.allow_list) holds; a person may add others.
 export const ACTION_TYPES = [

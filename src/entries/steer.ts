@@ -15,8 +15,8 @@ import {
 import { answerPromotion as promotionAnswer } from '../app/steer/promotion.js';
 import { searchLearnings as search, type LearningHit } from '../app/steer/learnings.js';
 import { settingsRows, updateSetting as update, type SettingRow } from '../app/steer/settings-rows.js';
-import type { ResolutionInput } from '../core/objections.js';
-import { refuseActorFields } from '../core/access.js';
+import type { ResolutionInput } from '../core/orders/objections.js';
+import { refuseActorFields } from '../core/api/access.js';
 import { requireRole } from '../app/surfaces/access.js';
 
 function council(): Council {

@@ -1,7 +1,7 @@
 // What the realistic bench reads from recorded requests: the decider's view of the opinions, and schema bounds.
 import { describe, expect, it } from 'vitest';
 import { deciderSeesAll, kindOf, maxSchemaRepeat, type SentRequest } from '../../bench/decider-view.js';
-import { digestLines } from '../../src/core/digest.js';
+import { digestLines } from '../../src/core/prompts/digest.js';
 
 const decision = { type: 'object', properties: { deliberation: {}, order: {} } };
 const opinion = (speaker: string, hypothesis: string, action: string, computed = 0.7) => ({
@@ -22,7 +22,7 @@ const record = [
   opinion('wellbeing', 'Overtime doubled a week before the slump; fatigue explains it.', 'REST_RECOMMENDATION'),
   { ...opinion('coaching', 'A default opinion', 'ONE_ON_ONE'), metadata: { default_opinion: true } },
 ];
-// What the engine sends the decider: one digest line per answer (src/core/digest.ts).
+// What the engine sends the decider: one digest line per answer (src/core/prompts/digest.ts).
 const full = digestLines(record as never).join('\n');
 
 function openai(user: string, schema: any = decision): SentRequest {

@@ -1,13 +1,13 @@
 // The model server's realistic mode over real HTTP, per vendor wire format: answers valid against the schema sent and
 // of a model's lengths and language, usage by the stated token estimate, and prompt caching as each vendor does it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerErrors } from '../../src/core/messages.js';
+import { answerErrors } from '../../src/core/discussion/messages.js';
 import type { AgentRequest, Expectation } from '../../src/core/provider.js';
 import { capabilityOf, DEFAULT_CAPABILITIES } from '../../src/core/providers/model-table.js';
 import { dropNulls, schemaFor, schemaName, type Vendor } from '../../src/core/providers/schema.js';
 import { findVendor } from '../../src/core/providers/vendor-registry.js';
 import { Settings } from '../../src/core/settings.js';
-import { estimateTokens } from '../../src/core/tokens.js';
+import { estimateTokens } from '../../src/core/prompts/tokens.js';
 import { ModelServer } from '../../tools/model-server.js';
 import { LONG_TEXT, SHORT_TEXT } from '../../tools/realistic-answer.js';
 import { check } from '../src/core/json-schema.js';
@@ -155,7 +155,7 @@ function body(vendor: Vendor, model: string, system: string, user: string): { pa
   };
 }
 
-// The stated estimate (src/core/tokens.ts): a CJK character a token, four other characters a token, over the
+// The stated estimate (src/core/prompts/tokens.ts): a CJK character a token, four other characters a token, over the
 // request's parts in the vendor's order joined with new lines; the answer's JSON for the output.
 function expectedInput(vendor: Vendor, b: any): number {
   if (vendor === 'anthropic')

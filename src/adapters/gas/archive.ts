@@ -7,8 +7,8 @@ import {
   type TabKey,
   tabByKey,
 } from '../../../sheets-schema/index.js';
-import type { AuditEvent } from '../../core/audit.js';
-import { rowDigest } from '../../core/audit-rows.js';
+import type { AuditEvent } from '../../core/audit/audit.js';
+import { rowDigest } from '../../core/audit/audit-rows.js';
 import { canonical } from '../../core/cells.js';
 import { StateError } from '../../core/errors.js';
 import { planTab } from '../../core/tab-plan.js';

@@ -1,10 +1,10 @@
 // One journaled commit: rows reserved at known tails, long values moved to Overflow, audit rows chained, one final write.
 import { cellDate, isDate } from './records.js';
 import { rowsOf, type TabKey } from '../../../sheets-schema/index.js';
-import { auditRows, type AuditEvent } from '../../core/audit.js';
-import { type RowWrite, withRowDigests } from '../../core/audit-events.js';
+import { auditRows, type AuditEvent } from '../../core/audit/audit.js';
+import { type RowWrite, withRowDigests } from '../../core/audit/audit-events.js';
 import { canonical, chunks, MAX_CELL_CHARS, pointerText } from '../../core/cells.js';
-import { type DailySeq, nextDaily } from '../../core/ids.js';
+import { type DailySeq, nextDaily } from '../../core/discussion/ids.js';
 import { sha256Hex } from './crypto.js';
 import { StoreError, type StoreState, type Tail } from './store-format.js';
 import type { SheetPort } from '../ports.js';

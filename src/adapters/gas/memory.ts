@@ -7,12 +7,12 @@ import {
   isVectorCell,
   l2normalise,
   modelTag,
-} from '../../core/embedding.js';
-import { EMPTY_MEMORY, successRate, type AgentMemory, type Learning } from '../../core/memory.js';
-import { recall, recallOptionsOf } from '../../core/recall.js';
+} from '../../core/memory/embedding.js';
+import { EMPTY_MEMORY, successRate, type AgentMemory, type Learning } from '../../core/memory/memory.js';
+import { recall, recallOptionsOf } from '../../core/memory/recall.js';
 import { buildEmbedding, parseEmbedding, type EmbeddingVendor } from '../../core/providers/embeddings.js';
 import { redact } from '../../core/providers/http.js';
-import { decodeMatrix, type Matrix } from '../../core/retrieval.js';
+import { decodeMatrix, type Matrix } from '../../core/memory/retrieval.js';
 import type { Settings } from '../../core/settings.js';
 import { keyProperty } from './keys.js';
 import type { Store } from './store.js';
@@ -136,7 +136,7 @@ export class Memory {
     return { m: this.matrixCache.m, rows };
   }
 
-  // Top-k active learnings for an agent (its own first, then shared) and top-k similar past cases (src/core/recall.ts).
+  // Top-k active learnings for an agent (its own first, then shared) and top-k similar past cases (src/core/memory/recall.ts).
   retrieve(
     query: string,
     agent: string,

@@ -2,7 +2,7 @@
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { chunks } from '../../core/cells.js';
 import { spentOf } from '../../core/engine/estimate.js';
-import type { Message } from '../../core/messages.js';
+import type { Message } from '../../core/discussion/messages.js';
 import type { QueueItem } from '../../core/queue.js';
 import type {
   Discussion,

@@ -1,7 +1,7 @@
 // The store's persisted blobs, versioned (the state and journal in KAIGI_STATE, cached configuration rows), and its errors.
 // Pure (no Apps Script services), so the formats and their migration are tested without a runtime.
 import type { TabKey } from '../../../sheets-schema/index.js';
-import type { ChainHead } from '../../core/audit.js';
+import type { ChainHead } from '../../core/audit/audit.js';
 import { StateError } from '../../core/errors.js';
 
 // 1: written by every release before versions were checked; same layout as 2. 2: checked on every read.

@@ -1,6 +1,6 @@
 // Kaigi's tabs as a store: batched reads, journaled commits at known tails, overflow for long values.
 import { APPEND_TABS, AUDITED_TABS, rowsOf, tabByKey, type TabKey } from '../../../sheets-schema/index.js';
-import { GENESIS, type ChainHead } from '../../core/audit.js';
+import { GENESIS, type ChainHead } from '../../core/audit/audit.js';
 import { canonical, parsePointer, type Pointer } from '../../core/cells.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import { BusyError } from '../../core/errors.js';

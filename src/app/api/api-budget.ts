@@ -1,4 +1,4 @@
-// The API clients' ledger (src/core/api-budget.ts) in a Script Property, read and written under the script lock:
+// The API clients' ledger (src/core/api/api-budget.ts) in a Script Property, read and written under the script lock:
 // admission of a call that will make the council spend, the hold of a discussion's forecast, and the charge of
 // the tokens its answers take.
 import { dayOf } from '../../adapters/gas/records.js';
@@ -14,9 +14,9 @@ import {
   mayStillSpend,
   type Spend,
   spendOf,
-} from '../../core/api-budget.js';
+} from '../../core/api/api-budget.js';
 import type { EngineEnv } from '../../core/engine.js';
-import type { Message } from '../../core/messages.js';
+import type { Message } from '../../core/discussion/messages.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import type { Settings } from '../../core/settings.js';
 import type { Priority, Trigger } from '../../core/types.js';
@@ -91,7 +91,7 @@ export function chargeDiscussion(council: Council, discussion: string, messages:
   return () => writeSpend(next);
 }
 
-// The ledger and limits GET /status shows a caller's budget from (src/core/api-budget.ts budgetView); its cached copy
+// The ledger and limits GET /status shows a caller's budget from (src/core/api/api-budget.ts budgetView); its cached copy
 // keeps them, so each caller's share is worked out from the copy.
 export function budgetLedger(council: Council): { spend: Spend; limits: BudgetLimits } {
   return { spend: readSpend(council), limits: budgetLimits(council.settings()) };

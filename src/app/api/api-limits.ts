@@ -1,6 +1,6 @@
 // The per-token rate limit (SPEC §11): a CacheService counter per token hash and minute, no Sheets round trip.
 import { scriptCache } from '../../adapters/gas/services.js';
-import { apiError, type ApiError } from '../../core/api.js';
+import { apiError, type ApiError } from '../../core/api/api.js';
 
 // Long enough to outlive its minute; the key names the minute, so an entry never counts for the next one.
 const COUNTER_TTL_S = 120;

@@ -8,9 +8,9 @@ import { props } from '../../adapters/gas/services.js';
 import type { Store, StoreState } from '../../adapters/gas/store.js';
 import { forgetRows, setWaitingCount, waitingNow } from '../../adapters/gas/api-log-inbox.js';
 import { endedMinutes, forgetMinutes, type SourceCounts } from '../../adapters/gas/unauthorized-cache.js';
-import { callLabel } from '../../core/api.js';
-import type { InboxEntry } from '../../core/api-log-inbox.js';
-import { API_LOG_BATCH, batchDigest } from '../../core/api-log-digest.js';
+import { callLabel } from '../../core/api/api.js';
+import type { InboxEntry } from '../../core/api/api-log-inbox.js';
+import { API_LOG_BATCH, batchDigest } from '../../core/api/api-log-digest.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import { OPERATIONS } from '../routes/registry.js';
 
@@ -66,7 +66,7 @@ function summaryRow(minute: number, counts: SourceCounts): unknown[] {
 
 // Where the last batch of API Log rows ended (a Script Property read and written under the lock); absent before the
 // first batch of this release, so rows an earlier release wrote stay outside every batch. `through` is a spreadsheet
-// row; `archived` the rows the archive run moved away, which batch numbers add (src/core/api-log-retention.ts).
+// row; `archived` the rows the archive run moved away, which batch numbers add (src/core/api/api-log-retention.ts).
 // `moving` is set by that run just before its commit removes `rows` rows from a tab `tail` rows long: a run killed
 // before it could write the mark again leaves it, and the next reader (under the lock, after the store's recovery)
 // tells from the tab's tail whether the removal happened. `draining` is the same for a drain of the inbox: the keys
@@ -110,7 +110,7 @@ const DRAIN_ROWS = 150;
 // that have ended, then with `drain` the oldest rows authenticated calls left in the inbox (at most DRAIN_ROWS), then
 // `entry` if given (a call whose row could not wait in the inbox). Once `digestRows` rows (Settings
 // api.log_digest_rows) are outside a batch — or always, with `digestAll` (the tick) — the same commit adds one Audit
-// row holding their digest (src/core/api-log-digest.ts), so the log joins the audit chain at one Audit row per batch,
+// row holding their digest (src/core/api/api-log-digest.ts), so the log joins the audit chain at one Audit row per batch,
 // not per call. Returns the rows appended and how many still wait in the inbox.
 export function writeApiLog(
   store: Store,

@@ -2,9 +2,9 @@
 // by task id (Q-n) or discussion id (DISC-…), also before the discussion has opened.
 import { type ColumnOf, rowsOf, type TabKey } from '../../../sheets-schema/index.js';
 import { dayOf, queueItem, queueRow } from '../../adapters/gas/records.js';
-import { TASK_ID } from '../../core/api-schemas.js';
+import { TASK_ID } from '../../core/api/api-schemas.js';
 import { ConflictError, NotFoundError } from '../../core/errors.js';
-import { discussionId } from '../../core/ids.js';
+import { discussionId } from '../../core/discussion/ids.js';
 import type { QueueItem } from '../../core/queue.js';
 import type { Priority } from '../../core/types.js';
 import type { Council } from '../sheet-council.js';

@@ -2,10 +2,10 @@
 import { sha256Hex } from '../../adapters/gas/crypto.js';
 import { props, uuid } from '../../adapters/gas/services.js';
 import type { Store } from '../../adapters/gas/store.js';
-import { ALL_ROLES, type Role, type TokenRecord } from '../../core/api.js';
-import { clientNameProblem } from '../../core/access.js';
-import { clientValues, readClients } from '../../core/api-clients.js';
-import { defaultAgents } from '../../core/default-council.js';
+import { ALL_ROLES, type Role, type TokenRecord } from '../../core/api/api.js';
+import { clientNameProblem } from '../../core/api/access.js';
+import { clientValues, readClients } from '../../core/api/api-clients.js';
+import { defaultAgents } from '../../core/discussion/default-council.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { checkPropertySizes } from '../../core/property-size.js';
 import type { AgentDef } from '../../core/types.js';
@@ -20,7 +20,7 @@ export interface ClientInfo {
   created_at: string;
 }
 
-// Every API client, from the token list's shards (src/core/api-clients.ts); an older single list is read as it is.
+// Every API client, from the token list's shards (src/core/api/api-clients.ts); an older single list is read as it is.
 function readTokenList(): TokenRecord[] {
   return readClients((key) => props.get(key), KEY);
 }

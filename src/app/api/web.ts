@@ -9,7 +9,7 @@ import { Store } from '../../adapters/gas/store.js';
 import { leaveRow } from '../../adapters/gas/api-log-inbox.js';
 import { withPropertySnapshot } from '../../adapters/gas/property-reads.js';
 import { countUnauthorized } from '../../adapters/gas/unauthorized-cache.js';
-import { type ApiError, constantTimeEqual, type Method } from '../../core/api.js';
+import { type ApiError, constantTimeEqual, type Method } from '../../core/api/api.js';
 import { BusyError, ConfigError } from '../../core/errors.js';
 import { apiCouncil, apiSettings, beginApiCall, gate, isSetUp } from './api-env.js';
 import { admitCall } from './api-limits.js';

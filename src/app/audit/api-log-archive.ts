@@ -1,5 +1,5 @@
 // The archive run's API Log move (issue 22, finding 6): rows past Settings api.log_retention_days leave as a prefix
-// of the tab, in whole digest batches (src/core/api-log-retention.ts), copied first and removed after.
+// of the tab, in whole digest batches (src/core/api/api-log-retention.ts), copied first and removed after.
 //
 // The archive's API Log rows are the log's oldest rows in order, from its row 2: spreadsheet row r is archive row
 // r + archived. A copy is written at those fixed rows, flushed and read back, then one commit under the lock records
@@ -9,9 +9,9 @@
 import { columnTypesOf, rowsOf } from '../../../sheets-schema/index.js';
 import { commitMove, ensureAuditRoom, placeAt } from '../../adapters/gas/archive.js';
 import { sha256Hex } from '../../adapters/gas/crypto.js';
-import { API_LOG_BATCH } from '../../core/api-log-digest.js';
-import { API_LOG_ARCHIVED, type ApiLogBatch, planApiLogMove } from '../../core/api-log-retention.js';
-import { rowDigest } from '../../core/audit-rows.js';
+import { API_LOG_BATCH } from '../../core/api/api-log-digest.js';
+import { API_LOG_ARCHIVED, type ApiLogBatch, planApiLogMove } from '../../core/api/api-log-retention.js';
+import { rowDigest } from '../../core/audit/audit-rows.js';
 import { StateError } from '../../core/errors.js';
 import { readMark, writeMark } from '../api/api-log.js';
 import type { Council } from '../sheet-council.js';

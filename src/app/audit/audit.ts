@@ -1,10 +1,10 @@
 // verifyAudit(): recomputes the hash chain across the archive and the spreadsheet, then checks every audited row.
 import { AUDITED_TABS, rowsOf, tabByKey } from '../../../sheets-schema/index.js';
-import { verifyChain } from '../../core/audit.js';
-import { type AuditRecord, checkRows, type RowProblem, type TabRows } from '../../core/audit-check.js';
+import { verifyChain } from '../../core/audit/audit.js';
+import { type AuditRecord, checkRows, type RowProblem, type TabRows } from '../../core/audit/audit-check.js';
 import { parsePointer } from '../../core/cells.js';
-import { checkApiLog } from '../../core/api-log-digest.js';
-import { archivedRows } from '../../core/api-log-retention.js';
+import { checkApiLog } from '../../core/api/api-log-digest.js';
+import { archivedRows } from '../../core/api/api-log-retention.js';
 import { sha256Hex } from '../../adapters/gas/crypto.js';
 import type { Store } from '../../adapters/gas/store.js';
 

@@ -11,7 +11,7 @@ import {
   ROWS_MOVED,
   STRUCTURED_TABS,
   structurePlan,
-} from '../../core/config-structure.js';
+} from '../../core/audit/config-structure.js';
 
 export interface ConfigEdit {
   tab: TabKey;

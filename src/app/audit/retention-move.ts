@@ -2,9 +2,9 @@
 import { auditKeyOf, rowsOf, type TabKey, tabByKey } from '../../../sheets-schema/index.js';
 import { ArchiveTab, commitMove, ensureAuditRoom, flushAll, retireAudit } from '../../adapters/gas/archive.js';
 import type { Commit, StoreState } from '../../adapters/gas/store.js';
-import type { AuditEvent } from '../../core/audit.js';
+import type { AuditEvent } from '../../core/audit/audit.js';
 import { StateError } from '../../core/errors.js';
-import { blobsToMove, keysOf, MOVING_TABS, type MovingUnit } from '../../core/retention-plan.js';
+import { blobsToMove, keysOf, MOVING_TABS, type MovingUnit } from '../../core/audit/retention-plan.js';
 import type { Council } from '../sheet-council.js';
 import { keysAt, pointedBlobs, readWhole } from './retention-read.js';
 

@@ -3,7 +3,7 @@ import { APPEND_TABS, auditKeyOf, rowsOf, type TabKey, tabByKey, TABS } from '..
 import { isDate } from '../../adapters/gas/records.js';
 import type { Store, StoreState } from '../../adapters/gas/store.js';
 import { parsePointer } from '../../core/cells.js';
-import type { AuditLine, DiscussionLine, Line, MovingTab } from '../../core/retention-plan.js';
+import type { AuditLine, DiscussionLine, Line, MovingTab } from '../../core/audit/retention-plan.js';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

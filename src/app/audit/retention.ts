@@ -1,6 +1,6 @@
 // Retention and archive (SPEC §10, seed 000 §8.2): the daily check, and the run that moves rows to the archive spreadsheet.
 //
-// A run plans the move (src/core/retention-plan.ts), then for each batch of whole discussions: copies the rows
+// A run plans the move (src/core/audit/retention-plan.ts), then for each batch of whole discussions: copies the rows
 // verbatim into the archive (a key already there is not copied twice), flushes, reads them back, and only then, in
 // one commit on the spreadsheet under the lock, records `archived` audit events and removes the rows. The Audit tab
 // then retires its oldest rows as a prefix of the chain: the chain records the move, the rows are copied and read
@@ -22,8 +22,8 @@ import {
   planRetention,
   type RetentionYears,
   SHEETS_CELL_LIMIT,
-} from '../../core/retention-plan.js';
-import { DAY_MS } from '../../core/api-log-retention.js';
+} from '../../core/audit/retention-plan.js';
+import { DAY_MS } from '../../core/api/api-log-retention.js';
 import { moveApiLog } from './api-log-archive.js';
 import type { Council } from '../sheet-council.js';
 import {

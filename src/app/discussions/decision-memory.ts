@@ -11,11 +11,11 @@ import {
   EMPTY_MEMORY,
   situationText,
   successRate,
-} from '../../core/memory.js';
-import type { ContentOf } from '../../core/messages.js';
+} from '../../core/memory/memory.js';
+import type { ContentOf } from '../../core/discussion/messages.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
-import type { AgentStats } from '../../core/review-plan.js';
-import { parseTrust, type TrustState } from '../../core/trust.js';
+import type { AgentStats } from '../../core/memory/review-plan.js';
+import { parseTrust, type TrustState } from '../../core/memory/trust.js';
 import type { AgentDef, Discussion } from '../../core/types.js';
 import type { Configuration } from './configuration.js';
 
@@ -48,7 +48,7 @@ export class DecisionMemory {
     return props.json(PROPERTY_KEYS.agentStats, {});
   }
 
-  // Learned trust as the last review wrote it (src/core/trust.ts); a value of another version is refused.
+  // Learned trust as the last review wrote it (src/core/memory/trust.ts); a value of another version is refused.
   trust(): TrustState {
     return parseTrust(props.get(PROPERTY_KEYS.trust), PROPERTY_KEYS.trust);
   }

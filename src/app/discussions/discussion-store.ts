@@ -15,8 +15,8 @@ import { MAX_CELL_CHARS, parsePointer, pointerText } from '../../core/cells.js';
 import { applyStep, type StepResult } from '../../core/engine.js';
 import { NotFoundError } from '../../core/errors.js';
 import { roundUsd } from '../../core/providers/model-table.js';
-import { canMoveOrder, isOrderStatus } from '../../core/order-status.js';
-import type { Message } from '../../core/messages.js';
+import { canMoveOrder, isOrderStatus } from '../../core/orders/order-status.js';
+import type { Message } from '../../core/discussion/messages.js';
 import type { Discussion } from '../../core/types.js';
 
 export interface Loaded {
@@ -193,7 +193,7 @@ export class DiscussionStore {
   }
 
   // A replacing decision cancels the orders still open; one already reported DONE or FAILED keeps its status,
-  // since what was carried out (or failed) stays on the record (src/core/order-status.ts).
+  // since what was carried out (or failed) stays on the record (src/core/orders/order-status.ts).
   private cancelOrders(c: Commit, decision: string, now: number): void {
     for (const row of this.orderRows(decision)) {
       const raw = this.store.readRows('orders', row, 1)[0];

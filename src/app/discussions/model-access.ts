@@ -5,7 +5,7 @@ import { dayOf } from '../../adapters/gas/records.js';
 import { props, sleep } from '../../adapters/gas/services.js';
 import type { Commit } from '../../adapters/gas/store.js';
 import type { StepResult } from '../../core/engine.js';
-import type { Message } from '../../core/messages.js';
+import type { Message } from '../../core/discussion/messages.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import type { Provider } from '../../core/provider.js';
 import { BUDGET_NOTE, BudgetProvider } from '../../core/providers/budget.js';

@@ -2,7 +2,7 @@
 import { dayOf } from '../../adapters/gas/records.js';
 import type { Commit } from '../../adapters/gas/store.js';
 import type { StepResult } from '../../core/engine.js';
-import { decisionId } from '../../core/ids.js';
+import { decisionId } from '../../core/discussion/ids.js';
 
 export const PENDING_DECISION = 'DEC-0000-00-00-000';
 export const PENDING_OBJECTION = 'OBJ-PENDING';

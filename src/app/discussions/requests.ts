@@ -1,12 +1,12 @@
 // What people and rules ask of the council: open a discussion, object to a decision, resolve an escalation.
 import { activeUserEmail, props, scheduleOnce } from '../../adapters/gas/services.js';
 import { ValidationError } from '../../core/errors.js';
-import { DISCUSSION_ID } from '../../core/ids.js';
+import { DISCUSSION_ID } from '../../core/discussion/ids.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
-import { validateTrigger } from '../../core/trigger-input.js';
+import { validateTrigger } from '../../core/discussion/trigger-input.js';
 import { Council } from '../sheet-council.js';
 import { refuseIfInExecution } from '../orders/order-execution.js';
-import type { ObjectionInput, ResolutionInput } from '../../core/objections.js';
+import type { ObjectionInput, ResolutionInput } from '../../core/orders/objections.js';
 import type { Priority } from '../../core/types.js';
 import { scriptZone } from '../../adapters/gas/records.js';
 import { openBound } from '../../adapters/gas/spreadsheet.js';

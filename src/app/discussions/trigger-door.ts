@@ -5,7 +5,7 @@ import { membersFromRows } from '../../adapters/gas/records.js';
 import { scriptCache } from '../../adapters/gas/services.js';
 import { ValidationError } from '../../core/errors.js';
 import { defaultSetting } from '../../core/settings.js';
-import { type TriggerType, triggerIssues, triggerTypesSchema } from '../../core/trigger-input.js';
+import { type TriggerType, triggerIssues, triggerTypesSchema } from '../../core/discussion/trigger-input.js';
 import type { Council } from '../sheet-council.js';
 
 // The kinds of trigger Settings name; a row of another shape falls back to the default list (and is reported as

@@ -1,5 +1,5 @@
 // tools/call: the role check, the zod input, the operation, and a replay of the first answer when a client re-sends it.
-import { type ApiError, apiError, errorToApi, fieldIssues } from '../../core/api.js';
+import { type ApiError, apiError, errorToApi, fieldIssues } from '../../core/api/api.js';
 import type { CallContext, Caller, Operation } from '../routes/route.js';
 import { RPC, type RpcId } from './protocol.js';
 import { isTool, mayCall } from './tools.js';

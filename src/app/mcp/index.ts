@@ -2,7 +2,7 @@
 import { sha256Hex } from '../../adapters/gas/crypto.js';
 import { mcpCache } from '../../adapters/gas/mcp-cache.js';
 import { sleep } from '../../adapters/gas/services.js';
-import type { ApiError } from '../../core/api.js';
+import type { ApiError } from '../../core/api/api.js';
 import { apiCouncil, apiSettings } from '../api/api-env.js';
 import { workOwnTask } from '../queue/work-now.js';
 import { OPERATIONS } from '../routes/registry.js';

@@ -1,5 +1,5 @@
 // A stateless MCP server over JSON-RPC 2.0 with plain JSON answers: each POST ?path=/mcp is answered on its own.
-import { type ApiError, errorToApi } from '../../core/api.js';
+import { type ApiError, errorToApi } from '../../core/api/api.js';
 import type { Caller } from '../routes/route.js';
 import type { McpHandler, McpMeta } from '../routes/router.js';
 import { type CallDeps, callTool } from './call.js';

@@ -1,6 +1,6 @@
 // MCP tool descriptors from the operation registry: name, description and an input schema generated from the zod input.
 import { z } from 'zod';
-import type { Role } from '../../core/api.js';
+import type { Role } from '../../core/api/api.js';
 import type { Operation } from '../routes/route.js';
 
 interface ToolDescriptor {

@@ -4,7 +4,14 @@ import { rowsOf } from '../../../sheets-schema/index.js';
 import { sha256Hex } from '../../adapters/gas/crypto.js';
 import { dayCell, dayToDate, membersFromRows } from '../../adapters/gas/records.js';
 import { ConflictError, TooLargeError, ValidationError } from '../../core/errors.js';
-import { checkRows, issueText, type KpiPlan, planKpi, type RowIssue, type StoredKpi } from '../../core/kpi-input.js';
+import {
+  checkRows,
+  issueText,
+  type KpiPlan,
+  planKpi,
+  type RowIssue,
+  type StoredKpi,
+} from '../../core/orders/kpi-input.js';
 import type { Council } from '../sheet-council.js';
 
 const KPI = rowsOf('kpi');

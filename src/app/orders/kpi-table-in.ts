@@ -1,7 +1,7 @@
 // KPI rows from CSV or TSV text (kaigi kpi import, the sidebar's paste form) through the same check and commit as
 // POST /kpi, with every problem named by line and column instead of by the row's index in the batch.
 import { ConflictError, ValidationError } from '../../core/errors.js';
-import { parseKpiTable, type TableIssue, type TableRow, tableIssueOf } from '../../core/kpi-table.js';
+import { parseKpiTable, type TableIssue, type TableRow, tableIssueOf } from '../../core/orders/kpi-table.js';
 import type { Council } from '../sheet-council.js';
 import { checkKpi, type KpiResult, recordKpi } from './kpi-ingest.js';
 

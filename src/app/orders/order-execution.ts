@@ -2,7 +2,7 @@
 // carried out, takes none. Checked at every door (API, sidebar, CLI) and again by the objection task under the lock.
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { ConflictError } from '../../core/errors.js';
-import { isInExecution } from '../../core/order-status.js';
+import { isInExecution } from '../../core/orders/order-status.js';
 import type { Council } from '../sheet-council.js';
 
 const orderCols = rowsOf('orders');

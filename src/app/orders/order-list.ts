@@ -2,7 +2,7 @@
 // a page at a time by offset.
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { dayCell, isDate } from '../../adapters/gas/records.js';
-import type { OrderStatus } from '../../core/order-status.js';
+import type { OrderStatus } from '../../core/orders/order-status.js';
 import type { Council } from '../sheet-council.js';
 
 const orderCols = rowsOf('orders');

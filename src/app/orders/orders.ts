@@ -2,8 +2,13 @@
 // the only way an order moves on.
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
-import { moveOrder, type ExecutionStatus } from '../../core/order-status.js';
-import { planOrderReport, reportInput, type OrderReportInput, type ReportedOrder } from '../../core/order-report.js';
+import { moveOrder, type ExecutionStatus } from '../../core/orders/order-status.js';
+import {
+  planOrderReport,
+  reportInput,
+  type OrderReportInput,
+  type ReportedOrder,
+} from '../../core/orders/order-report.js';
 import type { Council, Loaded } from '../sheet-council.js';
 
 const orderCols = rowsOf('orders');
@@ -18,7 +23,7 @@ export interface OrderReportResult {
 
 // In one commit under the lock: the order named (order_id), or every open order of the discussion's current decision,
 // takes the reported status and the report, each with an audit event naming who reported it; the transcript gets an
-// ACKNOWLEDGEMENT; and column L is derived again from the orders (src/core/order-status.ts). `by` is who is
+// ACKNOWLEDGEMENT; and column L is derived again from the orders (src/core/orders/order-status.ts). `by` is who is
 // acting (the person Apps Script names, or `api:NAME`); the input cannot name anyone.
 export function reportOrder(
   council: Council,

@@ -1,6 +1,6 @@
 // The watcher's anomaly alerts (seed 003 §12.5): one Inbox row of type anomaly_alert per member × metric × day,
 // found again by its title on a re-run, so nothing is told twice; thresholds from Settings.
-import { anomalies, type Anomaly, anomalyBody, anomalyTitles } from '../../core/anomaly.js';
+import { anomalies, type Anomaly, anomalyBody, anomalyTitles } from '../../core/orders/anomaly.js';
 import type { KpiRow, Member } from '../../core/types.js';
 import type { StoreState } from '../../adapters/gas/store.js';
 import type { Council } from '../sheet-council.js';

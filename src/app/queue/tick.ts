@@ -5,7 +5,7 @@ import { openBound } from '../../adapters/gas/spreadsheet.js';
 import { parseState, queueSettled } from '../../adapters/gas/store-format.js';
 import { allScriptProperties, removeWorkerTriggers } from '../../adapters/gas/triggers.js';
 import { withPropertySnapshot } from '../../adapters/gas/property-reads.js';
-import { anyWaiting } from '../../core/api-log-inbox.js';
+import { anyWaiting } from '../../core/api/api-log-inbox.js';
 import { BusyError, RequeueError } from '../../core/errors.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import type { QueueItem } from '../../core/queue.js';

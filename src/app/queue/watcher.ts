@@ -2,11 +2,11 @@
 // a value of any metric far from its member's recent mean is told in the Inbox (src/app/queue/anomaly-alerts.ts).
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { discussionFromRow } from '../../adapters/gas/records.js';
-import { type Decline, declineOf, series } from '../../core/kpi.js';
+import { type Decline, declineOf, series } from '../../core/orders/kpi.js';
 import { StateError } from '../../core/errors.js';
 import { type AnomalyReport, tellAnomalies } from './anomaly-alerts.js';
 import type { Priority } from '../../core/types.js';
-import { type KnownDiscussion, planWatch, type WatchAction } from '../../core/watch-plan.js';
+import { type KnownDiscussion, planWatch, type WatchAction } from '../../core/orders/watch-plan.js';
 import type { Council } from '../sheet-council.js';
 import { requestDiscussion } from '../discussions/requests.js';
 
@@ -43,7 +43,7 @@ function queuedAbout(council: Council, metric: string): Record<string, string> {
   for (const item of council.queue.read(council.store.readState())) {
     if (item.type !== 'discussion.open' || item.status === 'done' || item.status === 'dead') continue;
     const t = (item.payload?.trigger ?? null) as { type?: string; target_user_id?: string; context?: unknown } | null;
-    // As for a logged discussion (src/core/watch-plan.ts), a request that names no metric is about any of them.
+    // As for a logged discussion (src/core/orders/watch-plan.ts), a request that names no metric is about any of them.
     const m = t?.context && typeof t.context === 'object' ? (t.context as Record<string, unknown>).metric : undefined;
     if (t && t.type === TRIGGER_TYPE && t.target_user_id && (m === undefined || m === '' || m === metric))
       out[t.target_user_id] = item.id;

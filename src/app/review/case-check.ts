@@ -1,6 +1,6 @@
 // The daily check of past cases: the case rows whose context cell no longer holds a case, named to a person once.
-import { unreadableCases } from '../../core/recall.js';
-import type { Learning } from '../../core/memory.js';
+import { unreadableCases } from '../../core/memory/recall.js';
+import type { Learning } from '../../core/memory/memory.js';
 import type { Council } from '../sheet-council.js';
 import { type Notice, Notices, quote } from '../notices.js';
 

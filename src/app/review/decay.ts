@@ -1,7 +1,7 @@
 // The daily decay of unused learnings (seed 003 §11.5): a learning nobody used for learning.decay_days leaves
-// retrieval. Its row is deactivated, kept, and audited; the plan is src/core/recall.ts `decayed`.
+// retrieval. Its row is deactivated, kept, and audited; the plan is src/core/memory/recall.ts `decayed`.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import { decayed } from '../../core/recall.js';
+import { decayed } from '../../core/memory/recall.js';
 import type { Council } from '../sheet-council.js';
 
 const cols = rowsOf('learnings');

@@ -1,7 +1,7 @@
-// Writes planned review ops (src/core/review-ops.ts) into one commit, by column name, and runs it.
+// Writes planned review ops (src/core/memory/review-ops.ts) into one commit, by column name, and runs it.
 import { rowsOf, type RowMapper, type TabKey } from '../../../sheets-schema/index.js';
 import type { Commit } from '../../adapters/gas/store.js';
-import type { ReviewOp } from '../../core/review-ops.js';
+import type { ReviewOp } from '../../core/memory/review-ops.js';
 
 // Writes the ops in their order and runs the commit; an update starts from `base`, the row as stored.
 export function writeOps(

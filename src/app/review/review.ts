@@ -1,18 +1,18 @@
 // The daily review: every decision whose review date has come is measured, closed, and turned into memory.
-// The work is planned in src/core/review-plan.ts; this file reads the sheet, asks the models and writes the plan.
+// The work is planned in src/core/memory/review-plan.ts; this file reads the sheet, asks the models and writes the plan.
 import { rowsOf } from '../../../sheets-schema/index.js';
 import type { Memory } from '../../adapters/gas/memory.js';
 import { dayCell, dayOf } from '../../adapters/gas/records.js';
 import { props } from '../../adapters/gas/services.js';
 import type { EngineEnv } from '../../core/engine.js';
 import { RequeueError } from '../../core/errors.js';
-import { emptyFlipStats } from '../../core/first-answers.js';
-import { milestoneRuleOf, type MilestoneRule } from '../../core/inbox-reports.js';
-import type { LearningRules } from '../../core/memory.js';
-import { thresholdsOf, type Thresholds, type Verdict } from '../../core/outcomes.js';
+import { emptyFlipStats } from '../../core/memory/first-answers.js';
+import { milestoneRuleOf, type MilestoneRule } from '../../core/memory/inbox-reports.js';
+import type { LearningRules } from '../../core/memory/memory.js';
+import { thresholdsOf, type Thresholds, type Verdict } from '../../core/memory/outcomes.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
-import { parseReflectionHistory, reflectionHistoryValue } from '../../core/reflection-history.js';
-import { learningRulesOf, newLearnings, type Learned } from '../../core/review-learnings.js';
+import { parseReflectionHistory, reflectionHistoryValue } from '../../core/memory/reflection-history.js';
+import { learningRulesOf, newLearnings, type Learned } from '../../core/memory/review-learnings.js';
 import {
   assessReview,
   dueDecisions,
@@ -22,13 +22,13 @@ import {
   type DueDecision,
   type ReviewMemory,
   type ReviewProperties,
-} from '../../core/review-plan.js';
-import { askAfterOutcome, type Spent } from '../../core/review-reflections.js';
+} from '../../core/memory/review-plan.js';
+import { askAfterOutcome, type Spent } from '../../core/memory/review-reflections.js';
 import type { Council, Loaded } from '../sheet-council.js';
 import { nudge } from '../discussions/requests.js';
 import { writeOps } from './review-write.js';
 import { sendStatusReport } from './status-report.js';
-import { emptyTrust, parseTrust, trustValue } from '../../core/trust.js';
+import { emptyTrust, parseTrust, trustValue } from '../../core/memory/trust.js';
 import type { Outcome } from '../queue/work-queue.js';
 
 export interface ReviewReport {

@@ -2,7 +2,7 @@
 import { rowsOf, type TabKey } from '../../../sheets-schema/index.js';
 import { timeOf } from '../../adapters/gas/memory.js';
 import { props } from '../../adapters/gas/services.js';
-import { statusReport, statusReportDue, type ReportRows } from '../../core/inbox-reports.js';
+import { statusReport, statusReportDue, type ReportRows } from '../../core/memory/inbox-reports.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import type { Council } from '../sheet-council.js';
 import { writeOps } from './review-write.js';

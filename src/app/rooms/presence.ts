@@ -1,6 +1,6 @@
 // Presence: a member is online while its name, or the API client it entered with, called within the window.
 import { lastSeen, touchSeen } from '../../adapters/gas/presence-cache.js';
-import { isOnline } from '../../core/rooms.js';
+import { isOnline } from '../../core/api/rooms.js';
 import type { MemberRecord } from './room-data.js';
 
 // Records a call by a client, under an agent name too when the call gave one.

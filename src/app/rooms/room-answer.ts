@@ -3,12 +3,12 @@
 // the room as the agent's message, once per mentioning message.
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { cellDate, dayOf } from '../../adapters/gas/records.js';
-import { answerErrors, type Message, type RoomAnswer } from '../../core/messages.js';
+import { answerErrors, type Message, type RoomAnswer } from '../../core/discussion/messages.js';
 import type { AgentRequest, AgentResponse, RoomLine } from '../../core/provider.js';
 import { BUDGET_NOTE } from '../../core/providers/budget.js';
 import { costUsd, modelPrice, pricesOf, roundUsd } from '../../core/providers/model-table.js';
 import { RulesProvider } from '../../core/providers/rules.js';
-import { roomAnswerRequest, ruleRoomAnswer } from '../../core/rooms-answer.js';
+import { roomAnswerRequest, ruleRoomAnswer } from '../../core/api/rooms-answer.js';
 import type { AgentDef } from '../../core/types.js';
 import { chargeRoomAnswer, clientMayAnswer } from '../api/api-budget.js';
 import type { Council } from '../sheet-council.js';

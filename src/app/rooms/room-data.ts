@@ -4,7 +4,7 @@ import { rowsOf, type TabKey } from '../../../sheets-schema/index.js';
 import { isDate } from '../../adapters/gas/records.js';
 import type { Store, StoreState } from '../../adapters/gas/store.js';
 import { parsePointer } from '../../core/cells.js';
-import type { RoomProfile } from '../../core/rooms.js';
+import type { RoomProfile } from '../../core/api/rooms.js';
 
 const roomCols = rowsOf('rooms');
 const memberCols = rowsOf('room_members');

@@ -6,8 +6,8 @@ import {
   pageFromNewest,
   type RoomMessageView,
   type RoomProfile,
-} from '../../core/rooms.js';
-import type { Message } from '../../core/messages.js';
+} from '../../core/api/rooms.js';
+import type { Message } from '../../core/discussion/messages.js';
 import { onlineKeys, touchPresence } from './presence.js';
 import { readTexts } from './room-data.js';
 import { withStorage } from './room-lock.js';

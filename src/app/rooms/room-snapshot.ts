@@ -1,7 +1,7 @@
 // One call's view of the rooms: each tab read at most once, on first use, and the room a name refers to.
 import type { Store, StoreState } from '../../adapters/gas/store.js';
 import { NotFoundError } from '../../core/errors.js';
-import { isDiscussionRoom } from '../../core/rooms.js';
+import { isDiscussionRoom } from '../../core/api/rooms.js';
 import {
   type DiscussionRoom,
   discussionMessageCounts,

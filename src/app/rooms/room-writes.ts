@@ -3,7 +3,7 @@
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { cellDate } from '../../adapters/gas/records.js';
 import { ConflictError, NotFoundError, TooLargeError, ValidationError } from '../../core/errors.js';
-import { charCount, checkAgentName, checkRoomName, parseMentions, type RoomProfile } from '../../core/rooms.js';
+import { charCount, checkAgentName, checkRoomName, parseMentions, type RoomProfile } from '../../core/api/rooms.js';
 import { touchPresence } from './presence.js';
 import { nudge } from '../discussions/requests.js';
 import { queueReply } from './reply-queue.js';

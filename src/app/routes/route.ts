@@ -1,7 +1,7 @@
 // What an operation of the web API is: who may call it, what input it takes, what it does, and where it is reachable —
 // a REST route (method and path), an MCP tool (by its name), or both. Web routes and MCP tools share one registry.
 import type { z } from 'zod';
-import type { Method, Role } from '../../core/api.js';
+import type { Method, Role } from '../../core/api/api.js';
 
 export interface Caller {
   name: string;

@@ -10,7 +10,7 @@ import {
   type Method,
   routeKey,
   utf8Bytes,
-} from '../../core/api.js';
+} from '../../core/api/api.js';
 import { isForbiddenKey, JsonInputError, parseJsonInput } from '../../core/json-guard.js';
 import type { CallContext, Caller, Operation } from './route.js';
 

@@ -1,8 +1,8 @@
 // One discussion for the sidebar: the decision and why first, then phases against their targets, then the timeline.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import { phaseProgress } from '../../core/api-progress.js';
-import { briefMessage } from '../../core/prompt.js';
-import type { ContentOf, Message } from '../../core/messages.js';
+import { phaseProgress } from '../../core/api/api-progress.js';
+import { briefMessage } from '../../core/prompts/prompt.js';
+import type { ContentOf, Message } from '../../core/discussion/messages.js';
 import type { Council } from '../sheet-council.js';
 import { queueActivity } from './busy.js';
 import { type OutcomeView, outcomeView } from './outcome-view.js';
@@ -83,7 +83,7 @@ export interface DiscussionView {
   outcome: OutcomeView | null;
 }
 
-// Phases as GET /tasks/{id} reports them (src/core/api-progress.ts, the timing `kaigi run --json` measures), in the
+// Phases as GET /tasks/{id} reports them (src/core/api/api-progress.ts, the timing `kaigi run --json` measures), in the
 // sidebar's three states: a current phase is running, a pending or skipped one is waiting.
 function phases(c: Council, d: { status: string; messages: Message[] }): PhaseView[] {
   const targets = c.settings().get('phase.target_seconds');

@@ -1,8 +1,8 @@
 // Resolving an escalated discussion from the sidebar: an edited order is checked field by field before it is queued.
 import { dayOf } from '../../adapters/gas/records.js';
 import { ValidationError } from '../../core/errors.js';
-import type { ResolutionInput } from '../../core/objections.js';
-import { checkEditedOrder } from '../../core/order-edit.js';
+import type { ResolutionInput } from '../../core/orders/objections.js';
+import { checkEditedOrder } from '../../core/orders/order-edit.js';
 import type { Council } from '../sheet-council.js';
 import { requestResolution } from '../discussions/requests.js';
 

@@ -1,7 +1,7 @@
 // Semantic search over Learnings with the engine's own retrieval: the same rows, embedding and cosine top-k.
-import { embedOffline } from '../../core/embedding.js';
+import { embedOffline } from '../../core/memory/embedding.js';
 import { ValidationError } from '../../core/errors.js';
-import { decodeMatrix, topK } from '../../core/retrieval.js';
+import { decodeMatrix, topK } from '../../core/memory/retrieval.js';
 import type { Council } from '../sheet-council.js';
 
 export interface LearningHit {
@@ -23,7 +23,7 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 // The query is embedded as Memory.retrieve embeds a discussion's situation (src/adapters/gas/memory.ts): the
 // offline n-gram vector as is, a vendor's vector through the same int8 cell the rows are stored in. Rows embedded
 // by another model are skipped, as the engine skips them until memory.reembed has run. Ranking is the engine's
-// cosine (topK in src/core/retrieval.ts), so score and similarity are the same number.
+// cosine (topK in src/core/memory/retrieval.ts), so score and similarity are the same number.
 export function searchLearnings(
   council: Council,
   input: { query: string; limit?: number; agent_id?: string },

@@ -37,7 +37,7 @@ export function outcomeView(c: Council, discussionId: string): OutcomeView | nul
     .pop();
   if (!row) return null;
   const id = text(row.outcome_id);
-  // The learnings the review wrote from this outcome name it first in their source (src/core/review-learnings.ts).
+  // The learnings the review wrote from this outcome name it first in their source (src/core/memory/review-learnings.ts).
   const learned = c.store
     .readTab('learnings')
     .map((r) => learningCols.read(r))

@@ -2,7 +2,7 @@
 // stays the agent's own and is not proposed again. The learning's promotion cell names the Inbox item it waits on.
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
-import { successRate } from '../../core/memory.js';
+import { successRate } from '../../core/memory/memory.js';
 import type { Council } from '../sheet-council.js';
 import { text } from './plain.js';
 

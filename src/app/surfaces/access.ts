@@ -1,5 +1,5 @@
 // Who may do what (SPEC §10): every server function a person can call asks here first; a refusal is audited and told.
-import { allows, type Need, type Person, type PersonRole, roleOf, sameEmail } from '../../core/access.js';
+import { allows, type Need, type Person, type PersonRole, roleOf, sameEmail } from '../../core/api/access.js';
 import { ForbiddenError } from '../../core/errors.js';
 import { t } from '../../core/i18n.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';

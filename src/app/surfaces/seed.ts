@@ -1,8 +1,8 @@
 // Seeds the council (Agents, Prompts) in setup(), and the demo team (Members, KPI) on request.
 import { type ColumnOf, type RowOf, rowsOf, tabByKey, type TabKey } from '../../../sheets-schema/index.js';
-import { defaultAgents, defaultPrompts } from '../../core/default-council.js';
+import { defaultAgents, defaultPrompts } from '../../core/discussion/default-council.js';
 import { DEMO_MEMBERS, demoKpi } from '../../core/demo-data.js';
-import { addDays } from '../../core/ids.js';
+import { addDays } from '../../core/discussion/ids.js';
 import { dayOf, dayToDate, scriptZone } from '../../adapters/gas/records.js';
 import { findSheet } from '../../adapters/gas/tabs.js';
 import { ConflictError } from '../../core/errors.js';

@@ -3,7 +3,7 @@ import { props } from '../../adapters/gas/services.js';
 import { rowsOf, tabByKey, TABS } from '../../../sheets-schema/index.js';
 import { findSheet } from '../../adapters/gas/tabs.js';
 import { ValidationError } from '../../core/errors.js';
-import { deliberationOf, type Deliberation, type FlipStats } from '../../core/first-answers.js';
+import { deliberationOf, type Deliberation, type FlipStats } from '../../core/memory/first-answers.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import type { Council } from '../sheet-council.js';
 import { queueActivity } from '../steer/busy.js';

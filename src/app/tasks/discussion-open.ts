@@ -2,11 +2,11 @@
 // discussion.advance.
 import { dayOf, logRow } from '../../adapters/gas/records.js';
 import type { Estimate } from '../../core/engine/estimate.js';
-import { DISCUSSION_ID } from '../../core/api-schemas.js';
-import { discussionId } from '../../core/ids.js';
+import { DISCUSSION_ID } from '../../core/api/api-schemas.js';
+import { discussionId } from '../../core/discussion/ids.js';
 import { inProgressCount, type QueueItem } from '../../core/queue.js';
-import { transition } from '../../core/state-machine.js';
-import { validateTrigger } from '../../core/trigger-input.js';
+import { transition } from '../../core/discussion/state-machine.js';
+import { validateTrigger } from '../../core/discussion/trigger-input.js';
 import { newDiscussion, type Priority, type Trigger } from '../../core/types.js';
 import { Notices } from '../notices.js';
 import { pricedEstimate } from '../discussions/start-estimate.js';

@@ -1,5 +1,5 @@
 // escalation.resolve: a person approved, returned or rejected an escalated discussion.
-import { type ResolutionInput, runResolution } from '../../core/objections.js';
+import { type ResolutionInput, runResolution } from '../../core/orders/objections.js';
 import { assignDecisionId } from '../discussions/pending-ids.js';
 import type { TaskHandler } from './task.js';
 

@@ -1,4 +1,4 @@
-// escalation.timeout: the timer of an ESCALATED discussion (src/core/escalation-timer.ts). Scheduled in the same
+// escalation.timeout: the timer of an ESCALATED discussion (src/core/discussion/escalation-timer.ts). Scheduled in the same
 // commit that escalated it (Council's commit hook), so an escalation never goes without its timer; the reminder and
 // the re-scheduled timer are one commit, and so are the TIMEOUT and its notice.
 import {
@@ -7,7 +7,7 @@ import {
   escalationStep,
   escalationWake,
   timerStale,
-} from '../../core/escalation-timer.js';
+} from '../../core/discussion/escalation-timer.js';
 import type { QueueItem } from '../../core/queue.js';
 import type { TaskHandler } from './task.js';
 

@@ -1,7 +1,7 @@
 // objection.process: an objection re-opens the discussion where it applies and is stored with its outcome.
 import { objectionRow } from '../../adapters/gas/records.js';
 import { applyStep, needsReview } from '../../core/engine.js';
-import { type ObjectionInput, runObjection } from '../../core/objections.js';
+import { type ObjectionInput, runObjection } from '../../core/orders/objections.js';
 import { inExecutionText, orderInExecution } from '../orders/order-execution.js';
 import { assignDecisionId, PENDING_OBJECTION, replaceDeep } from '../discussions/pending-ids.js';
 import type { TaskHandler } from './task.js';

@@ -1,8 +1,8 @@
 // Asking agents: one round to every provider at once, then the fallback ladder per agent (SPEC §4.6).
-import { answerErrors, type MessageType, type Metadata } from '../messages.js';
+import { answerErrors, type MessageType, type Metadata } from '../discussion/messages.js';
 import type { AgentRequest, AgentResponse, Expectation, Provider } from '../provider.js';
 import type { AgentDef } from '../types.js';
-import type { AgentMemory } from '../memory.js';
+import type { AgentMemory } from '../memory/memory.js';
 import type { EngineEnv } from './types.js';
 
 export interface Answer {

@@ -1,10 +1,16 @@
 // The message builder: turns answers into validated messages and records a step's status changes.
-import { messageId } from '../ids.js';
-import { validateContent, validateMessage, type Message, type MessageType, type Metadata } from '../messages.js';
+import { messageId } from '../discussion/ids.js';
+import {
+  validateContent,
+  validateMessage,
+  type Message,
+  type MessageType,
+  type Metadata,
+} from '../discussion/messages.js';
 import { costUsd, roundUsd } from '../providers/model-table.js';
-import { transition } from '../state-machine.js';
+import { transition } from '../discussion/state-machine.js';
 import type { Discussion, Status } from '../types.js';
-import type { AgentMemory } from '../memory.js';
+import type { AgentMemory } from '../memory/memory.js';
 import type { Answer } from './ask.js';
 import type { EngineEnv, StepResult } from './types.js';
 

@@ -1,13 +1,13 @@
 // The decision: the decider's deliberation and order, its fallbacks, and the order's record.
-import { firstAnswersRecord } from '../first-answers.js';
-import { orderFromAnswer, type ContentOf, type Message, type OrderAnswer } from '../messages.js';
+import { firstAnswersRecord } from '../memory/first-answers.js';
+import { orderFromAnswer, type ContentOf, type Message, type OrderAnswer } from '../discussion/messages.js';
 import type { AgentContext } from '../provider.js';
 import type { Discussion } from '../types.js';
 import { ask, valid, type Answer } from './ask.js';
 import type { Builder } from './builder.js';
 import { context, request, visible, weighingOf } from './requests.js';
 import type { EngineEnv } from './types.js';
-import { weightAssignment } from '../votes.js';
+import { weightAssignment } from '../discussion/votes.js';
 
 export interface DecideInput {
   objection?: AgentContext['objection'];

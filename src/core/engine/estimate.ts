@@ -1,12 +1,12 @@
 // The tokens a discussion is expected to take before it starts (SPEC §4.7): every planned prompt, inputs bounded.
-import { buildPreamble } from '../prompt-preamble.js';
-import { buildUserText, taskText } from '../prompt-user.js';
+import { buildPreamble } from '../prompts/prompt-preamble.js';
+import { buildUserText, taskText } from '../prompts/prompt-user.js';
 import type { Expectation } from '../provider.js';
 import { costUsd, roundUsd, type Price } from '../providers/model-table.js';
 import { schemaFor } from '../providers/schema.js';
 import { findVendor } from '../providers/vendor-registry.js';
-import { estimateTokens } from '../tokens.js';
-import type { Message } from '../messages.js';
+import { estimateTokens } from '../prompts/tokens.js';
+import type { Message } from '../discussion/messages.js';
 import type { AgentDef, Discussion } from '../types.js';
 import { active, expectOf } from './plan.js';
 import { context } from './requests.js';

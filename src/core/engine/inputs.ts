@@ -1,7 +1,7 @@
 // Inputs as a prompt shows them (SPEC §4.7): each one bounded to limits.input_tokens, pointing to its full record.
-import { boundValue } from '../bounded.js';
-import type { AgentMemory } from '../memory.js';
-import type { Message } from '../messages.js';
+import { boundValue } from '../prompts/bounded.js';
+import type { AgentMemory } from '../memory/memory.js';
+import type { Message } from '../discussion/messages.js';
 import type { AgentContext } from '../provider.js';
 import type { Settings } from '../settings.js';
 import type { Discussion, Member, Trigger } from '../types.js';

@@ -1,8 +1,8 @@
-// What the engine uses of learned trust (src/core/trust.ts): nothing while memory is off or none is kept, so a
+// What the engine uses of learned trust (src/core/memory/trust.ts): nothing while memory is off or none is kept, so a
 // council without memory, a new agent and a new context all start neutral.
-import { calibrationCurve } from '../isotonic.js';
-import type { ContentOf } from '../messages.js';
-import { memberRecord, type MemberRecordLine, reliabilityOf, teamRate, type TrustState } from '../trust.js';
+import { calibrationCurve } from '../memory/isotonic.js';
+import type { ContentOf } from '../discussion/messages.js';
+import { memberRecord, type MemberRecordLine, reliabilityOf, teamRate, type TrustState } from '../memory/trust.js';
 import type { Discussion } from '../types.js';
 import type { EngineEnv } from './types.js';
 

@@ -1,6 +1,6 @@
 // The discussion phases before the decision: the situation report, specialists, feedback, balancers and governance.
-import { computeConfidence } from '../confidence.js';
-import type { ContentOf } from '../messages.js';
+import { computeConfidence } from '../discussion/confidence.js';
+import type { ContentOf } from '../discussion/messages.js';
 import type { AgentRequest } from '../provider.js';
 import type { Discussion } from '../types.js';
 import { ask, expectedType } from './ask.js';
@@ -8,7 +8,7 @@ import type { Builder } from './builder.js';
 import { active, expectOf, feedbackRounds, latestComputed } from './plan.js';
 import { context, request, visible } from './requests.js';
 import { curveFor } from './learned.js';
-import { recalibrate } from '../isotonic.js';
+import { recalibrate } from '../memory/isotonic.js';
 import type { EngineEnv } from './types.js';
 
 function computedFor(
@@ -27,7 +27,7 @@ function computedFor(
     ? Math.max(0, Math.round((Date.parse(env.today) - Date.parse(days[days.length - 1])) / 86400000))
     : 30;
   // Once the agent has a record, its computed confidence is its stated one recalibrated on past verdicts: how often
-  // it has been right when it said this much (src/core/isotonic.ts).
+  // it has been right when it said this much (src/core/memory/isotonic.ts).
   const curve = curveFor(env, agent);
   if (curve) return recalibrate(curve, opinion.confidence);
   const others = all.filter((o) => o.speaker !== agent);

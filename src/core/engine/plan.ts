@@ -1,6 +1,6 @@
 // Step planning: decides the next step of a discussion from the record alone.
-import { bandOf, type Bands } from '../confidence.js';
-import type { MessageType } from '../messages.js';
+import { bandOf, type Bands } from '../discussion/confidence.js';
+import type { MessageType } from '../discussion/messages.js';
 import type { Expectation } from '../provider.js';
 import type { Settings } from '../settings.js';
 import type { AgentDef, Discussion } from '../types.js';

@@ -1,18 +1,18 @@
 // Building requests: what an agent is shown of the record, its context, and the request it is sent.
-import type { Message } from '../messages.js';
-import { digestLines } from '../digest.js';
-import { metricsOf } from '../kpi.js';
-import { summarize } from '../prompt.js';
-import { buildPreamble } from '../prompt-preamble.js';
-import { LEARNING_ROLE } from '../prompt-tasks.js';
-import { buildUserText, taskText } from '../prompt-user.js';
-import { estimateTokens } from '../tokens.js';
+import type { Message } from '../discussion/messages.js';
+import { digestLines } from '../prompts/digest.js';
+import { metricsOf } from '../orders/kpi.js';
+import { summarize } from '../prompts/prompt.js';
+import { buildPreamble } from '../prompts/prompt-preamble.js';
+import { LEARNING_ROLE } from '../prompts/prompt-tasks.js';
+import { buildUserText, taskText } from '../prompts/prompt-user.js';
+import { estimateTokens } from '../prompts/tokens.js';
 import type { AgentContext, AgentRequest, Expectation } from '../provider.js';
 import type { AgentDef, Discussion } from '../types.js';
-import { evidenceForRediscussion } from '../watch-plan.js';
+import { evidenceForRediscussion } from '../orders/watch-plan.js';
 import { boundExtra, boundMember, boundMemory, boundMessages, boundNotes, boundTrigger, inputLimit } from './inputs.js';
 import { active, bands, expectOf, latestComputed } from './plan.js';
-import { weighOpinions } from '../votes.js';
+import { weighOpinions } from '../discussion/votes.js';
 import { recordFor, reliabilities, teamRateFor } from './learned.js';
 import type { EngineEnv } from './types.js';
 
@@ -21,7 +21,7 @@ export interface Visible {
   summary: string | null;
 }
 
-// Later phases read each earlier answer as its digest (src/core/digest.ts). Only when the digests themselves would
+// Later phases read each earlier answer as its digest (src/core/prompts/digest.ts). Only when the digests themselves would
 // take more than a quarter of limits.max_tokens_per_discussion are the oldest summarised, one line each, keeping the
 // newest digests that fit: the limit counts what is sent, not the length of answers nobody is sent.
 export function visible(d: Discussion, env: EngineEnv, filter: (m: Message) => boolean): Visible {

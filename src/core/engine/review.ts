@@ -1,5 +1,5 @@
 // The agent review (seed 000 §7): after Phase 6, and before any order is reported on, the council reads its own order.
-import type { ContentOf } from '../messages.js';
+import type { ContentOf } from '../discussion/messages.js';
 import { type AgentObjection, reviewOrder } from '../rules/review.js';
 import type { Discussion } from '../types.js';
 import { ask } from './ask.js';

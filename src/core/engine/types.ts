@@ -1,12 +1,12 @@
 // The engine's shared shapes: the step kinds, what a step runs with, and what it produces.
-import type { Message } from '../messages.js';
+import type { Message } from '../discussion/messages.js';
 import type { Provider } from '../provider.js';
 import type { Price } from '../providers/model-table.js';
 import type { Settings } from '../settings.js';
 import type { AgentDef, Discussion, InboxItem, KpiRow, Member, OrderRow, Status } from '../types.js';
-import type { AgentMemory } from '../memory.js';
+import type { AgentMemory } from '../memory/memory.js';
 import type { AgentObjection } from '../rules/review.js';
-import type { TrustState } from '../trust.js';
+import type { TrustState } from '../memory/trust.js';
 
 export type Step =
   | { kind: 'start' }
@@ -37,7 +37,7 @@ export interface EngineEnv {
   priceOf: (model: string) => Price | null;
   // What memory gives this agent in this discussion (empty when memory is off).
   memoryFor: (agent: AgentDef, d: Discussion) => AgentMemory;
-  // Learned trust as the last review left it (src/core/trust.ts); absent: every agent is neutral.
+  // Learned trust as the last review left it (src/core/memory/trust.ts); absent: every agent is neutral.
   trust?: () => TrustState;
 }
 

@@ -1,7 +1,7 @@
 // Embedding APIs: OpenAI's /embeddings (with dimensions) and Gemini's batchEmbedContents (outputDimensionality).
 import { join, type WireRequest } from './vendors.js';
 
-// What Settings embedding.provider takes: the offline feature hashing (src/core/embedding.ts, no key, no network) or a
+// What Settings embedding.provider takes: the offline feature hashing (src/core/memory/embedding.ts, no key, no network) or a
 // vendor whose embedding API buildEmbedding speaks. The one list: the setting's description and the settings
 // dialog's choices are made from it.
 export const EMBEDDING_PROVIDERS = ['offline', 'openai', 'gemini'] as const;

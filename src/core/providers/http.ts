@@ -1,5 +1,5 @@
 // A model provider over HTTP: one parallel round per phase, retries, one repair call, usage, and no key in any text.
-import { answerErrors } from '../messages.js';
+import { answerErrors } from '../discussion/messages.js';
 import type { AgentRequest, AgentResponse, Provider } from '../provider.js';
 import {
   capabilityOf,

@@ -1,8 +1,8 @@
 // The offline provider: rule-based agents answer from the data; tokens are estimated so budgets still hold.
 import type { AgentRequest, AgentResponse, Provider } from '../provider.js';
 import { ruleAnswer } from '../rules/agents.js';
-import { ruleRoomAnswer } from '../rooms-answer.js';
-import { estimateTokens } from '../tokens.js';
+import { ruleRoomAnswer } from '../api/rooms-answer.js';
+import { estimateTokens } from '../prompts/tokens.js';
 import { fitAnswer } from './schema.js';
 
 export class RulesProvider implements Provider {

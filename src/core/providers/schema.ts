@@ -1,7 +1,7 @@
 // JSON Schema for structured output, generated from the zod message schemas; each vendor module shapes it further.
 import { z } from 'zod';
 import { hasOwn } from '../json-guard.js';
-import { answerSchema } from '../messages.js';
+import { answerSchema } from '../discussion/messages.js';
 import type { Expectation } from '../provider.js';
 import type { JsonSchema } from './json-schema.js';
 import { findVendor, type Vendor } from './vendor-registry.js';

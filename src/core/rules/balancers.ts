@@ -1,5 +1,5 @@
 // The rule-based balancers (phase 3): the positive view, the devil's advocate and the human view.
-import type { ContentOf } from '../messages.js';
+import type { ContentOf } from '../discussion/messages.js';
 import type { AgentContext } from '../provider.js';
 import type { Facts } from './facts.js';
 import { allowed, opinions, round2, type L } from './shared.js';

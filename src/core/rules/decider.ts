@@ -1,13 +1,13 @@
 // The rule-based decider (phases 5 and 6, and the review): a weighted vote into an order, and what to learn after.
 import { label, mentions } from '../labels.js';
 import { actionWording } from './action-wording.js';
-import { MAX_DAYS, type Action, type ContentOf, type OrderAnswer } from '../messages.js';
+import { MAX_DAYS, type Action, type ContentOf, type OrderAnswer } from '../discussion/messages.js';
 import type { AgentContext } from '../provider.js';
-import { caseAdjustment, extractLearnings } from '../memory.js';
-import type { Verdict } from '../outcomes.js';
+import { caseAdjustment, extractLearnings } from '../memory/memory.js';
+import type { Verdict } from '../memory/outcomes.js';
 import type { Discussion } from '../types.js';
-import { recordAdjustment } from '../trust.js';
-import { weighOpinions, weightAssignment } from '../votes.js';
+import { recordAdjustment } from '../memory/trust.js';
+import { weighOpinions, weightAssignment } from '../discussion/votes.js';
 import { RISKS } from './balancers.js';
 import { changeText, facts } from './facts.js';
 import { allowed, named, opinions, round2, type L, typeFields } from './shared.js';
@@ -28,7 +28,7 @@ export function decide(
 ): { deliberation: ContentOf<'DECISION_DELIBERATION'>; order: OrderAnswer } {
   const f = facts(ctx);
   const ops = opinions(ctx);
-  // The weights and votes Kaigi computes for any decider (src/core/votes.ts); the rules then add memory and people.
+  // The weights and votes Kaigi computes for any decider (src/core/discussion/votes.ts); the rules then add memory and people.
   const weighing = ctx.weighing ?? weighOpinions(ctx.earlier, ctx.computed, ctx.bands);
   const weights = weightAssignment(weighing);
   const votes: Record<string, { agents: string[]; score: number }> = {};

@@ -11,8 +11,8 @@ import {
   windowMean,
   type Change,
   type TeamTrend,
-} from '../kpi.js';
-import { daysBetween } from '../ids.js';
+} from '../orders/kpi.js';
+import { daysBetween } from '../discussion/ids.js';
 import type { AgentContext } from '../provider.js';
 
 export interface Facts {

@@ -1,5 +1,5 @@
 // The rule-based governance checks (phase 4): ethics and legal, each a pass or a fail with its concerns.
-import type { ContentOf } from '../messages.js';
+import type { ContentOf } from '../discussion/messages.js';
 import type { AgentContext } from '../provider.js';
 import type { Facts } from './facts.js';
 import { opinions, type L } from './shared.js';

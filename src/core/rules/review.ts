@@ -1,6 +1,6 @@
 // The rule-based review of the council's own order (seed 000 §7): ethics, legal and the analyst read the final
 // order against Phases 1–4 and say what they would object to. The engine files at most one of these.
-import type { Action, ContentOf, Message } from '../messages.js';
+import type { Action, ContentOf, Message } from '../discussion/messages.js';
 import type { Discussion, Member, Priority } from '../types.js';
 import { label } from '../labels.js';
 import { disclosureConcerns, ethicsConcerns, OVERTIME_LIMIT_MONTHLY, RAISES, WORKDAYS_MONTHLY } from './governance.js';

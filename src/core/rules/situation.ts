@@ -1,6 +1,6 @@
 // The rule-based situation report (phase 1): the target member's KPI movement and the data around it.
-import { pct } from '../kpi.js';
-import type { ContentOf } from '../messages.js';
+import { pct } from '../orders/kpi.js';
+import type { ContentOf } from '../discussion/messages.js';
 import type { AgentContext } from '../provider.js';
 import { changeText, type Facts } from './facts.js';
 import { round2, type L } from './shared.js';

@@ -1,9 +1,9 @@
 // The rule-based specialists (phase 2): each reads the facts through its own lens and recommends one action.
 import { label } from '../labels.js';
-import { pct } from '../kpi.js';
-import type { Action, ContentOf } from '../messages.js';
+import { pct } from '../orders/kpi.js';
+import type { Action, ContentOf } from '../discussion/messages.js';
 import type { AgentContext } from '../provider.js';
-import { caseAdjustment } from '../memory.js';
+import { caseAdjustment } from '../memory/memory.js';
 import { changeText, type Facts } from './facts.js';
 import { actionWording } from './action-wording.js';
 import { allowed, named, round2, type L, typeFields } from './shared.js';

@@ -1,7 +1,7 @@
 // The council end to end through the built file: phases, storage, limits, objections, escalations and failures.
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
-import { computeConfidence, type Weights } from '../../../src/core/confidence.js';
+import { computeConfidence, type Weights } from '../../../src/core/discussion/confidence.js';
 import {
   council,
   decline,

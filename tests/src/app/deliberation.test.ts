@@ -1,14 +1,14 @@
 // Flips through the built file: the decision records the first answers, the review writes them to Outcomes (also in
 // a workbook whose Outcomes tab predates the columns) and keeps the stats that GET /status, MCP and the sidebar show.
 import { describe, expect, it } from 'vitest';
-import { addDays } from '../../../src/core/ids.js';
-import { deliberationOf, firstAnswersRecord } from '../../../src/core/first-answers.js';
-import type { Message as CoreMessage } from '../../../src/core/messages.js';
+import { addDays } from '../../../src/core/discussion/ids.js';
+import { deliberationOf, firstAnswersRecord } from '../../../src/core/memory/first-answers.js';
+import type { Message as CoreMessage } from '../../../src/core/discussion/messages.js';
 import { council, decline, messages, ok, settle, start, statuses } from '../../council-helpers.js';
 import { gas, records } from '../../helpers.js';
 import { call, mcp, token } from './rooms-helpers.js';
 
-// With nothing recorded (every field pinned in tests/src/core/first-answers.test.ts).
+// With nothing recorded (every field pinned in tests/src/core/memory/first-answers.test.ts).
 const NONE = deliberationOf(null);
 
 describe('first answers and flips, end to end', () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelServer } from '../../../tools/model-server.js';
 import { simulate } from '../../../tools/demo-team.js';
 import { council, ok, setSetting, settle, start } from '../../council-helpers.js';
-import { decodeVector, embedOffline, encodeVector } from '../../../src/core/embedding.js';
+import { decodeVector, embedOffline, encodeVector } from '../../../src/core/memory/embedding.js';
 import { cosine } from '../../cosine.js';
 import { column, records } from '../../helpers.js';
 import { call } from './steer-helpers.js';
@@ -15,7 +15,7 @@ describe('a changed embedding model', () => {
     await simulate(rt, 14, 42);
     const before = records(rt, 'learnings');
     // Two rejected outcomes: two cases, and the lessons the rules extract (the second outcome's repeat the first's and
-    // merge into their rows: src/core/review-lifecycle.ts).
+    // merge into their rows: src/core/memory/review-lifecycle.ts).
     expect(before.filter((r) => r.scope === 'case').length).toBe(2);
     expect(before.filter((r) => r.scope !== 'case').length).toBeGreaterThanOrEqual(4);
     expect(new Set(before.map((r) => r.embedding_model))).toEqual(new Set(['kaigi-ngram-v1:256']));

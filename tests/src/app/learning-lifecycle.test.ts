@@ -57,7 +57,7 @@ describe('learning lifecycle', () => {
     expect(named2.filter((x, i) => named2.indexOf(x) !== i)).toEqual([]);
     expect(ok(await rt.run('verifyAudit', [], { kind: 'editor' })).ok).toBe(true);
 
-    // Promotion: the demo fortnight confirms nothing (tests/src/core/review-lifecycle.test.ts plans the proposal from
+    // Promotion: the demo fortnight confirms nothing (tests/src/core/memory/review-lifecycle.test.ts plans the proposal from
     // a confirmed review), so the state a proposal leaves is set by hand: an individual learning waiting on an
     // Inbox proposal.
     const waiting = learnings.find((l) => l.scope === 'individual' && l.is_active === true)!;

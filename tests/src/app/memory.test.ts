@@ -77,7 +77,7 @@ describe('sixty simulated days', () => {
       ['suzuki', 'CLOSED', 'rejected'],
       ['takahashi', 'CLOSED', 'confirmed'],
       ['ito', 'CLOSED', 'confirmed'],
-      // Confirmed once for takahashi, the action is kept by the member's record (win-stay: src/core/trust.ts
+      // Confirmed once for takahashi, the action is kept by the member's record (win-stay: src/core/memory/trust.ts
       // recordAdjustment), next to what the learned weights add; this order was rejected.
       ['takahashi', 'CLOSED', 'rejected'],
       ['suzuki', 'CLOSED', 'confirmed'],
@@ -145,7 +145,7 @@ describe('sixty simulated days', () => {
     for (const r of events) {
       const u = JSON.parse(String(r.payload_json));
       const id = String(r.row_key);
-      // A repeated lesson merged into this one strengthens it as a confirmation does (src/core/review-lifecycle.ts).
+      // A repeated lesson merged into this one strengthens it as a confirmation does (src/core/memory/review-lifecycle.ts).
       if (r.event === 'learning_merged') {
         const prev = last[id] ?? initial;
         expect({ id, confidence: u.confidence }).toEqual({
@@ -282,7 +282,7 @@ describe('what memory puts in front of a model', () => {
     const lessons = records(rt, 'learnings').filter((r) => r.scope !== 'case');
     const reflections = records(rt, 'reflections');
     // Each agent that spoke keeps its own model's lesson: as a row, or merged into the row it repeats
-    // (src/core/review-lifecycle.ts), audited with its outcome.
+    // (src/core/memory/review-lifecycle.ts), audited with its outcome.
     const agentOf = new Map(records(rt, 'learnings').map((r) => [String(r.learning_id), String(r.agent_id)]));
     const kept = new Set(lessons.map((r) => `${String(r.source).split(' ')[0]}/${r.agent_id}`));
     for (const a of records(rt, 'audit').filter((x) => x.event === 'learning_merged'))

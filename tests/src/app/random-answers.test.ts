@@ -2,8 +2,8 @@
 // sent: the demo runs to CLOSED with fallback level 0 on every message, in each vendor's wire format (SPEC §7.1).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
-import { addDays } from '../../../src/core/ids.js';
-import { MAX_DAYS } from '../../../src/core/messages.js';
+import { addDays } from '../../../src/core/discussion/ids.js';
+import { MAX_DAYS } from '../../../src/core/discussion/messages.js';
 import { ModelServer, type Behavior, type Recorded } from '../../../tools/model-server.js';
 import { council, messages, start, statuses } from '../../council-helpers.js';
 import { records } from '../../helpers.js';

@@ -45,7 +45,7 @@ describe('storage failures', () => {
     const { holder, result: busy } = await besideLockHolder(rt, 12_000, () =>
       call(rt, worker, 'POST', '/rooms/fragile/messages', { agentName: 'alice', message: 'hi' }),
     );
-    // A lock time-out, not a server failure: 503 with when to try again, as every API call's (src/core/api.ts).
+    // A lock time-out, not a server failure: 503 with when to try again, as every API call's (src/core/api/api.ts).
     expect([busy.status, busy.error.code]).toEqual([503, 'FILE_LOCK_TIMEOUT']);
     expect(busy.error.details.retry_after_seconds).toBeGreaterThan(0);
     expect(holder.ok).toBe(true);

@@ -1,6 +1,6 @@
 // Semantic search over Learnings: the engine's embedding and cosine, with scores and ids.
 import { describe, expect, it } from 'vitest';
-import { decodeVector, embedOffline } from '../../../src/core/embedding.js';
+import { decodeVector, embedOffline } from '../../../src/core/memory/embedding.js';
 import { council, settle, start } from '../../council-helpers.js';
 import { cosine } from '../../cosine.js';
 import { records } from '../../helpers.js';

@@ -1,7 +1,12 @@
 // Seed 000 §4 Phase 6's fields per action type: in the schema a model is sent, checked on its answer, filled by the
 // rule-based council, kept only on their own type, and absent from orders stored before them without harm.
 import { describe, expect, it } from 'vitest';
-import { ACTION_TYPE_FIELDS, type Action, typedAction, validateContent } from '../../../src/core/messages.js';
+import {
+  ACTION_TYPE_FIELDS,
+  type Action,
+  typedAction,
+  validateContent,
+} from '../../../src/core/discussion/messages.js';
 import { schemaFor } from '../../../src/core/providers/schema.js';
 import { registry } from '../../../src/core/providers/vendor-registry.js';
 import { Settings } from '../../../src/core/settings.js';

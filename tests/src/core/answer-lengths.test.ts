@@ -1,7 +1,12 @@
 // Text lengths: answer schemas every back end accepts (no repeat over 2,000), stored records and people's text as before.
 import { describe, expect, it } from 'vitest';
-import { MESSAGE_TYPES, answerErrors, validateContent, validateMessage } from '../../../src/core/messages.js';
-import { runResolution } from '../../../src/core/objections.js';
+import {
+  MESSAGE_TYPES,
+  answerErrors,
+  validateContent,
+  validateMessage,
+} from '../../../src/core/discussion/messages.js';
+import { runResolution } from '../../../src/core/orders/objections.js';
 import type { Expectation } from '../../../src/core/provider.js';
 import { HttpProvider, type HttpResult } from '../../../src/core/providers/http.js';
 import type { JsonSchema } from '../../../src/core/providers/json-schema.js';

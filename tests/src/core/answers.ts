@@ -1,5 +1,5 @@
 // Schema-valid answers for every expectation, and the script of a whole discussion, for the scripted provider.
-import { orderFromAnswer, type ContentOf, type OrderAnswer } from '../../../src/core/messages.js';
+import { orderFromAnswer, type ContentOf, type OrderAnswer } from '../../../src/core/discussion/messages.js';
 import type { ScriptEntry } from '../../../src/core/providers/scripted.js';
 import { SPECIALISTS, TODAY } from './env.js';
 

@@ -2,9 +2,9 @@
 // reopens and ends with a new order, the per-discussion limit, an ethics and a data-error finding.
 import { describe, expect, it } from 'vitest';
 import { agentObjections, applyStep, planStep, runStep, type AgentObjection } from '../../../src/core/engine.js';
-import type { ContentOf } from '../../../src/core/messages.js';
+import type { ContentOf } from '../../../src/core/discussion/messages.js';
 import { demoKpi } from '../../../src/core/demo-data.js';
-import { runObjection } from '../../../src/core/objections.js';
+import { runObjection } from '../../../src/core/orders/objections.js';
 import type { AgentRequest, Provider } from '../../../src/core/provider.js';
 import { RulesProvider } from '../../../src/core/providers/rules.js';
 import type { Discussion } from '../../../src/core/types.js';

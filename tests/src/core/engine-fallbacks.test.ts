@@ -1,7 +1,7 @@
 // The fallback ladder (SPEC §4.6) driven by scripted failures: retry/repair, substitute, default opinion, rules, a person.
 import { describe, expect, it } from 'vitest';
 import { planStep } from '../../../src/core/engine.js';
-import type { Message } from '../../../src/core/messages.js';
+import type { Message } from '../../../src/core/discussion/messages.js';
 import type { Provider } from '../../../src/core/provider.js';
 import { BudgetProvider } from '../../../src/core/providers/budget.js';
 import { RulesProvider } from '../../../src/core/providers/rules.js';

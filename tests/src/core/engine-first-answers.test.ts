@@ -1,7 +1,7 @@
 // The decision records the specialists' first-answer majority and whether the order flipped it, from the record.
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../../src/core/messages.js';
-import { runObjection } from '../../../src/core/objections.js';
+import type { Message } from '../../../src/core/discussion/messages.js';
+import { runObjection } from '../../../src/core/orders/objections.js';
 import { ScriptedProvider, type ScriptEntry } from '../../../src/core/providers/scripted.js';
 import { check, decision, human, negative, opinion, positive, reviewScript, situation } from './answers.js';
 import { DISC, NOW_ISO, newDiscussion, runToRest, SPECIALISTS, testEnv } from './env.js';

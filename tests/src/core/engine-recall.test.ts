@@ -1,8 +1,8 @@
 // Recall that pays (issue 26): which calls of a discussion are given the retrieved learnings, cases and next actions.
 import { describe, expect, it } from 'vitest';
-import type { AgentMemory } from '../../../src/core/memory.js';
+import type { AgentMemory } from '../../../src/core/memory/memory.js';
 import { ScriptedProvider } from '../../../src/core/providers/scripted.js';
-import { emptyTrust, recordVerdict } from '../../../src/core/trust.js';
+import { emptyTrust, recordVerdict } from '../../../src/core/memory/trust.js';
 import { fullScript } from './answers.js';
 import { newDiscussion, runToRest, testEnv } from './env.js';
 

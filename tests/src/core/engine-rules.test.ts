@@ -1,6 +1,6 @@
 // The engine with the rule-based provider: all six phases to DECIDED, and how the planner picks each step.
 import { describe, expect, it } from 'vitest';
-import { defaultAgents } from '../../../src/core/default-council.js';
+import { defaultAgents } from '../../../src/core/discussion/default-council.js';
 import { applyStep, latestComputed, mergeable, mergeSteps, planStep, runStep } from '../../../src/core/engine.js';
 import { DISC, NOW_ISO, newDiscussion, runToRest, SPECIALISTS, step, testEnv, TODAY } from './env.js';
 

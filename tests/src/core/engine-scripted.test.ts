@@ -2,12 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { demoKpi } from '../../../src/core/demo-data.js';
 import { latestComputed } from '../../../src/core/engine.js';
-import { summarize } from '../../../src/core/prompt.js';
-import { digestLines } from '../../../src/core/digest.js';
-import { weighOpinions, weightAssignment } from '../../../src/core/votes.js';
-import { estimateTokens } from '../../../src/core/tokens.js';
+import { summarize } from '../../../src/core/prompts/prompt.js';
+import { digestLines } from '../../../src/core/prompts/digest.js';
+import { weighOpinions, weightAssignment } from '../../../src/core/discussion/votes.js';
+import { estimateTokens } from '../../../src/core/prompts/tokens.js';
 import { ScriptedProvider, type ScriptEntry } from '../../../src/core/providers/scripted.js';
-import { addDays } from '../../../src/core/ids.js';
+import { addDays } from '../../../src/core/discussion/ids.js';
 import { decision, feedbackAnswer, fullScript, reviewScript, storedOrder } from './answers.js';
 import { DISC, newDiscussion, runToRest, SPECIALISTS, testEnv, TODAY } from './env.js';
 

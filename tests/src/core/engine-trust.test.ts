@@ -1,10 +1,10 @@
 // Learned trust in a scripted discussion: the specialists' answers are fixed, the rule-based decider counts, and
 // the verdicts behind each agent's learned reliability move the decision the way they say.
 import { describe, expect, it } from 'vitest';
-import type { ContentOf } from '../../../src/core/messages.js';
+import type { ContentOf } from '../../../src/core/discussion/messages.js';
 import { ScriptedProvider } from '../../../src/core/providers/scripted.js';
 import { RulesProvider } from '../../../src/core/providers/rules.js';
-import { emptyTrust, recordVerdict, type TrustState } from '../../../src/core/trust.js';
+import { emptyTrust, recordVerdict, type TrustState } from '../../../src/core/memory/trust.js';
 import { fullScript } from './answers.js';
 import { newDiscussion, NOW_ISO, runToRest, testEnv } from './env.js';
 

@@ -1,5 +1,5 @@
 // An in-process EngineEnv built from the core defaults (settings, council, demo data), on a fixed clock.
-import { defaultAgents, defaultPrompts } from '../../../src/core/default-council.js';
+import { defaultAgents, defaultPrompts } from '../../../src/core/discussion/default-council.js';
 import { DEMO_MEMBERS, demoKpi, demoTrigger } from '../../../src/core/demo-data.js';
 import {
   applyStep,
@@ -10,8 +10,8 @@ import {
   type Step,
   type StepResult,
 } from '../../../src/core/engine.js';
-import { decisionId } from '../../../src/core/ids.js';
-import { EMPTY_MEMORY, type AgentMemory } from '../../../src/core/memory.js';
+import { decisionId } from '../../../src/core/discussion/ids.js';
+import { EMPTY_MEMORY, type AgentMemory } from '../../../src/core/memory/memory.js';
 import type { Provider } from '../../../src/core/provider.js';
 import { RulesProvider } from '../../../src/core/providers/rules.js';
 import { Settings } from '../../../src/core/settings.js';

@@ -1,7 +1,7 @@
 // The estimate split by model and priced from the price table, and the running totals per phase for the log row.
 import { describe, expect, it } from 'vitest';
 import { costByModel, estimateDiscussion, spentOf } from '../../../src/core/engine/estimate.js';
-import type { Message } from '../../../src/core/messages.js';
+import type { Message } from '../../../src/core/discussion/messages.js';
 import { newDiscussion, testEnv } from './env.js';
 
 describe('costByModel', () => {

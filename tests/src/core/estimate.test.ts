@@ -4,7 +4,7 @@ import { demoTrigger } from '../../../src/core/demo-data.js';
 import { phaseRequests } from '../../../src/core/engine.js';
 import { estimateDiscussion } from '../../../src/core/engine/estimate.js';
 import { totalTokens } from '../../../src/core/engine/plan.js';
-import { estimateTokens } from '../../../src/core/tokens.js';
+import { estimateTokens } from '../../../src/core/prompts/tokens.js';
 import { newDiscussion, runToRest, testEnv } from './env.js';
 
 function memo(n: number): string {

@@ -1,7 +1,7 @@
 // Every value of every enum a person sees has a label in Japanese and in English, so a new value cannot be left
 // unlabelled; the default agents and trigger types have names in both languages too.
 import { describe, expect, it } from 'vitest';
-import { defaultAgents } from '../../../src/core/default-council.js';
+import { defaultAgents } from '../../../src/core/discussion/default-council.js';
 import {
   LABEL_KINDS,
   type LabelKind,

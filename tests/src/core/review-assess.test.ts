@@ -1,10 +1,10 @@
 // The daily review's first steps as pure functions: which decisions are due, which one a run takes up next within its
 // budget, the verdict from the KPI windows, and the learnings taken from a model or the rules.
 import { describe, expect, it } from 'vitest';
-import { addDays } from '../../../src/core/ids.js';
+import { addDays } from '../../../src/core/discussion/ids.js';
 import { ScriptedProvider } from '../../../src/core/providers/scripted.js';
-import { askForLearnings, newLearnings } from '../../../src/core/review-learnings.js';
-import { assessReview, dueDecisions, nextReview } from '../../../src/core/review-plan.js';
+import { askForLearnings, newLearnings } from '../../../src/core/memory/review-learnings.js';
+import { assessReview, dueDecisions, nextReview } from '../../../src/core/memory/review-plan.js';
 import { DISC, testEnv, TODAY } from './env.js';
 import { DEC, REVIEW, T, SITUATION_JA, D, kpi, DUE, assessed } from './review-fixtures.js';
 

@@ -1,13 +1,18 @@
 // Shared data for the review plan's tests: a decided discussion, its KPI windows, memory and counters.
-import { addDays } from '../../../src/core/ids.js';
-import type { Learning } from '../../../src/core/memory.js';
-import { milestoneRuleOf } from '../../../src/core/inbox-reports.js';
-import { thresholdsOf } from '../../../src/core/outcomes.js';
+import { addDays } from '../../../src/core/discussion/ids.js';
+import type { Learning } from '../../../src/core/memory/memory.js';
+import { milestoneRuleOf } from '../../../src/core/memory/inbox-reports.js';
+import { thresholdsOf } from '../../../src/core/memory/outcomes.js';
 import { Settings } from '../../../src/core/settings.js';
-import { learningRulesOf, newLearnings } from '../../../src/core/review-learnings.js';
+import { learningRulesOf, newLearnings } from '../../../src/core/memory/review-learnings.js';
 import type { TabKey } from '../../../sheets-schema/index.js';
-import type { ReviewOp, SeqName } from '../../../src/core/review-ops.js';
-import { assessReview, type Assessment, type ReviewMemory, type ReviewWorld } from '../../../src/core/review-plan.js';
+import type { ReviewOp, SeqName } from '../../../src/core/memory/review-ops.js';
+import {
+  assessReview,
+  type Assessment,
+  type ReviewMemory,
+  type ReviewWorld,
+} from '../../../src/core/memory/review-plan.js';
 import type { Discussion, KpiRow } from '../../../src/core/types.js';
 import { DISC, newDiscussion, runToRest, testEnv, TODAY } from './env.js';
 

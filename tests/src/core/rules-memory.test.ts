@@ -2,8 +2,8 @@
 // kept (win-stay, lose-shift), a case about someone else counts a quarter, and stated confidence follows the cases.
 import { describe, expect, it } from 'vitest';
 import { label } from '../../../src/core/labels.js';
-import type { AgentMemory } from '../../../src/core/memory.js';
-import type { ContentOf } from '../../../src/core/messages.js';
+import type { AgentMemory } from '../../../src/core/memory/memory.js';
+import type { ContentOf } from '../../../src/core/discussion/messages.js';
 import { newDiscussion, runToRest, testEnv } from './env.js';
 
 type Case = AgentMemory['cases'][number];

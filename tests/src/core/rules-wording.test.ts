@@ -1,7 +1,7 @@
 // The rule-based council's words match its action types: whatever the allow-list leaves a specialist to recommend,
 // the recommendation's target and description describe that type, and so does every action of the order.
 import { describe, expect, it } from 'vitest';
-import type { ContentOf } from '../../../src/core/messages.js';
+import type { ContentOf } from '../../../src/core/discussion/messages.js';
 import { actionWording, WORDED_TYPES } from '../../../src/core/rules/action-wording.js';
 import { DEFAULT_SETTINGS } from '../../../src/core/settings.js';
 import { newDiscussion, runToRest, testEnv } from './env.js';

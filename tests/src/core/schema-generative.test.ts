@@ -7,7 +7,7 @@ import {
   validateContent,
   type MessageType,
   type OrderAnswer,
-} from '../../../src/core/messages.js';
+} from '../../../src/core/discussion/messages.js';
 import type { Expectation } from '../../../src/core/provider.js';
 import { dropNulls, schemaFor, type Vendor } from '../../../src/core/providers/schema.js';
 import { registry } from '../../../src/core/providers/vendor-registry.js';

@@ -1,6 +1,6 @@
 // Structured-output schemas per vendor, generated from the zod schemas: shapes, the allow-list enum, and agreement with zod.
 import { describe, expect, it } from 'vitest';
-import { MAX_DAYS, MESSAGE_TYPES, answerErrors, validateContent } from '../../../src/core/messages.js';
+import { MAX_DAYS, MESSAGE_TYPES, answerErrors, validateContent } from '../../../src/core/discussion/messages.js';
 import type { Expectation } from '../../../src/core/provider.js';
 import { dropNulls, schemaFor as generate, schemaName, type Vendor } from '../../../src/core/providers/schema.js';
 import { Settings } from '../../../src/core/settings.js';
@@ -52,7 +52,7 @@ const SAMPLES: Record<string, unknown[]> = {
   ],
   ACKNOWLEDGEMENT: [{ status: 'OK' }, { status: 'RETURNED_TO_PHASE_5', note: 'n', guidance: 'g' }],
   ERROR: [{ error_code: 'E003', message: 'no answer' }],
-  // A model's decision leaves out the weights and votes: Kaigi computes them (src/core/votes.ts).
+  // A model's decision leaves out the weights and votes: Kaigi computes them (src/core/discussion/votes.ts).
   DECISION: [modelDecision()],
   LEARNING: [
     { learnings: [] },

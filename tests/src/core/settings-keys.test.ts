@@ -1,6 +1,6 @@
 // Settings are typed by key: each key's value type comes from its definition, and `tsc` refuses an unknown key.
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { Weights } from '../../../src/core/confidence.js';
+import type { Weights } from '../../../src/core/discussion/confidence.js';
 import { DEFAULT_SETTINGS, type NumberSettingKey, type SettingKey, Settings } from '../../../src/core/settings.js';
 
 describe('Settings typed by key', () => {

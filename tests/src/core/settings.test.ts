@@ -1,7 +1,7 @@
 // Settings in-process: values parse for their types, a bad row falls back to its default and is recorded as a problem.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, parseSetting, Settings } from '../../../src/core/settings.js';
-import { errorToApi, matchPath, parseTokenList } from '../../../src/core/api.js';
+import { errorToApi, matchPath, parseTokenList } from '../../../src/core/api/api.js';
 import { ConfigError, NotFoundError, ValidationError } from '../../../src/core/errors.js';
 
 describe('Settings', () => {

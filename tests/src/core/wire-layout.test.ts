@@ -1,6 +1,6 @@
 // What reaches each vendor: an output cap on every request, the parameters a model takes, the shared preamble first.
 import { describe, expect, it } from 'vitest';
-import { defaultAgents } from '../../../src/core/default-council.js';
+import { defaultAgents } from '../../../src/core/discussion/default-council.js';
 import { phaseRequests } from '../../../src/core/engine.js';
 import type { AgentRequest, Expectation } from '../../../src/core/provider.js';
 import { HttpProvider, type HttpOptions } from '../../../src/core/providers/http.js';

@@ -1,6 +1,6 @@
 // GET /agent/status (seed 002 §2.3): the council as one seed 002 agent, read from GET /status (and its cached copy).
-import { ALL_ROLES } from '../../../core/api.js';
-import { seedStatusAnswer, seedStatusInput, seedStatusOf } from '../../../core/seed-api.js';
+import { ALL_ROLES } from '../../../core/api/api.js';
+import { seedStatusAnswer, seedStatusInput, seedStatusOf } from '../../../core/api/seed-api.js';
 import { getStatus } from '../council/status.js';
 import { defineOperation } from '../route.js';
 

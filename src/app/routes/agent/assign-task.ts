@@ -1,6 +1,12 @@
 // POST /agent/tasks (seed 002 §2.1): a seed 002 task starts a discussion as POST /tasks does; the answer is the
 // seed's {status: accepted | rejected, message}.
-import { type SeedTaskAnswer, seedKey, seedTaskAnswer, seedTaskInput, seedTrigger } from '../../../core/seed-api.js';
+import {
+  type SeedTaskAnswer,
+  seedKey,
+  seedTaskAnswer,
+  seedTaskInput,
+  seedTrigger,
+} from '../../../core/api/seed-api.js';
 import { ValidationError } from '../../../core/errors.js';
 import { queueDiscussion } from '../council/start-discussion.js';
 import { defineOperation } from '../route.js';

@@ -1,13 +1,13 @@
 // POST /agent/tasks/{taskId}/result (seed 002 §2.2): reports on the orders of the discussion a seed 002 task started,
 // as POST /tasks/{id}/result does; the answer is the seed's {success}.
-import { TASK_ID, DISCUSSION_ID } from '../../../core/api-schemas.js';
+import { TASK_ID, DISCUSSION_ID } from '../../../core/api/api-schemas.js';
 import { NotFoundError } from '../../../core/errors.js';
-import { seedKey, seedResultAnswer, seedResultInput } from '../../../core/seed-api.js';
+import { seedKey, seedResultAnswer, seedResultInput } from '../../../core/api/seed-api.js';
 import { apiCouncil } from '../../api/api-env.js';
 import { locate, taskByKey } from '../../api/api-tasks.js';
 import { reportOrder } from '../../orders/orders.js';
 import { defineOperation } from '../route.js';
-import { reportStatusOf, reportTextOf } from '../../../core/api-schemas.js';
+import { reportStatusOf, reportTextOf } from '../../../core/api/api-schemas.js';
 
 export const seedTaskResult = defineOperation({
   name: 'seed_task_result',

@@ -1,5 +1,5 @@
 // POST /escalations/{id}: an API client resolves an ESCALATED discussion — approve, return with guidance, or reject.
-import { resolveEscalationInput } from '../../../core/api-schemas.js';
+import { resolveEscalationInput } from '../../../core/api/api-schemas.js';
 import { ConflictError } from '../../../core/errors.js';
 import { apiCouncil } from '../../api/api-env.js';
 import { enqueueOnce } from '../../api/api-tasks.js';

@@ -1,9 +1,9 @@
 // GET /tasks/{id}: a task or discussion — its state, each phase's progress, the decision and its orders.
 import { rowsOf } from '../../../../sheets-schema/index.js';
 import { dayCell, isDate } from '../../../adapters/gas/records.js';
-import { ALL_ROLES } from '../../../core/api.js';
-import { phaseProgress, type ProgressMessage, currentPhase } from '../../../core/api-progress.js';
-import { getDiscussionInput } from '../../../core/api-schemas.js';
+import { ALL_ROLES } from '../../../core/api/api.js';
+import { phaseProgress, type ProgressMessage, currentPhase } from '../../../core/api/api-progress.js';
+import { getDiscussionInput } from '../../../core/api/api-schemas.js';
 import { NotFoundError } from '../../../core/errors.js';
 import type { QueueItem } from '../../../core/queue.js';
 import type { Trigger } from '../../../core/types.js';

@@ -1,6 +1,6 @@
 // POST /objections: an API client objects to a decision (SPEC §4.5); the objection is processed from the queue.
 import { rowsOf } from '../../../../sheets-schema/index.js';
-import { fileObjectionInput } from '../../../core/api-schemas.js';
+import { fileObjectionInput } from '../../../core/api/api-schemas.js';
 import { NotFoundError } from '../../../core/errors.js';
 import { apiCouncil } from '../../api/api-env.js';
 import { enqueueOnce, findRows } from '../../api/api-tasks.js';

@@ -1,5 +1,5 @@
 // POST /tasks/{id}/result: an executor reports on the orders of a discussion (seed 002 §2.2, SPEC §11).
-import { reportResultInput, reportStatusOf, reportTextOf } from '../../../core/api-schemas.js';
+import { reportResultInput, reportStatusOf, reportTextOf } from '../../../core/api/api-schemas.js';
 import { NotFoundError } from '../../../core/errors.js';
 import { apiCouncil } from '../../api/api-env.js';
 import { locate } from '../../api/api-tasks.js';

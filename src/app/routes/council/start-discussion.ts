@@ -1,8 +1,8 @@
 // POST /tasks: start a discussion from a trigger (SPEC §12); answers 202 with its task and discussion ids at once, or,
 // with wait_seconds, runs it in this request and answers with the decided discussion as GET /tasks/{id} would.
 import { sha256Text } from '../../../core/sha256.js';
-import { startTaskInput } from '../../../core/api-schemas.js';
-import { normalTrigger, type TriggerInput } from '../../../core/trigger-input.js';
+import { startTaskInput } from '../../../core/api/api-schemas.js';
+import { normalTrigger, type TriggerInput } from '../../../core/discussion/trigger-input.js';
 import { forecastTokens, startBudget } from '../../api/api-budget.js';
 import { apiCouncil } from '../../api/api-env.js';
 import type { Priority } from '../../../core/types.js';
@@ -30,7 +30,7 @@ export function queueDiscussion(input: StartInput, ctx: CallContext, call: strin
   const council = apiCouncil();
   admitTrigger(council, input);
   const trigger = normalTrigger(input, 'api');
-  // Held at its forecast against the client's daily budget (src/core/api-budget.ts).
+  // Held at its forecast against the client's daily budget (src/core/api/api-budget.ts).
   const forecast = forecastTokens(council, trigger, priority);
   return enqueueOnce(council, {
     type: 'discussion.open',

@@ -5,7 +5,7 @@
 import { dayOf, scriptZone } from '../../../adapters/gas/records.js';
 import { stampForRead } from '../../../adapters/gas/change-stamp.js';
 import { readStatusCopy, writeStatusCopy } from '../../../adapters/gas/status-cache.js';
-import type { BudgetLimits, Spend } from '../../../core/api-budget.js';
+import type { BudgetLimits, Spend } from '../../../core/api/api-budget.js';
 
 export interface Shared {
   // The budget's day: a copy of another day is not used.

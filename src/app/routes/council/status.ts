@@ -3,12 +3,12 @@
 import { rowsOf } from '../../../../sheets-schema/index.js';
 import { withPropertySnapshot } from '../../../adapters/gas/property-reads.js';
 import { props } from '../../../adapters/gas/services.js';
-import { budgetView } from '../../../core/api-budget.js';
+import { budgetView } from '../../../core/api/api-budget.js';
 import { type Pointer, parsePointer } from '../../../core/cells.js';
-import { ALL_ROLES } from '../../../core/api.js';
-import { activeDiscussions, agentStates, queueDepth } from '../../../core/api-progress.js';
-import { getStatusInput } from '../../../core/api-schemas.js';
-import { deliberationOf, type FlipStats } from '../../../core/first-answers.js';
+import { ALL_ROLES } from '../../../core/api/api.js';
+import { activeDiscussions, agentStates, queueDepth } from '../../../core/api/api-progress.js';
+import { getStatusInput } from '../../../core/api/api-schemas.js';
+import { deliberationOf, type FlipStats } from '../../../core/memory/first-answers.js';
 import { PROPERTY_KEYS } from '../../../core/property-keys.js';
 import type { AgentRequest } from '../../../core/provider.js';
 import { roundUsd } from '../../../core/providers/model-table.js';
@@ -123,7 +123,7 @@ function sharedStatus(council: Council, roomName?: string): Shared {
         over_budget: u.tokens >= tokenBudget || u.cost >= costBudget,
       },
       agents,
-      // The reviewed decisions against the specialists' first-answer majority (src/core/first-answers.ts): one
+      // The reviewed decisions against the specialists' first-answer majority (src/core/memory/first-answers.ts): one
       // property read, kept by the daily review, so a poll costs no Sheets read.
       deliberation: deliberationOf(props.json<Partial<FlipStats> | null>(PROPERTY_KEYS.flipStats, null)),
       ...roomsStatus(council.store, roomName),
@@ -131,7 +131,7 @@ function sharedStatus(council: Council, roomName?: string): Shared {
   };
 }
 
-// The answer for this caller: its tools, and its share of the API budget (src/core/api-budget.ts) beside the day's.
+// The answer for this caller: its tools, and its share of the API budget (src/core/api/api-budget.ts) beside the day's.
 function forCaller(shared: Shared, ctx: CallContext): Record<string, unknown> {
   const { caller } = ctx;
   const budget = shared.body.budget as Record<string, unknown>;

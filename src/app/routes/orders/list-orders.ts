@@ -1,6 +1,6 @@
 // GET /orders: the orders an outside executor pulls, by status, executor and member, oldest first, paginated.
 import { z } from 'zod';
-import { ORDER_STATUSES } from '../../../core/order-status.js';
+import { ORDER_STATUSES } from '../../../core/orders/order-status.js';
 import { apiCouncil } from '../../api/api-env.js';
 import { listOrders } from '../../orders/order-list.js';
 import { limitInput, offsetInput } from '../rooms/inputs.js';

@@ -1,7 +1,7 @@
 // POST /orders/{order_id}/report: an executor reports on one order by its id (SPEC §5 Orders, §11).
 import { z } from 'zod';
-import { ORDER_ID } from '../../../core/order-report.js';
-import { REPORT_STATUSES } from '../../../core/order-status.js';
+import { ORDER_ID } from '../../../core/orders/order-report.js';
+import { REPORT_STATUSES } from '../../../core/orders/order-status.js';
 import { apiCouncil } from '../../api/api-env.js';
 import { reportOrder } from '../../orders/orders.js';
 import { defineOperation } from '../route.js';

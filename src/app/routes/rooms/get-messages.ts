@@ -1,6 +1,6 @@
 // get_messages (GET /rooms/{roomName}/messages): a page of a room's messages, counted back from the newest.
 import { z } from 'zod';
-import { ALL_ROLES } from '../../../core/api.js';
+import { ALL_ROLES } from '../../../core/api/api.js';
 import { getMessages } from '../../rooms/room-reads.js';
 import { defineOperation } from '../route.js';
 import { roomCall } from './call.js';

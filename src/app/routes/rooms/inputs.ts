@@ -2,7 +2,7 @@
 // segment merged) and an MCP tool's arguments. Query strings carry numbers and booleans as text, so those are read
 // from text too, while the generated JSON Schema still says number and boolean.
 import { z } from 'zod';
-import { NAME_PATTERN } from '../../../core/rooms.js';
+import { NAME_PATTERN } from '../../../core/api/rooms.js';
 
 const NAME_RULE = 'letters, digits, hyphens and underscores';
 

@@ -1,6 +1,6 @@
 // list_room_users (GET /rooms/{roomName}/users): who is in a room, online or offline, with their profiles.
 import { z } from 'zod';
-import { ALL_ROLES } from '../../../core/api.js';
+import { ALL_ROLES } from '../../../core/api/api.js';
 import { listRoomUsers } from '../../rooms/room-reads.js';
 import { defineOperation } from '../route.js';
 import { roomCall } from './call.js';

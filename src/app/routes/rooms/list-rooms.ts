@@ -1,6 +1,6 @@
 // list_rooms (GET /rooms): free rooms and the discussions' read-only rooms, with whether an agent is in each.
 import { z } from 'zod';
-import { ALL_ROLES } from '../../../core/api.js';
+import { ALL_ROLES } from '../../../core/api/api.js';
 import { listRooms } from '../../rooms/room-reads.js';
 import { defineOperation } from '../route.js';
 import { roomCall } from './call.js';

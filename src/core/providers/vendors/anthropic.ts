@@ -1,6 +1,6 @@
 // Anthropic: the Messages API, the answer forced through one tool whose input_schema is the plain JSON Schema.
 import { vendorKeyProperty } from '../../property-keys.js';
-import { estimateTokens } from '../../tokens.js';
+import { estimateTokens } from '../../prompts/tokens.js';
 import type { JsonSchema } from '../json-schema.js';
 import {
   at,

@@ -4,7 +4,7 @@ import { Store } from '../../../../src/adapters/gas/store.js';
 import { verifyAudit } from '../../../../src/app/audit/audit.js';
 import { reportOrder } from '../../../../src/app/orders/orders.js';
 import { startDiscussion } from '../../../../src/app/discussions/start.js';
-import { IllegalOrderTransitionError } from '../../../../src/core/order-status.js';
+import { IllegalOrderTransitionError } from '../../../../src/core/orders/order-status.js';
 import { decline, type Kaigi, kaigi, settle, statuses, ZONE } from '../inproc.js';
 
 function decided(): { k: Kaigi; id: string } {

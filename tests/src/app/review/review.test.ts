@@ -50,7 +50,7 @@ async function reviewedOnce(rt: Runtime): Promise<void> {
     .map((l) => `${l.source}|${l.agent_id}|${l.content}`);
   expect(new Set(learned).size).toBe(learned.length);
   const from = new Set(learned.map((k) => k.split(' ')[0]));
-  // A learning that repeats an agent's active one merges into it (src/core/review-lifecycle.ts): its outcome is named
+  // A learning that repeats an agent's active one merges into it (src/core/memory/review-lifecycle.ts): its outcome is named
   // by the audited merge instead of a row of its own.
   for (const a of tabRows(rt, 'audit').filter((x) => x.event === 'learning_merged'))
     from.add(String((JSON.parse(String(a.payload_json)) as { outcome_id: string }).outcome_id));

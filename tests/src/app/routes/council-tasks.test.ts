@@ -144,7 +144,7 @@ describe('GET /tasks/{id} and POST /tasks/{id}/result', () => {
     const acks = messages(rt, a.discussion_id).filter((m) => m.message_type === 'ACKNOWLEDGEMENT');
     expect(acks.map((m) => m.content.status)).toEqual(['ORDER_ACKNOWLEDGED', 'ORDER_IN_PROGRESS', 'ORDER_DONE']);
     expect(acks.map((m) => m.content.note)).toEqual(reports);
-    // Who reported, then each order's move (src/core/order-report.ts).
+    // Who reported, then each order's move (src/core/orders/order-report.ts).
     expect(acks.every((m) => String(m.metadata.note).startsWith('reported by api:worker-client; DEC-'))).toBe(true);
     expect((await exported(rt, 'orders')).map((o) => o.last_report)).toEqual(
       records(rt, 'orders').map(() => reports[2]),

@@ -1,7 +1,7 @@
 // Seed 002's own agent API through the built file: its request bodies in, its answers out ({status: accepted |
 // rejected, message}, {success}, {agentName, role, status, …}), its errors in seed 002's JSON.
 import { describe, expect, it } from 'vitest';
-import { seedResultAnswer, seedStatusAnswer, seedTaskAnswer } from '../../../../src/core/seed-api.js';
+import { seedResultAnswer, seedStatusAnswer, seedTaskAnswer } from '../../../../src/core/api/seed-api.js';
 import { council, statuses } from '../../../council-helpers.js';
 import { records } from '../../../helpers.js';
 import { type Answer, clients, get, post } from './api-helpers.js';

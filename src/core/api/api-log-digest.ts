@@ -1,0 +1,63 @@
+// The API Log in the audit chain (issue 22, finding 6): its rows are not audited one by one (that would double the
+// writes of every call) but as batches — one `api_log_batch` Audit event holds the SHA-256 over a run of
+// consecutive rows and where the run starts — so a row deleted, altered or inserted among them breaks the check.
+// Rows written by a release before this one, and the newest rows not yet in a batch, are outside every batch.
+import { columnTypesOf } from '../../../sheets-schema/index.js';
+import { rowDigest } from '../audit/audit-rows.js';
+import type { AuditRecord, RowProblem } from '../audit/audit-check.js';
+
+export const API_LOG_BATCH = 'api_log_batch';
+
+interface BatchRecord {
+  first_row: number;
+  row_count: number;
+  batch_sha256: string;
+}
+
+type Sha256 = (s: string) => string;
+
+// The digest of a batch: each row's digest as verifyAudit reads rows back (src/core/audit/audit-rows.ts), chained.
+export function batchDigest(rows: readonly (readonly unknown[])[], sha256: Sha256): string {
+  const types = columnTypesOf('api_log');
+  return sha256(rows.map((r) => rowDigest(types, r, sha256)).join('\n'));
+}
+
+function batchOf(e: AuditRecord): BatchRecord | null {
+  const p = e.payload;
+  if (e.event !== API_LOG_BATCH) return null;
+  if (typeof p.first_row !== 'number' || typeof p.row_count !== 'number' || typeof p.batch_sha256 !== 'string')
+    return null;
+  return { first_row: p.first_row, row_count: p.row_count, batch_sha256: p.batch_sha256 };
+}
+
+// Every batch the chain records, checked against the tab's rows (row 2 is rows[0]); the first problem, naming the
+// row where it starts. Batches follow each other without a gap, so a deleted or inserted row is caught by the
+// batch it falls in, or by the next batch no longer starting where the chain says.
+export function checkApiLog(
+  events: readonly AuditRecord[],
+  rows: readonly (readonly unknown[])[],
+  label: string,
+  sha256: Sha256,
+): RowProblem | null {
+  const batches = events.map(batchOf).filter((b): b is BatchRecord => b !== null);
+  let expected = batches.length ? batches[0].first_row : 0;
+  for (const b of batches) {
+    // A batch may start before the end of the one before it (an execution killed after its commit re-digests those
+    // rows in the next one); never after it.
+    if (b.first_row > expected)
+      return {
+        tab: label,
+        row: expected,
+        detail: `the API Log batch recorded at row ${b.first_row} does not follow the one before it (row ${expected}): rows were removed or inserted`,
+      };
+    const slice = rows.slice(b.first_row - 2, b.first_row - 2 + b.row_count);
+    if (slice.length < b.row_count || batchDigest(slice, sha256) !== b.batch_sha256)
+      return {
+        tab: label,
+        row: b.first_row,
+        detail: `API Log rows ${b.first_row}–${b.first_row + b.row_count - 1} differ from their batch in the audit: a row was altered, removed or inserted`,
+      };
+    expected = Math.max(expected, b.first_row + b.row_count);
+  }
+  return null;
+}

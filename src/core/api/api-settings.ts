@@ -1,0 +1,51 @@
+// The Settings rows of the web API: request limits, the API Log, waits and replays, and the API clients' budget.
+import { settingDef as s } from '../setting-def.js';
+
+export const API_SETTINGS = [
+  s('api.rate_limit_per_minute', 60, 'integer', 'Web API requests per token per minute'),
+  s('api.max_body_bytes', 100000, 'integer', 'Largest web API request body accepted'),
+  s('api.max_kpi_rows', 1000, 'integer', 'KPI rows one POST /kpi or record_kpi call may send; more are refused (413)'),
+  s(
+    'api.client_daily_tokens',
+    '10%',
+    'string',
+    "Tokens one API client's calls may make the council spend a day, rooms included: a number, or a share of limits.daily_token_budget such as 10%",
+  ),
+  s(
+    'api.log_digest_rows',
+    20,
+    'integer',
+    'API Log rows joined to the audit chain at once, as one Audit row holding their digest (a busy tick joins any fewer)',
+  ),
+  s('api.log_retention_days', 90, 'integer', 'Days before API Log rows move to the archive, by whole batch; 0: never'),
+  s(
+    'api.log_waiting_rows',
+    100,
+    'integer',
+    'API Log rows that may wait for a tick; the call that finds more appends them itself, under the lock',
+  ),
+  s(
+    'api.status_max_age_seconds',
+    30,
+    'integer',
+    'Longest GET /status answers from its cached copy when nothing was committed since (queue leases, room presence)',
+  ),
+  s(
+    'budget.reserve_share',
+    0.5,
+    'number',
+    "Share of limits.daily_token_budget kept for the council's own discussions: API clients together never spend into it",
+  ),
+  s(
+    'api.max_wait_seconds',
+    60,
+    'integer',
+    'Longest a POST /tasks with wait_seconds runs its discussion in its own request before answering 202 (0: never waits; the caller’s HTTP timeout must be longer)',
+  ),
+  s(
+    'api.replay_seconds',
+    600,
+    'integer',
+    'How long a re-sent MCP tools/call (same token, JSON-RPC id and arguments) gets the first answer instead of acting again; short, because a client numbers its ids from 0 again in each session',
+  ),
+];

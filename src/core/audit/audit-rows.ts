@@ -1,0 +1,76 @@
+// A row's audit digest: each cell read the way its column means it, so a spreadsheet program's round trip keeps it.
+import type { ColumnType } from '../../../sheets-schema/types.js';
+
+type Sha256 = (s: string) => string;
+
+function isDate(v: unknown): v is Date {
+  return Object.prototype.toString.call(v) === '[object Date]';
+}
+
+// Whole seconds: a cell keeps no milliseconds, and a program that saves the workbook may round them away.
+function instant(d: Date): string {
+  return new Date(Math.floor(d.getTime() / 1000) * 1000).toISOString();
+}
+
+// Fifteen significant digits: what Sheets, Excel and LibreOffice all keep of a number they write back.
+function num(n: number): number {
+  return Number.isFinite(n) ? Number(n.toPrecision(15)) : n;
+}
+
+// One cell as its column means it. Text stays text, byte for byte; a number or boolean is compared as one whether
+// it comes back typed or as the text a program wrote for it; an empty cell is ''.
+function canonicalCell(type: ColumnType, v: unknown): string | number | boolean {
+  if (v === null || v === undefined || v === '') return '';
+  if (isDate(v)) return instant(v);
+  switch (type) {
+    case 'number':
+    case 'integer':
+      if (typeof v === 'number') return num(v);
+      if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return num(Number(v));
+      return String(v);
+    case 'boolean':
+      if (v === true || v === 'TRUE' || v === 'true') return true;
+      if (v === false || v === 'FALSE' || v === 'false') return false;
+      return String(v);
+    default:
+      return typeof v === 'number' ? num(v) : typeof v === 'boolean' ? v : String(v);
+  }
+}
+
+// The canonical text of a row: cells by type, trailing empty cells dropped (a program may not write them back).
+export function canonicalRow(types: readonly ColumnType[], values: readonly unknown[]): string {
+  const cells = types.map((t, i) => canonicalCell(t, values[i]));
+  while (cells.length && cells[cells.length - 1] === '') cells.pop();
+  return JSON.stringify(cells);
+}
+
+export function rowDigest(types: readonly ColumnType[], values: readonly unknown[], sha256: Sha256): string {
+  return sha256(canonicalRow(types, values));
+}
+
+// FNV-1a folded to 16 bits: cheap, short in the audit row, and enough to say which column changed once the row's
+// SHA-256 (which alone proves it) says something did.
+function fnv(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return `0000${((h >>> 16) ^ (h & 0xffff)).toString(16)}`.slice(-4);
+}
+
+// One 4-hex-digit hash per column, concatenated.
+export function columnHashes(types: readonly ColumnType[], values: readonly unknown[]): string {
+  return types.map((t, i) => fnv(JSON.stringify(canonicalCell(t, values[i])))).join('');
+}
+
+// The first column whose hash differs from the recorded ones (0-based), or -1 when none does or none was recorded.
+export function firstChangedColumn(types: readonly ColumnType[], values: readonly unknown[], recorded: string): number {
+  if (!recorded) return -1;
+  const now = columnHashes(types, values);
+  for (let i = 0; i < types.length; i++) {
+    const was = recorded.slice(i * 4, i * 4 + 4);
+    if (was && was !== now.slice(i * 4, i * 4 + 4)) return i;
+  }
+  return -1;
+}

@@ -1,0 +1,150 @@
+// What an agent recalls before it speaks (SPEC §8.2): the learnings and past cases nearest its situation, ranked by
+// similarity, recency and confidence with the weights in Settings; unused learnings fade out (seed 003 §11.5).
+import { EMPTY_MEMORY, type AgentMemory, type CaseContext, type Learning, parseCaseContext } from './memory.js';
+import { topK, type Matrix } from './retrieval.js';
+import type { Settings } from '../settings.js';
+
+const DAY = 86_400_000;
+
+export interface RecallOptions {
+  k: number;
+  minConfidence: number;
+  weights: { similarity: number; recency: number; confidence: number };
+  // Evidence loses half its weight in this many days: a team changes, and what worked a season ago may not now.
+  halfLifeDays: number;
+  now: number;
+}
+
+// A weight a person left out or mistyped counts 0 rather than turning every score into NaN.
+function weightsOf(w: Record<string, unknown>): RecallOptions['weights'] {
+  const n = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0);
+  return { similarity: n(w.similarity), recency: n(w.recency), confidence: n(w.confidence) };
+}
+
+export function recallOptionsOf(s: Settings, now: number): RecallOptions {
+  return {
+    k: s.number('retrieval.top_k'),
+    minConfidence: s.number('retrieval.min_confidence'),
+    weights: weightsOf(s.get('retrieval.weights')),
+    halfLifeDays: s.number('retrieval.half_life_days'),
+    now,
+  };
+}
+
+// 1 for something learned now, ½ after one half-life; a row with no date counts as old as a half-life.
+function recencyOf(l: Pick<Learning, 'created_at'>, o: Pick<RecallOptions, 'halfLifeDays' | 'now'>): number {
+  const age = l.created_at ? Math.max(0, (o.now - l.created_at) / DAY) : o.halfLifeDays;
+  return o.halfLifeDays > 0 ? 0.5 ** (age / o.halfLifeDays) : 1;
+}
+
+// A case whose context cell was edited into something that is not a case has no actions and no verdict: it is left
+// out of retrieval (isCase) instead of failing every discussion that would recall it, and the daily review tells a
+// person which rows they are (unreadableCases).
+const NO_CASE: CaseContext = { discussion_id: '', decision_id: '', member: '', metric: '', actions: [], verdict: '' };
+
+// Parsed once per row and context: retrieval tests every candidate row of every agent's recall against its case.
+const parsed = new WeakMap<Learning, { text: string; c: CaseContext }>();
+
+function caseOf(l: Learning): CaseContext {
+  const hit = parsed.get(l);
+  if (hit && hit.text === l.context) return hit.c;
+  const c = parseCaseContext(l.context) ?? NO_CASE;
+  parsed.set(l, { text: l.context, c });
+  return c;
+}
+
+// The active case rows whose context cell holds no case.
+export function unreadableCases(rows: readonly Learning[]): Learning[] {
+  return rows.filter((l) => l.scope === 'case' && l.is_active && caseOf(l) === NO_CASE);
+}
+
+// The k best among the rows `allow` accepts: the nearest 4k by cosine, re-ranked by the weighted score.
+function ranked(
+  m: Matrix,
+  q: Float32Array,
+  byRow: Record<number, Learning>,
+  k: number,
+  o: RecallOptions,
+  allow: (l: Learning) => boolean,
+): { l: Learning; similarity: number; recency: number }[] {
+  if (k <= 0) return [];
+  const w = o.weights;
+  return topK(m, q, k * 4, (row) => allow(byRow[row]))
+    .map((h) => {
+      const l = byRow[h.key];
+      const recency = recencyOf(l, o);
+      return {
+        l,
+        similarity: h.score,
+        recency,
+        score: w.similarity * h.score + w.recency * recency + w.confidence * l.confidence,
+      };
+    })
+    .sort((a, b) => b.score - a.score)
+    .slice(0, k);
+}
+
+// Top-k active learnings for an agent (its own first, then shared) and top-k similar past cases with verdicts,
+// those about `subject` (the discussion's member) first.
+// `m` holds the embeddings of `rows` (keys are their row numbers); `q` is the situation's embedding.
+export function recall(
+  rows: readonly Learning[],
+  m: Matrix,
+  q: Float32Array,
+  agent: string,
+  exclude: string,
+  o: RecallOptions,
+  subject = '',
+): Pick<AgentMemory, 'learnings' | 'cases'> {
+  if (!rows.length || o.k <= 0) return { learnings: EMPTY_MEMORY.learnings, cases: EMPTY_MEMORY.cases };
+  const byRow: Record<number, Learning> = {};
+  for (const l of rows) byRow[l.row] = l;
+  const usable = (l: Learning) => l.is_active && l.confidence >= o.minConfidence;
+  const own = ranked(m, q, byRow, o.k, o, (l) => l.scope === 'individual' && l.agent_id === agent && usable(l));
+  const shared = ranked(m, q, byRow, Math.max(0, o.k - own.length), o, (l) => l.scope === 'shared' && usable(l));
+  // Past cases about the same person first (what worked for them says most), then the nearest about others.
+  const isCase = (l: Learning) => {
+    if (l.scope !== 'case' || !l.is_active) return false;
+    const c = caseOf(l);
+    // A case with no verdict yet, or an inconclusive one, says nothing about what works: it would only take a slot.
+    return c.discussion_id !== exclude && c.verdict !== '' && c.verdict !== 'inconclusive';
+  };
+  const theirs = subject ? ranked(m, q, byRow, o.k, o, (l) => isCase(l) && caseOf(l).member === subject) : [];
+  const cases = theirs.concat(
+    ranked(m, q, byRow, o.k - theirs.length, o, (l) => isCase(l) && (!subject || caseOf(l).member !== subject)),
+  );
+  const r3 = (x: number) => Math.round(x * 1000) / 1000;
+  return {
+    learnings: own.concat(shared).map(({ l }) => ({
+      id: l.learning_id,
+      scope: l.scope,
+      content: l.content,
+      confidence: l.confidence,
+    })),
+    cases: cases.map(({ l, similarity, recency }) => {
+      const c = caseOf(l);
+      return {
+        id: l.learning_id,
+        content: l.content,
+        // A copy: the parsed case is cached for the rest of the execution.
+        actions: c.actions.slice(),
+        verdict: c.verdict,
+        similarity: r3(similarity),
+        recency: r3(recency),
+        member: c.member,
+      };
+    }),
+  };
+}
+
+// Learnings nobody has used for `days` (since their last use, else since they were written) leave retrieval: they
+// are deactivated, kept, and audited (seed 003 §11.5). Cases are the record of past decisions and only lose weight
+// with age (recencyOf); a day count of 0 turns the decay off.
+export function decayed(rows: readonly Learning[], now: number, days: number): Learning[] {
+  if (days <= 0) return [];
+  return rows.filter((l) => {
+    if (l.scope === 'case' || !l.is_active) return false;
+    const last = l.last_applied_at || l.created_at;
+    return !!last && now - last >= days * DAY;
+  });
+}

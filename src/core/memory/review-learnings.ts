@@ -1,0 +1,228 @@
+// What a reviewed decision teaches: the model's learnings when it gives valid ones, else the rule-based extraction.
+import { learningRequest } from '../engine.js';
+import type { EngineEnv } from '../engine.js';
+import { applyVerdict, extractLearnings, type Learning, type LearningRules, parseCaseContext } from './memory.js';
+import type { LearningContent } from '../discussion/messages.js';
+import type { AgentRequest, AgentResponse } from '../provider.js';
+import { validationErrors } from '../providers/http.js';
+import { write, type ReviewOp, type SeqName } from './review-ops.js';
+import type { Assessment, ModelReflection } from './review-types.js';
+import {
+  duePromotion,
+  lifecycleValues,
+  mergeOp,
+  mergeTarget,
+  promotionProposal,
+  type LifecycleWorld,
+} from './review-lifecycle.js';
+import type { Settings } from '../settings.js';
+
+// A learning about to be written, before it has an id, a confidence or an embedding.
+interface NewLearning {
+  scope: 'individual' | 'shared';
+  agent_id: string;
+  category: string;
+  content: string;
+  context: string;
+  // The provider:model that wrote it when that is not the Learned's source (an agent's own reflection).
+  source?: string;
+}
+
+// The model's valid answer to the learning schema, with the model that gave it.
+export interface LearningAnswer {
+  learnings: LearningContent['learnings'];
+  model: string;
+}
+
+export interface Learned {
+  items: NewLearning[];
+  // `rules`, or the provider:model that filled the schema; written into each new learning's source.
+  source: string;
+  // The agents' own model reflections, for the review to write (src/core/memory/review-reflections.ts); absent: none.
+  reflections?: ModelReflection[];
+}
+
+export function learningRulesOf(s: Settings): LearningRules {
+  return {
+    initial: s.number('learning.initial_confidence'),
+    confirmStep: s.number('learning.confirm_step'),
+    rejectStep: s.number('learning.reject_step'),
+    deactivateBelow: s.number('learning.deactivate_below'),
+    promoteAfter: s.number('learning.auto_promote_count'),
+    autoPromote: s.get('learning.auto_promote'),
+    mergeSimilarity: s.number('learning.merge_similarity'),
+  };
+}
+
+// Asks the decider's provider to fill the learning schema. It calls a model, so the app runs it outside the lock.
+// An inconclusive verdict teaches nothing; an invalid or failed answer leaves the rules to extract (null).
+export function askForLearnings(a: Assessment, env: EngineEnv): LearningAnswer | null {
+  const { ev } = a;
+  if (ev.verdict === 'inconclusive') return null;
+  const req = learningRequest(a.discussion, env, { verdict: ev.verdict, error: ev.error, measured: ev.measured });
+  if (!req) return null;
+  const [res] = env.providerFor(req.agent).respond([req]);
+  return learningAnswerOf(req, res);
+}
+
+// The learnings in a valid answer to the learning request, else null (the rules extract instead).
+export function learningAnswerOf(req: AgentRequest, res: AgentResponse): LearningAnswer | null {
+  if (!res.ok || validationErrors(req, res.content)) return null;
+  return { learnings: (res.content as LearningContent).learnings, model: res.model };
+}
+
+// The learnings to write: the model's (a shared one belongs to no agent), or the rule-based fallback. An agent whose
+// own model reflected keeps its lesson as its individual learning (seed 003 §11), with that model as source; the
+// decider's or the rules' individual learnings for it are left out, so one decision teaches an agent one thing.
+export function newLearnings(
+  a: Assessment,
+  lang: 'ja' | 'en',
+  answer: LearningAnswer | null,
+  reflections: ModelReflection[] = [],
+): Learned {
+  const base: Learned = answer
+    ? {
+        items: answer.learnings.map((x) => ({ ...x, agent_id: x.scope === 'shared' ? '' : x.agent_id })),
+        source: answer.model,
+      }
+    : { items: extractLearnings(a.discussion, a.ev.verdict, lang), source: 'rules' };
+  if (!reflections.length) return base;
+  // An inconclusive verdict teaches nothing (as the rules and the learning call have it): the reflection is kept,
+  // its lesson is not.
+  const lessons = a.ev.verdict === 'inconclusive' ? [] : reflections.filter((r) => r.answer);
+  const own = lessons.map((r) => r.agent_id);
+  const context = JSON.stringify({ discussion_id: a.discussion_id, verdict: a.ev.verdict });
+  return {
+    source: base.source,
+    reflections,
+    items: base.items
+      .filter((x) => x.scope !== 'individual' || own.indexOf(x.agent_id) < 0)
+      .concat(
+        lessons.map((r) => ({
+          scope: 'individual' as const,
+          agent_id: r.agent_id,
+          category: r.answer!.category,
+          content: r.answer!.lesson,
+          context,
+          source: r.source,
+        })),
+      ),
+  };
+}
+
+// Learnings applied in the decision move with the verdict; the decision's case records it. Both are written
+// after the commit point, so a replay never moves a confidence twice. A learning that reaches its successes is
+// promoted at once (learning.auto_promote) or proposed to a person in the Inbox.
+export function moveLearnings(
+  a: Assessment,
+  learnings: readonly Learning[],
+  rules: LearningRules,
+  w: LifecycleWorld,
+): { ops: ReviewOp[]; learnings: Learning[] } {
+  const verdict = a.ev.verdict;
+  const applied = new Set<string>();
+  for (const m of a.discussion.messages) for (const x of m.metadata.learnings ?? []) applied.add(x);
+  const ops: ReviewOp[] = [];
+  const moved = learnings.map((l) => {
+    // A case whose context holds no case belongs to no decision (the daily review names it to a person).
+    const ctx = l.scope === 'case' ? parseCaseContext(l.context) : null;
+    const isCase = ctx !== null && ctx.decision_id === a.decision_id;
+    if (!applied.has(l.learning_id) && !isCase) return l;
+    if (isCase) {
+      const next = { ...l, context: JSON.stringify({ ...ctx, verdict }) };
+      ops.push(
+        write(
+          'learnings',
+          'after',
+          l.row,
+          { context: next.context },
+          {
+            actor: 'kaigi',
+            event: 'case_verdict',
+            tab: 'Learnings',
+            row_key: l.learning_id,
+            payload: { verdict, confidence: next.confidence, active: next.is_active, scope: next.scope },
+          },
+        ),
+      );
+      return next;
+    }
+    let next = applyVerdict(l, verdict, rules);
+    const proposal = duePromotion(next, rules) ? promotionProposal(next, a.discussion_id, w) : null;
+    if (proposal) next = { ...next, promotion: proposal.promotion };
+    const promoted = l.scope !== next.scope;
+    ops.push(
+      write('learnings', 'after', l.row, lifecycleValues(next), {
+        actor: 'kaigi',
+        event: promoted ? 'learning_promoted' : 'learning_updated',
+        tab: 'Learnings',
+        row_key: l.learning_id,
+        payload: {
+          verdict,
+          confidence: next.confidence,
+          active: next.is_active,
+          scope: next.scope,
+          ...(proposal ? { proposed: proposal.inbox.inbox_id } : {}),
+        },
+      }),
+    );
+    if (proposal) ops.push(proposal.op);
+    return next;
+  });
+  return { ops, learnings: moved };
+}
+
+// New learnings as Learnings rows, with the embeddings computed for them before the lock. One that repeats an active
+// learning of the same agent (learning.merge_similarity) strengthens that row instead (seed 003 §11.5).
+export function newLearningOps(
+  a: Assessment,
+  outcomeId: string,
+  learned: Learned & { embeddings: string[] },
+  learnings: Learning[],
+  w: { rules: LearningRules; now: number; embeddingModel: string; next: (name: SeqName) => number },
+): ReviewOp[] {
+  if (learned.embeddings.length !== learned.items.length)
+    throw new Error(`${learned.items.length} new learnings came with ${learned.embeddings.length} embeddings`);
+  return learned.items.map((f, i) => {
+    const hit = mergeTarget(f, learned.embeddings[i], learnings, w.embeddingModel, w.rules.mergeSimilarity);
+    if (hit) {
+      const m = mergeOp(hit.target, hit.similarity, { content: f.content, outcomeId }, w.rules);
+      learnings[learnings.indexOf(hit.target)] = m.learning;
+      return m.op;
+    }
+    const id = `LRN-${w.next('learning')}`;
+    return write(
+      'learnings',
+      'append',
+      0,
+      {
+        learning_id: id,
+        scope: f.scope,
+        agent_id: f.agent_id,
+        category: f.category,
+        content: f.content,
+        context: f.context,
+        confidence: w.rules.initial,
+        times_applied: 0,
+        times_successful: 0,
+        is_active: true,
+        source: `${outcomeId} ${f.source ?? learned.source}`,
+        embedding: learned.embeddings[i],
+        embedding_model: w.embeddingModel,
+        created_at: new Date(w.now),
+        last_applied_at: '',
+        success_rate: 0,
+        evidence_count: 1,
+        promotion: '',
+      },
+      {
+        actor: 'kaigi',
+        event: 'learning',
+        tab: 'Learnings',
+        row_key: id,
+        payload: { scope: f.scope, agent_id: f.agent_id, verdict: a.ev.verdict },
+      },
+      `Learnings:${id}`,
+    );
+  });
+}

@@ -1,0 +1,73 @@
+// The watcher's anomaly rule (seed 003 §12.5): a member's latest value of a metric more than `sigma` standard
+// deviations from their own mean over the days before it, when that window holds enough values.
+import type { KpiRow } from '../types.js';
+import { mean, type Point, series } from './kpi.js';
+
+export interface AnomalyRule {
+  sigma: number;
+  windowDays: number;
+  minPoints: number;
+}
+
+export interface Anomaly {
+  member: string;
+  metric: string;
+  date: string;
+  value: number;
+  mean: number;
+  sd: number;
+  // Values in the window the mean and deviation came from.
+  points: number;
+}
+
+const DAY = 86_400_000;
+
+function daysBefore(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) - n * DAY).toISOString().slice(0, 10);
+}
+
+// The latest point against the `windowDays` days before it (population deviation). A window whose values are all
+// equal has no spread: any other value is off it, the same value is not.
+export function anomalyOf(s: readonly Point[], rule: AnomalyRule): Omit<Anomaly, 'member' | 'metric'> | null {
+  if (!s.length) return null;
+  const last = s[s.length - 1];
+  const from = daysBefore(last.date, rule.windowDays);
+  const window = s.filter((p) => p.date >= from && p.date < last.date).map((p) => p.value);
+  if (window.length < rule.minPoints) return null;
+  const m = mean(window);
+  const sd = Math.sqrt(mean(window.map((v) => (v - m) ** 2)));
+  const off = Math.abs(last.value - m);
+  if (sd === 0 ? off === 0 : off <= rule.sigma * sd) return null;
+  return { date: last.date, value: last.value, mean: m, sd, points: window.length };
+}
+
+// Every member × metric the KPI rows hold, in member then metric order.
+export function anomalies(rows: readonly KpiRow[], rule: AnomalyRule): Anomaly[] {
+  const pairs: Record<string, { member: string; metric: string }> = {};
+  for (const r of rows) pairs[`${r.member_id}\n${r.metric}`] = { member: r.member_id, metric: r.metric };
+  const out: Anomaly[] = [];
+  for (const k of Object.keys(pairs).sort()) {
+    const { member, metric } = pairs[k];
+    const a = anomalyOf(series(rows, member, metric), rule);
+    if (a) out.push({ member, metric, ...a });
+  }
+  return out;
+}
+
+// How an anomaly is told in the Inbox. The title names only ids and the day, so a re-run finds the row it wrote
+// (in either language) and tells nothing twice.
+export function anomalyTitles(a: { member: string; metric: string; date: string }): { ja: string; en: string } {
+  return {
+    ja: `KPI の外れ値: ${a.member} / ${a.metric} / ${a.date}`,
+    en: `KPI outlier: ${a.member} / ${a.metric} / ${a.date}`,
+  };
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+export function anomalyBody(a: Anomaly, name: string, sigma: number, lang: 'ja' | 'en'): string {
+  const dev = a.sd === 0 ? '∞' : String(round(Math.abs(a.value - a.mean) / a.sd));
+  return lang === 'ja'
+    ? `${name}さんの ${a.metric} は ${a.date} に ${a.value} で、直前 ${a.points} 点の平均 ${round(a.mean)}（標準偏差 ${round(a.sd)}）から ${dev}σ 離れています（基準 ${sigma}σ）。`
+    : `${name}'s ${a.metric} was ${a.value} on ${a.date}, ${dev} σ from the mean ${round(a.mean)} (σ ${round(a.sd)}) of the ${a.points} values before it (threshold ${sigma} σ).`;
+}

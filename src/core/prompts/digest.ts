@@ -1,0 +1,93 @@
+// The compact digest of each answer that later phases read: what was proposed, why, how sure; full texts stay recorded.
+import type { ContentOf, Message } from '../discussion/messages.js';
+
+// The first sentence of a free text, clipped at `max` characters: a model states its point first, and in Japanese every
+// character is a token, so a digest keeps the point and leaves the elaboration to the record.
+function lead(text: unknown, max: number): string {
+  const s = String(text ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const m = /^.*?(。|\.\s|!\s|！|？|\?\s)/.exec(s);
+  const first = m ? m[0].trim() : s;
+  const chars = Array.from(first);
+  return chars.length <= max ? first : `${chars.slice(0, max).join('')}…`;
+}
+
+// Evidence with a number says more than evidence without: the first such item, else the first item.
+function keyEvidence(items: readonly string[]): string {
+  const withNumber = items.find((e) => /\d/.test(e));
+  return withNumber !== undefined || items.length ? lead(withNumber ?? items[0], 80) : '';
+}
+
+// A change shown beside a data point only when it is a figure (e.g. -58%), not a sentence.
+const figure = (change: string) => (/^[+-]?\d+(\.\d+)?%?$/.test(change.trim()) ? ` (${change.trim()})` : '');
+
+const conf = (x: unknown) => (typeof x === 'number' ? String(Math.round(x * 100) / 100) : '-');
+
+function line(m: Message, dissent: boolean): string {
+  const c = m.content as Record<string, unknown>;
+  const head = `[P${m.phase} ${m.speaker}]`;
+  switch (m.message_type) {
+    case 'SITUATION_REPORT': {
+      const s = c as ContentOf<'SITUATION_REPORT'>;
+      const data = s.data_points
+        .slice(0, 8)
+        .map((p) => `${p.metric}=${String(p.value).slice(0, 20)}${figure(p.change)}`)
+        .join(', ');
+      return `${head} situation ${s.severity} | ${lead(s.summary, 120)} | data: ${data}`;
+    }
+    case 'SPECIALIST_OPINION': {
+      const o = c as ContentOf<'SPECIALIST_OPINION'>;
+      const flags = `${m.metadata.default_opinion ? ' default-opinion' : ''}${dissent ? ' dissent' : ''}`;
+      return `${head} opinion ${o.recommendation.action_type}/${o.recommendation.intensity} confidence stated ${conf(o.confidence)} computed ${conf(m.metadata.computed_confidence)}${flags} | hypothesis: ${lead(o.hypothesis, 90)} | evidence: ${keyEvidence(o.evidence)}`;
+    }
+    case 'FEEDBACK_REQUEST':
+      return `${head} question to ${String(c.target_agent)} | ${lead(c.question, 120)}`;
+    case 'FEEDBACK_RESPONSE':
+      return `${head} more data, computed ${conf(m.metadata.computed_confidence)} | ${lead(c.answer, 120)}`;
+    case 'PERSPECTIVE_POSITIVE':
+      return `${head} positive | ${lead(c.viewpoint, 90)} | opportunity: ${lead(c.opportunity, 70)}`;
+    case 'PERSPECTIVE_NEGATIVE':
+      return `${head} risk | ${lead(c.risk, 90)} | counter-proposal: ${lead(c.counter_proposal, 70)}`;
+    case 'PERSPECTIVE_HUMAN':
+      return `${head} human view | ${lead(c.reality_check, 90)} | suggestion: ${lead(c.practical_suggestion ?? c.human_insight, 70)}`;
+    case 'GOVERNANCE_ETHICS':
+    case 'GOVERNANCE_LEGAL': {
+      const concerns = ((c.concerns as string[]) ?? []).slice(0, 3).map((x) => lead(x, 80));
+      const kind = m.message_type === 'GOVERNANCE_ETHICS' ? 'ethics' : 'legal';
+      return `${head} ${kind} ${String(c.check_result)}${concerns.length ? ` | concerns: ${concerns.join('; ')}` : ''}`;
+    }
+    case 'DECISION_DELIBERATION':
+      return `${head} deliberation selected ${((c.selected_action_types as string[]) ?? []).join(', ')} | ${lead(c.rationale, 120)}`;
+    case 'EXECUTION_ORDER': {
+      const o = c as ContentOf<'EXECUTION_ORDER'>;
+      return `${head} order ${o.decision_id}: ${o.actions.map((a) => `${a.action_type}/${a.intensity}`).join(', ')}; review ${o.monitoring.review_date}`;
+    }
+    // A person's objection and guidance are shown as written (bounded like any input before this).
+    case 'OBJECTION':
+      return `${head} objection | reason: ${String(c.reason)} | alternative: ${String(c.alternative)}`;
+    case 'ACKNOWLEDGEMENT':
+      return `${head} ${String(c.status)} | ${String(c.guidance ?? c.note ?? '')}`;
+    default:
+      return `${head} error ${String(c.error_code)} | ${lead(c.message, 120)}`;
+  }
+}
+
+// One line per message. A specialist whose action is not the plurality's is marked as dissenting, so the decider
+// sees disagreement without re-reading every opinion.
+export function digestLines(messages: readonly Message[]): string[] {
+  const counts: Record<string, number> = {};
+  for (const m of messages)
+    if (m.message_type === 'SPECIALIST_OPINION' && !m.metadata.default_opinion) {
+      const a = (m.content as ContentOf<'SPECIALIST_OPINION'>).recommendation.action_type;
+      counts[a] = (counts[a] ?? 0) + 1;
+    }
+  const top = Math.max(0, ...Object.keys(counts).map((k) => counts[k]));
+  return messages.map((m) => {
+    const own =
+      m.message_type === 'SPECIALIST_OPINION'
+        ? (m.content as ContentOf<'SPECIALIST_OPINION'>).recommendation.action_type
+        : '';
+    return line(m, own !== '' && !m.metadata.default_opinion && counts[own] < top);
+  });
+}

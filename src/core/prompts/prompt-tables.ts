@@ -1,0 +1,59 @@
+// The data tables every prompt shares, in their compact form: the member's KPI by date, and the team beside them.
+import { mean, metricsOf, series } from '../orders/kpi.js';
+import type { KpiRow, Member } from '../types.js';
+
+const num = (n: number) => String(Math.round(n * 100) / 100);
+// A cell of a comma-separated table: commas and line breaks would make a new column or row, so they become spaces.
+const cell = (s: unknown) => String(s ?? '').replace(/[,\r\n]+/g, ' ');
+
+// One row per date and a column per metric, the last `days` dates the member has data for: the same numbers as one
+// row per date and metric, in about a fifth of the tokens.
+export function kpiTable(rows: readonly KpiRow[], member: string, days: number): string {
+  const metrics = metricsOf(rows, member);
+  const byDate: Record<string, Record<string, number>> = {};
+  for (const metric of metrics) for (const p of series(rows, member, metric)) (byDate[p.date] ??= {})[metric] = p.value;
+  const dates = Object.keys(byDate).sort().slice(-days);
+  if (!dates.length) return '';
+  const lines = [['date'].concat(metrics).join(',')];
+  for (const d of dates)
+    lines.push([d].concat(metrics.map((m) => (m in byDate[d] ? num(byDate[d][m]) : ''))).join(','));
+  return lines.join('\n');
+}
+
+// Each member's mean of each metric over their last seven dates, and the team's mean: what "compared with the team"
+// means in a prompt. Members come from the Members tab; KPI rows of anyone else are left out.
+// The last table built, by the arrays it was built from: every prompt of a discussion (and its forecast) shows the
+// same team table, from the same KPI rows and members the execution read once.
+let last: { rows: readonly KpiRow[]; n: number; members: readonly Member[]; m: number; table: string } | null = null;
+
+export function teamTable(rows: readonly KpiRow[], members: readonly Member[]): string {
+  if (last && last.rows === rows && last.n === rows.length && last.members === members && last.m === members.length)
+    return last.table;
+  const table = buildTeamTable(rows, members);
+  last = { rows, n: rows.length, members, m: members.length, table };
+  return table;
+}
+
+function buildTeamTable(rows: readonly KpiRow[], members: readonly Member[]): string {
+  if (!members.length) return '';
+  // One pass for the metrics (series() is indexed per table): the table is built for every prompt of a discussion.
+  const ids = new Set(members.map((m) => m.member_id));
+  const metrics: string[] = [];
+  for (const r of rows) if (ids.has(r.member_id) && metrics.indexOf(r.metric) < 0) metrics.push(r.metric);
+  metrics.sort();
+  const header = ['member_id', 'name', 'team'].concat(metrics);
+  const lines = [header.join(',')];
+  const sums: number[][] = metrics.map(() => []);
+  for (const m of members) {
+    const values = metrics.map((metric, i) => {
+      const s = series(rows, m.member_id, metric).slice(-7);
+      if (!s.length) return '';
+      const v = mean(s.map((p) => p.value));
+      sums[i].push(v);
+      return num(v);
+    });
+    lines.push([m.member_id, m.name, m.team].map(cell).concat(values).join(','));
+  }
+  lines.push(['(team)', '', ''].concat(sums.map((xs) => (xs.length ? num(mean(xs)) : ''))).join(','));
+  return lines.join('\n');
+}

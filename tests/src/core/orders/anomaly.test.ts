@@ -1,0 +1,50 @@
+// The watcher's 2 σ rule: the latest value against the member's own window, only with enough points, every metric.
+import { describe, expect, it } from 'vitest';
+import { anomalies, anomalyOf } from '../../../../src/core/orders/anomaly.js';
+import type { KpiRow } from '../../../../src/core/types.js';
+
+const RULE = { sigma: 2, windowDays: 14, minPoints: 7 };
+const day = (i: number) => new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10);
+const points = (values: number[]) => values.map((value, i) => ({ date: day(i), value }));
+// Fourteen days alternating 9 and 11: mean 10, σ 1.
+const STEADY = [9, 11, 9, 11, 9, 11, 9, 11, 9, 11, 9, 11, 9, 11];
+
+describe('the anomaly rule', () => {
+  it('flags a value more than 2 σ from the mean of the 14 days before it', () => {
+    expect(anomalyOf(points([...STEADY, 12.5]), RULE)).toMatchObject({ value: 12.5, mean: 10, sd: 1, points: 14 });
+    expect(anomalyOf(points([...STEADY, 7]), RULE)).toMatchObject({ value: 7 });
+    // 2 σ exactly is not more than 2 σ.
+    expect(anomalyOf(points([...STEADY, 12]), RULE)).toBeNull();
+    expect(anomalyOf(points([...STEADY, 10]), RULE)).toBeNull();
+  });
+
+  it('needs at least 7 points in the window, and ignores days before it', () => {
+    expect(anomalyOf(points([9, 11, 9, 11, 9, 11, 30]), RULE)).toBeNull();
+    expect(anomalyOf(points([9, 11, 9, 11, 9, 11, 9, 30]), RULE)).not.toBeNull();
+    // Twenty old values of 100 before the fourteen steady days are outside the window.
+    expect(anomalyOf(points([...Array(20).fill(100), ...STEADY, 12.5]), RULE)).toMatchObject({ points: 14, mean: 10 });
+    // A 7-day window holds 7 points: enough for 7, not for 8.
+    expect(anomalyOf(points([...STEADY, 12.5]), { ...RULE, windowDays: 7 })).toMatchObject({ points: 7 });
+    expect(anomalyOf(points([...STEADY, 12.5]), { ...RULE, windowDays: 7, minPoints: 8 })).toBeNull();
+  });
+
+  it('follows the thresholds it is given', () => {
+    expect(anomalyOf(points([...STEADY, 12.5]), { ...RULE, sigma: 3 })).toBeNull();
+    expect(anomalyOf(points([...STEADY, 12.5]), { ...RULE, minPoints: 15 })).toBeNull();
+  });
+
+  it('treats a window without spread: a different value is off it, the same is not', () => {
+    expect(anomalyOf(points([...Array(10).fill(5), 6]), RULE)).toMatchObject({ sd: 0, value: 6 });
+    expect(anomalyOf(points([...Array(10).fill(5), 5]), RULE)).toBeNull();
+  });
+
+  it('looks at every member and metric', () => {
+    const rows: KpiRow[] = [];
+    const add = (member: string, metric: string, values: number[]) =>
+      values.forEach((value, i) => rows.push({ member_id: member, metric, date: day(i), value }));
+    add('tanaka', 'contacts', [...STEADY, 3]);
+    add('tanaka', 'overtime_hours', [...STEADY, 10]);
+    add('suzuki', 'praise', [...STEADY, 20]);
+    expect(anomalies(rows, RULE).map((a) => `${a.member}/${a.metric}`)).toEqual(['suzuki/praise', 'tanaka/contacts']);
+  });
+});
