@@ -116,25 +116,24 @@ export function zipParts(parts: Record<string, string>): Buffer {
     const packed = deflateRawSync(data);
     const crc = crc32(data);
     const nameBytes = Buffer.from(name, 'utf8');
+    // The local header and the directory entry share a run of fields: UTF-8 names, deflate, CRC, sizes, name length.
+    const fields = (b: Buffer, at: number) => {
+      b.writeUInt16LE(0x0800, at);
+      b.writeUInt16LE(8, at + 2);
+      b.writeUInt32LE(crc, at + 8);
+      b.writeUInt32LE(packed.length, at + 12);
+      b.writeUInt32LE(data.length, at + 16);
+      b.writeUInt16LE(nameBytes.length, at + 20);
+    };
     const head = Buffer.alloc(30);
     head.writeUInt32LE(LOCAL, 0);
     head.writeUInt16LE(20, 4);
-    head.writeUInt16LE(0x0800, 6);
-    head.writeUInt16LE(8, 8);
-    head.writeUInt32LE(crc, 14);
-    head.writeUInt32LE(packed.length, 18);
-    head.writeUInt32LE(data.length, 22);
-    head.writeUInt16LE(nameBytes.length, 26);
+    fields(head, 6);
     const dir = Buffer.alloc(46);
     dir.writeUInt32LE(CENTRAL, 0);
     dir.writeUInt16LE(20, 4);
     dir.writeUInt16LE(20, 6);
-    dir.writeUInt16LE(0x0800, 8);
-    dir.writeUInt16LE(8, 10);
-    dir.writeUInt32LE(crc, 16);
-    dir.writeUInt32LE(packed.length, 20);
-    dir.writeUInt32LE(data.length, 24);
-    dir.writeUInt16LE(nameBytes.length, 28);
+    fields(dir, 8);
     dir.writeUInt32LE(offset, 42);
     local.push(head, nameBytes, packed);
     central.push(dir, nameBytes);
