@@ -44,6 +44,7 @@ const USAGE = `usage:
   kaigi resolve --workbook FILE.xlsx --discussion ID --action approve|return|reject [--guidance TEXT] [--order FILE.json]
   kaigi report --workbook FILE.xlsx (--order DEC-…-An | --discussion ID) --status ${REPORT_STATUSES.join('|')} [--report TEXT]
   kaigi serve --workbook FILE.xlsx [--port P] [--host 127.0.0.1] [--after-max-ms N] [--locale ja|en]
+              [--time-scale F]
   kaigi token create --workbook FILE.xlsx --role ROLE --name NAME
   kaigi token list --workbook FILE.xlsx [--json]
   kaigi token revoke --workbook FILE.xlsx --name NAME
@@ -58,7 +59,9 @@ const USAGE = `usage:
           a provider with no key is refused before anything runs (exit 2 naming its environment variable)
   serve:  --port 8080 by default (0 picks a free one); --after-max-ms N is how late one-shot (after) triggers may
           fire, in ms (default ${DEFAULT_TRIGGER_DELAYS.afterMaxMs}, Apps Script's pessimistic lateness); --locale
-          is the language of a preview page (/sidebar, /dialog/NAME, /dashboard) whose URL names none (ja by default)
+          is the language of a preview page (/sidebar, /dialog/NAME, /dashboard) whose URL names none (ja by default);
+          --time-scale F (0 to 1, default 1) is the share of Apps Script's modelled time each service call takes, so
+          the share of it each answer waits: less for a preview (or a test) that is not about Apps Script's pace
   token:  ROLE is ${ALL_ROLES.join(', ')}; the new token is printed once, on the last line
   kpi:    FILE.csv's first line names the KPI tab's columns (date, member_id, metric, value[, note]); the rows are
           recorded in one commit as POST /kpi records them, or none is (exit 2 naming the line and column);

@@ -14,7 +14,7 @@ import type { SpreadsheetFiles } from './host/spreadsheets.js';
 import { shiftTriggers, type TriggerStore } from './host/triggers.js';
 import { zoneOffsetMinutes } from './host/values.js';
 import type { Workbook } from './host/workbook.js';
-import { loadXlsx, xlsxOf } from './host/xlsx.js';
+import { loadXlsx, xlsxBytes } from './host/xlsx.js';
 import { projectFile, projectText, readProject, spreadsheetFile } from './project-file.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import type { SavedClock } from './saved-clock.js';
@@ -51,8 +51,8 @@ const JOURNAL = 'the journal';
 export async function saveProject(rt: ProjectRuntime, file: string): Promise<void> {
   const seq = rt.journal?.seq ?? rt.journalSeq;
   const xlsxPart = (to: string, wb: Workbook): SnapshotPart => {
-    const x = xlsxOf(wb);
-    return { to, bytes: async () => Buffer.from(await x.xlsx.writeBuffer()), private: false };
+    const x = xlsxBytes(wb);
+    return { to, bytes: async () => x, private: false };
   };
   const parts = [xlsxPart(file, rt.workbook)];
   const spreadsheets = [];

@@ -39,6 +39,15 @@ function integer(opts: Opts, key: string, fallback: number | undefined, max: num
   return n;
 }
 
+// A share from 0 to 1 (`--time-scale 0.05`), or undefined when not given.
+function share(opts: Opts, key: string): number | undefined {
+  if (opts[key] === undefined) return undefined;
+  const n = Number(opts[key]);
+  if (typeof opts[key] !== 'string' || !/^\d*\.?\d+$/.test(opts[key]) || !(n >= 0 && n <= 1))
+    throw new UsageError(`--${key} must be a number from 0 to 1`);
+  return n;
+}
+
 // The local model server `kaigi run --base-url` chose for this workbook stays reachable while serving.
 async function allowSavedModelServer(rt: Runtime): Promise<void> {
   let baseUrl = '';
@@ -80,6 +89,7 @@ async function serve(opts: Opts): Promise<number> {
   const port = integer(opts, 'port', 8080, 65535)!;
   const host = String(opts.host ?? '127.0.0.1');
   const afterMaxMs = integer(opts, 'after-max-ms', undefined, 24 * 3600_000);
+  const timeScale = share(opts, 'time-scale');
   // The language of a previewed page whose URL names none (?locale=ja|en), as the user's locale would.
   const locale = String(opts.locale ?? 'ja');
   if (!/^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,4})?$/.test(locale)) throw new UsageError('--locale must look like ja or en');
@@ -90,6 +100,7 @@ async function serve(opts: Opts): Promise<number> {
       triggerDelays: afterMaxMs === undefined ? {} : { afterMaxMs },
       // The preview's clock is the wall clock; answers wait for their executions' ends (runtime/web/exec.ts).
       wallClock: true,
+      ...(timeScale === undefined ? {} : { timeModel: { scale: timeScale } }),
     });
   } catch (e) {
     unmark();
@@ -144,6 +155,6 @@ async function serve(opts: Opts): Promise<number> {
 
 export const serveCommand: Command = {
   name: 'serve',
-  options: ['workbook', 'port', 'host', 'after-max-ms', 'locale'],
+  options: ['workbook', 'port', 'host', 'after-max-ms', 'locale', 'time-scale'],
   run: ({ opts }) => serve(opts),
 };

@@ -39,9 +39,13 @@ export interface TimeModelOptions {
   // Modelled time a remote server takes to answer each UrlFetchApp call, on top of the call's overhead and the
   // real time the answer took: a slow model without a slow test.
   fetchMs: number;
+  // The share of each drawn cost that is spent: 1 (the default) is Apps Script's time; `kaigi serve --time-scale`
+  // takes less for a preview (or a test) that is not about time, so its answers, paced at their executions' ends,
+  // come sooner and its lock holds are shorter. Every call is still made, counted and metered.
+  scale: number;
 }
 
-const DEFAULT_TIME_MODEL: TimeModelOptions = { seed: 1, fetchMs: 0 };
+const DEFAULT_TIME_MODEL: TimeModelOptions = { seed: 1, fetchMs: 0, scale: 1 };
 
 export function callKind(op: ServiceOp): CallKind | null {
   if (op === 'ss.flush') return 'flush';
@@ -74,7 +78,7 @@ export class TimeModel {
   draw(kind: CallKind, exec: number, call: number): number {
     const [low, high] = CALL_COST_MS[kind];
     const base = low + (high - low) * unit(this.options.seed, exec, call);
-    return Math.round(kind === 'fetch' ? base + this.options.fetchMs : base);
+    return Math.round((kind === 'fetch' ? base + this.options.fetchMs : base) * this.options.scale);
   }
 }
 

@@ -1,5 +1,6 @@
-// Reads the parts of an .xlsx package (a zip archive) as text, for the workbook reader in xlsx-read.ts.
-import { inflateRawSync } from 'node:zlib';
+// Reads the parts of an .xlsx package (a zip archive) as text, for the workbook reader in xlsx-read.ts, and zips
+// text parts into one (xlsx-write.ts).
+import zlib, { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { FormatError } from './format-errors.js';
 
 const EOCD = 0x06054b50;
@@ -85,4 +86,65 @@ export class XlsxPackage {
   fail(problem: string): never {
     throw new FormatError(this.file, 'the workbook', problem);
   }
+}
+
+// zlib.crc32 is in Node from 20.15 and 22.2; before, a table.
+let table: Int32Array | undefined;
+function crc32(b: Buffer): number {
+  const native = (zlib as { crc32?: (data: Buffer) => number }).crc32;
+  if (native) return native(b);
+  if (!table) {
+    table = new Int32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      table[n] = c;
+    }
+  }
+  let c = -1;
+  for (let i = 0; i < b.length; i++) c = table[(c ^ b[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ -1) >>> 0;
+}
+
+// A zip archive of text parts, deflated (zlib's, natively), with UTF-8 names; in the order given.
+export function zipParts(parts: Record<string, string>): Buffer {
+  const local: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const [name, text] of Object.entries(parts)) {
+    const data = Buffer.from(text, 'utf8');
+    const packed = deflateRawSync(data);
+    const crc = crc32(data);
+    const nameBytes = Buffer.from(name, 'utf8');
+    // The local header and the directory entry share a run of fields: UTF-8 names, deflate, CRC, sizes, name length.
+    const fields = (b: Buffer, at: number) => {
+      b.writeUInt16LE(0x0800, at);
+      b.writeUInt16LE(8, at + 2);
+      b.writeUInt32LE(crc, at + 8);
+      b.writeUInt32LE(packed.length, at + 12);
+      b.writeUInt32LE(data.length, at + 16);
+      b.writeUInt16LE(nameBytes.length, at + 20);
+    };
+    const head = Buffer.alloc(30);
+    head.writeUInt32LE(LOCAL, 0);
+    head.writeUInt16LE(20, 4);
+    fields(head, 6);
+    const dir = Buffer.alloc(46);
+    dir.writeUInt32LE(CENTRAL, 0);
+    dir.writeUInt16LE(20, 4);
+    dir.writeUInt16LE(20, 6);
+    fields(dir, 8);
+    dir.writeUInt32LE(offset, 42);
+    local.push(head, nameBytes, packed);
+    central.push(dir, nameBytes);
+    offset += 30 + nameBytes.length + packed.length;
+  }
+  const dirBytes = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(EOCD, 0);
+  end.writeUInt16LE(central.length / 2, 8);
+  end.writeUInt16LE(central.length / 2, 10);
+  end.writeUInt32LE(dirBytes.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...local, dirBytes, end]);
 }

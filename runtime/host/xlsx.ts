@@ -1,10 +1,11 @@
 // Saves the runtime's workbook to .xlsx (readable in any spreadsheet program) and loads it back losslessly, also
 // after Excel, LibreOffice Calc or Google Sheets has saved it again (xlsx-read.ts and xlsx-cells.ts read the file).
-import ExcelJS from 'exceljs';
+import fs from 'node:fs';
 import { FormatError } from './format-errors.js';
 import { coerceInput, epochToWall, isDate, wallToEpoch, type Cell } from './values.js';
 import { CellTyper, isDateFormat, type TypedCell } from './xlsx-cells.js';
 import { readXlsx, type RawBook, type RawSheet } from './xlsx-read.js';
+import { type SheetPart, type XlsxCell, xlsxFile } from './xlsx-write.js';
 import {
   cellPart,
   META_SHEET,
@@ -24,7 +25,7 @@ export { META_SHEET, META_VERSION } from './xlsx-meta.js';
 
 // Text as the xlsx format stores it (ST_Xstring): a character XML cannot hold, and a CR (which an XML parser turns
 // into LF), is written _xHHHH_, and text that already looks like such an escape gets its underscore escaped
-// (_x005F_), so every program reads back exactly the text written. ExcelJS writes strings as they are.
+// (_x005F_), so every program reads back exactly the text written.
 // Written as "anything but TAB, LF and U+0020–U+FFFD", which are the characters XML holds, less the surrogates.
 const NEEDS_ESCAPE =
   /_x[0-9A-Fa-f]{4}_|[^\t\n\u0020-\uFFFD]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -36,41 +37,46 @@ function xlsxText(s: string): string {
 }
 
 export async function saveXlsx(wb: Workbook, file: string): Promise<void> {
-  await xlsxOf(wb).xlsx.writeFile(file);
+  await fs.promises.writeFile(file, xlsxBytes(wb));
 }
 
 // The .xlsx of a workbook as it is now: built at once (no await), so a save sees one instant of the state, and the
 // bytes written later do not change with it (Runtime.save).
-export function xlsxOf(wb: Workbook): ExcelJS.Workbook {
-  const x = new ExcelJS.Workbook();
-  x.creator = 'Kaigi local runtime';
-  for (const s of wb.sheets) {
-    const ws = x.addWorksheet(s.name, {
-      state: s.hidden ? 'hidden' : 'visible',
-      views: s.frozenRows || s.frozenCols ? [{ state: 'frozen', ySplit: s.frozenRows, xSplit: s.frozenCols }] : [],
-    });
-    for (const [c, w] of Object.entries(s.columnWidths))
-      ws.getColumn(Number(c)).width = Math.round((w / 7) * 100) / 100;
-    s.cells.forEach((row, ri) =>
+export function xlsxBytes(wb: Workbook): Buffer {
+  const sheets: SheetPart[] = wb.sheets.map((s) => {
+    const rows: SheetPart['rows'] = [];
+    s.cells.forEach((row, ri) => {
+      const cells: XlsxCell[] = [];
       row?.forEach((cell, ci) => {
         if (!cell) return;
-        const xc = ws.getCell(ri + 1, ci + 1);
         const v =
           typeof cell.v === 'string'
             ? xlsxText(cell.v.slice(0, cellPart(cell.v, 0)))
             : isDate(cell.v)
-              ? // ExcelJS turns a Date into a serial as if it were UTC: give it the wall clock.
+              ? // The file holds the wall clock (META_VERSION 2).
                 new Date(epochToWall(cell.v.getTime(), wb.timeZone))
               : cell.v;
-        xc.value = cell.f
-          ? { formula: cell.f.slice(1), result: v as string | number | boolean }
-          : (v as ExcelJS.CellValue);
-        const fmt = s.formats[ri]?.[ci];
-        if (fmt) xc.numFmt = fmt;
-        if (s.styles[`${ri + 1}:${ci + 1}`]?.fontWeight === 'bold') xc.font = { bold: true };
-      }),
-    );
-  }
+        // An empty text is no cell in the file (the metadata keeps its format).
+        if (v === '' && !cell.f) return;
+        cells.push({
+          col: ci + 1,
+          value: v,
+          ...(cell.f ? { formula: cell.f.slice(1) } : {}),
+          format: s.formats[ri]?.[ci],
+          bold: s.styles[`${ri + 1}:${ci + 1}`]?.fontWeight === 'bold',
+        });
+      });
+      if (cells.length) rows.push([ri + 1, cells]);
+    });
+    return {
+      name: s.name,
+      state: s.hidden ? 'hidden' : 'visible',
+      frozenRows: s.frozenRows,
+      frozenCols: s.frozenCols,
+      widths: Object.entries(s.columnWidths).map(([c, w]) => [Number(c), Math.round((w / 7) * 100) / 100]),
+      rows,
+    };
+  });
   const meta: Meta = {
     version: META_VERSION,
     id: wb.id,
@@ -80,14 +86,15 @@ export function xlsxOf(wb: Workbook): ExcelJS.Workbook {
     activeSheetId: wb.activeSheetId,
     sheets: wb.sheets.map(sheetMeta),
   };
-  const ms = x.addWorksheet(META_SHEET, { state: 'veryHidden' });
   const text = JSON.stringify(meta);
+  const metaRows: SheetPart['rows'] = [];
   for (let i = 0, r = 1; i < text.length; r++) {
     const n = cellPart(text, i);
-    ms.getCell(r, 1).value = xlsxText(text.slice(i, i + n));
+    metaRows.push([r, [{ col: 1, value: xlsxText(text.slice(i, i + n)) }]]);
     i += n;
   }
-  return x;
+  sheets.push({ name: META_SHEET, state: 'veryHidden', frozenRows: 0, frozenCols: 0, widths: [], rows: metaRows });
+  return xlsxFile(sheets);
 }
 
 // How a date cell's serial is read: version 1 files hold the instant; later ones, and files without the metadata
@@ -185,8 +192,8 @@ function sheetFrom(
     const { row: r, col: c } = rc;
     const k = key(r, c);
     const metaFormat = s.formats[r - 1]?.[c - 1];
-    // Formats are the script's when the metadata has the sheet: ExcelJS gives a date cell without one a format of
-    // its own, which must not come back as if the script had set it.
+    // Formats are the script's when the metadata has the sheet: the writer gives a date cell without one Excel's
+    // date format (xlsx-write.ts), which must not come back as if the script had set it.
     if (!m && typed.format) (s.formats[r - 1] ??= [])[c - 1] = typed.format;
     const cell = cellFrom(typed, formulas.get(k), metaFormat, timeZone);
     const head = cell.v;

@@ -1,9 +1,10 @@
 // The archive run killed at its service calls: nothing is lost at the kill, and the next run completes the move.
 import { describe, expect, it } from 'vitest';
 import type { Workbook } from '../../../../runtime/host/workbook.js';
-import type { Runtime } from '../../../../runtime/runtime.js';
+import type { Runtime, RuntimeSnapshot } from '../../../../runtime/runtime.js';
 import { auditKeyOf, type TabKey, tabByKey } from '../../../../sheets-schema/index.js';
-import { council, decline, ok, settle, start, statuses } from '../../../council-helpers.js';
+import { council, decline, ok, START, settle, start, statuses } from '../../../council-helpers.js';
+import { newRuntime } from '../../../helpers.js';
 
 const DAY = 24 * 3600_000;
 const MOVED: TabKey[] = ['discussions', 'messages', 'orders', 'objections', 'outcomes', 'overflow'];
@@ -42,8 +43,16 @@ function everywhere(rt: Runtime): Record<string, Map<string, unknown[]>> {
 }
 
 // A discussion closed at the start, one closed two years later (with a memo for the Overflow tab); then the clock
-// goes to `years` after the start and the daily review queues the archive run.
+// goes to `years` after the start and the daily review queues the archive run. Made once; the second test starts
+// from a copy of that state (Runtime.snapshot), since making it is a large part of a test's time.
+let made: { base: RuntimeSnapshot; first: string; second: string } | undefined;
+
 async function twoDiscussions(): Promise<{ rt: Runtime; first: string; second: string }> {
+  if (made) {
+    const rt = newRuntime({ startAt: START });
+    rt.restore(made.base);
+    return { rt, first: made.first, second: made.second };
+  }
   const rt = await council();
   await start(rt);
   await settle(rt);
@@ -58,6 +67,7 @@ async function twoDiscussions(): Promise<{ rt: Runtime; first: string; second: s
   await settle(rt);
   const second = Object.keys(statuses(rt)).find((id) => id !== first)!;
   expect(statuses(rt)).toEqual({ [first]: 'CLOSED', [second]: 'CLOSED' });
+  made = { base: rt.snapshot(), first, second };
   return { rt, first, second };
 }
 
