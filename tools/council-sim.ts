@@ -94,6 +94,13 @@ export function simulateCouncil(o: SimOptions): SimResult {
     return matrix.m;
   };
   const recalled: Record<string, ReturnType<typeof recall>> = {};
+  // Every agent of a discussion recalls from the same situation: its embedding is computed once, not once per agent.
+  let situation = { text: '', q: new Float32Array(0) };
+  const situationVector = (d: Discussion) => {
+    const text = situationText(d);
+    if (situation.text !== text || !situation.q.length) situation = { text, q: embedOffline(text, dims) };
+    return situation.q;
+  };
   const env = (): EngineEnv => ({
     settings,
     agents,
@@ -120,7 +127,7 @@ export function simulateCouncil(o: SimOptions): SimResult {
       recalled[key] ??= recall(
         memory.learnings,
         matrixOf(),
-        embedOffline(situationText(d), dims),
+        situationVector(d),
         agent.agent_id,
         d.discussion_id,
         recallOptionsOf(settings, now),

@@ -1,5 +1,6 @@
 // The data tables every prompt shares, in their compact form: the member's KPI by date, and the team beside them.
 import { mean, metricsOf, series } from './kpi.js';
+import { memoOnRows } from './kpi-index.js';
 import type { KpiRow, Member } from './types.js';
 
 const num = (n: number) => String(Math.round(n * 100) / 100);
@@ -8,7 +9,12 @@ const cell = (s: unknown) => String(s ?? '').replace(/[,\r\n]+/g, ' ');
 
 // One row per date and a column per metric, the last `days` dates the member has data for: the same numbers as one
 // row per date and metric, in about a fifth of the tokens.
+// Every prompt of a discussion shows the same table: it is built once per KPI table, member and days.
 export function kpiTable(rows: readonly KpiRow[], member: string, days: number): string {
+  return memoOnRows(rows, `kpiTable\u0000${member}\u0000${days}`, () => buildKpiTable(rows, member, days));
+}
+
+function buildKpiTable(rows: readonly KpiRow[], member: string, days: number): string {
   const metrics = metricsOf(rows, member);
   const byDate: Record<string, Record<string, number>> = {};
   for (const metric of metrics) for (const p of series(rows, member, metric)) (byDate[p.date] ??= {})[metric] = p.value;
