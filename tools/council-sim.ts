@@ -95,7 +95,7 @@ export function simulateCouncil(o: SimOptions): SimResult {
   };
   const recalled: Record<string, ReturnType<typeof recall>> = {};
   // Every agent of a discussion recalls from the same situation: its embedding is computed once, not once per agent.
-  let situation = { text: '', q: new Float32Array(0) };
+  let situation: { text: string; q: Float32Array } = { text: '', q: new Float32Array(0) };
   const situationVector = (d: Discussion) => {
     const text = situationText(d);
     if (situation.text !== text || !situation.q.length) situation = { text, q: embedOffline(text, dims) };
