@@ -14,6 +14,7 @@ import { thresholdsOf } from '../src/core/outcomes.js';
 import { RulesProvider } from '../src/core/providers/rules.js';
 import { decayed, recall, recallOptionsOf } from '../src/core/recall.js';
 import { decodeMatrix } from '../src/core/retrieval.js';
+import { grownMatrix } from './grown-matrix.js';
 import { milestoneRuleOf } from '../src/core/inbox-reports.js';
 import { askForLearnings, learningRulesOf, newLearnings } from '../src/core/review-learnings.js';
 import { assessReview, dueDecisions, planReview, type ReviewMemory } from '../src/core/review-plan.js';
@@ -81,16 +82,7 @@ export function simulateCouncil(o: SimOptions): SimResult {
 
   const matrixOf = () => {
     const rows = memory.learnings;
-    if (matrix.n !== rows.length)
-      matrix = {
-        tag,
-        n: rows.length,
-        m: decodeMatrix(
-          rows.map((l) => l.embedding),
-          dims,
-          rows.map((l) => l.row),
-        ),
-      };
+    if (matrix.n !== rows.length) matrix = { tag, n: rows.length, m: grownMatrix(matrix.m, rows, dims) };
     return matrix.m;
   };
   const recalled: Record<string, ReturnType<typeof recall>> = {};
