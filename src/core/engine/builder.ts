@@ -1,6 +1,6 @@
 // The message builder: turns answers into validated messages and records a step's status changes.
 import { messageId } from '../ids.js';
-import { validateContent, validateMessage, type Message, type MessageType, type Metadata } from '../messages.js';
+import { validateContent, validateEnvelope, type Message, type MessageType, type Metadata } from '../messages.js';
 import { costUsd, roundUsd } from '../providers/model-table.js';
 import { transition } from '../state-machine.js';
 import type { Discussion, Status } from '../types.js';
@@ -43,19 +43,16 @@ export class Builder {
   ): Message {
     const allow = this.env.settings.get('actions.allow_list');
     const parsed = validateContent(type, content, allow) as Record<string, unknown>;
-    const m: Message = validateMessage(
-      {
-        message_id: messageId(this.d.discussion_id, ++this.seq),
-        discussion_id: this.d.discussion_id,
-        phase,
-        speaker,
-        message_type: type,
-        timestamp: this.env.isoNow(),
-        content: parsed,
-        metadata: { processing_time_ms: 0, model_used: 'kaigi', tokens_consumed: 0, fallback_level: 0, ...meta },
-      },
-      allow,
-    );
+    const m: Message = validateEnvelope({
+      message_id: messageId(this.d.discussion_id, ++this.seq),
+      discussion_id: this.d.discussion_id,
+      phase,
+      speaker,
+      message_type: type,
+      timestamp: this.env.isoNow(),
+      content: parsed,
+      metadata: { processing_time_ms: 0, model_used: 'kaigi', tokens_consumed: 0, fallback_level: 0, ...meta },
+    });
     this.out.messages.push(m);
     return m;
   }
