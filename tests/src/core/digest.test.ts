@@ -12,7 +12,7 @@ const question = (text: string): Message =>
     message_type: 'FEEDBACK_REQUEST',
     timestamp: '2026-03-02T01:00:00Z',
     content: { question: text, target_agent: 'coaching' },
-    metadata: { processing_time_ms: 0, model_used: 'kaigi', tokens_consumed: 0, fallback_level: 0 },
+    metadata: { processing_time_ms: 0, model_used: 'kaigi', tokens_consumed: 0, fallback_level: 0, step_key: 'k' },
   }) as Message;
 
 describe('digestLines', () => {
