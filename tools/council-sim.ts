@@ -339,7 +339,7 @@ export function simulateCouncil(o: SimOptions): SimResult {
       is_active: true,
       source: after.discussion_id,
       // As the product embeds a case: the situation it answers (src/app/decision-memory.ts).
-      embedding: embed(situationText(after)),
+      embedding: encodeVector(situationVector(after)),
       embedding_model: tag,
       created_at: now,
       last_applied_at: 0,
