@@ -21,6 +21,7 @@ import { thresholdsOf } from '../src/core/memory/outcomes.js';
 import { RulesProvider } from '../src/core/providers/rules.js';
 import { decayed, recall, recallOptionsOf } from '../src/core/memory/recall.js';
 import { decodeMatrix } from '../src/core/memory/retrieval.js';
+import { grownMatrix } from './grown-matrix.js';
 import { milestoneRuleOf } from '../src/core/memory/inbox-reports.js';
 import { askForLearnings, learningRulesOf, newLearnings } from '../src/core/memory/review-learnings.js';
 import { assessReview, dueDecisions, planReview, type ReviewMemory } from '../src/core/memory/review-plan.js';
@@ -88,19 +89,17 @@ export function simulateCouncil(o: SimOptions): SimResult {
 
   const matrixOf = () => {
     const rows = memory.learnings;
-    if (matrix.n !== rows.length)
-      matrix = {
-        tag,
-        n: rows.length,
-        m: decodeMatrix(
-          rows.map((l) => l.embedding),
-          dims,
-          rows.map((l) => l.row),
-        ),
-      };
+    if (matrix.n !== rows.length) matrix = { tag, n: rows.length, m: grownMatrix(matrix.m, rows, dims) };
     return matrix.m;
   };
   const recalled: Record<string, ReturnType<typeof recall>> = {};
+  // Every agent of a discussion recalls from the same situation: its embedding is computed once, not once per agent.
+  let situation: { text: string; q: Float32Array } = { text: '', q: new Float32Array(0) };
+  const situationVector = (d: Discussion) => {
+    const text = situationText(d);
+    if (situation.text !== text || !situation.q.length) situation = { text, q: embedOffline(text, dims) };
+    return situation.q;
+  };
   const env = (): EngineEnv => ({
     settings,
     agents,
@@ -127,7 +126,7 @@ export function simulateCouncil(o: SimOptions): SimResult {
       recalled[key] ??= recall(
         memory.learnings,
         matrixOf(),
-        embedOffline(situationText(d), dims),
+        situationVector(d),
         agent.agent_id,
         d.discussion_id,
         recallOptionsOf(settings, now),
@@ -347,7 +346,7 @@ export function simulateCouncil(o: SimOptions): SimResult {
       is_active: true,
       source: after.discussion_id,
       // As the product embeds a case: the situation it answers (src/app/discussions/decision-memory.ts).
-      embedding: embed(situationText(after)),
+      embedding: encodeVector(situationVector(after)),
       embedding_model: tag,
       created_at: now,
       last_applied_at: 0,

@@ -262,6 +262,14 @@ function jsonKind(v: unknown): string {
   return Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v;
 }
 
+// The kind of each default's JSON, parsed once: every read of a JSON setting checks its value against it.
+const kinds = new Map<string, string>();
+function kindOf(fallback: string): string {
+  let kind = kinds.get(fallback);
+  if (kind === undefined) kinds.set(fallback, (kind = jsonKind(JSON.parse(fallback))));
+  return kind;
+}
+
 // Parses a stored value for its type; throws saying what is wrong (the value itself is reported beside it).
 // A json value must have the default's kind (object, array, …), so `[]` where an object belongs is caught here.
 export function parseSetting(type: SettingType, raw: string, fallback?: string): unknown {
@@ -286,7 +294,7 @@ export function parseSetting(type: SettingType, raw: string, fallback?: string):
       } catch (e) {
         throw new Error(`not valid JSON (${(e as Error).message})`);
       }
-      const want = fallback === undefined ? null : jsonKind(JSON.parse(fallback));
+      const want = fallback === undefined ? null : kindOf(fallback);
       if (want !== null && jsonKind(v) !== want) throw new Error(`a JSON ${jsonKind(v)} where a JSON ${want} belongs`);
       return v;
     }
@@ -308,6 +316,7 @@ export interface SettingProblem {
 // the council must go on — but that row is recorded in problems() so a person can be told which and why.
 export class Settings {
   private checked: SettingProblem[] | null = null;
+  private readonly kept = new Map<string, { raw: string; value: unknown }>();
 
   constructor(private readonly values: Record<string, string>) {}
 
@@ -334,8 +343,20 @@ export class Settings {
   // The parser returns unknown; the definition's tag or shape says what it is, so this is the one cast.
   get<K extends SettingKey>(key: K): SettingValue<K> {
     const def = defaultSetting(key);
+    // A number, flag or text is kept while its stored text is unchanged (the engine reads some for every agent);
+    // JSON is parsed afresh for each caller, who may change what it is given.
+    if (def.type === 'json') return this.value(def) as SettingValue<K>;
+    const raw = this.rawOf(def);
+    const kept = this.kept.get(key);
+    if (kept && kept.raw === raw) return kept.value as SettingValue<K>;
+    const value = this.value(def);
+    this.kept.set(key, { raw, value });
+    return value as SettingValue<K>;
+  }
+
+  private value(def: SettingDef): unknown {
     const r = this.parse(def);
-    return ('value' in r ? r.value : parseSetting(def.type, def.value)) as SettingValue<K>;
+    return 'value' in r ? r.value : parseSetting(def.type, def.value);
   }
 
   number(key: NumberSettingKey): number {

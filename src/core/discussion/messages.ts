@@ -386,10 +386,15 @@ export function validateContent<T extends MessageType>(
   return parsed.data as ContentOf<T>;
 }
 
-// Validates a whole message before it is stored.
+// Validates a whole message before it is stored; the envelope alone for content validateContent has just returned
+// (the engine's builder, where parsing that content again was a third of a discussion's schema checks).
 export function validateMessage(m: unknown, allowList: readonly string[]): Message {
+  const message = validateEnvelope(m);
+  validateContent(message.message_type, message.content, allowList);
+  return message;
+}
+export function validateEnvelope(m: unknown): Message {
   const parsed = envelopeSchema.safeParse(m);
   if (!parsed.success) throw new MessageValidationError(issues(parsed.error));
-  validateContent(parsed.data.message_type, parsed.data.content, allowList);
   return parsed.data;
 }

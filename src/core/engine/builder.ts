@@ -2,7 +2,7 @@
 import { messageId } from '../discussion/ids.js';
 import {
   validateContent,
-  validateMessage,
+  validateEnvelope,
   type Message,
   type MessageType,
   type Metadata,
@@ -49,19 +49,16 @@ export class Builder {
   ): Message {
     const allow = this.env.settings.get('actions.allow_list');
     const parsed = validateContent(type, content, allow) as Record<string, unknown>;
-    const m: Message = validateMessage(
-      {
-        message_id: messageId(this.d.discussion_id, ++this.seq),
-        discussion_id: this.d.discussion_id,
-        phase,
-        speaker,
-        message_type: type,
-        timestamp: this.env.isoNow(),
-        content: parsed,
-        metadata: { processing_time_ms: 0, model_used: 'kaigi', tokens_consumed: 0, fallback_level: 0, ...meta },
-      },
-      allow,
-    );
+    const m: Message = validateEnvelope({
+      message_id: messageId(this.d.discussion_id, ++this.seq),
+      discussion_id: this.d.discussion_id,
+      phase,
+      speaker,
+      message_type: type,
+      timestamp: this.env.isoNow(),
+      content: parsed,
+      metadata: { processing_time_ms: 0, model_used: 'kaigi', tokens_consumed: 0, fallback_level: 0, ...meta },
+    });
     this.out.messages.push(m);
     return m;
   }

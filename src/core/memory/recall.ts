@@ -84,6 +84,64 @@ function ranked(
     .slice(0, k);
 }
 
+// The cases do not depend on the agent: when every agent of a discussion recalls from the same situation (the same
+// query vector, rows and matrix), they are ranked once and the last ranking is handed to the next agent.
+let lastCases: {
+  rows: readonly Learning[];
+  n: number;
+  m: Matrix;
+  q: Float32Array;
+  exclude: string;
+  subject: string;
+  o: RecallOptions;
+  cases: ReturnType<typeof ranked>;
+} | null = null;
+
+const sameOptions = (a: RecallOptions, b: RecallOptions) =>
+  a.k === b.k &&
+  a.minConfidence === b.minConfidence &&
+  a.halfLifeDays === b.halfLifeDays &&
+  a.now === b.now &&
+  a.weights.similarity === b.weights.similarity &&
+  a.weights.recency === b.weights.recency &&
+  a.weights.confidence === b.weights.confidence;
+
+// Past cases about the same person first (what worked for them says most), then the nearest about others.
+function casesOf(
+  rows: readonly Learning[],
+  m: Matrix,
+  q: Float32Array,
+  byRow: Record<number, Learning>,
+  exclude: string,
+  o: RecallOptions,
+  subject: string,
+): ReturnType<typeof ranked> {
+  const last = lastCases;
+  if (
+    last &&
+    last.rows === rows &&
+    last.n === rows.length &&
+    last.m === m &&
+    last.q === q &&
+    last.exclude === exclude &&
+    last.subject === subject &&
+    sameOptions(last.o, o)
+  )
+    return last.cases;
+  const isCase = (l: Learning) => {
+    if (l.scope !== 'case' || !l.is_active) return false;
+    const c = caseOf(l);
+    // A case with no verdict yet, or an inconclusive one, says nothing about what works: it would only take a slot.
+    return c.discussion_id !== exclude && c.verdict !== '' && c.verdict !== 'inconclusive';
+  };
+  const theirs = subject ? ranked(m, q, byRow, o.k, o, (l) => isCase(l) && caseOf(l).member === subject) : [];
+  const cases = theirs.concat(
+    ranked(m, q, byRow, o.k - theirs.length, o, (l) => isCase(l) && (!subject || caseOf(l).member !== subject)),
+  );
+  lastCases = { rows, n: rows.length, m, q, exclude, subject, o: { ...o, weights: { ...o.weights } }, cases };
+  return cases;
+}
+
 // Top-k active learnings for an agent (its own first, then shared) and top-k similar past cases with verdicts,
 // those about `subject` (the discussion's member) first.
 // `m` holds the embeddings of `rows` (keys are their row numbers); `q` is the situation's embedding.
@@ -102,17 +160,7 @@ export function recall(
   const usable = (l: Learning) => l.is_active && l.confidence >= o.minConfidence;
   const own = ranked(m, q, byRow, o.k, o, (l) => l.scope === 'individual' && l.agent_id === agent && usable(l));
   const shared = ranked(m, q, byRow, Math.max(0, o.k - own.length), o, (l) => l.scope === 'shared' && usable(l));
-  // Past cases about the same person first (what worked for them says most), then the nearest about others.
-  const isCase = (l: Learning) => {
-    if (l.scope !== 'case' || !l.is_active) return false;
-    const c = caseOf(l);
-    // A case with no verdict yet, or an inconclusive one, says nothing about what works: it would only take a slot.
-    return c.discussion_id !== exclude && c.verdict !== '' && c.verdict !== 'inconclusive';
-  };
-  const theirs = subject ? ranked(m, q, byRow, o.k, o, (l) => isCase(l) && caseOf(l).member === subject) : [];
-  const cases = theirs.concat(
-    ranked(m, q, byRow, o.k - theirs.length, o, (l) => isCase(l) && (!subject || caseOf(l).member !== subject)),
-  );
+  const cases = casesOf(rows, m, q, byRow, exclude, o, subject);
   const r3 = (x: number) => Math.round(x * 1000) / 1000;
   return {
     learnings: own.concat(shared).map(({ l }) => ({

@@ -1,49 +1,16 @@
 // Reading the KPI data: a member's series per metric, recent change, runs of decline, team context.
 import type { KpiRow } from '../types.js';
+import { kpiIndex, kpiLists, type Point } from './kpi-index.js';
 
-export interface Point {
-  date: string;
-  value: number;
-}
+export type { Point } from './kpi-index.js';
 
 export function series(rows: readonly KpiRow[], member: string, metric: string): Point[] {
-  const points = indexOf(rows).get(`${member}\u0000${metric}`);
+  const points = kpiIndex(rows).points.get(String(member))?.get(String(metric));
   return points ? points.slice() : [];
 }
 
-// Every series of a KPI table at once, kept per table: a discussion's prompts and rules ask for dozens of series of the
-// same rows, and a filter over all rows for each made the learning bench's year of discussions several times slower.
-// The rows are readonly by type; a table that grew or shrank (its length or ends changed) is indexed afresh.
-interface KpiIndex {
-  length: number;
-  first: KpiRow | undefined;
-  last: KpiRow | undefined;
-  points: Map<string, Point[]>;
-}
-const indexes = new WeakMap<readonly KpiRow[], KpiIndex>();
-
-function indexOf(rows: readonly KpiRow[]): Map<string, Point[]> {
-  const known = indexes.get(rows);
-  if (known && known.length === rows.length && known.first === rows[0] && known.last === rows[rows.length - 1])
-    return known.points;
-  const points = new Map<string, Point[]>();
-  for (const r of rows) {
-    if (typeof r.value !== 'number' || !Number.isFinite(r.value)) continue;
-    const key = `${r.member_id}\u0000${r.metric}`;
-    let list = points.get(key);
-    if (!list) points.set(key, (list = []));
-    list.push({ date: r.date, value: r.value });
-  }
-  // A stable sort: equal dates keep their row order, as the filter-then-sort this replaces did.
-  for (const list of points.values()) list.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-  indexes.set(rows, { length: rows.length, first: rows[0], last: rows[rows.length - 1], points });
-  return points;
-}
-
 export function metricsOf(rows: readonly KpiRow[], member: string): string[] {
-  const out: string[] = [];
-  for (const r of rows) if (r.member_id === member && out.indexOf(r.metric) < 0) out.push(r.metric);
-  return out.sort();
+  return (kpiLists(rows).metrics.get(member) ?? []).slice();
 }
 
 // Number of consecutive day-over-day falls ending at the latest point.
@@ -119,9 +86,7 @@ export interface TeamTrend {
 
 // How the rest of the team moved on a metric over the same window.
 export function teamTrend(rows: readonly KpiRow[], metric: string, except: string, days: number): TeamTrend {
-  const ids: string[] = [];
-  for (const r of rows)
-    if (r.metric === metric && r.member_id !== except && ids.indexOf(r.member_id) < 0) ids.push(r.member_id);
+  const ids = (kpiLists(rows).members.get(metric) ?? []).filter((id) => id !== except);
   const changes = ids.map((id) => recentChange(series(rows, id, metric), days)).filter((c): c is Change => c !== null);
   return {
     members: changes.length,

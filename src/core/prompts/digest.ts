@@ -73,6 +73,21 @@ function line(m: Message, dissent: boolean): string {
   }
 }
 
+// A message's line, kept per message and dissent flag: every prompt of a phase shows the digests of the same earlier
+// messages, and lead() (a regex and a split into characters per text) was a tenth of a discussion's prompt building.
+// A record's messages are written once; one whose content or metadata was replaced is digested afresh.
+const lines = new WeakMap<Message, { content: unknown; metadata: unknown; text: [string?, string?] }>();
+
+function cachedLine(m: Message, dissent: boolean): string {
+  let hit = lines.get(m);
+  if (!hit || hit.content !== m.content || hit.metadata !== m.metadata) {
+    hit = { content: m.content, metadata: m.metadata, text: [] };
+    lines.set(m, hit);
+  }
+  const at = dissent ? 1 : 0;
+  return (hit.text[at] ??= line(m, dissent));
+}
+
 // One line per message. A specialist whose action is not the plurality's is marked as dissenting, so the decider
 // sees disagreement without re-reading every opinion.
 export function digestLines(messages: readonly Message[]): string[] {
@@ -88,6 +103,6 @@ export function digestLines(messages: readonly Message[]): string[] {
       m.message_type === 'SPECIALIST_OPINION'
         ? (m.content as ContentOf<'SPECIALIST_OPINION'>).recommendation.action_type
         : '';
-    return line(m, own !== '' && !m.metadata.default_opinion && counts[own] < top);
+    return cachedLine(m, own !== '' && !m.metadata.default_opinion && counts[own] < top);
   });
 }

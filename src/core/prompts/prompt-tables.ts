@@ -1,5 +1,6 @@
 // The data tables every prompt shares, in their compact form: the member's KPI by date, and the team beside them.
 import { mean, metricsOf, series } from '../orders/kpi.js';
+import { memoOnRows } from '../orders/kpi-index.js';
 import type { KpiRow, Member } from '../types.js';
 
 const num = (n: number) => String(Math.round(n * 100) / 100);
@@ -8,7 +9,12 @@ const cell = (s: unknown) => String(s ?? '').replace(/[,\r\n]+/g, ' ');
 
 // One row per date and a column per metric, the last `days` dates the member has data for: the same numbers as one
 // row per date and metric, in about a fifth of the tokens.
+// Every prompt of a discussion shows the same table: it is built once per KPI table, member and days.
 export function kpiTable(rows: readonly KpiRow[], member: string, days: number): string {
+  return memoOnRows(rows, `kpiTable\u0000${member}\u0000${days}`, () => buildKpiTable(rows, member, days));
+}
+
+function buildKpiTable(rows: readonly KpiRow[], member: string, days: number): string {
   const metrics = metricsOf(rows, member);
   const byDate: Record<string, Record<string, number>> = {};
   for (const metric of metrics) for (const p of series(rows, member, metric)) (byDate[p.date] ??= {})[metric] = p.value;
@@ -22,15 +28,16 @@ export function kpiTable(rows: readonly KpiRow[], member: string, days: number):
 
 // Each member's mean of each metric over their last seven dates, and the team's mean: what "compared with the team"
 // means in a prompt. Members come from the Members tab; KPI rows of anyone else are left out.
-// The last table built, by the arrays it was built from: every prompt of a discussion (and its forecast) shows the
-// same team table, from the same KPI rows and members the execution read once.
-let last: { rows: readonly KpiRow[]; n: number; members: readonly Member[]; m: number; table: string } | null = null;
-
+// The tables built from a KPI table, by the members they were built for: every prompt of a discussion (and its
+// forecast, and a review's learning request, which reads other rows) shows the same team table.
 export function teamTable(rows: readonly KpiRow[], members: readonly Member[]): string {
-  if (last && last.rows === rows && last.n === rows.length && last.members === members && last.m === members.length)
-    return last.table;
+  const built = memoOnRows(rows, 'teamTable', () => [] as { members: readonly Member[]; m: number; table: string }[]);
+  const hit = built.find((b) => b.members === members && b.m === members.length);
+  if (hit) return hit.table;
   const table = buildTeamTable(rows, members);
-  last = { rows, n: rows.length, members, m: members.length, table };
+  // A few member lists at most: an execution reads its members once.
+  if (built.length >= 4) built.shift();
+  built.push({ members, m: members.length, table });
   return table;
 }
 

@@ -5,6 +5,21 @@ import { errorToApi, matchPath, parseTokenList } from '../../../src/core/api/api
 import { ConfigError, NotFoundError, ValidationError } from '../../../src/core/errors.js';
 
 describe('Settings', () => {
+  it('keeps a plain value only while its stored text is unchanged, and gives each reader its own JSON', () => {
+    const values: Record<string, string> = { 'queue.max_attempts': '5' };
+    const s = new Settings(values);
+    expect(s.number('queue.max_attempts')).toBe(5);
+    values['queue.max_attempts'] = '7';
+    expect(s.number('queue.max_attempts')).toBe(7);
+    values['queue.max_attempts'] = 'x';
+    expect(s.number('queue.max_attempts')).toBe(
+      Number(DEFAULT_SETTINGS.find((d) => d.key === 'queue.max_attempts')?.value),
+    );
+    const allow = s.get('actions.allow_list');
+    allow.push('CHANGED');
+    expect(s.get('actions.allow_list')).not.toContain('CHANGED');
+  });
+
   it('parses every default for its type and reports no problem for them', () => {
     const values = Object.fromEntries(DEFAULT_SETTINGS.map((d) => [d.key, d.value]));
     const s = new Settings(values);

@@ -133,6 +133,35 @@ describe('recall', () => {
     expect(recall(rows, matrixOf(rows), Q, 'a', '', opts({ k: 1, weights: w })).learnings[0].id).toBe('LRN-3');
   });
 
+  it('ranks the cases once for the agents that ask with the same query, and afresh when anything they depend on changes', () => {
+    const rows = [caseRow(2, 'ito', 'confirmed', [1, 0, 0, 0]), caseRow(3, 'sato', 'rejected', [1, 1, 0, 0])];
+    const m = matrixOf(rows);
+    const q = new Float32Array([1, 0, 0, 0]);
+    const first = recall(rows, m, q, 'coaching', 'D9', opts({ k: 1 }), 'sato');
+    const second = recall(rows, m, q, 'psychology', 'D9', opts({ k: 1 }), 'sato');
+    expect(second.cases).toEqual(first.cases);
+    // A copy each: the second agent's cases are not the first agent's objects.
+    expect(second.cases[0]).not.toBe(first.cases[0]);
+    expect(recall(rows, m, q, 'coaching', 'D9', opts({ k: 1 }), 'ito').cases.map((c) => c.id)).toEqual(['LRN-2']);
+    expect(recall(rows, m, q, 'coaching', 'D3', opts({ k: 1 }), 'sato').cases.map((c) => c.id)).toEqual(['LRN-2']);
+    expect(recall(rows, m, q, 'coaching', 'D9', opts({ k: 2 }), 'sato').cases.map((c) => c.id)).toEqual([
+      'LRN-3',
+      'LRN-2',
+    ]);
+    // A row added to the same array, with its matrix: the new case is seen.
+    expect(recall(rows, m, q, 'coaching', 'D9', opts({ k: 1 }), 'sato').cases.map((c) => c.id)).toEqual(['LRN-3']);
+    rows.push(caseRow(4, 'sato', 'confirmed', [1, 0, 0, 0]));
+    const grown = matrixOf(rows);
+    expect(recall(rows, grown, q, 'coaching', 'D9', opts({ k: 1 }), 'sato').cases.map((c) => c.id)).toEqual(['LRN-4']);
+    // Another situation, the same rows.
+    const other = new Float32Array([0, 1, 0, 0]);
+    expect(recall(rows, grown, other, 'coaching', 'D9', opts({ k: 3 }), '').cases.map((c) => c.id)).toEqual([
+      'LRN-3',
+      'LRN-2',
+      'LRN-4',
+    ]);
+  });
+
   it('returns nothing on an empty memory or k = 0', () => {
     expect(recall([], matrixOf([]), Q, 'a', '', opts())).toEqual({ learnings: [], cases: [] });
     const rows = [row(2, { v: [1, 0, 0, 0] })];
