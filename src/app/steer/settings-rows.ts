@@ -96,6 +96,6 @@ export function updateSetting(
     c.run(new Date(now).toISOString());
     return { key, value: raw, changed: true };
   });
-  if (out.changed) bumpConfigVersion();
+  if (out.changed) bumpConfigVersion(['settings']);
   return out;
 }
