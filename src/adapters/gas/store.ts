@@ -316,15 +316,19 @@ export class Store {
       if (rows) return (this.tabCache[key] = rows);
     }
     const read = this.readTab(key);
-    const parts = splitForCache(encodeConfigRows(read), CONFIG_PART_UNITS);
-    if (parts.length <= CONFIG_MAX_PARTS) {
-      const put: Record<string, string> = {};
-      parts.forEach((p, i) => {
-        put[names[i]] = i === 0 ? `${parts.length}|${p}` : p;
-      });
-      cache.putAll(put, CONFIG_TTL_S);
-    }
+    this.cacheConfig(name, read);
     return read;
+  }
+
+  // A configuration tab's rows put under a cache name, in parts; a tab too large for the parts is not cached.
+  cacheConfig(name: string, rows: unknown[][]): void {
+    const parts = splitForCache(encodeConfigRows(rows), CONFIG_PART_UNITS);
+    if (parts.length > CONFIG_MAX_PARTS) return;
+    const put: Record<string, string> = {};
+    parts.forEach((p, i) => {
+      put[`${name}:${i}`] = i === 0 ? `${parts.length}|${p}` : p;
+    });
+    ports().cache.putAll(put, CONFIG_TTL_S);
   }
 
   forgetTab(key: TabKey): void {
