@@ -22,7 +22,7 @@ async function cachedRows(rt: Runtime, tab: string): Promise<unknown> {
   expect(head.slice(0, 2)).toBe('1|');
   return decodeConfigRows(head.slice(2));
 }
-function sheetRows(rt: Runtime, tab: 'settings'): unknown[][] {
+function settingsRows(rt: Runtime): unknown[][] {
   const s = rt.workbook.sheetByName('Settings')!;
   return rt.workbook.getValues(s, 2, 1, rt.workbook.lastRow(s) - 1, 4);
 }
@@ -39,7 +39,7 @@ describe('the configuration cache per tab', () => {
     ok(await rt.run('updateSetting', [{ key: 'queue.tick_budget_seconds', value: '0' }], { kind: 'server' }));
     expect(rt.scriptProperties.get(PROPERTY_KEYS.configVersion)).toBe(global);
     // Settings is cached at once under its new name, as the sheet now holds it.
-    expect(await cachedRows(rt, 'settings')).toEqual(sheetRows(rt, 'settings'));
+    expect(await cachedRows(rt, 'settings')).toEqual(settingsRows(rt));
     expect(await cached(rt, 'prompts')).toBe(true);
     expect(await cached(rt, 'agents')).toBe(true);
     // The next execution uses the new value (a budget of 0 s: no work).
