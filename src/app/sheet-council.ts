@@ -42,7 +42,7 @@ export class Council {
       (c, before, after, r) => {
         const changed = this.recall.rememberDecision(c, before, after, r);
         return () => {
-          if (changed.config) bumpConfigVersion();
+          if (changed.config) bumpConfigVersion(['directives']);
           if (changed.learnings) this.recall.forget();
         };
       },

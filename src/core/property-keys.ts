@@ -5,6 +5,9 @@ export const PROPERTY_KEYS = {
   state: 'KAIGI_STATE',
   // Bumped whenever Settings, Agents, Prompts or Directives change, so cached configuration is dropped.
   configVersion: 'KAIGI_CONFIG_VERSION',
+  // The start of the keys that hold one tab's own version beside it (KAIGI_CONFIG_VERSION_settings: a token): Kaigi's
+  // own change of one tab (a setting, a directive, a prompt) drops that tab's cached copy and keeps the others'.
+  configTabVersion: 'KAIGI_CONFIG_VERSION_',
   // Today's token and cost totals for the daily budget.
   usage: 'KAIGI_USAGE',
   // Each agent's hits, misses and Brier score from reviewed outcomes.

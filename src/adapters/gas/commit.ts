@@ -27,6 +27,7 @@ interface Store {
   readState(): StoreState;
   writeState(s: StoreState): void;
   grow(key: TabKey, tail: Tail, needLast: number): void;
+  remember(blocks: readonly Block[], appended: Record<string, [number, number]>): void;
 }
 
 export class Commit {
@@ -197,13 +198,18 @@ export class Commit {
     if (!this.marker) this.markAuditTail();
     if (!this.marker) throw new StoreError('a commit needs a final write');
     const marker = { ...this.marker, values: pad(this.marker.values, this.store.width(this.marker.tab)) };
+    // Every commit moves this counter, so a state no commit has followed is told from one another commit left.
+    this.nextSeq('commit');
     this.growTabs();
     const after: StoreState = { ...this.state, journal: null };
     this.writeJournal(before, marker, after);
-    this.writeBlocks(this.blocks.filter((b) => b.tab !== 'audit').concat(this.blocks.filter((b) => b.tab === 'audit')));
-    this.writeBlocks([{ tab: marker.tab, row: marker.row, rows: [marker.values] }]);
+    const blocks = this.blocks.filter((b) => b.tab !== 'audit').concat(this.blocks.filter((b) => b.tab === 'audit'));
+    const markerBlock = { tab: marker.tab, row: marker.row, rows: [marker.values] };
+    this.writeBlocks(blocks);
+    this.writeBlocks([markerBlock]);
     this.writeBlocks(this.post);
     this.clearJournal(after);
+    this.store.remember(blocks.concat([markerBlock], this.post), this.appended);
     return after;
   }
 

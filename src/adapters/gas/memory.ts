@@ -55,7 +55,7 @@ export class Memory {
   rows(): Learning[] {
     if (!this.cached) {
       this.cached = this.store
-        .readTab('learnings')
+        .readCommitted('learnings')
         .map((v, i) => {
           const r = learningCols.read(v);
           return {

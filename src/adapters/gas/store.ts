@@ -5,7 +5,8 @@ import { canonical, parsePointer, type Pointer } from '../../core/cells.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import { BusyError } from '../../core/errors.js';
 import { markChanged, withOneStamp } from './change-stamp.js';
-import { forgetGate } from './gate-cache.js';
+import { configCacheName } from './config-version.js';
+import { HeldRows } from './held-rows.js';
 import { propertiesWritten, readProperty } from './property-reads.js';
 import { Commit } from './commit.js';
 import { sha256Hex } from './crypto.js';
@@ -26,17 +27,18 @@ import { adoptUnrecorded } from './config-adopt.js';
 import type { SheetPort, SpreadsheetPort } from '../ports.js';
 import { ports } from '../ports.js';
 
-// Other modules import these from here; the commit and the formats live in their own files.
+// Other modules import these from here; the commit, the formats and the cache's version live in their own files.
 export { Commit } from './commit.js';
+export { bumpConfigVersion } from './config-version.js';
 export type { StoreState } from './store-format.js';
 
 type Sheet = SheetPort;
+type Block = { tab: TabKey; row: number; rows: unknown[][] };
 type Spreadsheet = SpreadsheetPort;
 
 const STATE_KEY = PROPERTY_KEYS.state;
 // Tabs Kaigi appends to grow this many rows at a time, ahead of the writes.
 const GROW_BY = 500;
-const CONFIG_VERSION = PROPERTY_KEYS.configVersion;
 // Apps Script's longest cache lifetime (6 h): an edit invalidates the entries by moving the version on anyway.
 const CONFIG_TTL_S = 21600;
 // CacheService holds at most 100 KB a value; larger tabs are simply read from the sheet each time.
@@ -47,15 +49,6 @@ const CONFIG_MAX_PARTS = 8;
 
 const AUDIT = rowsOf('audit');
 const OVERFLOW = rowsOf('overflow');
-
-// Settings, Agents or Prompts changed: the configuration cache's entries and the web API's gate (its limits) go.
-export function bumpConfigVersion(): void {
-  propertiesWritten();
-  const props = ports().properties;
-  props.setProperty(CONFIG_VERSION, String(Number(props.getProperty(CONFIG_VERSION) ?? '0') + 1));
-  forgetGate();
-  markChanged();
-}
 
 // While this execution holds the script lock no other execution writes the state, so the state it last read or
 // wrote there is the state: a commit reads it three or four times, and only the first read costs a property read.
@@ -73,6 +66,9 @@ export class Store {
   // Every write the store makes marks it dirty, and flush() sends them before anything records that they
   // were made (the state and journal in Script Properties) and before the lock is released.
   private dirty = false;
+  // The rows this execution's last commit wrote (held-rows.ts), and the state text it last wrote.
+  private readonly held = new HeldRows();
+  private lastState: string | null = null;
 
   constructor(
     readonly ss: Spreadsheet,
@@ -91,6 +87,23 @@ export class Store {
   // Called by every sheet write the store or a commit makes.
   wrote(): void {
     this.dirty = true;
+    this.held.drop();
+  }
+
+  // Called by a commit once its state is written: the rows it wrote, in write order (a later write of a row wins).
+  remember(blocks: readonly Block[], appended: Record<string, [number, number]>): void {
+    if (this.lastState !== null) this.held.remember(this.lastState, blocks, appended, (k) => this.width(k));
+  }
+
+  // The committed state as this execution sees it now: the text under the lock, else the property snapshot's.
+  private stateText(): string | null {
+    return underLock.depth && underLock.state !== null ? underLock.state : readProperty(STATE_KEY);
+  }
+
+  // The rows of `key` whose `column` holds exactly `value` among those this execution's last commit appended, when
+  // nobody has committed since: for a caller that knows one commit appends every such row (a decision's orders).
+  heldAppended(key: TabKey, column: number, value: string): { row: number; values: unknown[] }[] {
+    return this.held.appended(this.stateText(), key, column, value);
   }
 
   // ports().host.flushSheets() when this execution holds writes; a flush with nothing held would be a wasted round trip.
@@ -158,6 +171,8 @@ export class Store {
     propertiesWritten();
     underLock.state = null;
     ports().properties.setProperty(STATE_KEY, text);
+    this.lastState = text;
+    this.held.drop();
     if (underLock.depth) underLock.state = text;
     if (!s.journal) markChanged();
   }
@@ -240,6 +255,8 @@ export class Store {
 
   readRows(key: TabKey, from: number, count: number): unknown[][] {
     if (count <= 0) return [];
+    const held = this.held.rows(this.stateText(), key, from, count);
+    if (held) return held;
     return this.sheet(key).getRange(from, 1, count, this.width(key)).getValues();
   }
 
@@ -249,6 +266,17 @@ export class Store {
       const s = this.sheet(key);
       const last = s.getLastRow();
       this.tabCache[key] = last < 2 ? [] : s.getRange(2, 1, last - 1, this.width(key)).getValues();
+    }
+    return this.tabCache[key];
+  }
+
+  // An append tab's committed rows, read once per execution: its tail in the state says where they end, so an empty
+  // tab costs no call and a full one no getLastRow (rows past the tail are a dead commit's, which recovery clears).
+  readCommitted(key: TabKey): unknown[][] {
+    if (!this.tabCache[key]) {
+      const tail = this.readState().tails[key];
+      if (!tail) return this.readTab(key);
+      this.tabCache[key] = this.readRows(key, 2, tail.last - 1);
     }
     return this.tabCache[key];
   }
@@ -271,8 +299,7 @@ export class Store {
   readConfig(key: TabKey): unknown[][] {
     if (this.tabCache[key]) return this.tabCache[key];
     const cache = ports().cache;
-    const version = readProperty(CONFIG_VERSION) ?? '0';
-    const name = `kaigi:cfg:${version}:${key}`;
+    const name = configCacheName(key);
     const names = Array.from({ length: CONFIG_MAX_PARTS }, (_, i) => `${name}:${i}`);
     // One getAll: part 0 starts with the number of parts, and every part must still be there.
     const hit = cache.getAll(names);
@@ -289,15 +316,19 @@ export class Store {
       if (rows) return (this.tabCache[key] = rows);
     }
     const read = this.readTab(key);
-    const parts = splitForCache(encodeConfigRows(read), CONFIG_PART_UNITS);
-    if (parts.length <= CONFIG_MAX_PARTS) {
-      const put: Record<string, string> = {};
-      parts.forEach((p, i) => {
-        put[names[i]] = i === 0 ? `${parts.length}|${p}` : p;
-      });
-      cache.putAll(put, CONFIG_TTL_S);
-    }
+    this.cacheConfig(name, read);
     return read;
+  }
+
+  // A configuration tab's rows put under a cache name, in parts; a tab too large for the parts is not cached.
+  cacheConfig(name: string, rows: unknown[][]): void {
+    const parts = splitForCache(encodeConfigRows(rows), CONFIG_PART_UNITS);
+    if (parts.length > CONFIG_MAX_PARTS) return;
+    const put: Record<string, string> = {};
+    parts.forEach((p, i) => {
+      put[`${name}:${i}`] = i === 0 ? `${parts.length}|${p}` : p;
+    });
+    ports().cache.putAll(put, CONFIG_TTL_S);
   }
 
   forgetTab(key: TabKey): void {

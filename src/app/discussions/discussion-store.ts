@@ -92,7 +92,13 @@ export class DiscussionStore {
   }
 
   // Writes one step: messages, orders, inbox rows, audit rows, then the log row as the commit point.
-  commitStep(c: Commit, l: Loaded, r: StepResult, extra: (c: Commit) => void = () => {}): Loaded {
+  commitStep(
+    c: Commit,
+    l: Loaded,
+    r: StepResult,
+    extra: (c: Commit) => void = () => {},
+    afterCommit: () => void = () => {},
+  ): Loaded {
     const now = Date.now();
     const d = applyStep(l.d, r);
     const span = this.writeMessages(c, l, r.messages);
@@ -150,9 +156,11 @@ export class DiscussionStore {
       payload: { row: placed.row, status: d.status },
     });
     c.run(new Date(now).toISOString());
-    // What the hooks store after the commit (usage, the API ledger) in one property write (props.batch).
+    // What the hooks and the caller store after the commit (usage, the API ledger, the Dashboard's mark) in one
+    // property write (props.batch).
     props.batch(() => {
       for (const f of after) f?.();
+      afterCommit();
     });
     return { row: placed.row, d, raw: placed.values, resolved: logRow(d, cell, estimate), span };
   }

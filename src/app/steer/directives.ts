@@ -52,6 +52,6 @@ export function cancelDirective(council: Council, id: string, by: string): { dir
     c.run(new Date(now).toISOString());
     return { directive_id: key, status: 'cancelled', changed: true };
   });
-  if (out.changed) bumpConfigVersion();
+  if (out.changed) bumpConfigVersion(['directives']);
   return { directive_id: out.directive_id, status: out.status };
 }

@@ -109,6 +109,6 @@ export function replyInbox(
     c.run(new Date(now).toISOString());
     return { inbox_id: id, directive_id: directive };
   });
-  if (out.directive_id) bumpConfigVersion();
+  if (out.directive_id) bumpConfigVersion(['directives']);
   return out;
 }

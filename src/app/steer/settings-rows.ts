@@ -1,6 +1,6 @@
 // Settings from the sidebar and the settings dialog: every row with its type, and a typed, audited update.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import { bumpConfigVersion } from '../../adapters/gas/store.js';
+import { bumpConfigVersion, configCacheNameAt, globalConfigVersion } from '../../adapters/gas/config-version.js';
 import { ValidationError } from '../../core/errors.js';
 import { EMBEDDING_PROVIDERS } from '../../core/providers/embeddings.js';
 import { DEFAULT_SETTINGS, parseSetting, type SettingDef } from '../../core/settings.js';
@@ -79,11 +79,15 @@ export function updateSetting(
   if (!key) throw new ValidationError('key is required', 'unknown_setting');
   const { def, raw } = checkSetting(key, input.value);
   const out = council.store.withLock((state) => {
-    // From the sheet under the lock: a person may have edited the tab since the cache was filled.
+    // From the sheet under the lock, not a copy this execution holds: a person may have edited the tab since the cache
+    // was filled. The version every tab's cache name starts with is taken first: a person's edit after it moves it on,
+    // so the copy put below under the version taken here is then never read.
+    council.store.forgetTab('settings');
+    const version = globalConfigVersion();
     const rows = council.store.readTab('settings');
     const at = rows.findIndex((v) => text(cols.read(v).key) === key);
     const before = at >= 0 ? text(cols.read(rows[at]).value) : null;
-    if (before === raw) return { key, value: raw, changed: false };
+    if (before === raw) return { key, value: raw, changed: false, version, rows };
     const row = at >= 0 ? at + 2 : Math.max(1, council.store.sheet('settings').getLastRow()) + 1;
     const values = cols.write(
       at >= 0 ? { value: raw } : { key, value: raw, type: def.type, description: def.description },
@@ -94,8 +98,14 @@ export function updateSetting(
     c.setMarker('settings', row, values, `Settings:${key}`);
     c.audit({ actor: by, event: 'setting', tab: 'Settings', row_key: key, payload: { from: before, to: raw } });
     c.run(new Date(now).toISOString());
-    return { key, value: raw, changed: true };
+    // As the sheet now holds them: the written row at the tab's width.
+    const after = rows.slice();
+    const width = council.store.width('settings');
+    after[row - 2] = values.slice(0, width).concat(Array(Math.max(0, width - values.length)).fill(''));
+    return { key, value: raw, changed: true, version, rows: after };
   });
-  if (out.changed) bumpConfigVersion();
-  return out;
+  // The tab as it now stands is cached under its new name at once: the next execution does not read it again.
+  if (out.changed)
+    council.store.cacheConfig(configCacheNameAt('settings', out.version, bumpConfigVersion(['settings'])), out.rows);
+  return { key: out.key, value: out.value, changed: out.changed };
 }

@@ -78,7 +78,7 @@ export function addDirective(council: Council, input: DirectiveInput): { directi
     c.run(new Date(now).toISOString());
     return written;
   });
-  bumpConfigVersion();
+  bumpConfigVersion(['directives']);
   return out;
 }
 
@@ -144,7 +144,7 @@ export function editPrompt(
     });
     c.run(new Date(now).toISOString());
   });
-  bumpConfigVersion();
+  bumpConfigVersion(['prompts', 'agents']);
   return { prompt_id: id, version };
 }
 
@@ -179,7 +179,7 @@ export function rollbackPrompt(
     });
     c.run(new Date(now).toISOString());
   });
-  bumpConfigVersion();
+  bumpConfigVersion(['prompts', 'agents']);
   return { prompt_id: String(target.cells.prompt_id), version: Number(input.version) };
 }
 

@@ -32,7 +32,10 @@ function commitSteps(council: Council, item: QueueItem, loaded: Loaded, computed
     if (r.agentObjection) fileAgentObjection(council, c, loaded.d.discussion_id, r.agentObjection);
     // The step that ends the work also closes the task, right after the commit point.
     const done = close ? () => council.queue.close(c, item) : undefined;
-    return council.discussions.commitStep(c, loaded, r, done);
+    // The discussion ended (DECIDED, ESCALATED, …): the Dashboard is due, refreshed by a later tick. Marked with the
+    // commit's own property writes (one setProperties call), from the properties read under the lock.
+    const due = close ? () => markDashboardDue(council) : undefined;
+    return council.discussions.commitStep(c, loaded, r, done, due);
   });
 }
 
@@ -92,9 +95,8 @@ export const advanceDiscussion: TaskHandler = {
       };
       const last = planStep(applyStep(current, computed), env).kind === 'idle';
       if (last) {
+        // The step that ends the discussion: its commit also marks the Dashboard due.
         write(true);
-        // The discussion ended (DECIDED, ESCALATED, …): the Dashboard is due, refreshed by a later tick.
-        markDashboardDue(council);
         return { kind: 'finished' };
       }
       if (Date.now() - since >= every) write(false);

@@ -28,16 +28,14 @@ function taskInfo(item: QueueItem) {
   };
 }
 
-// The orders of the current decision with their status (two round trips: the search, then one read of their rows,
-// which one commit appended together).
+// The orders of the current decision with their status. One commit, the one that makes the decision, appends them
+// all: when that was this execution's last commit and nobody has committed since, they are taken as written (no
+// call); else two round trips, the search, then one read of their rows.
 function ordersOf(council: Council, decision: string) {
   if (!decision) return [];
-  const rows = findRows(council, 'orders', 'decision_id', decision);
-  if (!rows.length) return [];
-  const first = Math.min(...rows);
-  const block = council.store.readRows('orders', first, Math.max(...rows) - first + 1);
+  const held = council.store.heldAppended('orders', orderCols.index('decision_id'), decision);
   return council.store
-    .resolveOverflow(rows.map((r) => block[r - first]))
+    .resolveOverflow(held.length ? held.map((h) => h.values) : searchOrders(council, decision))
     .map((v) => orderCols.read(v))
     .filter((o) => o.decision_id === decision)
     .map((o) => ({
@@ -51,6 +49,14 @@ function ordersOf(council: Council, decision: string) {
       updated_at: iso(o.updated_at),
       last_report: String(o.last_report),
     }));
+}
+
+function searchOrders(council: Council, decision: string): unknown[][] {
+  const rows = findRows(council, 'orders', 'decision_id', decision);
+  if (!rows.length) return [];
+  const first = Math.min(...rows);
+  const block = council.store.readRows('orders', first, Math.max(...rows) - first + 1);
+  return rows.map((r) => block[r - first]);
 }
 
 function parseOr(v: unknown): unknown {
