@@ -1,5 +1,5 @@
 // Helpers for driving whole discussions through the built file.
-import type { ExecutionResult, Runtime } from '../runtime/runtime.js';
+import type { ExecutionResult, Runtime, RuntimeSnapshot } from '../runtime/runtime.js';
 import { demoTrigger } from '../src/core/demo-data.js';
 import { PROPERTY_KEYS } from '../src/core/property-keys.js';
 import { type ColumnOf, column, newRuntime, records, rowValues } from './helpers.js';
@@ -12,11 +12,46 @@ export function ok(r: ExecutionResult): any {
   return r.value;
 }
 
+// What setup (and seedDemoData) left in a runtime: the state an execution can change, how far past the start its
+// clock had moved, and what the runtime recorded of those executions (a test may read its executions or UI).
+interface SetUp {
+  snapshot: RuntimeSnapshot;
+  elapsed: number;
+  executions: ExecutionResult[];
+  logs: Runtime['logs'];
+  ui: Runtime['ui'];
+}
+
+// Set-up workbooks by start time and demo team, made once per test file: setting up costs about four times what
+// restoring its snapshot into a fresh runtime does, and most tests of a file start from the same one.
+const made = new Map<string, SetUp>();
+
 // A set-up workbook (with the demo team unless demo is false); closed after the test by tests/close-runtimes.ts.
+// The first call in a file runs setup (and seedDemoData); later ones get a fresh runtime holding what those left,
+// its clock as far past the start as theirs ended, so each test still starts from its own copy at the same time.
 export async function council(opts: { demo?: boolean; startAt?: number } = {}): Promise<Runtime> {
-  const rt = newRuntime({ startAt: opts.startAt ?? START });
+  const startAt = opts.startAt ?? START;
+  const key = `${startAt}:${opts.demo !== false}`;
+  const rt = newRuntime({ startAt });
+  const m = made.get(key);
+  if (m) {
+    rt.restore(m.snapshot);
+    rt.clock.setOffset(startAt + m.elapsed - Date.now());
+    rt.executions.push(...structuredClone(m.executions));
+    rt.logs.push(...structuredClone(m.logs));
+    for (const k of Object.keys(m.ui) as (keyof Runtime['ui'])[])
+      (rt.ui[k] as unknown[]).push(...structuredClone(m.ui[k]));
+    return rt;
+  }
   ok(await rt.run('setup', [], { kind: 'menu' }));
   if (opts.demo !== false) ok(await rt.run('seedDemoData', [], { kind: 'menu' }));
+  made.set(key, {
+    snapshot: rt.snapshot(),
+    elapsed: rt.clock.now() - startAt,
+    executions: structuredClone(rt.executions),
+    logs: structuredClone(rt.logs),
+    ui: structuredClone(rt.ui),
+  });
   return rt;
 }
 

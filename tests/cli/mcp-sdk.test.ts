@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClients } from './saved-workbook.js';
 import { KAIGI, kaigi, type Served, serve } from './serve-process.js';
 
 const ROOM_TOOLS = [
@@ -28,12 +29,6 @@ async function tool(client: Client, name: string, args: Record<string, unknown> 
   const r = (await client.callTool({ name, arguments: args })) as Result;
   if (r.isError) throw new Error(`${name} failed: ${JSON.stringify(r.structuredContent)}`);
   return r.structuredContent;
-}
-
-function tokenFor(book: string, role: string, name: string): string {
-  const r = kaigi(['token', 'create', '--workbook', book, '--role', role, '--name', name]);
-  expect(r.status, r.stderr).toBe(0);
-  return r.stdout.trim().split('\n').pop()!;
 }
 
 async function httpClient(url: string, token: string, follow = true): Promise<Client> {
@@ -64,14 +59,17 @@ describe('MCP with the official SDK against kaigi serve', () => {
   let buddy = '';
 
   beforeAll(async () => {
-    // A workbook with one decided discussion (a read-only room), and the clients, made before serving it.
+    // A workbook with one decided discussion (a read-only room), and the clients, made before serving it (each of
+    // these opens and saves the workbook: on a loaded machine that takes minutes).
     const run = kaigi(['run', '--demo', '--workbook', book]);
     expect(run.status, run.stderr).toBe(0);
-    lead = tokenFor(book, 'coordinator', 'lead');
-    buddy = tokenFor(book, 'worker', 'helper');
+    [lead, buddy] = await apiClients(book, [
+      { name: 'lead', role: 'coordinator' },
+      { name: 'helper', role: 'worker' },
+    ]);
     // One-shot triggers (the nudge that runs a mentioned agent's answer) fire within a second.
     served = await serve(book, '--after-max-ms', '1000');
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     await served?.stop();
