@@ -62,14 +62,87 @@ function park(reason: string): never {
   for (;;) Atomics.wait(parkCell, 0, 0);
 }
 
-function run(msg: ExecMessage): void {
+type Helpers = { describe(v: unknown): string; decode(t: string): unknown };
+
+// Where a context's bridge calls go: the execution it serves, known once that execution starts.
+interface Binding {
+  target: Bridge | null;
+  // A call came while the project was loaded ahead of any execution: the load used what only an execution has.
+  touched: boolean;
+}
+
+type Bridge = ReturnType<typeof executionBridge>;
+
+// A context with Apps Script's globals installed and the project's top level run, loaded for the next execution.
+interface Loaded {
+  context: vm.Context;
+  globalObject: Record<string, unknown>;
+  helpers?: Helpers;
+  error?: unknown;
+  binding: Binding;
+}
+
+// The bridge a context is given: each call goes to its binding's execution. Loaded ahead, before there is one, a
+// call fails and marks the load touched, so that load is thrown away and the execution loads the project afresh.
+function forwardingBridge(binding: Binding): Bridge {
+  const to = (): Bridge => {
+    if (binding.target) return binding.target;
+    binding.touched = true;
+    throw new Error('no execution has started in this context yet');
+  };
+  return {
+    get info() {
+      return to().info;
+    },
+    now: () => to().now(),
+    check: () => to().check(),
+    rpc: (op: string, argsJson: string) => to().rpc(op, argsJson),
+    sleep: (ms: number) => to().sleep(ms),
+    digest: (algorithm: string, dataB64: string) => to().digest(algorithm, dataB64),
+    hmac: (algorithm: string, dataB64: string, keyB64: string) => to().hmac(algorithm, dataB64, keyB64),
+    utf8Base64: (text: string) => to().utf8Base64(text),
+    utf8OfBase64: (b64: string) => to().utf8OfBase64(b64),
+    uuid: () => to().uuid(),
+    log: (level: string, text: string) => to().log(level, text),
+  };
+}
+
+// A fresh V8 context with the globals installed and the project loaded, as Apps Script loads it for each execution.
+function load(target: Bridge | null): Loaded {
+  const binding: Binding = { target, touched: false };
+  const context = vm.createContext({}, { name: 'Apps Script', codeGeneration: { strings: true, wasm: false } });
+  const globalObject = vm.runInContext('globalThis', context) as Record<string, unknown>;
+  try {
+    const install = globals.runInContext(context) as (g: unknown, b: unknown) => Helpers;
+    const helpers = install(globalObject, forwardingBridge(binding));
+    code.runInContext(context);
+    return { context, globalObject, helpers, binding };
+  } catch (error) {
+    return { context, globalObject, error, binding };
+  }
+}
+
+// The next execution's context, loaded while this thread had nothing to do (between executions, and while the pool
+// runs executions on other threads). Only a load that ran without calling the bridge is kept: the project's top level
+// then did the same as it would at the execution's start (tests/runtime/sandbox.test.ts: it touches no service), and
+// its context is as fresh as one made then. Any other load is made again at the start, with the execution's bridge.
+let preloaded: Loaded | null = null;
+
+function preload(): void {
+  if (preloaded) return;
+  const l = load(null);
+  preloaded = l.binding.touched || l.error !== undefined ? null : l;
+  if (preloaded) parentPort!.postMessage({ type: 'ready' });
+}
+
+function executionBridge(msg: ExecMessage) {
   const execClock = new Float64Array(msg.execClockBuffer);
   // The runtime's clock as tests move it, plus this execution's lead and modelled time (host/time-model.ts).
   const now = () => Date.now() + offset[0] + execClock[1] + execClock[0];
   const check = () => {
     if (now() - msg.startedAt > msg.limitMs) park('Exceeded maximum execution time');
   };
-  const bridge = {
+  return {
     info: msg.info,
     now,
     check,
@@ -110,12 +183,17 @@ function run(msg: ExecMessage): void {
       parentPort!.postMessage({ type: 'log', execId: msg.execId, level, text });
     },
   };
-  const context = vm.createContext({}, { name: 'Apps Script', codeGeneration: { strings: true, wasm: false } });
-  const globalObject = vm.runInContext('globalThis', context);
-  let helpers: { describe(v: unknown): string; decode(t: string): unknown };
+}
+
+function run(msg: ExecMessage): void {
+  const bridge = executionBridge(msg);
+  let loaded = preloaded;
+  preloaded = null;
+  if (loaded) loaded.binding.target = bridge;
+  else loaded = load(bridge);
+  const { context, globalObject, helpers } = loaded;
   try {
-    helpers = (globals.runInContext(context) as (g: unknown, b: unknown) => typeof helpers)(globalObject, bridge);
-    code.runInContext(context);
+    if (loaded.error !== undefined || !helpers) throw loaded.error;
     if (msg.code !== undefined) {
       // Runtime conformance tests run a snippet as the body of a function in the loaded project.
       const value = vm.runInContext(`(function () {\n${msg.code}\n})()`, context, { filename: 'snippet.js' });
@@ -138,5 +216,9 @@ function run(msg: ExecMessage): void {
 }
 
 parentPort!.on('message', (msg: ExecMessage) => {
-  if (msg.type === 'exec') run(msg);
+  if (msg.type !== 'exec') return;
+  run(msg);
+  // After the execution, not before the next: a message already waiting runs first and loads for itself.
+  setImmediate(preload);
 });
+setImmediate(preload);

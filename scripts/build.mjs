@@ -48,11 +48,15 @@ const gasOptions = {
 
 // The entry's exports are the names Apps Script calls; read them from an ESM build's metafile.
 const probe = await build({ ...gasOptions, format: 'esm', write: false, metafile: true, outfile: 'probe.js' });
-const exportsList = Object.values(probe.metafile.outputs)[0].exports.filter((n) => n !== 'default');
+// `__` names are the bundle's own hooks, which the wrappers call (src/main.ts), not functions Apps Script calls.
+const exportsList = Object.values(probe.metafile.outputs)[0].exports.filter(
+  (n) => n !== 'default' && !n.startsWith('__'),
+);
 if (exportsList.length === 0) throw new Error('src/main.ts exports nothing for Apps Script to call');
 
+// Each wrapper first marks the execution's start (src/adapters/gas/execution-start.ts), then calls the function.
 const wrappers = exportsList
-  .map((name) => `function ${name}() {\n  return ${GLOBAL}.${name}.apply(this, arguments);\n}`)
+  .map((name) => `function ${name}() {\n  ${GLOBAL}.__enter();\n  return ${GLOBAL}.${name}.apply(this, arguments);\n}`)
   .join('\n');
 
 await build({

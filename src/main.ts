@@ -1,5 +1,6 @@
 // Entry points: the functions Apps Script calls by name (triggers, menu items, google.script.run, web app).
 // First: Apps Script's services become the platform ports every adapter reaches them through.
+import './core/zod-setup.js';
 import './adapters/gas/gas-ports.js';
 import { t } from './core/i18n.js';
 import { ValidationError } from './core/errors.js';
@@ -49,6 +50,8 @@ import { handleWeb } from './app/api/web.js';
 import { createClient, listClients, revokeClient, type ClientInfo } from './app/api/clients.js';
 import { reportOrder as reportOrderOf, type OrderReportResult } from './app/orders/orders.js';
 
+// Not a script function: the entry wrappers call it first (scripts/build.mjs leaves `__` names off the entry points).
+export { enterExecution as __enter } from './adapters/gas/execution-start.js';
 export * from './entries/dialogs.js';
 export * from './entries/sidebar.js';
 export * from './entries/start.js';

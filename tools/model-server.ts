@@ -217,7 +217,27 @@ export class ModelServer {
         this.hanging.add(res);
         return;
       }
-      setTimeout(() => this.answer(rec, b, res), this.latencyMs);
+      if (this.realistic) {
+        // Its prompt cache expires on the clock: usage is counted when the answer goes out, as before.
+        setTimeout(() => this.answer(rec, b, res), this.latencyMs);
+        return;
+      }
+      // A model's latency is the time to its answer: the answer is made now and goes out when the latency is over,
+      // so the server's own work (drawing an instance of the schema) does not add to the latency measured.
+      const replies: ((r: http.ServerResponse) => void)[] = [];
+      const held = {
+        writeHead: (...a: Parameters<http.ServerResponse['writeHead']>) => {
+          replies.push((r) => r.writeHead(...a));
+          return held;
+        },
+        end: (body: string) => {
+          replies.push((r) => r.end(body));
+        },
+      };
+      this.answer(rec, b, held as unknown as http.ServerResponse);
+      setTimeout(() => {
+        for (const reply of replies) reply(res);
+      }, this.latencyMs);
     });
   }
 

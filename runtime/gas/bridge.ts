@@ -35,11 +35,13 @@ export interface Bridge {
 }
 
 let bridge: Bridge;
-let info: ExecInfo;
+let info: ExecInfo | undefined;
 
+// The execution's ExecInfo is read at its first use, not here: the worker may install the globals and load the
+// project before the execution it is for has started (worker.ts), when there is no ExecInfo to read yet.
 export function setBridge(b: Bridge): void {
   bridge = b;
-  info = JSON.parse(b.info);
+  info = undefined;
 }
 
 export function getBridge(): Bridge {
@@ -47,6 +49,7 @@ export function getBridge(): Bridge {
 }
 
 export function execInfo(): ExecInfo {
+  if (info === undefined) info = JSON.parse(bridge.info) as ExecInfo;
   return info;
 }
 
@@ -85,14 +88,14 @@ export function call<K extends keyof ServiceCalls>(op: K, args: ServiceCalls[K][
 // Apps Script refuses a service whose scope the manifest does not declare.
 export function requireScope(service: string, ...anyOf: string[]): void {
   bridge.check();
-  if (!anyOf.some((s) => info.scopes.indexOf(s) >= 0)) {
+  if (!anyOf.some((s) => execInfo().scopes.indexOf(s) >= 0)) {
     throw new GasError(`You do not have permission to call ${service}. Required permissions: ${anyOf[0]}`);
   }
 }
 
 // Simple triggers run without authorization, so services that need it fail there.
 export function requireAuthorized(service: string): void {
-  if (info.kind === 'simple') throw new GasError(`You do not have permission to call ${service}`);
+  if (execInfo().kind === 'simple') throw new GasError(`You do not have permission to call ${service}`);
 }
 
 export const SCOPES = {

@@ -2,9 +2,8 @@
 import { RequeueError } from '../../core/errors.js';
 import { FETCH_LIMIT_MS, type HttpPort, type HttpResult } from '../../core/providers/http.js';
 import type { WireRequest } from '../../core/providers/vendors.js';
+import { executionStarted } from './execution-start.js';
 
-// The bundle's global code runs when an execution starts, so this is that start to within a few milliseconds.
-const EXECUTION_STARTED = Date.now();
 // Apps Script ends every execution at 6 minutes.
 const EXECUTION_LIMIT_MS = 360_000;
 // What must stay free after the last fetch ends: one commit (a script-lock wait of up to 30 s, its writes, a flush).
@@ -31,11 +30,12 @@ export const urlFetchPort: HttpPort = {
     // none): a fetch that could end too late for its results to be written is not started. A fetch started by
     // 240 s ends by 300 s, leaving a minute for the commit before Apps Script's 360 s.
     // The work comes back once this execution cannot be running any more, so no tick claims it again meanwhile.
-    const startedAfter = Date.now() - EXECUTION_STARTED;
+    const started = executionStarted();
+    const startedAfter = Date.now() - started;
     if (startedAfter + FETCH_LIMIT_MS + AFTER_FETCH_MS > EXECUTION_LIMIT_MS)
       throw new RequeueError(
         `a fetch started ${Math.round(startedAfter / 1000)} s into the execution could end too late to be written`,
-        EXECUTION_STARTED + EXECUTION_LIMIT_MS,
+        started + EXECUTION_LIMIT_MS,
       );
     try {
       return UrlFetchApp.fetchAll(requests.map(params)).map(result);
