@@ -136,7 +136,7 @@ const computed = (xs: Arm['opinions']) => xs.map((o) => ({ confidence: o.compute
 // How often an order held the member's hidden best action (read from the hidden table for this report only), over
 // every reviewed order and per quarter of the year by the day it was decided; and the confirmed rate with and
 // without it.
-export interface BestActionRate {
+interface BestActionRate {
   all: number;
   quarters: number[];
   confirmed_with: number;
