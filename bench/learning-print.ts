@@ -51,6 +51,11 @@ export function printLearning(l: LearningResult, lines: AblationLine[]): void {
   console.log('  computed confidence bins (mean → share right, n), memory | no memory');
   printBins(l.reliability_computed);
   console.log(`  ECE: memory ${l.ece_memory}, no memory ${l.ece_no_memory}`);
+  console.log('  orders holding the hidden best action (all; by quarter; confirmed with | without it):');
+  for (const [k, b] of Object.entries(l.best_action_rate))
+    console.log(
+      `    ${k.padEnd(14)} ${pct(b.all)}; ${b.quarters.map(pct).join(' ')}; ${pct(b.confirmed_with)} | ${pct(b.confirmed_without)}`,
+    );
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
   // SPEC §15 asks that each agent's calibration improves, not only the pooled score.
   const agents = Object.values(l.brier_per_agent);

@@ -108,7 +108,7 @@ async function runJobs(jobs: Job[], workerFile: string): Promise<Done[]> {
 }
 
 interface Arm {
-  verdicts: (Scored & { drifted: boolean; flip: boolean })[];
+  verdicts: (Scored & { drifted: boolean; flip: boolean; best: boolean; decided: number })[];
   opinions: { agent: string; confidence: number; computed: number; right: boolean }[];
   discussions: number;
   tokens: number;
@@ -118,7 +118,14 @@ function pool(done: Done[], key: string): Arm {
   const arm: Arm = { verdicts: [], opinions: [], discussions: 0, tokens: 0 };
   for (const d of done.filter((x) => x.job.key === key)) {
     for (const v of d.result.verdicts)
-      arm.verdicts.push({ cluster: `${d.job.seed}:${v.member}`, verdict: v.verdict, drifted: v.drifted, flip: v.flip });
+      arm.verdicts.push({
+        cluster: `${d.job.seed}:${v.member}`,
+        verdict: v.verdict,
+        drifted: v.drifted,
+        flip: v.flip,
+        best: v.best,
+        decided: v.decided,
+      });
     arm.opinions.push(...d.result.opinions);
     arm.discussions += d.result.discussions;
     arm.tokens += d.result.tokens;
@@ -129,6 +136,27 @@ function pool(done: Done[], key: string): Arm {
 const perDiscussion = (a: Arm) => Math.round(a.tokens / (a.discussions || 1));
 // The opinions scored at the confidence the council computed for them.
 const computed = (xs: Arm['opinions']) => xs.map((o) => ({ confidence: o.computed, right: o.right }));
+
+// How often an order held the member's hidden best action (read from the hidden table for this report only), over
+// every reviewed order and per quarter of the year by the day it was decided; and the confirmed rate with and
+// without it.
+interface BestActionRate {
+  all: number;
+  quarters: number[];
+  confirmed_with: number;
+  confirmed_without: number;
+}
+
+function bestActionRate(a: Arm): BestActionRate {
+  const share = (vs: Arm['verdicts']) => round3(vs.filter((v) => v.best).length / (vs.length || 1));
+  const quarter = (q: number) => a.verdicts.filter((v) => Math.min(3, Math.floor((v.decided / DAYS) * 4)) === q);
+  return {
+    all: share(a.verdicts),
+    quarters: [0, 1, 2, 3].map((q) => share(quarter(q))),
+    confirmed_with: round3(confirmedRate(a.verdicts.filter((v) => v.best))),
+    confirmed_without: round3(confirmedRate(a.verdicts.filter((v) => !v.best))),
+  };
+}
 
 export interface AblationLine {
   name: string;
@@ -168,6 +196,7 @@ export interface LearningResult {
   ece_no_memory: number;
   reliability_computed: { memory: Bin[]; no_memory: Bin[] };
   bins_monotone_memory: boolean;
+  best_action_rate: Record<string, BestActionRate>;
   tokens_memory: number;
   tokens_no_memory: number;
   seeds: number[];
@@ -268,6 +297,11 @@ export async function learningBench(
     ece_no_memory: round3(ece(binsComputed.no_memory)),
     reliability_computed: binsComputed,
     bins_monotone_memory: monotone(binsComputed.memory),
+    best_action_rate: Object.fromEntries(
+      Object.entries(arms)
+        .filter(([, a]) => a.verdicts.length)
+        .map(([k, a]) => [k, bestActionRate(a)]),
+    ),
     tokens_memory: perDiscussion(memory),
     tokens_no_memory: perDiscussion(no_memory),
     seeds: SEEDS,

@@ -25,6 +25,10 @@ export interface SimVerdict {
   flip: boolean;
   // Whether the member's best action had changed by the decision (drifting members after the drift day).
   drifted: boolean;
+  // For the benchmark's report only (the council never reads the hidden table): whether the order carried out held
+  // the member's hidden best action on the day it was decided, and that day.
+  best: boolean;
+  decided: number;
 }
 
 // One discussion as the watcher opened it and the council decided it, for tests/tools/council-sim.test.ts to hold

@@ -73,6 +73,9 @@ export function simulateCouncil(o: SimOptions): SimResult {
     actions: string[];
     review_day: string;
     from: string;
+    // Reported only: whether the order held the member's hidden best action, and the day it was decided.
+    best: boolean;
+    day: number;
   }[] = [];
   const evaluated: string[] = [];
   // The bandit arm's own record: member → action type → [confirmed, rejected].
@@ -171,6 +174,7 @@ export function simulateCouncil(o: SimOptions): SimResult {
     );
     for (const dd of due) {
       const d = discussions.find((x) => x.discussion_id === dd.discussion_id)!;
+      const placed = orders.find((x) => x.decision_id === dd.decision_id)!;
       evaluated.push(dd.decision_id);
       const a = assessReview(dd, d, 0, kpi, thresholds);
       if (!a) continue;
@@ -209,6 +213,8 @@ export function simulateCouncil(o: SimOptions): SimResult {
         drifted:
           team.drifting(member) &&
           Date.parse(d.created_at) >= Date.parse(`${addDay(firstDay, Math.floor(o.days / 2))}T00:00:00Z`),
+        best: placed.best,
+        decided: placed.day,
       });
     }
   }
@@ -326,6 +332,8 @@ export function simulateCouncil(o: SimOptions): SimResult {
       actions: actions.map((a) => a.action_type),
       review_day: order.monitoring.review_date,
       from: today,
+      best: actions.some((a) => a.action_type === team.hiddenOn(d.trigger.target_user_id, day).best),
+      day,
     });
   }
 

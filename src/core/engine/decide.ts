@@ -99,7 +99,10 @@ export function decideStep(d: Discussion, env: EngineEnv, b: Builder, input: Dec
     b.to('DECIDED');
     return;
   }
-  const msg = b.answer({ ...answer, content: order }, 6, 'EXECUTION_ORDER');
+  // One call gave both messages: its tokens, time and cost are counted once, on the deliberation, so a discussion's
+  // spend (and the budget read from it) does not pay for the decider twice.
+  const once = { ...answer.response, tokensIn: 0, tokensOut: 0, ms: 0 };
+  const msg = b.answer({ ...answer, content: order, response: once }, 6, 'EXECUTION_ORDER');
   recordOrder(d, b, msg);
 }
 

@@ -19,7 +19,7 @@ import type { EngineEnv } from './types.js';
 // bound.
 type Sizes = Record<AgentDef['group'], { answer: number; digest: number }>;
 const RULES: Sizes = {
-  specialist: { answer: 180, digest: 110 },
+  specialist: { answer: 180, digest: 35 },
   balancer: { answer: 180, digest: 110 },
   governance: { answer: 120, digest: 60 },
   decider: { answer: 600, digest: 100 },

@@ -1,6 +1,6 @@
 // What the engine uses of learned trust (src/core/memory/trust.ts): nothing while memory is off or none is kept, so a
 // council without memory, a new agent and a new context all start neutral.
-import { calibrationCurve } from '../memory/isotonic.js';
+import { calibrationCurve, teamCurve } from '../memory/isotonic.js';
 import type { ContentOf } from '../discussion/messages.js';
 import { memberRecord, type MemberRecordLine, reliabilityOf, teamRate, type TrustState } from '../memory/trust.js';
 import type { Discussion } from '../types.js';
@@ -11,10 +11,14 @@ function learnedTrust(env: EngineEnv): TrustState | null {
   return env.trust();
 }
 
-// The agent's fitted calibration curve, or null (identity) while it has too few scored opinions.
+// The agent's fitted calibration curve, leaning on the team's (all agents' bins pooled) where its own bins are thin;
+// null (the factor formula) only without memory.
 export function curveFor(env: EngineEnv, agent: string): number[] | null {
-  const a = learnedTrust(env)?.agents[agent];
-  return a ? calibrationCurve(a.bins) : null;
+  const trust = learnedTrust(env);
+  if (!trust) return null;
+  const team = teamCurve(Object.values(trust.agents).map((a) => a.bins));
+  const a = trust.agents[agent];
+  return a ? calibrationCurve(a.bins, team) : team;
 }
 
 // Each specialist's learned reliability for its latest recommendation in this discussion's context.

@@ -33,14 +33,36 @@ export function isotonicFit(rates: readonly number[], weights: readonly number[]
   return out;
 }
 
-// The fitted share right of each bin from [right, scored] counts; null while there are too few to fit.
-export function calibrationCurve(bins: readonly [number, number][]): number[] | null {
+// The fitted share right of each bin from [right, scored] counts; null while there are too few to fit. Given a prior
+// curve (the team's), each bin leans on it with PRIOR_CURVE pseudo-opinions instead of on the bin's centre, and the
+// agent needs no minimum of its own: with no opinions scored it reads the team's curve.
+export function calibrationCurve(bins: readonly [number, number][], prior?: readonly number[] | null): number[] | null {
   const n = bins.reduce((a, b) => a + b[1], 0);
-  if (n < MIN_CALIBRATION) return null;
-  const weights = bins.map((b) => b[1] + PRIOR);
-  const rates = bins.map((b, i) => (b[0] + PRIOR * centre(i)) / (b[1] + PRIOR));
+  if (!prior && n < MIN_CALIBRATION) return null;
+  const k = prior ? PRIOR_CURVE : PRIOR;
+  const at = (i: number) => (prior ? prior[i] : centre(i));
+  const weights = bins.map((b) => b[1] + k);
+  const rates = bins.map((b, i) => (b[0] + k * at(i)) / (b[1] + k));
   return isotonicFit(rates, weights);
 }
+
+// How many opinions' weight the team's curve has in each bin of an agent's own: an agent's bin of a handful of
+// opinions stays near the team's figure, one of dozens follows the agent.
+const PRIOR_CURVE = 24;
+
+// The team's curve (every agent's bins pooled), the prior of each agent's: until an agent has a record of its own,
+// its stated confidence means "how often this team is right when it says this much". It leans on a neutral 0.5 in
+// every bin, so before any verdict every opinion reads 0.5: a council that has learned nothing claims nothing, where
+// the factor formula would pass its consensus through as 0.8 and more.
+export function teamCurve(all: readonly (readonly [number, number][])[]): number[] {
+  const pooled: [number, number][] = Array.from({ length: BINS }, (_, i) => [
+    all.reduce((a, b) => a + b[i][0], 0),
+    all.reduce((a, b) => a + b[i][1], 0),
+  ]);
+  return calibrationCurve(pooled, NEUTRAL) as number[];
+}
+
+const NEUTRAL: readonly number[] = Array.from({ length: BINS }, () => 0.5);
 
 // Stated confidence as "how often this is right": the fitted curve, read linearly between bin centres; the stated
 // figure itself while the curve is null (identity, neutral).

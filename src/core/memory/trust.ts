@@ -207,3 +207,28 @@ export function recordAdjustment(action: string, record: readonly MemberRecordLi
   const p = (2 * usual + line.confirmed) / (2 + line.confirmed + line.rejected);
   return round2(2 * (p - usual));
 }
+
+// Lose-shift that widens rather than swaps: when the member's record holds a rejection and no action has earned its
+// place (nothing to win-stay on), the order is filled up to `slots` actions with what the record gives the best odds
+// for this member: an action that also worked before an untried one, an untried one (the team's rate) before one
+// that failed, and among equals the council's vote. The record is data, as a bandit would use it: the order's
+// actions share one verdict, so a rejected order counts against all of them and an untried action is the better bet.
+export function widenAfterLoss(
+  selected: readonly string[],
+  candidates: readonly string[],
+  record: readonly MemberRecordLine[],
+  usual: number,
+  slots: number,
+): string[] {
+  if (!record.some((l) => l.rejected > 0) || selected.length >= slots) return selected.slice();
+  const odds = (a: string) => {
+    const l = record.find((x) => x.action_type === a);
+    return l ? (2 * usual + l.confirmed) / (2 + l.confirmed + l.rejected) : usual;
+  };
+  const extra = candidates
+    .filter((a) => selected.indexOf(a) < 0)
+    .map((a, i) => ({ a, i, p: odds(a) }))
+    .sort((x, y) => y.p - x.p || x.i - y.i)
+    .map((x) => x.a);
+  return selected.concat(extra).slice(0, slots);
+}

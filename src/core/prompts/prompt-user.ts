@@ -63,9 +63,11 @@ export function buildUserText(ctx: AgentContext): string {
     parts.push(
       dataBlock(
         'similar_past_cases',
+        // No id column: nothing an agent answers refers to a case by id (Kaigi keeps which were given in the
+        // message's metadata), and nine prompts a discussion carry up to five cases each.
         table(
-          ['id', 'case', 'verdict', 'similarity'],
-          mem.cases.map((c) => [c.id, c.content, c.verdict, c.similarity]),
+          ['case', 'verdict', 'similarity'],
+          mem.cases.map((c) => [c.content, c.verdict, c.similarity]),
         ),
       ),
     );

@@ -6,7 +6,7 @@ import type { AgentContext } from '../provider.js';
 import { caseAdjustment, extractLearnings } from '../memory/memory.js';
 import type { Verdict } from '../memory/outcomes.js';
 import type { Discussion } from '../types.js';
-import { recordAdjustment } from '../memory/trust.js';
+import { recordAdjustment, widenAfterLoss } from '../memory/trust.js';
 import { weighOpinions, weightAssignment } from '../discussion/votes.js';
 import { RISKS } from './balancers.js';
 import { changeText, facts } from './facts.js';
@@ -71,7 +71,12 @@ export function decide(
   );
   const top = ranked.length ? votes[ranked[0]].score : 0;
   const kept = ctx.allowList.filter((a) => open(a) && avoided.indexOf(a) < 0 && adjOf(a) >= KEEP_AT);
-  const selected = kept.concat(ranked.filter((a) => kept.indexOf(a) < 0 && votes[a].score >= top * 0.5)).slice(0, 3);
+  const voted = kept.concat(ranked.filter((a) => kept.indexOf(a) < 0 && votes[a].score >= top * 0.5)).slice(0, 3);
+  // Nothing kept and a rejection on the member's record: widen the order toward what the record has not ruled out.
+  const byVote = ctx.allowList
+    .filter((a) => open(a) && avoided.indexOf(a) < 0)
+    .sort((a, b) => (votes[b]?.score ?? 0) - (votes[a]?.score ?? 0) || (a < b ? -1 : 1));
+  const selected = kept.length ? voted : widenAfterLoss(voted, byVote, record, ctx.teamRate ?? 0.5, 3);
   if (selected.length === 0)
     selected.push(ctx.allowList.find((a) => open(a) && avoided.indexOf(a) < 0) ?? allowed(ctx, 'ONE_ON_ONE'));
   const negative = ctx.earlier.find((m) => m.message_type === 'PERSPECTIVE_NEGATIVE')?.content as

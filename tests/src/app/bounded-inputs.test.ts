@@ -77,22 +77,22 @@ describe('a trigger with a 120,000-character memo', () => {
 
   it('says at creation, once, when the forecast passes the discussion limit: a note and one Inbox notice', async () => {
     const rt = await council();
-    await setSetting(rt, 'limits.max_tokens_per_discussion', '40000');
+    await setSetting(rt, 'limits.max_tokens_per_discussion', '30000');
     await start(rt, trigger(memo()));
     await settle(rt);
     const d = only(rt);
-    expect(String(d.notes)).toMatch(/見積り: 約\d+トークン（上限40000を超過/);
+    expect(String(d.notes)).toMatch(/見積り: 約\d+トークン（上限30000を超過/);
     const told = records(rt, 'inbox').filter((i) => i.discussion_id === d.discussion_id);
     expect(told).toHaveLength(1);
     expect(String(told[0].title)).toMatch(
-      new RegExp(`^${d.discussion_id}: 見積り約\\d+トークンが上限40000を超えています$`),
+      new RegExp(`^${d.discussion_id}: 見積り約\\d+トークンが上限30000を超えています$`),
     );
     // Without the memo the same council stays under that limit and tells no one.
     const plain = await council();
-    await setSetting(plain, 'limits.max_tokens_per_discussion', '40000');
+    await setSetting(plain, 'limits.max_tokens_per_discussion', '30000');
     await start(plain);
     await settle(plain);
-    expect(String(only(plain).notes)).toMatch(/見積り: 約\d+トークン（上限40000）/);
+    expect(String(only(plain).notes)).toMatch(/見積り: 約\d+トークン（上限30000）/);
     expect(records(plain, 'inbox')).toHaveLength(0);
   });
 

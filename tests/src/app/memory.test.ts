@@ -68,20 +68,19 @@ describe('sixty simulated days', () => {
     // Every discussion the watcher opened was decided; none timed out.
     expect(log.filter((r) => r.status !== 'CLOSED' && r.status !== 'DECIDED')).toEqual([]);
     // The watcher opens one discussion per slump of the seeded team (none while one is open for the member), in
-    // this order; the last is still waiting for its review date when the sixty days end.
+    // this order; every one is reviewed by the end of the sixty days.
     expect(log.map((r) => [r.trigger_target_user, r.status, r.outcome_evaluated])).toEqual([
       ['ito', 'CLOSED', 'rejected'],
       ['tanaka', 'CLOSED', 'rejected'],
-      ['sato', 'CLOSED', 'rejected'],
-      ['ito', 'CLOSED', 'confirmed'],
+      ['sato', 'CLOSED', 'confirmed'],
+      ['ito', 'CLOSED', 'rejected'],
       ['suzuki', 'CLOSED', 'rejected'],
       ['takahashi', 'CLOSED', 'confirmed'],
-      ['ito', 'CLOSED', 'confirmed'],
-      // Confirmed once for takahashi, the action is kept by the member's record (win-stay: src/core/memory/trust.ts
-      // recordAdjustment), next to what the learned weights add; this order was rejected.
-      ['takahashi', 'CLOSED', 'rejected'],
-      ['suzuki', 'CLOSED', 'confirmed'],
-      ['tanaka', 'DECIDED', ''],
+      ['sato', 'CLOSED', 'confirmed'],
+      // Tanaka's second slump, after a rejection: the order follows the member's record (the lose-shift that widens
+      // the order, src/core/memory/trust.ts widenAfterLoss, and the team's calibration curve changed this run's path).
+      ['tanaka', 'CLOSED', 'confirmed'],
+      ['sato', 'CLOSED', 'confirmed'],
     ]);
     // Learnings are written with embeddings: int8 in base64, with model and dimensions, well under a cell.
     // Each decided discussion leaves a case carrying its verdict; each judged (not inconclusive) outcome leaves
@@ -247,7 +246,9 @@ describe('what memory puts in front of a model', () => {
     expect(psych.user).toMatch(/<data name="directives_from_people">[\s\S]*DIR-1[\s\S]*称賛は公の場で行うこと/);
     expect(coach.user).not.toMatch(/directives_from_people/);
     expect(psych.user).toMatch(/<data name="your_next_actions_from_recent_reflections">/);
-    expect(decider.user).toMatch(/<data name="similar_past_cases">\nid,case,verdict,similarity\nLRN-\d+,/);
+    expect(decider.user).toMatch(
+      /<data name="similar_past_cases">\ncase,verdict,similarity\n[^\n]+,(confirmed|rejected),/,
+    );
     expect(
       reqs.some((r) => /<data name="retrieved_learnings">\nid,scope,confidence,learning\nLRN-\d+,/.test(r.user)),
     ).toBe(true);

@@ -77,7 +77,16 @@ describe('a discussion answered from a script', () => {
       // (1,000 × 0.00015 + 500 × 0.0006) / 1,000
       cost_usd: 0.00045,
     });
-    expect(d.messages.map((m) => m.metadata.tokens_consumed).reduce((a, b) => a + b, 0)).toBe(16 * 1500);
+    // Sixteen messages from fifteen calls: the decider's one call gives the deliberation and the order, and is
+    // counted once, on the deliberation.
+    expect(d.messages).toHaveLength(16);
+    expect(d.messages.map((m) => m.metadata.tokens_consumed).reduce((a, b) => a + b, 0)).toBe(15 * 1500);
+    const order = d.messages.find((m) => m.message_type === 'EXECUTION_ORDER')!;
+    expect([order.metadata.tokens_consumed, order.metadata.cost_usd ?? 0, order.metadata.model_used]).toEqual([
+      0,
+      0,
+      'openai:gpt-4o-mini',
+    ]);
   });
 
   it('replaces the model’s decision id with the engine’s and records the order', () => {

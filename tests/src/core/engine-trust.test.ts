@@ -41,6 +41,15 @@ function learned(n: number): TrustState {
   return s;
 }
 
+// The same reliabilities with the reliability bins emptied: the stated confidences then recalibrate alike for every
+// agent (the team's curve, neutral), so only the learned weights can move the decision.
+function withoutBins(s: TrustState): TrustState {
+  const agents = Object.fromEntries(
+    Object.entries(s.agents).map(([k, a]) => [k, { ...a, bins: a.bins.map((): [number, number] => [0, 0]) }]),
+  );
+  return { ...s, agents };
+}
+
 function deliberation(trust: TrustState | undefined, settings: Record<string, string> = {}) {
   const rules = new RulesProvider(() => Date.parse(NOW_ISO));
   const script = new ScriptedProvider(fullScript(types), { order: 'per-agent' });
@@ -74,7 +83,8 @@ describe('learned reliability in the decision', () => {
   });
 
   it('with learning.reliability_weights off, shows the learned figures and does not use them', () => {
-    const d = deliberation(learned(6), { 'learning.reliability_weights': 'false' });
+    expect(deliberation(withoutBins(learned(6))).selected_action_types[0]).toBe('PRAISE_INCREASE');
+    const d = deliberation(withoutBins(learned(6)), { 'learning.reliability_weights': 'false' });
     expect(d.selected_action_types[0]).toBe('GOAL_ADJUSTMENT');
     expect(d.weight_assignment.find((w) => w.agent_id === 'coaching')!.learned_reliability).toBeLessThan(0.5);
   });
@@ -83,5 +93,21 @@ describe('learned reliability in the decision', () => {
     const d = deliberation(learned(6), { 'memory.enabled': 'false' });
     expect(d.selected_action_types[0]).toBe('GOAL_ADJUSTMENT');
     expect(d.weight_assignment.map((w) => w.learned_reliability)).toEqual(Array(8).fill(0.5));
+  });
+
+  it('after a rejected order for this member with nothing to keep, widens the order: what also worked first', () => {
+    // Tanaka: SKILL_TRAINING once confirmed, then SKILL_TRAINING with GOAL_ADJUSTMENT rejected.
+    let s = recordVerdict(emptyTrust(), [], 'tanaka', ['SKILL_TRAINING'], true);
+    s = recordVerdict(s, [], 'tanaka', ['SKILL_TRAINING', 'GOAL_ADJUSTMENT'], false);
+    const before = deliberation(undefined).selected_action_types;
+    expect(before.length).toBeLessThan(3);
+    expect(before).not.toContain('SKILL_TRAINING');
+    const after = deliberation(s);
+    expect(after.selected_action_types).toHaveLength(3);
+    expect(after.selected_action_types).toContain('SKILL_TRAINING');
+    expect(after.member_record).toEqual([
+      { action_type: 'GOAL_ADJUSTMENT', confirmed: 0, rejected: 1 },
+      { action_type: 'SKILL_TRAINING', confirmed: 0.9, rejected: 1 },
+    ]);
   });
 });

@@ -43,10 +43,10 @@ describe('estimateDiscussion', () => {
   });
 
   it('is told by the limit: a discussion whose forecast passes limits.max_tokens_per_discussion says over', () => {
-    const env = testEnv({ lang: 'ja', settings: { 'limits.max_tokens_per_discussion': 40_000 } });
+    const env = testEnv({ lang: 'ja', settings: { 'limits.max_tokens_per_discussion': 30_000 } });
     expect(estimateDiscussion(newDiscussion(), env).over).toBe(false);
     const e = estimateDiscussion(withMemo(120_000), env);
-    expect(e).toMatchObject({ limit: 40_000, over: true });
+    expect(e).toMatchObject({ limit: 30_000, over: true });
   });
 
   it('shows every prompt the memo bounded: head, pointer and tail, under the limit of each input', () => {

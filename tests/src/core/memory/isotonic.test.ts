@@ -6,6 +6,7 @@ import {
   isotonicFit,
   MIN_CALIBRATION,
   recalibrate,
+  teamCurve,
 } from '../../../../src/core/memory/isotonic.js';
 
 describe('isotonic recalibration', () => {
@@ -31,5 +32,25 @@ describe('isotonic recalibration', () => {
     bins[8] = [0, MIN_CALIBRATION - 1];
     expect(calibrationCurve(bins)).toBeNull();
     expect(recalibrate(null, 0.73)).toBe(0.73);
+  });
+
+  it("reads the team's curve until an agent has its own, and 0.5 before any verdict", () => {
+    const empty = (): [number, number][] => Array.from({ length: BINS }, () => [0, 0]);
+    expect(teamCurve([])).toEqual(Array(BINS).fill(0.5));
+    expect(recalibrate(teamCurve([empty()]), 0.9)).toBe(0.5);
+    // The team, when it says 0.85, is right four times in five; when it says 0.25, one time in five.
+    const a = empty();
+    a[8] = [80, 100];
+    a[2] = [20, 100];
+    const team = teamCurve([a, empty()]);
+    for (let i = 1; i < BINS; i++) expect(team[i]).toBeGreaterThanOrEqual(team[i - 1]);
+    expect(recalibrate(team, 0.85)).toBeGreaterThan(0.65);
+    expect(recalibrate(team, 0.25)).toBeLessThan(0.35);
+    // A new agent reads the team's curve; one with a record of its own (wrong whenever it says 0.85) leans toward it.
+    expect(calibrationCurve(empty(), team)).toEqual(team);
+    const own = empty();
+    own[8] = [0, 40];
+    const mine = calibrationCurve(own, team)!;
+    expect(recalibrate(mine, 0.85)).toBeLessThan(recalibrate(team, 0.85) - 0.2);
   });
 });

@@ -14,6 +14,7 @@ import {
   type TrustEvent,
   type TrustState,
   trustValue,
+  widenAfterLoss,
 } from '../../../../src/core/memory/trust.js';
 
 const KEY = 'KAIGI_TRUST';
@@ -125,5 +126,33 @@ describe('the stored state', () => {
     // The overall figures are all kept.
     for (const a of Object.keys(s.agents)) expect(kept.agents[a].all).toEqual(s.agents[a].all);
     expect(Object.keys(kept.agents.coaching.ctx).length).toBeLessThan(Object.keys(s.agents.coaching.ctx).length);
+  });
+});
+
+describe('lose-shift that widens the order', () => {
+  const allow = ['GOAL_ADJUSTMENT', 'PRAISE_INCREASE', 'ONE_ON_ONE', 'PEER_SUPPORT'];
+  const line = (action_type: string, confirmed: number, rejected: number) => ({ action_type, confirmed, rejected });
+
+  it('fills the order with an action that also worked, then untried ones by vote, before one that only failed', () => {
+    const record = [line('GOAL_ADJUSTMENT', 0, 1), line('PEER_SUPPORT', 1, 1)];
+    expect(widenAfterLoss(['GOAL_ADJUSTMENT'], allow, record, 0.4, 3)).toEqual([
+      'GOAL_ADJUSTMENT',
+      'PEER_SUPPORT',
+      'PRAISE_INCREASE',
+    ]);
+    expect(widenAfterLoss([], allow, record, 0.4, 4)).toEqual([
+      'PEER_SUPPORT',
+      'PRAISE_INCREASE',
+      'ONE_ON_ONE',
+      'GOAL_ADJUSTMENT',
+    ]);
+  });
+
+  it('leaves the order as voted without a rejection on the record, or when it is full', () => {
+    expect(widenAfterLoss(['GOAL_ADJUSTMENT'], allow, [line('GOAL_ADJUSTMENT', 1, 0)], 0.4, 3)).toEqual([
+      'GOAL_ADJUSTMENT',
+    ]);
+    expect(widenAfterLoss(['GOAL_ADJUSTMENT'], allow, [], 0.4, 3)).toEqual(['GOAL_ADJUSTMENT']);
+    expect(widenAfterLoss(['A', 'B', 'C'], allow, [line('A', 0, 2)], 0.4, 3)).toEqual(['A', 'B', 'C']);
   });
 });

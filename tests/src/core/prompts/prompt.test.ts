@@ -146,9 +146,7 @@ describe('buildUserText', () => {
     expect(blockOf(text, 'retrieved_learnings')).toBe(
       'id,scope,confidence,learning\nLRN-1,individual,0.7,praise works for him; at once next line',
     );
-    expect(blockOf(text, 'similar_past_cases')).toBe(
-      'id,case,verdict,similarity\nCASE-9,a similar fall,confirmed,0.81',
-    );
+    expect(blockOf(text, 'similar_past_cases')).toBe('case,verdict,similarity\na similar fall,confirmed,0.81');
     // The same next action twice is shown once.
     expect(JSON.parse(blockOf(text, 'your_next_actions_from_recent_reflections'))).toEqual(['check overtime first']);
     expect(JSON.parse(blockOf(text, 'directives_from_people'))).toEqual([
