@@ -1,6 +1,6 @@
 // What the engine uses of learned trust (src/core/memory/trust.ts): nothing while memory is off or none is kept, so a
 // council without memory, a new agent and a new context all start neutral.
-import { calibrationCurve, teamCurve } from '../memory/isotonic.js';
+import { calibrationCurve, MIN_CALIBRATION, teamCurve } from '../memory/isotonic.js';
 import type { ContentOf } from '../discussion/messages.js';
 import { memberRecord, type MemberRecordLine, reliabilityOf, teamRate, type TrustState } from '../memory/trust.js';
 import type { Discussion } from '../types.js';
@@ -12,11 +12,15 @@ function learnedTrust(env: EngineEnv): TrustState | null {
 }
 
 // The agent's fitted calibration curve, leaning on the team's (all agents' bins pooled) where its own bins are thin;
-// null (the factor formula) only without memory.
+// null (the factor formula of SPEC §4.4, with its feedback rounds) without memory, and until the team as a whole has
+// MIN_CALIBRATION scored opinions: before the first verdicts there is nothing to fit, and a council that has learned
+// nothing still asks its specialists for more data.
 export function curveFor(env: EngineEnv, agent: string): number[] | null {
   const trust = learnedTrust(env);
   if (!trust) return null;
-  const team = teamCurve(Object.values(trust.agents).map((a) => a.bins));
+  const bins = Object.values(trust.agents).map((a) => a.bins);
+  if (bins.reduce((n, b) => n + b.reduce((m, x) => m + x[1], 0), 0) < MIN_CALIBRATION) return null;
+  const team = teamCurve(bins);
   const a = trust.agents[agent];
   return a ? calibrationCurve(a.bins, team) : team;
 }

@@ -47,6 +47,25 @@ describe('web app and google.script.run', () => {
       expect(r.plain).toBe(false);
     });
   });
+
+  it('runs at most 10 google.script.run calls at once: the eleventh started beside them fails', async () => {
+    await withRuntime(async (rt) => {
+      await rt.run('setup', [], { kind: 'menu' });
+      // Started in one turn, so all eleven are in flight together whatever the machine's load.
+      const calls = Array.from({ length: 11 }, () =>
+        rt.callServer('getSidebarData', {}).then(
+          () => 'ok',
+          (e) => e,
+        ),
+      );
+      const results = await Promise.all(calls);
+      expect(results.filter((x) => x === 'ok')).toHaveLength(10);
+      expect(String(results.find((x) => x !== 'ok'))).toMatch(
+        /Too many concurrent google.script.run calls \(at most 10\)/,
+      );
+      expect(await rt.callServer('getSidebarData', {})).toBeTruthy();
+    });
+  });
 });
 
 describe('the sidebar and dialogs', () => {

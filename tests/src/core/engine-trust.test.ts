@@ -73,6 +73,17 @@ describe('learned reliability in the decision', () => {
     expect(d.weight_assignment[0]).toMatchObject({ stated_confidence: 0.8, computed_confidence: expect.any(Number) });
   });
 
+  it('computes confidence by the factor formula until the team has MIN_CALIBRATION scored opinions, then recalibrates', () => {
+    const computed = (d: ContentOf<'DECISION_DELIBERATION'>) => d.weight_assignment.map((w) => w.computed_confidence);
+    // Memory on but nothing scored yet: the same figures as without memory (and so the same feedback rounds).
+    expect(computed(deliberation(emptyTrust()))).toEqual(computed(deliberation(undefined)));
+    // Six verdicts scored for eight agents: the GOAL_ADJUSTMENT voices, rejected at 0.8 each time, now read lower.
+    const after = deliberation(learned(6));
+    const before = deliberation(undefined);
+    const goal = (d: ContentOf<'DECISION_DELIBERATION'>) => d.weight_assignment.find((w) => w.agent_id === 'coaching')!;
+    expect(goal(after).computed_confidence).toBeLessThan(goal(before).computed_confidence);
+  });
+
   it('after verdicts against the majority for this member, the agents who were right outweigh it', () => {
     const d = deliberation(learned(6));
     expect(score(d, 'PRAISE_INCREASE')).toBeGreaterThan(score(d, 'GOAL_ADJUSTMENT'));
