@@ -44,7 +44,8 @@ beforeAll(async () => {
   const made = kaigi(['token', 'create', '--workbook', book, '--role', 'coordinator', '--name', 'gateway-test']);
   expect(made.status, made.stderr).toBe(0);
   token = made.stdout.trim().split('\n').pop()!;
-  served = await serve(book);
+  // At a tenth of Apps Script's pacing: the protocols, not the seconds, are the point here.
+  served = await serve(book, '--time-scale', '0.1');
   // The gateway's own token, for MCP requests without Authorization (it listens on loopback).
   gw = await gateway(`${served.url}/exec`, [], { KAIGI_TOKEN: token });
 }, 120_000);
