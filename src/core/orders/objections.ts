@@ -85,16 +85,9 @@ export function judge(o: ObjectionInput, env: EngineEnv): Judgement {
   };
 }
 
-// `inExecution` says why the objection comes too late when an order of the discussion is IN_PROGRESS or DONE (seed
-// 000 §7: objections apply before execution); it is then recorded as rejected and nothing is re-decided.
-export function runObjection(
-  d: Discussion,
-  o: ObjectionInput,
-  env: EngineEnv,
-  nowIso: string,
-  inExecution = '',
-): { result: StepResult; objection: ObjectionRow } {
-  const row: ObjectionRow = {
+// The Objections row as it is filed: OPEN until the decider rules on it.
+function objectionRow(d: Discussion, o: ObjectionInput, nowIso: string): ObjectionRow {
+  return {
     objection_id: o.objection_id,
     discussion_id: d.discussion_id,
     decision_id: String(d.final_decision?.decision_id ?? ''),
@@ -110,6 +103,68 @@ export function runObjection(
     created_at: nowIso,
     resolved_at: '',
   };
+}
+
+// What the objection's resolution says once the decider has decided again: a revised order, the original kept, or an
+// escalation to a person.
+function resolutionOf(out: StepResult, why: string, decisionId: string): string {
+  const order = out.messages.find((m) => m.message_type === 'EXECUTION_ORDER');
+  const kept = out.messages.find(
+    (m) => m.message_type === 'ACKNOWLEDGEMENT' && (m.content as { status: string }).status === 'ORIGINAL_ORDER_KEPT',
+  );
+  if (order)
+    return `${why}; revised order ${(order.content as ContentOf<'EXECUTION_ORDER'>).decision_id} replaces ${decisionId}`;
+  return kept ? `${why}; ${(kept.content as { note: string }).note}` : `${why}; escalated to a person`;
+}
+
+// E005: processing the objection failed, so the original order runs provisionally and the objection is flagged for
+// review.
+function failedObjection(
+  d: Discussion,
+  o: ObjectionInput,
+  env: EngineEnv,
+  filed: { content: Record<string, unknown>; key: string; row: ObjectionRow; nowIso: string },
+  e: unknown,
+): { result: StepResult; objection: ObjectionRow } {
+  const f = new Builder(d, env);
+  f.add(5, o.objector, 'OBJECTION', filed.content, { step_key: filed.key });
+  const text =
+    env.lang === 'ja'
+      ? `異議の処理に失敗したため原案で仮実行し、後日レビューします：${(e as Error).message}`
+      : `Objection processing failed; the original order runs provisionally and is flagged for review: ${(e as Error).message}`;
+  f.system(5, 'E005', text.slice(0, 2000), 5);
+  f.out.executionStatus = 'PROVISIONAL';
+  f.note(`E005 review needed: ${o.objection_id}`);
+  f.out.inbox.push({
+    from_agent: 'decider',
+    type: 'question',
+    priority: 'high',
+    title: `E005 ${d.discussion_id}`,
+    body: text.slice(0, 2000),
+    discussion_id: d.discussion_id,
+  });
+  return {
+    result: f.out,
+    objection: {
+      ...filed.row,
+      status: 'FAILED',
+      resolution: text.slice(0, 2000),
+      resolved_by: 'system',
+      resolved_at: filed.nowIso,
+    },
+  };
+}
+
+// `inExecution` says why the objection comes too late when an order of the discussion is IN_PROGRESS or DONE (seed
+// 000 §7: objections apply before execution); it is then recorded as rejected and nothing is re-decided.
+export function runObjection(
+  d: Discussion,
+  o: ObjectionInput,
+  env: EngineEnv,
+  nowIso: string,
+  inExecution = '',
+): { result: StepResult; objection: ObjectionRow } {
+  const row = objectionRow(d, o, nowIso);
   const content = {
     reason: o.reason,
     alternative: o.alternative,
@@ -119,6 +174,10 @@ export function runObjection(
   };
   validateContent('OBJECTION', content, env.settings.get('actions.allow_list'));
   const key = (who: string) => `${d.discussion_id}/5/${who}/objection-${o.objection_id}`;
+  const rejected = (result: StepResult, why: string): { result: StepResult; objection: ObjectionRow } => ({
+    result,
+    objection: { ...row, status: 'REJECTED', resolution: why, resolved_by: 'decider', resolved_at: nowIso },
+  });
   const b = new Builder(d, env);
   try {
     b.add(5, o.objector, 'OBJECTION', content, { step_key: key(o.objector) });
@@ -129,10 +188,7 @@ export function runObjection(
           ? `異議の対象となる決定がありません（状態 ${d.status}）`
           : `There is no decision to object to (status ${d.status})`;
       b.add(5, 'decider', 'ACKNOWLEDGEMENT', { status: 'OBJECTION_REJECTED', note: why }, { step_key: key('decider') });
-      return {
-        result: b.out,
-        objection: { ...row, status: 'REJECTED', resolution: why, resolved_by: 'decider', resolved_at: nowIso },
-      };
+      return rejected(b.out, why);
     }
     const j = judge(o, env);
     b.add(
@@ -142,65 +198,25 @@ export function runObjection(
       { status: j.accepted ? 'OBJECTION_ACCEPTED' : 'OBJECTION_REJECTED', note: j.why },
       { step_key: key('decider') },
     );
-    if (!j.accepted)
-      return {
-        result: b.out,
-        objection: { ...row, status: 'REJECTED', resolution: j.why, resolved_by: 'decider', resolved_at: nowIso },
-      };
+    if (!j.accepted) return rejected(b.out, j.why);
     b.to('VOTING');
     const seen = (): Discussion => ({ ...d, messages: d.messages.concat(b.out.messages) });
     if (j.reanalyse) reanalyse(seen(), env, b);
     decideStep(seen(), env, b, {
       objection: { reason: o.reason, alternative: o.alternative, evidence: o.evidence, objector: o.objector },
     });
-    const order = b.out.messages.find((m) => m.message_type === 'EXECUTION_ORDER');
-    const kept = b.out.messages.find(
-      (m) => m.message_type === 'ACKNOWLEDGEMENT' && (m.content as { status: string }).status === 'ORIGINAL_ORDER_KEPT',
-    );
-    const resolution = order
-      ? `${j.why}; revised order ${(order.content as ContentOf<'EXECUTION_ORDER'>).decision_id} replaces ${row.decision_id}`
-      : kept
-        ? `${j.why}; ${(kept.content as { note: string }).note}`
-        : `${j.why}; escalated to a person`;
     return {
       result: b.out,
       objection: {
         ...row,
         status: b.out.status === 'ESCALATED' ? 'ACCEPTED' : 'RESOLVED',
-        resolution,
+        resolution: resolutionOf(b.out, j.why, row.decision_id),
         resolved_by: 'decider',
         resolved_at: nowIso,
       },
     };
   } catch (e) {
-    // E005: the original order runs provisionally and the objection is flagged for review.
-    const f = new Builder(d, env);
-    f.add(5, o.objector, 'OBJECTION', content, { step_key: key(o.objector) });
-    const text =
-      env.lang === 'ja'
-        ? `異議の処理に失敗したため原案で仮実行し、後日レビューします：${(e as Error).message}`
-        : `Objection processing failed; the original order runs provisionally and is flagged for review: ${(e as Error).message}`;
-    f.system(5, 'E005', text.slice(0, 2000), 5);
-    f.out.executionStatus = 'PROVISIONAL';
-    f.note(`E005 review needed: ${o.objection_id}`);
-    f.out.inbox.push({
-      from_agent: 'decider',
-      type: 'question',
-      priority: 'high',
-      title: `E005 ${d.discussion_id}`,
-      body: text.slice(0, 2000),
-      discussion_id: d.discussion_id,
-    });
-    return {
-      result: f.out,
-      objection: {
-        ...row,
-        status: 'FAILED',
-        resolution: text.slice(0, 2000),
-        resolved_by: 'system',
-        resolved_at: nowIso,
-      },
-    };
+    return failedObjection(d, o, env, { content, key: key(o.objector), row, nowIso }, e);
   }
 }
 

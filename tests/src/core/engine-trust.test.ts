@@ -81,7 +81,7 @@ describe('learned reliability in the decision', () => {
     const after = deliberation(learned(6));
     const before = deliberation(undefined);
     const goal = (d: ContentOf<'DECISION_DELIBERATION'>) => d.weight_assignment.find((w) => w.agent_id === 'coaching')!;
-    expect(goal(after).computed_confidence).toBeLessThan(goal(before).computed_confidence);
+    expect(goal(after).computed_confidence!).toBeLessThan(goal(before).computed_confidence!);
   });
 
   it('after verdicts against the majority for this member, the agents who were right outweigh it', () => {
