@@ -76,9 +76,7 @@ describe('sixty simulated days', () => {
       ['ito', 'CLOSED', 'confirmed'],
       ['suzuki', 'CLOSED', 'rejected'],
       ['takahashi', 'CLOSED', 'confirmed'],
-      // Confirmed once for ito, the action is kept by the member's record (win-stay: src/core/memory/trust.ts
-      // recordAdjustment), next to what the learned weights add.
-      ['ito', 'CLOSED', 'confirmed'],
+      ['ito', 'CLOSED', 'confirmed'], // the action confirmed for ito, kept by the member's record (win-stay)
       ['takahashi', 'CLOSED', 'rejected'],
       ['suzuki', 'CLOSED', 'confirmed'],
       ['tanaka', 'DECIDED', ''],
