@@ -76,7 +76,7 @@ describe('sixty simulated days', () => {
       ['ito', 'CLOSED', 'confirmed'],
       ['suzuki', 'CLOSED', 'rejected'],
       ['takahashi', 'CLOSED', 'confirmed'],
-      ['ito', 'CLOSED', 'confirmed'], // the action confirmed for ito, kept by the member's record (win-stay)
+      ['ito', 'CLOSED', 'confirmed'],
       ['takahashi', 'CLOSED', 'rejected'],
       ['suzuki', 'CLOSED', 'confirmed'],
       ['tanaka', 'DECIDED', ''],
