@@ -8,10 +8,12 @@ import { addDay, SimulatedTeam } from '../../tools/simulated-team.js';
 import { council, ok, setSetting } from '../council-helpers.js';
 import { records, rowValues } from '../helpers.js';
 
-// Forty days: about twenty discussions and seventeen reviews, the first on day 9, in 70 s or so.
-// SIM_SEED and SIM_DAYS run another team or length by hand (seeds 1, 2, 3 and 42 agreed exactly over 40–45 days).
+// Thirty days: sixteen discussions and fourteen reviews, the first on day 9; five reviews before the drift (day 15),
+// six later discussions that recall, eight flips, so each condition below holds with room (25 days leaves three
+// reviews before the drift: too few). SIM_SEED and SIM_DAYS run another team or length by hand (seeds 1, 2, 3 and 42
+// agreed exactly over 40–45 days).
 const SEED = Number(process.env.SIM_SEED ?? 1);
-const DAYS = Number(process.env.SIM_DAYS ?? 40);
+const DAYS = Number(process.env.SIM_DAYS ?? 30);
 const FIRST_DAY = '2026-03-02';
 const JST = 9 * 3600_000;
 
