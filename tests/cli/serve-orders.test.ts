@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClients, exportTabs } from './saved-workbook.js';
 import { kaigi, type Served, serve } from './serve-process.js';
 
 let dir: string;
@@ -14,13 +15,9 @@ let exec: string;
 let discussion = '';
 const tokens: Record<string, string> = {};
 
-function makeToken(name: string, role: string): string {
-  const r = kaigi(['token', 'create', '--workbook', book, '--role', role, '--name', name]);
-  expect(r.status, r.stderr).toBe(0);
-  return r.stdout.trim().split('\n').pop()!;
-}
-
-const tab = (name: string) => JSON.parse(kaigi(['export', '--workbook', book, '--tab', name]).stdout);
+// Tabs read in this process, several at one opening of the file, as `kaigi export` prints them (tests/cli/kaigi.test.ts
+// runs that command): a `kaigi` process per read costs seconds.
+const tabs = (...names: string[]) => exportTabs(book, names);
 
 async function post(route: string, token: string, body: object): Promise<any> {
   const res = await fetch(`${exec}?path=${encodeURIComponent(route)}`, {
@@ -88,9 +85,12 @@ beforeAll(async () => {
     order,
   ]);
   expect(approved.status, approved.stderr).toBe(0);
-  expect(tab('Orders').map((o: { status: string }) => o.status)).toEqual(['PENDING', 'PENDING']);
-  tokens.worker = makeToken('buddy-bot', 'worker');
-  tokens.coordinator = makeToken('lead', 'coordinator');
+  expect((await tabs('Orders')).Orders.map((o: { status: string }) => o.status)).toEqual(['PENDING', 'PENDING']);
+  // Made as `kaigi token create` makes them (tests/cli/token.test.ts runs that command), in one opening of the file.
+  [tokens.worker, tokens.coordinator] = await apiClients(book, [
+    { name: 'buddy-bot', role: 'worker' },
+    { name: 'lead', role: 'coordinator' },
+  ]);
   served = await serve(book, '--after-max-ms', '2000');
   exec = `${served.url}/exec`;
 }, 240_000);
@@ -132,7 +132,7 @@ describe('kaigi report --order and kaigi object on the same workbook', () => {
   it('reports the other order by its id, refuses a step back, and refuses an objection', async () => {
     await served!.stop('SIGTERM');
     served = null;
-    const [, a2] = tab('Orders').map((o: { order_id: string }) => o.order_id);
+    const [, a2] = (await tabs('Orders')).Orders.map((o: { order_id: string }) => o.order_id);
     const r = kaigi(['report', '--workbook', book, '--order', a2, '--status', 'IN_PROGRESS', '--report', 'set up']);
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({
@@ -143,11 +143,13 @@ describe('kaigi report --order and kaigi object on the same workbook', () => {
       2,
       `kaigi: order ${a2} is IN_PROGRESS and cannot become ACKNOWLEDGED (it can be reported IN_PROGRESS, DONE, FAILED)`,
     ]);
-    expect(tab('Orders').map((o: { status: string }) => o.status)).toEqual(['DONE', 'IN_PROGRESS']);
-    expect(tab('Discussion Log')[0].execution_status).toBe('IN_PROGRESS');
     const objected = kaigi(['object', '--workbook', book, '--discussion', discussion, '--reason', 'too late']);
     expect(objected.status).toBe(2);
     expect(objected.stderr.trim()).toMatch(new RegExp(`^kaigi: ${discussion} takes no objection: its order `));
-    expect(tab('Objections')).toEqual([]);
+    // The refused step back and the refused objection changed nothing.
+    const after = await tabs('Orders', 'Discussion Log', 'Objections');
+    expect(after.Orders.map((o: { status: string }) => o.status)).toEqual(['DONE', 'IN_PROGRESS']);
+    expect(after['Discussion Log'][0].execution_status).toBe('IN_PROGRESS');
+    expect(after.Objections).toEqual([]);
   });
 });
