@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Runtime } from '../../runtime/runtime.js';
 import { demoTrigger } from '../../src/core/demo-data.js';
 import { kaigi, type Served, serve } from './serve-process.js';
@@ -17,11 +17,16 @@ const start = async (book: string, ...more: string[]) => {
   started.push(s);
   return s;
 };
+// A twentieth of Apps Script's modelled time per call where the test is about triggers, not that pace.
+const TIME_SCALE = 0.05;
 
 describe('kaigi serve', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaigi-serve-'));
   const book = path.join(dir, 's.xlsx');
   let token = '';
+  // The server the GET test starts, left running for the next test, which only reads (one process start fewer).
+  let reading: Served | null = null;
+  afterAll(() => reading?.stop('SIGKILL'));
 
   it('sets up a new workbook, prints where it listens, and answers a POST with a 302 to another origin', async () => {
     const s = await start(book);
@@ -66,7 +71,8 @@ describe('kaigi serve', () => {
     const made = kaigi(['token', 'create', '--workbook', book, '--role', 'viewer', '--name', 'watcher']);
     expect(made.status, made.stderr).toBe(0);
     token = made.stdout.trim().split('\n').pop()!;
-    const s = await start(book);
+    const s = await serve(book);
+    reading = s;
     const bare = await fetch(`${s.url}/exec?path=/status`);
     expect(bare.status).toBe(200);
     expect(((await bare.json()) as any).status).toBe(401);
@@ -82,12 +88,13 @@ describe('kaigi serve', () => {
     expect(refused.status).toBe(2);
     expect(refused.stderr.trim()).toMatch(/^kaigi: kaigi serve \(process \d+\) is serving .*; stop it first/);
     expect(kaigi(['token', 'list', '--workbook', book]).status).toBe(0);
-    expect(await s.stop()).toBe(0);
     expect(s.out() + s.err()).not.toContain(token);
   });
 
   it('answers every one of many simultaneous requests with HTTP 200, refused ones with an error page', async () => {
-    const s = await start(book);
+    // The previous test's server, still running: this test only reads.
+    const s = reading!;
+    expect(s.proc.exitCode).toBe(null);
     const answers = await Promise.all(
       Array.from({ length: 40 }, () => fetch(`${s.url}/exec?path=/status&token=${token}`)),
     );
@@ -99,14 +106,21 @@ describe('kaigi serve', () => {
     }
     // Still serving.
     expect(((await (await fetch(`${s.url}/exec?path=/status&token=${token}`)).json()) as any).status).toBe(200);
+    reading = null;
     expect(await s.stop()).toBe(0);
+    expect(s.out() + s.err()).not.toContain(token);
   });
 
   it('fires due triggers on the real clock (a failing one is only logged) and saves on SIGTERM', async () => {
     // Work queued the way the sidebar queues it, with its one-shot nudge; and a trigger whose handler is gone. On real
     // time as serve runs (a simulated clock would stamp the queue ahead of it), and each call over when Apps Script's
     // would be: the queued work is due by the time serve looks.
-    const rt = await Runtime.open(book, { triggerDelays: { afterMaxMs: 0 }, clock: 'real', wallClock: true });
+    const rt = await Runtime.open(book, {
+      triggerDelays: { afterMaxMs: 0 },
+      clock: 'real',
+      wallClock: true,
+      timeModel: { scale: TIME_SCALE },
+    });
     const untilEnd = async (r: { endedAt: number }) => {
       while (Date.now() < r.endedAt) await new Promise((ok) => setTimeout(ok, Math.min(1000, r.endedAt - Date.now())));
     };
@@ -128,7 +142,7 @@ describe('kaigi serve', () => {
     expect(taskId).not.toBe('');
     const before = JSON.parse(fs.readFileSync(`${book}.project.json`, 'utf8'));
     expect(before.triggers.map((t: { handler: string }) => t.handler)).toContain('tickSoon');
-    const s = await start(book, '--after-max-ms', '0');
+    const s = await start(book, '--after-max-ms', '0', '--time-scale', String(TIME_SCALE));
     await s.waitForLog(/^kaigi serve: trigger tickSoon ran/);
     await s.waitForLog(/^kaigi serve: trigger noSuchHandler failed .*noSuchHandler/);
     // A failed trigger execution is not fatal.
