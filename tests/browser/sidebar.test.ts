@@ -9,6 +9,9 @@ import { book, launch, type Prepared, screenshot, served, type Watched, watchedP
 const HOSTILE = '<img src=x onerror=alert(1)> =IMPORTXML("http://x","//a")';
 // The minute trigger and the live poll (2 s, doubling while nothing changes) both run on the real clock.
 const LIVE_MS = 120_000;
+// A twentieth of Apps Script's modelled time per call: the pages make the same calls and the discussions run the
+// same steps, answered without Apps Script's wait (no test here is about that pace).
+const TIME_SCALE = '0.05';
 // Decided, or already closed when its order ran in the same tick.
 const DONE = /^(Decided|Closed \(measured\))$/;
 
@@ -20,7 +23,7 @@ describe.sequential('the sidebar in chromium', () => {
 
   beforeAll(async () => {
     [browser, prepared] = await Promise.all([launch(), book({ decided: 1, escalated: true })]);
-    s = await served(prepared.file);
+    s = await served(prepared.file, '--time-scale', TIME_SCALE);
   }, 120_000);
   afterAll(async () => {
     await s?.stop('SIGKILL');
