@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Runtime } from '../../runtime/runtime.js';
-import { gateway, kaigi, root, type Served, serve } from './serve-process.js';
+import { gateway, root, type Served, serve } from './serve-process.js';
 
 const require = createRequire(import.meta.url);
 const NODE_22 = path.join(root, 'node_modules', 'node', 'bin', 'node');
@@ -29,21 +29,27 @@ let gw: Served;
 let token = '';
 
 beforeAll(async () => {
-  // kaigi serve sets a new workbook up and saves it on SIGTERM; a token is created while nothing serves it.
-  const first = await serve(book);
-  expect(await first.stop()).toBe(0);
-  // The demo team, so a seed 002 task about one of its members is accepted.
+  // A new workbook set up, with the demo team (so a seed 002 task about one of its members is accepted) and a token,
+  // in this process and saved once: what `kaigi serve` on a new file (tests/cli/serve.test.ts), seedDemoData and
+  // `kaigi token create` (tests/cli/token.test.ts) would leave, without a serve and a kaigi process more.
   const rt = await Runtime.open(book, { clock: 'real', wallClock: true });
   try {
-    const seeded = await rt.run('seedDemoData', [], { kind: 'menu' });
-    expect(seeded.ok, seeded.error?.message).toBe(true);
+    const step = async (fn: string, args: unknown[], kind: 'editor' | 'menu') => {
+      const r = await rt.run(fn, args, { kind });
+      expect(r.ok, `${fn}: ${r.error?.message}`).toBe(true);
+      return r.value;
+    };
+    await step('setup', [], 'editor');
+    await step('seedDemoData', [], 'menu');
+    token = (
+      (await step('createApiClient', [{ name: 'gateway-test', role: 'coordinator' }], 'editor')) as {
+        token: string;
+      }
+    ).token;
     await rt.save(book);
   } finally {
     await rt.close();
   }
-  const made = kaigi(['token', 'create', '--workbook', book, '--role', 'coordinator', '--name', 'gateway-test']);
-  expect(made.status, made.stderr).toBe(0);
-  token = made.stdout.trim().split('\n').pop()!;
   // At a tenth of Apps Script's pacing: the protocols, not the seconds, are the point here.
   served = await serve(book, '--time-scale', '0.1');
   // The gateway's own token, for MCP requests without Authorization (it listens on loopback).
