@@ -1,13 +1,15 @@
 // More of a Kaigi in-process (beside inproc.ts): messages as stored, a configuration cell changed the way a person's
-// edit is seen (onConfigEdit's work), and a state several tests of a file start from, made once and copied.
+// edit is seen (onConfigEdit's work), a state several tests of a file start from (made once and copied), REST calls
+// in call order, and the audit chain's check.
 import { afterEach, vi } from 'vitest';
 import { type RowOf as Row, rowsOf, type TabKey, tabByKey } from '../../../sheets-schema/index.js';
 import { bumpConfigVersion, Store } from '../../../src/adapters/gas/store.js';
 import { type MemoryPorts, memoryPorts } from '../../../src/adapters/memory/memory-ports.js';
 import { usePorts } from '../../../src/adapters/ports.js';
+import { verifyAudit } from '../../../src/app/audit/audit.js';
 import { auditConfigEdit } from '../../../src/app/audit/config-audit.js';
 import { Council } from '../../../src/app/sheet-council.js';
-import { type Kaigi, kaigi, ZONE } from './inproc.js';
+import { api, type Kaigi, kaigi, ZONE } from './inproc.js';
 
 export interface Message {
   message_id: string;
@@ -101,4 +103,16 @@ function recordsOf<K extends TabKey>(ports: MemoryPorts, key: K): Row<K>[] {
     .getRange(2, 1, last - 1, cols.width)
     .getValues()
     .map((r) => cols.read(r) as Row<K>);
+}
+
+// One REST call answered as doGet/doPost answer it (the token in the query or the body), a moment after the last
+// one as calls through the web app are (rows and messages keep the calls' order).
+export function rest(token: string, method: 'GET' | 'POST', path: string, body: Record<string, unknown> = {}): any {
+  vi.setSystemTime(Date.now() + 200);
+  return api(token, method, path, body);
+}
+
+// The audit chain verified over the workbook, as verifyAudit does (no archive).
+export function auditOk(k: Kaigi): boolean {
+  return verifyAudit(new Store(k.ports.spreadsheet, ZONE)).ok;
 }
