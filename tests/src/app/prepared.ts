@@ -1,6 +1,6 @@
 // A runtime state several tests of a file start from (a DECIDED discussion, a simulated fortnight), made once per
 // file and restored into a fresh runtime for each test, as tests/council-helpers.ts's council() does for setup.
-import type { Runtime, RuntimeSnapshot } from '../../../runtime/runtime.js';
+import type { Runtime, RuntimeOptions, RuntimeSnapshot } from '../../../runtime/runtime.js';
 import { newRuntime } from '../../helpers.js';
 
 interface Made<T> {
@@ -17,10 +17,11 @@ const made = new Map<string, Made<unknown>>();
 
 // The runtime `make` leaves (and the value it returns), made by the first call with this name in the file; later
 // calls get a fresh runtime holding a copy of that state, its clock where the first one's ended, so a test can change
-// its copy freely. `make` must start from a runtime of council() (or one it makes with default options).
+// its copy freely. `opts`: the options `make`'s runtime was made with (its users, say), for the fresh ones.
 export async function prepared<T>(
   name: string,
   make: () => Promise<{ rt: Runtime; value: T }>,
+  opts: RuntimeOptions = {},
 ): Promise<{ rt: Runtime; value: T }> {
   const m = made.get(name) as Made<T> | undefined;
   if (!m) {
@@ -35,7 +36,7 @@ export async function prepared<T>(
     });
     return { rt, value };
   }
-  const rt = newRuntime();
+  const rt = newRuntime(opts);
   rt.restore(m.snapshot);
   rt.clock.setOffset(m.at - Date.now());
   rt.executions.push(...structuredClone(m.executions));
