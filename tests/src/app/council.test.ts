@@ -3,7 +3,17 @@
 // limits and TIMEOUT run in-process in council.inproc.test.ts.
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
-import { council, type Message, messages, ok, setSetting, settle, start, statuses } from '../../council-helpers.js';
+import {
+  council,
+  type Message,
+  messages,
+  ok,
+  setSetting,
+  settle,
+  start,
+  statuses,
+  view,
+} from '../../council-helpers.js';
 import { records } from '../../helpers.js';
 import { expectedComputed as oracle } from './confidence-oracle.js';
 
@@ -36,6 +46,8 @@ describe('a full discussion on the rules provider', () => {
     expect(refreshes.length).toBe(1);
     console.log(`round trips: discussion ${trips}, Dashboard refresh ${refreshes[0].counts.roundTrips}`);
     const ms = messages(rt, id);
+    // The sidebar reads it through getDiscussion: the same messages, in the stored order.
+    expect((await view(rt, id)).messages.map((m: Message) => m.message_id)).toEqual(ms.map((m) => m.message_id));
     const speakers = new Set(ms.map((m) => m.speaker));
     expect(speakers.size).toBe(14);
     expect(new Set(ms.map((m) => m.phase))).toEqual(new Set([1, 2, 3, 4, 5, 6]));

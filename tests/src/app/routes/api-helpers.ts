@@ -46,7 +46,3 @@ export function get(rt: Runtime, path: string, token?: string, params: Record<st
 export function post(rt: Runtime, path: string, token: string | undefined, body: object = {}): Promise<Answer> {
   return parse(rt.doPost({ path }, JSON.stringify(token ? { token, ...body } : body)));
 }
-
-export function postRaw(rt: Runtime, path: string, contents: string): Promise<Answer> {
-  return parse(rt.doPost({ path }, contents));
-}
