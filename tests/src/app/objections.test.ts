@@ -2,30 +2,19 @@
 // tickSoon), a tab renamed in the workbook, and a queue row typed by hand; the use cases themselves, every failure
 // code and fallback level included, run in-process in objections.inproc.test.ts.
 import { describe, expect, it } from 'vitest';
-import type { Runtime } from '../../../runtime/runtime.js';
 import { council, messages, ok, plantOpenTask, settle, start, statuses } from '../../council-helpers.js';
 import { records } from '../../helpers.js';
-import { prepared } from './prepared.js';
+import { decided as decidedOnce } from './prepared.js';
 
-// A DECIDED discussion about tanaka, made once for the file (a full discussion is most of a test's cost) and
-// restored for each test that starts from it.
-async function decided(): Promise<{ rt: Runtime; id: string }> {
-  const { rt, value: id } = await prepared('decided', async () => {
-    const rt = await council();
-    await start(rt, {
-      type: 'kpi_decline',
-      source: 'watcher',
-      target_user_id: 'tanaka',
-      context: { metric: 'contacts' },
-      priority: 'HIGH',
-    });
-    await settle(rt);
-    const [id] = Object.keys(statuses(rt));
-    return { rt, value: id };
+// A DECIDED discussion about tanaka (the watcher's request), made once for the file and restored for each test.
+const decided = () =>
+  decidedOnce({
+    type: 'kpi_decline',
+    source: 'watcher',
+    target_user_id: 'tanaka',
+    context: { metric: 'contacts' },
+    priority: 'HIGH',
   });
-  expect(statuses(rt)).toEqual({ [id]: 'DECIDED' });
-  return { rt, id };
-}
 
 describe('objections', () => {
   it('lets the decider reject a weak general objection, with its reason', async () => {

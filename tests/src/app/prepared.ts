@@ -1,6 +1,8 @@
 // A runtime state several tests of a file start from (a DECIDED discussion, a simulated fortnight), made once per
 // file and restored into a fresh runtime for each test, as tests/council-helpers.ts's council() does for setup.
 import type { Runtime, RuntimeOptions, RuntimeSnapshot } from '../../../runtime/runtime.js';
+import { expect } from 'vitest';
+import { council, settle, start, statuses } from '../../council-helpers.js';
 import { newRuntime } from '../../helpers.js';
 
 interface Made<T> {
@@ -44,4 +46,16 @@ export async function prepared<T>(
   for (const k of Object.keys(m.ui) as (keyof Runtime['ui'])[])
     (rt.ui[k] as unknown[]).push(...structuredClone(m.ui[k]));
   return { rt, value: structuredClone(m.value) };
+}
+
+// A set-up council with one discussion run from `trigger` to DECIDED, made once per file; with its id.
+export async function decided(trigger: object): Promise<{ rt: Runtime; id: string }> {
+  const { rt, value: id } = await prepared('decided', async () => {
+    const rt = await council();
+    await start(rt, trigger);
+    await settle(rt);
+    return { rt, value: Object.keys(statuses(rt))[0] };
+  });
+  expect(statuses(rt)).toEqual({ [id]: 'DECIDED' });
+  return { rt, id };
 }

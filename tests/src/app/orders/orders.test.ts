@@ -4,19 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../../runtime/runtime.js';
 import { council, decline, messages, ok, settle, start, statuses } from '../../../council-helpers.js';
 import { records } from '../../../helpers.js';
-import { prepared } from '../prepared.js';
+import { decided as decidedOnce } from '../prepared.js';
 
 // A DECIDED discussion about tanaka, made once for the file and restored for each test that starts from it.
-async function decided(): Promise<{ rt: Runtime; id: string }> {
-  const { rt, value: id } = await prepared('decided', async () => {
-    const rt = await council();
-    await start(rt, decline('tanaka'));
-    await settle(rt);
-    return { rt, value: Object.keys(statuses(rt))[0] };
-  });
-  expect(statuses(rt)).toEqual({ [id]: 'DECIDED' });
-  return { rt, id };
-}
+const decided = () => decidedOnce(decline('tanaka'));
 
 const report = (rt: Runtime, input: object) => rt.run('reportOrder', [input], { kind: 'server' });
 const columnL = (rt: Runtime, id: string) =>
