@@ -7,12 +7,22 @@ import { council, ok, setSetting, settle, start } from '../../council-helpers.js
 import { decodeVector, embedOffline, encodeVector } from '../../../src/core/memory/embedding.js';
 import { cosine } from '../../cosine.js';
 import { column, records } from '../../helpers.js';
+import { prepared } from './prepared.js';
 import { call } from './steer-helpers.js';
+
+// A fortnight of the demo team (its learnings, embedded), simulated once for the file and restored for each test.
+async function fortnight() {
+  const { rt } = await prepared('fortnight', async () => {
+    const rt = await council();
+    await simulate(rt, 14, 42);
+    return { rt, value: null };
+  });
+  return rt;
+}
 
 describe('a changed embedding model', () => {
   it('re-embeds every stored row through queued work, so vectors of different models are never compared', async () => {
-    const rt = await council();
-    await simulate(rt, 14, 42);
+    const rt = await fortnight();
     const before = records(rt, 'learnings');
     // Two rejected outcomes: two cases, and the lessons the rules extract (the second outcome's repeat the first's and
     // merge into their rows: src/core/memory/review-lifecycle.ts).
@@ -37,8 +47,7 @@ describe('a changed embedding model', () => {
 
 describe('stored cell versions', () => {
   it('reads a version 1 cell as it is and embeds again a cell in no known format', async () => {
-    const rt = await council();
-    await simulate(rt, 14, 42);
+    const rt = await fortnight();
     const before = records(rt, 'learnings');
     const cell = String(before[0].embedding);
     expect(cell).toMatch(/^2\|/);

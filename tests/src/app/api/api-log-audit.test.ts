@@ -4,16 +4,21 @@ import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../../runtime/runtime.js';
 import { council, ok } from '../../../council-helpers.js';
 import { column, records } from '../../../helpers.js';
+import { prepared } from '../prepared.js';
 import { token } from '../rooms-helpers.js';
 
-async function logged(n: number): Promise<Runtime> {
-  const rt = await council();
-  const viewer = await token(rt, 'watcher', 'viewer');
-  await rt.callServer('updateSetting', { key: 'api.log_digest_rows', value: 5 });
-  // Each call appends the rows waiting, its own included, as a call that finds api.log_waiting_rows waiting does:
-  // batches then close every 5 rows, as calls come (a tick's drain closes one over all it appends).
-  await rt.callServer('updateSetting', { key: 'api.log_waiting_rows', value: 1 });
-  for (let i = 0; i < n; i++) await rt.doGet({ path: '/status', token: viewer });
+// Eleven calls logged with batches of 5 rows, made once for the file and restored for each test.
+async function logged(): Promise<Runtime> {
+  const { rt } = await prepared('logged', async () => {
+    const rt = await council();
+    const viewer = await token(rt, 'watcher', 'viewer');
+    await rt.callServer('updateSetting', { key: 'api.log_digest_rows', value: 5 });
+    // Each call appends the rows waiting, its own included, as a call that finds api.log_waiting_rows waiting does:
+    // batches then close every 5 rows, as calls come (a tick's drain closes one over all it appends).
+    await rt.callServer('updateSetting', { key: 'api.log_waiting_rows', value: 1 });
+    for (let i = 0; i < 11; i++) await rt.doGet({ path: '/status', token: viewer });
+    return { rt, value: null };
+  });
   return rt;
 }
 
@@ -22,7 +27,7 @@ const batches = (rt: Runtime) => records(rt, 'audit').filter((r) => r.event === 
 
 describe('the API Log in the audit chain', () => {
   it('writes one Audit row per api.log_digest_rows log rows, and verifies', async () => {
-    const rt = await logged(11);
+    const rt = await logged();
     expect(records(rt, 'api_log').length).toBe(11);
     expect(batches(rt).map((b) => JSON.parse(String(b.payload_json)))).toEqual([
       expect.objectContaining({ first_row: 2, row_count: 5 }),
@@ -48,7 +53,7 @@ describe('the API Log in the audit chain', () => {
     ],
   ] as const)
     it(`catches a log row ${what} inside a batch`, async () => {
-      const rt = await logged(11);
+      const rt = await logged();
       tamper(rt);
       const report = await verify(rt);
       expect(report.ok).toBe(false);

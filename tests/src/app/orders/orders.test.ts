@@ -4,15 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../../runtime/runtime.js';
 import { council, decline, messages, ok, settle, start, statuses } from '../../../council-helpers.js';
 import { records } from '../../../helpers.js';
+import { decided as decidedOnce } from '../prepared.js';
 
-async function decided(): Promise<{ rt: Runtime; id: string }> {
-  const rt = await council();
-  await start(rt, decline('tanaka'));
-  await settle(rt);
-  const [id] = Object.keys(statuses(rt));
-  expect(statuses(rt)[id]).toBe('DECIDED');
-  return { rt, id };
-}
+// A DECIDED discussion about tanaka, made once for the file and restored for each test that starts from it.
+const decided = () => decidedOnce(decline('tanaka'));
 
 const report = (rt: Runtime, input: object) => rt.run('reportOrder', [input], { kind: 'server' });
 const columnL = (rt: Runtime, id: string) =>

@@ -5,26 +5,32 @@ import { PROPERTY_KEYS } from '../../../../src/core/property-keys.js';
 import { simulate } from '../../../../tools/demo-team.js';
 import { council, decline, ok, settle, start, statuses } from '../../../council-helpers.js';
 import { column, records } from '../../../helpers.js';
+import { prepared } from '../prepared.js';
 
 type Rt = Awaited<ReturnType<typeof council>>;
 const told = (rt: Rt) => records(rt, 'inbox').filter((r) => String(r.title).indexOf('cannot read') >= 0);
 const review = async (rt: Rt) => ok(await rt.run('dailyReview', [], { kind: 'trigger' })).unreadable_cases;
 
-async function caseRows(rt: Rt) {
-  await simulate(rt, 14, 42);
+// A fortnight of the demo team (the cases its rejected outcomes leave), simulated once for the file and restored for
+// each test.
+async function caseRows() {
+  const { rt } = await prepared('fortnight', async () => {
+    const rt = await council();
+    await simulate(rt, 14, 42);
+    return { rt, value: null };
+  });
   const learnings = records(rt, 'learnings');
   const at = learnings.map((r, i) => (r.scope === 'case' && r.is_active === true ? i : -1)).filter((i) => i >= 0);
   expect(at.length).toBeGreaterThan(1);
   const setContext = async (i: number, v: string) => {
     for (const r of await rt.edit('Learnings', i + 2, column('learnings', 'context'), [[v]])) ok(r);
   };
-  return { learnings, at, setContext };
+  return { rt, learnings, at, setContext };
 }
 
 describe('unreadable case contexts', () => {
   it('are left out of recall, named once in the Inbox by the daily review, and told again when a fixed row breaks again', async () => {
-    const rt = await council();
-    const { learnings, at, setContext } = await caseRows(rt);
+    const { rt, learnings, at, setContext } = await caseRows();
     const i = at[0];
     const id = String(learnings[i].learning_id);
     const good = String(learnings[i].context);
@@ -58,8 +64,7 @@ describe('unreadable case contexts', () => {
   });
 
   it('are told in one notice however many rows a paste broke, and the remembered notices stay small', async () => {
-    const rt = await council();
-    const { learnings, at, setContext } = await caseRows(rt);
+    const { rt, learnings, at, setContext } = await caseRows();
     for (const i of at) await setContext(i, 'pasted');
     expect(await review(rt)).toEqual(at.map((i) => String(learnings[i].learning_id)));
     expect(await review(rt)).toHaveLength(at.length);

@@ -1,4 +1,6 @@
-// Helpers for the web API tests: a client per role, and GET/POST through the built file's doGet/doPost.
+// Helpers for the web API tests: a client per role, GET/POST through the built file's doGet/doPost, and the shape
+// of SPEC §11's error answers (in-process tests check it too).
+import { expect } from 'vitest';
 import type { Runtime } from '../../../../runtime/runtime.js';
 
 export const ROLES = ['viewer', 'worker', 'coordinator', 'admin'] as const;
@@ -19,6 +21,16 @@ export async function clients(rt: Runtime): Promise<Record<RoleName, string>> {
 
 export type Answer = Record<string, any>;
 
+// Every error answer has SPEC §11's shape and nothing else: no stack, no internals.
+export function isSpecError(a: Answer, status: number, code: string): void {
+  expect(a.status).toBe(status);
+  expect(a.error.code).toBe(code);
+  expect(Object.keys(a).sort()).toEqual(['error', 'status']);
+  expect(Object.keys(a.error).filter((k) => !['code', 'message', 'details'].includes(k))).toEqual([]);
+  expect(typeof a.error.message).toBe('string');
+  expect(JSON.stringify(a)).not.toMatch(/\bat \S+ \(|\.js:\d+/);
+}
+
 async function parse(reply: Promise<{ body: string; mimeType: string }>): Promise<Answer> {
   const r = await reply;
   if (r.mimeType !== 'application/json') throw new Error(`not JSON: ${r.body.slice(0, 300)}`);
@@ -33,8 +45,4 @@ export function get(rt: Runtime, path: string, token?: string, params: Record<st
 // A POST with the token in the JSON body, as the README recommends.
 export function post(rt: Runtime, path: string, token: string | undefined, body: object = {}): Promise<Answer> {
   return parse(rt.doPost({ path }, JSON.stringify(token ? { token, ...body } : body)));
-}
-
-export function postRaw(rt: Runtime, path: string, contents: string): Promise<Answer> {
-  return parse(rt.doPost({ path }, contents));
 }

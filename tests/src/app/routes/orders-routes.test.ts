@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../../runtime/runtime.js';
 import { council, decline, messages, ok, settle, start, statuses, surveillance } from '../../../council-helpers.js';
 import { records } from '../../../helpers.js';
-import { type Answer, clients, get, post } from './api-helpers.js';
+import { type Answer, clients, get, post, type RoleName } from './api-helpers.js';
+import { prepared } from '../prepared.js';
+
+type Tokens = Record<RoleName, string>;
 
 const action = (action_type: string, description: string) => ({
   action_type,
@@ -17,9 +20,18 @@ const action = (action_type: string, description: string) => ({
   duration_days: 14,
 });
 
-// A discussion a person approved with an order of two actions (tanaka), then one the rules decided (sato).
-async function twoDiscussions(): Promise<{ rt: Runtime; tanaka: string; sato: string }> {
-  const rt = await council();
+// A discussion a person approved with an order of two actions (tanaka), then one the rules decided (sato), and a
+// client of each role: made once for the file and restored for each test.
+async function twoDiscussions(): Promise<{ rt: Runtime; tanaka: string; sato: string; t: Tokens }> {
+  const { rt, value } = await prepared('two discussions', async () => {
+    const rt = await council();
+    const made = await decideTwo(rt);
+    return { rt, value: { ...made, t: await clients(rt) } };
+  });
+  return { rt, ...value };
+}
+
+async function decideTwo(rt: Runtime): Promise<{ tanaka: string; sato: string }> {
   await start(rt, surveillance('tanaka'));
   await settle(rt);
   const [tanaka] = Object.keys(statuses(rt));
@@ -39,7 +51,7 @@ async function twoDiscussions(): Promise<{ rt: Runtime; tanaka: string; sato: st
   await settle(rt);
   const sato = Object.keys(statuses(rt)).find((id) => id !== tanaka)!;
   expect([statuses(rt)[tanaka], statuses(rt)[sato]]).toEqual(['DECIDED', 'DECIDED']);
-  return { rt, tanaka, sato };
+  return { tanaka, sato };
 }
 
 const ids = (a: Answer) => a.orders.map((o: { order_id: string }) => o.order_id);
@@ -49,8 +61,7 @@ const columnL = (rt: Runtime, id: string) =>
 
 describe('GET /orders and POST /orders/{order_id}/report', () => {
   it('lists pending orders oldest first by page, reports one DONE from PENDING, and then refuses an objection', async () => {
-    const { rt, tanaka, sato } = await twoDiscussions();
-    const t = await clients(rt);
+    const { rt, tanaka, sato, t } = await twoDiscussions();
     const [a1, a2] = ['DEC-2026-01-15-001-A1', 'DEC-2026-01-15-001-A2'];
     const s1 = records(rt, 'orders').find((o) => o.discussion_id === sato)!.order_id as string;
     expect((await get(rt, '/orders', t.viewer, { status: 'PENDING' })).status).toBe(403);
@@ -139,8 +150,7 @@ describe('GET /orders and POST /orders/{order_id}/report', () => {
   }, 120_000);
 
   it('takes an objection while the orders are only acknowledged, cancels them, and refuses reports on them', async () => {
-    const { rt, sato } = await twoDiscussions();
-    const t = await clients(rt);
+    const { rt, sato, t } = await twoDiscussions();
     const [old] = records(rt, 'orders').filter((o) => o.discussion_id === sato);
     expect((await post(rt, `/orders/${old.order_id}/report`, t.worker, { status: 'ACKNOWLEDGED' })).status).toBe(200);
     const objection = await post(rt, '/objections', t.coordinator, {
@@ -169,8 +179,7 @@ describe('GET /orders and POST /orders/{order_id}/report', () => {
   }, 120_000);
 
   it('serves the same operations as MCP tools list_orders and report_order', async () => {
-    const { rt, tanaka } = await twoDiscussions();
-    const t = await clients(rt);
+    const { rt, tanaka, t } = await twoDiscussions();
     const rpc = async (tok: string, id: number, name: string, args: object) => {
       const reply = await rt.doPost(
         { path: '/mcp' },

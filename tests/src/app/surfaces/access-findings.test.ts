@@ -5,6 +5,7 @@ import type { Runtime } from '../../../../runtime/runtime.js';
 import { PROPERTY_KEYS } from '../../../../src/core/property-keys.js';
 import { decline, ok, settle, start, START, statuses } from '../../../council-helpers.js';
 import { newRuntime, records } from '../../../helpers.js';
+import { prepared } from '../prepared.js';
 import { post } from '../routes/api-helpers.js';
 
 const EDITOR = 'editor@example.com';
@@ -12,14 +13,22 @@ const FORGED = 'manager@example.com';
 
 // A set-up workbook with the demo team, a plain editor of the owner's domain (email revealed, on no access list),
 // and one DECIDED discussion.
+// Made once for the file and restored for each test that starts from it.
 async function decided(): Promise<{ rt: Runtime; id: string }> {
-  const rt = newRuntime({ startAt: START, users: [{ email: EDITOR, sameDomain: true }] });
-  ok(await rt.run('setup', [], { kind: 'menu' }));
-  ok(await rt.run('seedDemoData', [], { kind: 'menu' }));
-  await start(rt, decline('tanaka'));
-  await settle(rt);
-  const [id] = Object.keys(statuses(rt));
-  expect(statuses(rt)[id]).toBe('DECIDED');
+  const users = [{ email: EDITOR, sameDomain: true }];
+  const { rt, value: id } = await prepared(
+    'decided',
+    async () => {
+      const rt = newRuntime({ startAt: START, users });
+      ok(await rt.run('setup', [], { kind: 'menu' }));
+      ok(await rt.run('seedDemoData', [], { kind: 'menu' }));
+      await start(rt, decline('tanaka'));
+      await settle(rt);
+      return { rt, value: Object.keys(statuses(rt))[0] };
+    },
+    { users },
+  );
+  expect(statuses(rt)).toEqual({ [id]: 'DECIDED' });
   return { rt, id };
 }
 
