@@ -43,6 +43,10 @@ export default defineConfig({
           exclude: ['tests/src/core/**', 'tests/bench/!(load)*.test.ts', 'tests/repo-*.test.ts', '**/*.inproc.test.ts'],
           globalSetup: ['tests/global-setup.ts'],
           setupFiles: ['tests/close-runtimes.ts'],
+          // A worker keeps its modules from file to file: the runtime and its helpers are loaded once per worker, not
+          // per file, and council()'s set-up workbooks (tests/council-helpers.ts) are made once per worker. No test
+          // here mocks modules or changes the process's globals or env, and every runtime is closed after its test.
+          isolate: false,
         },
       },
     ],

@@ -22,13 +22,15 @@ interface SetUp {
   ui: Runtime['ui'];
 }
 
-// Set-up workbooks by start time and demo team, made once per test file: setting up costs about four times what
-// restoring its snapshot into a fresh runtime does, and most tests of a file start from the same one.
+// Set-up workbooks by start time and demo team, made once per worker (the bundle project keeps its modules from
+// file to file, vitest.config.ts): setting up costs about four times what restoring its snapshot into
+// a fresh runtime does, and most tests start from the same one.
 const made = new Map<string, SetUp>();
 
 // A set-up workbook (with the demo team unless demo is false); closed after the test by tests/close-runtimes.ts.
-// The first call in a file runs setup (and seedDemoData); later ones get a fresh runtime holding what those left,
-// its clock as far past the start as theirs ended, so each test still starts from its own copy at the same time.
+// The first call in a worker runs setup (and seedDemoData); later ones, in its file or the next, get a fresh
+// runtime holding what those left, its clock as far past the start as theirs ended, so each test still starts from
+// its own copy at the same time.
 export async function council(opts: { demo?: boolean; startAt?: number } = {}): Promise<Runtime> {
   const startAt = opts.startAt ?? START;
   const key = `${startAt}:${opts.demo !== false}`;

@@ -268,6 +268,73 @@ function moveApiLogInto(council: Council, report: ArchiveReport, book: () => Boo
   }
 }
 
+// The plan's units, batch by batch until `deadline` (a batch whose rows changed under it is tried up to three times);
+// a batch not moved stops the run, marked busy when another execution held the tabs.
+function moveUnits(
+  council: Council,
+  book: Book,
+  units: readonly MovingUnit[],
+  overflow: readonly { row: number; id: string; owner: string }[],
+  s: Schedule,
+  self: string,
+  deadline: number,
+  report: ArchiveReport,
+): void {
+  const all = batches(units, ROWS_PER_BATCH, UNITS_PER_BATCH);
+  for (let b = 0; b < all.length; b++) {
+    if (Date.now() >= deadline) {
+      report.done = false;
+      break;
+    }
+    let r: BatchResult = { kind: 'changed' };
+    for (let attempt = 0; attempt < 3 && r.kind === 'changed'; attempt++)
+      r = moveBatch(
+        council,
+        book,
+        all[b],
+        overflow,
+        (ids) => {
+          s.pending = ids;
+          writeSchedule(s);
+        },
+        self,
+      );
+    if (r.kind !== 'moved') {
+      report.done = false;
+      report.busy = r.kind === 'busy';
+      break;
+    }
+    for (const [tab, n] of Object.entries(r.rows)) report.moved[tab] = (report.moved[tab] ?? 0) + n;
+    shiftUp(all.slice(b + 1), r.deleted);
+  }
+}
+
+// Retires `left` Audit rows into the archive, batch by batch until `deadline`; counted in the report.
+function retireAudit(
+  council: Council,
+  book: Book,
+  left: number,
+  self: string,
+  deadline: number,
+  report: ArchiveReport,
+): void {
+  while (left > 0) {
+    if (Date.now() >= deadline) {
+      report.done = false;
+      break;
+    }
+    const n = retireBatch(council, book, left, self);
+    if (n === null) {
+      report.done = false;
+      report.busy = true;
+      break;
+    }
+    if (n === 0) break;
+    report.audit += n;
+    left -= n;
+  }
+}
+
 // The archive run (the archive.run task): moves what the plan says, batch by batch, until `deadline`.
 export function runArchive(council: Council, self: string, deadline: number): ArchiveReport {
   const now = council.now();
@@ -310,50 +377,9 @@ export function runArchive(council: Council, self: string, deadline: number): Ar
   const apiLogFirst = !book;
   if (apiLogFirst) apiLog = moveApiLogInto(council, report, () => (book = open(council, s, report)), deadline);
   if (book) {
-    const all = batches(plan.units, ROWS_PER_BATCH, UNITS_PER_BATCH);
-    for (let b = 0; b < all.length; b++) {
-      if (Date.now() >= deadline) {
-        report.done = false;
-        break;
-      }
-      let r: BatchResult = { kind: 'changed' };
-      for (let attempt = 0; attempt < 3 && r.kind === 'changed'; attempt++)
-        r = moveBatch(
-          council,
-          book,
-          all[b],
-          lines.overflow,
-          (ids) => {
-            s.pending = ids;
-            writeSchedule(s);
-          },
-          self,
-        );
-      if (r.kind !== 'moved') {
-        report.done = false;
-        report.busy = r.kind === 'busy';
-        break;
-      }
-      for (const [tab, n] of Object.entries(r.rows)) report.moved[tab] = (report.moved[tab] ?? 0) + n;
-      shiftUp(all.slice(b + 1), r.deleted);
-    }
+    moveUnits(council, book, plan.units, lines.overflow, s, self, deadline, report);
     if (report.done && !apiLogFirst) apiLog = moveApiLogInto(council, report, () => book!, deadline);
-    let left = report.done ? plan.audit : 0;
-    while (left > 0) {
-      if (Date.now() >= deadline) {
-        report.done = false;
-        break;
-      }
-      const n = retireBatch(council, book, left, self);
-      if (n === null) {
-        report.done = false;
-        report.busy = true;
-        break;
-      }
-      if (n === 0) break;
-      report.audit += n;
-      left -= n;
-    }
+    retireAudit(council, book, report.done ? plan.audit : 0, self, deadline, report);
     report.cells.planned = plan.cells.after;
   }
   if (report.done) {

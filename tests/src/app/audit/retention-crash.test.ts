@@ -139,7 +139,7 @@ describe('the archive run, killed at any point', () => {
     expect(rows(archive(rt), 'discussions').has(first)).toBe(true);
   }, 300_000);
 
-  it('moving rows: killed at every call that sends, commits or removes, and through the rest', async () => {
+  it('moving rows: killed at and after every call that commits or removes, and at each lock and schedule write', async () => {
     const { rt, first, second } = await twoDiscussions();
     rt.clock.advance((5 * 365 - 2 * 365 + 60) * DAY);
     ok(await rt.run('dailyReview', [], { kind: 'trigger' }));
@@ -150,13 +150,15 @@ describe('the archive run, killed at any point', () => {
     ok(await rt.run('dailyReview', [], { kind: 'trigger' }));
     const n = await killEach(rt, (ops) => {
       expect(ops).not.toContain('ss.create');
-      const key: number[] = [];
+      // At each call that commits, releases or removes (it not made), and at the call after it (it made, what
+      // follows not); at each schedule write and lock. Left out (the bench's `chaos` part sweeps every call of a
+      // discussion): the call before each of those, which only reads or buffers a write a kill loses either way, and
+      // every 25th call, reads between commits that leave what the commit before them left.
+      const marks = new Set<number>();
       ops.forEach((op, i) => {
-        if (/^(ss\.flush|lock\.release|sh\.deleteRows|rg\.clear|sh\.insertRows)$/.test(op)) key.push(i + 1);
-      });
-      const marks = new Set(around(ops, key));
-      ops.forEach((op, i) => {
-        if (op === 'props.set' || op === 'lock.acquire' || (i + 1) % 25 === 0) marks.add(i + 1);
+        if (/^(ss\.flush|lock\.release|sh\.deleteRows|rg\.clear|sh\.insertRows)$/.test(op))
+          for (const k of [i + 1, i + 2]) if (k <= ops.length) marks.add(k);
+        if (op === 'props.set' || op === 'lock.acquire') marks.add(i + 1);
       });
       return [...marks].sort((a, b) => a - b);
     });

@@ -1,6 +1,7 @@
 // The daily review in budget through the built file: sixty decisions due on one day, each model call costing 10 s on
 // the execution's clock, are reviewed exactly once over several runs with none failing — also when a run is killed
-// mid-commit or a model asks for a wait longer than the run has left.
+// mid-commit or a model asks for a wait longer than the run has left (those on a backlog of eight: a kill or a wait
+// lands in the daily run's first decisions, and eight show the rest resumed as sixty do, at a seventh of the cost).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecutionResult, RunOptions, Runtime, RuntimeSnapshot } from '../../../../runtime/runtime.js';
 import { ModelServer } from '../../../../tools/model-server.js';
@@ -10,25 +11,28 @@ import { START, ok } from '../../../council-helpers.js';
 import { newRuntime } from '../../../helpers.js';
 
 const DUE = 60;
+const SMALL = 8;
 const MODEL_MS = 10_000;
 
 let server: ModelServer;
 let base = '';
-let backlog: RuntimeSnapshot;
-let due: string[] = [];
+// The sixty decisions due, and the eight.
+let large: { snapshot: RuntimeSnapshot; due: string[] };
+let small: { snapshot: RuntimeSnapshot; due: string[] };
 
 beforeAll(async () => {
   server = new ModelServer();
   base = await server.start();
-  ({ snapshot: backlog, due } = await backlogSnapshot(START, DUE, base));
+  large = await backlogSnapshot(START, DUE, base);
+  small = await backlogSnapshot(START, SMALL, base);
 }, 300_000);
 
 afterAll(() => server.stop());
 
-function fromBacklog(): Runtime {
+function fromBacklog(backlog = large): Runtime {
   // Each model call takes MODEL_MS on the executions' modelled clocks (runtime/host/time-model.ts).
   const rt = newRuntime({ startAt: START, timeModel: { fetchMs: MODEL_MS } });
-  rt.restore(backlog);
+  rt.restore(backlog.snapshot);
   rt.allowLocalFetch = [base];
   return rt;
 }
@@ -40,7 +44,7 @@ function noted(extra: RunOptions = {}, ops?: string[]): RunOptions {
 
 // Every due decision reviewed exactly once: one Outcomes row each, its discussion CLOSED, its learnings written (or
 // merged) once and none from a commit that was rolled back, and the audit chain whole.
-async function reviewedOnce(rt: Runtime): Promise<void> {
+async function reviewedOnce(rt: Runtime, due: string[]): Promise<void> {
   const outcomes = tabRows(rt, 'outcomes');
   expect(outcomes.map((o) => o.decision_id).sort()).toEqual([...due].sort());
   expect(tabRows(rt, 'discussions').map((d) => d.status)).toEqual(due.map(() => 'CLOSED'));
@@ -56,6 +60,17 @@ async function reviewedOnce(rt: Runtime): Promise<void> {
     from.add(String((JSON.parse(String(a.payload_json)) as { outcome_id: string }).outcome_id));
   expect([...from].sort()).toEqual([...ids].sort());
   expect(ok(await rt.run('verifyAudit', [], { kind: 'editor' }))).toMatchObject({ ok: true });
+}
+
+// The service calls of an undisturbed daily run on the small backlog, and where its model calls fall (1-based call
+// numbers, as killAtCall counts them); made once, for the tests that kill that run.
+let probed: { ops: string[]; fetches: number[] } | undefined;
+async function probe(): Promise<{ ops: string[]; fetches: number[] }> {
+  if (probed) return probed;
+  const ops: string[] = [];
+  ok(await fromBacklog(small).run('dailyReview', [], noted({ kind: 'trigger' }, ops)));
+  probed = { ops, fetches: ops.flatMap((op, i) => (op === 'fetch' ? [i + 1] : [])) };
+  return probed;
 }
 
 function noneFailed(runs: ExecutionResult[]): void {
@@ -83,17 +98,14 @@ describe('the daily review in budget', () => {
     // One learning request per decision and one reflection per agent that spoke, all in the decision's one round:
     // nothing was asked twice.
     expect(server.requests.length - from).toBe(DUE + tabRows(rt, 'reflections').length);
-    await reviewedOnce(rt);
+    await reviewedOnce(rt, large.due);
     const items = tabRows(rt, 'queue').filter((q) => q.type === 'review.run');
     expect(items.map((q) => q.status)).toEqual(['done']);
   }, 300_000);
 
   it('a run killed in a decision’s commit loses only that decision, and the ticks go on after the lease', async () => {
     // Where the third decision's commit falls in an undisturbed daily run.
-    const probe = fromBacklog();
-    const ops: string[] = [];
-    ok(await probe.run('dailyReview', [], noted({ kind: 'trigger' }, ops)));
-    const fetches = ops.flatMap((op, i) => (op === 'fetch' ? [i + 1] : []));
+    const { ops, fetches } = await probe();
     const window = ops.slice(fetches[2], fetches[3] - 1);
     const at = (op: string, from = 0) => fetches[2] + 1 + window.indexOf(op, from);
     const flush = at('ss.flush');
@@ -101,32 +113,34 @@ describe('the daily review in budget', () => {
     const kills = [at('lock.acquire'), writes[0], writes[Math.floor(writes.length / 2)], flush, flush + 1, flush + 2];
     expect(new Set(kills).size).toBe(kills.length);
     for (const k of kills) {
-      const rt = fromBacklog();
+      const rt = fromBacklog(small);
       const runs = await reviewUntilDone(rt, (i) => noted(i === 0 ? { killAtCall: k } : {}));
       const where = `killed at call ${k} (${ops[k - 1]})`;
       expect(runs[0].killed, where).toBe(true);
       noneFailed(runs.slice(1));
-      await reviewedOnce(rt);
+      await reviewedOnce(rt, small.due);
     }
   }, 600_000);
 
   it('a daily run beside the one still holding the review leaves the work to it', async () => {
-    const rt = fromBacklog();
-    const killed = await rt.run('dailyReview', [], noted({ kind: 'trigger', killAtCall: 400 }));
+    const rt = fromBacklog(small);
+    // Killed at the fourth decision's model call: three are reviewed, the rest still held by the dead run's lease.
+    const { fetches } = await probe();
+    const killed = await rt.run('dailyReview', [], noted({ kind: 'trigger', killAtCall: fetches[3] }));
     expect(killed.killed).toBe(true);
     const done = tabRows(rt, 'outcomes').length;
     expect(done).toBeGreaterThan(0);
     // The killed run's lease has not run out: a second daily run reviews nothing, and writes nothing twice.
     const second = ok(await rt.run('dailyReview', [], noted({ kind: 'trigger' })));
-    expect(second).toMatchObject({ evaluated: [], left: DUE - done });
+    expect(second).toMatchObject({ evaluated: [], left: SMALL - done });
     expect(tabRows(rt, 'outcomes').length).toBe(done);
     const runs = await continueReview(rt, () => noted());
     noneFailed(runs);
-    await reviewedOnce(rt);
+    await reviewedOnce(rt, small.due);
   }, 300_000);
 
   it("a model's back-off longer than the run ends it cleanly, and the rest waits for it", async () => {
-    const rt = fromBacklog();
+    const rt = fromBacklog(small);
     // The fifth decision's learning call (its round also holds its agents' reflections) is told to wait 15 minutes.
     let learning = 0;
     server.plan = (req) =>
@@ -135,7 +149,7 @@ describe('the daily review in budget', () => {
       const daily = await rt.run('dailyReview', [], noted({ kind: 'trigger' }));
       const report = ok(daily);
       expect(report.evaluated.length).toBe(4);
-      expect(report.left).toBe(DUE - 4);
+      expect(report.left).toBe(SMALL - 4);
       expect(report.retry_at).toBeGreaterThanOrEqual(rt.clock.now() + 800_000);
       const [item] = tabRows(rt, 'queue').filter((q) => q.type === 'review.run');
       expect(item).toMatchObject({ status: 'queued' });
@@ -146,7 +160,7 @@ describe('the daily review in budget', () => {
       expect(ok(await rt.run('tick', [], noted({ kind: 'trigger' }))).tasks).not.toContain('review.run');
       const runs = await continueReview(rt, () => noted());
       noneFailed(runs);
-      await reviewedOnce(rt);
+      await reviewedOnce(rt, small.due);
     } finally {
       server.plan = () => ({});
     }
