@@ -3,6 +3,7 @@ import type { ExecutionResult, Runtime, RuntimeSnapshot } from '../runtime/runti
 import { demoTrigger } from '../src/core/demo-data.js';
 import { PROPERTY_KEYS } from '../src/core/property-keys.js';
 import { type ColumnOf, column, newRuntime, records, rowValues } from './helpers.js';
+import { type Message, messagesOf } from './messages-of.js';
 
 // 10:00 in Tokyo, so a run never crosses the date line of the script's time zone.
 export const START = Date.UTC(2026, 0, 15, 1, 0, 0);
@@ -126,31 +127,11 @@ export async function settle(rt: Runtime, maxTicks = 30): Promise<ExecutionResul
   return runs;
 }
 
-export interface Message {
-  message_id: string;
-  phase: number;
-  speaker: string;
-  message_type: string;
-  content: any;
-  metadata: any;
-}
+export type { Message };
 
 // Messages as stored: each message's chunks of message_json, in chunk order, parsed.
 export function messages(rt: Runtime, discussion?: string): Message[] {
-  const parts: Record<string, { chunk: number; json: string }[]> = {};
-  for (const r of records(rt, 'messages'))
-    if (!discussion || r.discussion_id === discussion)
-      (parts[String(r.message_id)] ??= []).push({ chunk: Number(r.chunk), json: String(r.message_json) });
-  return Object.keys(parts)
-    .sort()
-    .map((id) =>
-      JSON.parse(
-        parts[id]
-          .sort((a, b) => a.chunk - b.chunk)
-          .map((p) => p.json)
-          .join(''),
-      ),
-    );
+  return messagesOf(records(rt, 'messages'), discussion);
 }
 
 export async function view(rt: Runtime, id: string): Promise<any> {

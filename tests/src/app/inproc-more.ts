@@ -2,41 +2,21 @@
 // edit is seen (onConfigEdit's work), a state several tests of a file start from (made once and copied), REST calls
 // in call order, and the audit chain's check.
 import { afterEach, vi } from 'vitest';
-import { type RowOf as Row, rowsOf, type TabKey, tabByKey } from '../../../sheets-schema/index.js';
+import { type TabKey, tabByKey } from '../../../sheets-schema/index.js';
 import { bumpConfigVersion, Store } from '../../../src/adapters/gas/store.js';
 import { type MemoryPorts, memoryPorts } from '../../../src/adapters/memory/memory-ports.js';
 import { usePorts } from '../../../src/adapters/ports.js';
 import { verifyAudit } from '../../../src/app/audit/audit.js';
 import { auditConfigEdit } from '../../../src/app/audit/config-audit.js';
 import { Council } from '../../../src/app/sheet-council.js';
-import { api, type Kaigi, kaigi, ZONE } from './inproc.js';
+import { api, type Kaigi, kaigi, readRecords, ZONE } from './inproc.js';
+import { type Message, messagesOf } from '../../messages-of.js';
 
-export interface Message {
-  message_id: string;
-  phase: number;
-  speaker: string;
-  message_type: string;
-  content: any;
-  metadata: any;
-}
+export type { Message };
 
-// Messages as stored: each message's chunks of message_json, in chunk order, parsed (tests/council-helpers.ts's
-// messages(), over the in-memory workbook).
+// Messages as stored (tests/council-helpers.ts's messages(), over the in-memory workbook).
 export function messages(k: Kaigi, discussion?: string): Message[] {
-  const parts: Record<string, { chunk: number; json: string }[]> = {};
-  for (const r of k.records('messages'))
-    if (!discussion || r.discussion_id === discussion)
-      (parts[String(r.message_id)] ??= []).push({ chunk: Number(r.chunk), json: String(r.message_json) });
-  return Object.keys(parts)
-    .sort()
-    .map((id) =>
-      JSON.parse(
-        parts[id]
-          .sort((a, b) => a.chunk - b.chunk)
-          .map((p) => p.json)
-          .join(''),
-      ),
-    );
+  return messagesOf(k.records('messages'), discussion);
 }
 
 // Writes one cell of a configuration tab's row (found by its first column) as a person's edit would, then does what
@@ -88,21 +68,10 @@ export function preparedKaigi<T>(name: string, make: (k: Kaigi) => T): { k: Kaig
   const k: Kaigi = {
     ports,
     council: () => new Council(ports.spreadsheets.active()!, ZONE),
-    records: (key) => recordsOf(ports, key),
+    records: (key) => readRecords(ports, key),
     advance: (ms) => vi.setSystemTime(Date.now() + ms),
   };
   return { k, value: structuredClone(m.value) as T };
-}
-
-function recordsOf<K extends TabKey>(ports: MemoryPorts, key: K): Row<K>[] {
-  const sheet = ports.spreadsheet.getSheetByName(tabByKey(key).name)!;
-  const cols = rowsOf(key);
-  const last = sheet.getLastRow();
-  if (last < 2) return [];
-  return sheet
-    .getRange(2, 1, last - 1, cols.width)
-    .getValues()
-    .map((r) => cols.read(r) as Row<K>);
 }
 
 // One REST call answered as doGet/doPost answer it (the token in the query or the body), a moment after the last

@@ -71,7 +71,7 @@ function setUp(demo: boolean): MemoryPorts {
   return ports;
 }
 
-function readRecords<K extends TabKey>(ports: MemoryPorts, key: K): Row<K>[] {
+export function readRecords<K extends TabKey>(ports: MemoryPorts, key: K): Row<K>[] {
   const spec = tabByKey(key);
   const sheet = ports.spreadsheet.getSheetByName(spec.name);
   if (!sheet) throw new Error(`no ${spec.name} tab`);
