@@ -23,6 +23,10 @@ export interface AppsScriptTimeResult {
     model_ms: number;
     other_calls_ms: number;
     trigger_waits_ms: number;
+    // Every service call by service (props, cache, lock, fetch, ss/sh/rg for Sheets …) and the round trips by
+    // operation, over the path's executions: which calls the figures above are made of.
+    calls_by_service: Record<string, number>;
+    round_trips_by_op: Record<string, number>;
     steps: { fn: string; waited_ms: number; ms: number; round_trips: number; fetches: number }[];
   };
   // The same discussion started without wait_seconds: the request answers 202 at once and the one-shot trigger,
@@ -115,6 +119,11 @@ function summarise(runs: ExecutionResult[], L: number): Path {
   const byKind: Record<string, number> = {};
   for (const r of runs) for (const [k, v] of Object.entries(r.counts.msByKind)) byKind[k] = (byKind[k] ?? 0) + v;
   const kind = (...ks: string[]) => ks.reduce((a, k) => a + (byKind[k] ?? 0), 0);
+  const sum = (pick: (r: ExecutionResult) => Record<string, number>) => {
+    const out: Record<string, number> = {};
+    for (const r of runs) for (const [k, v] of Object.entries(pick(r))) out[k] = (out[k] ?? 0) + v;
+    return out;
+  };
   const to = end - t0;
   const modelMs = rounds * L;
   return {
@@ -136,6 +145,8 @@ function summarise(runs: ExecutionResult[], L: number): Path {
       // The fetches' own overhead (UrlFetchApp's 200–600 ms a call), the cache, locks and trigger calls.
       other_calls_ms: kind('fetch') - modelMs + kind('cache', 'lock', 'triggers'),
       trigger_waits_ms: waits,
+      calls_by_service: sum((r) => r.counts.byService),
+      round_trips_by_op: sum((r) => r.counts.byOp),
       steps,
     },
   };

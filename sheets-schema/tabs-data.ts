@@ -23,6 +23,9 @@ export const DATA_TABS = [
     name: 'Members',
     nameJa: 'メンバー',
     kind: 'data',
+    // Read by every discussion and rarely changed: a person's edit (the on-edit and on-change triggers) and the demo
+    // seed move its cached copy on.
+    cached: true,
     frozenRows: 1,
     protected: false,
     description: 'The people the council reasons about.',

@@ -2,6 +2,8 @@
 // by task id (Q-n) or discussion id (DISC-…), also before the discussion has opened.
 import { type ColumnOf, rowsOf, type TabKey } from '../../../sheets-schema/index.js';
 import { dayOf, queueItem, queueRow } from '../../adapters/gas/records.js';
+import type { Commit } from '../../adapters/gas/store.js';
+import { queueSettled } from '../../adapters/gas/store-format.js';
 import { TASK_ID } from '../../core/api/api-schemas.js';
 import { ConflictError, NotFoundError } from '../../core/errors.js';
 import { discussionId } from '../../core/discussion/ids.js';
@@ -9,6 +11,7 @@ import type { QueueItem } from '../../core/queue.js';
 import type { Priority } from '../../core/types.js';
 import type { Council } from '../sheet-council.js';
 import { nudge } from '../discussions/requests.js';
+import type { Claimed, ClaimStep } from '../queue/work-queue.js';
 
 const auditCols = rowsOf('audit');
 // The audit event that says which task holds a reserved discussion id, found by the id as its row key.
@@ -34,12 +37,17 @@ export interface EnqueueRequest {
   budget?: { check: () => void; hold: (discussion: string) => void };
   // The caller runs the work in its own execution and schedules the one-shot trigger itself if work is left.
   noNudge?: boolean;
+  // With noNudge: the task's first step (tick.ts claimStep), so that the caller's task is claimed in the enqueue's
+  // own commit when nothing else is queued (WorkQueue.claimQueued).
+  claimWith?: ClaimStep;
 }
 
 export interface Enqueued {
   task_id: string;
   discussion_id: string;
   duplicate: boolean;
+  // The task as claimed by this execution in the enqueue's commit, its first step taken (claimWith).
+  claimed?: Claimed;
 }
 
 // The committed rows of an append tab whose `column` holds exactly `value`: one search over the rows the store's state
@@ -81,48 +89,69 @@ export function enqueueOnce(council: Council, req: EnqueueRequest): Enqueued {
     }
     if (req.budget) req.budget.check();
     const now = Date.now();
-    const c = council.store.begin(state, req.actor);
-    const id = `Q-${c.nextSeq('queue')}`;
-    const payload: Record<string, unknown> = { ...req.payload, actor: req.actor };
-    let disc = '';
-    if (req.reserveDiscussion) {
-      disc = discussionId(c.nextDaily('disc', dayOf(now, council.tz)));
-      payload.discussion_id = disc;
-    }
-    const item: QueueItem = {
-      row: 0,
-      id,
-      type: req.type,
-      from: req.actor,
-      to: 'council',
-      priority: req.priority,
-      payload,
-      status: 'queued',
-      attempts: 0,
-      available_at: now,
-      lease_owner: '',
-      lease_until: 0,
-      dedupe_key: req.dedupeKey,
-      created_at: now,
-      updated_at: now,
-      last_error: '',
+    const done = (c: Commit, q: { item: QueueItem; disc: string }, claimed?: Claimed): Enqueued => {
+      c.run(new Date(now).toISOString());
+      if (req.budget && q.disc) req.budget.hold(q.disc);
+      return { task_id: q.item.id, discussion_id: q.disc, duplicate: false, ...(claimed ? { claimed } : {}) };
     };
-    const placed = c.setMarker('queue', 'append', queueRow(item), `Queue:${id}`);
-    c.audit({
-      actor: req.actor,
-      event: 'enqueue',
-      tab: 'Queue',
-      row_key: id,
-      payload: { type: req.type, priority: req.priority, row: placed.row, call: req.call },
-    });
-    if (disc)
-      c.audit({ actor: req.actor, event: RESERVED, tab: '', row_key: disc, payload: { task_id: id, row: placed.row } });
-    c.run(new Date(now).toISOString());
-    if (req.budget && disc) req.budget.hold(disc);
-    return { task_id: id, discussion_id: disc, duplicate: false };
+    // The caller's own task, claimed in this commit when nothing else is live in the queue (a claim would take it
+    // next); otherwise, or when its first step does not apply, the enqueue is a commit of its own.
+    if (req.claimWith && queueSettled(state)) {
+      const c = council.store.begin(state, req.actor);
+      const queued = writeEnqueue(council, c, req, now);
+      const claimed = council.queue.claimQueued(c, queued.item, req.claimWith);
+      if (claimed) return done(c, queued, claimed);
+    }
+    const c = council.store.begin(state, req.actor);
+    return done(c, writeEnqueue(council, c, req, now));
   });
   if (!out.duplicate && !req.noNudge) nudge(council);
   return out;
+}
+
+// The queue row and its audit events, in `c`: the row is the commit's final write until a claim's step replaces it.
+function writeEnqueue(
+  council: Council,
+  c: Commit,
+  req: EnqueueRequest,
+  now: number,
+): { item: QueueItem; disc: string } {
+  const id = `Q-${c.nextSeq('queue')}`;
+  const payload: Record<string, unknown> = { ...req.payload, actor: req.actor };
+  let disc = '';
+  if (req.reserveDiscussion) {
+    disc = discussionId(c.nextDaily('disc', dayOf(now, council.tz)));
+    payload.discussion_id = disc;
+  }
+  const item: QueueItem = {
+    row: 0,
+    id,
+    type: req.type,
+    from: req.actor,
+    to: 'council',
+    priority: req.priority,
+    payload,
+    status: 'queued',
+    attempts: 0,
+    available_at: now,
+    lease_owner: '',
+    lease_until: 0,
+    dedupe_key: req.dedupeKey,
+    created_at: now,
+    updated_at: now,
+    last_error: '',
+  };
+  const placed = c.setMarker('queue', 'append', queueRow(item), `Queue:${id}`);
+  c.audit({
+    actor: req.actor,
+    event: 'enqueue',
+    tab: 'Queue',
+    row_key: id,
+    payload: { type: req.type, priority: req.priority, row: placed.row, call: req.call },
+  });
+  if (disc)
+    c.audit({ actor: req.actor, event: RESERVED, tab: '', row_key: disc, payload: { task_id: id, row: placed.row } });
+  return { item: { ...item, row: placed.row }, disc };
 }
 
 // A queued task by its id. Every task takes the next number of one sequence and appends one row in the same commit,

@@ -19,7 +19,8 @@ import { configNotice, Notices } from '../notices.js';
 import { OPERATIONS } from '../routes/registry.js';
 import type { Caller } from '../routes/route.js';
 import { type Body, type CallInfo, routeRequest } from '../routes/router.js';
-import { workOwnTask } from '../queue/work-now.js';
+import { ownTaskStep, workOwnTask } from '../queue/work-now.js';
+import type { Claimed } from '../queue/work-queue.js';
 
 // The caller a token belongs to, with the token's hash (the rate limit's key); a token list that cannot be read
 // throws a ConfigError naming the property.
@@ -127,7 +128,8 @@ export function answerWeb(
       { method, parameter, contents },
       {
         operations: OPERATIONS,
-        workOwnTask: (task, wait) => workOwnTask(apiCouncil(), task, wait),
+        workOwnTask: (task, wait, claimed) => workOwnTask(apiCouncil(), task, wait, claimed as Claimed | undefined),
+        ownTaskStep: (wait) => ownTaskStep(apiCouncil(), wait),
         authenticate: (token) => {
           const found = authenticate(token);
           hash = found ? found.hash : '';

@@ -31,7 +31,8 @@ function list(v: unknown): string[] {
     .filter(Boolean);
 }
 
-// Each read goes through the store's configuration cache; within one execution every tab is read at most once.
+// Each read goes through the store's configuration cache (Members too; KPI is read from its tab: it changes daily, and
+// not only by edits the on-edit trigger sees); within one execution every tab is read at most once.
 export class Configuration {
   private cachedSettings: Settings | null = null;
 
@@ -126,7 +127,7 @@ export class Configuration {
       return empty;
     };
     const kpi = attempt('KPI data', () => kpiFromRows(this.store.readTab('kpi'), this.tz), []);
-    const members = attempt('Members data', () => membersFromRows(this.store.readTab('members')), []);
+    const members = attempt('Members data', () => membersFromRows(this.store.readConfig('members')), []);
     return { kpi, members, notes };
   }
 }

@@ -16,6 +16,7 @@ export interface CallDeps {
   operations: readonly Operation[];
   // See CallContext.workOwnTask.
   workOwnTask?: CallContext['workOwnTask'];
+  ownTaskStep?: CallContext['ownTaskStep'];
   cache: ReplayCache;
   // Settings api.replay_seconds: how long a re-sent call gets the first answer; 0 turns replays off.
   replaySeconds: () => number;
@@ -77,7 +78,14 @@ function statusOf(result: ToolResult): number {
 function run(op: Operation, input: unknown, caller: Caller, called: string, requestKey: string, deps: CallDeps) {
   try {
     return answer(
-      op.handler(input, { caller, called, requestKey, operations: deps.operations, workOwnTask: deps.workOwnTask }),
+      op.handler(input, {
+        caller,
+        called,
+        requestKey,
+        operations: deps.operations,
+        workOwnTask: deps.workOwnTask,
+        ownTaskStep: deps.ownTaskStep,
+      }),
     );
   } catch (e) {
     const failed = errorToApi(e);

@@ -4,7 +4,8 @@ import { mcpCache } from '../../adapters/gas/mcp-cache.js';
 import { sleep } from '../../adapters/gas/services.js';
 import type { ApiError } from '../../core/api/api.js';
 import { apiCouncil, apiSettings } from '../api/api-env.js';
-import { workOwnTask } from '../queue/work-now.js';
+import { ownTaskStep, workOwnTask } from '../queue/work-now.js';
+import type { Claimed } from '../queue/work-queue.js';
 import { OPERATIONS } from '../routes/registry.js';
 import type { McpHandler } from '../routes/router.js';
 import { createMcpServer } from './server.js';
@@ -13,7 +14,8 @@ import { createMcpServer } from './server.js';
 export function mcpHandler(onError?: (e: unknown, answer: ApiError) => void): McpHandler {
   return createMcpServer({
     operations: OPERATIONS,
-    workOwnTask: (task, wait) => workOwnTask(apiCouncil(), task, wait),
+    workOwnTask: (task, wait, claimed) => workOwnTask(apiCouncil(), task, wait, claimed as Claimed | undefined),
+    ownTaskStep: (wait) => ownTaskStep(apiCouncil(), wait),
     cache: mcpCache,
     // Read only when a mutating tool is called (a read replays nothing), from the call's cached Settings.
     replaySeconds: () => apiSettings().number('api.replay_seconds'),

@@ -15,7 +15,7 @@ import { Council } from '../sheet-council.js';
 import { dashboardDueAt, refreshDueDashboard } from '../surfaces/dashboard.js';
 import { tellSettingProblems, unknownTaskNotice } from '../notices.js';
 import { findTask } from '../tasks/registry.js';
-import type { Finished, WorkQueue } from './work-queue.js';
+import type { Claimed, ClaimStep, Finished, WorkQueue } from './work-queue.js';
 
 export interface TickReport {
   ran: boolean;
@@ -115,11 +115,7 @@ export function workQueue(
     // A task's first step may be written in the claim's own commit (a discussion's log row: work-queue.ts ClaimStep).
     let claimed: ReturnType<WorkQueue['claimNext']>;
     try {
-      claimed = council.queue.claimNext(
-        (type) => !!findTask(type),
-        (item, inProgress, commit, items) =>
-          findTask(item.type)?.atClaim?.(item, { council, inProgress, items, commit }) ?? null,
-      );
+      claimed = council.queue.claimNext((type) => !!findTask(type), claimStep(council));
     } catch (e) {
       // Other executions held the lock all the while this one waited: they are at work, and what is queued stays
       // queued for them or the next tick. A worker that throws here would only be reported as a failed execution.
@@ -127,34 +123,51 @@ export function workQueue(
       throw e;
     }
     if (!claimed) break;
-    let item = claimed.item;
-    tasks.push(item.type);
-    let outcome: Finished;
-    if (claimed.malformed)
-      outcome = findTask(item.type) ? { kind: 'failed', error: claimed.malformed } : unknownType(item);
-    else {
-      try {
-        outcome = claimed.outcome ?? { kind: 'continue', item };
-        // A handler may hand the item on as another type (discussion.open becomes discussion.advance).
-        while (outcome.kind === 'continue') {
-          item = outcome.item;
-          const handler = findTask(item.type);
-          outcome = handler
-            ? handler.run(item, { council, inProgress: claimed.inProgress, deadline, callsUntil })
-            : unknownType(item);
-        }
-      } catch (e) {
-        // A retry wait that would outlast this execution gives the work back to the queue, not a failure.
-        outcome =
-          e instanceof RequeueError
-            ? { kind: 'requeue', progressed: false, notBefore: e.retryAt }
-            : { kind: 'failed', error: (e as Error).message || String(e) };
-      }
-    }
-    council.queue.finish(item, outcome);
+    tasks.push(claimed.item.type);
+    const { item, outcome } = runClaimed(council, claimed, deadline, callsUntil);
     if (outcome.kind === 'failed') failed++;
     else processed++;
     if (stopAfter?.(item, outcome)) return { processed, failed, tasks, stopped: true };
   }
   return { processed, failed, tasks, stopped: false };
+}
+
+// A task's first step in the claim's own commit, where its handler has one (TaskHandler.atClaim).
+export function claimStep(council: Council): ClaimStep {
+  return (item, inProgress, commit, items) =>
+    findTask(item.type)?.atClaim?.(item, { council, inProgress, items, commit }) ?? null;
+}
+
+// A claimed item's work, its handlers in turn while a handler hands it on, and its result recorded.
+export function runClaimed(
+  council: Council,
+  claimed: Claimed,
+  deadline: number,
+  callsUntil?: number,
+): { item: QueueItem; outcome: Finished } {
+  let item = claimed.item;
+  let outcome: Finished;
+  if (claimed.malformed)
+    outcome = findTask(item.type) ? { kind: 'failed', error: claimed.malformed } : unknownType(item);
+  else {
+    try {
+      outcome = claimed.outcome ?? { kind: 'continue', item };
+      // A handler may hand the item on as another type (discussion.open becomes discussion.advance).
+      while (outcome.kind === 'continue') {
+        item = outcome.item;
+        const handler = findTask(item.type);
+        outcome = handler
+          ? handler.run(item, { council, inProgress: claimed.inProgress, deadline, callsUntil })
+          : unknownType(item);
+      }
+    } catch (e) {
+      // A retry wait that would outlast this execution gives the work back to the queue, not a failure.
+      outcome =
+        e instanceof RequeueError
+          ? { kind: 'requeue', progressed: false, notBefore: e.retryAt }
+          : { kind: 'failed', error: (e as Error).message || String(e) };
+    }
+  }
+  council.queue.finish(item, outcome);
+  return { item, outcome };
 }

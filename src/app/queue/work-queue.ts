@@ -209,6 +209,38 @@ export class WorkQueue {
     });
   }
 
+  // A task that the execution queueing it goes on to run (a request that waits for its discussion), claimed in the
+  // enqueue's own commit `c` with its first step (ClaimStep), when the queue held nothing live before it: the task
+  // is what a claim would take next, and one lock and one flush do what an enqueue and a claim did in two. `item`
+  // is the new row as the commit placed it. Null when the step does not apply or throws: the caller then writes
+  // the enqueue alone, in a fresh commit (this one may hold part of the step), and the task is claimed as usual.
+  claimQueued(c: Commit, item: QueueItem, step: ClaimStep): Claimed | null {
+    const claimed = this.leased(item, item.attempts + 1, item.created_at);
+    let outcome: Outcome | null = null;
+    try {
+      outcome = step(claimed, 0, c, []);
+    } catch {
+      outcome = null;
+    }
+    if (!outcome) return null;
+    // What close() moves the head past once the discussion ends: the queue as this claim knows it.
+    this.seen = [claimed];
+    return { item: claimed, malformed: null, inProgress: 0, outcome };
+  }
+
+  // `item` as held by this execution under a lease.
+  private leased(item: QueueItem, attempts: number, now: number): QueueItem {
+    return {
+      ...item,
+      status: 'processing',
+      attempts,
+      lease_owner: this.owner,
+      lease_until: now + this.config.settings().number('queue.lease_seconds') * 1000,
+      updated_at: now,
+      payload: item.payload && item.type === 'discussion.advance' ? { ...item.payload, started: true } : item.payload,
+    };
+  }
+
   // Writes `item` as claimed by this execution, under a lease, in a commit of its own (under the caller's lock), or
   // lets the task's first step write it in that commit (ClaimStep).
   private take(
@@ -218,18 +250,9 @@ export class WorkQueue {
     head: number,
     first?: (claimed: QueueItem, c: Commit) => Outcome | null,
   ): { claimed: QueueItem; outcome?: Outcome } {
-    const s = this.config.settings();
     const expired = leaseExpired(item, now);
     const picked = expired ? reclaimedAfterExpiry(item, now) : item;
-    const claimed: QueueItem = {
-      ...picked,
-      status: 'processing',
-      attempts: item.attempts + 1,
-      lease_owner: this.owner,
-      lease_until: now + s.number('queue.lease_seconds') * 1000,
-      updated_at: now,
-      payload: item.payload && item.type === 'discussion.advance' ? { ...item.payload, started: true } : item.payload,
-    };
+    const claimed = this.leased(picked, item.attempts + 1, now);
     const begin = () => {
       const c = this.store.begin(state);
       c.state.queueHead = head;

@@ -20,7 +20,13 @@ export interface CallContext {
   operations: readonly Operation[];
   // Runs the queue in this execution until a task ends or the wait is spent (src/app/queue/work-now.ts): handed in, not
   // imported, because the queue's tasks reach the registry (an archive run moves API Log rows, named by route).
-  workOwnTask?: (taskId: string, waitSeconds: number) => OwnWork;
+  // `claimed`: the task as the enqueue's own commit claimed it (ownTaskStep), run first.
+  workOwnTask?: (taskId: string, waitSeconds: number, claimed?: unknown) => OwnWork;
+  // The step that claims a task in the commit that queues it, for a caller about to run it with workOwnTask; null
+  // when the wait allows no work. It reads the configuration first, outside the lock (work-now.ts). The step and the
+  // claim are the queue's types (work-queue.ts ClaimStep, Claimed), unknown here: the routes only hand them on, and
+  // the tests that build a router load none of the Apps Script adapters the queue's types reach.
+  ownTaskStep?: (waitSeconds: number) => unknown;
 }
 
 export interface OwnWork {

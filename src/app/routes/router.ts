@@ -49,6 +49,7 @@ export interface RouterDeps {
   operations: readonly Operation[];
   // See CallContext.workOwnTask.
   workOwnTask?: CallContext['workOwnTask'];
+  ownTaskStep?: CallContext['ownTaskStep'];
   mcp?: McpHandler;
   authenticate: (token: string | undefined) => Caller | null;
   // Told about every error a route or the token check threw, with the answer the client gets (which it may amend).
@@ -176,6 +177,7 @@ function route(req: WebRequest, deps: RouterDeps, info: CallInfo): Body | ApiErr
       requestKey: '',
       operations: deps.operations,
       workOwnTask: deps.workOwnTask,
+      ownTaskStep: deps.ownTaskStep,
     });
     return 'status' in result || route.bare ? result : { status: 200, ...result };
   } catch (e) {

@@ -4,6 +4,7 @@ import { defaultAgents, defaultPrompts } from '../../core/discussion/default-cou
 import { DEMO_MEMBERS, demoKpi } from '../../core/demo-data.js';
 import { addDays } from '../../core/discussion/ids.js';
 import { dayOf, dayToDate, scriptZone } from '../../adapters/gas/records.js';
+import { bumpConfigVersion, Store } from '../../adapters/gas/store.js';
 import { findSheet } from '../../adapters/gas/tabs.js';
 import { ConflictError } from '../../core/errors.js';
 import type { SheetPort, SpreadsheetPort } from '../../adapters/ports.js';
@@ -108,6 +109,11 @@ export function seedDemo(ss: Spreadsheet): { members: number; kpi: number } {
       profile_json: JSON.stringify(m.profile),
     })),
   );
+  // Members is read through the configuration cache: the seeded rows move it on and go into it, as setup's do.
+  if (members) {
+    bumpConfigVersion(['members']);
+    new Store(ss, tz).readConfig('members');
+  }
   const kpiSheet = findSheet(ss, tabByKey('kpi'));
   if (!kpiSheet) throw new Error('the KPI tab is missing; run setup');
   if (kpiSheet.getLastRow() >= 2) return { members, kpi: 0 };

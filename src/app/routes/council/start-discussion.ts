@@ -8,6 +8,7 @@ import { apiCouncil } from '../../api/api-env.js';
 import type { Priority } from '../../../core/types.js';
 import { type Enqueued, enqueueOnce } from '../../api/api-tasks.js';
 import { admitTrigger } from '../../discussions/trigger-door.js';
+import type { ClaimStep } from '../../queue/work-queue.js';
 import { discussionAnswer } from './get-discussion.js';
 import { type CallContext, defineOperation } from '../route.js';
 
@@ -32,6 +33,10 @@ export function queueDiscussion(input: StartInput, ctx: CallContext, call: strin
   const trigger = normalTrigger(input, 'api');
   // Held at its forecast against the client's daily budget (src/core/api/api-budget.ts).
   const forecast = forecastTokens(council, trigger, priority);
+  const waits = (input.wait_seconds ?? 0) > 0 && !!ctx.workOwnTask;
+  // A caller that waits claims its task in the enqueue's own commit when nothing else is queued.
+  const step = waits && ctx.ownTaskStep ? ctx.ownTaskStep(input.wait_seconds ?? 0) : null;
+  const claimWith = step ? (step as ClaimStep) : undefined;
   return enqueueOnce(council, {
     type: 'discussion.open',
     payload: { trigger, priority },
@@ -43,7 +48,8 @@ export function queueDiscussion(input: StartInput, ctx: CallContext, call: strin
     dedupeWithinMs: input.idempotency_key ? undefined : council.settings().number('api.replay_seconds') * 1000,
     budget: startBudget(council, client, forecast),
     // A caller that waits runs the work itself: the one-shot trigger only for what it leaves.
-    noNudge: (input.wait_seconds ?? 0) > 0 && !!ctx.workOwnTask,
+    noNudge: waits,
+    claimWith,
   });
 }
 
@@ -68,7 +74,7 @@ export const startDiscussion = defineOperation({
     // A repeated call gets the first answer as it was.
     const queued = { status: 202, task_id: r.task_id, discussion_id: r.discussion_id };
     if (r.duplicate || !input.wait_seconds || !ctx.workOwnTask) return queued;
-    const own = ctx.workOwnTask(r.task_id, input.wait_seconds);
+    const own = ctx.workOwnTask(r.task_id, input.wait_seconds, r.claimed);
     return own.finished ? discussionAnswer(apiCouncil(), r.task_id) : { ...queued, waited_up_to: own.waited_up_to };
   },
 });
