@@ -60,8 +60,11 @@ export class GasError extends Error {
   }
 }
 
-// Dates travel as {"$d": epochMs}; nothing else a cell can hold is an object.
+// Dates travel as {"$d": epochMs}; nothing else a cell can hold is an object. A replacer costs a call for every value
+// (a sheet's rows are thousands): a value with no Date in it, and nothing with its own toJSON that could make one, is
+// written by JSON.stringify alone, which gives the same text.
 export function encode(value: unknown): string {
+  if (!mayHoldDate(value, 0)) return JSON.stringify(value);
   return JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
     const raw = this[key];
     if (Object.prototype.toString.call(raw) === '[object Date]') return { $d: (raw as Date).getTime() };
@@ -69,13 +72,46 @@ export function encode(value: unknown): string {
   });
 }
 
-// A reviver costs a call for every value parsed (a sheet read is thousands): a text that holds no "$d" key, as
-// JSON.stringify writes one, holds no date, and is parsed without it.
+// True when the replacer could change anything: a Date (from any realm, as the replacer tells one), an object with a
+// toJSON, or a nesting too deep to walk here. Walks what JSON.stringify would: array items and own enumerable keys.
+function mayHoldDate(v: unknown, depth: number): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  if (depth > 64 || Object.prototype.toString.call(v) === '[object Date]') return true;
+  if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return true;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (mayHoldDate(v[i], depth + 1)) return true;
+    return false;
+  }
+  for (const k of Object.keys(v)) if (mayHoldDate((v as Record<string, unknown>)[k], depth + 1)) return true;
+  return false;
+}
+
+// A reviver costs a call for every value parsed: a text that holds no "$d" key, as JSON.stringify writes one, holds
+// no date, and is parsed without it. One that does is parsed plainly and its {"$d": n} objects replaced after, inner
+// ones first, as the reviver would (an object is a date's only when $d is a number and its only key).
 export function decode(text: string): unknown {
-  if (text.indexOf('"$d":') < 0) return JSON.parse(text);
-  return JSON.parse(text, (_k, v) =>
-    v && typeof v === 'object' && typeof v.$d === 'number' && Object.keys(v).length === 1 ? new Date(v.$d) : v,
-  );
+  const v = JSON.parse(text);
+  return text.indexOf('"$d":') < 0 ? v : revive(v);
+}
+
+function revive(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (x !== null && typeof x === 'object') v[i] = revive(x);
+    }
+    return v;
+  }
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  for (const k of keys) {
+    const x = o[k];
+    if (x === null || typeof x !== 'object') continue;
+    // A "__proto__" key is JSON.parse's own data property, so this assigns it and leaves the prototype alone.
+    o[k] = revive(x);
+  }
+  return keys.length === 1 && keys[0] === '$d' && typeof o.$d === 'number' ? new Date(o.$d) : v;
 }
 
 // One service call, typed by the map in service-calls.ts; the host answers {ok: result} or {error}.

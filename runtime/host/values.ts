@@ -29,6 +29,8 @@
 //     Changing the spreadsheet's time zone keeps every date cell's wall clock, so its instant moves
 //     (rezoneDate); the runtime re-anchors stored dates when the zone changes.
 
+import { writableRow } from './sheet-model.js';
+
 export type CellValue = string | number | boolean | Date;
 
 export interface Cell {
@@ -119,9 +121,9 @@ export function changeTimeZone(
   const from = book.timeZone;
   if (from === tz) return;
   for (const sheet of book.sheets)
-    for (const row of sheet.cells)
-      row?.forEach((cell, i) => {
-        if (cell && isDate(cell.v)) row[i] = { ...cell, v: rezoneDate(cell.v, from, tz) };
+    for (let r = 0; r < sheet.cells.length; r++)
+      sheet.cells[r]?.forEach((cell, i) => {
+        if (cell && isDate(cell.v)) writableRow(sheet, r)[i] = { ...cell, v: rezoneDate(cell.v, from, tz) };
       });
   book.timeZone = tz;
 }
