@@ -61,29 +61,55 @@ export class GasError extends Error {
 }
 
 // Dates travel as {"$d": epochMs}; nothing else a cell can hold is an object. A replacer costs a call for every value
-// (a sheet's rows are thousands): a value with no Date in it, and nothing with its own toJSON that could make one, is
-// written by JSON.stringify alone, which gives the same text.
+// (a sheet's rows are thousands): a value with no Date in it is written by JSON.stringify alone, and one whose Dates
+// sit in plain arrays and objects is first copied with each Date as {"$d": n}; both give the replacer's text. Anything
+// with its own toJSON (which could make a Date) or nested too deep to walk here still goes through the replacer.
 export function encode(value: unknown): string {
-  if (!mayHoldDate(value, 0)) return JSON.stringify(value);
+  const kind = datesIn(value, 0);
+  if (kind === NO_DATE) return JSON.stringify(value);
+  if (kind === PLAIN_DATES) return JSON.stringify(wire(value));
   return JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
     const raw = this[key];
-    if (Object.prototype.toString.call(raw) === '[object Date]') return { $d: (raw as Date).getTime() };
+    if (isDateObject(raw)) return { $d: (raw as Date).getTime() };
     return v;
   });
 }
 
-// True when the replacer could change anything: a Date (from any realm, as the replacer tells one), an object with a
-// toJSON, or a nesting too deep to walk here. Walks what JSON.stringify would: array items and own enumerable keys.
-function mayHoldDate(v: unknown, depth: number): boolean {
-  if (v === null || typeof v !== 'object') return false;
-  if (depth > 64 || Object.prototype.toString.call(v) === '[object Date]') return true;
-  if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return true;
+const NO_DATE = 0;
+const PLAIN_DATES = 1;
+const ANY = 2;
+
+// A Date from any realm (the script's are from its own context), as the replacer tells one.
+function isDateObject(v: unknown): boolean {
+  return Object.prototype.toString.call(v) === '[object Date]';
+}
+
+// What JSON.stringify would walk (array items, own enumerable keys) holds: no Date, Dates only, or something else.
+function datesIn(v: unknown, depth: number): number {
+  if (v === null || typeof v !== 'object') return NO_DATE;
+  if (isDateObject(v)) return PLAIN_DATES;
+  if (depth > 64 || typeof (v as { toJSON?: unknown }).toJSON === 'function') return ANY;
+  let found = NO_DATE;
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (mayHoldDate(v[i], depth + 1)) return true;
-    return false;
+    for (let i = 0; i < v.length && found !== ANY; i++) found = Math.max(found, datesIn(v[i], depth + 1));
+    return found;
   }
-  for (const k of Object.keys(v)) if (mayHoldDate((v as Record<string, unknown>)[k], depth + 1)) return true;
-  return false;
+  for (const k of Object.keys(v)) {
+    found = Math.max(found, datesIn((v as Record<string, unknown>)[k], depth + 1));
+    if (found === ANY) break;
+  }
+  return found;
+}
+
+// A copy with each Date as {"$d": n}; only called on what datesIn found plain.
+function wire(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (isDateObject(v)) return { $d: (v as Date).getTime() };
+  if (Array.isArray(v)) return v.map(wire);
+  // No prototype: an own "__proto__" key is then copied as a key, as JSON.stringify writes it.
+  const out: Record<string, unknown> = Object.create(null);
+  for (const k of Object.keys(v)) out[k] = wire((v as Record<string, unknown>)[k]);
+  return out;
 }
 
 // A reviver costs a call for every value parsed: a text that holds no "$d" key, as JSON.stringify writes one, holds

@@ -139,7 +139,21 @@ function isTimeZone(timeZone: string): boolean {
 }
 
 const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+// A zone's offset at an instant never changes; formatToParts costs tens of microseconds, and every date cell written
+// asks for it (the same instants again and again: a day's rows, a commit's timestamps). Bounded, forgotten at once.
+const offsets = new Map<string, number>();
 export function zoneOffsetMinutes(epochMs: number, timeZone: string): number {
+  const key = `${epochMs} ${timeZone}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    if (offsets.size >= 10_000) offsets.clear();
+    offset = offsetOf(epochMs, timeZone);
+    offsets.set(key, offset);
+  }
+  return offset;
+}
+
+function offsetOf(epochMs: number, timeZone: string): number {
   let fmt = offsetFormatters.get(timeZone);
   if (!fmt) {
     fmt = new Intl.DateTimeFormat('en-US', {

@@ -54,8 +54,7 @@ function fnv(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
-    // Kept a signed 32-bit integer in the loop (V8's fast path); the fold below reads the same 32 bits either way.
-    h = Math.imul(h, 0x01000193);
+    h = Math.imul(h, 0x01000193) >>> 0;
   }
   return `0000${((h >>> 16) ^ (h & 0xffff)).toString(16)}`.slice(-4);
 }

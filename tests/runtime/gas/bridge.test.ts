@@ -35,6 +35,8 @@ const VALUES: unknown[] = [
   { $d: 'not a number' },
   { $d: { $d: 7 } },
   JSON.parse('{"__proto__": {"$d": 9}, "a": 1}'),
+  Object.defineProperty({ a: new Date(3) }, '__proto__', { value: [new Date(4)], enumerable: true }),
+  [new Date(Number.NaN), { later: undefined, at: new Date(8) }],
   { toJSON: () => ({ when: new Date(99) }) },
   { skip: undefined, f: () => 1, n: Number.NaN },
 ];
