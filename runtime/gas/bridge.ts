@@ -11,7 +11,6 @@ export interface ExecInfo {
   timeZone: string;
   locale: string;
   scopes: string[];
-  files: Record<string, string>;
   spreadsheetId: string;
   scriptId: string;
   webAppUrl: string;
@@ -32,6 +31,9 @@ export interface Bridge {
   uuid(): string;
   log(level: string, text: string): void;
   info: string;
+  // The project's HTML files ({name: text}) as JSON: about 100 KB, the same for every execution, so it is asked for
+  // only when HtmlService reads a file, not parsed by every execution with its ExecInfo.
+  files(): string;
 }
 
 let bridge: Bridge;
