@@ -14,6 +14,8 @@ export interface PoolHost {
   readonly clock: Clock;
   readonly locks: LockManager;
   readonly codePath: string;
+  // The project's HTML files as JSON, given to each thread once (gas/bridge.ts Bridge.files).
+  readonly filesJson: string;
   // The only names an execution may start (the build's entry-points.json).
   readonly entryPoints: readonly string[];
   // `kaigi serve` runs on real time; elsewhere the runtime's clock catches up with each execution's end (clock.ts).
@@ -104,6 +106,7 @@ export class ExecutionPool {
         clockBuffer: this.host.clock.buffer,
         flagBuffer,
         rpcPort: port2,
+        filesJson: this.host.filesJson,
       },
       transferList: [port2],
     });

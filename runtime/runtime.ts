@@ -66,7 +66,8 @@ export class Runtime implements PoolHost {
   // The owner and the other editors: who an execution is for and what Session shows of them (host/users.ts).
   readonly users: Users;
   readonly manifest: { timeZone: string; oauthScopes: string[]; webapp?: unknown };
-  readonly files: Record<string, string>;
+  // The project's HTML files ({name: text}) as JSON, for HtmlService (PoolHost).
+  readonly filesJson: string;
   // The script's top-level function declarations as the build lists them: the only names an execution may start.
   readonly entryPoints: readonly string[];
   workbook: Workbook;
@@ -97,9 +98,10 @@ export class Runtime implements PoolHost {
     this.root = opts.root ?? findRoot();
     const gasDir = path.join(this.root, 'dist', 'gas');
     this.manifest = JSON.parse(fs.readFileSync(path.join(gasDir, 'appsscript.json'), 'utf8'));
-    this.files = {};
+    const files: Record<string, string> = {};
     for (const f of fs.readdirSync(gasDir))
-      if (f.endsWith('.html')) this.files[f.replace(/\.html$/, '')] = fs.readFileSync(path.join(gasDir, f), 'utf8');
+      if (f.endsWith('.html')) files[f.replace(/\.html$/, '')] = fs.readFileSync(path.join(gasDir, f), 'utf8');
+    this.filesJson = JSON.stringify(files);
     this.entryPoints = readEntryPoints(path.join(gasDir, 'entry-points.json'));
     this.owner = opts.owner ?? 'owner@example.com';
     this.ownerless = opts.sharedDrive ?? false;
@@ -195,7 +197,6 @@ export class Runtime implements PoolHost {
       timeZone: this.manifest.timeZone,
       locale: opts.locale ?? this.workbook.locale,
       scopes: this.manifest.oauthScopes,
-      files: this.files,
       spreadsheetId: this.workbook.id,
       scriptId: 'local-script-id',
       webAppUrl: 'https://script.google.com/macros/s/local-deployment/exec',

@@ -13,6 +13,8 @@ interface InitData {
   clockBuffer: SharedArrayBuffer;
   flagBuffer: SharedArrayBuffer;
   rpcPort: MessagePort;
+  // The project's HTML files as JSON (Bridge.files).
+  filesJson: string;
 }
 
 interface ExecMessage {
@@ -104,6 +106,7 @@ function forwardingBridge(binding: Binding): Bridge {
     utf8OfBase64: (b64: string) => to().utf8OfBase64(b64),
     uuid: () => to().uuid(),
     log: (level: string, text: string) => to().log(level, text),
+    files: () => to().files(),
   };
 }
 
@@ -182,6 +185,7 @@ function executionBridge(msg: ExecMessage) {
     log(level: string, text: string) {
       parentPort!.postMessage({ type: 'log', execId: msg.execId, level, text });
     },
+    files: () => init.filesJson,
   };
 }
 

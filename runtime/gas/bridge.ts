@@ -11,7 +11,6 @@ export interface ExecInfo {
   timeZone: string;
   locale: string;
   scopes: string[];
-  files: Record<string, string>;
   spreadsheetId: string;
   scriptId: string;
   webAppUrl: string;
@@ -32,6 +31,9 @@ export interface Bridge {
   uuid(): string;
   log(level: string, text: string): void;
   info: string;
+  // The project's HTML files ({name: text}) as JSON: about 100 KB, the same for every execution, so it is asked for
+  // only when HtmlService reads a file, not parsed by every execution with its ExecInfo.
+  files(): string;
 }
 
 let bridge: Bridge;
@@ -60,22 +62,84 @@ export class GasError extends Error {
   }
 }
 
-// Dates travel as {"$d": epochMs}; nothing else a cell can hold is an object.
+// Dates travel as {"$d": epochMs}; nothing else a cell can hold is an object. A replacer costs a call for every value
+// (a sheet's rows are thousands): a value with no Date in it is written by JSON.stringify alone, and one whose Dates
+// sit in plain arrays and objects is first copied with each Date as {"$d": n}; both give the replacer's text. Anything
+// with its own toJSON (which could make a Date) or nested too deep to walk here still goes through the replacer.
 export function encode(value: unknown): string {
+  const kind = datesIn(value, 0);
+  if (kind === NO_DATE) return JSON.stringify(value);
+  if (kind === PLAIN_DATES) return JSON.stringify(wire(value));
   return JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
     const raw = this[key];
-    if (Object.prototype.toString.call(raw) === '[object Date]') return { $d: (raw as Date).getTime() };
+    if (isDateObject(raw)) return { $d: (raw as Date).getTime() };
     return v;
   });
 }
 
-// A reviver costs a call for every value parsed (a sheet read is thousands): a text that holds no "$d" key, as
-// JSON.stringify writes one, holds no date, and is parsed without it.
+const NO_DATE = 0;
+const PLAIN_DATES = 1;
+const ANY = 2;
+
+// A Date from any realm (the script's are from its own context), as the replacer tells one.
+function isDateObject(v: unknown): boolean {
+  return Object.prototype.toString.call(v) === '[object Date]';
+}
+
+// What JSON.stringify would walk (array items, own enumerable keys) holds: no Date, Dates only, or something else.
+function datesIn(v: unknown, depth: number): number {
+  if (v === null || typeof v !== 'object') return NO_DATE;
+  if (isDateObject(v)) return PLAIN_DATES;
+  if (depth > 64 || typeof (v as { toJSON?: unknown }).toJSON === 'function') return ANY;
+  let found = NO_DATE;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length && found !== ANY; i++) found = Math.max(found, datesIn(v[i], depth + 1));
+    return found;
+  }
+  for (const k of Object.keys(v)) {
+    found = Math.max(found, datesIn((v as Record<string, unknown>)[k], depth + 1));
+    if (found === ANY) break;
+  }
+  return found;
+}
+
+// A copy with each Date as {"$d": n}; only called on what datesIn found plain.
+function wire(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (isDateObject(v)) return { $d: (v as Date).getTime() };
+  if (Array.isArray(v)) return v.map(wire);
+  // No prototype: an own "__proto__" key is then copied as a key, as JSON.stringify writes it.
+  const out: Record<string, unknown> = Object.create(null);
+  for (const k of Object.keys(v)) out[k] = wire((v as Record<string, unknown>)[k]);
+  return out;
+}
+
+// A reviver costs a call for every value parsed: a text that holds no "$d" key, as JSON.stringify writes one, holds
+// no date, and is parsed without it. One that does is parsed plainly and its {"$d": n} objects replaced after, inner
+// ones first, as the reviver would (an object is a date's only when $d is a number and its only key).
 export function decode(text: string): unknown {
-  if (text.indexOf('"$d":') < 0) return JSON.parse(text);
-  return JSON.parse(text, (_k, v) =>
-    v && typeof v === 'object' && typeof v.$d === 'number' && Object.keys(v).length === 1 ? new Date(v.$d) : v,
-  );
+  const v = JSON.parse(text);
+  return text.indexOf('"$d":') < 0 ? v : revive(v);
+}
+
+function revive(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (x !== null && typeof x === 'object') v[i] = revive(x);
+    }
+    return v;
+  }
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  for (const k of keys) {
+    const x = o[k];
+    if (x === null || typeof x !== 'object') continue;
+    // A "__proto__" key is JSON.parse's own data property, so this assigns it and leaves the prototype alone.
+    o[k] = revive(x);
+  }
+  return keys.length === 1 && keys[0] === '$d' && typeof o.$d === 'number' ? new Date(o.$d) : v;
 }
 
 // One service call, typed by the map in service-calls.ts; the host answers {ok: result} or {error}.

@@ -61,7 +61,24 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return fmt;
 }
 
+// formatToParts costs tens of microseconds a call, and a script formats the same instants over and over (every KPI row
+// of a day, each in a few patterns): the parts of an instant in a zone are kept for the execution, as many as a
+// day's worth of distinct instants a script plausibly formats, then forgotten all at once.
+const seen = new Map<string, Parts>();
+const SEEN_MAX = 5000;
+
 function parts(date: Date, timeZone: string): Parts {
+  const key = `${date.getTime()} ${timeZone}`;
+  let p = seen.get(key);
+  if (!p) {
+    if (seen.size >= SEEN_MAX) seen.clear();
+    p = partsOf(date, timeZone);
+    seen.set(key, p);
+  }
+  return p;
+}
+
+function partsOf(date: Date, timeZone: string): Parts {
   const fmt = formatterFor(timeZone);
   const p: Record<string, string> = {};
   for (const x of fmt.formatToParts(date)) p[x.type] = x.value;

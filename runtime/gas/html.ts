@@ -1,5 +1,5 @@
 // HtmlService (templates with scriptlets, outputs) and ContentService (text and JSON outputs).
-import { enumOf, execInfo, GasError, getBridge } from './bridge.js';
+import { enumOf, GasError, getBridge } from './bridge.js';
 import { Blob } from './utilities.js';
 
 const SandboxMode = enumOf(['EMULATED', 'IFRAME', 'NATIVE']);
@@ -126,8 +126,12 @@ export class HtmlTemplate {
   }
 }
 
+// Read from the host at the first file the execution asks for (this bundle is installed afresh in each execution).
+let projectFiles: Record<string, string> | undefined;
+
 function file(name: string): string {
-  const files = execInfo().files;
+  projectFiles ??= JSON.parse(getBridge().files()) as Record<string, string>;
+  const files = projectFiles;
   const key = name.replace(/\.html$/, '');
   if (!(key in files)) throw new GasError(`No HTML file named ${key} was found.`);
   return files[key];

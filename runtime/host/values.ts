@@ -29,6 +29,8 @@
 //     Changing the spreadsheet's time zone keeps every date cell's wall clock, so its instant moves
 //     (rezoneDate); the runtime re-anchors stored dates when the zone changes.
 
+import { writableRow } from './sheet-model.js';
+
 export type CellValue = string | number | boolean | Date;
 
 export interface Cell {
@@ -119,9 +121,9 @@ export function changeTimeZone(
   const from = book.timeZone;
   if (from === tz) return;
   for (const sheet of book.sheets)
-    for (const row of sheet.cells)
-      row?.forEach((cell, i) => {
-        if (cell && isDate(cell.v)) row[i] = { ...cell, v: rezoneDate(cell.v, from, tz) };
+    for (let r = 0; r < sheet.cells.length; r++)
+      sheet.cells[r]?.forEach((cell, i) => {
+        if (cell && isDate(cell.v)) writableRow(sheet, r)[i] = { ...cell, v: rezoneDate(cell.v, from, tz) };
       });
   book.timeZone = tz;
 }
@@ -137,7 +139,21 @@ function isTimeZone(timeZone: string): boolean {
 }
 
 const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+// A zone's offset at an instant never changes; formatToParts costs tens of microseconds, and every date cell written
+// asks for it (the same instants again and again: a day's rows, a commit's timestamps). Bounded, forgotten at once.
+const offsets = new Map<string, number>();
 export function zoneOffsetMinutes(epochMs: number, timeZone: string): number {
+  const key = `${epochMs} ${timeZone}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    if (offsets.size >= 10_000) offsets.clear();
+    offset = offsetOf(epochMs, timeZone);
+    offsets.set(key, offset);
+  }
+  return offset;
+}
+
+function offsetOf(epochMs: number, timeZone: string): number {
   let fmt = offsetFormatters.get(timeZone);
   if (!fmt) {
     fmt = new Intl.DateTimeFormat('en-US', {

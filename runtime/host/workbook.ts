@@ -7,6 +7,8 @@ import {
   type FindOptions,
   type SheetModel,
   type ValidationRule,
+  writableRow,
+  writableValidations,
 } from './sheet-model.js';
 import { CellInputError, coerceInput, displayValue, formulaCell, isDate, type Cell, type CellValue } from './values.js';
 import { WorkbookSheets } from './workbook-sheets.js';
@@ -44,7 +46,7 @@ export class Workbook extends WorkbookSheets {
   }
 
   private putCell(sheet: SheetModel, r: number, c: number, cell: Cell): void {
-    const row = (sheet.cells[r - 1] ??= []);
+    const row = writableRow(sheet, r - 1);
     if (emptyCell(cell)) {
       if (row[c - 1] !== undefined) row[c - 1] = undefined;
     } else {
@@ -174,7 +176,7 @@ export class Workbook extends WorkbookSheets {
           if (fr) fr[c - 1 + j] = undefined;
           delete sheet.styles[`${r + i}:${c + j}`];
         }
-        if (opts.validations) delete sheet.validations[`${r + i}:${c + j}`];
+        if (opts.validations) delete writableValidations(sheet)[`${r + i}:${c + j}`];
       }
     }
     this.trim(sheet);
@@ -209,10 +211,11 @@ export class Workbook extends WorkbookSheets {
 
   setValidation(sheet: SheetModel, r: number, c: number, nr: number, nc: number, rule: ValidationRule | null): void {
     this.checkRange(sheet, r, c, nr, nc);
+    const validations = writableValidations(sheet);
     for (let i = 0; i < nr; i++) {
       for (let j = 0; j < nc; j++) {
-        if (rule) sheet.validations[`${r + i}:${c + j}`] = rule;
-        else delete sheet.validations[`${r + i}:${c + j}`];
+        if (rule) validations[`${r + i}:${c + j}`] = rule;
+        else delete validations[`${r + i}:${c + j}`];
       }
     }
   }
@@ -261,8 +264,9 @@ export class Workbook extends WorkbookSheets {
     if (count < 1) throw new SheetsError('Invalid argument: howMany');
     if (at < 1 || at > sheet.maxCols + 1) throw new SheetsError('Those columns are out of bounds.');
     this.ensureCapacity(count * sheet.maxRows);
-    for (const row of sheet.cells)
-      if (row && row.length >= at) row.splice(at - 1, 0, ...new Array(count).fill(undefined));
+    for (let i = 0; i < sheet.cells.length; i++)
+      if (sheet.cells[i] && sheet.cells[i].length >= at)
+        writableRow(sheet, i).splice(at - 1, 0, ...new Array(count).fill(undefined));
     sheet.formats = sheet.formats.map((row) =>
       row && row.length >= at
         ? row.slice(0, at - 1).concat(new Array(count).fill(row[at - 2]), row.slice(at - 1))
@@ -275,7 +279,7 @@ export class Workbook extends WorkbookSheets {
     if (start < 1 || count < 1 || start + count - 1 > sheet.maxCols)
       throw new SheetsError('Those columns are out of bounds.');
     if (count >= sheet.maxCols) throw new SheetsError("You can't delete all the columns on the sheet.");
-    for (const row of sheet.cells) if (row) row.splice(start - 1, count);
+    for (let i = 0; i < sheet.cells.length; i++) if (sheet.cells[i]) writableRow(sheet, i).splice(start - 1, count);
     sheet.formats = sheet.formats.map((row) =>
       row ? row.slice(0, start - 1).concat(row.slice(start - 1 + count)) : row,
     );
