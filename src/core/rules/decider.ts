@@ -133,10 +133,22 @@ function selectActions(ctx: AgentContext, votes: Votes, objected: string[]): Sel
   const byVote = ctx.allowList
     .filter((a) => open(a) && avoided.indexOf(a) < 0)
     .sort((a, b) => (votes[b]?.score ?? 0) - (votes[a]?.score ?? 0) || (a < b ? -1 : 1));
-  const selected = kept.length ? voted : widenAfterLoss(voted, byVote, record, ctx.teamRate ?? 0.5, 3);
+  const rate = ctx.teamRate ?? 0.5;
+  // A member's first discussion with memory on (no record yet): the free slots go to the vote's next choices, the
+  // cues the specialists read; the first verdict then tells the record about three actions, not one.
+  const first = ctx.teamRate !== undefined && !record.length;
+  const selected = first
+    ? fillByVote(voted, byVote, 3)
+    : kept.length
+      ? voted
+      : widenAfterLoss(voted, byVote, record, rate, 3);
   if (selected.length === 0)
     selected.push(ctx.allowList.find((a) => open(a) && avoided.indexOf(a) < 0) ?? allowed(ctx, 'ONE_ON_ONE'));
   return { selected, avoided, ranked, top, cases };
+}
+
+function fillByVote(voted: readonly string[], byVote: readonly string[], slots: number): string[] {
+  return voted.concat(byVote.filter((a) => voted.indexOf(a) < 0)).slice(0, slots);
 }
 
 // The deliberation's consensus and conflicts: who recommends the chosen actions, what was not adopted, the risk.
