@@ -16,7 +16,6 @@ import {
   situationText,
   type Learning,
 } from '../src/core/memory/memory.js';
-import type { ContentOf } from '../src/core/discussion/messages.js';
 import { thresholdsOf } from '../src/core/memory/outcomes.js';
 import { RulesProvider } from '../src/core/providers/rules.js';
 import { decayed, recall, recallOptionsOf } from '../src/core/memory/recall.js';
@@ -32,55 +31,58 @@ import { countTokens, type SimOptions, type SimResult } from './council-sim-resu
 import { seededRandom } from './seeded-random.js';
 import { emptyTrust } from '../src/core/memory/trust.js';
 import { thompson } from './bandit.js';
+import { baselineActions, type SimOrder } from './council-sim-baseline.js';
 import { addDay, SimulatedTeam } from './simulated-team.js';
 
-// council: the council's own order; vote, random: one action instead (a plain vote of Phase 2's first answers, an
-// allowed action at random); oracle: the council's order plus the member's hidden best action (the ceiling this team
-// allows); bandit: one action per member by Thompson sampling over the allow-list from verdicts alone.
+// council: the council's own order; vote, random, oracle, bandit: the baselines of tools/council-sim-baseline.ts (a
+// plain vote, a random action, the order plus the hidden best action, Thompson sampling from verdicts alone).
 export type { Policy, SimDiscussion, SimOptions, SimResult, SimVerdict } from './council-sim-result.js';
 
 const KPI_DAYS = 40;
 
+// One order as placed, with what the report alone knows of it.
+interface PlacedOrder {
+  decision_id: string;
+  discussion_id: string;
+  member: string;
+  actions: string[];
+  review_day: string;
+  from: string;
+  // Reported only: whether the order held the member's hidden best action, and the day it was decided.
+  best: boolean;
+  day: number;
+}
+
 export function simulateCouncil(o: SimOptions): SimResult {
-  const firstDay = o.firstDay ?? '2026-03-02';
-  const team = new SimulatedTeam({ seed: o.seed, driftDay: Math.floor(o.days / 2) }, firstDay);
-  const values: Record<string, string> = {};
-  for (const d of DEFAULT_SETTINGS) values[d.key] = d.value;
-  Object.assign(values, { locale: 'en' }, o.settings ?? {});
-  const settings = new Settings(values);
-  const memoryOn = settings.get('memory.enabled');
-  const agents = defaultAgents().map((a) => ({ ...a, active: a.active && (o.without ?? []).indexOf(a.agent_id) < 0 }));
-  const rules = new RulesProvider(() => now);
-  const members = team.members();
-  const thresholds = thresholdsOf(settings);
-  const lrules = learningRulesOf(settings);
-  const dims = settings.number('embedding.dimensions');
-  const tag = modelTag(OFFLINE_MODEL, dims);
-  const embed = (t: string) => encodeVector(embedOffline(t, dims));
-  const pick = seededRandom(o.seed * 7919 + 17);
-  let kpi: KpiRow[] = team.history();
-  let now = 0;
-  let today = firstDay;
-  let memory: ReviewMemory = { learnings: [], properties: { agentStats: {}, reflectionHistory: {}, nextActions: {} } };
-  let matrix = { tag: '', n: -1, m: decodeMatrix([], dims) };
-  const seq: Record<string, number> = {};
-  const next = (name: string) => (seq[name] = (seq[name] ?? 0) + 1);
-  const discussions: Discussion[] = [];
-  const orders: {
-    decision_id: string;
-    discussion_id: string;
-    member: string;
-    actions: string[];
-    review_day: string;
-    from: string;
-    // Reported only: whether the order held the member's hidden best action, and the day it was decided.
-    best: boolean;
-    day: number;
-  }[] = [];
-  const evaluated: string[] = [];
+  return new CouncilSim(o).run();
+}
+
+// The simulation's state over the days of one seed-year; each method is one part of a day.
+class CouncilSim {
+  readonly firstDay: string;
+  readonly team: SimulatedTeam;
+  readonly settings: Settings;
+  readonly memoryOn: boolean;
+  readonly agents: ReturnType<typeof defaultAgents>;
+  readonly rules: RulesProvider;
+  readonly members: ReturnType<SimulatedTeam['members']>;
+  readonly thresholds: ReturnType<typeof thresholdsOf>;
+  readonly lrules: ReturnType<typeof learningRulesOf>;
+  readonly dims: number;
+  readonly tag: string;
+  readonly pick: () => number;
+  kpi: KpiRow[];
+  now = 0;
+  today: string;
+  memory: ReviewMemory = { learnings: [], properties: { agentStats: {}, reflectionHistory: {}, nextActions: {} } };
+  matrix: { tag: string; n: number; m: ReturnType<typeof decodeMatrix> };
+  readonly seq: Record<string, number> = {};
+  readonly discussions: Discussion[] = [];
+  readonly orders: PlacedOrder[] = [];
+  readonly evaluated: string[] = [];
   // The bandit arm's own record: member → action type → [confirmed, rejected].
-  const bandit: Record<string, Record<string, [number, number]>> = {};
-  const result: SimResult = {
+  readonly bandit: Record<string, Record<string, [number, number]>> = {};
+  readonly result: SimResult = {
     verdicts: [],
     log: [],
     opinions: [],
@@ -89,79 +91,122 @@ export function simulateCouncil(o: SimOptions): SimResult {
     tokensBy: {},
     decayed: 0,
   };
-
-  const matrixOf = () => {
-    const rows = memory.learnings;
-    if (matrix.n !== rows.length) matrix = { tag, n: rows.length, m: grownMatrix(matrix.m, rows, dims) };
-    return matrix.m;
-  };
-  const recalled: Record<string, ReturnType<typeof recall>> = {};
+  readonly recalled: Record<string, ReturnType<typeof recall>> = {};
   // Every agent of a discussion recalls from the same situation: its embedding is computed once, not once per agent.
-  let situation: { text: string; q: Float32Array } = { text: '', q: new Float32Array(0) };
-  const situationVector = (d: Discussion) => {
-    const text = situationText(d);
-    if (situation.text !== text || !situation.q.length) situation = { text, q: embedOffline(text, dims) };
-    return situation.q;
-  };
-  const env = (): EngineEnv => ({
-    settings,
-    agents,
-    promptOf: (a) => a.description,
-    providerFor: () => rules,
-    rules,
-    kpi,
-    members,
-    dataNotes: [],
-    now: () => now,
-    today,
-    isoNow: () => new Date(now).toISOString(),
-    nextDecisionId: () => decisionId({ day: today, seq: next(`dec:${today}`) }),
-    lang: 'en',
-    historicalAccuracy: (agent) => {
-      const s = memory.properties.agentStats[agent];
-      return s && s.hits + s.misses > 0 ? s.hits / (s.hits + s.misses) : 0.5;
-    },
-    priceOf: () => null,
-    trust: () => memory.properties.trust ?? emptyTrust(),
-    memoryFor: (agent, d) => {
-      if (!memoryOn) return EMPTY_MEMORY;
-      const key = `${d.discussion_id}/${agent.agent_id}`;
-      recalled[key] ??= recall(
-        memory.learnings,
-        matrixOf(),
-        situationVector(d),
-        agent.agent_id,
-        d.discussion_id,
-        recallOptionsOf(settings, now),
-        d.trigger.target_user_id,
-      );
-      const nextActions = (memory.properties.nextActions[agent.agent_id] ?? []).slice(-3);
-      return { ...recalled[key], nextActions, directives: [] };
-    },
-  });
+  situation: { text: string; q: Float32Array } = { text: '', q: new Float32Array(0) };
 
-  const append = (l: Omit<Learning, 'row'>) =>
-    memory.learnings.push({ ...l, row: memory.learnings.length + 2 } as Learning);
-
-  for (let day = 0; day < o.days; day++) {
-    // The morning: yesterday's orders in force shape today's figures, which arrive first.
-    const date = addDay(firstDay, day);
-    const inForce = orders.filter((x) => x.from < date && x.review_day >= date);
-    const step = team.step((m) => inForce.filter((x) => x.member === m).flatMap((x) => x.actions));
-    today = step.day;
-    now = Date.parse(`${today}T01:00:00Z`);
-    const cutoff = addDay(today, -KPI_DAYS);
-    kpi = kpi.concat(step.rows).filter((r) => r.date > cutoff);
-    review(day);
-    result.decayed += decay();
-    watch(day);
+  constructor(readonly o: SimOptions) {
+    this.firstDay = o.firstDay ?? '2026-03-02';
+    this.today = this.firstDay;
+    this.team = new SimulatedTeam({ seed: o.seed, driftDay: Math.floor(o.days / 2) }, this.firstDay);
+    const values: Record<string, string> = {};
+    for (const d of DEFAULT_SETTINGS) values[d.key] = d.value;
+    Object.assign(values, { locale: 'en' }, o.settings ?? {});
+    this.settings = new Settings(values);
+    this.memoryOn = this.settings.get('memory.enabled');
+    this.agents = defaultAgents().map((a) => ({
+      ...a,
+      active: a.active && (o.without ?? []).indexOf(a.agent_id) < 0,
+    }));
+    this.rules = new RulesProvider(() => this.now);
+    this.members = this.team.members();
+    this.thresholds = thresholdsOf(this.settings);
+    this.lrules = learningRulesOf(this.settings);
+    this.dims = this.settings.number('embedding.dimensions');
+    this.tag = modelTag(OFFLINE_MODEL, this.dims);
+    this.pick = seededRandom(o.seed * 7919 + 17);
+    this.kpi = this.team.history();
+    this.matrix = { tag: '', n: -1, m: decodeMatrix([], this.dims) };
   }
-  result.discussions = discussions.length;
-  return result;
 
-  function review(day: number): void {
+  run(): SimResult {
+    for (let day = 0; day < this.o.days; day++) {
+      // The morning: yesterday's orders in force shape today's figures, which arrive first.
+      const date = addDay(this.firstDay, day);
+      const inForce = this.orders.filter((x) => x.from < date && x.review_day >= date);
+      const step = this.team.step((m) => inForce.filter((x) => x.member === m).flatMap((x) => x.actions));
+      this.today = step.day;
+      this.now = Date.parse(`${this.today}T01:00:00Z`);
+      const cutoff = addDay(this.today, -KPI_DAYS);
+      this.kpi = this.kpi.concat(step.rows).filter((r) => r.date > cutoff);
+      this.review(day);
+      this.result.decayed += this.decay();
+      this.watch(day);
+    }
+    this.result.discussions = this.discussions.length;
+    return this.result;
+  }
+
+  next(name: string): number {
+    return (this.seq[name] = (this.seq[name] ?? 0) + 1);
+  }
+
+  embed(t: string): string {
+    return encodeVector(embedOffline(t, this.dims));
+  }
+
+  matrixOf(): ReturnType<typeof decodeMatrix> {
+    const rows = this.memory.learnings;
+    if (this.matrix.n !== rows.length)
+      this.matrix = { tag: this.tag, n: rows.length, m: grownMatrix(this.matrix.m, rows, this.dims) };
+    return this.matrix.m;
+  }
+
+  situationVector(d: Discussion): Float32Array {
+    const text = situationText(d);
+    if (this.situation.text !== text || !this.situation.q.length)
+      this.situation = { text, q: embedOffline(text, this.dims) };
+    return this.situation.q;
+  }
+
+  env(): EngineEnv {
+    return {
+      settings: this.settings,
+      agents: this.agents,
+      promptOf: (a) => a.description,
+      providerFor: () => this.rules,
+      rules: this.rules,
+      kpi: this.kpi,
+      members: this.members,
+      dataNotes: [],
+      now: () => this.now,
+      today: this.today,
+      isoNow: () => new Date(this.now).toISOString(),
+      nextDecisionId: () => decisionId({ day: this.today, seq: this.next(`dec:${this.today}`) }),
+      lang: 'en',
+      historicalAccuracy: (agent) => {
+        const s = this.memory.properties.agentStats[agent];
+        return s && s.hits + s.misses > 0 ? s.hits / (s.hits + s.misses) : 0.5;
+      },
+      priceOf: () => null,
+      trust: () => this.memory.properties.trust ?? emptyTrust(),
+      memoryFor: (agent, d) => this.memoryFor(agent.agent_id, d),
+    };
+  }
+
+  memoryFor(agent: string, d: Discussion): ReturnType<EngineEnv['memoryFor']> {
+    if (!this.memoryOn) return EMPTY_MEMORY;
+    const key = `${d.discussion_id}/${agent}`;
+    this.recalled[key] ??= recall(
+      this.memory.learnings,
+      this.matrixOf(),
+      this.situationVector(d),
+      agent,
+      d.discussion_id,
+      recallOptionsOf(this.settings, this.now),
+      d.trigger.target_user_id,
+    );
+    const nextActions = (this.memory.properties.nextActions[agent] ?? []).slice(-3);
+    return { ...this.recalled[key], nextActions, directives: [] };
+  }
+
+  append(l: Omit<Learning, 'row'>): void {
+    this.memory.learnings.push({ ...l, row: this.memory.learnings.length + 2 } as Learning);
+  }
+
+  review(day: number): void {
     const due = dueDecisions(
-      orders.map((x, i) => ({
+      this.orders.map((x, i) => ({
         row: i + 2,
         order_id: `${x.decision_id}-A1`,
         decision_id: x.decision_id,
@@ -169,68 +214,74 @@ export function simulateCouncil(o: SimOptions): SimResult {
         status: 'PENDING',
         review_day: x.review_day,
       })),
-      today,
-      evaluated,
+      this.today,
+      this.evaluated,
     );
-    for (const dd of due) {
-      const d = discussions.find((x) => x.discussion_id === dd.discussion_id)!;
-      const placed = orders.find((x) => x.decision_id === dd.decision_id)!;
-      evaluated.push(dd.decision_id);
-      const a = assessReview(dd, d, 0, kpi, thresholds);
-      if (!a) continue;
-      const learned = newLearnings(a, 'en', askForLearnings(a, env()));
-      const embeddings = learned.items.map((x) => embed(x.content));
-      const planned = planReview(a, { ...learned, embeddings }, memory, {
-        rules: lrules,
-        lang: 'en',
-        now,
-        embeddingModel: tag,
-        next: (n) => next(n),
-        milestone: milestoneRuleOf(settings),
-      });
-      memory = { ...planned.memory, learnings: planned.memory.learnings.slice() };
-      for (const op of planned.commit.ops)
-        if (op.kind === 'write' && op.tab === 'learnings' && op.at === 'append') {
-          const v = op.values as Record<string, unknown>;
-          append({ ...(v as unknown as Learning), created_at: now, last_applied_at: 0 });
-        }
-      d.status = 'CLOSED';
-      const chosen = a.order.actions.map((x) => x.action_type);
-      const first = firstAnswers(d.messages);
-      result.opinions.push(...opinionScores(d, chosen, a.ev.verdict));
-      const member = d.trigger.target_user_id;
-      if (o.policy === 'bandit' && a.ev.verdict !== 'inconclusive') {
-        const t = ((bandit[member] ??= {})[chosen[0]] ??= [0, 0]);
-        t[a.ev.verdict === 'confirmed' ? 0 : 1]++;
-      }
-      result.verdicts.push({
-        day,
-        member,
-        verdict: a.ev.verdict,
-        actions: chosen,
-        majority: first?.majority ?? '',
-        flip: isFlip(first, chosen),
-        drifted:
-          team.drifting(member) &&
-          Date.parse(d.created_at) >= Date.parse(`${addDay(firstDay, Math.floor(o.days / 2))}T00:00:00Z`),
-        best: placed.best,
-        decided: placed.day,
-      });
-    }
+    for (const dd of due) this.reviewOne(dd, day);
   }
 
-  function decay(): number {
+  reviewOne(dd: ReturnType<typeof dueDecisions>[number], day: number): void {
+    const o = this.o;
+    const d = this.discussions.find((x) => x.discussion_id === dd.discussion_id)!;
+    const placed = this.orders.find((x) => x.decision_id === dd.decision_id)!;
+    this.evaluated.push(dd.decision_id);
+    const a = assessReview(dd, d, 0, this.kpi, this.thresholds);
+    if (!a) return;
+    const learned = newLearnings(a, 'en', askForLearnings(a, this.env()));
+    const embeddings = learned.items.map((x) => this.embed(x.content));
+    const planned = planReview(a, { ...learned, embeddings }, this.memory, {
+      rules: this.lrules,
+      lang: 'en',
+      now: this.now,
+      embeddingModel: this.tag,
+      next: (n) => this.next(n),
+      milestone: milestoneRuleOf(this.settings),
+    });
+    this.memory = { ...planned.memory, learnings: planned.memory.learnings.slice() };
+    for (const op of planned.commit.ops)
+      if (op.kind === 'write' && op.tab === 'learnings' && op.at === 'append') {
+        const v = op.values as Record<string, unknown>;
+        this.append({ ...(v as unknown as Learning), created_at: this.now, last_applied_at: 0 });
+      }
+    d.status = 'CLOSED';
+    const chosen = a.order.actions.map((x) => x.action_type);
+    const first = firstAnswers(d.messages);
+    this.result.opinions.push(...opinionScores(d, chosen, a.ev.verdict));
+    const member = d.trigger.target_user_id;
+    if (o.policy === 'bandit' && a.ev.verdict !== 'inconclusive') {
+      const t = ((this.bandit[member] ??= {})[chosen[0]] ??= [0, 0]);
+      t[a.ev.verdict === 'confirmed' ? 0 : 1]++;
+    }
+    this.result.verdicts.push({
+      day,
+      member,
+      verdict: a.ev.verdict,
+      actions: chosen,
+      majority: first?.majority ?? '',
+      flip: isFlip(first, chosen),
+      drifted:
+        this.team.drifting(member) &&
+        Date.parse(d.created_at) >= Date.parse(`${addDay(this.firstDay, Math.floor(o.days / 2))}T00:00:00Z`),
+      best: placed.best,
+      decided: placed.day,
+    });
+  }
+
+  decay(): number {
     const gone = new Set(
-      decayed(memory.learnings, now, settings.number('learning.decay_days')).map((l) => l.learning_id),
+      decayed(this.memory.learnings, this.now, this.settings.number('learning.decay_days')).map((l) => l.learning_id),
     );
     if (!gone.size) return 0;
-    memory.learnings = memory.learnings.map((l) => (gone.has(l.learning_id) ? { ...l, is_active: false } : l));
+    this.memory.learnings = this.memory.learnings.map((l) =>
+      gone.has(l.learning_id) ? { ...l, is_active: false } : l,
+    );
     return gone.size;
   }
 
-  function watch(day: number): void {
+  watch(day: number): void {
+    const settings = this.settings;
     const metric = settings.raw('watcher.metric');
-    const known: KnownDiscussion[] = discussions.map((d) => ({
+    const known: KnownDiscussion[] = this.discussions.map((d) => ({
       discussion_id: d.discussion_id,
       status: d.status,
       trigger_type: d.trigger.type,
@@ -240,9 +291,9 @@ export function simulateCouncil(o: SimOptions): SimResult {
       notes: d.notes,
     }));
     const opening: { member: string; priority: Priority; context: Record<string, unknown> }[] = [];
-    for (const m of members) {
+    for (const m of this.members) {
       const decline = declineOf(
-        series(kpi, m.member_id, metric),
+        series(this.kpi, m.member_id, metric),
         settings.number('watcher.consecutive_days'),
         settings.number('watcher.min_drop_ratio'),
       );
@@ -268,24 +319,24 @@ export function simulateCouncil(o: SimOptions): SimResult {
     opening.sort((a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority]);
     for (const x of opening) {
       const d0 = newDiscussion(
-        discussionId({ day: today, seq: next(`disc:${today}`) }),
+        discussionId({ day: this.today, seq: this.next(`disc:${this.today}`) }),
         { type: 'kpi_decline', source: 'watcher', target_user_id: x.member, context: x.context },
         x.priority,
-        new Date(now).toISOString(),
+        new Date(this.now).toISOString(),
       );
-      deliberate(d0, day);
+      this.deliberate(d0, day);
     }
   }
 
-  function deliberate(start: Discussion, day: number): void {
+  deliberate(start: Discussion, day: number): void {
     let d = start;
-    const e = env();
+    const e = this.env();
     for (let i = 0; i < 30 && d.status !== 'DECIDED' && d.status !== 'ESCALATED' && d.status !== 'TIMEOUT'; i++) {
       d = applyStep(d, runStep(d, planStep(d, e), e));
-      if (d.status === 'DECIDED') remember(d);
+      if (d.status === 'DECIDED') this.remember(d);
     }
-    discussions.push(d);
-    result.log.push({
+    this.discussions.push(d);
+    this.result.log.push({
       day,
       discussion_id: d.discussion_id,
       member: d.trigger.target_user_id,
@@ -294,75 +345,56 @@ export function simulateCouncil(o: SimOptions): SimResult {
       majority: firstAnswers(d.messages)?.majority ?? '',
       recalled: [...new Set(d.messages.flatMap((m) => m.metadata.learnings ?? []))],
     });
-    countTokens(result, d.messages);
+    countTokens(this.result, d.messages);
     const order = orderOf(d);
     if (!order) return;
-    let actions = order.actions;
-    if (o.policy !== 'council') {
-      // The baselines keep the council's own record and monitoring, and carry out one action instead.
-      const first = firstAnswers(d.messages);
-      const ops = d.messages
-        .filter((m) => m.message_type === 'SPECIALIST_OPINION')
-        .map((m) => (m.content as ContentOf<'SPECIALIST_OPINION'>).recommendation);
-      const allow = settings.get('actions.allow_list');
-      const member = d.trigger.target_user_id;
-      const like = (type: string) =>
-        ops.find((r) => r.action_type === type) ?? { ...order.actions[0], action_type: type };
-      if (o.policy === 'oracle') {
-        // The hidden table, read by this arm only (never by the council): the order plus the member's best action.
-        const best = team.hiddenOn(member, day).best;
-        actions = order.actions.some((x) => x.action_type === best)
-          ? order.actions
-          : order.actions.concat([like(best)]);
-      } else {
-        const type =
-          o.policy === 'vote'
-            ? (first?.majority ?? allow[0])
-            : o.policy === 'bandit'
-              ? thompson(allow, bandit[member] ?? {}, pick)
-              : allow[Math.floor(pick() * allow.length)];
-        actions = [like(type)];
-      }
-      d.final_decision = { ...order, actions } as unknown as Record<string, unknown>;
-    }
-    orders.push({
+    const actions = this.o.policy === 'council' ? order.actions : this.baseline(d, order, day);
+    this.orders.push({
       decision_id: order.decision_id,
       discussion_id: d.discussion_id,
       member: d.trigger.target_user_id,
       actions: actions.map((a) => a.action_type),
       review_day: order.monitoring.review_date,
-      from: today,
-      best: actions.some((a) => a.action_type === team.hiddenOn(d.trigger.target_user_id, day).best),
+      from: this.today,
+      best: actions.some((a) => a.action_type === this.team.hiddenOn(d.trigger.target_user_id, day).best),
       day,
     });
   }
 
+  // The baselines carry out another action (baseline.ts); only the oracle arm reads the hidden table.
+  baseline(d: Discussion, order: SimOrder, day: number): SimOrder['actions'] {
+    const member = d.trigger.target_user_id;
+    const best = this.o.policy === 'oracle' ? this.team.hiddenOn(member, day).best : '';
+    const draw = () => thompson(this.settings.get('actions.allow_list'), this.bandit[member] ?? {}, this.pick);
+    return baselineActions(d, order, this.o.policy, this.settings.get('actions.allow_list'), best, draw, this.pick);
+  }
+
   // As the app's DecisionMemory.rememberDecision: the case joins memory, the learnings used count one more use.
-  function remember(after: Discussion): void {
-    if (!memoryOn) return;
+  remember(after: Discussion): void {
+    if (!this.memoryOn) return;
     const order = orderOf(after)!;
-    append({
-      learning_id: `LRN-${next('learning')}`,
+    this.append({
+      learning_id: `LRN-${this.next('learning')}`,
       scope: 'case',
       agent_id: '',
       category: 'case',
       content: caseText(after),
       context: JSON.stringify(caseContext(after, order)),
-      confidence: lrules.initial,
+      confidence: this.lrules.initial,
       times_applied: 0,
       times_successful: 0,
       is_active: true,
       source: after.discussion_id,
       // As the product embeds a case: the situation it answers (src/app/discussions/decision-memory.ts).
-      embedding: encodeVector(situationVector(after)),
-      embedding_model: tag,
-      created_at: now,
+      embedding: encodeVector(this.situationVector(after)),
+      embedding_model: this.tag,
+      created_at: this.now,
       last_applied_at: 0,
     });
     const used = new Set<string>();
     for (const m of after.messages) for (const x of m.metadata.learnings ?? []) used.add(x);
-    memory.learnings = memory.learnings.map((l) =>
-      used.has(l.learning_id) ? { ...l, times_applied: l.times_applied + 1, last_applied_at: now } : l,
+    this.memory.learnings = this.memory.learnings.map((l) =>
+      used.has(l.learning_id) ? { ...l, times_applied: l.times_applied + 1, last_applied_at: this.now } : l,
     );
   }
 }

@@ -31,37 +31,9 @@ export function decideStep(d: Discussion, env: EngineEnv, b: Builder, input: Dec
   const v = visible(d, env, () => true);
   const weighing = weighingOf(d, env);
   const ctx = context(d, env, v, { objection: input.objection, guidance: input.guidance, ...weighing });
-  let answer: Answer | null = null;
-  if (decider) {
-    const [a] = ask(env, [request(d, env, decider, 5, 'DECISION', ctx)], false);
-    if (!a.errorCode) answer = a;
-    else if (d.priority === 'CRITICAL' || d.priority === 'HIGH') {
-      // E003 on an urgent discussion: a rule-based decision (level 4).
-      const [r] = env.rules.respond([
-        { ...request(d, env, decider, 5, 'DECISION', ctx), key: `${d.discussion_id}/5/decider/rules` },
-      ]);
-      if (r.ok && !valid('DECISION', r.content, ctx.allowList, ctx.metrics))
-        answer = { agent: decider, content: r.content, response: r, level: 4, errorCode: 'E003', note: a.note };
-    }
-    if (!answer) {
-      const text =
-        env.lang === 'ja'
-          ? `決裁者から応答がないため人間の判断を求めます（${(a.note ?? '').slice(0, 300)}）`
-          : `The decider gave no answer; a person must decide (${(a.note ?? '').slice(0, 300)})`;
-      b.system(5, 'E003', text, 5);
-      b.to('ESCALATED');
-      b.out.inbox.push({
-        from_agent: 'decider',
-        type: 'struggle',
-        priority: 'high',
-        title: `E003 ${d.discussion_id}`,
-        body: text,
-        discussion_id: d.discussion_id,
-      });
-      return;
-    }
-  }
-  if (!answer) throw new Error('no active decider in the council');
+  if (!decider) throw new Error('no active decider in the council');
+  const answer = askDecider(d, env, b, decider, ctx);
+  if (!answer) return;
   const c = answer.content as { deliberation: ContentOf<'DECISION_DELIBERATION'>; order: OrderAnswer };
   // The record keeps Kaigi's count: a model is not asked for weights and votes (the decider explains, it does not
   // count). The rule-based decider counts with the same function and adds memory's and people's weight to its votes.
@@ -104,6 +76,42 @@ export function decideStep(d: Discussion, env: EngineEnv, b: Builder, input: Dec
   const once = { ...answer.response, tokensIn: 0, tokensOut: 0, ms: 0 };
   const msg = b.answer({ ...answer, content: order, response: once }, 6, 'EXECUTION_ORDER');
   recordOrder(d, b, msg);
+}
+
+// The decider's answer; on E003 a rule-based one for an urgent discussion (level 4), else the discussion is
+// escalated to a person and there is no answer.
+function askDecider(
+  d: Discussion,
+  env: EngineEnv,
+  b: Builder,
+  decider: EngineEnv['agents'][number],
+  ctx: AgentContext,
+): Answer | null {
+  const [a] = ask(env, [request(d, env, decider, 5, 'DECISION', ctx)], false);
+  if (!a.errorCode) return a;
+  if (d.priority === 'CRITICAL' || d.priority === 'HIGH') {
+    // E003 on an urgent discussion: a rule-based decision (level 4).
+    const [r] = env.rules.respond([
+      { ...request(d, env, decider, 5, 'DECISION', ctx), key: `${d.discussion_id}/5/decider/rules` },
+    ]);
+    if (r.ok && !valid('DECISION', r.content, ctx.allowList, ctx.metrics))
+      return { agent: decider, content: r.content, response: r, level: 4, errorCode: 'E003', note: a.note };
+  }
+  const text =
+    env.lang === 'ja'
+      ? `決裁者から応答がないため人間の判断を求めます（${(a.note ?? '').slice(0, 300)}）`
+      : `The decider gave no answer; a person must decide (${(a.note ?? '').slice(0, 300)})`;
+  b.system(5, 'E003', text, 5);
+  b.to('ESCALATED');
+  b.out.inbox.push({
+    from_agent: 'decider',
+    type: 'struggle',
+    priority: 'high',
+    title: `E003 ${d.discussion_id}`,
+    body: text,
+    discussion_id: d.discussion_id,
+  });
+  return null;
 }
 
 // Turns a stored EXECUTION_ORDER into the decision, its Orders rows, and the cancellation of an earlier one.

@@ -25,6 +25,15 @@ export function curveFor(env: EngineEnv, agent: string): number[] | null {
   return a ? calibrationCurve(a.bins, team) : team;
 }
 
+// Before the team's first MIN_CALIBRATION scored opinions, with memory on, a computed confidence above even odds has
+// no verdict behind it: the factor formula's figure is held to at most this (its feedback band, below, is kept, so a
+// thin-data opinion is still asked for more data). Without memory the formula stands as SPEC §4.4 has it.
+export const UNPROVEN_CAP = 0.5;
+
+export function unproven(env: EngineEnv): boolean {
+  return !!learnedTrust(env) && curveFor(env, '') === null;
+}
+
 // Each specialist's learned reliability for its latest recommendation in this discussion's context.
 export function reliabilities(d: Discussion, env: EngineEnv): Record<string, number> {
   const trust = learnedTrust(env);
@@ -47,8 +56,9 @@ export function recordFor(d: Discussion, env: EngineEnv): MemberRecordLine[] {
   return trust ? memberRecord(trust, d.trigger.target_user_id) : [];
 }
 
-// The team's confirmed rate the member's record is measured against; 0.5 without memory.
-export function teamRateFor(env: EngineEnv): number {
+// The team's confirmed rate the member's record is measured against; none without memory (the decider then reads
+// 0.5 and knows it learns nothing).
+export function teamRateFor(env: EngineEnv): number | undefined {
   const trust = learnedTrust(env);
-  return trust ? teamRate(trust) : 0.5;
+  return trust ? teamRate(trust) : undefined;
 }

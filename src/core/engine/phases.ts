@@ -8,7 +8,7 @@ import { ask, expectedType } from './ask.js';
 import type { Builder } from './builder.js';
 import { active, expectOf, feedbackRounds, latestComputed } from './plan.js';
 import { context, request, visible } from './requests.js';
-import { curveFor } from './learned.js';
+import { curveFor, UNPROVEN_CAP, unproven } from './learned.js';
 import { recalibrate } from '../memory/isotonic.js';
 import type { EngineEnv } from './types.js';
 
@@ -32,7 +32,7 @@ function computedFor(
   if (curve) return recalibrate(curve, opinion.confidence);
   const others = all.filter((o) => o.speaker !== agent);
   const agree = others.filter((o) => o.type === opinion.recommendation.action_type).length;
-  return computeConfidence(
+  const formula = computeConfidence(
     {
       data_recency: Math.max(0, 1 - age / 7),
       data_completeness: Math.min(1, days.length / 30 + bonus),
@@ -42,6 +42,8 @@ function computedFor(
     },
     env.settings.get('confidence.weights'),
   );
+  // Memory on and no verdict yet: the formula may ask for more data, not claim better than even odds (learned.ts).
+  return unproven(env) ? Math.min(formula, UNPROVEN_CAP) : formula;
 }
 
 export function phase2(d: Discussion, env: EngineEnv, b: Builder, agents: string[]): void {

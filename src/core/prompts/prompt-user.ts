@@ -49,16 +49,26 @@ export function buildUserText(ctx: AgentContext): string {
   // A forecast before any discussion (an API call's admission) has no date of today.
   const parts: string[] = ctx.today ? [dataBlock('today', ctx.today)] : [];
   const mem = ctx.memory;
-  if (mem?.learnings.length)
+  if (mem?.learnings.length) {
+    // No id column (nothing an agent answers refers to a learning by id; Kaigi keeps which were given in the
+    // message's metadata), and a scope column only where the rows differ: a specialist is given its own
+    // (individual) learnings only, eight prompts a discussion.
+    const mixed = mem.learnings.some((l) => l.scope !== mem.learnings[0].scope);
     parts.push(
       dataBlock(
         'retrieved_learnings',
-        table(
-          ['id', 'scope', 'confidence', 'learning'],
-          mem.learnings.map((l) => [l.id, l.scope, l.confidence, l.content]),
-        ),
+        mixed
+          ? table(
+              ['scope', 'confidence', 'learning'],
+              mem.learnings.map((l) => [l.scope, l.confidence, l.content]),
+            )
+          : table(
+              ['confidence', 'learning'],
+              mem.learnings.map((l) => [l.confidence, l.content]),
+            ),
       ),
     );
+  }
   if (mem?.cases.length)
     parts.push(
       dataBlock(

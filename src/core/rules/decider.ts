@@ -22,16 +22,69 @@ const KEEP_AT = 0.3;
 // A person's words quoted in the rationale, shortened so the rest of it still fits the answer's length.
 const quote = (s: string) => (s.length <= 300 ? s : `${s.slice(0, 299)}…`);
 
+type Votes = Record<string, { agents: string[]; score: number }>;
+type Negative = ContentOf<'PERSPECTIVE_NEGATIVE'> | undefined;
+
+// What the order settled on, and why: the memory-adjusted ranking and the actions left out for this member.
+interface Selection {
+  selected: string[];
+  avoided: string[];
+  ranked: string[];
+  top: number;
+  cases: NonNullable<AgentContext['memory']>['cases'];
+}
+
 export function decide(
   ctx: AgentContext,
   t: L,
 ): { deliberation: ContentOf<'DECISION_DELIBERATION'>; order: OrderAnswer } {
   const f = facts(ctx);
-  const ops = opinions(ctx);
   // The weights and votes Kaigi computes for any decider (src/core/discussion/votes.ts); the rules then add memory and people.
   const weighing = ctx.weighing ?? weighOpinions(ctx.earlier, ctx.computed, ctx.bands);
-  const weights = weightAssignment(weighing);
-  const votes: Record<string, { agents: string[]; score: number }> = {};
+  const { votes, objected } = peopleVotes(ctx, weighing);
+  const s = selectActions(ctx, votes, objected);
+  const negative = ctx.earlier.find((m) => m.message_type === 'PERSPECTIVE_NEGATIVE')?.content as Negative;
+  // The review looks a criterion's metric up by name: one of the member's series (the trigger's when it is one).
+  const known = ctx.metrics ?? [];
+  const metric = known.length && known.indexOf(f.metric) < 0 ? known[0] : f.metric;
+  return {
+    deliberation: {
+      summary_of_opinions: summaryOf(f, t, votes, s, negative),
+      weight_assignment: weightAssignment(weighing),
+      votes: Object.keys(votes)
+        .sort()
+        .map((a) => ({ action_type: a, agents: votes[a].agents, score: votes[a].score })),
+      dissenting_opinions: opinions(ctx)
+        .filter((o) => s.selected.indexOf(o.c.recommendation.action_type) < 0)
+        .map((o) => ({
+          agent_id: o.speaker,
+          opinion: `${named(o.c.recommendation.action_type, t)}: ${o.c.hypothesis}`,
+        })),
+      selected_action_types: s.selected,
+      rationale: rationaleOf(ctx, t, s, negative),
+    },
+    order: {
+      target_agents: ['buddy'],
+      actions: orderActions(ctx, f, t, s.selected, negative),
+      monitoring: {
+        metrics: [metric, 'login_streak'],
+        // Days ahead, as a model answers; Kaigi computes the date. A setting out of range is held to the range.
+        review_in_days: Math.min(MAX_DAYS, Math.max(1, Math.round(ctx.reviewDays))),
+        success_criteria: [
+          { metric, direction: 'increase', target_change: ctx.targetChange, window_days: ctx.windowDays },
+        ],
+      },
+    },
+  };
+}
+
+// The weighted vote, with what people said: an objection's alternative and a person's guidance add half a vote,
+// and the actions an objection names are closed.
+function peopleVotes(
+  ctx: AgentContext,
+  weighing: ReturnType<typeof weighOpinions>,
+): { votes: Votes; objected: string[] } {
+  const votes: Votes = {};
   for (const v of weighing.votes) votes[v.action_type] = { agents: v.agents.slice(), score: v.score };
   const objected = ctx.objection
     ? Object.keys(RISKS)
@@ -43,8 +96,12 @@ export function decide(
     : [];
   const guided = ctx.guidance ? ctx.allowList.filter((a) => ctx.guidance!.indexOf(a) >= 0) : [];
   for (const a of proposed.concat(guided)) (votes[a] ??= { agents: [], score: 0 }).score = round2(votes[a].score + 0.5);
-  // Memory: similar past cases pull toward what was confirmed; what was rejected for this member (net of later
-  // confirmations, recent verdicts weighing most) is left out while anything else remains.
+  return { votes, objected };
+}
+
+// Memory: similar past cases pull toward what was confirmed; what was rejected for this member (net of later
+// confirmations, recent verdicts weighing most) is left out while anything else remains. Adjusts `votes` in place.
+function selectActions(ctx: AgentContext, votes: Votes, objected: string[]): Selection {
   const cases = ctx.memory?.cases ?? [];
   const member = ctx.trigger.target_user_id;
   // The member's record from verdicts (learned trust) is complete where retrieved cases are the few most similar:
@@ -76,19 +133,39 @@ export function decide(
   const byVote = ctx.allowList
     .filter((a) => open(a) && avoided.indexOf(a) < 0)
     .sort((a, b) => (votes[b]?.score ?? 0) - (votes[a]?.score ?? 0) || (a < b ? -1 : 1));
-  const selected = kept.length ? voted : widenAfterLoss(voted, byVote, record, ctx.teamRate ?? 0.5, 3);
+  const rate = ctx.teamRate ?? 0.5;
+  // A member's first discussion with memory on (no record yet): the free slots go to the vote's next choices, the
+  // cues the specialists read; the first verdict then tells the record about three actions, not one.
+  const first = ctx.teamRate !== undefined && !record.length;
+  const selected = first
+    ? fillByVote(voted, byVote, 3)
+    : kept.length
+      ? voted
+      : widenAfterLoss(voted, byVote, record, rate, 3);
   if (selected.length === 0)
     selected.push(ctx.allowList.find((a) => open(a) && avoided.indexOf(a) < 0) ?? allowed(ctx, 'ONE_ON_ONE'));
-  const negative = ctx.earlier.find((m) => m.message_type === 'PERSPECTIVE_NEGATIVE')?.content as
-    | ContentOf<'PERSPECTIVE_NEGATIVE'>
-    | undefined;
-  const consensus = selected
+  return { selected, avoided, ranked, top, cases };
+}
+
+function fillByVote(voted: readonly string[], byVote: readonly string[], slots: number): string[] {
+  return voted.concat(byVote.filter((a) => voted.indexOf(a) < 0)).slice(0, slots);
+}
+
+// The deliberation's consensus and conflicts: who recommends the chosen actions, what was not adopted, the risk.
+function summaryOf(
+  f: ReturnType<typeof facts>,
+  t: L,
+  votes: Votes,
+  s: Selection,
+  negative: Negative,
+): ContentOf<'DECISION_DELIBERATION'>['summary_of_opinions'] {
+  const consensus = s.selected
     .filter((a) => (votes[a]?.agents.length ?? 0) >= 3)
     .map((a) => t(`${a} を${votes[a].agents.length}名が推奨`, `${votes[a].agents.length} agents recommend ${a}`));
   if (f.change)
     consensus.push(t(`${changeText(f, 'ja')}という事実認識は一致`, `All agree on the facts: ${changeText(f, 'en')}`));
-  const conflicts = ranked
-    .filter((a) => selected.indexOf(a) < 0)
+  const conflicts = s.ranked
+    .filter((a) => s.selected.indexOf(a) < 0)
     .map((a) =>
       t(`${a}（${votes[a].agents.join(', ')}）は採用せず`, `${a} (${votes[a].agents.join(', ')}) not adopted`),
     );
@@ -99,10 +176,19 @@ export function decide(
         `Risk raised: ${negative.risk} → handled by: ${negative.counter_proposal}`,
       ),
     );
-  const dissent = ops
-    .filter((o) => selected.indexOf(o.c.recommendation.action_type) < 0)
-    .map((o) => ({ agent_id: o.speaker, opinion: `${named(o.c.recommendation.action_type, t)}: ${o.c.hypothesis}` }));
-  const actions: Action[] = selected.map((a) => {
+  return { consensus_points: consensus, conflicting_points: conflicts };
+}
+
+// The order's actions: a specialist's recommendation where one gave it, else the type's own wording.
+function orderActions(
+  ctx: AgentContext,
+  f: ReturnType<typeof facts>,
+  t: L,
+  selected: string[],
+  negative: Negative,
+): Action[] {
+  const ops = opinions(ctx);
+  return selected.map((a) => {
     const src = ops.find((o) => o.c.recommendation.action_type === a)?.c.recommendation;
     const intensity: Action['intensity'] = negative ? 'low' : (src?.intensity ?? 'medium');
     // The type's fields from the same facts the specialist used, the rate following the intensity settled on.
@@ -117,7 +203,11 @@ export function decide(
           ...typeFields(f, a, intensity),
         };
   });
-  const rationale = [
+}
+
+function rationaleOf(ctx: AgentContext, t: L, s: Selection, negative: Negative): string {
+  const { selected, avoided, cases, top } = s;
+  return [
     t(
       `加重投票で ${selected.map((a) => label('action_type', a, 'ja')).join('、')} を選択（最高スコア ${top}）。`,
       `Weighted vote selects ${selected.map((a) => label('action_type', a, 'en')).join(', ')} (top score ${top}).`,
@@ -152,33 +242,6 @@ export function decide(
   ]
     .filter(Boolean)
     .join(' ');
-  // The review looks a criterion's metric up by name: one of the member's series (the trigger's when it is one).
-  const known = ctx.metrics ?? [];
-  const metric = known.length && known.indexOf(f.metric) < 0 ? known[0] : f.metric;
-  return {
-    deliberation: {
-      summary_of_opinions: { consensus_points: consensus, conflicting_points: conflicts },
-      weight_assignment: weights,
-      votes: Object.keys(votes)
-        .sort()
-        .map((a) => ({ action_type: a, agents: votes[a].agents, score: votes[a].score })),
-      dissenting_opinions: dissent,
-      selected_action_types: selected,
-      rationale,
-    },
-    order: {
-      target_agents: ['buddy'],
-      actions,
-      monitoring: {
-        metrics: [metric, 'login_streak'],
-        // Days ahead, as a model answers; Kaigi computes the date. A setting out of range is held to the range.
-        review_in_days: Math.min(MAX_DAYS, Math.max(1, Math.round(ctx.reviewDays))),
-        success_criteria: [
-          { metric, direction: 'increase', target_change: ctx.targetChange, window_days: ctx.windowDays },
-        ],
-      },
-    },
-  };
 }
 
 export function learning(ctx: AgentContext): { learnings: ReturnType<typeof extractLearnings> } {

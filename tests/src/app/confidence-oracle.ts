@@ -23,7 +23,9 @@ export interface Workbook {
 }
 
 // From the member's KPI days, the Settings weights, a historical accuracy of 0.5 for an agent with no outcomes yet,
-// and the other specialists' recommendations.
+// and the other specialists' recommendations; with memory on and no verdict yet, held to at most even odds
+// (UNPROVEN_CAP, src/core/engine/learned.ts: re-pinned 2026-11-27), so the feedback band below 0.5 is as the formula
+// gives it.
 export function expectedComputed(w: Workbook, member: string, opinions: Opinion[], speaker: string, bonus = 0): number {
   const days = [...new Set(w.kpi.filter((r) => r.member_id === member).map((r) => tokyoDay(r.date)))];
   days.sort();
@@ -34,7 +36,7 @@ export function expectedComputed(w: Workbook, member: string, opinions: Opinion[
   const agree = others.filter(
     (m) => m.content.recommendation.action_type === own.content.recommendation.action_type,
   ).length;
-  return computeConfidence(
+  const formula = computeConfidence(
     {
       data_recency: Math.max(0, 1 - age / 7),
       data_completeness: Math.min(1, days.length / 30 + bonus),
@@ -44,4 +46,5 @@ export function expectedComputed(w: Workbook, member: string, opinions: Opinion[
     },
     weights as Weights,
   );
+  return Math.min(formula, 0.5);
 }

@@ -68,16 +68,16 @@ describe('sixty simulated days', () => {
     // Every discussion the watcher opened was decided; none timed out.
     expect(log.filter((r) => r.status !== 'CLOSED' && r.status !== 'DECIDED')).toEqual([]);
     // The watcher opens one discussion per slump of the seeded team (none while one is open for the member), in
-    // this order; every one is reviewed by the end of the sixty days.
+    // this order; every one is reviewed by the end of the sixty days. (Re-pinned 2026-11-27: a member's first order
+    // is filled to three actions by the vote, so tanaka's and suzuki's first orders held what they needed.)
     expect(log.map((r) => [r.trigger_target_user, r.status, r.outcome_evaluated])).toEqual([
       ['ito', 'CLOSED', 'rejected'],
-      ['tanaka', 'CLOSED', 'rejected'],
-      ['sato', 'CLOSED', 'rejected'],
-      ['ito', 'CLOSED', 'confirmed'],
-      ['suzuki', 'CLOSED', 'rejected'],
-      ['takahashi', 'CLOSED', 'confirmed'],
-      ['ito', 'CLOSED', 'confirmed'],
+      ['tanaka', 'CLOSED', 'confirmed'],
+      ['suzuki', 'CLOSED', 'confirmed'],
       ['takahashi', 'CLOSED', 'rejected'],
+      ['tanaka', 'CLOSED', 'confirmed'],
+      ['sato', 'CLOSED', 'rejected'],
+      ['ito', 'CLOSED', 'rejected'],
       ['suzuki', 'CLOSED', 'confirmed'],
       ['tanaka', 'DECIDED', ''],
     ]);
@@ -213,8 +213,9 @@ describe('what memory puts in front of a model', () => {
     // The local model server is on loopback: allowed explicitly, as the CLI does for a local --base-url.
     rt.allowLocalFetch = [base];
     await simulate(rt, 14, 42);
-    // Two weeks of the seeded team: two discussions reviewed, neither order held what the member needed.
-    expect(records(rt, 'outcomes').map((o) => o.verdict)).toEqual(['rejected', 'rejected']);
+    // Two weeks of the seeded team: two discussions reviewed; the second member's first order, filled to three
+    // actions by the vote (2026-11-27), held what the member needed.
+    expect(records(rt, 'outcomes').map((o) => o.verdict)).toEqual(['rejected', 'confirmed']);
     ok(
       await rt.run(
         'addDirective',
@@ -248,9 +249,9 @@ describe('what memory puts in front of a model', () => {
     expect(decider.user).toMatch(
       /<data name="similar_past_cases">\ncase,verdict,similarity\n[^\n]+,(confirmed|rejected),/,
     );
-    expect(
-      reqs.some((r) => /<data name="retrieved_learnings">\nid,scope,confidence,learning\nLRN-\d+,/.test(r.user)),
-    ).toBe(true);
+    expect(reqs.some((r) => /<data name="retrieved_learnings">\n(scope,)?confidence,learning\n/.test(r.user))).toBe(
+      true,
+    );
     // The directive reached its agent and is consumed.
     const directive = records(rt, 'directives')[0];
     expect(directive.status).toBe('consumed');

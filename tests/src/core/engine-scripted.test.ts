@@ -245,7 +245,7 @@ describe('memory and the allow-list in the record', () => {
     ]);
     expect([byAgent('analyst').learnings, byAgent('analyst').directives]).toEqual([undefined, undefined]);
     const req = p.requests.find((r) => r.agent.agent_id === 'psychology')!;
-    expect(req.user).toContain('id,scope,confidence,learning\nLRN-7,individual,0.6,praise works');
+    expect(req.user).toContain('confidence,learning\n0.6,praise works');
     expect(req.user).toContain('<data name="your_next_actions_from_recent_reflections">');
   });
 

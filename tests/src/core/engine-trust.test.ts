@@ -75,8 +75,11 @@ describe('learned reliability in the decision', () => {
 
   it('computes confidence by the factor formula until the team has MIN_CALIBRATION scored opinions, then recalibrates', () => {
     const computed = (d: ContentOf<'DECISION_DELIBERATION'>) => d.weight_assignment.map((w) => w.computed_confidence);
-    // Memory on but nothing scored yet: the same figures as without memory (and so the same feedback rounds).
-    expect(computed(deliberation(emptyTrust()))).toEqual(computed(deliberation(undefined)));
+    // Memory on but nothing scored yet: the formula's figures held to at most even odds (UNPROVEN_CAP), those below
+    // it unchanged (and so the same feedback rounds); without memory, the formula as it is.
+    const formula = computed(deliberation(undefined));
+    expect(formula.some((c) => c! > 0.5)).toBe(true);
+    expect(computed(deliberation(emptyTrust()))).toEqual(formula.map((c) => Math.min(c!, 0.5)));
     // Six verdicts scored for eight agents: the GOAL_ADJUSTMENT voices, rejected at 0.8 each time, now read lower.
     const after = deliberation(learned(6));
     const before = deliberation(undefined);
@@ -104,6 +107,19 @@ describe('learned reliability in the decision', () => {
     const d = deliberation(learned(6), { 'memory.enabled': 'false' });
     expect(d.selected_action_types[0]).toBe('GOAL_ADJUSTMENT');
     expect(d.weight_assignment.map((w) => w.learned_reliability)).toEqual(Array(8).fill(0.5));
+  });
+
+  it("fills a member's first order (memory on, no record yet) to three actions by the vote; not without memory", () => {
+    const without = deliberation(undefined).selected_action_types;
+    expect(without).toEqual(['GOAL_ADJUSTMENT', 'PRAISE_INCREASE']);
+    const first = deliberation(emptyTrust()).selected_action_types;
+    expect(first).toHaveLength(3);
+    expect(first.slice(0, 2)).toEqual(without);
+    // Once the member has a record, its rules decide instead: the confirmed action is kept, nothing is filled.
+    const s = recordVerdict(emptyTrust(), [], 'tanaka', ['GOAL_ADJUSTMENT'], true);
+    const kept = deliberation(s).selected_action_types;
+    expect(kept[0]).toBe('GOAL_ADJUSTMENT');
+    expect(kept.length).toBeLessThan(3);
   });
 
   it('after a rejected order for this member with nothing to keep, widens the order: what also worked first', () => {

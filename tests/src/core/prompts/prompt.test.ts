@@ -144,7 +144,7 @@ describe('buildUserText', () => {
     expect(text).not.toContain('DEC-');
     // Retrieved rows are tables (JSON would repeat every key on every row); a comma in a cell cannot add a column.
     expect(blockOf(text, 'retrieved_learnings')).toBe(
-      'id,scope,confidence,learning\nLRN-1,individual,0.7,praise works for him; at once next line',
+      'confidence,learning\n0.7,praise works for him; at once next line',
     );
     expect(blockOf(text, 'similar_past_cases')).toBe('case,verdict,similarity\na similar fall,confirmed,0.81');
     // The same next action twice is shown once.
