@@ -29,7 +29,7 @@
 //     Changing the spreadsheet's time zone keeps every date cell's wall clock, so its instant moves
 //     (rezoneDate); the runtime re-anchors stored dates when the zone changes.
 
-import { writableRow } from './sheet-model.js';
+import { writableRow } from './row-sharing.js';
 
 export type CellValue = string | number | boolean | Date;
 

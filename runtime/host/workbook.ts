@@ -7,9 +7,9 @@ import {
   type FindOptions,
   type SheetModel,
   type ValidationRule,
-  writableRow,
   writableValidations,
 } from './sheet-model.js';
+import { writableRow } from './row-sharing.js';
 import { CellInputError, coerceInput, displayValue, formulaCell, isDate, type Cell, type CellValue } from './values.js';
 import { WorkbookSheets } from './workbook-sheets.js';
 

@@ -2,7 +2,8 @@
 // flush() or a normal end; lost on a kill.
 import type { ServiceOp } from '../service-calls.js';
 import type { JournalSink } from './journal.js';
-import { shareRows, shareValidations, type SheetModel } from './sheet-model.js';
+import { shareRows } from './row-sharing.js';
+import { shareValidations, type SheetModel } from './sheet-model.js';
 import { sheetEntry } from './sheet-entry.js';
 import type { Workbook } from './workbook.js';
 
@@ -66,8 +67,8 @@ interface HeldWrite<S extends WriteState> {
 // (a wrong grid size, a range off the sheet, a cell over 50,000 characters) is rejected at once here too.
 // Styles are copied because the workbook's edits change them in place. The cells themselves and the rows of formats
 // are replaced on every edit, never changed, so they are shared. The rows of cells and the map of validations
-// (thousands of keys on a set-up tab) are shared until either side first changes one (sheet-model.ts writableRow,
-// writableValidations): a commit's copy of a long tab no longer copies every row and rule of it.
+// (thousands of keys on a set-up tab) are shared until either side first changes one (row-sharing.ts writableRow,
+// sheet-model.ts writableValidations): a commit's copy of a long tab no longer copies every row and rule of it.
 function privateCopy(s: SheetModel): SheetModel {
   const styles: SheetModel['styles'] = {};
   for (const k of Object.keys(s.styles)) styles[k] = { ...s.styles[k] };

@@ -81,7 +81,11 @@ describe('verify-audit after run --demo --until closed', () => {
       what: 'an Outcomes verdict',
       tab: 'outcomes',
       column: 'verdict',
-      edit: (ws) => set(ws, 2, 'verdict', 'confirmed'),
+      // The other verdict than the one the run wrote, so the edit changes the cell whatever the demo's outcome.
+      edit: (ws) => {
+        const was = ws.getRow(2).getCell(colOf(ws, 'verdict')).value;
+        return set(ws, 2, 'verdict', was === 'confirmed' ? 'rejected' : 'confirmed');
+      },
     },
     {
       what: 'a prediction error',

@@ -16,7 +16,8 @@ describe('a discussion in-process', () => {
     expect(k.ports.triggers.list().map((t) => [t.handler, t.eventType])).toEqual([['tickSoon', 'CLOCK']]);
     settle(k);
     expect(statuses(k)).toEqual({ [r.discussion_id]: 'DECIDED' });
-    expect(k.records('orders')).toHaveLength(1);
+    // One row per action: tanaka's first order is filled to three by the vote (memory on).
+    expect(k.records('orders')).toHaveLength(3);
     expect(k.records('messages').length).toBeGreaterThan(3);
     const report = verifyAudit(new Store(k.ports.spreadsheet, ZONE));
     expect(report.ok).toBe(true);

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelServer } from '../../../tools/model-server.js';
 import { simulate } from '../../../tools/demo-team.js';
-import { council, ok, setSetting, settle, start } from '../../council-helpers.js';
+import { council, messages, ok, setSetting, settle, start } from '../../council-helpers.js';
 import { decodeVector, embedOffline, encodeVector } from '../../../src/core/memory/embedding.js';
 import { cosine } from '../../cosine.js';
 import { column, records } from '../../helpers.js';
@@ -24,9 +24,15 @@ describe('a changed embedding model', () => {
   it('re-embeds every stored row through queued work, so vectors of different models are never compared', async () => {
     const rt = await fortnight();
     const before = records(rt, 'learnings');
-    // Two rejected outcomes: two cases, and the lessons the rules extract (the second outcome's repeat the first's and
-    // merge into their rows: src/core/memory/review-lifecycle.ts).
-    expect(before.filter((r) => r.scope === 'case').length).toBe(2);
+    // A case for each decided discussion (src/app/discussions/decision-memory.ts), and the lessons the rules extract
+    // from the outcomes (a later outcome's repeat earlier ones and merge into their rows: review-lifecycle.ts).
+    const decided = new Set(
+      messages(rt)
+        .filter((m) => m.message_type === 'EXECUTION_ORDER')
+        .map((m) => (m as unknown as { discussion_id: string }).discussion_id),
+    );
+    expect(decided.size).toBeGreaterThanOrEqual(2);
+    expect(before.filter((r) => r.scope === 'case').length).toBe(decided.size);
     expect(before.filter((r) => r.scope !== 'case').length).toBeGreaterThanOrEqual(4);
     expect(new Set(before.map((r) => r.embedding_model))).toEqual(new Set(['kaigi-ngram-v1:256']));
     await setSetting(rt, 'embedding.dimensions', '128');

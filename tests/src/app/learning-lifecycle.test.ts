@@ -1,4 +1,4 @@
-// Seed 003's learning lifecycle through the built file over a simulated fortnight: near-duplicates merge (audited),
+// Seed 003's learning lifecycle through the built file over three simulated weeks: near-duplicates merge (audited),
 // the status report and milestones come by their rules, and a promotion waiting in the Inbox is approved by a
 // coordinator (an editor is refused); verifyAudit holds throughout.
 import { describe, expect, it } from 'vitest';
@@ -21,13 +21,15 @@ describe('learning lifecycle', () => {
     ok(await rt.run('setup', [], { kind: 'menu' }));
     ok(await rt.run('seedDemoData', [], { kind: 'menu' }));
     await setSetting(rt, 'access.coordinators', JSON.stringify([COORDINATOR]));
-    // Low thresholds, so a fortnight reaches them.
+    // Low thresholds, so three weeks reach them.
     await setSetting(rt, 'inbox.milestone_min_verdicts', '2');
     await setSetting(rt, 'inbox.milestone_accuracy', '0.3');
     // A lesson names its member and the metric's label, so lessons about different members of the team differ more
-    // than the default threshold allows; a lower one lets a fortnight's lessons about the same action merge.
+    // than the default threshold allows; a lower one lets three weeks' lessons about the same action merge.
     await setSetting(rt, 'learning.merge_similarity', '0.7');
-    await simulate(rt, 14, 42);
+    // Three weeks, not two: a member's first order holds three actions (memory on), and a fortnight's two outcomes
+    // (one member confirmed, one rejected) repeat no lesson; the third week's do.
+    await simulate(rt, 21, 42);
 
     // Merge: a repeated lesson strengthens its row; no agent holds two active rows of the same words.
     const learnings = records(rt, 'learnings');
@@ -45,9 +47,9 @@ describe('learning lifecycle', () => {
 
     // Status reports: the first as soon as there was something to report, then every seven days.
     const reports = records(rt, 'inbox').filter((i) => i.type === 'status_report');
-    expect(reports.length).toBe(2);
+    expect(reports.length).toBe(3);
     const at = reports.map((x) => (x.created_at as Date).getTime());
-    expect(at[1] - at[0]).toBeGreaterThanOrEqual(7 * 86_400_000);
+    for (let i = 1; i < at.length; i++) expect(at[i] - at[i - 1]).toBeGreaterThanOrEqual(7 * 86_400_000);
     expect(String(reports[1].body)).toMatch(/判定 \d+ 件: 確認 \d+/);
     // Milestones: each agent named at most once for the threshold.
     const named2 = records(rt, 'inbox')
@@ -57,7 +59,7 @@ describe('learning lifecycle', () => {
     expect(named2.filter((x, i) => named2.indexOf(x) !== i)).toEqual([]);
     expect(ok(await rt.run('verifyAudit', [], { kind: 'editor' })).ok).toBe(true);
 
-    // Promotion: the demo fortnight confirms nothing (tests/src/core/memory/review-lifecycle.test.ts plans the proposal from
+    // Promotion: no learning reaches the promotion count in three weeks (tests/src/core/memory/review-lifecycle.test.ts plans the proposal from
     // a confirmed review), so the state a proposal leaves is set by hand: an individual learning waiting on an
     // Inbox proposal.
     const waiting = learnings.find((l) => l.scope === 'individual' && l.is_active === true)!;

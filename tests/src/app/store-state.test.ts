@@ -66,7 +66,13 @@ async function expectHealthy(rt: Runtime, decided: number): Promise<void> {
   expect(Object.values(s)).toEqual(Array(decided).fill('DECIDED'));
   const ids = messages(rt).map((m) => m.message_id);
   expect(new Set(ids).size).toBe(ids.length);
-  expect(records(rt, 'orders').length).toBe(decided);
+  // One Orders row per action of each decision's order, none twice (a first order may hold up to three actions).
+  const orders = records(rt, 'orders');
+  expect(new Set(orders.map((o) => o.discussion_id))).toEqual(new Set(Object.keys(s)));
+  const actions = messages(rt)
+    .filter((m) => m.message_type === 'EXECUTION_ORDER')
+    .reduce((a, m) => a + m.content.actions.length, 0);
+  expect(orders.length).toBe(actions);
   expect(ok(await rt.run('verifyAudit', [], { kind: 'editor' })).ok).toBe(true);
   const after = state(rt);
   expect(after.v).toBe(STATE_VERSION);

@@ -25,7 +25,10 @@ describe('reportOrder in-process', () => {
     const r = reportOrder(k.council(), { discussion_id: id, status: 'FAILED', report: 'member on leave' }, 'lead@x');
     expect(r.execution_status).toBe('FAILED');
     expect(columnL(k, id)).toBe('FAILED');
-    expect(k.records('orders').map((o) => [o.status, o.last_report])).toEqual([['FAILED', 'member on leave']]);
+    // Tanaka's first order holds three actions (filled by the vote with memory on): each row takes the report.
+    const rows = k.records('orders');
+    expect(rows.length).toBe(3);
+    expect(rows.map((o) => [o.status, o.last_report])).toEqual(rows.map(() => ['FAILED', 'member on leave']));
     expect(() => reportOrder(k.council(), { discussion_id: id, status: 'ACKNOWLEDGED' }, 'lead@x')).toThrow(
       IllegalOrderTransitionError,
     );
@@ -43,6 +46,8 @@ describe('reportOrder in-process', () => {
     reportOrder(k.council(), { discussion_id: id, status: 'DONE', report: 'held the 1on1' }, 'lead@x');
     expect(columnL(k, id)).toBe('DONE');
     expect(k.records('messages').length).toBeGreaterThan(before);
-    expect(k.records('audit').filter((a) => a.event === 'order_report')).toHaveLength(3);
+    // One audited report per order row (three actions) for each of the three reports.
+    expect(k.records('orders').length).toBe(3);
+    expect(k.records('audit').filter((a) => a.event === 'order_report')).toHaveLength(9);
   });
 });
