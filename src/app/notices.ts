@@ -54,32 +54,38 @@ function fingerprint(n: Notice): string {
   return sha256Hex(n.condition);
 }
 
+// A system alert for a person: the Inbox row and its audit event, added to a commit (as its final write when
+// `marker`, a commit of its own). Also for callers that tell a person once by their own record (the daily budget).
+export function writeNotice(c: Commit, n: NoticeText, marker = false): string {
+  const now = Date.now();
+  const inbox: InboxItem = {
+    inbox_id: `INB-${c.nextSeq('inbox')}`,
+    from_agent: 'system',
+    type: 'anomaly_alert',
+    priority: n.priority ?? 'high',
+    title: n.title.slice(0, 300),
+    body: n.body.slice(0, 3000),
+    discussion_id: n.discussion_id ?? '',
+  };
+  const row = inboxRow(inbox, now);
+  if (marker) c.setMarker('inbox', 'append', row, `Inbox:${inbox.inbox_id}`);
+  else c.append('inbox', [row]);
+  c.audit({
+    actor: 'system',
+    event: 'inbox',
+    tab: 'Inbox',
+    row_key: inbox.inbox_id,
+    payload: { title: inbox.title },
+  });
+  return inbox.inbox_id;
+}
+
 export class Notices {
   constructor(private readonly store: Store) {}
 
   // Adds the Inbox row and its audit event to a commit, as its final write when `marker` (a commit of its own).
   write(c: Commit, n: NoticeText, marker = false): string {
-    const now = Date.now();
-    const inbox: InboxItem = {
-      inbox_id: `INB-${c.nextSeq('inbox')}`,
-      from_agent: 'system',
-      type: 'anomaly_alert',
-      priority: n.priority ?? 'high',
-      title: n.title.slice(0, 300),
-      body: n.body.slice(0, 3000),
-      discussion_id: n.discussion_id ?? '',
-    };
-    const row = inboxRow(inbox, now);
-    if (marker) c.setMarker('inbox', 'append', row, `Inbox:${inbox.inbox_id}`);
-    else c.append('inbox', [row]);
-    c.audit({
-      actor: 'system',
-      event: 'inbox',
-      tab: 'Inbox',
-      row_key: inbox.inbox_id,
-      payload: { title: inbox.title },
-    });
-    return inbox.inbox_id;
+    return writeNotice(c, n, marker);
   }
 
   // Inside the caller's commit (and lock): the row if the condition was not said yet. Returns what to run once

@@ -125,21 +125,6 @@ export function encodeConfigRows(rows: unknown[][]): string {
   });
 }
 
-// CacheService's limit is 100 KB per value in BYTES (UTF-8), and Japanese text takes 3 bytes a character.
-export function utf8Bytes(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
-
 // A cached value split into parts that each stay under CacheService's per-value limit: parts of at most
 // `maxUnits` UTF-16 units are at most 3 × maxUnits bytes, and no part ends inside a surrogate pair.
 export function splitForCache(text: string, maxUnits: number): string[] {

@@ -1,6 +1,5 @@
 // Which provider answers each agent, and the day's token and cost budget that can send the council back to rules.
 import { ports } from '../../adapters/ports.js';
-import { inboxRow } from '../../adapters/gas/records.js';
 import { dayOf } from '../../adapters/gas/records.js';
 import { props, sleep } from '../../adapters/gas/services.js';
 import type { Commit } from '../../adapters/gas/store.js';
@@ -15,8 +14,8 @@ import { UnavailableProvider } from '../../core/providers/unavailable.js';
 import { findVendor } from '../../core/providers/vendor-registry.js';
 import { missingFor, settingsBaseUrl } from '../../core/providers/vendors.js';
 import type { Settings } from '../../core/settings.js';
-import type { AgentDef, InboxItem } from '../../core/types.js';
-import type { Notices } from '../notices.js';
+import type { AgentDef } from '../../core/types.js';
+import { type Notices, writeNotice } from '../notices.js';
 
 export interface Usage {
   day: string;
@@ -123,22 +122,9 @@ export class ModelAccess {
       u.cost += m.metadata.cost_usd ?? 0;
     }
     if (!u.notified && messages.some((m: Message) => m.metadata.note === BUDGET_NOTE)) {
-      const inbox: InboxItem = {
-        inbox_id: `INB-${c.nextSeq('inbox')}`,
-        from_agent: 'system',
-        type: 'anomaly_alert',
-        priority: 'high',
+      writeNotice(c, {
         title: `Daily model budget spent (${u.day})`,
         body: `Tokens ${u.tokens}, cost ${u.cost.toFixed(4)} USD today: the council answers with rule-based agents until tomorrow.`,
-        discussion_id: '',
-      };
-      c.append('inbox', [inboxRow(inbox, Date.now())]);
-      c.audit({
-        actor: 'system',
-        event: 'inbox',
-        tab: 'Inbox',
-        row_key: inbox.inbox_id,
-        payload: { title: inbox.title },
       });
       u.notified = true;
     }

@@ -1,12 +1,12 @@
 // Rewrites an .xlsx file the runtime saved the way Excel, LibreOffice Calc or a Google Sheets download saves it, and
-// zips hand-written parts, so the reader is tested on those programs' files where the programs are not installed.
+// packs hand-written parts with the runtime's zip writer, so the reader is tested on those programs' files where the
+// programs are not installed.
 import fs from 'node:fs';
-import { deflateRawSync } from 'node:zlib';
 import { toA1 } from '../../../runtime/host/a1.js';
 import { Workbook } from '../../../runtime/host/workbook.js';
 import { isDateFormat } from '../../../runtime/host/xlsx-cells.js';
 import { readXlsx } from '../../../runtime/host/xlsx-read.js';
-import { XlsxPackage } from '../../../runtime/host/xlsx-zip.js';
+import { XlsxPackage, zipParts } from '../../../runtime/host/xlsx-zip.js';
 
 // excel: shared strings, rich-text runs where the script changes and a phonetic guide on Japanese text (as Japanese
 //   Excel keeps furigana), a CR as _x000D_, numbers with 17 significant digits.
@@ -15,65 +15,6 @@ import { XlsxPackage } from '../../../runtime/host/xlsx-zip.js';
 //   very hidden sheet merely hidden, no frozen panes (a conversion without a window drops them).
 // google: inline strings, date cells as the text of their wall clock, the very hidden sheet merely hidden.
 export type Dialect = 'excel' | 'libreoffice' | 'google';
-
-const CRC_TABLE = (() => {
-  const t = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c;
-  }
-  return t;
-})();
-
-function crc32(b: Buffer): number {
-  let c = -1;
-  for (let i = 0; i < b.length; i++) c = CRC_TABLE[(c ^ b[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ -1) >>> 0;
-}
-
-// A zip archive of text parts, deflated, as every spreadsheet program writes them.
-export function zipParts(parts: Record<string, string>): Buffer {
-  const local: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const [name, text] of Object.entries(parts)) {
-    const data = Buffer.from(text, 'utf8');
-    const packed = deflateRawSync(data);
-    const nameBytes = Buffer.from(name, 'utf8');
-    const head = Buffer.alloc(30);
-    head.writeUInt32LE(0x04034b50, 0);
-    head.writeUInt16LE(20, 4);
-    head.writeUInt16LE(0x0800, 6);
-    head.writeUInt16LE(8, 8);
-    head.writeUInt32LE(crc32(data), 14);
-    head.writeUInt32LE(packed.length, 18);
-    head.writeUInt32LE(data.length, 22);
-    head.writeUInt16LE(nameBytes.length, 26);
-    const dir = Buffer.alloc(46);
-    dir.writeUInt32LE(0x02014b50, 0);
-    dir.writeUInt16LE(20, 4);
-    dir.writeUInt16LE(20, 6);
-    dir.writeUInt16LE(0x0800, 8);
-    dir.writeUInt16LE(8, 10);
-    dir.writeUInt32LE(crc32(data), 16);
-    dir.writeUInt32LE(packed.length, 20);
-    dir.writeUInt32LE(data.length, 24);
-    dir.writeUInt16LE(nameBytes.length, 28);
-    dir.writeUInt32LE(offset, 42);
-    local.push(head, nameBytes, packed);
-    central.push(dir, nameBytes);
-    offset += 30 + nameBytes.length + packed.length;
-  }
-  const dirBytes = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(central.length / 2, 8);
-  end.writeUInt16LE(central.length / 2, 10);
-  end.writeUInt32LE(dirBytes.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...local, dirBytes, end]);
-}
 
 function xmlEscape(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../../runtime/host/format-errors.js';
 import { Workbook } from '../../../runtime/host/workbook.js';
 import { loadXlsx, META_SHEET, saveXlsx } from '../../../runtime/host/xlsx.js';
-import { XlsxPackage } from '../../../runtime/host/xlsx-zip.js';
+import { XlsxPackage, zipParts } from '../../../runtime/host/xlsx-zip.js';
 import {
   cellsOf,
   type Dialect,
@@ -16,7 +16,6 @@ import {
   sheetsOf,
   trickyWorkbook,
   xstring,
-  zipParts,
 } from './xlsx-dialects.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaigi-interop-'));

@@ -15,8 +15,8 @@ import {
   StateVersionError,
   serializeState,
   splitForCache,
-  utf8Bytes,
 } from '../../../src/adapters/gas/store-format.js';
+import { utf8Bytes } from '../../../src/core/api/api.js';
 import { demoTrigger } from '../../../src/core/demo-data.js';
 import { PROPERTY_KEYS } from '../../../src/core/property-keys.js';
 import { StateError } from '../../../src/core/errors.js';
