@@ -5,6 +5,8 @@ import type { Runtime } from '../runtime/runtime.js';
 import { ModelServer } from '../tools/model-server.js';
 
 export interface LocalModels {
+  // The server itself: its recorded requests, the plan that shapes its answers.
+  server: ModelServer;
   // The server's base URL (set once the file's tests start).
   base(): string;
   allow(rt: Runtime): void;
@@ -18,6 +20,7 @@ export function localModelServer(): LocalModels {
   });
   afterAll(() => server.stop());
   return {
+    server,
     base: () => base,
     allow: (rt) => {
       rt.allowLocalFetch = [base];

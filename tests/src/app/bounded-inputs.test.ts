@@ -4,9 +4,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findRoot, type Runtime } from '../../../runtime/runtime.js';
-import { ModelServer } from '../../../tools/model-server.js';
+import { localModelServer } from '../../model-server-hooks.js';
 import { council, decline, setSetting, settle, start, statuses } from '../../council-helpers.js';
 import { records } from '../../helpers.js';
 
@@ -35,13 +35,7 @@ function only(rt: Runtime) {
   return log[0];
 }
 
-let server: ModelServer;
-let base = '';
-beforeAll(async () => {
-  server = new ModelServer();
-  base = await server.start();
-});
-afterAll(() => server.stop());
+const models = localModelServer();
 
 describe('a trigger with a 120,000-character memo', () => {
   it('costs at most 60,000 tokens with the rule-based council, and the full memo is still exportable', async () => {
@@ -100,14 +94,18 @@ describe('a trigger with a 120,000-character memo', () => {
     const rt = await council();
     rt.scriptProperties.set({ KAIGI_KEY_OPENAI: 'placeholder-cred-tests' });
     rt.scriptProperties.set({
-      KAIGI_PROVIDER_OVERRIDE: JSON.stringify({ provider: 'openai', model: 'gpt-4o-mini', base_url: `${base}/v1` }),
+      KAIGI_PROVIDER_OVERRIDE: JSON.stringify({
+        provider: 'openai',
+        model: 'gpt-4o-mini',
+        base_url: `${models.base()}/v1`,
+      }),
     });
-    rt.allowLocalFetch = [base];
+    models.allow(rt);
     const text = memo();
-    const from = server.requests.length;
+    const from = models.server.requests.length;
     await start(rt, trigger(text));
     await settle(rt);
-    const sent = server.requests.slice(from).filter((q) => q.path.endsWith('/chat/completions'));
+    const sent = models.server.requests.slice(from).filter((q) => q.path.endsWith('/chat/completions'));
     const d = only(rt);
     expect(Object.values(statuses(rt))).toEqual(['DECIDED']);
     expect(sent.length).toBeGreaterThanOrEqual(15);

@@ -1,7 +1,7 @@
 // Embeddings through the built file: a changed embedding model re-embeds every row, and the vendors' embedding APIs
 // are called over real HTTP at the configured size.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelServer } from '../../../tools/model-server.js';
+import { describe, expect, it } from 'vitest';
+import { localModelServer } from '../../model-server-hooks.js';
 import { simulate } from '../../../tools/demo-team.js';
 import { council, messages, ok, setSetting, settle, start } from '../../council-helpers.js';
 import { decodeVector, embedOffline, encodeVector } from '../../../src/core/memory/embedding.js';
@@ -82,13 +82,7 @@ describe('stored cell versions', () => {
 });
 
 describe('embedding providers', () => {
-  let server: ModelServer;
-  let base = '';
-  beforeAll(async () => {
-    server = new ModelServer();
-    base = await server.start();
-  });
-  afterAll(() => server.stop());
+  const models = localModelServer();
 
   for (const [vendor, model, path, keyProp] of [
     ['openai', 'text-embedding-3-small', '/v1', 'KAIGI_KEY_OPENAI'],
@@ -96,17 +90,16 @@ describe('embedding providers', () => {
   ] as const) {
     it(`${vendor}: embeds a learning when its row is written, at the configured size`, async () => {
       const rt = await council();
-      // The local model server is on loopback: allowed explicitly, as the CLI does for a local --base-url.
-      rt.allowLocalFetch = [base];
+      models.allow(rt);
       rt.scriptProperties.set({ [keyProp]: 'embedding-test-key-000000' });
       const set = (k: string, v: string) => setSetting(rt, k, v);
       await set('embedding.provider', vendor);
       await set('embedding.model', model);
-      await set('provider.base_urls', JSON.stringify({ [vendor]: `${base}${path}` }));
-      const from = server.requests.length;
+      await set('provider.base_urls', JSON.stringify({ [vendor]: `${models.base()}${path}` }));
+      const from = models.server.requests.length;
       await start(rt);
       await settle(rt);
-      const calls = server.requests.slice(from);
+      const calls = models.server.requests.slice(from);
       const call = calls[calls.length - 1];
       if (vendor === 'openai') {
         expect(call.path).toBe('/v1/embeddings');

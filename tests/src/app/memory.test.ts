@@ -1,6 +1,6 @@
 // The council learns: outcomes on the review date, learnings with embeddings, retrieval into later discussions.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelServer } from '../../../tools/model-server.js';
+import { describe, expect, it } from 'vitest';
+import { localModelServer } from '../../model-server-hooks.js';
 import { HIDDEN_EFFECTS, simulate } from '../../../tools/demo-team.js';
 import {
   council,
@@ -200,18 +200,11 @@ describe('sixty simulated days', () => {
 });
 
 describe('what memory puts in front of a model', () => {
-  let server: ModelServer;
-  let base = '';
-  beforeAll(async () => {
-    server = new ModelServer();
-    base = await server.start();
-  });
-  afterAll(() => server.stop());
+  const models = localModelServer();
 
   it('shows retrieved learnings (with ids), directives and last next actions in the prompts of the agents they belong to', async () => {
     const rt = await council();
-    // The local model server is on loopback: allowed explicitly, as the CLI does for a local --base-url.
-    rt.allowLocalFetch = [base];
+    models.allow(rt);
     await simulate(rt, 14, 42);
     // Two weeks of the seeded team: two discussions reviewed; the second member's first order, filled to three
     // actions by the vote (2026-11-27), held what the member needed.
@@ -227,10 +220,10 @@ describe('what memory puts in front of a model', () => {
       KAIGI_PROVIDER_OVERRIDE: JSON.stringify({
         provider: 'openai-compatible',
         model: 'any',
-        base_url: `${base}/v1`,
+        base_url: `${models.base()}/v1`,
       }),
     });
-    const from = server.requests.length;
+    const from = models.server.requests.length;
     await start(rt, {
       type: 'kpi_decline',
       source: 'watcher',
@@ -239,7 +232,7 @@ describe('what memory puts in front of a model', () => {
       priority: 'HIGH',
     });
     await settle(rt);
-    const reqs = server.requests.slice(from);
+    const reqs = models.server.requests.slice(from);
     const psych = reqs.find((r) => r.system.indexOf('「心理学特化」') >= 0)!;
     const coach = reqs.find((r) => r.system.indexOf('「コーチング特化」') >= 0)!;
     const decider = reqs.find((r) => r.system.indexOf('「決裁者」') >= 0)!;
@@ -260,18 +253,19 @@ describe('what memory puts in front of a model', () => {
 
   it('has a model provider fill the learning schema after an outcome', async () => {
     const rt = await council();
-    // The local model server is on loopback: allowed explicitly, as the CLI does for a local --base-url.
-    rt.allowLocalFetch = [base];
+    models.allow(rt);
     rt.scriptProperties.set({
       KAIGI_PROVIDER_OVERRIDE: JSON.stringify({
         provider: 'openai-compatible',
         model: 'any',
-        base_url: `${base}/v1`,
+        base_url: `${models.base()}/v1`,
       }),
     });
-    const from = server.requests.length;
+    const from = models.server.requests.length;
     await simulate(rt, 14, 42);
-    const asked = server.requests.slice(from).filter((r) => r.body.response_format?.json_schema?.name === 'learning');
+    const asked = models.server.requests
+      .slice(from)
+      .filter((r) => r.body.response_format?.json_schema?.name === 'learning');
     const outcomes = records(rt, 'outcomes');
     expect(outcomes.map((o) => o.verdict)).toEqual(['rejected', 'confirmed']);
     // One learning request per judged outcome, and what the model answered is what was stored: the decider's
@@ -302,13 +296,12 @@ describe('what memory puts in front of a model', () => {
 
   it('uses the active prompt version, and a rollback restores the old one', async () => {
     const rt = await council();
-    // The local model server is on loopback: allowed explicitly, as the CLI does for a local --base-url.
-    rt.allowLocalFetch = [base];
+    models.allow(rt);
     rt.scriptProperties.set({
       KAIGI_PROVIDER_OVERRIDE: JSON.stringify({
         provider: 'openai-compatible',
         model: 'any',
-        base_url: `${base}/v1`,
+        base_url: `${models.base()}/v1`,
       }),
     });
     const v2 = ok(
@@ -330,8 +323,8 @@ describe('what memory puts in front of a model', () => {
     const role = (r: { body: { messages: { role: string; content: string }[] } }) =>
       r.body.messages.filter((m) => m.role === 'system').pop()!.content;
     const psychology = (from: number) =>
-      server.requests.slice(from).filter((r) => r.body.messages && role(r).indexOf('心理学特化') >= 0);
-    let from = server.requests.length;
+      models.server.requests.slice(from).filter((r) => r.body.messages && role(r).indexOf('心理学特化') >= 0);
+    let from = models.server.requests.length;
     await start(rt);
     await settle(rt);
     const first = psychology(from);
@@ -343,7 +336,7 @@ describe('what memory puts in front of a model', () => {
       [2, true],
     ]);
     ok(await rt.run('rollbackPrompt', [{ agent_id: 'psychology', language: 'ja', version: 1 }], { kind: 'server' }));
-    from = server.requests.length;
+    from = models.server.requests.length;
     await start(rt, decline('sato', 'MEDIUM'));
     await settle(rt);
     const later = psychology(from);
@@ -356,8 +349,7 @@ describe('what memory puts in front of a model', () => {
 
   it('replays a phase with another model side by side, leaving the record untouched', async () => {
     const rt = await council();
-    // The local model server is on loopback: allowed explicitly, as the CLI does for a local --base-url.
-    rt.allowLocalFetch = [base];
+    models.allow(rt);
     await start(rt);
     await settle(rt);
     const [id] = Object.keys(statuses(rt));
@@ -377,7 +369,7 @@ describe('what memory puts in front of a model', () => {
       expect(a.replay).toBeNull();
       expect(a.error).toMatch(/base URL/);
     }
-    await setSetting(rt, 'provider.base_url', `${base}/v1`);
+    await setSetting(rt, 'provider.base_url', `${models.base()}/v1`);
     const again = ok(
       await rt.run('replayPhase', [{ discussion_id: id, phase: 2, model: 'openai-compatible:any' }], {
         kind: 'server',

@@ -1,21 +1,15 @@
 // End to end against a model server that answers every request with a random valid instance of the schema it was
 // sent: the demo runs to CLOSED with fallback level 0 on every message, in each vendor's wire format (SPEC §7.1).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
 import { addDays } from '../../../src/core/discussion/ids.js';
 import { MAX_DAYS } from '../../../src/core/discussion/messages.js';
-import { ModelServer, type Behavior, type Recorded } from '../../../tools/model-server.js';
+import type { Behavior, Recorded } from '../../../tools/model-server.js';
+import { localModelServer } from '../../model-server-hooks.js';
 import { council, messages, start, statuses } from '../../council-helpers.js';
 import { records } from '../../helpers.js';
 
-let server: ModelServer;
-let base = '';
-
-beforeAll(async () => {
-  server = new ModelServer();
-  base = await server.start();
-});
-afterAll(() => server.stop());
+const models = localModelServer();
 
 const WIRES = [
   { provider: 'openai', key: 'KAIGI_KEY_OPENAI', path: '/v1' },
@@ -32,12 +26,15 @@ const passes = (v: { check_result?: string }) => v.check_result !== 'FAIL';
 async function demo(rt: Runtime, wire: (typeof WIRES)[number], plan: Behavior): Promise<Recorded[]> {
   rt.scriptProperties.set({
     [wire.key]: 'placeholder-cred-tests',
-    KAIGI_PROVIDER_OVERRIDE: JSON.stringify({ provider: wire.provider, model: 'any', base_url: base + wire.path }),
+    KAIGI_PROVIDER_OVERRIDE: JSON.stringify({
+      provider: wire.provider,
+      model: 'any',
+      base_url: models.base() + wire.path,
+    }),
   });
-  // The local model server is on loopback: allowed explicitly, as the CLI does for a local --base-url.
-  rt.allowLocalFetch = [base];
-  const from = server.requests.length;
-  server.plan = () => plan;
+  models.allow(rt);
+  const from = models.server.requests.length;
+  models.server.plan = () => plan;
   await start(rt);
   const status = () => Object.values(statuses(rt))[0] ?? '';
   const open = () => ['', 'OPEN', 'IN_PROGRESS', 'VOTING'].indexOf(status()) >= 0;
@@ -49,8 +46,8 @@ async function demo(rt: Runtime, wire: (typeof WIRES)[number], plan: Behavior): 
     await rt.fireDueTriggers();
     await rt.runTriggers(() => records(rt, 'queue').every((q) => q.status !== 'queued'), { maxFirings: 50 });
   }
-  server.plan = () => ({});
-  return server.requests.slice(from);
+  models.server.plan = () => ({});
+  return models.server.requests.slice(from);
 }
 
 // Each message's first row in the Messages tab: its fallback level and error code, read by column name.

@@ -1,6 +1,6 @@
 // Retention and archive (SPEC §10, seed 000 §8.2): six years on, the daily job moves the old rows to the archive spreadsheet.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelServer } from '../../../../tools/model-server.js';
+import { describe, expect, it } from 'vitest';
+import { localModelServer } from '../../../model-server-hooks.js';
 import type { Runtime } from '../../../../runtime/runtime.js';
 import type { Workbook } from '../../../../runtime/host/workbook.js';
 import { auditKeyOf, type TabKey, tabByKey } from '../../../../sheets-schema/index.js';
@@ -201,17 +201,11 @@ describe('the daily archive job, six years on', () => {
 });
 
 describe('a discussion that stays, whose messages are stored behind a pointer', () => {
-  let server: ModelServer;
-  let base = '';
-  beforeAll(async () => {
-    server = new ModelServer();
-    base = await server.start();
-  });
-  afterAll(() => server.stop());
+  const models = localModelServer();
 
   it('still loads and carries on after the rows above its messages moved to the archive', async () => {
     const rt = await council();
-    rt.allowLocalFetch = [base];
+    models.allow(rt);
     await start(rt);
     await settle(rt);
     rt.clock.advance(8 * DAY);
@@ -234,9 +228,13 @@ describe('a discussion that stays, whose messages are stored behind a pointer', 
         duration_days: 7,
       },
     });
-    server.plan = (r) => (r.schema?.properties?.hypothesis ? { body: longest } : { fault: 'random', seed: 2 });
+    models.server.plan = (r) => (r.schema?.properties?.hypothesis ? { body: longest } : { fault: 'random', seed: 2 });
     rt.scriptProperties.set({
-      KAIGI_PROVIDER_OVERRIDE: JSON.stringify({ provider: 'openai-compatible', model: 'm', base_url: `${base}/v1` }),
+      KAIGI_PROVIDER_OVERRIDE: JSON.stringify({
+        provider: 'openai-compatible',
+        model: 'm',
+        base_url: `${models.base()}/v1`,
+      }),
     });
     await start(rt, decline('sato'));
     await settle(rt);
