@@ -98,6 +98,18 @@ export class Builder {
       },
     );
   }
+  // Stops the discussion for a person: the ERROR message, ESCALATED, and an Inbox item titled by the code.
+  escalate(
+    phase: number,
+    code: Metadata['error_code'] & string,
+    text: string,
+    inbox: Pick<StepResult['inbox'][number], 'from_agent' | 'type' | 'priority'>,
+  ): void {
+    this.system(phase, code, text, 5);
+    this.to('ESCALATED');
+    const id = this.d.discussion_id;
+    this.out.inbox.push({ ...inbox, title: `${code} ${id}`, body: text, discussion_id: id });
+  }
   note(text: string): void {
     if (this.d.notes.indexOf(text) < 0 && this.out.notes.indexOf(text) < 0) this.out.notes.push(text);
   }

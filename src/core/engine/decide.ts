@@ -101,16 +101,7 @@ function askDecider(
     env.lang === 'ja'
       ? `決裁者から応答がないため人間の判断を求めます（${(a.note ?? '').slice(0, 300)}）`
       : `The decider gave no answer; a person must decide (${(a.note ?? '').slice(0, 300)})`;
-  b.system(5, 'E003', text, 5);
-  b.to('ESCALATED');
-  b.out.inbox.push({
-    from_agent: 'decider',
-    type: 'struggle',
-    priority: 'high',
-    title: `E003 ${d.discussion_id}`,
-    body: text,
-    discussion_id: d.discussion_id,
-  });
+  b.escalate(5, 'E003', text, { from_agent: 'decider', type: 'struggle', priority: 'high' });
   return null;
 }
 

@@ -159,16 +159,7 @@ export function phase34(d: Discussion, env: EngineEnv, b: Builder, agents: strin
       env.lang === 'ja'
         ? `ガバナンスチェック不合格のため決定を保留し、人間に判断を求めます：${failed.join(' / ')}`
         : `Governance check failed; the decision is on hold for a person: ${failed.join(' / ')}`;
-    b.system(4, 'E004', text, 5);
-    b.to('ESCALATED');
-    b.out.inbox.push({
-      from_agent: 'ethics',
-      type: 'anomaly_alert',
-      priority: 'urgent',
-      title: `E004 ${d.discussion_id}`,
-      body: text,
-      discussion_id: d.discussion_id,
-    });
+    b.escalate(4, 'E004', text, { from_agent: 'ethics', type: 'anomaly_alert', priority: 'urgent' });
   }
 }
 
