@@ -28,6 +28,8 @@ export interface MemoryChanges {
 export class DecisionMemory {
   private memoryStore: Memory | null = null;
   private readonly recalled: Record<string, Pick<AgentMemory, 'learnings' | 'cases'>> = {};
+  // When a discussion's agents recalled in this execution (`memoryFor`).
+  private readonly recalledAt: Record<string, number> = {};
 
   constructor(
     private readonly store: Store,
@@ -61,12 +63,16 @@ export class DecisionMemory {
   memoryFor(agent: AgentDef, d: Discussion): AgentMemory {
     if (!this.config.settings().get('memory.enabled')) return EMPTY_MEMORY;
     const key = `${d.discussion_id}/${agent.agent_id}`;
+    // One instant for a discussion's agents: the similar cases do not depend on the agent, and with the same query,
+    // rows and options recall ranks them once for all of them (src/core/memory/recall.ts casesOf).
+    const at = (this.recalledAt[d.discussion_id] ??= Date.now());
     if (!this.recalled[key])
       this.recalled[key] = this.memory().retrieve(
         situationText(d),
         agent.agent_id,
         d.discussion_id,
         d.trigger.target_user_id,
+        at,
       );
     const next = props.json<Record<string, string[]>>(PROPERTY_KEYS.nextActions, {});
     const directives = this.config
