@@ -30,6 +30,7 @@ export function timeOf(v: unknown): number {
 export class Memory {
   private cached: Learning[] | null = null;
   private matrixCache: { tag: string; m: Matrix } | null = null;
+  private searchableCache: { from: Learning[]; tag: string; rows: Learning[] } | null = null;
 
   constructor(
     private readonly store: Store,
@@ -115,9 +116,15 @@ export class Memory {
     );
   }
 
-  // The rows retrieval compares: this model's, with a readable cell.
+  // The rows retrieval compares: this model's, with a readable cell. The same array until the rows are read again,
+  // so that recall, which keys its case ranking on it, ranks a discussion's cases once for all its agents.
   searchable(): Learning[] {
-    return this.rows().filter((l) => l.embedding_model === this.tag && isVectorCell(l.embedding, this.dims));
+    const all = this.rows();
+    const hit = this.searchableCache;
+    if (hit && hit.from === all && hit.tag === this.tag) return hit.rows;
+    const rows = all.filter((l) => l.embedding_model === this.tag && isVectorCell(l.embedding, this.dims));
+    this.searchableCache = { from: all, tag: this.tag, rows };
+    return rows;
   }
 
   // Decoded once per execution and shared by every agent's recall: a phase's agents all retrieve in one execution.
