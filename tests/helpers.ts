@@ -66,6 +66,24 @@ export async function besideLockHolder<T>(
   return { holder: await holder, result: await result };
 }
 
+// Runs `next` while the test holds the script lock, and lets go once `n` executions wait for it: they then take it
+// in the order they asked (locks.ts keeps waiters FIFO), ahead of any execution that asks later.
+export async function queuedOnLock<T>(rt: Runtime, n: number, next: () => Promise<T>): Promise<T> {
+  const test = new ExecClock(rt.clock);
+  const id = 900_100 + Math.floor(Math.random() * 1000);
+  await rt.locks.acquire('script', id, 0, test);
+  const result = next();
+  for (let i = 0; rt.locks.waiting('script') < n; i++) {
+    if (i > 2000) {
+      rt.locks.release('script', id, test);
+      throw new Error(`queuedOnLock: ${n} waiters never queued`);
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  rt.locks.release('script', id, test);
+  return result;
+}
+
 // A backstop tick, which appends the API Log rows authenticated web API calls left waiting (src/app/api/api-log.ts);
 // it also runs whatever is queued, as the next tick would.
 export async function appendApiLog(rt: Runtime): Promise<ExecutionResult> {

@@ -14,7 +14,7 @@ import {
   statuses,
   view,
 } from '../../council-helpers.js';
-import { records } from '../../helpers.js';
+import { queuedOnLock, records } from '../../helpers.js';
 import { expectedComputed as oracle } from './confidence-oracle.js';
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
@@ -134,16 +134,16 @@ describe('limits', () => {
         context: { metric: 'contacts', n: i },
         priority: 'MEDIUM',
       });
-    // Each execution takes one step and stops there (a one-second budget is spent by the claim), so all twelve are
-    // open at once however the executions interleave: a fast council would otherwise decide one before the last
-    // opens, and the limit would never be reached.
+    // Each execution takes one step and stops there (a one-second budget is spent by the claim). The twelve ticks
+    // queue on the script lock the test holds, so they claim in turn before any of them finishes its step: each
+    // claims one of the twelve opens (a finished step's next one, older, would otherwise come first).
     await setSetting(rt, 'queue.tick_budget_seconds', '1');
-    // A tick may take the next step of a discussion already open rather than open another (the queue's order), so
-    // rounds of twelve run until all twelve are in the log; a discussion needs more steps than there are rounds.
-    for (let round = 0; round < 4 && Object.keys(statuses(rt)).length < 12; round++) {
-      const runs = await Promise.all(Array.from({ length: 12 }, () => rt.run('tick', [], { kind: 'trigger' })));
-      for (const r of runs) expect(r.ok, r.error?.message).toBe(true);
-    }
+    const runs = await queuedOnLock(rt, 12, () =>
+      Promise.all(Array.from({ length: 12 }, () => rt.run('tick', [], { kind: 'trigger' }))),
+    );
+    for (const r of runs) expect(r.ok, r.error?.message).toBe(true);
+    const now = Object.values(statuses(rt));
+    expect([now.filter((s) => s === 'IN_PROGRESS').length, now.filter((s) => s === 'OPEN').length]).toEqual([10, 2]);
     // The audit trail shows the queue at work: never more than 10 in progress, and the 2 discussions
     // opened while 10 were in progress waited OPEN until a slot came free.
     let live = 0;
@@ -158,9 +158,7 @@ describe('limits', () => {
       peak = Math.max(peak, live);
     }
     expect(peak).toBe(10);
-    // How many wait depends on how the 12 concurrent executions interleave (a discussion decided before the 12th
-    // opens frees its slot), so the count is bounded, not fixed; the limit itself is the peak above.
-    expect(waited.length).toBeLessThanOrEqual(2);
+    expect(waited.length).toBe(2);
     await setSetting(rt, 'queue.tick_budget_seconds', '270');
     await settle(rt);
     expect(Object.values(statuses(rt)).filter((s) => s === 'DECIDED').length).toBe(12);
