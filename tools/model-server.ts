@@ -63,7 +63,7 @@ const SENSIBLE: Record<string, unknown> = {
   target_change: 0.2,
   confidence: 0.7,
   agent_id: 'psychology',
-  // The action types' own fields (src/core/discussion/messages.ts ACTION_TYPE_FIELDS): a model answers them in their formats.
+  // The action types' own fields (src/core/discussion/messages.ts actionTypeFields): a model answers them in their formats.
   time: '09:30',
   message_template: 'MORNING_ENCOURAGEMENT',
   increase_rate: 0.3,

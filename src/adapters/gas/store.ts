@@ -22,7 +22,7 @@ import {
   type Tail,
 } from './store-format.js';
 import { findSheet } from './tabs.js';
-import { TAB_LAYOUT } from './tab-upgrade.js';
+import { tabLayout } from './tab-upgrade.js';
 import { adoptUnrecorded } from './config-adopt.js';
 import type { SheetPort, SpreadsheetPort } from '../ports.js';
 import { ports } from '../ports.js';
@@ -146,14 +146,14 @@ export class Store {
   // every tab to this release's layout, so the state says so.
   ensureState(): StoreState {
     const raw = ports().properties.getProperty(STATE_KEY);
-    const fresh: StoreState = { ...this.readStateFromSheets(), layout: TAB_LAYOUT };
+    const fresh: StoreState = { ...this.readStateFromSheets(), layout: tabLayout() };
     if (!raw) {
       this.writeState(fresh);
       return fresh;
     }
     const s = parseState(raw, STATE_KEY);
-    let changed = s.layout !== TAB_LAYOUT;
-    s.layout = TAB_LAYOUT;
+    let changed = s.layout !== tabLayout();
+    s.layout = tabLayout();
     for (const key of Object.keys(fresh.tails)) {
       if (!s.tails[key]) {
         s.tails[key] = fresh.tails[key];
@@ -189,7 +189,7 @@ export class Store {
       underLock.depth++;
       try {
         let state = this.readState();
-        const upgrading = state.layout !== TAB_LAYOUT;
+        const upgrading = state.layout !== tabLayout();
         // Columns first: a journal an earlier release left is replayed at this release's tab widths.
         if (upgrading) ports().tabs.upgrade(this.ss);
         state = this.recover(state);
@@ -212,7 +212,7 @@ export class Store {
   // tails and the rows that release did not audit are recorded. Done once, under the lock; the state remembers it.
   private upgrade(state: StoreState): StoreState {
     const fresh = this.readStateFromSheets();
-    const next: StoreState = { ...state, tails: { ...fresh.tails, ...state.tails }, layout: TAB_LAYOUT };
+    const next: StoreState = { ...state, tails: { ...fresh.tails, ...state.tails }, layout: tabLayout() };
     this.flush();
     this.writeState(next);
     // Its configuration rows, never audited by that release, are recorded now, once.

@@ -70,7 +70,7 @@ function parse(input: unknown, council: Council): { trigger: Trigger; priority: 
   const x = input as StartInput;
   const context =
     typeof x.context === 'string' ? (x.context.trim() ? { note: x.context } : undefined) : (x.context ?? undefined);
-  const parsed = startDiscussionInput.safeParse({
+  const parsed = startDiscussionInput().safeParse({
     ...x,
     context,
     priority: x.priority === '' || x.priority === null ? undefined : x.priority,

@@ -11,9 +11,9 @@ import type { Council } from '../sheet-council.js';
 // The kinds of trigger Settings name; a row of another shape falls back to the default list (and is reported as
 // a setting problem by the settings check, like any other unreadable row).
 export function triggerTypes(council: Council): TriggerType[] {
-  const parsed = triggerTypesSchema.safeParse(council.settings().get('triggers.types'));
+  const parsed = triggerTypesSchema().safeParse(council.settings().get('triggers.types'));
   if (parsed.success) return parsed.data;
-  return triggerTypesSchema.parse(JSON.parse(defaultSetting('triggers.types').value));
+  return triggerTypesSchema().parse(JSON.parse(defaultSetting('triggers.types').value));
 }
 
 // The member ids, from the configuration cache while they hold the one asked for: a start costs no Sheets read for a

@@ -2,6 +2,7 @@
 // a REST route (method and path), an MCP tool (by its name), or both. Web routes and MCP tools share one registry.
 import type { z } from 'zod';
 import type { Method, Role } from '../../core/api/api.js';
+import { lazy } from '../../core/lazy.js';
 
 export interface Caller {
   name: string;
@@ -63,7 +64,21 @@ export interface Operation<I = unknown> {
   handler: (input: I, ctx: CallContext) => Record<string, unknown>;
 }
 
-// Keeps each operation's input type checked against its handler while the registry holds them all alike.
-export function defineOperation<I>(op: Operation<I>): Operation {
+// An operation as its module writes it: input and output may be functions that build the schema (src/core/lazy.ts).
+type OperationDef<I> = Omit<Operation<I>, 'input' | 'output'> & {
+  input: z.ZodType<I> | (() => z.ZodType<I>);
+  output?: z.ZodType | (() => z.ZodType);
+};
+
+// Keeps each operation's input type checked against its handler while the registry holds them all alike. A schema
+// given as a function is built when `input` or `output` is first read, so loading the registry builds none.
+export function defineOperation<I>(def: OperationDef<I>): Operation {
+  const op = { ...def } as Record<string, unknown>;
+  for (const key of ['input', 'output'] as const) {
+    const given = def[key];
+    if (typeof given !== 'function') continue;
+    const build = lazy(given);
+    Object.defineProperty(op, key, { enumerable: true, configurable: true, get: build });
+  }
   return op as unknown as Operation;
 }

@@ -1,5 +1,6 @@
 // The web API's envelope: roles, path patterns, the token list, and the JSON error format of SPEC §11.
 import { z } from 'zod';
+import { lazy } from '../lazy.js';
 import {
   BusyError,
   ConfigError,
@@ -152,13 +153,15 @@ export interface TokenRecord {
   created_at?: string;
 }
 
-const tokenListSchema = z.array(
-  z.object({
-    hash: z.string().regex(/^[0-9a-f]{64}$/),
-    role: z.enum(ROLES),
-    name: z.string(),
-    created_at: z.string().optional(),
-  }),
+const tokenListSchema = lazy(() =>
+  z.array(
+    z.object({
+      hash: z.string().regex(/^[0-9a-f]{64}$/),
+      role: z.enum(ROLES),
+      name: z.string(),
+      created_at: z.string().optional(),
+    }),
+  ),
 );
 
 // The token list kept in a Script Property. Missing means no clients yet; anything unusable is a ConfigError
@@ -171,7 +174,7 @@ export function parseTokenList(raw: string | null, property: string): TokenRecor
   } catch {
     throw new ConfigError(`The ${property} Script Property is not valid JSON.`, property);
   }
-  const parsed = tokenListSchema.safeParse(value);
+  const parsed = tokenListSchema().safeParse(value);
   if (!parsed.success) {
     const where = parsed.error.issues
       .slice(0, 3)

@@ -1,6 +1,7 @@
 // The web API as an OpenAPI 3.1 document, generated from the operation registry's zod schemas (never written by
 // hand): each route's parameters and body, who may call it, its errors in SPEC §11's format, and an example.
 import { z } from 'zod';
+import { lazy } from '../lazy.js';
 import type { Method, Role } from './api.js';
 
 // What the document reads of an operation (src/app/routes/route.ts's Operation has these fields).
@@ -20,21 +21,23 @@ export interface DescribedOperation {
 type Json = Record<string, unknown>;
 
 // SPEC §11's error, which is seed 002 §4's {error: {code, message, details}} with the HTTP status beside it.
-const errorBody = z
-  .object({
-    error: z.object({
-      code: z.string().describe('What went wrong, for a program: invalid_input, unauthorized, forbidden, …'),
-      message: z.string().describe('What went wrong, for a person'),
-      details: z.unknown().optional().describe('Field issues, limits, retry_after_seconds'),
-    }),
-    status: z.number().int().describe('The HTTP status (the web app itself always answers HTTP 200)'),
-  })
-  .describe('An error (SPEC §11, seed 002 §4)');
+const errorBody = lazy(() =>
+  z
+    .object({
+      error: z.object({
+        code: z.string().describe('What went wrong, for a program: invalid_input, unauthorized, forbidden, …'),
+        message: z.string().describe('What went wrong, for a person'),
+        details: z.unknown().optional().describe('Field issues, limits, retry_after_seconds'),
+      }),
+      status: z.number().int().describe('The HTTP status (the web app itself always answers HTTP 200)'),
+    })
+    .describe('An error (SPEC §11, seed 002 §4)'),
+);
 
 // A Kaigi answer: the HTTP status in the body as `status`, the route's fields beside it.
-const kaigiBody = z
-  .object({ status: z.number().int().describe('The HTTP status: 200, or 202 for work queued') })
-  .catchall(z.unknown());
+const kaigiBody = lazy(() =>
+  z.object({ status: z.number().int().describe('The HTTP status: 200, or 202 for work queued') }).catchall(z.unknown()),
+);
 
 const ERRORS: Record<string, { code: string; why: string }> = {
   '400': { code: 'invalid_input', why: 'The input is not valid (details name each field), or the body is not JSON' },
@@ -124,7 +127,7 @@ function operationOf(op: DescribedOperation, path: string): Json {
   const responses: Json = {
     '200': {
       description: `Done (${ok}${op.output ? '' : ' in the body’s status'})`,
-      content: { 'application/json': { schema: op.output ? schemaOf(op.output, 'output') : schemaOf(kaigiBody) } },
+      content: { 'application/json': { schema: op.output ? schemaOf(op.output, 'output') : schemaOf(kaigiBody()) } },
     },
   };
   for (const code of errorsFor(op, path))
@@ -176,7 +179,7 @@ export function openApiDocument(operations: readonly DescribedOperation[], info:
     security: [{ bearer: [] }, { token: [] }],
     paths,
     components: {
-      schemas: { Error: schemaOf(errorBody, 'output') },
+      schemas: { Error: schemaOf(errorBody(), 'output') },
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'An API client’s token, through kaigi gateway' },
         token: { type: 'apiKey', in: 'query', name: 'token', description: 'An API client’s token on the web app' },

@@ -1,6 +1,7 @@
 // Seed 002's own agent API (/agent/tasks, /agent/tasks/{taskId}/result, /agent/status): its bodies as zod schemas,
 // and how a seed 002 task becomes a Kaigi trigger. Kept apart from api-schemas.ts, whose bodies are Kaigi's own.
 import { z } from 'zod';
+import { lazy } from '../lazy.js';
 import { sha256Text } from '../sha256.js';
 import type { TriggerInput } from '../discussion/trigger-input.js';
 
@@ -8,48 +9,56 @@ import type { TriggerInput } from '../discussion/trigger-input.js';
 const MAX_PROMPT = 20000;
 
 // Seed 002 §2.1's request. Strict, as Kaigi's own trigger is: a misspelt key is refused by name, never dropped.
-export const seedTaskInput = z.strictObject({
-  taskId: z
-    .string()
-    .min(1)
-    .max(200)
-    .describe('The task’s unique id: the idempotency key (a repeat answers as the first)'),
-  taskType: z.string().min(1).max(200).describe('The kind of task: a trigger type of Settings triggers.types'),
-  prompt: z.string().max(MAX_PROMPT).describe('The instruction: kept as context.prompt of the discussion’s trigger'),
-  context: z
-    .object({ target_user_id: z.string().min(1).describe('The member the task is about (Members tab)') })
-    .catchall(z.unknown())
-    .describe('Anything else the task needs: kept whole as the trigger’s context'),
-});
-export type SeedTaskInput = z.infer<typeof seedTaskInput>;
+export const seedTaskInput = lazy(() =>
+  z.strictObject({
+    taskId: z
+      .string()
+      .min(1)
+      .max(200)
+      .describe('The task’s unique id: the idempotency key (a repeat answers as the first)'),
+    taskType: z.string().min(1).max(200).describe('The kind of task: a trigger type of Settings triggers.types'),
+    prompt: z.string().max(MAX_PROMPT).describe('The instruction: kept as context.prompt of the discussion’s trigger'),
+    context: z
+      .object({ target_user_id: z.string().min(1).describe('The member the task is about (Members tab)') })
+      .catchall(z.unknown())
+      .describe('Anything else the task needs: kept whole as the trigger’s context'),
+  }),
+);
+export type SeedTaskInput = z.infer<ReturnType<typeof seedTaskInput>>;
 
 // Seed 002 §2.2's request; {taskId} is the id the task was sent with, or Kaigi's task or discussion id.
-export const seedResultInput = z.strictObject({
-  taskId: z.string().min(1).max(200),
-  status: z.enum(['completed', 'failed', 'in_progress']),
-  result: z.record(z.string(), z.unknown()).optional(),
-  errorMessage: z.string().max(MAX_PROMPT).optional(),
-});
+export const seedResultInput = lazy(() =>
+  z.strictObject({
+    taskId: z.string().min(1).max(200),
+    status: z.enum(['completed', 'failed', 'in_progress']),
+    result: z.record(z.string(), z.unknown()).optional(),
+    errorMessage: z.string().max(MAX_PROMPT).optional(),
+  }),
+);
 
-export const seedStatusInput = z.strictObject({});
+export const seedStatusInput = lazy(() => z.strictObject({}));
 
 // The answers, exactly seed 002's: what the OpenAPI document shows and the tests check the handlers against.
-export const seedTaskAnswer = z.object({
-  status: z.enum(['accepted', 'rejected']),
-  message: z.string().optional(),
-});
-export type SeedTaskAnswer = z.infer<typeof seedTaskAnswer>;
+export const seedTaskAnswer = lazy(() =>
+  z.object({
+    status: z.enum(['accepted', 'rejected']),
+    message: z.string().optional(),
+  }),
+);
+export type SeedTaskAnswer = z.infer<ReturnType<typeof seedTaskAnswer>>;
 
-export const seedResultAnswer = z.object({ success: z.boolean() });
+export const seedResultAnswer = lazy(() => z.object({ success: z.boolean() }));
 
-export const seedStatusAnswer = z.object({
-  agentName: z.string(),
-  role: z.string(),
-  status: z.enum(['idle', 'busy', 'error']),
-  currentTask: z.string().optional(),
-  availableTools: z.array(z.string()).optional(),
-});
-export type SeedStatusAnswer = z.infer<typeof seedStatusAnswer>;
+export const seedStatusAnswer = lazy(() =>
+  z.object({
+    agentName: z.string(),
+    role: z.string(),
+    status: z.enum(['idle', 'busy', 'error']),
+    currentTask: z.string().optional(),
+    availableTools: z.array(z.string()).optional(),
+  }),
+);
+export type SeedStatusAnswer = z.infer<ReturnType<typeof seedStatusAnswer>>;
 
 // Letters, digits and . _ : - as Kaigi's idempotency keys are: a key is stored in a cell and searched for whole.
 const SAFE_KEY = /^[A-Za-z0-9._:-]{1,200}$/;

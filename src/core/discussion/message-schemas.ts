@@ -2,31 +2,39 @@
 import { chars } from '../chars.js';
 import { criterion } from '../memory/criteria.js';
 import { CHECK_RESULTS, INTENSITIES, PRIORITIES } from './vocab.js';
+import { lazy } from '../lazy.js';
 import { z } from 'zod';
 
 // The furthest a review may lie ahead and the longest window or action an order may set, in days: one constant for
 // the schema a model is sent and the checks on its answer (SPEC §7.1).
 export const MAX_DAYS = 90;
 
-export const name = chars(1, 80);
-const priority = z.enum(PRIORITIES);
 export const ERROR_CODES = ['E001', 'E002', 'E003', 'E004', 'E005'] as const;
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
-const days = z.number().int().min(1).max(MAX_DAYS);
 
-const successCriterionSchema = criterion(name, days);
-export type SuccessCriterion = z.infer<typeof successCriterionSchema>;
+// The small schemas the message schemas share, built with the first of them (src/core/lazy.ts says why).
+export const common = lazy(() => {
+  const name = chars(1, 80);
+  const days = z.number().int().min(1).max(MAX_DAYS);
+  return {
+    name,
+    priority: z.enum(PRIORITIES),
+    isoDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD'),
+    days,
+    successCriterion: criterion(name, days),
+  };
+});
+export type SuccessCriterion = z.infer<ReturnType<typeof common>['successCriterion']>;
 
 // Seed 000 §4 Phase 6: the fields an action of a type carries besides the common ones, one schema per action type
 // (an executor needs the rate, the goal, the hour and the template, not only prose). Other types have the common
 // fields only. Optional, so orders stored before these fields existed, and a person's order, still load.
-export const ACTION_TYPE_FIELDS = {
+export const actionTypeFields = lazy(() => ({
   PRAISE_INCREASE: z.object({
     increase_rate: z.number().min(0).max(5).optional().describe('PRAISE_INCREASE only: 0.3 = 30% more praise'),
   }),
   GOAL_ADJUSTMENT: z.object({
     new_goal: z
-      .object({ metric: name, value: z.number() })
+      .object({ metric: common().name, value: z.number() })
       .optional()
       .describe('GOAL_ADJUSTMENT only: a KPI metric and its new goal'),
   }),
@@ -38,7 +46,7 @@ export const ACTION_TYPE_FIELDS = {
       .describe('MESSAGE_TIMING only: HH:MM to send'),
     message_template: chars(1, 80).optional().describe('MESSAGE_TIMING only: e.g. MORNING_ENCOURAGEMENT'),
   }),
-};
+}));
 
 // The longest text of each kind in a model's answer, in characters: what a real answer needs, and bounded, since
 // OpenAI strict mode receives a length as a pattern repeat and llama.cpp or Ollama turn a schema into a grammar that
@@ -49,6 +57,8 @@ export const ANSWER_CHARS = { long: 1200, medium: 600, item: 400, tone: 200, id:
 // The pieces several schemas share, for answers (ANSWER_CHARS) or stored records (the lengths they were accepted with).
 function parts(actionType: z.ZodType<string>, forAnswer: boolean, metrics: readonly string[]) {
   const A = ANSWER_CHARS;
+  const { name, days, successCriterion } = common();
+  const fields = actionTypeFields();
   const text = (answer: number, stored = 20000, min = 1) => chars(min, forAnswer ? answer : stored);
   const id = forAnswer ? chars(1, A.id) : chars(1);
   const action = z.object({
@@ -58,9 +68,9 @@ function parts(actionType: z.ZodType<string>, forAnswer: boolean, metrics: reado
     intensity: z.enum(INTENSITIES),
     timing: chars(0, 200),
     duration_days: days,
-    ...ACTION_TYPE_FIELDS.PRAISE_INCREASE.shape,
-    ...ACTION_TYPE_FIELDS.GOAL_ADJUSTMENT.shape,
-    ...ACTION_TYPE_FIELDS.MESSAGE_TIMING.shape,
+    ...fields.PRAISE_INCREASE.shape,
+    ...fields.GOAL_ADJUSTMENT.shape,
+    ...fields.MESSAGE_TIMING.shape,
   });
   const check = z.object({
     check_result: z.enum(CHECK_RESULTS),
@@ -84,7 +94,7 @@ function parts(actionType: z.ZodType<string>, forAnswer: boolean, metrics: reado
       .array(
         forAnswer && metrics.length
           ? criterion(z.enum(metrics as [string, ...string[]]).describe("One of the member's KPI series"), days)
-          : successCriterionSchema,
+          : successCriterion,
       )
       .min(1)
       .max(10),
@@ -110,6 +120,7 @@ type Parts = ReturnType<typeof parts>;
 
 // Phases 1 to 4: the situation, the specialists' opinions, the perspectives and the governance checks.
 function phaseSchemas({ A, text, action, check, forAnswer }: Parts) {
+  const { name, priority } = common();
   return {
     SITUATION_REPORT: z.object({
       summary: text(A.long),
@@ -187,6 +198,7 @@ function deliberationSchema({ A, text, id, share, count, agentRef, actionType }:
 
 // Phase 6's order and the messages around a discussion: feedback, objections, acknowledgements, errors.
 function exchangeSchemas({ A, text, id, order, monitoring }: Parts) {
+  const { days, isoDate, priority } = common();
   return {
     // review_in_days is what a model chose, when one did; older orders and a person's have only the date.
     EXECUTION_ORDER: z.object({
@@ -220,6 +232,7 @@ function exchangeSchemas({ A, text, id, order, monitoring }: Parts) {
 // keep the lengths they were accepted with, so nothing stored before these bounds stops loading.
 export function buildSchemas(actionType: z.ZodType<string>, forAnswer: boolean, metrics: readonly string[] = []) {
   const p = parts(actionType, forAnswer, metrics);
+  const { days } = common();
   const content = { ...phaseSchemas(p), DECISION_DELIBERATION: deliberationSchema(p), ...exchangeSchemas(p) };
   // What a model fills for an order. A date relative to today is no JSON Schema constraint, so it gives a bounded
   // number of days and Kaigi computes the date; the decision id is Kaigi's to give, so it is not asked for.

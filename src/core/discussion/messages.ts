@@ -2,15 +2,16 @@
 import { chars } from '../chars.js';
 import { ConfigError, ValidationError } from '../errors.js';
 import { addDays, DISCUSSION_ID } from './ids.js';
-import { REFLECTION_SCHEMA } from '../memory/reflection-schema.js';
-import { ACTION_TYPE_FIELDS, ANSWER_CHARS, buildSchemas, ERROR_CODES, name } from './message-schemas.js';
+import { reflectionSchema } from '../memory/reflection-schema.js';
+import { lazy } from '../lazy.js';
+import { actionTypeFields, ANSWER_CHARS, buildSchemas, common, ERROR_CODES } from './message-schemas.js';
 import { MESSAGE_TYPES } from './vocab.js';
 import { z } from 'zod';
 
 export { MESSAGE_TYPES };
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
-export { ACTION_TYPE_FIELDS, MAX_DAYS, type SuccessCriterion } from './message-schemas.js';
+export { actionTypeFields, MAX_DAYS, type SuccessCriterion } from './message-schemas.js';
 
 // The schemas' types, whatever the allow-list. Built at load, the schemas took about 10 ms of every execution, which
 // builds the ones it checks against (schemas below) when it first needs them.
@@ -30,28 +31,32 @@ export type Action = z.infer<ContentSchemas['EXECUTION_ORDER']>['actions'][numbe
 export type OrderAnswer = z.infer<Built['orderAnswer']>;
 
 // What a model fills after an outcome: the learnings worth keeping (SPEC §8.5).
-const LEARNING_SCHEMA = z.object({
-  learnings: z
-    .array(
-      z.object({
-        scope: z.enum(['individual', 'shared']),
-        agent_id: chars(0, 40),
-        category: name,
-        content: chars(1, ANSWER_CHARS.medium),
-        context: chars(0, ANSWER_CHARS.medium),
-      }),
-    )
-    .max(20),
-});
-export type LearningContent = z.infer<typeof LEARNING_SCHEMA>;
+const learningSchema = lazy(() =>
+  z.object({
+    learnings: z
+      .array(
+        z.object({
+          scope: z.enum(['individual', 'shared']),
+          agent_id: chars(0, 40),
+          category: common().name,
+          content: chars(1, ANSWER_CHARS.medium),
+          context: chars(0, ANSWER_CHARS.medium),
+        }),
+      )
+      .max(20),
+  }),
+);
+export type LearningContent = z.infer<ReturnType<typeof learningSchema>>;
 
 // The longest answer a council agent gives in a room (seed 004), in characters.
 export const ROOM_ANSWER_MAX_CHARS = 2000;
 // What a council agent mentioned in a room answers: one message, plain text, for the room.
-const ROOM_ANSWER_SCHEMA = z.object({
-  message: chars(1, ROOM_ANSWER_MAX_CHARS).describe('Your answer to the room, as plain text'),
-});
-export type RoomAnswer = z.infer<typeof ROOM_ANSWER_SCHEMA>;
+const roomAnswerSchema = lazy(() =>
+  z.object({
+    message: chars(1, ROOM_ANSWER_MAX_CHARS).describe('Your answer to the room, as plain text'),
+  }),
+);
+export type RoomAnswer = z.infer<ReturnType<typeof roomAnswerSchema>>;
 
 // The schemas with action types limited to the allow-list, for stored records and for answers; one council uses one
 // list, so the last one is kept.
@@ -84,9 +89,9 @@ export function answerSchema(
   allowList: readonly string[],
   metrics: readonly string[] = [],
 ): z.ZodType {
-  if (kind === 'LEARNING') return LEARNING_SCHEMA;
-  if (kind === 'REFLECTION') return REFLECTION_SCHEMA;
-  if (kind === 'ROOM_ANSWER') return ROOM_ANSWER_SCHEMA;
+  if (kind === 'LEARNING') return learningSchema();
+  if (kind === 'REFLECTION') return reflectionSchema();
+  if (kind === 'ROOM_ANSWER') return roomAnswerSchema();
   const s = schemas(allowList, true, metrics);
   if (kind === 'DECISION') return s.decision;
   if (kind === 'EXECUTION_ORDER') return s.orderAnswer;
@@ -104,12 +109,13 @@ export function answerErrors(
   return parsed.success ? null : `invalid answer: ${issues(parsed.error).join('; ')}`;
 }
 
-// An action with only its own type's fields of ACTION_TYPE_FIELDS: a model filling every field it was shown (strict
+// An action with only its own type's fields of actionTypeFields(): a model filling every field it was shown (strict
 // modes ask for all) does not leave a rate on a ONE_ON_ONE for an executor to misread.
 export function typedAction(a: Action): Action {
-  const own = (ACTION_TYPE_FIELDS as Record<string, z.ZodObject>)[a.action_type];
+  const fields = actionTypeFields();
+  const own = (fields as Record<string, z.ZodObject>)[a.action_type];
   const out: Record<string, unknown> = { ...a };
-  for (const [type, schema] of Object.entries(ACTION_TYPE_FIELDS))
+  for (const [type, schema] of Object.entries(fields))
     if (type !== a.action_type) for (const k of Object.keys(schema.shape)) if (!own || !(k in own.shape)) delete out[k];
   return out as Action;
 }
@@ -127,45 +133,49 @@ export function orderFromAnswer(answer: OrderAnswer, decisionId: string, today: 
 
 export type ContentOf<T extends MessageType> = z.infer<ContentSchemas[T]>;
 
-const metadataSchema = z.object({
-  processing_time_ms: z.number().int().min(0),
-  model_used: z.string(),
-  tokens_consumed: z.number().int().min(0),
-  fallback_level: z.number().int().min(0).max(5),
-  error_code: z.enum(ERROR_CODES).optional(),
-  step_key: z.string(),
-  stated_confidence: z.number().min(0).max(1).optional(),
-  computed_confidence: z.number().min(0).max(1).optional(),
-  default_opinion: z.boolean().optional(),
-  cost_usd: z.number().min(0).optional(),
-  learnings: z.array(z.string()).optional(),
-  directives: z.array(z.string()).optional(),
-  note: z.string().optional(),
-  // On a DECISION_DELIBERATION: the specialists' first-answer majority and whether the order left it out (a flip),
-  // computed by Kaigi from the record (src/core/memory/first-answers.ts), never taken from the model.
-  first_answers: z
-    .object({
-      majority: z.string(),
-      votes: z.number().int().min(0),
-      of: z.number().int().min(0),
-      flip: z.boolean(),
-    })
-    .optional(),
-});
+const metadataSchema = lazy(() =>
+  z.object({
+    processing_time_ms: z.number().int().min(0),
+    model_used: z.string(),
+    tokens_consumed: z.number().int().min(0),
+    fallback_level: z.number().int().min(0).max(5),
+    error_code: z.enum(ERROR_CODES).optional(),
+    step_key: z.string(),
+    stated_confidence: z.number().min(0).max(1).optional(),
+    computed_confidence: z.number().min(0).max(1).optional(),
+    default_opinion: z.boolean().optional(),
+    cost_usd: z.number().min(0).optional(),
+    learnings: z.array(z.string()).optional(),
+    directives: z.array(z.string()).optional(),
+    note: z.string().optional(),
+    // On a DECISION_DELIBERATION: the specialists' first-answer majority and whether the order left it out (a flip),
+    // computed by Kaigi from the record (src/core/memory/first-answers.ts), never taken from the model.
+    first_answers: z
+      .object({
+        majority: z.string(),
+        votes: z.number().int().min(0),
+        of: z.number().int().min(0),
+        flip: z.boolean(),
+      })
+      .optional(),
+  }),
+);
 
-const envelopeSchema = z.object({
-  message_id: z.string().regex(/^MSG-DISC-\d{4}-\d{2}-\d{2}-\d{3,}-\d{3,}$/),
-  discussion_id: z.string().regex(DISCUSSION_ID),
-  phase: z.number().int().min(1).max(6),
-  speaker: z.string().min(1),
-  message_type: z.enum(MESSAGE_TYPES),
-  timestamp: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/),
-  content: z.record(z.string(), z.unknown()),
-  metadata: metadataSchema,
-});
+const envelopeSchema = lazy(() =>
+  z.object({
+    message_id: z.string().regex(/^MSG-DISC-\d{4}-\d{2}-\d{2}-\d{3,}-\d{3,}$/),
+    discussion_id: z.string().regex(DISCUSSION_ID),
+    phase: z.number().int().min(1).max(6),
+    speaker: z.string().min(1),
+    message_type: z.enum(MESSAGE_TYPES),
+    timestamp: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/),
+    content: z.record(z.string(), z.unknown()),
+    metadata: metadataSchema(),
+  }),
+);
 
-export type Message = z.infer<typeof envelopeSchema>;
-export type Metadata = z.infer<typeof metadataSchema>;
+export type Message = z.infer<ReturnType<typeof envelopeSchema>>;
+export type Metadata = z.infer<ReturnType<typeof metadataSchema>>;
 
 class MessageValidationError extends ValidationError {
   constructor(readonly issues: string[]) {
@@ -196,7 +206,7 @@ export function validateMessage(m: unknown, allowList: readonly string[]): Messa
   return message;
 }
 export function validateEnvelope(m: unknown): Message {
-  const parsed = envelopeSchema.safeParse(m);
+  const parsed = envelopeSchema().safeParse(m);
   if (!parsed.success) throw new MessageValidationError(issues(parsed.error));
   return parsed.data;
 }

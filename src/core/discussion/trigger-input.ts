@@ -1,5 +1,6 @@
 // A trigger as it arrives (CLI file, sidebar, API, watcher): one zod schema checks it, then it is normalised.
 import { z } from 'zod';
+import { lazy } from '../lazy.js';
 import { ValidationError } from '../errors.js';
 import { checkJsonValue } from '../json-guard.js';
 import type { Trigger } from '../types.js';
@@ -8,12 +9,14 @@ import type { Trigger } from '../types.js';
 // to limits.input_tokens (src/core/prompts/bounded.ts) and the Discussion Log keeps the whole value (Overflow when long),
 // so the only size limit is the API's body limit. An absent or empty source means a person.
 // Strict: a misspelt key ("prority", "contxt") is refused by name, never dropped.
-export const triggerSchema = z.strictObject({
-  type: z.string().min(1, 'must be a non-empty string'),
-  source: z.string().nullish(),
-  target_user_id: z.string().min(1, 'must be a non-empty string'),
-  context: z.record(z.string(), z.unknown()).optional(),
-});
+export const triggerSchema = lazy(() =>
+  z.strictObject({
+    type: z.string().min(1, 'must be a non-empty string'),
+    source: z.string().nullish(),
+    target_user_id: z.string().min(1, 'must be a non-empty string'),
+    context: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 
 export interface TriggerType {
   type: string;
@@ -23,8 +26,8 @@ export interface TriggerType {
 
 // Settings triggers.types as stored: a list of {type, label_ja, label_en}; a row of another shape is a setting
 // problem (the default is used and a person told), never a door left open.
-export const triggerTypesSchema = z.array(
-  z.object({ type: z.string().min(1), label_ja: z.string(), label_en: z.string() }),
+export const triggerTypesSchema = lazy(() =>
+  z.array(z.object({ type: z.string().min(1), label_ja: z.string(), label_en: z.string() })),
 );
 
 // What the door refuses of a trigger the schema accepted: a type Settings do not name, a member not in Members.
@@ -51,7 +54,7 @@ export function triggerIssues(
   return issues;
 }
 
-export type TriggerInput = z.infer<typeof triggerSchema>;
+export type TriggerInput = z.infer<ReturnType<typeof triggerSchema>>;
 
 // The trigger as stored, from input the schema accepted.
 export function normalTrigger(x: TriggerInput, defaultSource = 'human'): Trigger {
@@ -67,7 +70,7 @@ export function normalTrigger(x: TriggerInput, defaultSource = 'human'): Trigger
 export function validateTrigger(t: unknown): Trigger {
   if (!t || typeof t !== 'object' || Array.isArray(t)) throw new ValidationError('trigger must be an object');
   checkJsonValue(t, 'The trigger', 'trigger');
-  const parsed = triggerSchema.safeParse(t);
+  const parsed = triggerSchema().safeParse(t);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ValidationError(`trigger.${issue.path.map(String).join('.')} ${issue.message}`);

@@ -1,5 +1,6 @@
 // Memory: learnings and cases, how verdicts move them, what agents learn after an outcome and when they tell a person.
 import { z } from 'zod';
+import { lazy } from '../lazy.js';
 import { label, readable } from '../labels.js';
 import { type Verdict, VERDICTS } from './outcomes.js';
 import type { ContentOf } from '../discussion/messages.js';
@@ -48,16 +49,18 @@ export function successRate(applied: number, successful: number): number {
 
 // A case row's context cell: which decision, about whom, what was done and, once reviewed, the verdict. The cell
 // can be edited by a person, so it is read through this schema; keys it does not know are kept.
-const CaseContextSchema = z.looseObject({
-  discussion_id: z.string(),
-  decision_id: z.string(),
-  member: z.string(),
-  metric: z.string().default(''),
-  actions: z.array(z.string()),
-  verdict: z.enum([...VERDICTS, '']),
-});
+const caseContextSchema = lazy(() =>
+  z.looseObject({
+    discussion_id: z.string(),
+    decision_id: z.string(),
+    member: z.string(),
+    metric: z.string().default(''),
+    actions: z.array(z.string()),
+    verdict: z.enum([...VERDICTS, '']),
+  }),
+);
 
-export type CaseContext = z.output<typeof CaseContextSchema>;
+export type CaseContext = z.output<ReturnType<typeof caseContextSchema>>;
 
 // The case in a context cell, or null when the cell holds no case (not JSON, or JSON of another shape).
 export function parseCaseContext(text: string): CaseContext | null {
@@ -67,7 +70,7 @@ export function parseCaseContext(text: string): CaseContext | null {
   } catch {
     return null;
   }
-  const r = CaseContextSchema.safeParse(v);
+  const r = caseContextSchema().safeParse(v);
   return r.success ? r.data : null;
 }
 

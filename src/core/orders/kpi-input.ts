@@ -2,6 +2,7 @@
 // does to the stored rows (append, duplicate, conflict, replace). Used by the route, the MCP tool, the CLI import and
 // the sidebar's paste form alike.
 import { z } from 'zod';
+import { lazy } from '../lazy.js';
 
 // A calendar day as YYYY-MM-DD that exists (no 2026-02-30).
 export function isCalendarDay(s: string): boolean {
@@ -13,14 +14,16 @@ export function isCalendarDay(s: string): boolean {
 
 // Strict: a misspelt key ("vlaue") is refused by name, never dropped. The note is kept as written; the KPI tab's
 // text columns are plain text, so a note that looks like a formula stays text.
-export const kpiRowSchema = z.strictObject({
-  member_id: z.string().trim().min(1, 'must be a non-empty member id').max(200),
-  date: z.string().refine(isCalendarDay, 'must be a calendar day as YYYY-MM-DD'),
-  metric: z.string().trim().min(1, 'must be a non-empty metric name').max(200),
-  value: z.number({ error: 'must be a number' }).finite('must be a finite number'),
-  note: z.string().max(2000).optional(),
-});
-export type KpiInputRow = z.infer<typeof kpiRowSchema>;
+export const kpiRowSchema = lazy(() =>
+  z.strictObject({
+    member_id: z.string().trim().min(1, 'must be a non-empty member id').max(200),
+    date: z.string().refine(isCalendarDay, 'must be a calendar day as YYYY-MM-DD'),
+    metric: z.string().trim().min(1, 'must be a non-empty metric name').max(200),
+    value: z.number({ error: 'must be a number' }).finite('must be a finite number'),
+    note: z.string().max(2000).optional(),
+  }),
+);
+export type KpiInputRow = z.infer<ReturnType<typeof kpiRowSchema>>;
 
 export interface RowIssue {
   // `rows[i].field` (0-based i, as the batch was sent), or `rows[i]` when the row is not an object.
@@ -37,7 +40,7 @@ export function checkRows(
   const out: KpiInputRow[] = [];
   const issues: RowIssue[] = [];
   rows.forEach((raw, i) => {
-    const parsed = kpiRowSchema.safeParse(raw);
+    const parsed = kpiRowSchema().safeParse(raw);
     if (!parsed.success) {
       for (const e of parsed.error.issues) {
         const key = e.code === 'unrecognized_keys' ? (e as { keys?: string[] }).keys?.join(', ') : undefined;

@@ -1,12 +1,7 @@
 // Seed 000 §4 Phase 6's fields per action type: in the schema a model is sent, checked on its answer, filled by the
 // rule-based council, kept only on their own type, and absent from orders stored before them without harm.
 import { describe, expect, it } from 'vitest';
-import {
-  ACTION_TYPE_FIELDS,
-  type Action,
-  typedAction,
-  validateContent,
-} from '../../../src/core/discussion/messages.js';
+import { actionTypeFields, type Action, typedAction, validateContent } from '../../../src/core/discussion/messages.js';
 import { schemaFor } from '../../../src/core/providers/schema.js';
 import { registry } from '../../../src/core/providers/vendor-registry.js';
 import { Settings } from '../../../src/core/settings.js';
@@ -39,7 +34,7 @@ describe('action fields per type', () => {
     for (const { name: vendor, wire } of registry.all) {
       const s = schemaFor('DECISION', wire, ALLOW) as any;
       const props = s.properties.order.properties.actions.items.properties;
-      for (const [type, schema] of Object.entries(ACTION_TYPE_FIELDS))
+      for (const [type, schema] of Object.entries(actionTypeFields()))
         for (const k of Object.keys(schema.shape)) {
           expect(props[k], `${vendor} ${k}`).toBeDefined();
           expect(JSON.stringify(props[k])).toContain(`${type} only`);
@@ -87,12 +82,12 @@ describe('action fields per type', () => {
         if (!o) continue;
         for (const a of (o.content as { actions: Action[] }).actions) {
           seen.add(a.action_type);
-          const own = (ACTION_TYPE_FIELDS as Record<string, { shape: object }>)[a.action_type];
+          const own = (actionTypeFields() as Record<string, { shape: object }>)[a.action_type];
           if (!own) continue;
           // GOAL_ADJUSTMENT's goal needs a change to aim from; every demo member has one.
           for (const k of Object.keys(own.shape)) expect(a, `${DISC} ${m.member_id} ${type}`).toHaveProperty(k);
         }
       }
-    expect([...seen].some((t) => t in ACTION_TYPE_FIELDS)).toBe(true);
+    expect([...seen].some((t) => t in actionTypeFields())).toBe(true);
   });
 });

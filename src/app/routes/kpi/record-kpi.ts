@@ -7,13 +7,14 @@ import { defineOperation } from '../route.js';
 
 // The rows are checked one by one by kpiRowSchema in the handler, so a 400 names `rows[i].field` and every bad row;
 // the tool's input schema still shows a client the row's shape.
-const recordKpiInput = z.strictObject({
-  rows: z
-    .array(z.unknown())
-    .min(1, 'send at least one row')
-    .meta({ items: z.toJSONSchema(kpiRowSchema, { io: 'input' }) }),
-  replace: z.boolean().optional(),
-});
+const recordKpiInput = () =>
+  z.strictObject({
+    rows: z
+      .array(z.unknown())
+      .min(1, 'send at least one row')
+      .meta({ items: z.toJSONSchema(kpiRowSchema(), { io: 'input' }) }),
+    replace: z.boolean().optional(),
+  });
 
 export const recordKpiOperation = defineOperation({
   name: 'record_kpi',

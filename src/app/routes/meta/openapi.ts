@@ -14,7 +14,7 @@ export const getOpenApi = defineOperation({
   http: { method: 'GET', path: '/openapi.json' },
   // Any client: the document says nothing a token does not already reach, and a stranger gets the usual 401.
   roles: ALL_ROLES,
-  input: z.strictObject({}),
+  input: () => z.strictObject({}),
   // An OpenAPI document has no `status` field: a validator would refuse one.
   bare: true,
   handler: (_input, ctx) => openApiDocument(ctx.operations, { version: SERVER_VERSION }),

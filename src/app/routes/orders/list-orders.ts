@@ -6,17 +6,18 @@ import { listOrders } from '../../orders/order-list.js';
 import { limitInput, offsetInput } from '../rooms/inputs.js';
 import { defineOperation } from '../route.js';
 
-const listOrdersInput = z
-  .object({
-    status: z.enum(ORDER_STATUSES).optional().describe('Only orders with this status, e.g. PENDING'),
-    target: z.string().min(1).max(80).optional().describe('Only orders for this executor, e.g. buddy'),
-    member: z.string().min(1).max(80).optional().describe('Only orders about this member (its member id)'),
-    limit: limitInput.optional().describe('Orders to return, 1–500 (default 50)'),
-    offset: offsetInput
-      .optional()
-      .describe('Matching orders to skip, oldest first (default 0); next_offset says where the next page starts'),
-  })
-  .strict();
+const listOrdersInput = () =>
+  z
+    .object({
+      status: z.enum(ORDER_STATUSES).optional().describe('Only orders with this status, e.g. PENDING'),
+      target: z.string().min(1).max(80).optional().describe('Only orders for this executor, e.g. buddy'),
+      member: z.string().min(1).max(80).optional().describe('Only orders about this member (its member id)'),
+      limit: limitInput().optional().describe('Orders to return, 1–500 (default 50)'),
+      offset: offsetInput()
+        .optional()
+        .describe('Matching orders to skip, oldest first (default 0); next_offset says where the next page starts'),
+    })
+    .strict();
 
 export const listOrdersOp = defineOperation({
   name: 'list_orders',

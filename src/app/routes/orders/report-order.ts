@@ -6,15 +6,16 @@ import { apiCouncil } from '../../api/api-env.js';
 import { reportOrder } from '../../orders/orders.js';
 import { defineOperation } from '../route.js';
 
-const reportOrderInput = z
-  .object({
-    order_id: z.string().regex(ORDER_ID, 'must look like DEC-YYYY-MM-DD-SEQ-An').describe('The order, DEC-…-A{n}'),
-    status: z
-      .enum(REPORT_STATUSES)
-      .describe('Any step forward: PENDING → DONE records ACKNOWLEDGED and IN_PROGRESS as implied'),
-    report: z.string().max(20000).optional().describe('What was done, as plain text'),
-  })
-  .strict();
+const reportOrderInput = () =>
+  z
+    .object({
+      order_id: z.string().regex(ORDER_ID, 'must look like DEC-YYYY-MM-DD-SEQ-An').describe('The order, DEC-…-A{n}'),
+      status: z
+        .enum(REPORT_STATUSES)
+        .describe('Any step forward: PENDING → DONE records ACKNOWLEDGED and IN_PROGRESS as implied'),
+      report: z.string().max(20000).optional().describe('What was done, as plain text'),
+    })
+    .strict();
 
 export const reportOrderOp = defineOperation({
   name: 'report_order',

@@ -14,6 +14,6 @@ export const clearRoomMessagesOp = defineOperation({
   tool: true,
   http: { method: 'POST', path: '/rooms/{roomName}/clear' },
   // A missing or false confirm gets CONFIRMATION_REQUIRED from the handler; anything but a boolean, a schema error.
-  input: z.object({ roomName, confirm: z.boolean().optional().describe('Must be true') }),
+  input: () => z.object({ roomName: roomName(), confirm: z.boolean().optional().describe('Must be true') }),
   handler: (input, ctx) => clearRoom(roomCall(ctx), input),
 });

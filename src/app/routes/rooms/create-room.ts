@@ -12,6 +12,6 @@ export const createRoomOp = defineOperation({
   mutates: true,
   tool: true,
   http: { method: 'POST', path: '/rooms' },
-  input: z.object({ roomName, description: z.string().optional().describe('What the room is for') }),
+  input: () => z.object({ roomName: roomName(), description: z.string().optional().describe('What the room is for') }),
   handler: (input, ctx) => createRoom(roomCall(ctx), input),
 });

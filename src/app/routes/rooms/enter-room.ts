@@ -13,6 +13,6 @@ export const enterRoomOp = defineOperation({
   mutates: true,
   tool: true,
   http: { method: 'POST', path: '/rooms/{roomName}/enter' },
-  input: z.object({ roomName, agentName, profile: profileInput.optional() }),
+  input: () => z.object({ roomName: roomName(), agentName: agentName(), profile: profileInput().optional() }),
   handler: (input, ctx) => enterRoom(roomCall(ctx), input),
 });

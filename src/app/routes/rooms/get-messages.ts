@@ -14,18 +14,19 @@ export const getMessagesOp = defineOperation({
   mutates: false,
   tool: true,
   http: { method: 'GET', path: '/rooms/{roomName}/messages' },
-  input: z
-    .object({
-      roomName,
-      agentName: agentName.optional(),
-      limit: limitInput.optional().describe('Messages to return, 1–500 (default 50)'),
-      offset: offsetInput.optional().describe('Newest messages to skip (default 0)'),
-      mentionsOnly: flagInput.optional().describe('Only messages that mention agentName'),
-    })
-    .refine((v) => !v.mentionsOnly || !!v.agentName, {
-      message: 'mentionsOnly needs agentName',
-      path: ['agentName'],
-    }),
+  input: () =>
+    z
+      .object({
+        roomName: roomName(),
+        agentName: agentName().optional(),
+        limit: limitInput().optional().describe('Messages to return, 1–500 (default 50)'),
+        offset: offsetInput().optional().describe('Newest messages to skip (default 0)'),
+        mentionsOnly: flagInput().optional().describe('Only messages that mention agentName'),
+      })
+      .refine((v) => !v.mentionsOnly || !!v.agentName, {
+        message: 'mentionsOnly needs agentName',
+        path: ['agentName'],
+      }),
   handler: (input, ctx) =>
     getMessages(roomCall(ctx), {
       roomName: input.roomName,

@@ -6,15 +6,17 @@ import { NAME_PATTERN } from '../../../core/api/rooms.js';
 
 const NAME_RULE = 'letters, digits, hyphens and underscores';
 
-export const roomName = z
-  .string()
-  .regex(NAME_PATTERN, `a room name is ${NAME_RULE}`)
-  .describe(`Room name (${NAME_RULE}); a discussion's room is its id, DISC-…`);
+export const roomName = () =>
+  z
+    .string()
+    .regex(NAME_PATTERN, `a room name is ${NAME_RULE}`)
+    .describe(`Room name (${NAME_RULE}); a discussion's room is its id, DISC-…`);
 
-export const agentName = z
-  .string()
-  .regex(NAME_PATTERN, `an agent name is ${NAME_RULE}`)
-  .describe(`Your agent name in the rooms (${NAME_RULE})`);
+export const agentName = () =>
+  z
+    .string()
+    .regex(NAME_PATTERN, `an agent name is ${NAME_RULE}`)
+    .describe(`Your agent name in the rooms (${NAME_RULE})`);
 
 // A number from JSON, or from a query string's text.
 function numberFrom(schema: z.ZodNumber) {
@@ -26,17 +28,19 @@ function booleanFrom() {
   return z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
 }
 
-export const limitInput = numberFrom(z.number().int().min(1).max(500));
-export const offsetInput = numberFrom(z.number().int().min(0));
-export const flagInput = booleanFrom();
+export const limitInput = () => numberFrom(z.number().int().min(1).max(500));
+export const offsetInput = () => numberFrom(z.number().int().min(0));
+export const flagInput = booleanFrom;
 
-export const profileInput = z
-  .object({
-    role: z.string().max(200).optional().describe('Role, e.g. coordinator, analyzer, reporter'),
-    description: z.string().max(2000).optional(),
-    capabilities: z.array(z.string().max(200)).max(50).optional(),
-    metadata: z.record(z.string(), z.unknown()).optional().describe('Any other custom metadata'),
-  })
-  .describe('Your profile in the room, shown by list_room_users');
+export const profileInput = () =>
+  z
+    .object({
+      role: z.string().max(200).optional().describe('Role, e.g. coordinator, analyzer, reporter'),
+      description: z.string().max(2000).optional(),
+      capabilities: z.array(z.string().max(200)).max(50).optional(),
+      metadata: z.record(z.string(), z.unknown()).optional().describe('Any other custom metadata'),
+    })
+    .describe('Your profile in the room, shown by list_room_users');
 
-export const metadataInput = z.record(z.string(), z.unknown()).describe('Optional metadata kept with the message');
+export const metadataInput = () =>
+  z.record(z.string(), z.unknown()).describe('Optional metadata kept with the message');

@@ -12,6 +12,6 @@ export const leaveRoomOp = defineOperation({
   mutates: true,
   tool: true,
   http: { method: 'POST', path: '/rooms/{roomName}/leave' },
-  input: z.object({ roomName, agentName }),
+  input: () => z.object({ roomName: roomName(), agentName: agentName() }),
   handler: (input, ctx) => leaveRoom(roomCall(ctx), input),
 });

@@ -13,6 +13,6 @@ export const listRoomUsersOp = defineOperation({
   mutates: false,
   tool: true,
   http: { method: 'GET', path: '/rooms/{roomName}/users' },
-  input: z.object({ roomName }),
+  input: () => z.object({ roomName: roomName() }),
   handler: (input, ctx) => listRoomUsers(roomCall(ctx), input),
 });

@@ -14,9 +14,10 @@ export const listRoomsOp = defineOperation({
   mutates: false,
   tool: true,
   http: { method: 'GET', path: '/rooms' },
-  input: z.object({
-    agentName: agentName.optional(),
-    joinedOnly: flagInput.optional().describe('With agentName: only the rooms it is in'),
-  }),
+  input: () =>
+    z.object({
+      agentName: agentName().optional(),
+      joinedOnly: flagInput().optional().describe('With agentName: only the rooms it is in'),
+    }),
   handler: (input, ctx) => listRooms(roomCall(ctx), input),
 });

@@ -15,11 +15,12 @@ export const sendMessageOp = defineOperation({
   tool: true,
   http: { method: 'POST', path: '/rooms/{roomName}/messages' },
   example: { agentName: 'buddy', message: '@analyst what changed in contacts this week?' },
-  input: z.object({
-    roomName,
-    agentName,
-    message: z.string().describe('The message (plain text; @name mentions)'),
-    metadata: metadataInput.optional(),
-  }),
+  input: () =>
+    z.object({
+      roomName: roomName(),
+      agentName: agentName(),
+      message: z.string().describe('The message (plain text; @name mentions)'),
+      metadata: metadataInput().optional(),
+    }),
   handler: (input, ctx) => sendMessage(roomCall(ctx), input),
 });

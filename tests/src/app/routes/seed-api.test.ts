@@ -27,7 +27,7 @@ describe('seed 002’s agent API', () => {
     const rt = await council();
     const t = await clients(rt);
     const first = await post(rt, '/agent/tasks', t.coordinator, TASK);
-    expect(seedTaskAnswer.strict().parse(first)).toEqual(first);
+    expect(seedTaskAnswer().strict().parse(first)).toEqual(first);
     expect(first.status).toBe('accepted');
     const again = await post(rt, '/agent/tasks', t.coordinator, TASK);
     expect(again.status).toBe('accepted');
@@ -79,7 +79,7 @@ describe('seed 002’s agent API', () => {
     await rt.runTriggers(() => statuses(rt)[disc] === 'DECIDED', { maxClockMs: 3600_000 });
     const path = `/agent/tasks/${TASK.taskId}/result`;
     const done = await post(rt, path, t.worker, { status: 'in_progress', result: { called: true } });
-    expect(seedResultAnswer.strict().parse(done)).toEqual({ success: true });
+    expect(seedResultAnswer().strict().parse(done)).toEqual({ success: true });
     const finished = await post(rt, path, t.worker, { status: 'completed', result: { booked: 'Friday' } });
     expect(finished).toEqual({ success: true });
     const orders = (await get(rt, `/tasks/${disc}`, t.viewer)).orders as Answer[];
@@ -101,7 +101,7 @@ describe('seed 002’s agent API', () => {
     const rt = await council();
     const t = await clients(rt);
     const idle = await get(rt, '/agent/status', t.viewer);
-    expect(seedStatusAnswer.strict().parse(idle)).toEqual(idle);
+    expect(seedStatusAnswer().strict().parse(idle)).toEqual(idle);
     expect(idle).toMatchObject({ agentName: 'kaigi', role: 'council' });
     expect(['idle', 'error']).toContain(idle.status);
     const full = await get(rt, '/status', t.worker);

@@ -30,12 +30,12 @@ describe('the trigger schema', () => {
 
   it('accepts any context as it is, however long', () => {
     const context = { a: '=IMPORTXML("http://x")', b: '<script>alert(1)</script>', c: 'あ'.repeat(200_000) };
-    const r = startDiscussionInput.safeParse({ type: 't', target_user_id: 'x', context });
+    const r = startDiscussionInput().safeParse({ type: 't', target_user_id: 'x', context });
     expect(r.success && r.data.context).toEqual(context);
   });
 
   it('names each bad field of POST /tasks', () => {
-    const r = startDiscussionInput.safeParse({ type: 't', priority: 'URGENT', idempotency_key: 'a b' });
+    const r = startDiscussionInput().safeParse({ type: 't', priority: 'URGENT', idempotency_key: 'a b' });
     expect(fields(r).sort()).toEqual(['idempotency_key', 'priority', 'target_user_id']);
   });
 });
@@ -46,19 +46,19 @@ describe('reports and escalations', () => {
     expect(reportStatusOf('in_progress')).toBe('IN_PROGRESS');
     expect(reportStatusOf('failed')).toBe('FAILED');
     expect(reportStatusOf('ACKNOWLEDGED')).toBe('ACKNOWLEDGED');
-    const i = reportResultInput.parse({ id: 'Q-1', status: 'failed', errorMessage: 'no', result: { n: 1 } });
+    const i = reportResultInput().parse({ id: 'Q-1', status: 'failed', errorMessage: 'no', result: { n: 1 } });
     expect(reportTextOf(i)).toBe('error: no\nresult: {"n":1}');
-    expect(fields(reportResultInput.safeParse({ id: 'DISC-1', status: 'done' })).sort()).toEqual(['id', 'status']);
-    expect(getDiscussionInput.safeParse({ id: 'DISC-2026-01-15-001' }).success).toBe(true);
+    expect(fields(reportResultInput().safeParse({ id: 'DISC-1', status: 'done' })).sort()).toEqual(['id', 'status']);
+    expect(getDiscussionInput().safeParse({ id: 'DISC-2026-01-15-001' }).success).toBe(true);
   });
 
   it('needs guidance to return a discussion to Phase 5', () => {
-    const r = resolveEscalationInput.safeParse({ id: 'DISC-2026-01-15-001', action: 'return' });
+    const r = resolveEscalationInput().safeParse({ id: 'DISC-2026-01-15-001', action: 'return' });
     expect(fields(r)).toEqual(['guidance']);
   });
 
   it('generates JSON Schemas for the MCP tools', () => {
-    for (const s of [startDiscussionInput, reportResultInput, getDiscussionInput, resolveEscalationInput])
+    for (const s of [startDiscussionInput(), reportResultInput(), getDiscussionInput(), resolveEscalationInput()])
       expect(z.toJSONSchema(s, { io: 'input' }).type).toBe('object');
   });
 });
