@@ -44,3 +44,15 @@ describe('every source file', () => {
     expect(bad).toEqual([]);
   });
 });
+
+// zod's own `z` holds all of zod: imported as a value anywhere in src/, the bundle carries every part of zod again and
+// builds a getter for each in every execution (src/core/zod.ts). Types may come from 'zod' directly.
+describe("src/'s zod", () => {
+  const ALLOWED = [path.join('src', 'core', 'zod-names.ts'), path.join('src', 'core', 'zod-setup.ts')];
+  it('comes through src/core/zod.ts, not from zod itself', () => {
+    const direct = files
+      .filter((f) => rel(f).startsWith(`src${path.sep}`) && !ALLOWED.includes(rel(f)))
+      .filter((f) => /^import\s+(?!type\b)[^;]*from\s+'zod(\/[^']*)?';/m.test(fs.readFileSync(f, 'utf8')));
+    expect(direct.map(rel)).toEqual([]);
+  });
+});

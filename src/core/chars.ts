@@ -1,5 +1,5 @@
 // Strings bounded in characters as JSON Schema counts them, for the zod schemas answers and records are checked with.
-import { z } from 'zod';
+import { z } from './zod.js';
 
 // A string's length as JSON Schema counts it (code points, not UTF-16 units), so minLength and maxLength mean here what
 // they mean to a vendor: an answer of 80 emoji fits a maxLength of 80 and is accepted.

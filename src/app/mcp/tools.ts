@@ -1,5 +1,5 @@
 // MCP tool descriptors from the operation registry: name, description and an input schema generated from the zod input.
-import { z } from 'zod';
+import { z } from '../../core/zod.js';
 import type { Role } from '../../core/api/api.js';
 import type { Operation } from '../routes/route.js';
 

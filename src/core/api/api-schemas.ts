@@ -1,5 +1,5 @@
 // The inputs of the council's web API operations (seed 002): one zod schema each, for REST bodies and MCP tools alike.
-import { z } from 'zod';
+import { z } from '../zod.js';
 import { lazy } from '../lazy.js';
 import { DISCUSSION_ID } from '../discussion/ids.js';
 import { REPORT_STATUSES, type ReportStatus } from '../orders/order-status.js';

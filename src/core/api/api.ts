@@ -1,5 +1,5 @@
 // The web API's envelope: roles, path patterns, the token list, and the JSON error format of SPEC §11.
-import { z } from 'zod';
+import { z } from '../zod.js';
 import { lazy } from '../lazy.js';
 import {
   BusyError,

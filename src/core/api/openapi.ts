@@ -1,6 +1,6 @@
 // The web API as an OpenAPI 3.1 document, generated from the operation registry's zod schemas (never written by
 // hand): each route's parameters and body, who may call it, its errors in SPEC §11's format, and an example.
-import { z } from 'zod';
+import { z } from '../zod.js';
 import { lazy } from '../lazy.js';
 import type { Method, Role } from './api.js';
 

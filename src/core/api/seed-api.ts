@@ -1,6 +1,6 @@
 // Seed 002's own agent API (/agent/tasks, /agent/tasks/{taskId}/result, /agent/status): its bodies as zod schemas,
 // and how a seed 002 task becomes a Kaigi trigger. Kept apart from api-schemas.ts, whose bodies are Kaigi's own.
-import { z } from 'zod';
+import { z } from '../zod.js';
 import { lazy } from '../lazy.js';
 import { sha256Text } from '../sha256.js';
 import type { TriggerInput } from '../discussion/trigger-input.js';

@@ -3,7 +3,7 @@ import { chars } from '../chars.js';
 import { criterion } from '../memory/criteria.js';
 import { CHECK_RESULTS, INTENSITIES, PRIORITIES } from './vocab.js';
 import { lazy } from '../lazy.js';
-import { z } from 'zod';
+import { z } from '../zod.js';
 
 // The furthest a review may lie ahead and the longest window or action an order may set, in days: one constant for
 // the schema a model is sent and the checks on its answer (SPEC §7.1).

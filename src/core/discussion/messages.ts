@@ -6,7 +6,7 @@ import { reflectionSchema } from '../memory/reflection-schema.js';
 import { lazy } from '../lazy.js';
 import { actionTypeFields, ANSWER_CHARS, buildSchemas, common, ERROR_CODES } from './message-schemas.js';
 import { MESSAGE_TYPES } from './vocab.js';
-import { z } from 'zod';
+import { z } from '../zod.js';
 
 export { MESSAGE_TYPES };
 export type MessageType = (typeof MESSAGE_TYPES)[number];

@@ -1,5 +1,5 @@
 // A trigger as it arrives (CLI file, sidebar, API, watcher): one zod schema checks it, then it is normalised.
-import { z } from 'zod';
+import { z } from '../zod.js';
 import { lazy } from '../lazy.js';
 import { ValidationError } from '../errors.js';
 import { checkJsonValue } from '../json-guard.js';

@@ -1,5 +1,5 @@
 // An order's success criterion as a model is told to fill it and the review scores it (src/core/memory/outcomes.ts).
-import { z } from 'zod';
+import { z } from '../zod.js';
 
 // Its metric is one of the member's KPI series when they are known (the review looks the name up literally), and
 // the forecast is said to be a point forecast, scored both ways.

@@ -1,5 +1,5 @@
 // Memory: learnings and cases, how verdicts move them, what agents learn after an outcome and when they tell a person.
-import { z } from 'zod';
+import { z } from '../zod.js';
 import { lazy } from '../lazy.js';
 import { label, readable } from '../labels.js';
 import { type Verdict, VERDICTS } from './outcomes.js';

@@ -1,5 +1,5 @@
 // What an agent's own model fills after a reviewed outcome: its reflection (seed 003 §10) and the lesson it keeps.
-import { z } from 'zod';
+import { z } from '../zod.js';
 import { chars } from '../chars.js';
 import { lazy } from '../lazy.js';
 

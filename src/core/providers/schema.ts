@@ -1,5 +1,5 @@
 // JSON Schema for structured output, generated from the zod message schemas; each vendor module shapes it further.
-import { z } from 'zod';
+import { z } from '../zod.js';
 import { hasOwn } from '../json-guard.js';
 import { answerSchema } from '../discussion/messages.js';
 import type { Expectation } from '../provider.js';

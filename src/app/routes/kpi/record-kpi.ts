@@ -1,5 +1,5 @@
 // POST /kpi and MCP record_kpi: KPI rows in, one audited commit, nothing written when a row is bad (SPEC §11).
-import { z } from 'zod';
+import { z } from '../../../core/zod.js';
 import { kpiRowSchema } from '../../../core/orders/kpi-input.js';
 import { apiCouncil } from '../../api/api-env.js';
 import { recordKpi } from '../../orders/kpi-ingest.js';

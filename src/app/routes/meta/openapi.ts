@@ -1,6 +1,6 @@
 // GET /openapi.json: the OpenAPI 3.1 document of every route, generated from the registry's zod schemas on each call
 // (src/core/api/openapi.ts), so it cannot drift from what the router accepts.
-import { z } from 'zod';
+import { z } from '../../../core/zod.js';
 import { ALL_ROLES } from '../../../core/api/api.js';
 import { openApiDocument } from '../../../core/api/openapi.js';
 import { SERVER_VERSION } from '../../mcp/protocol.js';

@@ -1,5 +1,5 @@
 // GET /orders: the orders an outside executor pulls, by status, executor and member, oldest first, paginated.
-import { z } from 'zod';
+import { z } from '../../../core/zod.js';
 import { ORDER_STATUSES } from '../../../core/orders/order-status.js';
 import { apiCouncil } from '../../api/api-env.js';
 import { listOrders } from '../../orders/order-list.js';

@@ -1,6 +1,6 @@
 // clear_room_messages (POST /rooms/{roomName}/clear): hides a room's messages from its view; they and their audit
 // rows stay in the tabs.
-import { z } from 'zod';
+import { z } from '../../../core/zod.js';
 import { clearRoom } from '../../rooms/room-writes.js';
 import { defineOperation } from '../route.js';
 import { roomCall } from './call.js';

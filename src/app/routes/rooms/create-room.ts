@@ -1,5 +1,5 @@
 // create_room (POST /rooms): a free room clients can enter and talk in.
-import { z } from 'zod';
+import { z } from '../../../core/zod.js';
 import { createRoom } from '../../rooms/room-writes.js';
 import { defineOperation } from '../route.js';
 import { roomCall } from './call.js';

@@ -1,5 +1,5 @@
 // enter_room (POST /rooms/{roomName}/enter): an agent name enters a room, with an optional profile.
-import { z } from 'zod';
+import { z } from '../../../core/zod.js';
 import { enterRoom } from '../../rooms/room-writes.js';
 import { defineOperation } from '../route.js';
 import { roomCall } from './call.js';

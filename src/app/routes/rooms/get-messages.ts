@@ -1,5 +1,5 @@
 // get_messages (GET /rooms/{roomName}/messages): a page of a room's messages, counted back from the newest.
-import { z } from 'zod';
+import { z } from '../../../core/zod.js';
 import { ALL_ROLES } from '../../../core/api/api.js';
 import { getMessages } from '../../rooms/room-reads.js';
 import { defineOperation } from '../route.js';

@@ -1,7 +1,7 @@
 // The zod inputs of the room operations: one schema serves a REST call (body, query string and the {roomName} path
 // segment merged) and an MCP tool's arguments. Query strings carry numbers and booleans as text, so those are read
 // from text too, while the generated JSON Schema still says number and boolean.
-import { z } from 'zod';
+import { z } from '../../../core/zod.js';
 import { NAME_PATTERN } from '../../../core/api/rooms.js';
 
 const NAME_RULE = 'letters, digits, hyphens and underscores';

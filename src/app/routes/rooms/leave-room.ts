@@ -1,5 +1,5 @@
 // leave_room (POST /rooms/{roomName}/leave): an agent name leaves a room it entered.
-import { z } from 'zod';
+import { z } from '../../../core/zod.js';
 import { leaveRoom } from '../../rooms/room-writes.js';
 import { defineOperation } from '../route.js';
 import { roomCall } from './call.js';

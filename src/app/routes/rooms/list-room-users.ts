@@ -1,5 +1,5 @@
 // list_room_users (GET /rooms/{roomName}/users): who is in a room, online or offline, with their profiles.
-import { z } from 'zod';
+import { z } from '../../../core/zod.js';
 import { ALL_ROLES } from '../../../core/api/api.js';
 import { listRoomUsers } from '../../rooms/room-reads.js';
 import { defineOperation } from '../route.js';

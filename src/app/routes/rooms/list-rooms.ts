@@ -1,5 +1,5 @@
 // list_rooms (GET /rooms): free rooms and the discussions' read-only rooms, with whether an agent is in each.
-import { z } from 'zod';
+import { z } from '../../../core/zod.js';
 import { ALL_ROLES } from '../../../core/api/api.js';
 import { listRooms } from '../../rooms/room-reads.js';
 import { defineOperation } from '../route.js';

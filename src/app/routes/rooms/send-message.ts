@@ -1,6 +1,6 @@
 // send_message (POST /rooms/{roomName}/messages): a message to a free room; @agent_id mentions a council agent,
 // whose answer follows in the room.
-import { z } from 'zod';
+import { z } from '../../../core/zod.js';
 import { sendMessage } from '../../rooms/room-writes.js';
 import { defineOperation } from '../route.js';
 import { roomCall } from './call.js';
