@@ -74,6 +74,17 @@ describe('the built Apps Script file', () => {
     // A context without any service at all also loads it: nothing is called at load time.
     expect(() => vm.runInContext(code, vm.createContext({}))).not.toThrow();
   });
+
+  // Every execution runs the top level in a fresh context: schemas are built on first use (src/core/lazy.ts), since
+  // building them at load cost every execution about half of its load (issues 28, 29). Counted in zod's base class.
+  it('builds no zod schema at load', () => {
+    const BASE = /\$constructor\("\$ZodType", \(inst, def\) => \{/g;
+    expect(code.match(BASE)).toHaveLength(1);
+    const counted = code.replace(BASE, (m) => `${m} globalThis.schemasBuilt = (globalThis.schemasBuilt || 0) + 1;`);
+    const context = vm.createContext({});
+    vm.runInContext(counted, context);
+    expect(vm.runInContext('globalThis.schemasBuilt || 0', context)).toBe(0);
+  });
 });
 
 describe('the execution context', () => {
