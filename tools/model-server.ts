@@ -234,10 +234,22 @@ export class ModelServer {
           replies.push((r) => r.end(body));
         },
       };
-      this.answer(rec, b, held as unknown as http.ServerResponse);
-      setTimeout(() => {
-        for (const reply of replies) reply(res);
-      }, this.latencyMs);
+      // The latency runs from the request's arrival: drawing the answer (a few ms, tens the first time a schema is
+      // seen) does not add to it. The server shares its thread with the runtime's host, so the drawing waits a moment
+      // (at most a quarter of the latency): the requests sent with this one connect and arrive first, undelayed.
+      const due = rec.at + this.latencyMs;
+      setTimeout(
+        () => {
+          this.answer(rec, b, held as unknown as http.ServerResponse);
+          setTimeout(
+            () => {
+              for (const reply of replies) reply(res);
+            },
+            Math.max(0, due - Date.now()),
+          );
+        },
+        Math.min(20, this.latencyMs / 4),
+      );
     });
   }
 
