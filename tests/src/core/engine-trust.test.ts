@@ -75,11 +75,11 @@ describe('learned reliability in the decision', () => {
 
   it('computes confidence by the factor formula until the team has MIN_CALIBRATION scored opinions, then recalibrates', () => {
     const computed = (d: ContentOf<'DECISION_DELIBERATION'>) => d.weight_assignment.map((w) => w.computed_confidence);
-    // Memory on but nothing scored yet: the formula's figures held to at most even odds (UNPROVEN_CAP), those below
-    // it unchanged (and so the same feedback rounds); without memory, the formula as it is.
+    // Memory on but nothing scored yet: every opinion reads even odds (UNPROVEN_CONFIDENCE), the formula's figure
+    // kept in the message's metadata for the feedback round; without memory, the formula as it is.
     const formula = computed(deliberation(undefined));
-    expect(formula.some((c) => c! > 0.5)).toBe(true);
-    expect(computed(deliberation(emptyTrust()))).toEqual(formula.map((c) => Math.min(c!, 0.5)));
+    expect(formula.some((c) => c! !== 0.5)).toBe(true);
+    expect(computed(deliberation(emptyTrust()))).toEqual(formula.map(() => 0.5));
     // Six verdicts scored for eight agents: the GOAL_ADJUSTMENT voices, rejected at 0.8 each time, now read lower.
     const after = deliberation(learned(6));
     const before = deliberation(undefined);
