@@ -143,6 +143,9 @@ const metadataSchema = lazy(() =>
     step_key: z.string(),
     stated_confidence: z.number().min(0).max(1).optional(),
     computed_confidence: z.number().min(0).max(1).optional(),
+    // The factor formula's figure where the computed confidence reads even odds in its place (memory on, no verdict
+    // yet): why a feedback round ran (src/core/engine/learned.ts).
+    formula_confidence: z.number().min(0).max(1).optional(),
     default_opinion: z.boolean().optional(),
     cost_usd: z.number().min(0).optional(),
     learnings: z.array(z.string()).optional(),

@@ -25,10 +25,11 @@ export function curveFor(env: EngineEnv, agent: string): number[] | null {
   return a ? calibrationCurve(a.bins, team) : team;
 }
 
-// Before the team's first MIN_CALIBRATION scored opinions, with memory on, a computed confidence above even odds has
-// no verdict behind it: the factor formula's figure is held to at most this (its feedback band, below, is kept, so a
-// thin-data opinion is still asked for more data). Without memory the formula stands as SPEC §4.4 has it.
-export const UNPROVEN_CAP = 0.5;
+// Before the team's first MIN_CALIBRATION scored opinions, with memory on, how often an opinion is right is unknown
+// (no verdict yet): the confidence Kaigi reports and weighs is this, even odds, for every opinion. The factor
+// formula's figure is kept beside it (`formula_confidence`) and still decides the feedback round, so a thin-data
+// opinion is still asked for more data. Without memory the formula stands as SPEC §4.4 has it.
+export const UNPROVEN_CONFIDENCE = 0.5;
 
 export function unproven(env: EngineEnv): boolean {
   return !!learnedTrust(env) && curveFor(env, '') === null;

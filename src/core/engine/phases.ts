@@ -6,11 +6,13 @@ import type { AgentRequest } from '../provider.js';
 import type { Discussion } from '../types.js';
 import { ask, expectedType } from './ask.js';
 import type { Builder } from './builder.js';
-import { active, expectOf, feedbackRounds, latestComputed } from './plan.js';
+import { active, expectOf, feedbackRounds, latestFeedbackFigure } from './plan.js';
 import { context, request, visible } from './requests.js';
-import { curveFor, UNPROVEN_CAP, unproven } from './learned.js';
+import { curveFor, UNPROVEN_CONFIDENCE, unproven } from './learned.js';
 import { recalibrate } from '../memory/isotonic.js';
 import type { EngineEnv } from './types.js';
+
+type Computed = { computed_confidence: number; formula_confidence?: number };
 
 function computedFor(
   d: Discussion,
@@ -19,7 +21,7 @@ function computedFor(
   opinion: ContentOf<'SPECIALIST_OPINION'>,
   all: { speaker: string; type: string }[],
   bonus = 0,
-): number {
+): Computed {
   const target = d.trigger.target_user_id;
   // From the KPI table's index (kpi-index.ts): a scan of every row for each opinion was a twentieth of the bench.
   const days = datesOf(env.kpi, target);
@@ -29,7 +31,7 @@ function computedFor(
   // Once the agent has a record, its computed confidence is its stated one recalibrated on past verdicts: how often
   // it has been right when it said this much (src/core/memory/isotonic.ts).
   const curve = curveFor(env, agent);
-  if (curve) return recalibrate(curve, opinion.confidence);
+  if (curve) return { computed_confidence: recalibrate(curve, opinion.confidence) };
   const others = all.filter((o) => o.speaker !== agent);
   const agree = others.filter((o) => o.type === opinion.recommendation.action_type).length;
   const formula = computeConfidence(
@@ -42,8 +44,11 @@ function computedFor(
     },
     env.settings.get('confidence.weights'),
   );
-  // Memory on and no verdict yet: the formula may ask for more data, not claim better than even odds (learned.ts).
-  return unproven(env) ? Math.min(formula, UNPROVEN_CAP) : formula;
+  // Memory on and no verdict yet: how often this is right is unknown, so the council reports and weighs even odds;
+  // the formula's figure is kept beside it and still decides the feedback round (learned.ts, plan.ts).
+  return unproven(env)
+    ? { computed_confidence: UNPROVEN_CONFIDENCE, formula_confidence: formula }
+    : { computed_confidence: formula };
 }
 
 export function phase2(d: Discussion, env: EngineEnv, b: Builder, agents: string[]): void {
@@ -70,9 +75,9 @@ export function phase2(d: Discussion, env: EngineEnv, b: Builder, agents: string
     );
   for (const a of answers) {
     const computed = a.isDefault
-      ? 0
+      ? { computed_confidence: 0 }
       : computedFor(d, env, a.agent.agent_id, a.content as ContentOf<'SPECIALIST_OPINION'>, all);
-    b.answer(a, 2, 'SPECIALIST_OPINION', { computed_confidence: computed });
+    b.answer(a, 2, 'SPECIALIST_OPINION', computed);
   }
   if (answers.length && answers.every((a) => a.isDefault))
     b.note('fallback level 3: the specialist group gave no usable opinion; continuing without it');
@@ -82,7 +87,7 @@ export function feedback(d: Discussion, env: EngineEnv, b: Builder, agents: stri
   const defs = env.agents.filter((a) => agents.indexOf(a.agent_id) >= 0);
   const requests: AgentRequest[] = [];
   for (const a of defs) {
-    const c = latestComputed(d)[a.agent_id];
+    const c = latestFeedbackFigure(d)[a.agent_id];
     const question =
       env.lang === 'ja'
         ? `計算上の信頼度が ${c} と低いため、推奨を裏付ける追加データを示してください。`
@@ -118,9 +123,9 @@ export function feedback(d: Discussion, env: EngineEnv, b: Builder, agents: stri
     const bonus = 0.2 * (feedbackRounds(d, a.agent.agent_id) + 1);
     const computed =
       a.isDefault || !op
-        ? 0
+        ? { computed_confidence: 0 }
         : computedFor(d, env, a.agent.agent_id, op.content as ContentOf<'SPECIALIST_OPINION'>, all, bonus);
-    b.answer(a, 2, 'FEEDBACK_RESPONSE', { computed_confidence: computed });
+    b.answer(a, 2, 'FEEDBACK_RESPONSE', computed);
   }
 }
 

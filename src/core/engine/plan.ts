@@ -44,6 +44,18 @@ export function latestComputed(d: Discussion): Record<string, number> {
   return out;
 }
 
+// What decides a feedback round: the factor formula's figure where Kaigi reports even odds in its place (memory on,
+// no verdict yet: learned.ts), else the computed confidence itself.
+export function latestFeedbackFigure(d: Discussion): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const m of d.messages) {
+    const c = m.metadata.formula_confidence ?? m.metadata.computed_confidence;
+    if (c !== undefined && (m.message_type === 'SPECIALIST_OPINION' || m.message_type === 'FEEDBACK_RESPONSE'))
+      out[m.speaker] = c;
+  }
+  return out;
+}
+
 export function feedbackRounds(d: Discussion, agent: string): number {
   return d.messages.filter(
     (m) => m.message_type === 'FEEDBACK_REQUEST' && (m.content as { target_agent: string }).target_agent === agent,
@@ -77,7 +89,7 @@ export function planStep(d: Discussion, env: EngineEnv): Step {
   const specialists = active(env, 'specialist', 2).filter((a) => !spoke(d, a.agent_id, 2, ['SPECIALIST_OPINION']));
   if (specialists.length) return { kind: 'phase2', agents: specialists.map((a) => a.agent_id) };
   const b = bands(s);
-  const computed = latestComputed(d);
+  const computed = latestFeedbackFigure(d);
   const maxRounds = s.number('confidence.max_feedback_rounds');
   const ask = active(env, 'specialist', 2).filter((a) => {
     const c = computed[a.agent_id];

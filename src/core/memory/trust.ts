@@ -208,27 +208,30 @@ export function recordAdjustment(action: string, record: readonly MemberRecordLi
   return round2(2 * (p - usual));
 }
 
-// Lose-shift that widens rather than swaps: when the member's record holds a rejection and no action has earned its
-// place (nothing to win-stay on), the order is filled up to `slots` actions with what the record gives the best odds
-// for this member: an action that also worked before an untried one, an untried one (the team's rate) before one
-// that failed, and among equals the council's vote. The record is data, as a bandit would use it: the order's
-// actions share one verdict, so a rejected order counts against all of them and an untried action is the better bet.
-export function widenAfterLoss(
-  selected: readonly string[],
+// Which actions are most likely the member's best, from the record and the vote (2026-11-27). An order's actions
+// share one verdict, and an order that holds the member's best action is confirmed far more often than one that does
+// not: so each confirmation of an action multiplies its odds of being the best by VERDICT_FACTOR and each rejection
+// divides them by it, whatever the other actions of the order were. The prior is the action's share of the
+// council's vote (the cues the specialists read) above a floor, so an action nobody voted for can still be tried.
+// The order is filled to `slots` with the highest odds: a confirmed action stays (win-stay), one that only failed
+// gives way to an untried one the vote favours (lose-shift), and the cues of a new slump still count.
+const VERDICT_FACTOR = 3;
+const VOTE_FLOOR = 0.1;
+
+export function bestBets(
   candidates: readonly string[],
+  score: (action: string) => number,
   record: readonly MemberRecordLine[],
-  usual: number,
   slots: number,
 ): string[] {
-  if (!record.some((l) => l.rejected > 0) || selected.length >= slots) return selected.slice();
+  const total = candidates.reduce((n, a) => n + score(a), 0) || 1;
   const odds = (a: string) => {
     const l = record.find((x) => x.action_type === a);
-    return l ? (2 * usual + l.confirmed) / (2 + l.confirmed + l.rejected) : usual;
+    return (VOTE_FLOOR + score(a) / total) * VERDICT_FACTOR ** ((l?.confirmed ?? 0) - (l?.rejected ?? 0));
   };
-  const extra = candidates
-    .filter((a) => selected.indexOf(a) < 0)
+  return candidates
     .map((a, i) => ({ a, i, p: odds(a) }))
     .sort((x, y) => y.p - x.p || x.i - y.i)
-    .map((x) => x.a);
-  return selected.concat(extra).slice(0, slots);
+    .map((x) => x.a)
+    .slice(0, slots);
 }

@@ -74,10 +74,13 @@ export function buildUserText(ctx: AgentContext): string {
       dataBlock(
         'similar_past_cases',
         // No id column: nothing an agent answers refers to a case by id (Kaigi keeps which were given in the
-        // message's metadata), and nine prompts a discussion carry up to five cases each.
+        // message's metadata), and nine prompts a discussion carry up to five cases each. No similarity column
+        // either: the rows come most relevant first (recall's ranking of similarity, recency and confidence), and a
+        // bare cosine beside them was a sixth of the table's tokens; a case holds a conclusive verdict only, so
+        // whether it worked is a yes or a no (2026-11-27).
         table(
-          ['case', 'verdict', 'similarity'],
-          mem.cases.map((c) => [c.content, c.verdict, c.similarity]),
+          ['case', 'worked'],
+          mem.cases.map((c) => [c.content, c.verdict === 'confirmed' ? 'yes' : 'no']),
         ),
       ),
     );

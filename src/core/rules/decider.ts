@@ -6,7 +6,7 @@ import type { AgentContext } from '../provider.js';
 import { caseAdjustment, extractLearnings } from '../memory/memory.js';
 import type { Verdict } from '../memory/outcomes.js';
 import type { Discussion } from '../types.js';
-import { recordAdjustment, widenAfterLoss } from '../memory/trust.js';
+import { bestBets, recordAdjustment } from '../memory/trust.js';
 import { weighOpinions, weightAssignment } from '../discussion/votes.js';
 import { RISKS } from './balancers.js';
 import { changeText, facts } from './facts.js';
@@ -129,22 +129,23 @@ function selectActions(ctx: AgentContext, votes: Votes, objected: string[]): Sel
   const top = ranked.length ? votes[ranked[0]].score : 0;
   const kept = ctx.allowList.filter((a) => open(a) && avoided.indexOf(a) < 0 && adjOf(a) >= KEEP_AT);
   const voted = kept.concat(ranked.filter((a) => kept.indexOf(a) < 0 && votes[a].score >= top * 0.5)).slice(0, 3);
-  // Nothing kept and a rejection on the member's record: widen the order toward what the record has not ruled out.
+  // With memory on, a member's first discussion (no record yet) fills the free slots with the vote's next choices,
+  // the cues the specialists read, so the first verdict tells the record about three actions, not one; once there is
+  // a record, the order is the three actions most likely the member's best (bestBets, src/core/memory/trust.ts).
+  // Without memory, the vote as it is.
   const byVote = ctx.allowList
     .filter((a) => open(a) && avoided.indexOf(a) < 0)
     .sort((a, b) => (votes[b]?.score ?? 0) - (votes[a]?.score ?? 0) || (a < b ? -1 : 1));
-  const rate = ctx.teamRate ?? 0.5;
-  // A member's first discussion with memory on (no record yet): the free slots go to the vote's next choices, the
-  // cues the specialists read; the first verdict then tells the record about three actions, not one.
-  const first = ctx.teamRate !== undefined && !record.length;
-  const selected = first
-    ? fillByVote(voted, byVote, 3)
-    : kept.length
+  const selected =
+    ctx.teamRate === undefined
       ? voted
-      : widenAfterLoss(voted, byVote, record, rate, 3);
+      : !record.length
+        ? fillByVote(voted, byVote, 3)
+        : bestBets(ctx.allowList.filter(open), (a) => votes[a]?.score ?? 0, record, 3);
   if (selected.length === 0)
     selected.push(ctx.allowList.find((a) => open(a) && avoided.indexOf(a) < 0) ?? allowed(ctx, 'ONE_ON_ONE'));
-  return { selected, avoided, ranked, top, cases };
+  // An action the record held back but the odds put back in is not reported as avoided.
+  return { selected, avoided: avoided.filter((a) => selected.indexOf(a) < 0), ranked, top, cases };
 }
 
 function fillByVote(voted: readonly string[], byVote: readonly string[], slots: number): string[] {

@@ -22,11 +22,11 @@ export interface Workbook {
   now: number;
 }
 
-// From the member's KPI days, the Settings weights, a historical accuracy of 0.5 for an agent with no outcomes yet,
-// and the other specialists' recommendations; with memory on and no verdict yet, held to at most even odds
-// (UNPROVEN_CAP, src/core/engine/learned.ts: re-pinned 2026-11-27), so the feedback band below 0.5 is as the formula
-// gives it.
-export function expectedComputed(w: Workbook, member: string, opinions: Opinion[], speaker: string, bonus = 0): number {
+// The factor formula's figure from the member's KPI days, the Settings weights, a historical accuracy of 0.5 for an
+// agent with no outcomes yet, and the other specialists' recommendations. With memory on and no verdict yet, Kaigi
+// keeps it as `formula_confidence` (it decides the feedback round) and reports and weighs even odds in its place
+// (UNPROVEN_CONFIDENCE, src/core/engine/learned.ts: re-pinned 2026-11-27).
+export function expectedFormula(w: Workbook, member: string, opinions: Opinion[], speaker: string, bonus = 0): number {
   const days = [...new Set(w.kpi.filter((r) => r.member_id === member).map((r) => tokyoDay(r.date)))];
   days.sort();
   const age = Math.round((Date.parse(tokyoDay(w.now)) - Date.parse(days[days.length - 1])) / DAY);
@@ -36,7 +36,7 @@ export function expectedComputed(w: Workbook, member: string, opinions: Opinion[
   const agree = others.filter(
     (m) => m.content.recommendation.action_type === own.content.recommendation.action_type,
   ).length;
-  const formula = computeConfidence(
+  return computeConfidence(
     {
       data_recency: Math.max(0, 1 - age / 7),
       data_completeness: Math.min(1, days.length / 30 + bonus),
@@ -46,5 +46,4 @@ export function expectedComputed(w: Workbook, member: string, opinions: Opinion[
     },
     weights as Weights,
   );
-  return Math.min(formula, 0.5);
 }

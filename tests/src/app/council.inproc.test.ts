@@ -8,14 +8,14 @@ import { discussionView } from '../../../src/app/steer/discussion-view.js';
 import { runTick } from '../../../src/app/queue/tick.js';
 import { startDiscussion } from '../../../src/app/discussions/start.js';
 import { demoTrigger } from '../../../src/core/demo-data.js';
-import { expectedComputed as oracle, tokyoDay } from './confidence-oracle.js';
+import { expectedFormula as oracle, tokyoDay } from './confidence-oracle.js';
 import { decline, type Kaigi, kaigi, settle, statuses } from './inproc.js';
 import { editConfig, type Message, messages } from './inproc-more.js';
 
 const start = (k: Kaigi, trigger: object = demoTrigger()) => startDiscussion(trigger, k.council()).discussion_id;
 
 // SPEC §4.4 over what this workbook holds (confidence-oracle.ts); no outcomes yet, so no agent stats.
-function expectedComputed(k: Kaigi, member: string, opinions: Message[], speaker: string, bonus = 0): number {
+function expectedFormula(k: Kaigi, member: string, opinions: Message[], speaker: string, bonus = 0): number {
   expect(k.ports.properties.getProperty('KAIGI_AGENT_STATS')).toBeFalsy();
   const w = { kpi: k.records('kpi'), settings: k.records('settings'), now: Date.now() };
   return oracle(w, member, opinions, speaker, bonus);
@@ -83,11 +83,15 @@ describe('the rules provider in-process', () => {
     const band = (c: number) => c >= 0.3 && c < 0.5;
     const requests = ms.filter((m) => m.message_type === 'FEEDBACK_REQUEST');
     const responses = ms.filter((m) => m.message_type === 'FEEDBACK_RESPONSE');
+    // Memory on and no verdict yet: every opinion reports and is weighed at even odds, and the formula's figure,
+    // kept beside it, decides the rounds (re-pinned 2026-11-27).
+    for (const m of opinions.concat(responses))
+      expect([m.speaker, m.metadata.computed_confidence]).toEqual([m.speaker, 0.5]);
     let latest: Record<string, number> = Object.fromEntries(
-      opinions.map((m) => [m.speaker, m.metadata.computed_confidence]),
+      opinions.map((m) => [m.speaker, m.metadata.formula_confidence]),
     );
     for (const m of opinions)
-      expect([m.speaker, latest[m.speaker]]).toEqual([m.speaker, expectedComputed(k, 'newbie', opinions, m.speaker)]);
+      expect([m.speaker, latest[m.speaker]]).toEqual([m.speaker, expectedFormula(k, 'newbie', opinions, m.speaker)]);
     let asked = 0;
     for (let round = 1; round <= 2; round++) {
       const due = opinions.map((m) => m.speaker).filter((s) => band(latest[s]));
@@ -96,11 +100,11 @@ describe('the rules provider in-process', () => {
       expect(answered.map((r) => r.speaker)).toEqual(due);
       const next: Record<string, number> = { ...latest };
       for (const r of answered) {
-        expect([r.speaker, r.metadata.computed_confidence]).toEqual([
+        expect([r.speaker, r.metadata.formula_confidence]).toEqual([
           r.speaker,
-          expectedComputed(k, 'newbie', opinions, r.speaker, 0.2 * round),
+          expectedFormula(k, 'newbie', opinions, r.speaker, 0.2 * round),
         ]);
-        next[r.speaker] = r.metadata.computed_confidence;
+        next[r.speaker] = r.metadata.formula_confidence;
       }
       latest = next;
       asked += due.length;

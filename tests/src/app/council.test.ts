@@ -15,12 +15,12 @@ import {
   view,
 } from '../../council-helpers.js';
 import { queuedOnLock, records } from '../../helpers.js';
-import { expectedComputed as oracle } from './confidence-oracle.js';
+import { expectedFormula as oracle } from './confidence-oracle.js';
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 // SPEC §4.4 over what this runtime's workbook holds (confidence-oracle.ts); no outcomes yet, so no agent stats.
-function expectedComputed(rt: Runtime, member: string, opinions: Message[], speaker: string): number {
+function expectedFormula(rt: Runtime, member: string, opinions: Message[], speaker: string): number {
   expect(rt.scriptProperties.get('KAIGI_AGENT_STATS')).toBeFalsy();
   const w = { kpi: records(rt, 'kpi'), settings: records(rt, 'settings'), now: rt.clock.now() };
   return oracle(w, member, opinions, speaker);
@@ -54,19 +54,22 @@ describe('a full discussion on the rules provider', () => {
     // Phase 2 specialists answer independently: each saw only Phase 1.
     const p2 = ms.filter((m) => m.phase === 2 && m.message_type === 'SPECIALIST_OPINION');
     expect(p2.length).toBe(8);
-    // Each computed confidence is SPEC §4.4 over this discussion's own inputs, not the stated one.
+    // Each formula figure is SPEC §4.4 over this discussion's own inputs, not the stated one.
     for (const m of p2)
-      expect({ speaker: m.speaker, computed: m.metadata.computed_confidence }).toEqual({
+      expect({ speaker: m.speaker, formula: m.metadata.formula_confidence }).toEqual({
         speaker: m.speaker,
-        computed: expectedComputed(rt, 'tanaka', p2, m.speaker),
+        formula: expectedFormula(rt, 'tanaka', p2, m.speaker),
       });
     // 30 fresh days of data: the formula gives the four who agree on GOAL_ADJUSTMENT the consensus share (0.796),
-    // the others none (0.646); with memory on and no verdict yet, both are held to 0.5 (re-pinned 2026-11-27).
+    // the others none (0.646); with memory on and no verdict yet, every opinion reports and is weighed at even odds,
+    // the formula's figure kept beside it (re-pinned 2026-11-27).
     const formula = { analyst: 0.796, psychology: 0.646, neuroscience: 0.646, coaching: 0.796 };
     const rest = { sales_strategy: 0.796, behavioral_econ: 0.796, organization: 0.646, wellbeing: 0.646 };
-    expect(Object.fromEntries(p2.map((m) => [m.speaker, m.metadata.computed_confidence]))).toEqual(
-      Object.fromEntries(Object.entries({ ...formula, ...rest }).map(([k, v]) => [k, Math.min(v, 0.5)])),
-    );
+    expect(Object.fromEntries(p2.map((m) => [m.speaker, m.metadata.formula_confidence]))).toEqual({
+      ...formula,
+      ...rest,
+    });
+    for (const m of p2) expect([m.speaker, m.metadata.computed_confidence]).toEqual([m.speaker, 0.5]);
     for (const m of p2) expect(m.metadata.stated_confidence).toBe(m.content.confidence);
     // The seed's example: contacts 12 → 5 and little praise point psychology to recognition.
     const report = ms.find((m) => m.message_type === 'SITUATION_REPORT')!;

@@ -239,9 +239,7 @@ describe('what memory puts in front of a model', () => {
     expect(psych.user).toMatch(/<data name="directives_from_people">[\s\S]*DIR-1[\s\S]*称賛は公の場で行うこと/);
     expect(coach.user).not.toMatch(/directives_from_people/);
     expect(psych.user).toMatch(/<data name="your_next_actions_from_recent_reflections">/);
-    expect(decider.user).toMatch(
-      /<data name="similar_past_cases">\ncase,verdict,similarity\n[^\n]+,(confirmed|rejected),/,
-    );
+    expect(decider.user).toMatch(/<data name="similar_past_cases">\ncase,worked\n[^\n]+,(yes|no)\n/);
     expect(reqs.some((r) => /<data name="retrieved_learnings">\n(scope,)?confidence,learning\n/.test(r.user))).toBe(
       true,
     );

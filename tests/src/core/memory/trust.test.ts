@@ -8,13 +8,13 @@ import {
   memberRecord,
   overallReliability,
   parseTrust,
+  bestBets,
   recordAdjustment,
   recordVerdict,
   reliabilityOf,
   type TrustEvent,
   type TrustState,
   trustValue,
-  widenAfterLoss,
 } from '../../../../src/core/memory/trust.js';
 
 const KEY = 'KAIGI_TRUST';
@@ -129,30 +129,35 @@ describe('the stored state', () => {
   });
 });
 
-describe('lose-shift that widens the order', () => {
+describe("the member's best bets", () => {
   const allow = ['GOAL_ADJUSTMENT', 'PRAISE_INCREASE', 'ONE_ON_ONE', 'PEER_SUPPORT'];
   const line = (action_type: string, confirmed: number, rejected: number) => ({ action_type, confirmed, rejected });
+  const votes: Record<string, number> = { GOAL_ADJUSTMENT: 0.6, PRAISE_INCREASE: 0.3, ONE_ON_ONE: 0.1 };
+  const score = (a: string) => votes[a] ?? 0;
 
-  it('fills the order with an action that also worked, then untried ones by vote, before one that only failed', () => {
-    const record = [line('GOAL_ADJUSTMENT', 0, 1), line('PEER_SUPPORT', 1, 1)];
-    expect(widenAfterLoss(['GOAL_ADJUSTMENT'], allow, record, 0.4, 3)).toEqual([
-      'GOAL_ADJUSTMENT',
-      'PEER_SUPPORT',
-      'PRAISE_INCREASE',
-    ]);
-    expect(widenAfterLoss([], allow, record, 0.4, 4)).toEqual([
-      'PEER_SUPPORT',
-      'PRAISE_INCREASE',
-      'ONE_ON_ONE',
-      'GOAL_ADJUSTMENT',
-    ]);
+  it('with no record, follows the vote, an action nobody voted for last', () => {
+    expect(bestBets(allow, score, [], 4)).toEqual(['GOAL_ADJUSTMENT', 'PRAISE_INCREASE', 'ONE_ON_ONE', 'PEER_SUPPORT']);
   });
 
-  it('leaves the order as voted without a rejection on the record, or when it is full', () => {
-    expect(widenAfterLoss(['GOAL_ADJUSTMENT'], allow, [line('GOAL_ADJUSTMENT', 1, 0)], 0.4, 3)).toEqual([
+  it('keeps what worked (win-stay) and lets what only failed give way (lose-shift), the vote still counting', () => {
+    // PRAISE_INCREASE worked once: ahead of the vote's favourite; PEER_SUPPORT, which nobody voted for, needs two.
+    expect(bestBets(allow, score, [line('PRAISE_INCREASE', 1, 0)], 3)).toEqual([
+      'PRAISE_INCREASE',
       'GOAL_ADJUSTMENT',
+      'ONE_ON_ONE',
     ]);
-    expect(widenAfterLoss(['GOAL_ADJUSTMENT'], allow, [], 0.4, 3)).toEqual(['GOAL_ADJUSTMENT']);
-    expect(widenAfterLoss(['A', 'B', 'C'], allow, [line('A', 0, 2)], 0.4, 3)).toEqual(['A', 'B', 'C']);
+    expect(bestBets(allow, score, [line('PEER_SUPPORT', 1, 0)], 1)).toEqual(['GOAL_ADJUSTMENT']);
+    expect(bestBets(allow, score, [line('PEER_SUPPORT', 2, 0)], 1)).toEqual(['PEER_SUPPORT']);
+    // The vote's favourite failed once: it falls behind the untried ones the vote backs, not behind the unvoted one.
+    expect(bestBets(allow, score, [line('GOAL_ADJUSTMENT', 0, 1)], 4)).toEqual([
+      'PRAISE_INCREASE',
+      'GOAL_ADJUSTMENT',
+      'ONE_ON_ONE',
+      'PEER_SUPPORT',
+    ]);
+    // Failed twice: behind everything untried.
+    expect(bestBets(allow, score, [line('GOAL_ADJUSTMENT', 0, 2)], 4).pop()).toBe('GOAL_ADJUSTMENT');
+    // A confirmation and a rejection cancel: the vote decides again.
+    expect(bestBets(allow, score, [line('ONE_ON_ONE', 1, 1)], 1)).toEqual(['GOAL_ADJUSTMENT']);
   });
 });

@@ -146,7 +146,9 @@ describe('buildUserText', () => {
     expect(blockOf(text, 'retrieved_learnings')).toBe(
       'confidence,learning\n0.7,praise works for him; at once next line',
     );
-    expect(blockOf(text, 'similar_past_cases')).toBe('case,verdict,similarity\na similar fall,confirmed,0.81');
+    // Most relevant first, as recall ranked them; no similarity column, and a verdict as whether it worked
+    // (re-pinned 2026-11-27: tokens).
+    expect(blockOf(text, 'similar_past_cases')).toBe('case,worked\na similar fall,yes');
     // The same next action twice is shown once.
     expect(JSON.parse(blockOf(text, 'your_next_actions_from_recent_reflections'))).toEqual(['check overtime first']);
     expect(JSON.parse(blockOf(text, 'directives_from_people'))).toEqual([
