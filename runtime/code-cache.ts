@@ -39,8 +39,8 @@ function readCache(file: string, hash: Buffer): Buffer | undefined {
   try {
     bytes = fs.readFileSync(file);
   } catch (e) {
-    // No cache yet (the first thread after a build): the script is compiled from source and the cache written then.
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    // No cache yet (the first thread after a build), or none readable: the script is compiled from its source.
+    if (typeof (e as NodeJS.ErrnoException).code === 'string') return undefined;
     throw e;
   }
   if (bytes.length <= HASH_BYTES || !bytes.subarray(0, HASH_BYTES).equals(hash)) return undefined;
@@ -56,8 +56,9 @@ function writeCache(file: string, hash: Buffer, data: Buffer): void {
     fs.writeFileSync(tmp, Buffer.concat([hash, data]));
     fs.renameSync(tmp, file);
   } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    // A cache that cannot be written (a read-only install) costs only the compile time it would have saved.
-    if (!['EACCES', 'EPERM', 'EROFS', 'ENOSPC'].includes((e as NodeJS.ErrnoException).code ?? '')) throw e;
+    // A cache that cannot be written (a read-only install, or dist/ removed by a rebuild meanwhile) costs only the
+    // compile time it would have saved, and must not fail the load it follows: a file-system error ends here.
+    if (typeof (e as NodeJS.ErrnoException).code !== 'string') throw e;
+    if (fs.existsSync(tmp)) fs.rmSync(tmp, { force: true });
   }
 }

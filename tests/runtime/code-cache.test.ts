@@ -62,4 +62,14 @@ describe('the code cache', () => {
     again.save();
     expect(fs.readFileSync(path.join(cacheDir, name)).subarray(0, 1)).not.toEqual(bytes.subarray(0, 1));
   });
+
+  it('saves nothing, and throws nothing, where the cache cannot be written', () => {
+    // A file where the cache's folder would be: the folder cannot be made.
+    const blocked = path.join(dir, 'blocked');
+    fs.writeFileSync(blocked, '');
+    const c = compileCached('function result() { return 7; }', 'Code.js', blocked);
+    expect(run(c.script)).toBe(7);
+    expect(() => c.save()).not.toThrow();
+    expect(fs.readFileSync(blocked, 'utf8')).toBe('');
+  });
 });
