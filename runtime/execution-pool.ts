@@ -103,6 +103,7 @@ export class ExecutionPool {
         codePath: this.host.codePath,
         entryPoints: this.host.entryPoints,
         globalsPath: path.join(this.root, 'dist', 'node', 'apps-script-globals.js'),
+        codeCacheDir: path.join(this.root, 'dist', 'node', 'code-cache'),
         clockBuffer: this.host.clock.buffer,
         flagBuffer,
         rpcPort: port2,

@@ -4,12 +4,15 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import vm from 'node:vm';
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
+import { compileCached } from './code-cache.js';
 
 interface InitData {
   codePath: string;
   // The build's list of the script's top-level function declarations (dist/gas/entry-points.json).
   entryPoints: string[];
   globalsPath: string;
+  // Where V8's code cache for Code.js is kept (code-cache.ts).
+  codeCacheDir: string;
   clockBuffer: SharedArrayBuffer;
   flagBuffer: SharedArrayBuffer;
   rpcPort: MessagePort;
@@ -40,7 +43,8 @@ const port = init.rpcPort;
 // and reaching one by name would let a caller run any code with the host's powers (node:vm is no security boundary).
 const entryPoints: ReadonlySet<string> = new Set(init.entryPoints);
 
-const code = new vm.Script(fs.readFileSync(init.codePath, 'utf8'), { filename: 'Code.js' });
+const compiled = compileCached(fs.readFileSync(init.codePath, 'utf8'), 'Code.js', init.codeCacheDir);
+const code = compiled.script;
 const globals = new vm.Script(
   `(function () {\n${fs.readFileSync(init.globalsPath, 'utf8')}\nreturn __gasGlobals.install;\n})()`,
   { filename: 'apps-script-globals.js' },
@@ -119,6 +123,7 @@ function load(target: Bridge | null): Loaded {
     const install = globals.runInContext(context) as (g: unknown, b: unknown) => Helpers;
     const helpers = install(globalObject, forwardingBridge(binding));
     code.runInContext(context);
+    compiled.save();
     return { context, globalObject, helpers, binding };
   } catch (error) {
     return { context, globalObject, error, binding };
