@@ -14,11 +14,16 @@ import {
   statuses,
 } from '../../council-helpers.js';
 import { records } from '../../helpers.js';
+import { fortnight, keep } from './prepared.js';
+
+const DAY = 24 * 3600_000;
 
 describe('sixty simulated days', () => {
   it('opens discussions, carries out orders, evaluates outcomes, learns, and retrieves what it learned', async () => {
     const rt = await council();
-    const run = await simulate(rt, 60, 42);
+    // simulate runs day by day from its seed: at the end of the 14th day this run holds the state `fortnight` makes
+    // (the tests below start from it); the clock moves on a day after each day's callback.
+    const run = await simulate(rt, 60, 42, async (d) => (d === 13 ? keep('fortnight', rt, null, DAY) : undefined));
     const log = records(rt, 'discussions');
     expect(run.discussions).toBe(log.length);
     const member = (id: unknown) => String(log.find((r) => r.discussion_id === id)!.trigger_target_user);
@@ -203,9 +208,16 @@ describe('what memory puts in front of a model', () => {
   const models = localModelServer();
 
   it('shows retrieved learnings (with ids), directives and last next actions in the prompts of the agents they belong to', async () => {
-    const rt = await council();
+    const { rt } = await fortnight();
     models.allow(rt);
-    await simulate(rt, 14, 42);
+    // Fourteen days of KPI rows past the seeded ones: the state is the fortnight's, wherever it was made.
+    const seeded = records(await council(), 'kpi').length;
+    const days = new Set(
+      records(rt, 'kpi')
+        .map((r) => String(r.date))
+        .slice(seeded),
+    );
+    expect(days.size).toBe(14);
     // Two weeks of the seeded team: two discussions reviewed; the second member's first order, filled to three
     // actions by the vote (2026-11-27), held what the member needed.
     expect(records(rt, 'outcomes').map((o) => o.verdict)).toEqual(['rejected', 'confirmed']);
