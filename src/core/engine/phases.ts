@@ -88,8 +88,12 @@ export function feedback(d: Discussion, env: EngineEnv, b: Builder, agents: stri
   const requests: AgentRequest[] = [];
   for (const a of defs) {
     const c = latestFeedbackFigure(d)[a.agent_id];
-    const question =
-      env.lang === 'ja'
+    // Before the first verdict the computed confidence reads even odds, so the question names the formula's figure.
+    const question = unproven(env)
+      ? env.lang === 'ja'
+        ? `推奨を裏付けるデータが少ないため（信頼度の要素式で ${c}）、追加データを示してください。`
+        : `The data behind your recommendation are thin (the confidence formula gives ${c}); give the additional data behind it.`
+      : env.lang === 'ja'
         ? `計算上の信頼度が ${c} と低いため、推奨を裏付ける追加データを示してください。`
         : `Your computed confidence is low (${c}); give the additional data behind your recommendation.`;
     b.add(

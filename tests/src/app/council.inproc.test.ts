@@ -96,6 +96,9 @@ describe('the rules provider in-process', () => {
     for (let round = 1; round <= 2; round++) {
       const due = opinions.map((m) => m.speaker).filter((s) => band(latest[s]));
       expect(requests.slice(asked, asked + due.length).map((r) => r.content.target_agent)).toEqual(due);
+      // The question names the formula's figure (this council speaks Japanese), not the even odds the message shows.
+      for (const r of requests.slice(asked, asked + due.length))
+        expect(r.content.question).toContain(`信頼度の要素式で ${latest[r.content.target_agent]}`);
       const answered = responses.slice(asked, asked + due.length);
       expect(answered.map((r) => r.speaker)).toEqual(due);
       const next: Record<string, number> = { ...latest };
