@@ -122,7 +122,7 @@ async function latencyRun(L: number, parallel: boolean): Promise<LatencyRun> {
     await setSetting(rt, 'provider.parallel', parallel ? 'true' : 'false');
     // The request comes a moment after the settings edit, not in the same millisecond: by then the executions that
     // edit ran have ended and their threads have loaded the next context (runtime/worker.ts), as they would have on
-    // any workbook where a person does not start a discussion within 50 ms of an edit's triggers ending.
+    // any workbook where a person does not start a discussion within 300 ms of an edit's triggers ending.
     await new Promise((r) => setTimeout(r, 300));
     const c0 = process.cpuUsage();
     const t0 = Date.now();

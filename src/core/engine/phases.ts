@@ -83,19 +83,23 @@ export function phase2(d: Discussion, env: EngineEnv, b: Builder, agents: string
     b.note('fallback level 3: the specialist group gave no usable opinion; continuing without it');
 }
 
+// Before the first verdict the computed confidence reads even odds, so the question names the formula's figure.
+function feedbackQuestion(env: EngineEnv, c: number): string {
+  const ja = env.lang === 'ja';
+  if (unproven(env))
+    return ja
+      ? `推奨を裏付けるデータが少ないため（信頼度の要素式で ${c}）、追加データを示してください。`
+      : `The data behind your recommendation are thin (the confidence formula gives ${c}); give the additional data behind it.`;
+  return ja
+    ? `計算上の信頼度が ${c} と低いため、推奨を裏付ける追加データを示してください。`
+    : `Your computed confidence is low (${c}); give the additional data behind your recommendation.`;
+}
+
 export function feedback(d: Discussion, env: EngineEnv, b: Builder, agents: string[]): void {
   const defs = env.agents.filter((a) => agents.indexOf(a.agent_id) >= 0);
   const requests: AgentRequest[] = [];
   for (const a of defs) {
-    const c = latestFeedbackFigure(d)[a.agent_id];
-    // Before the first verdict the computed confidence reads even odds, so the question names the formula's figure.
-    const question = unproven(env)
-      ? env.lang === 'ja'
-        ? `推奨を裏付けるデータが少ないため（信頼度の要素式で ${c}）、追加データを示してください。`
-        : `The data behind your recommendation are thin (the confidence formula gives ${c}); give the additional data behind it.`
-      : env.lang === 'ja'
-        ? `計算上の信頼度が ${c} と低いため、推奨を裏付ける追加データを示してください。`
-        : `Your computed confidence is low (${c}); give the additional data behind your recommendation.`;
+    const question = feedbackQuestion(env, latestFeedbackFigure(d)[a.agent_id]);
     b.add(
       2,
       'decider',

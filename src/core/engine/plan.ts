@@ -33,27 +33,25 @@ export function totalTokens(d: Discussion): number {
   return d.messages.reduce((a, m) => a + m.metadata.tokens_consumed, 0);
 }
 
-export function latestComputed(d: Discussion): Record<string, number> {
+// Each specialist's latest figure of `figure` over its opinion and feedback answers.
+function latestOf(d: Discussion, figure: (m: Discussion['messages'][number]) => number | undefined) {
   const out: Record<string, number> = {};
-  for (const m of d.messages)
-    if (
-      m.metadata.computed_confidence !== undefined &&
-      (m.message_type === 'SPECIALIST_OPINION' || m.message_type === 'FEEDBACK_RESPONSE')
-    )
-      out[m.speaker] = m.metadata.computed_confidence;
+  for (const m of d.messages) {
+    const c = figure(m);
+    if (c !== undefined && (m.message_type === 'SPECIALIST_OPINION' || m.message_type === 'FEEDBACK_RESPONSE'))
+      out[m.speaker] = c;
+  }
   return out;
+}
+
+export function latestComputed(d: Discussion): Record<string, number> {
+  return latestOf(d, (m) => m.metadata.computed_confidence);
 }
 
 // What decides a feedback round: the factor formula's figure where Kaigi reports even odds in its place (memory on,
 // no verdict yet: learned.ts), else the computed confidence itself.
 export function latestFeedbackFigure(d: Discussion): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const m of d.messages) {
-    const c = m.metadata.formula_confidence ?? m.metadata.computed_confidence;
-    if (c !== undefined && (m.message_type === 'SPECIALIST_OPINION' || m.message_type === 'FEEDBACK_RESPONSE'))
-      out[m.speaker] = c;
-  }
-  return out;
+  return latestOf(d, (m) => m.metadata.formula_confidence ?? m.metadata.computed_confidence);
 }
 
 export function feedbackRounds(d: Discussion, agent: string): number {
