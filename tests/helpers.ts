@@ -41,6 +41,24 @@ export async function gasError(rt: Runtime, code: string, opts: RunOptions = {})
   return r.error!.message;
 }
 
+// The test takes the script lock on its own clock and waits, through `waiters(n)`, until n executions wait for it.
+async function testLock(rt: Runtime, label: string) {
+  const test = new ExecClock(rt.clock);
+  const id = 900_100 + Math.floor(Math.random() * 1000);
+  await rt.locks.acquire('script', id, 0, test);
+  const release = () => rt.locks.release('script', id, test);
+  const waiters = async (n: number) => {
+    for (let i = 0; rt.locks.waiting('script') < n; i++) {
+      if (i > 2000) {
+        release();
+        throw new Error(`${label}: ${n} waiters never queued`);
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  return { waiters, release };
+}
+
 // Runs `next` side by side with a script that holds the script lock for `holdMs` on its own clock (time-model.ts):
 // the test holds the lock until both wait for it, so `next` started before the holder ended, then lets go. The
 // holder goes first; `next` meets a lock its holder keeps for `holdMs`.
@@ -49,38 +67,22 @@ export async function besideLockHolder<T>(
   holdMs: number,
   next: () => Promise<T>,
 ): Promise<{ holder: ExecutionResult; result: T }> {
-  const test = new ExecClock(rt.clock);
-  const id = 900_100 + Math.floor(Math.random() * 1000);
-  await rt.locks.acquire('script', id, 0, test);
-  const waiters = async (n: number) => {
-    for (let i = 0; rt.locks.waiting('script') < n; i++) {
-      if (i > 2000) throw new Error(`besideLockHolder: ${n} waiters never queued`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  };
+  const lock = await testLock(rt, 'besideLockHolder');
   const holder = rt.evaluate(`LockService.getScriptLock().waitLock(60000); Utilities.sleep(${holdMs}); return 1;`);
-  await waiters(1);
+  await lock.waiters(1);
   const result = next();
-  await waiters(2);
-  rt.locks.release('script', id, test);
+  await lock.waiters(2);
+  lock.release();
   return { holder: await holder, result: await result };
 }
 
 // Runs `next` while the test holds the script lock, and lets go once `n` executions wait for it: they then take it
 // in the order they asked (locks.ts keeps waiters FIFO), ahead of any execution that asks later.
 export async function queuedOnLock<T>(rt: Runtime, n: number, next: () => Promise<T>): Promise<T> {
-  const test = new ExecClock(rt.clock);
-  const id = 900_100 + Math.floor(Math.random() * 1000);
-  await rt.locks.acquire('script', id, 0, test);
+  const lock = await testLock(rt, 'queuedOnLock');
   const result = next();
-  for (let i = 0; rt.locks.waiting('script') < n; i++) {
-    if (i > 2000) {
-      rt.locks.release('script', id, test);
-      throw new Error(`queuedOnLock: ${n} waiters never queued`);
-    }
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  rt.locks.release('script', id, test);
+  await lock.waiters(n);
+  lock.release();
   return result;
 }
 
