@@ -7,7 +7,7 @@ import type { ExecutionResult, RunOptions, Runtime, RuntimeSnapshot } from '../.
 import { ModelServer } from '../../../../tools/model-server.js';
 import { backlogSnapshot, continueReview, reviewUntilDone } from '../../../../tools/review-backlog.js';
 import { tabRows } from '../../../../tools/tab-rows.js';
-import { START, ok } from '../../../council-helpers.js';
+import { council, ok, START } from '../../../council-helpers.js';
 import { newRuntime } from '../../../helpers.js';
 
 const DUE = 60;
@@ -23,8 +23,8 @@ let small: { snapshot: RuntimeSnapshot; due: string[] };
 beforeAll(async () => {
   server = new ModelServer();
   base = await server.start();
-  large = await backlogSnapshot(START, DUE, base);
-  small = await backlogSnapshot(START, SMALL, base);
+  large = await backlogSnapshot(await council(), DUE, base);
+  small = await backlogSnapshot(await council(), SMALL, base);
 }, 300_000);
 
 afterAll(() => server.stop());
