@@ -18,12 +18,21 @@ export function oneOfEachKind(ops: string[], marks: number[]): number[] {
 // Calls that leave the shared state as they found it: a held write (runtime/host/write-buffer.ts: sent only by a
 // later read of its sheet, a flush or the run's end, and lost on a kill), and reads that name no sheet (so send no
 // held writes). A kill just after one of them leaves what a kill just before it leaves.
-const LEAVES_STATE: ReadonlySet<string> = new Set<string>([...HELD_WRITES, 'ss.timeZone', 'ss.sheets', 'props.all']);
+const LEAVES_STATE: ReadonlySet<string> = new Set<string>([
+  ...HELD_WRITES,
+  'ss.timeZone',
+  'ss.sheets',
+  'ss.sheetByName',
+  'props.all',
+]);
 
-// The chosen kill points less each one whose previous call is also chosen and leaves the shared state as it was: the
-// two kills leave the same rows, properties and archive for the check at the kill and for the rerun (killAtCall k
-// makes calls 1 to k - 1), so the second proves nothing the first does not.
+// The chosen kill points less each one that an earlier chosen kill stands for: when every call between the two
+// leaves the shared state as it was, both kills leave the same rows, properties and archive for the check at the
+// kill and for the rerun (killAtCall k makes calls 1 to k - 1), so the later proves nothing the earlier does not.
 export function distinctKills(ops: string[], marks: number[]): number[] {
   const chosen = new Set(marks);
-  return marks.filter((k) => !(chosen.has(k - 1) && LEAVES_STATE.has(ops[k - 2])));
+  return marks.filter((k) => {
+    for (let j = k - 1; j >= 1 && LEAVES_STATE.has(ops[j - 1]); j--) if (chosen.has(j)) return false;
+    return true;
+  });
 }
