@@ -1,6 +1,6 @@
 // A day with a backlog of reviews, for the review-in-budget test and bench: many decisions due at once, each asking a
 // model for its learnings, then the daily review and the ticks after it until nothing of the review is left.
-import { Runtime, type ExecutionResult, type RunOptions, type RuntimeSnapshot } from '../runtime/runtime.js';
+import type { ExecutionResult, RunOptions, Runtime, RuntimeSnapshot } from '../runtime/runtime.js';
 import { rowsOf, tabByKey } from '../sheets-schema/index.js';
 import { PROPERTY_KEYS } from '../src/core/property-keys.js';
 import { HIDDEN_EFFECTS } from './demo-team.js';
@@ -74,16 +74,15 @@ export async function reviewBacklog(rt: Runtime, n: number, modelBase: string): 
   return [...new Set(orders.map((o) => String(o.decision_id)))];
 }
 
-// A set-up workbook with the demo team and `n` decisions due (reviewBacklog), as a snapshot each test restores.
+// `rt`, a set-up workbook with the demo team (a test passes its worker's shared one, tests/council-helpers.ts, rather
+// than run setup and seedDemoData again), with `n` decisions due (reviewBacklog), as a snapshot each test restores;
+// `rt` is closed after.
 export async function backlogSnapshot(
-  startAt: number,
+  rt: Runtime,
   n: number,
   modelBase: string,
 ): Promise<{ snapshot: RuntimeSnapshot; due: string[] }> {
-  const rt = new Runtime({ startAt });
   try {
-    must(await rt.run('setup', [], { kind: 'menu' }));
-    must(await rt.run('seedDemoData', [], { kind: 'menu' }));
     const due = await reviewBacklog(rt, n, modelBase);
     return { snapshot: rt.snapshot(), due };
   } finally {

@@ -9,7 +9,7 @@ import { registry } from '../../../src/core/providers/vendor-registry.js';
 import { ModelServer, type Recorded } from '../../../tools/model-server.js';
 import { backlogSnapshot } from '../../../tools/review-backlog.js';
 import { tabRows } from '../../../tools/tab-rows.js';
-import { START, ok } from '../../council-helpers.js';
+import { council, ok, START } from '../../council-helpers.js';
 import { newRuntime } from '../../helpers.js';
 
 const KEY = 'placeholder-cred-tests';
@@ -20,7 +20,7 @@ let due: RuntimeSnapshot;
 beforeAll(async () => {
   server = new ModelServer();
   base = await server.start();
-  due = (await backlogSnapshot(START, 1, base)).snapshot;
+  due = (await backlogSnapshot(await council(), 1, base)).snapshot;
 }, 300_000);
 
 afterAll(() => server.stop());

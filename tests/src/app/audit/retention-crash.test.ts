@@ -5,7 +5,7 @@ import type { Runtime, RuntimeSnapshot } from '../../../../runtime/runtime.js';
 import { auditKeyOf, type TabKey, tabByKey } from '../../../../sheets-schema/index.js';
 import { council, decline, ok, START, settle, start, statuses } from '../../../council-helpers.js';
 import { newRuntime } from '../../../helpers.js';
-import { oneOfEachKind } from '../../../kill-marks.js';
+import { distinctKills, oneOfEachKind } from '../../../kill-marks.js';
 
 const DAY = 24 * 3600_000;
 const MOVED: TabKey[] = ['discussions', 'messages', 'orders', 'objections', 'outcomes', 'overflow'];
@@ -134,9 +134,14 @@ describe('the archive run, killed at any point', () => {
       const create = ops.indexOf('ss.create') + 1;
       expect(create).toBeGreaterThan(0);
       const shaped = ops.indexOf('ss.deleteSheet') + 1;
-      return around(ops, [create, create + 2, Math.floor((create + shaped) / 2), shaped, shaped + 1]);
+      // Neighbours that leave the same state as the kill before them (a read naming no sheet, a held write) are
+      // that kill again (tests/kill-marks.ts distinctKills): before and after the create, one kill while shaping.
+      return distinctKills(
+        ops,
+        around(ops, [create, create + 2, Math.floor((create + shaped) / 2), shaped, shaped + 1]),
+      );
     });
-    expect(n).toBeGreaterThanOrEqual(10);
+    expect(n).toBeGreaterThanOrEqual(6);
     expect(rows(archive(rt), 'discussions').has(first)).toBe(true);
   }, 300_000);
 
@@ -154,8 +159,10 @@ describe('the archive run, killed at any point', () => {
       // At each call that commits, releases or removes (it not made), and at the call after it (it made, what
       // follows not); at each schedule write and lock. Left out (the bench's `chaos` part sweeps every call of a
       // discussion): the call before each of those, which only reads or buffers a write a kill loses either way, and
-      // every 25th call, reads between commits that leave what the commit before them left; and a kill whose call
-      // and neighbours repeat an earlier one's (the same step on another tab, tests/kill-marks.ts).
+      // every 25th call, reads between commits that leave what the commit before them left; a kill whose call
+      // and neighbours repeat an earlier one's (the same step on another tab); and the call after a removal or a
+      // clear, which is a held write (runtime/host/write-buffer.ts) the kill loses, so the state is the one a kill at
+      // the removal leaves (tests/kill-marks.ts).
       const marks = new Set<number>();
       ops.forEach((op, i) => {
         if (/^(ss\.flush|lock\.release|sh\.deleteRows|rg\.clear|sh\.insertRows)$/.test(op))
@@ -164,10 +171,13 @@ describe('the archive run, killed at any point', () => {
       });
       return oneOfEachKind(
         ops,
-        [...marks].sort((a, b) => a - b),
+        distinctKills(
+          ops,
+          [...marks].sort((a, b) => a - b),
+        ),
       );
     });
-    expect(n).toBeGreaterThanOrEqual(25);
+    expect(n).toBeGreaterThanOrEqual(20);
     expect(rows(archive(rt), 'discussions').has(first)).toBe(true);
     expect(rows(archive(rt), 'discussions').has(second)).toBe(true);
   }, 600_000);
