@@ -7,10 +7,7 @@ import { spawn } from 'node:child_process';
 // At the lowest CPU priority where `nice` exists (Linux, macOS): the checks take the cores the tests leave idle and do
 // not slow the tests that start with them.
 const NICE = process.platform === 'win32' ? [] : ['nice', '-n', '19'];
-const CHECKS = [
-  [...NICE, 'npm', 'run', '--silent', 'typecheck'],
-  [...NICE, 'npm', 'run', '--silent', 'lint'],
-].map(([cmd, ...args]) => [cmd, args]);
+const CHECKS = ['typecheck', 'lint'].map((script) => [...NICE, 'npm', 'run', '--silent', script]);
 
 // Runs a command to its end; `held` keeps its output for later instead of printing it as it comes.
 function run(cmd, args, held) {
@@ -31,7 +28,7 @@ function run(cmd, args, held) {
 // The checks one after the other (the machine has two cores, and vitest needs most of them).
 async function checks() {
   const results = [];
-  for (const [cmd, args] of CHECKS) {
+  for (const [cmd, ...args] of CHECKS) {
     const held = [];
     const started = Date.now();
     const code = await run(cmd, args, held);
