@@ -9,6 +9,9 @@ import type { LockManager } from './host/locks.js';
 import { ExecClock } from './host/time-model.js';
 import { WriteBuffer } from './host/write-buffer.js';
 
+// The longest a closing pool waits for a thread to finish writing a larger code cache (close).
+const GROW_WAIT_MS = 2000;
+
 // What the pool needs from the runtime that owns it.
 export interface PoolHost {
   readonly clock: Clock;
@@ -55,6 +58,8 @@ interface Slot {
   worker: Worker;
   port: MessagePort;
   flag: Int32Array;
+  // 1 while the thread writes a larger code cache after an execution (worker.ts, code-cache.ts).
+  growing: Int32Array;
   busy: boolean;
   // Its next context is loaded: an execution started on it runs its first line at once.
   ready: boolean;
@@ -98,6 +103,7 @@ export class ExecutionPool {
   private spawn(): Slot {
     const { port1, port2 } = new MessageChannel();
     const flagBuffer = new SharedArrayBuffer(4);
+    const growBuffer = new SharedArrayBuffer(4);
     const worker = new Worker(path.join(this.root, 'dist', 'node', 'worker.js'), {
       workerData: {
         codePath: this.host.codePath,
@@ -106,12 +112,20 @@ export class ExecutionPool {
         codeCacheDir: path.join(this.root, 'dist', 'node', 'code-cache'),
         clockBuffer: this.host.clock.buffer,
         flagBuffer,
+        growBuffer,
         rpcPort: port2,
         filesJson: this.host.filesJson,
       },
       transferList: [port2],
     });
-    const slot: Slot = { worker, port: port1, flag: new Int32Array(flagBuffer), busy: false, ready: false };
+    const slot: Slot = {
+      worker,
+      port: port1,
+      flag: new Int32Array(flagBuffer),
+      growing: new Int32Array(growBuffer),
+      busy: false,
+      ready: false,
+    };
     worker.unref();
     port1.unref();
     worker.on('message', (m: WorkerMessage) => {
@@ -342,8 +356,17 @@ export class ExecutionPool {
     });
   }
 
+  // A thread still writing the larger code cache its last execution made worth keeping finishes it first (a few tens
+  // of ms; at most GROW_WAIT_MS): a runtime closed right after a discussion would otherwise never keep the functions
+  // that discussion compiled.
   async close(): Promise<void> {
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    await Promise.all(
+      this.slots.map(async (s) => {
+        const until = Date.now() + GROW_WAIT_MS;
+        while (Atomics.load(s.growing, 0) === 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+        await s.worker.terminate();
+      }),
+    );
     this.slots.length = 0;
   }
 }

@@ -15,6 +15,8 @@ interface InitData {
   codeCacheDir: string;
   clockBuffer: SharedArrayBuffer;
   flagBuffer: SharedArrayBuffer;
+  // 1 while this thread has a larger code cache to write after its execution (code-cache.ts); the pool's close waits.
+  growBuffer: SharedArrayBuffer;
   rpcPort: MessagePort;
   // The project's HTML files as JSON (Bridge.files).
   filesJson: string;
@@ -37,6 +39,7 @@ const init = workerData as InitData;
 const offset = new Float64Array(init.clockBuffer);
 const flag = new Int32Array(init.flagBuffer);
 const parkCell = new Int32Array(new SharedArrayBuffer(4));
+const growCell = new Int32Array(init.growBuffer);
 const port = init.rpcPort;
 
 // Only these names are ever called: a global of the context (eval, Function, constructor…) is not a script function,
@@ -206,6 +209,11 @@ function executionBridge(msg: ExecMessage) {
 }
 
 function run(msg: ExecMessage): void {
+  done(msg, execute(msg));
+}
+
+// The execution's reply: its result described, or its error.
+function execute(msg: ExecMessage): Record<string, unknown> {
   const bridge = executionBridge(msg);
   let loaded = preloaded;
   preloaded = null;
@@ -217,28 +225,47 @@ function run(msg: ExecMessage): void {
     if (msg.code !== undefined) {
       // Runtime conformance tests run a snippet as the body of a function in the loaded project.
       const value = vm.runInContext(`(function () {\n${msg.code}\n})()`, context, { filename: 'snippet.js' });
-      parentPort!.postMessage({ type: 'done', execId: msg.execId, result: helpers.describe(value) });
-      return;
+      return { result: helpers.describe(value) };
     }
     const fn = entryPoints.has(msg.fn) ? Object.getOwnPropertyDescriptor(globalObject, msg.fn)?.value : undefined;
     if (typeof fn !== 'function') throw new Error(`Script function not found: ${msg.fn}`);
     const args = helpers.decode(msg.argsJson) as unknown[];
     const value = fn.apply(undefined, args);
-    parentPort!.postMessage({ type: 'done', execId: msg.execId, result: helpers.describe(value) });
+    return { result: helpers.describe(value) };
   } catch (e) {
     const err = e as { name?: string; message?: string; stack?: string };
     const error =
       err && typeof err === 'object'
         ? { name: String(err.name ?? 'Error'), message: String(err.message ?? e), stack: String(err.stack ?? '') }
         : { name: 'Error', message: String(e), stack: '' };
-    parentPort!.postMessage({ type: 'done', execId: msg.execId, error });
+    return { error };
   }
+}
+
+// Whether a larger code cache is to be written is settled before the host hears the execution is done, so a pool that
+// closes at once still waits for it (execution-pool.ts close).
+function done(msg: ExecMessage, reply: Record<string, unknown>): void {
+  if (compiled.wantsGrow()) Atomics.store(growCell, 0, 1);
+  parentPort!.postMessage({ type: 'done', execId: msg.execId, ...reply });
+}
+
+// After an execution: the larger code cache it made worth writing, then the next context.
+function afterExecution(): void {
+  if (Atomics.load(growCell, 0) === 1) {
+    try {
+      compiled.grow();
+    } finally {
+      Atomics.store(growCell, 0, 0);
+      Atomics.notify(growCell, 0);
+    }
+  }
+  preload();
 }
 
 parentPort!.on('message', (msg: ExecMessage) => {
   if (msg.type !== 'exec') return;
   run(msg);
   // After the execution, not before the next: a message already waiting runs first and loads for itself.
-  setImmediate(preload);
+  setImmediate(afterExecution);
 });
 setImmediate(preload);

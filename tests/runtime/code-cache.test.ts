@@ -72,4 +72,36 @@ describe('the code cache', () => {
     expect(() => c.save()).not.toThrow();
     expect(fs.readFileSync(blocked, 'utf8')).toBe('');
   });
+
+  it('grows with the functions executions compiled, and never shrinks a larger cache on disk', () => {
+    const cacheDir = path.join(dir, 'grow');
+    // Many functions the top level does not call: compiled only when result() runs them.
+    const fns = Array.from({ length: 400 }, (_, i) => {
+      const body = Array.from({ length: 20 }, (_, k) => `s = (s * ${k + 3} + n + ${i}) % 1000003;`).join(' ');
+      return `function f${i}(n) { var s = ${i}; ${body} return s; }`;
+    });
+    const source = `${fns.join('\n')}\nfunction result() { var t = 0; ${fns.map((_, i) => `t += f${i}(${i});`).join(' ')} return t; }`;
+    const first = compileCached(source, 'Code.js', cacheDir);
+    const context = vm.createContext({});
+    first.script.runInContext(context);
+    first.save();
+    const [name] = fs.readdirSync(cacheDir);
+    const file = path.join(cacheDir, name);
+    const before = fs.statSync(file).size;
+    expect(first.wantsGrow()).toBe(false);
+    const value = vm.runInContext('result()', context);
+    expect(first.wantsGrow()).toBe(true);
+    first.grow();
+    const grown = fs.statSync(file).size;
+    expect(grown).toBeGreaterThan(before + 32 * 1024);
+    expect(first.wantsGrow()).toBe(false);
+
+    // Another thread's larger cache written meanwhile (here: the same one with padding) stays as it is.
+    fs.appendFileSync(file, Buffer.alloc(1 << 20));
+    first.grow();
+    expect(fs.statSync(file).size).toBe(grown + (1 << 20));
+    fs.truncateSync(file, grown);
+    // The grown cache runs the same text to the same result.
+    expect(run(compileCached(source, 'Code.js', cacheDir).script)).toBe(value);
+  });
 });
