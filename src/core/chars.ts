@@ -16,8 +16,23 @@ function codePoints(s: string): number {
   return n;
 }
 
+// One schema per pair of bounds for the execution: zod schemas never change once made, and building the answer and
+// record schemas asked for the same few bounds some forty times (three zod schemas each: the string, its refinement,
+// its metadata). The JSON Schema sent to a model is the same either way (shared schemas are written inline).
+const made = new Map<string, ReturnType<typeof bounded>>();
+
 // A string of min to max characters; the bounds reach the JSON Schema as minLength and maxLength.
 export function chars(min: number, max?: number) {
+  const key = `${min} ${max}`;
+  let schema = made.get(key);
+  if (!schema) {
+    schema = bounded(min, max);
+    made.set(key, schema);
+  }
+  return schema;
+}
+
+function bounded(min: number, max?: number) {
   const bounds: { minLength?: number; maxLength?: number } = {};
   if (min > 0) bounds.minLength = min;
   if (max !== undefined) bounds.maxLength = max;

@@ -227,29 +227,85 @@ function exchangeSchemas({ A, text, id, order, monitoring }: Parts) {
   };
 }
 
+// The kinds each group of content schemas holds, so the groups can be built when a kind is first asked for.
+const PHASE_KINDS = [
+  'SITUATION_REPORT',
+  'SPECIALIST_OPINION',
+  'PERSPECTIVE_POSITIVE',
+  'PERSPECTIVE_NEGATIVE',
+  'PERSPECTIVE_HUMAN',
+  'GOVERNANCE_ETHICS',
+  'GOVERNANCE_LEGAL',
+] as const;
+const EXCHANGE_KINDS = [
+  'EXECUTION_ORDER',
+  'FEEDBACK_REQUEST',
+  'FEEDBACK_RESPONSE',
+  'OBJECTION',
+  'ACKNOWLEDGEMENT',
+  'ERROR',
+] as const;
+// Every kind a group builds is listed (a kind left out would read as undefined): checked by the compiler.
+type Unlisted =
+  | Exclude<keyof ReturnType<typeof phaseSchemas>, (typeof PHASE_KINDS)[number]>
+  | Exclude<keyof ReturnType<typeof exchangeSchemas>, (typeof EXCHANGE_KINDS)[number]>;
+const everyKindListed: [Unlisted] extends [never] ? true : never = true;
+void everyKindListed;
+
+type Content = ReturnType<typeof phaseSchemas> & {
+  DECISION_DELIBERATION: ReturnType<typeof deliberationSchema>;
+} & ReturnType<typeof exchangeSchemas>;
+
+// Content schemas by kind, each group built on its first kind's use: an execution checks a few kinds (a discussion's
+// answers and records never need the exchange group), and building all of them took about 10 ms of a tick.
+function contentSchemas(p: Parts): Content {
+  const phases = lazy(() => phaseSchemas(p));
+  const exchange = lazy(() => exchangeSchemas(p));
+  const deliberation = lazy(() => deliberationSchema(p));
+  const content = {} as Content;
+  const define = (kind: string, get: () => unknown) =>
+    Object.defineProperty(content, kind, { get, enumerable: true, configurable: false });
+  for (const k of PHASE_KINDS) define(k, () => phases()[k]);
+  define('DECISION_DELIBERATION', deliberation);
+  for (const k of EXCHANGE_KINDS) define(k, () => exchange()[k]);
+  return content;
+}
+
 // Every message schema, around one action-type schema (a pattern for stored records, the allow-list for answers).
 // A model's answer gets ANSWER_CHARS; a stored record and a person's text (an order edit, an objection, guidance)
 // keep the lengths they were accepted with, so nothing stored before these bounds stops loading.
 export function buildSchemas(actionType: z.ZodType<string>, forAnswer: boolean, metrics: readonly string[] = []) {
   const p = parts(actionType, forAnswer, metrics);
   const { days } = common();
-  const content = { ...phaseSchemas(p), DECISION_DELIBERATION: deliberationSchema(p), ...exchangeSchemas(p) };
+  const content = contentSchemas(p);
   // What a model fills for an order. A date relative to today is no JSON Schema constraint, so it gives a bounded
   // number of days and Kaigi computes the date; the decision id is Kaigi's to give, so it is not asked for.
-  const orderAnswer = z.object({
-    ...p.order,
-    monitoring: z.object({
-      ...p.monitoring,
-      review_in_days: days.describe(`Days from today to the review of the order's outcome, 1 to ${MAX_DAYS}`),
+  const orderAnswer = lazy(() =>
+    z.object({
+      ...p.order,
+      monitoring: z.object({
+        ...p.monitoring,
+        review_in_days: days.describe(`Days from today to the review of the order's outcome, 1 to ${MAX_DAYS}`),
+      }),
     }),
-  });
+  );
   // The decider answers Phases 5 and 6 in one call: its deliberation and its order.
   // Kaigi computes the weights and votes (src/core/discussion/votes.ts) and records them; the model is not asked to count.
-  const decision = z.object({
-    deliberation: forAnswer
-      ? content.DECISION_DELIBERATION.omit({ weight_assignment: true, votes: true, member_record: true })
-      : content.DECISION_DELIBERATION,
-    order: orderAnswer,
-  });
-  return { content, orderAnswer, decision };
+  const decision = lazy(() =>
+    z.object({
+      deliberation: forAnswer
+        ? content.DECISION_DELIBERATION.omit({ weight_assignment: true, votes: true, member_record: true })
+        : content.DECISION_DELIBERATION,
+      order: orderAnswer(),
+    }),
+  );
+  return {
+    content,
+    get orderAnswer() {
+      return orderAnswer();
+    },
+    get decision() {
+      return decision();
+    },
+  };
 }
