@@ -58,7 +58,7 @@ interface Slot {
   worker: Worker;
   port: MessagePort;
   flag: Int32Array;
-  // 1 while the thread writes a larger code cache after an execution (worker.ts, code-cache.ts).
+  // 1 while the thread checks for, or writes, a larger code cache after an execution (worker.ts, code-cache.ts).
   growing: Int32Array;
   busy: boolean;
   // Its next context is loaded: an execution started on it runs its first line at once.
@@ -356,9 +356,9 @@ export class ExecutionPool {
     });
   }
 
-  // A thread still writing the larger code cache its last execution made worth keeping finishes it first (a few tens
-  // of ms; at most GROW_WAIT_MS): a runtime closed right after a discussion would otherwise never keep the functions
-  // that discussion compiled.
+  // A thread still deciding whether its last execution made a larger code cache worth keeping, or writing it,
+  // finishes first (a few ms, a few tens when it writes; at most GROW_WAIT_MS): a runtime closed right after a
+  // discussion would otherwise never keep the functions that discussion compiled.
   async close(): Promise<void> {
     await Promise.all(
       this.slots.map(async (s) => {

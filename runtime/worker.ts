@@ -15,7 +15,8 @@ interface InitData {
   codeCacheDir: string;
   clockBuffer: SharedArrayBuffer;
   flagBuffer: SharedArrayBuffer;
-  // 1 while this thread has a larger code cache to write after its execution (code-cache.ts); the pool's close waits.
+  // 1 while this thread checks for, or writes, a larger code cache after its execution (code-cache.ts); the pool's
+  // close waits for it.
   growBuffer: SharedArrayBuffer;
   rpcPort: MessagePort;
   // The project's HTML files as JSON (Bridge.files).
@@ -209,8 +210,16 @@ function executionBridge(msg: ExecMessage) {
 }
 
 function run(msg: ExecMessage): void {
-  done(msg, execute(msg));
+  const started = performance.now();
+  const reply = execute(msg);
+  // Whether this execution compiled enough to grow the code cache is asked after the host has its reply (reading V8's
+  // code statistics walks the heap: about 1.5 ms); that it will be asked is settled before, so that a pool closing at
+  // once waits for the answer (execution-pool.ts close). An execution shorter than CHECK_AFTER_MS compiled little.
+  if (performance.now() - started >= CHECK_AFTER_MS) Atomics.store(growCell, 0, 1);
+  parentPort!.postMessage({ type: 'done', execId: msg.execId, ...reply });
 }
+
+const CHECK_AFTER_MS = 20;
 
 // The execution's reply: its result described, or its error.
 function execute(msg: ExecMessage): Record<string, unknown> {
@@ -242,18 +251,11 @@ function execute(msg: ExecMessage): Record<string, unknown> {
   }
 }
 
-// Whether a larger code cache is to be written is settled before the host hears the execution is done, so a pool that
-// closes at once still waits for it (execution-pool.ts close).
-function done(msg: ExecMessage, reply: Record<string, unknown>): void {
-  if (compiled.wantsGrow()) Atomics.store(growCell, 0, 1);
-  parentPort!.postMessage({ type: 'done', execId: msg.execId, ...reply });
-}
-
 // After an execution: the larger code cache it made worth writing, then the next context.
 function afterExecution(): void {
   if (Atomics.load(growCell, 0) === 1) {
     try {
-      compiled.grow();
+      if (compiled.wantsGrow()) compiled.grow();
     } finally {
       Atomics.store(growCell, 0, 0);
       Atomics.notify(growCell, 0);
