@@ -1,7 +1,7 @@
 // A commit's audit events with the digest of every audited row it wrote: each write is recorded, none by hand.
 import { auditKeyOf, columnTypesOf, isAudited, type TabKey, TABS } from '../../../sheets-schema/index.js';
 import type { AuditEvent } from './audit.js';
-import { columnHashes, rowDigest } from './audit-rows.js';
+import { rowDigests } from './audit-rows.js';
 
 export interface RowWrite {
   tab: TabKey;
@@ -22,8 +22,7 @@ function tabName(key: TabKey): string {
 }
 
 function digestOf(tab: TabKey, row: number, values: readonly unknown[], sha256: (s: string) => string): RowDigest {
-  const types = columnTypesOf(tab);
-  return { row, sha256: rowDigest(types, values, sha256), cols: columnHashes(types, values) };
+  return { row, ...rowDigests(columnTypesOf(tab), values, sha256) };
 }
 
 // The last write of each audited row, in the order of those last writes.

@@ -64,6 +64,20 @@ export function columnHashes(types: readonly ColumnType[], values: readonly unkn
   return types.map((t, i) => fnv(JSON.stringify(canonicalCell(t, values[i])))).join('');
 }
 
+// rowDigest and columnHashes of one row, each cell read and written once: the row's canonical text is its cells' JSON
+// joined as JSON.stringify joins an array, so both come from the same pieces (a commit digests every row it writes,
+// message text included).
+export function rowDigests(
+  types: readonly ColumnType[],
+  values: readonly unknown[],
+  sha256: Sha256,
+): { sha256: string; cols: string } {
+  const cells = types.map((t, i) => JSON.stringify(canonicalCell(t, values[i])));
+  let kept = cells.length;
+  while (kept && cells[kept - 1] === '""') kept--;
+  return { sha256: sha256(`[${cells.slice(0, kept).join(',')}]`), cols: cells.map(fnv).join('') };
+}
+
 // The first column whose hash differs from the recorded ones (0-based), or -1 when none does or none was recorded.
 export function firstChangedColumn(types: readonly ColumnType[], values: readonly unknown[], recorded: string): number {
   if (!recorded) return -1;

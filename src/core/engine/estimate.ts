@@ -37,6 +37,9 @@ function sizesOf(model: string): Sizes {
   return model === 'rules' || model.indexOf('rules:') === 0 ? RULES : MODEL;
 }
 
+// Tokens of each answer schema, counted once: a discussion's prompts share five schemas between some seventeen prompts.
+const schemaTokenCounts = new WeakMap<object, number>();
+
 // The answer's JSON Schema goes with every call and counts as input; the rule-based agents are sent none.
 function schemaTokens(
   model: string,
@@ -46,7 +49,13 @@ function schemaTokens(
 ): number {
   const vendor = findVendor(model.split(':')[0]);
   if (!vendor) return 0;
-  return estimateTokens(JSON.stringify(schemaFor(expect, vendor.wire, allowList, metrics)));
+  const schema = schemaFor(expect, vendor.wire, allowList, metrics);
+  let n = schemaTokenCounts.get(schema);
+  if (n === undefined) {
+    n = estimateTokens(JSON.stringify(schema));
+    schemaTokenCounts.set(schema, n);
+  }
+  return n;
 }
 
 export interface Estimate {
@@ -102,6 +111,11 @@ export function estimateDiscussion(
   const review = active(env, 'governance', 4)
     .filter((agent) => sizesOf(modelOf(agent)) === MODEL)
     .map((agent) => ({ agent, expect: expectOf(agent), shown: plan(env).map((p) => p.agent) }));
+  // The user text is the same for every prompt, its task the same for every prompt of an expectation.
+  const user = buildUserText(ctx);
+  const byExpect: Partial<Record<Expectation, number>> = {};
+  const userTokens = (expect: Expectation): number =>
+    (byExpect[expect] ??= estimateTokens(user + taskText(ctx, expect)));
   const perPrompt = plan(env)
     .concat(review)
     .map((p) => {
@@ -114,7 +128,7 @@ export function estimateDiscussion(
         input:
           data +
           estimateTokens(env.promptOf(p.agent)) +
-          estimateTokens(buildUserText(ctx) + taskText(ctx, p.expect)) +
+          userTokens(p.expect) +
           schemaTokens(model, p.expect, ctx.allowList, ctx.metrics) +
           shown,
         output: size[p.agent.group].answer,

@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { rowsOf, type TabKey } from '../../../../sheets-schema/index.js';
 import { type AuditRecord, checkRows, type TabRows } from '../../../../src/core/audit/audit-check.js';
 import { type RowWrite, withRowDigests } from '../../../../src/core/audit/audit-events.js';
-import { canonicalRow, columnHashes, firstChangedColumn } from '../../../../src/core/audit/audit-rows.js';
+import {
+  canonicalRow,
+  columnHashes,
+  firstChangedColumn,
+  rowDigest,
+  rowDigests,
+} from '../../../../src/core/audit/audit-rows.js';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const outcome = (id: string, verdict: string, error: number) =>
@@ -35,6 +41,20 @@ describe('row digests', () => {
     expect(canonicalRow(['text'], [' x'])).not.toBe(canonicalRow(['text'], ['x']));
     const d = new Date('2026-01-15T01:02:03.456Z');
     expect(canonicalRow(['datetime'], [d])).toBe(canonicalRow(['datetime'], [new Date('2026-01-15T01:02:03.000Z')]));
+  });
+
+  it('of a commit are the row digest and column hashes a check recomputes, one cell at a time', () => {
+    const types = ['id', 'number', 'boolean', 'text', 'datetime', 'text', 'integer'] as const;
+    const rows: unknown[][] = [
+      ['A', 0.1 + 0.2, true, '=1+1', new Date('2026-01-15T01:02:03.456Z'), '', 7],
+      ['A', Number.NaN, 'FALSE', 'x "q" \\ \u2028 日本', null, undefined, ''],
+      ['A', 1, true, '', '', '', ''],
+      ['A'],
+      ['', '', '', '', '', '', ''],
+      [' x', '1e3', 'maybe', 12, 'not a date', ' ', -0],
+    ];
+    for (const r of rows)
+      expect(rowDigests(types, r, sha)).toEqual({ sha256: rowDigest(types, r, sha), cols: columnHashes(types, r) });
   });
 
   it('name the first changed column', () => {
