@@ -109,6 +109,7 @@ function forwardingBridge(binding: Binding): Bridge {
     rpc: (op: string, argsJson: string) => to().rpc(op, argsJson),
     sleep: (ms: number) => to().sleep(ms),
     digest: (algorithm: string, dataB64: string) => to().digest(algorithm, dataB64),
+    digestUtf8: (algorithm: string, text: string) => to().digestUtf8(algorithm, text),
     hmac: (algorithm: string, dataB64: string, keyB64: string) => to().hmac(algorithm, dataB64, keyB64),
     utf8Base64: (text: string) => to().utf8Base64(text),
     utf8OfBase64: (b64: string) => to().utf8OfBase64(b64),
@@ -189,6 +190,9 @@ function executionBridge(msg: ExecMessage) {
     },
     digest(algorithm: string, dataB64: string): string {
       return crypto.createHash(algorithm).update(Buffer.from(dataB64, 'base64')).digest('base64');
+    },
+    digestUtf8(algorithm: string, text: string): string {
+      return crypto.createHash(algorithm).update(text, 'utf8').digest('base64');
     },
     hmac(algorithm: string, dataB64: string, keyB64: string): string {
       return crypto

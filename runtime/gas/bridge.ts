@@ -22,6 +22,8 @@ export interface Bridge {
   sleep(ms: number): void;
   check(): void;
   digest(algorithm: string, dataB64: string): string;
+  // digest of a text's UTF-8 bytes, the text passed as it is (gas/native-bytes.ts says when that is the same bytes).
+  digestUtf8(algorithm: string, text: string): string;
   hmac(algorithm: string, dataB64: string, keyB64: string): string;
   // Node's own UTF-8 and base64 codecs, for what gas/bytes.ts would otherwise do a byte at a time in the context
   // (gas/native-bytes.ts says when their answers are the same): a text's UTF-8 bytes as base64, and base64 bytes read

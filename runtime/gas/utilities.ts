@@ -2,7 +2,7 @@
 import { base64Decode, bytesOf, toSigned, utf8Decode } from './bytes.js';
 import { enumOf, execInfo, getBridge, GasError } from './bridge.js';
 import { formatDate } from './format-date.js';
-import { base64Of } from './native-bytes.js';
+import { base64Of, digestOf } from './native-bytes.js';
 
 const DigestAlgorithm = enumOf(['MD2', 'MD5', 'SHA_1', 'SHA_256', 'SHA_384', 'SHA_512']);
 const MacAlgorithm = enumOf(['HMAC_MD5', 'HMAC_SHA_1', 'HMAC_SHA_256', 'HMAC_SHA_384', 'HMAC_SHA_512']);
@@ -106,7 +106,7 @@ export const Utilities = {
   },
   computeDigest(alg: string, value: string | number[], charset?: string): number[] {
     getBridge().check();
-    return base64Decode(getBridge().digest(digestName(alg), base64Of(value, charset)));
+    return base64Decode(digestOf(digestName(alg), value, charset));
   },
   computeHmacSha256Signature(value: string | number[], key: string | number[], charset?: string): number[] {
     getBridge().check();
