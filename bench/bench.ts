@@ -170,9 +170,10 @@ async function main(): Promise<void> {
   // KAIGI_BENCH_LATENCY_L (say "200") measures one L alone, KAIGI_BENCH_LATENCY_SERIAL=0 skips the forced-serial run.
   const Ls = process.env.KAIGI_BENCH_LATENCY_L ? [Number(process.env.KAIGI_BENCH_LATENCY_L)] : [200, 1000];
   const serial = process.env.KAIGI_BENCH_LATENCY_SERIAL !== '0';
-  // One discussion's wall clock moves by tens of ms from run to run on a quiet machine (ratios 1.18-1.27 at L = 200
-  // ms for the same build): each L runs REPEAT times and reports the run with the median wall, beside every ratio.
-  const repeat = Math.max(1, Number(process.env.KAIGI_BENCH_LATENCY_REPEAT ?? 3));
+  // One discussion's wall clock moves by tens of ms from run to run on a quiet machine (ratios 1.10-1.17 at L = 200
+  // ms for the same build, the tick's own CPU 62-96 ms): each L runs REPEAT times and reports the run with the median
+  // wall, beside every ratio.
+  const repeat = Math.max(1, Number(process.env.KAIGI_BENCH_LATENCY_REPEAT ?? 5));
   const ratioOf = (r: LatencyRun, L: number) => Math.round((r.wall_ms / (r.rounds * L)) * 1000) / 1000;
   // One untimed discussion first: the first in a process ran 0.04-0.09 slower in ratio, the runtime's own host code
   // (its HTTP client, the model server, the dispatch of service calls) still being compiled by Node, as Google's

@@ -5,6 +5,9 @@ import { base64Decode, base64Encode, bytesOf, singleByte, utf8Decode } from './b
 // A high surrogate with no low one after it, or a low one with no high one before it. utf8Encode writes such a unit as
 // three bytes of its own where Node writes U+FFFD's, so a text holding one keeps the byte-at-a-time path.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// Any surrogate at all: most text (Japanese included) has none, and this scan is several times cheaper than the one
+// above, which a prompt's 20 KB took about 0.1 ms of.
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 // base64Encode(bytesOf(data, charset)): a prompt of 20 KB sent with UrlFetchApp took about 4 ms byte by byte in a
 // fresh context, a digest's text about as much; Node does it in microseconds.
@@ -16,7 +19,7 @@ export function base64Of(data: string | number[], charset?: string): string {
 // Whether Node's UTF-8 encoder gives the bytes bytesOf(data, charset) would: a text in a multi-byte charset with no
 // lone surrogate.
 function nativeUtf8(data: string | number[], charset?: string): data is string {
-  return typeof data === 'string' && !singleByte(charset) && !LONE_SURROGATE.test(data);
+  return typeof data === 'string' && !singleByte(charset) && !(SURROGATE.test(data) && LONE_SURROGATE.test(data));
 }
 
 // The digest (base64) of bytesOf(data, charset): a text that Node encodes the same way goes to the hash as it is, with

@@ -346,17 +346,21 @@ export function inboxRow(i: InboxItem, now: number): unknown[] {
   });
 }
 
+// Each row's four cells read by column index, with no object made for the rows skipped: a discussion reads the whole
+// tab (hundreds of rows) before its first prompt.
 export function kpiFromRows(rows: unknown[][], _scriptZone?: string): KpiRow[] {
   const cols = rowsOf('kpi');
-  return rows
-    .map((v) => cols.read(v))
-    .filter((r) => r.member_id !== '' && r.metric !== '' && typeof r.value === 'number')
-    .map((r) => ({
-      date: dayCell(r.date),
-      member_id: String(r.member_id),
-      metric: String(r.metric),
-      value: r.value as number,
-    }));
+  const [date, member, metric, value] = (['date', 'member_id', 'metric', 'value'] as const).map((c) => cols.index(c));
+  const cell = (v: unknown[], i: number): unknown => (i < v.length ? v[i] : '');
+  const out: KpiRow[] = [];
+  for (const v of rows) {
+    const m = cell(v, member);
+    const k = cell(v, metric);
+    const x = cell(v, value);
+    if (m === '' || k === '' || typeof x !== 'number') continue;
+    out.push({ date: dayCell(cell(v, date)), member_id: String(m), metric: String(k), value: x });
+  }
+  return out;
 }
 
 export function membersFromRows(rows: unknown[][]): Member[] {
