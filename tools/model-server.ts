@@ -170,7 +170,10 @@ export function randomInstance(vendor: Recorded['vendor'], schema: any, seed: nu
 // latency bench measures every millisecond past L as Kaigi's (five rounds, one answer each).
 function whenDue(due: number, f: () => void): void {
   const left = due - performance.now();
-  if (left <= 0) return f();
+  if (left <= 0) {
+    f();
+    return;
+  }
   if (left > 1.5) {
     setTimeout(() => whenDue(due, f), Math.floor(left - 1));
     return;
