@@ -1,7 +1,13 @@
 // The message schemas built around one action-type schema: the parts, the phases' contents, the decider's answer.
 import { chars } from '../chars.js';
 import { criterion } from '../memory/criteria.js';
-import { CHECK_RESULTS, INTENSITIES, PRIORITIES } from './vocab.js';
+import {
+  CHECK_RESULTS,
+  EXCHANGE_MESSAGE_TYPES as EXCHANGE_KINDS,
+  INTENSITIES,
+  PHASE_MESSAGE_TYPES as PHASE_KINDS,
+  PRIORITIES,
+} from './vocab.js';
 import { lazy } from '../lazy.js';
 import { z } from '../zod.js';
 
@@ -227,24 +233,6 @@ function exchangeSchemas({ A, text, id, order, monitoring }: Parts) {
   };
 }
 
-// The kinds each group of content schemas holds, so the groups can be built when a kind is first asked for.
-const PHASE_KINDS = [
-  'SITUATION_REPORT',
-  'SPECIALIST_OPINION',
-  'PERSPECTIVE_POSITIVE',
-  'PERSPECTIVE_NEGATIVE',
-  'PERSPECTIVE_HUMAN',
-  'GOVERNANCE_ETHICS',
-  'GOVERNANCE_LEGAL',
-] as const;
-const EXCHANGE_KINDS = [
-  'EXECUTION_ORDER',
-  'FEEDBACK_REQUEST',
-  'FEEDBACK_RESPONSE',
-  'OBJECTION',
-  'ACKNOWLEDGEMENT',
-  'ERROR',
-] as const;
 // Every kind a group builds is listed (a kind left out would read as undefined): checked by the compiler.
 type Unlisted =
   | Exclude<keyof ReturnType<typeof phaseSchemas>, (typeof PHASE_KINDS)[number]>

@@ -4,8 +4,9 @@ export const PRIORITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
 export type Priority = (typeof PRIORITIES)[number];
 export const STATUSES = ['OPEN', 'IN_PROGRESS', 'VOTING', 'DECIDED', 'CLOSED', 'TIMEOUT', 'ESCALATED'] as const;
 export type Status = (typeof STATUSES)[number];
-// Every kind of message in a discussion's record (src/core/discussion/messages.ts holds each one's schema).
-export const MESSAGE_TYPES = [
+// The messages of Phases 1 to 4, and those around a decision (its order, feedback, objections, acknowledgements,
+// errors): each group's schemas are built together (src/core/discussion/message-schemas.ts).
+export const PHASE_MESSAGE_TYPES = [
   'SITUATION_REPORT',
   'SPECIALIST_OPINION',
   'PERSPECTIVE_POSITIVE',
@@ -13,7 +14,8 @@ export const MESSAGE_TYPES = [
   'PERSPECTIVE_HUMAN',
   'GOVERNANCE_ETHICS',
   'GOVERNANCE_LEGAL',
-  'DECISION_DELIBERATION',
+] as const;
+export const EXCHANGE_MESSAGE_TYPES = [
   'EXECUTION_ORDER',
   'FEEDBACK_REQUEST',
   'FEEDBACK_RESPONSE',
@@ -21,6 +23,8 @@ export const MESSAGE_TYPES = [
   'ACKNOWLEDGEMENT',
   'ERROR',
 ] as const;
+// Every kind of message in a discussion's record (src/core/discussion/messages.ts holds each one's schema).
+export const MESSAGE_TYPES = [...PHASE_MESSAGE_TYPES, 'DECISION_DELIBERATION', ...EXCHANGE_MESSAGE_TYPES] as const;
 export const INBOX_TYPES = ['struggle', 'proposal', 'question', 'status_report', 'anomaly_alert', 'milestone'] as const;
 export const INBOX_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 export const INTENSITIES = ['low', 'medium', 'high'] as const;
