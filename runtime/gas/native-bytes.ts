@@ -6,7 +6,7 @@ import { base64Decode, base64Encode, bytesOf, singleByte, utf8Decode } from './b
 // three bytes of its own where Node writes U+FFFD's, so a text holding one keeps the byte-at-a-time path.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 // Any surrogate at all: most text (Japanese included) has none, and this scan is several times cheaper than the one
-// above, which a prompt's 20 KB took about 0.1 ms of.
+// above, which took about 0.15 ms of a 20 KB prompt.
 const SURROGATE = /[\uD800-\uDFFF]/;
 
 // base64Encode(bytesOf(data, charset)): a prompt of 20 KB sent with UrlFetchApp took about 4 ms byte by byte in a
