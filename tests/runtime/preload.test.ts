@@ -1,8 +1,10 @@
 // The worker loads the next execution's context ahead of it: an execution must not be able to tell.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { compileCached } from '../../runtime/code-cache.js';
 import { findRoot } from '../../runtime/runtime.js';
 import { withRuntime } from '../helpers.js';
 
@@ -62,5 +64,35 @@ describe('contexts loaded ahead of their execution', () => {
       },
       { root: to },
     );
+  });
+});
+
+describe('the code cache after an execution', () => {
+  it('keeps what a long execution compiled, even when the runtime closes as soon as it ends', async () => {
+    // Functions the global code never calls: compiled only when `all` runs them (hundreds of KB of bytecode).
+    const fns = Array.from({ length: 3000 }, (_, i) => {
+      const body = Array.from({ length: 12 }, (_, k) => `s = (s * ${k + 3} + n + ${i}) % 1000003;`).join(' ');
+      return `function f${i}(n) { var s = ${i}; ${body} return s; }`;
+    });
+    const code = `${fns.join('\n')}\nfunction all() { var t = 0; ${fns.map((_, i) => `t += f${i}(${i});`).join(' ')} return t; }`;
+    const to = project('grow', code, ['all']);
+    // What a cache made right after the global code weighs, made here in a folder of its own.
+    const alone = compileCached(code, 'Code.js', path.join(dir, 'grow-alone'));
+    alone.script.runInNewContext({});
+    alone.save();
+    const [name] = fs.readdirSync(path.join(dir, 'grow-alone'));
+    const topLevelOnly = fs.statSync(path.join(dir, 'grow-alone', name)).size;
+    const hash = crypto.createHash('sha256').update(code).digest('hex').slice(0, 16);
+    const file = path.join(root, 'dist', 'node', 'code-cache', `Code.js.${hash}.v8cache`);
+    fs.rmSync(file, { force: true });
+    await withRuntime(
+      async (rt) => {
+        const r = await rt.run('all', [], { kind: 'menu' });
+        expect(r.ok, r.error?.message).toBe(true);
+      },
+      { root: to },
+    );
+    expect(fs.statSync(file).size).toBeGreaterThan(topLevelOnly + 100 * 1024);
+    fs.rmSync(file, { force: true });
   });
 });
