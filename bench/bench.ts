@@ -175,9 +175,9 @@ async function main(): Promise<void> {
   // wall, beside every ratio.
   const repeat = Math.max(1, Number(process.env.KAIGI_BENCH_LATENCY_REPEAT ?? 5));
   const ratioOf = (r: LatencyRun, L: number) => Math.round((r.wall_ms / (r.rounds * L)) * 1000) / 1000;
-  // One untimed discussion first: the first in a process ran 0.04-0.09 slower in ratio, the runtime's own host code
-  // (its HTTP client, the model server, the dispatch of service calls) still being compiled by Node, as Google's
-  // servers never are. Its ratio is reported beside the measured runs (warmup_ratio).
+  // One untimed discussion first: the first in a process ran 0.01-0.09 slower in ratio (about 0.03 typically) than the
+  // median of those after it, the runtime's own host code (its HTTP client, the model server, the dispatch of service
+  // calls) still being compiled by Node, as Google's servers never are. Its ratio is reported as warmup_ratio.
   const warm = want('latency') ? await latencyRun(Ls[0], true) : null;
   for (const L of want('latency') ? Ls : []) {
     const pars: LatencyRun[] = [];

@@ -37,7 +37,7 @@ function sizesOf(model: string): Sizes {
   return model === 'rules' || model.indexOf('rules:') === 0 ? RULES : MODEL;
 }
 
-// Tokens of each answer schema, counted once: a discussion's prompts share five schemas between some seventeen prompts.
+// Tokens of each answer schema, counted once: the demo council's seventeen prompts share eight.
 const schemaTokenCounts = new WeakMap<object, number>();
 
 // The answer's JSON Schema goes with every call and counts as input; the rule-based agents are sent none.
