@@ -247,12 +247,14 @@ export function discussionFromRow(values: unknown[]): Omit<Discussion, 'messages
   };
 }
 
-export function messageRows(m: Message): unknown[][] {
+// A message's rows (its JSON in chunks) and the SHA-256 of that JSON, which the first row and its audit event carry:
+// the text is serialised and hashed once for both.
+export function messageRecord(m: Message): { rows: unknown[][]; sha256: string } {
   const text = JSON.stringify(m);
   const sha = sha256Hex(text);
   const parts = chunks(text);
   const seq = Number(m.message_id.slice(m.message_id.lastIndexOf('-') + 1));
-  return parts.map((p, i) =>
+  const rows = parts.map((p, i) =>
     messageCols.write({
       message_id: m.message_id,
       discussion_id: m.discussion_id,
@@ -274,6 +276,7 @@ export function messageRows(m: Message): unknown[][] {
       message_sha256: i === 0 ? sha : '',
     }),
   );
+  return { rows, sha256: sha };
 }
 
 // Reassembles messages from Messages rows (any order, other discussions' rows mixed in), verifying each hash.

@@ -5,7 +5,7 @@ import {
   discussionFromRow,
   inboxRow,
   logRow,
-  messageRows,
+  messageRecord,
   messagesFromRows,
   orderRow,
 } from '../../adapters/gas/records.js';
@@ -178,22 +178,23 @@ export class DiscussionStore {
 
   // Appends the step's messages (chunked) with an audit event each; returns the discussion's span of rows.
   private writeMessages(c: Commit, l: Loaded, messages: Message[]): [number, number] | null {
-    const rows = messages.flatMap((m) => messageRows(m));
+    const records = messages.map((m) => messageRecord(m));
+    const rows = records.flatMap((r) => r.rows);
     if (!rows.length) return l.span;
     const first = c.append('messages', rows);
     const last = first + rows.length - 1;
     let at = first;
-    for (const m of messages) {
-      const n = messageRows(m).length;
+    messages.forEach((m, k) => {
+      const n = records[k].rows.length;
       c.audit({
         actor: m.speaker,
         event: 'message',
         tab: 'Messages',
         row_key: m.message_id,
-        payload: { type: m.message_type, rows: [at, at + n - 1], sha256: sha256Hex(JSON.stringify(m)) },
+        payload: { type: m.message_type, rows: [at, at + n - 1], sha256: records[k].sha256 },
       });
       at += n;
-    }
+    });
     if (l.span) return [l.span[0], last];
     if (!l.d.messages.length) return [first, last];
     const start = this.store.findRow('messages', l.d.messages[0].message_id);

@@ -51,11 +51,14 @@ export function rowDigest(types: readonly ColumnType[], values: readonly unknown
 // FNV-1a folded to 16 bits: cheap, short in the audit row, and enough to say which column changed once the row's
 // SHA-256 (which alone proves it) says something did.
 // The loop keeps h a 32-bit integer and makes it unsigned once at the end (the same bits as doing so every step): a
-// commit hashes every cell it writes, message text included, in a context whose code V8 has not yet optimised.
+// commit hashes every cell it writes, message text included, in a context whose code V8 has not yet optimised. imul is
+// read into a local once a call: reading Math.imul in every step cost a quarter of the loop before V8 optimised it
+// (the 35,000 characters of a discussion's last commit, in a fresh context: 2.0 ms against 1.5 ms, medians).
 function fnv(text: string): string {
+  const imul = Math.imul;
   let h = 0x811c9dc5 | 0;
   const n = text.length;
-  for (let i = 0; i < n; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  for (let i = 0; i < n; i++) h = imul(h ^ text.charCodeAt(i), 0x01000193);
   const u = h >>> 0;
   return `0000${((u >>> 16) ^ (u & 0xffff)).toString(16)}`.slice(-4);
 }

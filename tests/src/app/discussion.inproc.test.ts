@@ -21,6 +21,14 @@ describe('a discussion in-process', () => {
     expect(k.records('messages').length).toBeGreaterThan(3);
     const report = verifyAudit(new Store(k.ports.spreadsheet, ZONE));
     expect(report.ok).toBe(true);
+    // Each message's audit event names the SHA-256 of the message's JSON, the hash its first row carries.
+    const firstRows = k.records('messages').filter((m) => m.chunk === 0);
+    const events = k.records('audit').filter((a) => a.event === 'message');
+    expect(events).toHaveLength(firstRows.length);
+    for (const m of firstRows) {
+      const event = events.find((a) => a.row_key === m.message_id);
+      expect(JSON.parse(String(event?.payload_json)).sha256).toBe(m.message_sha256);
+    }
     // Every write reached the sheet before the lock was let go, and the lock was let go.
     expect(k.ports.host.flushes).toBeGreaterThan(0);
     expect(k.ports.lock.held).toBe(0);
