@@ -2,7 +2,7 @@
 import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const gasDir = path.join(root, 'dist', 'gas');
@@ -33,9 +33,30 @@ const onlyEnglishZod = {
   },
 };
 
+// The answers' JSON Schemas, made from zod here once (src/core/providers/answer-templates.ts) and defined into the
+// bundle, so that no execution walks them with zod's toJSONSchema in its fresh context.
+const templatesBuild = await build({
+  stdin: {
+    contents: "export { answerTemplates } from './src/core/providers/schema.ts';",
+    resolveDir: root,
+    sourcefile: 'answer-templates-entry.ts',
+    loader: 'ts',
+  },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  write: false,
+  logLevel: 'warning',
+});
+const templatesFile = path.join(root, 'dist', 'answer-templates.mjs');
+fs.writeFileSync(templatesFile, templatesBuild.outputFiles[0].text);
+const { answerTemplates } = await import(pathToFileURL(templatesFile).href);
+fs.rmSync(templatesFile);
+
 // Apps Script's V8 is older than Node's: stay on ES2019 syntax so nothing newer reaches it.
 const gasOptions = {
   plugins: [onlyEnglishZod],
+  define: { KAIGI_ANSWER_TEMPLATES: JSON.stringify(answerTemplates()) },
   entryPoints: [ENTRY],
   bundle: true,
   platform: 'neutral',

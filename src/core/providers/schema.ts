@@ -4,6 +4,7 @@ import { hasOwn } from '../json-guard.js';
 import { answerSchema } from '../discussion/messages.js';
 import type { Expectation } from '../provider.js';
 import type { JsonSchema } from './json-schema.js';
+import { type AnswerTemplates, fromTemplate, makeAnswerTemplates } from './answer-templates.js';
 import { findVendor, type Vendor } from './vendor-registry.js';
 import type { SchemaShaper } from './vendors.js';
 
@@ -34,8 +35,50 @@ function normalise(s: JsonSchema): JsonSchema {
 }
 
 // The JSON Schema of an answer, before any vendor's dialect: exactly the zod schema the answer is checked against.
-function answerJsonSchema(expect: Expectation, allowList: readonly string[], metrics: readonly string[]): JsonSchema {
+function zodAnswerJsonSchema(
+  expect: Expectation,
+  allowList: readonly string[],
+  metrics: readonly string[],
+): JsonSchema {
   return normalise(toJson(answerSchema(expect, allowList, metrics)));
+}
+
+// What scripts/build.mjs defines into the bundle: every answer's schema from zod, its two lists left as marks.
+export function answerTemplates(): AnswerTemplates {
+  return makeAnswerTemplates(zodAnswerJsonSchema);
+}
+
+// Set in the bundle by scripts/build.mjs (esbuild's define); absent where the sources run as they are (the tests, the
+// tools), which take zod's path.
+declare const KAIGI_ANSWER_TEMPLATES: AnswerTemplates | undefined;
+const BUILT: AnswerTemplates | null = typeof KAIGI_ANSWER_TEMPLATES === 'object' ? KAIGI_ANSWER_TEMPLATES : null;
+
+// A list as zod's enum of it holds it, and so as its JSON Schema names it: in its order, without repeats.
+const enumOptions = new Map<string, readonly string[]>();
+function optionsOf(list: readonly string[]): readonly string[] {
+  const key = list.join('\n');
+  let o = enumOptions.get(key);
+  if (!o) enumOptions.set(key, (o = z.enum(list as [string, ...string[]]).options));
+  return o;
+}
+
+// The same schema from the built templates when there are some. An empty allow-list takes zod's path, which refuses
+// it as a configuration problem.
+export function answerJsonSchemaFrom(
+  templates: AnswerTemplates | null,
+  expect: Expectation,
+  allowList: readonly string[],
+  metrics: readonly string[],
+): JsonSchema {
+  const built =
+    templates && allowList.length
+      ? fromTemplate(templates, expect, optionsOf(allowList), metrics.length ? optionsOf(metrics) : [])
+      : null;
+  return built ?? zodAnswerJsonSchema(expect, allowList, metrics);
+}
+
+function answerJsonSchema(expect: Expectation, allowList: readonly string[], metrics: readonly string[]): JsonSchema {
+  return answerJsonSchemaFrom(BUILT, expect, allowList, metrics);
 }
 
 // A string cut to at most max code points (as JSON Schema counts them), an ellipsis marking the cut.
