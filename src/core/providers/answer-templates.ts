@@ -19,7 +19,7 @@ function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-// Every answer a model is asked for (src/core/provider.ts Expectation).
+// Every answer a model is asked for (src/core/provider.ts Expectation); a kind missing here takes zod's path.
 const KINDS: readonly Expectation[] = [...MESSAGE_TYPES, 'DECISION', 'LEARNING', 'REFLECTION', 'ROOM_ANSWER'];
 
 // The JSON text of each kind's answer schema; `KIND|kpi` where naming the member's KPI series changes it.

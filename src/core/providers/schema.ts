@@ -56,7 +56,7 @@ const BUILT: AnswerTemplates | null = typeof KAIGI_ANSWER_TEMPLATES === 'object'
 // A list as zod's enum of it holds it, and so as its JSON Schema names it: in its order, without repeats.
 const enumOptions = new Map<string, readonly string[]>();
 function optionsOf(list: readonly string[]): readonly string[] {
-  const key = list.join('\n');
+  const key = JSON.stringify(list);
   let o = enumOptions.get(key);
   if (!o) enumOptions.set(key, (o = z.enum(list as [string, ...string[]]).options));
   return o;
