@@ -37,11 +37,21 @@ function canonicalCell(type: ColumnType, v: unknown): string | number | boolean 
   }
 }
 
+// Each cell's canonical value as JSON text: what the row's digest and each column's hash are made from.
+function cellTexts(types: readonly ColumnType[], values: readonly unknown[]): string[] {
+  return types.map((t, i) => JSON.stringify(canonicalCell(t, values[i])));
+}
+
+// The cells' texts joined as JSON.stringify joins an array, trailing empty cells dropped.
+function rowText(cells: readonly string[]): string {
+  let kept = cells.length;
+  while (kept && cells[kept - 1] === '""') kept--;
+  return `[${cells.slice(0, kept).join(',')}]`;
+}
+
 // The canonical text of a row: cells by type, trailing empty cells dropped (a program may not write them back).
 export function canonicalRow(types: readonly ColumnType[], values: readonly unknown[]): string {
-  const cells = types.map((t, i) => canonicalCell(t, values[i]));
-  while (cells.length && cells[cells.length - 1] === '') cells.pop();
-  return JSON.stringify(cells);
+  return rowText(cellTexts(types, values));
 }
 
 export function rowDigest(types: readonly ColumnType[], values: readonly unknown[], sha256: Sha256): string {
@@ -65,21 +75,18 @@ function fnv(text: string): string {
 
 // One 4-hex-digit hash per column, concatenated.
 export function columnHashes(types: readonly ColumnType[], values: readonly unknown[]): string {
-  return types.map((t, i) => fnv(JSON.stringify(canonicalCell(t, values[i])))).join('');
+  return cellTexts(types, values).map(fnv).join('');
 }
 
-// rowDigest and columnHashes of one row, each cell read and written once: the row's canonical text is its cells' JSON
-// joined as JSON.stringify joins an array, so both come from the same pieces (a commit digests every row it writes,
+// rowDigest and columnHashes of one row, each cell read and written once (a commit digests every row it writes,
 // message text included).
 export function rowDigests(
   types: readonly ColumnType[],
   values: readonly unknown[],
   sha256: Sha256,
 ): { sha256: string; cols: string } {
-  const cells = types.map((t, i) => JSON.stringify(canonicalCell(t, values[i])));
-  let kept = cells.length;
-  while (kept && cells[kept - 1] === '""') kept--;
-  return { sha256: sha256(`[${cells.slice(0, kept).join(',')}]`), cols: cells.map(fnv).join('') };
+  const cells = cellTexts(types, values);
+  return { sha256: sha256(rowText(cells)), cols: cells.map(fnv).join('') };
 }
 
 // The first column whose hash differs from the recorded ones (0-based), or -1 when none does or none was recorded.

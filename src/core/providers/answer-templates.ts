@@ -19,8 +19,11 @@ function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-// Every answer a model is asked for (src/core/provider.ts Expectation); a kind missing here takes zod's path.
-const KINDS: readonly Expectation[] = [...MESSAGE_TYPES, 'DECISION', 'LEARNING', 'REFLECTION', 'ROOM_ANSWER'];
+// Every answer a model is asked for (src/core/provider.ts Expectation), checked by the compiler: a kind missing here
+// would take zod's path in every execution.
+const KINDS = [...MESSAGE_TYPES, 'DECISION', 'LEARNING', 'REFLECTION', 'ROOM_ANSWER'] as const;
+const everyKindListed: [Exclude<Expectation, (typeof KINDS)[number]>] extends [never] ? true : never = true;
+void everyKindListed;
 
 // The JSON text of each kind's answer schema; `KIND|kpi` where naming the member's KPI series changes it.
 export type AnswerTemplates = Record<string, string>;

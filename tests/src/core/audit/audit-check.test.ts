@@ -55,6 +55,16 @@ describe('row digests', () => {
     ];
     for (const r of rows)
       expect(rowDigests(types, r, sha)).toEqual({ sha256: rowDigest(types, r, sha), cols: columnHashes(types, r) });
+    // The canonical text every stored digest was made from, written out: a change here breaks the audit chains
+    // already in people's sheets.
+    expect(rows.map((r) => canonicalRow(types, r))).toEqual([
+      '["A",0.3,true,"=1+1","2026-01-15T01:02:03.000Z","",7]',
+      '["A",null,false,"x \\"q\\" \\\\ \u2028 日本"]',
+      '["A",1,true]',
+      '["A"]',
+      '[]',
+      '[" x",1000,"maybe",12,"not a date"," ",0]',
+    ]);
   });
 
   it('name the first changed column', () => {
