@@ -127,6 +127,13 @@ export class Store {
     return this.readStateFromSheets();
   }
 
+  // The state as committed now. A reader outside the lock holds the properties from its first read (property-reads.ts),
+  // so a row it has read from the sheet since may lie past the tails it knows; under the lock the state is current.
+  readStateNow(): StoreState {
+    if (!underLock.depth) propertiesWritten();
+    return this.readState();
+  }
+
   // First use (or state lost): learn the tails from the sheets once.
   private readStateFromSheets(): StoreState {
     const tails: Record<string, Tail> = {};

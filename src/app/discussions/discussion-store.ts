@@ -82,7 +82,9 @@ export class DiscussionStore {
   // first message's row and is no longer than it was. One read when nothing moved.
   private messageRows(p: { rows: [number, number]; first_id?: string }): { span: [number, number]; rows: unknown[][] } {
     const len = p.rows[1] - p.rows[0] + 1;
-    const last = this.store.readState().tails.messages?.last ?? p.rows[1];
+    let last = this.store.readState().tails.messages?.last ?? p.rows[1];
+    // Read outside the lock on a state from before the commit that wrote the log row: the state as it is now.
+    if (p.rows[1] > last) last = this.store.readStateNow().tails.messages?.last ?? p.rows[1];
     const rows = p.rows[1] <= last ? this.store.readRows('messages', p.rows[0], len) : [];
     if (!p.first_id || (rows.length && rows[0][0] === p.first_id)) return { span: p.rows, rows };
     const at = this.store.findRow('messages', p.first_id);
