@@ -362,8 +362,9 @@ export class ExecutionPool {
   async close(): Promise<void> {
     await Promise.all(
       this.slots.map(async (s) => {
-        const until = Date.now() + GROW_WAIT_MS;
-        while (Atomics.load(s.growing, 0) === 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+        // Woken by the thread's notify when it is done (worker.ts afterExecution); at once when it is not growing.
+        const wait = Atomics.waitAsync(s.growing, 0, 1, GROW_WAIT_MS);
+        if (wait.async) await wait.value;
         await s.worker.terminate();
       }),
     );

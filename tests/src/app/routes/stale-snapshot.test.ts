@@ -38,8 +38,8 @@ const tailsOf = (p: Record<string, string>) => (JSON.parse(p[PROPERTY_KEYS.state
 
 // The last properties, among those recorded, in which the discussion's row exists and its orders do not: what a
 // GET that began just before the deciding commit holds while it reads the row that commit wrote.
-function beforeDecision(seen: Record<string, string>[], ordersBefore: number): Record<string, string> {
-  const open = seen.filter((p) => tailsOf(p).discussions.last >= 2 && tailsOf(p).orders.last === ordersBefore);
+function beforeDecision(seen: Record<string, string>[], ordersTail: number): Record<string, string> {
+  const open = seen.filter((p) => tailsOf(p).discussions.last >= 2 && tailsOf(p).orders.last === ordersTail);
   expect(open.length).toBeGreaterThan(0);
   return open[open.length - 1];
 }
@@ -71,7 +71,8 @@ describe('GET /tasks/{id} on a snapshot taken before the deciding commit', () =>
   ])('answers the decided discussion, its messages %s, with its orders past the tails it knew', (_, long) => {
     const k = kaigi();
     if (long) longModel(k);
-    const ordersBefore = k.records('orders').length + 1;
+    // The Orders tab's last row before the discussion (its header is row 1).
+    const ordersTail = k.records('orders').length + 1;
     const seen = recordStates(k);
     const r = startDiscussion(decline('tanaka'), k.council());
     settle(k);
@@ -80,7 +81,7 @@ describe('GET /tasks/{id} on a snapshot taken before the deciding commit', () =>
     expect(statuses(k)[r.discussion_id]).toBe('DECIDED');
     const written = k.records('orders').filter((o) => o.discussion_id === r.discussion_id);
     expect(written.length).toBeGreaterThan(0);
-    const early = beforeDecision(seen, ordersBefore);
+    const early = beforeDecision(seen, ordersTail);
     const answer = withPropertySnapshot(() => discussionAnswer(k.council(), r.discussion_id), early) as {
       state: string;
       orders: { order_id: string; status: string }[];
