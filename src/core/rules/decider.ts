@@ -9,7 +9,8 @@ import type { Discussion } from '../types.js';
 import { bestBets, recordAdjustment } from '../memory/trust.js';
 import { weighOpinions, weightAssignment } from '../discussion/votes.js';
 import { RISKS } from './balancers.js';
-import { changeText, facts } from './facts.js';
+import { changeText, cueText, facts } from './facts.js';
+import { LOAD_ACTIONS } from './note-cues.js';
 import { allowed, named, opinions, round2, type L, typeFields } from './shared.js';
 
 // Case evidence for this member (a recent case counts about its similarity, 0.3–0.9): at or below AVOID_AT an action
@@ -42,7 +43,8 @@ export function decide(
   // The weights and votes Kaigi computes for any decider (src/core/discussion/votes.ts); the rules then add memory and people.
   const weighing = ctx.weighing ?? weighOpinions(ctx.earlier, ctx.computed, ctx.bands);
   const { votes, objected } = peopleVotes(ctx, weighing);
-  const s = selectActions(ctx, votes, objected);
+  // A health cue in the manager's note closes the actions that add load, whatever the vote.
+  const s = selectActions(ctx, votes, f.cues.length ? objected.concat(LOAD_ACTIONS) : objected);
   const negative = ctx.earlier.find((m) => m.message_type === 'PERSPECTIVE_NEGATIVE')?.content as Negative;
   // The review looks a criterion's metric up by name: one of the member's series (the trigger's when it is one).
   const known = ctx.metrics ?? [];
@@ -61,7 +63,7 @@ export function decide(
           opinion: `${named(o.c.recommendation.action_type, t)}: ${o.c.hypothesis}`,
         })),
       selected_action_types: s.selected,
-      rationale: rationaleOf(ctx, t, s, negative),
+      rationale: rationaleOf(ctx, t, s, negative, f.cues.length ? cueText(f, ctx.lang) : ''),
     },
     order: {
       target_agents: ['buddy'],
@@ -206,9 +208,15 @@ function orderActions(
   });
 }
 
-function rationaleOf(ctx: AgentContext, t: L, s: Selection, negative: Negative): string {
+function rationaleOf(ctx: AgentContext, t: L, s: Selection, negative: Negative, cues: string): string {
   const { selected, avoided, cases, top } = s;
   return [
+    cues
+      ? t(
+          `マネージャーのメモ（${cues}）を優先し、負荷を増やす施策は採らない。`,
+          `The manager's note (${cues}) comes first: no action that adds load.`,
+        )
+      : '',
     t(
       `加重投票で ${selected.map((a) => label('action_type', a, 'ja')).join('、')} を選択（最高スコア ${top}）。`,
       `Weighted vote selects ${selected.map((a) => label('action_type', a, 'en')).join(', ')} (top score ${top}).`,

@@ -15,6 +15,7 @@ import {
 import { daysBetween } from '../discussion/ids.js';
 import { datesOf } from '../orders/kpi-index.js';
 import type { AgentContext } from '../provider.js';
+import { type HealthCue, healthCues, noteText } from './note-cues.js';
 
 export interface Facts {
   member: string;
@@ -38,6 +39,8 @@ export interface Facts {
   daysCovered: number;
   ageDays: number;
   hasData: boolean;
+  // Health cues in the manager's words (the trigger's note): long hours, illness, leave, family.
+  cues: HealthCue[];
 }
 
 export function facts(ctx: AgentContext): Facts {
@@ -85,6 +88,7 @@ export function facts(ctx: AgentContext): Facts {
     daysCovered: days.length,
     ageDays: days.length ? Math.max(0, daysBetween(days[days.length - 1], ctx.today)) : 99,
     hasData: s.length > 0,
+    cues: healthCues(noteText(ctx.trigger)),
   };
 }
 
@@ -94,4 +98,21 @@ export function changeText(f: Facts, lang: 'ja' | 'en'): string {
   return lang === 'ja'
     ? `${f.metric} が ${from} → ${to}（${pct(ratio)}）、${f.declineDays}日連続低下`
     : `${f.metric} went ${from} → ${to} (${pct(ratio)}), falling ${f.declineDays} days in a row`;
+}
+
+// The health cues by name, for a sentence a person reads.
+export function cueText(f: Facts, lang: 'ja' | 'en'): string {
+  const ja: Record<HealthCue, string> = {
+    long_hours: '長時間労働',
+    illness: '体調',
+    leave: '休暇・休職',
+    family: '家庭の事情',
+  };
+  const en: Record<HealthCue, string> = {
+    long_hours: 'long hours',
+    illness: 'illness',
+    leave: 'leave',
+    family: 'family',
+  };
+  return f.cues.map((c) => (lang === 'ja' ? ja[c] : en[c])).join(lang === 'ja' ? '、' : ', ');
 }

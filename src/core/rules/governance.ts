@@ -1,7 +1,8 @@
 // The rule-based governance checks (phase 4): ethics and legal, each a pass or a fail with its concerns.
 import type { ContentOf } from '../discussion/messages.js';
 import type { AgentContext } from '../provider.js';
-import type { Facts } from './facts.js';
+import { cueText, type Facts } from './facts.js';
+import { LOAD_ACTIONS } from './note-cues.js';
 import { opinions, type L } from './shared.js';
 
 // The monthly overtime above which more load is a legal risk (Japan's 36 agreement's ordinary limit).
@@ -59,6 +60,15 @@ export function governance(
   const concerns = disclosureConcerns(text, t);
   const monthly = f.overtimeRecent * WORKDAYS_MONTHLY;
   const raises = opinions(ctx).some((o) => RAISES.test(o.c.recommendation.description));
+  // Under a health cue any goal counts as load: a lowered goal is still a goal to meet.
+  const goal = opinions(ctx).some((o) => LOAD_ACTIONS.indexOf(o.c.recommendation.action_type) >= 0);
+  if (f.cues.length && (raises || goal))
+    concerns.push(
+      t(
+        `マネージャーのメモ（${cueText(f, 'ja')}）がある中で目標を引き上げる提案`,
+        `A goal raised while the manager's note mentions ${cueText(f, 'en')}`,
+      ),
+    );
   if (monthly > OVERTIME_LIMIT_MONTHLY && raises)
     concerns.push(
       t(

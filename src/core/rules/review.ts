@@ -5,6 +5,7 @@ import type { Discussion, Member, Priority } from '../types.js';
 import { label } from '../labels.js';
 import { disclosureConcerns, ethicsConcerns, OVERTIME_LIMIT_MONTHLY, RAISES, WORKDAYS_MONTHLY } from './governance.js';
 import { named, type L } from './shared.js';
+import { healthCues, LOAD_ACTIONS, noteText } from './note-cues.js';
 
 export interface AgentObjection {
   objector: string;
@@ -95,7 +96,22 @@ function legal(d: Discussion, order: ContentOf<'EXECUTION_ORDER'>, allow: string
   const overtime = numericPoint(points, 'overtime_hours_7d_mean');
   const monthly = overtime ? (overtime.value as number) * WORKDAYS_MONTHLY : 0;
   const load = order.actions.map((a) => addsLoad(a, points, t)).filter((x): x is string => !!x);
-  if (monthly > OVERTIME_LIMIT_MONTHLY && load.length) {
+  const cues = healthCues(noteText(d.trigger));
+  const goals = order.actions.filter((a) => LOAD_ACTIONS.indexOf(a.action_type) >= 0);
+  if (cues.length && (load.length || goals.length))
+    found.push(
+      t(
+        `マネージャーのメモに健康面の記述（${cues.join(', ')}）がある中で最終指示が目標を課す：${goals
+          .map((a) => a.description)
+          .concat(load)
+          .join('; ')}`,
+        `The manager's note mentions ${cues.join(', ')}, and the final order sets a goal: ${goals
+          .map((a) => a.description)
+          .concat(load)
+          .join('; ')}`,
+      ),
+    );
+  else if (monthly > OVERTIME_LIMIT_MONTHLY && load.length) {
     const p4 = last(d, 'GOVERNANCE_LEGAL');
     const note = p4 ? (p4.content as ContentOf<'GOVERNANCE_LEGAL'>).notes : '';
     found.push(

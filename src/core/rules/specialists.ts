@@ -4,7 +4,8 @@ import { pct } from '../orders/kpi.js';
 import type { Action, ContentOf } from '../discussion/messages.js';
 import type { AgentContext } from '../provider.js';
 import { caseAdjustment } from '../memory/memory.js';
-import { changeText, type Facts } from './facts.js';
+import { changeText, cueText, type Facts } from './facts.js';
+import { LOAD_ACTIONS } from './note-cues.js';
 import { actionWording } from './action-wording.js';
 import { allowed, named, round2, type L, typeFields } from './shared.js';
 
@@ -246,7 +247,7 @@ const specialists: Record<string, (ctx: AgentContext, f: Facts, t: L) => Opinion
     };
   },
   wellbeing(ctx, f, t) {
-    const high = f.overtimeRecent >= 2.5 || f.overtimeRecent > f.overtimeBefore * 1.5;
+    const high = f.cues.length > 0 || f.overtimeRecent >= 2.5 || f.overtimeRecent > f.overtimeBefore * 1.5;
     return {
       analysis: t(
         `直近7日の残業は平均${round2(f.overtimeRecent)}時間、以前は${round2(f.overtimeBefore)}時間。`,
@@ -256,7 +257,7 @@ const specialists: Record<string, (ctx: AgentContext, f: Facts, t: L) => Opinion
       hypothesis: high
         ? t('負荷の上昇が活動量低下に影響している', 'Rising load contributes to the drop')
         : t('負荷は許容範囲', 'The load is within a normal range'),
-      confidence: high ? 0.6 : 0.38,
+      confidence: f.cues.length ? 0.8 : high ? 0.6 : 0.38,
       type: high ? allowed(ctx, 'REST_RECOMMENDATION') : allowed(ctx, 'ONE_ON_ONE', 'REST_RECOMMENDATION'),
       for: high ? 'REST_RECOMMENDATION' : 'ONE_ON_ONE',
       target: high ? t('残業の抑制', 'less overtime') : t('状況確認', 'a check-in'),
@@ -268,14 +269,35 @@ const specialists: Record<string, (ctx: AgentContext, f: Facts, t: L) => Opinion
   },
 };
 
+// The manager's note comes first: under a health cue an action that adds load (a goal) becomes rest or a 1:1, and the
+// opinion says why.
+function heeded(ctx: AgentContext, f: Facts, o: Opinion, t: L): Opinion {
+  if (!f.cues.length || LOAD_ACTIONS.indexOf(o.type) < 0) return o;
+  const type = allowed(ctx, 'REST_RECOMMENDATION', 'ONE_ON_ONE', 'PEER_SUPPORT');
+  const words = actionWording(type, t);
+  const cues = cueText(f, ctx.lang);
+  return {
+    ...o,
+    type,
+    for: type,
+    ...words,
+    intensity: 'low',
+    hypothesis: t(
+      `マネージャーのメモに${cues}の記述があるため、目標で負荷を増やさない。${o.hypothesis}`,
+      `The manager's note mentions ${cues}, so no goal adds load. ${o.hypothesis}`,
+    ),
+    evidence: o.evidence.concat([`manager_note: ${cues}`]),
+  };
+}
+
 export function specialistOpinion(agentId: string, ctx: AgentContext, f: Facts, t: L): ContentOf<'SPECIALIST_OPINION'> {
   const rule = specialists[agentId] ?? specialists.analyst;
-  return opinion(ctx, f, rule(ctx, f, t), t);
+  return opinion(ctx, f, heeded(ctx, f, rule(ctx, f, t), t), t);
 }
 
 export function feedbackResponse(agentId: string, ctx: AgentContext, f: Facts, t: L): ContentOf<'FEEDBACK_RESPONSE'> {
   const rule = specialists[agentId] ?? specialists.analyst;
-  const o = rule(ctx, f, t);
+  const o = heeded(ctx, f, rule(ctx, f, t), t);
   return {
     answer: t(
       `追加の根拠：${o.analysis} したがって推奨は ${named(o.type, t)} のまま。`,
