@@ -113,16 +113,20 @@ export function recordOrder(d: Discussion, b: Builder, msg: Message): void {
   b.out.finalDecision = msg.content;
   b.out.executionStatus = 'PENDING';
   if (previous && previous.decision_id !== order.decision_id) b.out.cancelDecision = String(previous.decision_id);
-  order.actions.forEach((action, i) =>
-    b.out.orders.push({
-      order_id: `${order.decision_id}-A${i + 1}`,
-      decision_id: order.decision_id,
-      discussion_id: d.discussion_id,
-      target_agent: order.target_agents[0],
-      action,
-      status: 'PENDING',
-      review_date: order.monitoring.review_date,
-      success_criteria: order.monitoring.success_criteria,
-    }),
-  );
+  // One row per action and executor, so each executor pulls and reports its own part; numbered A1, A2, … in action
+  // order, each action's executors in the order named (one executor: An is the nth action, as before).
+  const executors = order.target_agents.filter((x, i, all) => all.indexOf(x) === i);
+  let n = 0;
+  for (const action of order.actions)
+    for (const target of executors)
+      b.out.orders.push({
+        order_id: `${order.decision_id}-A${++n}`,
+        decision_id: order.decision_id,
+        discussion_id: d.discussion_id,
+        target_agent: target,
+        action,
+        status: 'PENDING',
+        review_date: order.monitoring.review_date,
+        success_criteria: order.monitoring.success_criteria,
+      });
 }
