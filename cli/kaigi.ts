@@ -4,6 +4,7 @@ import { DEFAULT_TRIGGER_DELAYS, FormatError, FormatVersionError } from '../runt
 import { ALL_ROLES } from '../src/core/api/api.js';
 import { REPORT_STATUSES } from '../src/core/orders/order-status.js';
 import { registry as vendors } from '../src/core/providers/vendor-registry.js';
+import { directiveCommand } from './commands/directive.js';
 import { exportCommand } from './commands/export.js';
 import { gatewayCommand } from './commands/gateway.js';
 import { kpiCommand } from './commands/kpi.js';
@@ -32,6 +33,7 @@ const COMMANDS: readonly Command[] = [
   gatewayCommand,
   queueCommand,
   kpiCommand,
+  directiveCommand,
 ];
 
 const USAGE = `usage:
@@ -53,6 +55,8 @@ const USAGE = `usage:
                 [--timeout SECONDS]
   kaigi queue --workbook FILE.xlsx [--type T] [--state queued|processing|done|failed|dead] [--json]
   kaigi kpi import --workbook FILE.xlsx [--replace] FILE.csv
+  kaigi directive add --workbook FILE.xlsx --to AGENT|all --text TEXT [--ban ACTION]… [--prefer ACTION]…
+                      [--member ID] [--priority low|normal|high|urgent]
   kaigi help [COMMAND]            (or kaigi COMMAND --help): this usage, on stdout
 
   run:    --locale is the workbook's language (Settings locale): the agents' texts, the transcript and the Dashboard;
@@ -66,6 +70,9 @@ const USAGE = `usage:
   kpi:    FILE.csv's first line names the KPI tab's columns (date, member_id, metric, value[, note]); the rows are
           recorded in one commit as POST /kpi records them, or none is (exit 2 naming the line and column);
           --replace overwrites a stored value that differs instead of refusing; prints {accepted, duplicates}
+  directive: a directive as the sidebar gives one; --ban and --prefer (each repeatable) name allowed action types that
+          code keeps out of, or weighs up in, the orders of the discussions it reaches (--member: only that member's);
+          it stays active until a discussion applies it
   mcp:    EXEC_URL is the web app's …/exec URL (or http://HOST:PORT/exec of kaigi serve); the token may come from
           KAIGI_TOKEN in the environment instead, which other users cannot read the way they read a command line
   gateway: standard HTTP in front of the web app: REST by path with "Authorization: Bearer T" and real status
@@ -126,7 +133,7 @@ function parse(argv: string[]): { command: Command; args: Args } {
     else if (options.has(key)) {
       const v = rest[++i];
       if (v === undefined || v.startsWith('--')) throw new UsageError(`--${key} needs a value`);
-      opts[key] = v;
+      opts[key] = typeof opts[key] === 'string' && command.repeatable?.includes(key) ? `${opts[key]},${v}` : v;
     } else {
       const known = [...command.options, ...(command.flags ?? [])].map((o) => `--${o}`).join(', ');
       throw new UsageError(`unknown option ${a} for kaigi ${command.name} (it takes ${known})`);

@@ -27,6 +27,8 @@ export interface Command {
   flags?: readonly string[];
   // How many words may follow the command besides options (0 when absent).
   positionals?: number;
+  // Options that may be given more than once; their values are joined with commas.
+  repeatable?: readonly string[];
   // The exit status (SPEC §12: 0 done, 1 ended otherwise, 2 bad usage or input).
   run(args: Args): Promise<number>;
 }

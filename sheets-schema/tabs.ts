@@ -293,6 +293,9 @@ export const TABS = [
       col('created_by', 'text', 160, 'Author'),
       col('created_at', 'datetime', 150, 'Written'),
       col('expires_at', 'datetime', 150, 'Expiry (optional)'),
+      col('member_id', 'text', 120, 'Only discussions about this member (optional)'),
+      col('ban', 'text', 200, 'Action types never ordered while it is in force (comma-separated)'),
+      col('prefer', 'text', 200, 'Action types weighed up in the vote (comma-separated)'),
     ],
   },
   {

@@ -118,6 +118,7 @@ export class Council {
       priceOf: (model) => modelPrice(prices, model)?.price ?? null,
       memoryFor: (agent, d) => this.recall.memoryFor(agent, d),
       trust: () => this.recall.trust(),
+      directives: () => this.config.directives(),
     };
     return this.cachedEnv;
   }

@@ -218,6 +218,12 @@ export const DEFAULT_SETTINGS = [
     'Action types an execution order may contain; anything else is rejected',
   ),
   s(
+    'directives.prefer_weight',
+    0.5,
+    'number',
+    "Score a directive's preferred action gains in the council's vote (the specialists' weights sum to 1; half a vote, as a person's guidance)",
+  ),
+  s(
     'kpi.metric_descriptions',
     shape<Record<string, string>>({}),
     'json',

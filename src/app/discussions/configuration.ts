@@ -5,12 +5,9 @@ import type { Store } from '../../adapters/gas/store.js';
 import type { EngineEnv } from '../../core/engine.js';
 import { Settings } from '../../core/settings.js';
 import type { AgentDef, PromptRow } from '../../core/types.js';
+import { actionList, type Directive } from '../../core/discussion/directives.js';
 
-export interface ActiveDirective {
-  id: string;
-  content: string;
-  priority: string;
-  targets: string[];
+export interface ActiveDirective extends Directive {
   row: number;
   status: string;
 }
@@ -103,6 +100,9 @@ export class Configuration {
           content: String(r.content),
           priority: String(r.priority),
           targets: list(r.target_agents),
+          member: String(r.member_id ?? '').trim(),
+          ban: actionList(r.ban),
+          prefer: actionList(r.prefer),
           row: i + 2,
           status: String(r.status),
         };

@@ -75,11 +75,8 @@ export class DecisionMemory {
         at,
       );
     const next = props.json<Record<string, string[]>>(PROPERTY_KEYS.nextActions, {});
-    const directives = this.config
-      .directives()
-      .filter((x) => x.targets.indexOf('all') >= 0 || x.targets.indexOf(agent.agent_id) >= 0)
-      .map((x) => ({ id: x.id, content: x.content, priority: x.priority }));
-    return { ...this.recalled[key], nextActions: (next[agent.agent_id] ?? []).slice(-3), directives };
+    // Directives are people's words, not memory: the engine adds them whether memory is on or off (requests.ts).
+    return { ...this.recalled[key], nextActions: (next[agent.agent_id] ?? []).slice(-3), directives: [] };
   }
 
   // At a decision: the case joins memory, and the learnings and directives this cycle used are marked.
@@ -87,7 +84,11 @@ export class DecisionMemory {
     const changes: MemoryChanges = { learnings: false, config: false };
     const order = r.messages.find((m) => m.message_type === 'EXECUTION_ORDER');
     const settings = this.config.settings();
-    if (!order || !settings.get('memory.enabled')) return changes;
+    if (!order) return changes;
+    const { applied, delivered } = usedInCycle(before, r);
+    // A directive is consumed once a decision applied it, with memory on or off.
+    if (this.consumeDirectives(c, after.discussion_id, delivered)) changes.config = true;
+    if (!settings.get('memory.enabled')) return changes;
     const now = Date.now();
     const mem = this.memory();
     const o = order.content as ContentOf<'EXECUTION_ORDER'>;
@@ -120,27 +121,28 @@ export class DecisionMemory {
       row_key: id,
       payload: { scope: 'case', discussion_id: after.discussion_id },
     });
-    const { applied, delivered } = usedInCycle(before, r);
     this.markApplied(c, after.discussion_id, applied, now);
+    return changes;
+  }
+
+  private consumeDirectives(c: Commit, discussionId: string, delivered: Set<string>): boolean {
+    let changed = false;
     const dm = rowsOf('directives');
     for (const dir of this.config.directives().filter((x) => delivered.has(x.id))) {
       const raw = this.store.readRows('directives', dir.row, 1)[0];
       const by = JSON.parse(String(dm.read(raw).consumed_by_json || '[]')) as string[];
-      const values = dm.write(
-        { status: 'consumed', consumed_by_json: JSON.stringify(by.concat([after.discussion_id])) },
-        raw,
-      );
+      const values = dm.write({ status: 'consumed', consumed_by_json: JSON.stringify(by.concat([discussionId])) }, raw);
       c.updateAfter('directives', dir.row, values);
       c.audit({
         actor: 'kaigi',
         event: 'directive_consumed',
         tab: 'Directives',
         row_key: dir.id,
-        payload: { discussion_id: after.discussion_id },
+        payload: { discussion_id: discussionId },
       });
-      changes.config = true;
+      changed = true;
     }
-    return changes;
+    return changed;
   }
 
   // Applied learnings count one more use, written as one block over the rows they span.

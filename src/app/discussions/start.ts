@@ -2,6 +2,7 @@
 // the person confirms, and the start itself, validated with POST /tasks's zod schema and queued the way it queues.
 import { type RuleFallback, ruleFallbacks } from './start-fallbacks.js';
 import { checkJsonValue } from '../../core/json-guard.js';
+import { label } from '../../core/labels.js';
 import { membersFromRows, scriptZone } from '../../adapters/gas/records.js';
 import { activeUserEmail } from '../../adapters/gas/services.js';
 import { openBound } from '../../adapters/gas/spreadsheet.js';
@@ -28,6 +29,8 @@ export interface StartOptions {
   defaultPriority: 'MEDIUM';
   // Agents that would answer by rules instead of their model, and why (no key for their vendor, no base URL).
   fallbacks: RuleFallback[];
+  // The allowed action types with their labels: the directive form's ban and prefer lists.
+  actions: { value: string; label_ja: string; label_en: string }[];
 }
 
 interface StartInput {
@@ -97,6 +100,10 @@ export function getStartOptions(council = new Council(openBound(), scriptZone())
     priorities: PRIORITIES.slice(),
     defaultPriority: 'MEDIUM',
     fallbacks: ruleFallbacks(council.config.agents(), council.settings()),
+    actions: council
+      .settings()
+      .get('actions.allow_list')
+      .map((a) => ({ value: a, label_ja: label('action_type', a, 'ja'), label_en: label('action_type', a, 'en') })),
   };
 }
 

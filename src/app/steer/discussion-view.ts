@@ -1,4 +1,5 @@
 // One discussion for the sidebar: the decision and why first, then phases against their targets, then the timeline.
+import { APPLIED_NOTE } from '../../core/discussion/directives.js';
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { phaseProgress } from '../../core/api/api-progress.js';
 import { briefMessage } from '../../core/prompts/prompt.js';
@@ -79,6 +80,8 @@ export interface DiscussionView {
   estimate: { tokens: number; cost_usd: number } | null;
   spent: { tokens: number; cost_usd: number; by_phase: string };
   notes: string[];
+  // The directives its decisions applied, as the record's notes name them ("DIR-3 ban GOAL_ADJUSTMENT").
+  directives: string[];
   // Once the review measured the decision: its verdict, numbers and what memory learned (else null).
   outcome: OutcomeView | null;
 }
@@ -236,6 +239,10 @@ export function discussionView(c: Council, id: string): DiscussionView {
       by_phase: text(row.spent_by_phase),
     },
     notes: d.notes,
+    directives: d.notes
+      .filter((n) => n.startsWith(APPLIED_NOTE))
+      .flatMap((n) => n.slice(APPLIED_NOTE.length).split('; '))
+      .filter((x, i, all) => x !== '' && all.indexOf(x) === i),
     outcome: d.outcome_evaluated ? outcomeView(c, d.discussion_id) : null,
   };
 }

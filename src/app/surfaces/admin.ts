@@ -6,6 +6,8 @@ import type { AgentDef } from '../../core/types.js';
 import { bumpConfigVersion, type Commit } from '../../adapters/gas/store.js';
 import { ValidationError } from '../../core/errors.js';
 import type { Council } from '../sheet-council.js';
+import { actionList } from '../../core/discussion/directives.js';
+import { membersFromRows } from '../../adapters/gas/records.js';
 
 const promptCols = rowsOf('prompts');
 const agentCols = rowsOf('agents');
@@ -15,11 +17,50 @@ export interface DirectiveInput {
   content: string;
   target_agents?: string[] | string;
   priority?: 'low' | 'normal' | 'high' | 'urgent';
+  // Only discussions about this member; action types banned from, and weighed up in, their orders (by code).
+  member_id?: string;
+  ban?: string[] | string;
+  prefer?: string[] | string;
   by?: string;
 }
 
+interface CheckedDirective {
+  targets: string[];
+  priority: string;
+  member: string;
+  ban: string[];
+  prefer: string[];
+}
+
+// The action lists and member of a directive: each action in Settings actions.allow_list, none both banned and
+// preferred, the member in Members. Throws a ValidationError naming the field.
+function checkLists(council: Council, input: DirectiveInput): Pick<CheckedDirective, 'member' | 'ban' | 'prefer'> {
+  const allow = council.settings().get('actions.allow_list');
+  const ban = actionList(input.ban);
+  const prefer = actionList(input.prefer);
+  for (const [field, xs] of [
+    ['ban', ban],
+    ['prefer', prefer],
+  ] as const)
+    for (const a of xs)
+      if (allow.indexOf(a) < 0)
+        throw new ValidationError(
+          `${field}: ${a} is not an allowed action (Settings actions.allow_list: ${allow.join(', ')})`,
+          'invalid_directive',
+        );
+  const both = ban.filter((a) => prefer.indexOf(a) >= 0);
+  if (both.length) throw new ValidationError(`prefer: ${both.join(', ')} is banned too`, 'invalid_directive');
+  const member = String(input.member_id ?? '').trim();
+  if (member) {
+    const ids = membersFromRows(council.store.readConfig('members')).map((m) => m.member_id);
+    if (ids.indexOf(member) < 0)
+      throw new ValidationError(`member_id: "${member}" is not a member (Members tab)`, 'invalid_directive');
+  }
+  return { member, ban, prefer };
+}
+
 // The targets and priority of a directive, checked against the Agents tab; throws a ValidationError naming the field.
-function checkDirective(council: Council, input: DirectiveInput): { targets: string[]; priority: string } {
+function checkDirective(council: Council, input: DirectiveInput): CheckedDirective {
   if (!input?.content || !String(input.content).trim())
     throw new ValidationError('a directive needs content', 'invalid_directive');
   const targets = Array.isArray(input.target_agents)
@@ -36,7 +77,7 @@ function checkDirective(council: Council, input: DirectiveInput): { targets: str
   const priority = input.priority ?? 'normal';
   if (['low', 'normal', 'high', 'urgent'].indexOf(priority) < 0)
     throw new ValidationError('priority must be low, normal, high or urgent', 'invalid_directive');
-  return { targets, priority };
+  return { targets, priority, ...checkLists(council, input) };
 }
 
 // Writes a checked directive into a commit, as its marker (the last write) or as one more appended row; an Inbox
@@ -49,7 +90,7 @@ export function writeDirective(
   now: number,
   asMarker: boolean,
 ): { directive_id: string } {
-  const { targets, priority } = checkDirective(council, input);
+  const { targets, priority, member, ban, prefer } = checkDirective(council, input);
   const id = `DIR-${c.nextSeq('directive')}`;
   const values = rowsOf('directives').write({
     directive_id: id,
@@ -62,10 +103,19 @@ export function writeDirective(
     created_by: input.by || 'human',
     created_at: new Date(now),
     expires_at: '',
+    member_id: member,
+    ban: ban.join(','),
+    prefer: prefer.join(','),
   });
   if (asMarker) c.setMarker('directives', 'append', values, `Directives:${id}`);
   else c.appendOne('directives', values, `Directives:${id}`);
-  c.audit({ actor: input.by || 'human', event: 'directive', tab: 'Directives', row_key: id, payload: { targets } });
+  c.audit({
+    actor: input.by || 'human',
+    event: 'directive',
+    tab: 'Directives',
+    row_key: id,
+    payload: { targets, member, ban, prefer },
+  });
   return { directive_id: id };
 }
 

@@ -72,3 +72,15 @@ export function weightAssignment(w: Weighing): ContentOf<'DECISION_DELIBERATION'
     learned_reliability: x.learned_reliability,
   }));
 }
+
+// A directive's preferred actions weighed up: each gains `weight` (joining the vote when no specialist named it).
+export function preferVotes(w: Weighing, prefer: readonly string[], weight: number): Weighing {
+  if (!prefer.length || weight <= 0) return w;
+  const votes = w.votes.map((v) => ({ ...v, agents: v.agents.slice() }));
+  for (const a of prefer) {
+    const v = votes.find((x) => x.action_type === a);
+    if (v) v.score = round2(v.score + weight);
+    else votes.push({ action_type: a, agents: [], score: round2(weight) });
+  }
+  return { weights: w.weights, votes: votes.sort((a, b) => (a.action_type < b.action_type ? -1 : 1)) };
+}

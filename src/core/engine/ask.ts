@@ -83,7 +83,6 @@ function defaultContent(e: Expectation, env: EngineEnv, agent: AgentDef, reason:
 
 // Asks every agent of one round at once, then walks the fallback ladder per agent (SPEC §4.6).
 export function ask(env: EngineEnv, requests: AgentRequest[], allowDefault: boolean): Answer[] {
-  const allow = env.settings.get('actions.allow_list');
   const byProvider = new Map<Provider, AgentRequest[]>();
   for (const r of requests) {
     const p = env.providerFor(r.agent);
@@ -94,7 +93,9 @@ export function ask(env: EngineEnv, requests: AgentRequest[], allowDefault: bool
   return requests.map((r) => {
     const res = responses.get(r.key)!;
     const maxMs = (env.settings.get('phase.max_seconds')[String(r.phase)] ?? 300) * 1000;
-    let problem = res.ok ? valid(r.expect, res.content, allow, r.context.metrics) : (res.error?.message ?? 'no answer');
+    let problem = res.ok
+      ? valid(r.expect, res.content, r.context.allowList, r.context.metrics)
+      : (res.error?.message ?? 'no answer');
     if (!problem && res.ms > maxMs)
       problem = `E001: the answer took ${res.ms} ms, past phase ${r.phase}'s maximum of ${maxMs} ms`;
     const level = Math.max(res.attempts > 1 || res.repaired ? 1 : 0, res.fallbackLevel ?? 0);
@@ -107,7 +108,9 @@ export function ask(env: EngineEnv, requests: AgentRequest[], allowDefault: bool
     if (sub) {
       const sr = { ...r, agent: sub, system: env.promptOf(sub), key: `${r.key}/substitute` };
       const [sres] = env.providerFor(sub).respond([sr]);
-      let sp = sres.ok ? valid(r.expect, sres.content, allow, r.context.metrics) : (sres.error?.message ?? 'no answer');
+      let sp = sres.ok
+        ? valid(r.expect, sres.content, r.context.allowList, r.context.metrics)
+        : (sres.error?.message ?? 'no answer');
       if (!sp && sres.ms > maxMs) sp = `the answer took ${sres.ms} ms, past the phase maximum`;
       if (!sp)
         return {

@@ -5,7 +5,8 @@ import type { AgentContext } from '../provider.js';
 import type { Discussion } from '../types.js';
 import { ask, valid, type Answer } from './ask.js';
 import type { Builder } from './builder.js';
-import { context, request, visible, weighingOf } from './requests.js';
+import { context, inForce, request, visible, weighingOf } from './requests.js';
+import { appliedNote, type Directive } from '../discussion/directives.js';
 import type { EngineEnv } from './types.js';
 import { weightAssignment } from '../discussion/votes.js';
 
@@ -74,8 +75,25 @@ export function decideStep(d: Discussion, env: EngineEnv, b: Builder, input: Dec
   // One call gave both messages: its tokens, time and cost are counted once, on the deliberation, so a discussion's
   // spend (and the budget read from it) does not pay for the decider twice.
   const once = { ...answer.response, tokensIn: 0, tokensOut: 0, ms: 0 };
-  const msg = b.answer({ ...answer, content: order, response: once }, 6, 'EXECUTION_ORDER');
+  // The directives this decision applied: those whose ban or preference code applied here, and those delivered to
+  // an agent that spoke in this cycle. The order's metadata names them (each is then marked consumed) and so does a
+  // note of the record.
+  const applied = appliedDirectives(d, env, b);
+  const extra = applied.length ? { directives: applied.map((x) => x.id) } : {};
+  const msg = b.answer({ ...answer, content: order, response: once }, 6, 'EXECUTION_ORDER', extra);
+  if (applied.length) b.note(appliedNote(applied));
   recordOrder(d, b, msg);
+}
+
+function appliedDirectives(d: Discussion, env: EngineEnv, b: Builder): Directive[] {
+  let start = 0;
+  d.messages.forEach((m, i) => {
+    if (m.message_type === 'EXECUTION_ORDER') start = i + 1;
+  });
+  const delivered = new Set<string>();
+  for (const m of d.messages.slice(start).concat(b.out.messages))
+    for (const x of m.metadata.directives ?? []) delivered.add(x);
+  return inForce(d, env).filter((x) => x.ban.length || x.prefer.length || delivered.has(x.id));
 }
 
 // The decider's answer; on E003 a rule-based one for an urgent discussion (level 4), else the discussion is

@@ -15,6 +15,25 @@ import { active, bands, expectOf, latestComputed } from './plan.js';
 import { weighOpinions } from '../discussion/votes.js';
 import { recordFor, reliabilities, teamRateFor } from './learned.js';
 import type { EngineEnv } from './types.js';
+import {
+  allowedFor,
+  type Directive,
+  directivesFor,
+  directivesTo,
+  directiveText,
+  preferredBy,
+} from '../discussion/directives.js';
+import { preferVotes } from '../discussion/votes.js';
+
+// The directives in force for this discussion (its member's and everyone's).
+export function inForce(d: Discussion, env: EngineEnv): Directive[] {
+  return directivesFor(d, env.directives?.() ?? []);
+}
+
+// What the council may order here: the allow-list less the actions a directive in force bans.
+function allowListOf(d: Discussion, env: EngineEnv): string[] {
+  return allowedFor(env.settings.get('actions.allow_list'), inForce(d, env));
+}
 
 export interface Visible {
   earlier: Message[];
@@ -60,7 +79,7 @@ export function context(d: Discussion, env: EngineEnv, v: Visible, extra: Partia
     // as written, so it is the one bounded here.
     earlier: v.earlier.map((m) => (WRITTEN_BY_PEOPLE.indexOf(m.message_type) >= 0 ? boundMessages([m], limit)[0] : m)),
     summary: v.summary,
-    allowList: s.get('actions.allow_list'),
+    allowList: allowListOf(d, env),
     weights: s.get('confidence.weights'),
     bands: bands(s),
     computed: latestComputed(d),
@@ -82,7 +101,8 @@ export function request(
   base: AgentContext,
 ): AgentRequest {
   const attempt = d.messages.filter((m) => m.speaker === agent.agent_id && m.phase === phase).length + 1;
-  const ctx = { ...base, memory: boundMemory(recalled(d, env, agent, phase, expect), inputLimit(env.settings)) };
+  const mem = { ...recalled(d, env, agent, phase, expect), directives: directivesOf(d, env, agent) };
+  const ctx = { ...base, memory: boundMemory(mem, inputLimit(env.settings)) };
   return {
     key: `${d.discussion_id}/${phase}/${agent.agent_id}/${attempt}`,
     agent,
@@ -94,6 +114,15 @@ export function request(
     system: env.promptOf(agent),
     user: buildUserText(ctx),
   };
+}
+
+// The directives an agent reads, whether memory is on or off: people's words are not memory.
+function directivesOf(d: Discussion, env: EngineEnv, agent: AgentDef) {
+  return directivesTo(agent.agent_id, inForce(d, env)).map((x) => ({
+    id: x.id,
+    content: directiveText(x, env.lang),
+    priority: x.priority,
+  }));
 }
 
 // Recall that pays for itself (issue 26): learnings and cases go where a recommendation or the decision is made.
@@ -155,8 +184,11 @@ export function phaseRequests(d: Discussion, env: EngineEnv, phase: number): Age
 // score; and what was tried for the member and how it fared, as data.
 export function weighingOf(d: Discussion, env: EngineEnv): Partial<AgentContext> {
   const learned = env.settings.get('learning.reliability_weights');
+  const weighed = weighOpinions(d.messages, latestComputed(d), bands(env.settings), reliabilities(d, env), learned);
+  // A directive's preferred actions are weighed up by code, so every decider, rules or model, sees them first.
+  const prefer = preferredBy(inForce(d, env), allowListOf(d, env));
   return {
-    weighing: weighOpinions(d.messages, latestComputed(d), bands(env.settings), reliabilities(d, env), learned),
+    weighing: preferVotes(weighed, prefer, env.settings.number('directives.prefer_weight')),
     memberRecord: recordFor(d, env),
     teamRate: teamRateFor(env),
   };

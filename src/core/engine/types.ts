@@ -7,6 +7,7 @@ import type { AgentDef, Discussion, InboxItem, KpiRow, Member, OrderRow, Status 
 import type { AgentMemory } from '../memory/memory.js';
 import type { AgentObjection } from '../rules/review.js';
 import type { TrustState } from '../memory/trust.js';
+import type { Directive } from '../discussion/directives.js';
 
 export type Step =
   | { kind: 'start' }
@@ -39,6 +40,8 @@ export interface EngineEnv {
   memoryFor: (agent: AgentDef, d: Discussion) => AgentMemory;
   // Learned trust as the last review left it (src/core/memory/trust.ts); absent: every agent is neutral.
   trust?: () => TrustState;
+  // People's directives not yet applied (absent: none); each discussion takes those for its member.
+  directives?: () => Directive[];
 }
 
 export interface StepResult {

@@ -234,10 +234,14 @@ describe('memory and the allow-list in the record', () => {
               { id: 'CASE-3', content: 'c', actions: ['PRAISE_INCREASE'], verdict: 'confirmed', similarity: 0.9 },
             ],
             nextActions: ['check praise'],
-            directives: [{ id: 'DIR-2', content: 'be kind', priority: 'high' }],
+            directives: [],
           }
         : { learnings: [], cases: [], nextActions: [], directives: [] };
-    const run = runToRest(newDiscussion(), testEnv({ provider: p, memoryFor }));
+    // Directives are people's words, not memory: the engine gives them to the agents they are addressed to.
+    const directives = () => [
+      { id: 'DIR-2', content: 'be kind', priority: 'high', targets: ['psychology'], member: '', ban: [], prefer: [] },
+    ];
+    const run = runToRest(newDiscussion(), { ...testEnv({ provider: p, memoryFor }), directives });
     const byAgent = (id: string) => run.d.messages.find((m) => m.speaker === id)!.metadata;
     expect([byAgent('psychology').learnings, byAgent('psychology').directives]).toEqual([
       ['LRN-7', 'CASE-3'],
