@@ -73,6 +73,13 @@ export function setup(): SetupReport {
     `created: ${report.created.length}, repaired: ${report.repaired.length}, settings added: ${report.settingsAdded}`,
   ]
     .concat(report.problems)
+    .concat(
+      report.metricsAdded.length
+        ? [
+            `metric table: added ${report.metricsAdded.join(', ')} with their observed ranges; check their direction in Settings kpi.metrics`,
+          ]
+        : [],
+    )
     .concat(report.timeZone.note ? [report.timeZone.note] : []);
   // A second editor is told, in the same alert, that another account's triggers do the work (no second set).
   if (report.workersNotice) lines.push('', report.workersNotice);

@@ -6,6 +6,7 @@ import { PROVIDER_SETTINGS } from './providers/provider-settings.js';
 import type { Weights } from './discussion/confidence.js';
 import { settingDef as s, shape, type SettingDef, type SettingType, type ValueOfDef } from './setting-def.js';
 import { ACTION_TYPES } from './types.js';
+import { GROUNDING_SETTINGS } from './orders/grounding-settings.js';
 
 export type { SettingDef, SettingType };
 
@@ -217,12 +218,7 @@ export const DEFAULT_SETTINGS = [
     'json',
     'Action types an execution order may contain; anything else is rejected',
   ),
-  s(
-    'directives.prefer_weight',
-    0.5,
-    'number',
-    "Score a directive's preferred action gains in the council's vote (the specialists' weights sum to 1; half a vote, as a person's guidance)",
-  ),
+  ...GROUNDING_SETTINGS,
   s(
     'kpi.metric_descriptions',
     shape<Record<string, string>>({}),

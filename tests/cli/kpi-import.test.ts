@@ -9,10 +9,15 @@ import { ok } from '../council-helpers.js';
 import { records } from '../helpers.js';
 import { kaigi } from './serve-process.js';
 
+// Days before the demo's 30 (which end yesterday) and after Settings kpi.earliest_date: a day after today is refused.
+const dayBefore = (n: number) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tokyo' }).format(new Date(Date.now() - n * 86_400_000));
+const D1 = dayBefore(40);
+const D2 = dayBefore(41);
 const GOOD = [
   'date,member_id,metric,value,note',
-  '2030-01-01,tanaka,contacts,9,"=HYPERLINK(""x"")"',
-  '2030-01-01,suzuki,contacts,13,',
+  `${D1},tanaka,contacts,9,"=HYPERLINK(""x"")"`,
+  `${D1},suzuki,contacts,13,`,
 ].join('\n');
 
 async function kpiCount(book: string): Promise<number> {
@@ -54,19 +59,34 @@ describe('kaigi kpi import', () => {
     const before = await kpiCount(book);
     const bad = csv(
       'bad.csv',
-      `${GOOD.replace(/2030-01-01/g, '2030-01-02')}\n2030-01-02,yamada,contacts,3,\n2030-01-02,sato,contacts,three,\n`,
+      `${GOOD.replaceAll(D1, D2)}\n${D2},yamada,contacts,3,\n${D2},sato,contacts,three,\n${D2},sato,contacts,-4,\n${D2},sato,revenue_yen,100,\n${dayBefore(-3)},ito,contacts,4,\n1999-12-31,ito,contacts,4,\n`,
     );
     const r = kaigi(['kpi', 'import', '--workbook', book, bad]);
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain('line 4, column member_id: "yamada" is not a member');
     expect(r.stderr).toContain('line 5, column value: must be a number');
+    // The metric table and the calendar: a count below its range, a metric the table lacks, a day after today, a
+    // day before Settings kpi.earliest_date.
+    expect(r.stderr).toContain("line 6, column value: -4 is outside contacts's range 0–500");
+    expect(r.stderr).toContain('line 7, column metric: "revenue_yen" is not in the metric table');
+    expect(r.stderr).toMatch(/and 1 more/);
+    const dates = kaigi([
+      'kpi',
+      'import',
+      '--workbook',
+      book,
+      csv('dates.csv', `date,member_id,metric,value\n${dayBefore(-3)},ito,contacts,4\n1999-12-31,ito,contacts,4\n`),
+    ]);
+    expect(dates.status).toBe(2);
+    expect(dates.stderr).toContain(`line 2, column date: ${dayBefore(-3)} is after today`);
+    expect(dates.stderr).toContain('line 3, column date: 1999-12-31 is before the earliest accepted day 2000-01-01');
     const header = kaigi(['kpi', 'import', '--workbook', book, csv('header.csv', 'day,member_id,metric,value\n')]);
     expect(header.status).toBe(2);
     expect(header.stderr).toContain('line 1, column day: not a KPI column');
     const conflict = kaigi(['kpi', 'import', '--workbook', book, csv('conflict.csv', GOOD.replace(',9,', ',10,'))]);
     expect(conflict.status).toBe(2);
-    expect(conflict.stderr).toMatch(/line 2 \(tanaka, 2030-01-01, contacts\): 10 differs from the stored 9/);
+    expect(conflict.stderr).toMatch(new RegExp(`line 2 \\(tanaka, ${D1}, contacts\\): 10 differs from the stored 9`));
     expect(await kpiCount(book)).toBe(before);
   });
 });

@@ -4,6 +4,7 @@ import { kpiFromRows, membersFromRows } from '../../adapters/gas/records.js';
 import type { Store } from '../../adapters/gas/store.js';
 import type { EngineEnv } from '../../core/engine.js';
 import { Settings } from '../../core/settings.js';
+import { metricTable } from '../../core/orders/metric-table.js';
 import type { AgentDef, PromptRow } from '../../core/types.js';
 import { actionList, type Directive } from '../../core/discussion/directives.js';
 
@@ -126,7 +127,12 @@ export class Configuration {
       notes.push(`E002: ${what} could not be read after ${attempts} attempts (${last}); continuing without it`);
       return empty;
     };
-    const kpi = attempt('KPI data', () => kpiFromRows(this.store.readTab('kpi'), this.tz), []);
+    // Only the metric table's metrics reach the council (and so its prompts): a row of another metric, typed into the
+    // tab by hand, cannot add a column to every prompt.
+    const known = new Set(metricTable(this.settings().get('kpi.metrics')).map((m) => m.name));
+    const kpi = attempt('KPI data', () => kpiFromRows(this.store.readTab('kpi'), this.tz), []).filter((r) =>
+      known.has(r.metric),
+    );
     const members = attempt('Members data', () => membersFromRows(this.store.readConfig('members')), []);
     return { kpi, members, notes };
   }

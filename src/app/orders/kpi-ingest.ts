@@ -2,10 +2,12 @@
 // under the lock, then written in one audited commit; a bad row or a conflict writes nothing.
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { sha256Hex } from '../../adapters/gas/crypto.js';
-import { dayCell, dayToDate, membersFromRows } from '../../adapters/gas/records.js';
+import { dayCell, dayOf, dayToDate, membersFromRows } from '../../adapters/gas/records.js';
+import { type MetricDef, metricTable } from '../../core/orders/metric-table.js';
 import { ConflictError, TooLargeError, ValidationError } from '../../core/errors.js';
 import {
   checkRows,
+  isCalendarDay,
   issueText,
   type KpiPlan,
   planKpi,
@@ -43,6 +45,18 @@ function storedRows(council: Council): { stored: StoredKpi[]; values: unknown[][
   return { stored, values };
 }
 
+// What a KPI row must keep to: the metric table, and the days from Settings kpi.earliest_date to today in the sheet's
+// zone (a day that is not a calendar day in that setting leaves no earliest bound, as the setting check reports).
+export function kpiBounds(council: Council): { metrics: MetricDef[]; today: string; earliest: string } {
+  const s = council.settings();
+  const earliest = String(s.get('kpi.earliest_date')).trim();
+  return {
+    metrics: metricTable(s.get('kpi.metrics')),
+    today: dayOf(Date.now(), council.tz),
+    earliest: isCalendarDay(earliest) ? earliest : '',
+  };
+}
+
 function overLimit(rows: readonly unknown[], maxRows: number | undefined): void {
   if (maxRows !== undefined && rows.length > maxRows)
     throw new TooLargeError(
@@ -56,7 +70,7 @@ export function checkKpi(council: Council, rows: readonly unknown[], replace: bo
   overLimit(rows, maxRows);
   if (!rows.length) return { issues: [{ field: 'rows', code: 'too_small', message: 'no rows to record' }], plan: null };
   const members = membersFromRows(council.store.readTab('members')).map((m) => m.member_id);
-  const checked = checkRows(rows, members);
+  const checked = checkRows(rows, members, kpiBounds(council));
   if (checked.issues.length) return { issues: checked.issues, plan: null };
   return { issues: [], plan: planKpi(checked.rows, storedRows(council).stored, replace) };
 }

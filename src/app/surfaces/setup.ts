@@ -28,6 +28,7 @@ import { Configuration } from '../discussions/configuration.js';
 import { Council } from '../sheet-council.js';
 import { refreshDashboardNow } from './dashboard.js';
 import { seedCouncil } from './seed.js';
+import { adoptKpiMetrics } from './metric-adopt.js';
 import { bumpConfigVersion, Store } from '../../adapters/gas/store.js';
 
 export interface SetupReport {
@@ -35,6 +36,8 @@ export interface SetupReport {
   repaired: string[];
   problems: string[];
   settingsAdded: number;
+  // Metrics of the KPI tab the metric table lacked, added to it with their observed ranges.
+  metricsAdded: string[];
   agentsAdded: number;
   promptsAdded: number;
   configAudited: number;
@@ -63,6 +66,7 @@ export function runSetup(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, lang: Lan
     repaired: [],
     problems: [],
     settingsAdded: 0,
+    metricsAdded: [],
     agentsAdded: 0,
     promptsAdded: 0,
     configAudited: 0,
@@ -83,6 +87,7 @@ export function runSetup(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, lang: Lan
     report.problems.push(...describePlan(plan));
   }
   report.settingsAdded = seedSettings(ss, DEFAULT_SETTINGS);
+  report.metricsAdded = adoptKpiMetrics(ss);
   const council = seedCouncil(ss);
   report.agentsAdded = council.agents;
   report.promptsAdded = council.prompts;
@@ -92,6 +97,7 @@ export function runSetup(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, lang: Lan
     report.created.length ||
     report.repaired.length ||
     report.settingsAdded ||
+    report.metricsAdded.length ||
     report.agentsAdded ||
     report.promptsAdded
   )

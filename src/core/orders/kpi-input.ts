@@ -3,6 +3,7 @@
 // the sidebar's paste form alike.
 import { z } from '../zod.js';
 import { lazy } from '../lazy.js';
+import { metricIssues } from './metric-table.js';
 
 // A calendar day as YYYY-MM-DD that exists (no 2026-02-30).
 export function isCalendarDay(s: string): boolean {
@@ -36,6 +37,7 @@ export interface RowIssue {
 export function checkRows(
   rows: readonly unknown[],
   members: readonly string[],
+  bounds?: Parameters<typeof metricIssues>[2],
 ): { rows: KpiInputRow[]; issues: RowIssue[] } {
   const out: KpiInputRow[] = [];
   const issues: RowIssue[] = [];
@@ -49,12 +51,14 @@ export function checkRows(
       }
       return;
     }
+    const found = bounds ? metricIssues(parsed.data, i, bounds) : [];
     if (members.indexOf(parsed.data.member_id) < 0)
-      issues.push({
+      found.unshift({
         field: `rows[${i}].member_id`,
         code: 'unknown_member',
         message: `"${parsed.data.member_id}" is not a member (Members tab)`,
       });
+    if (found.length) issues.push(...found);
     else out.push(parsed.data);
   });
   return { rows: issues.length ? [] : out, issues };

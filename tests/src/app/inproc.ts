@@ -13,6 +13,8 @@ import { runTick, type TickReport } from '../../../src/app/queue/tick.js';
 import { answerWeb } from '../../../src/app/api/web.js';
 import { DEFAULT_SETTINGS } from '../../../src/core/settings.js';
 import { PROPERTY_KEYS } from '../../../src/core/property-keys.js';
+import { DEFAULT_METRICS } from '../../../src/core/orders/metric-table.js';
+import { updateSetting } from '../../../src/app/steer/settings-rows.js';
 
 // 10:00 in Tokyo, as the bundle tests start (tests/council-helpers.ts), so a run never crosses the date line.
 const START = Date.UTC(2026, 0, 15, 1, 0, 0);
@@ -131,4 +133,18 @@ export function client(k: Kaigi, name: string, role: string): string {
 // A person's request about a member's falling contacts (the shape of most tests' triggers).
 export function decline(member: string, priority: 'CRITICAL' | 'HIGH' | 'MEDIUM' | 'LOW' = 'HIGH') {
   return { type: 'kpi_decline', source: 'human', target_user_id: member, context: { metric: 'contacts' }, priority };
+}
+
+// Sets a Settings row's value as an admin does from the settings dialog (audited, the configuration moved on).
+export function setSetting(k: Kaigi, key: string, value: string): void {
+  updateSetting(k.council(), { key, value }, 'admin@example.com');
+}
+
+// The metric table with one more metric, as a person adds its row (a test's own metric besides the demo's five).
+export function addMetric(k: Kaigi, name: string, over: Record<string, unknown> = {}): void {
+  const table = [
+    ...DEFAULT_METRICS,
+    { name, label_ja: name, label_en: name, kind: 'count', good: 'up', min: 0, max: 1000, watched: false, ...over },
+  ];
+  setSetting(k, 'kpi.metrics', JSON.stringify(table));
 }

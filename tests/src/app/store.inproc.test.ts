@@ -6,11 +6,12 @@ import { rowsOf } from '../../../sheets-schema/index.js';
 import { verifyAudit } from '../../../src/app/audit/audit.js';
 import { recordKpi } from '../../../src/app/orders/kpi-ingest.js';
 import { BusyError } from '../../../src/core/errors.js';
-import { kaigi, ZONE } from './inproc.js';
+import { addMetric, kaigi, ZONE } from './inproc.js';
 
 describe('the store in-process', () => {
   it('refuses work while another execution holds the lock, and writes nothing', () => {
     const k = kaigi();
+    addMetric(k, 'visits');
     const rows = k.records('kpi').length;
     k.ports.lock.heldElsewhere = true;
     const row = { member_id: 'tanaka', date: '2026-01-14', metric: 'visits', value: 1 };
@@ -24,6 +25,7 @@ describe('the store in-process', () => {
 
   it('reads Settings from the cache until the configuration version moves', () => {
     const k = kaigi();
+    addMetric(k, 'visits');
     const key = 'queue.tick_budget_seconds';
     const before = k.council().settings().number(key);
     // A person edits the cell; no onConfigEdit has run yet, so executions still read the cached tab.
@@ -40,6 +42,7 @@ describe('the store in-process', () => {
 
   it('finds an audited row changed behind Kaigi’s back', () => {
     const k = kaigi();
+    addMetric(k, 'visits');
     recordKpi(k.council(), [{ member_id: 'tanaka', date: '2026-01-14', metric: 'visits', value: 1 }], { actor: 'crm' });
     const store = () => new Store(k.ports.spreadsheet, ZONE);
     expect(verifyAudit(store()).ok).toBe(true);

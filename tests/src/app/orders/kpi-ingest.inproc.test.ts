@@ -3,13 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { checkKpi, recordKpi } from '../../../../src/app/orders/kpi-ingest.js';
 import { ConflictError, ValidationError } from '../../../../src/core/errors.js';
-import { kaigi } from '../inproc.js';
+import { addMetric, kaigi } from '../inproc.js';
 
 const row = (value: number, date = '2026-01-14') => ({ member_id: 'tanaka', date, metric: 'visits', value });
 
 describe('KPI ingestion in-process', () => {
   it('records a batch once, counts a repeat as duplicates and writes a date cell for the day', () => {
     const k = kaigi();
+    addMetric(k, 'visits');
     const before = k.records('kpi').length;
     const r = recordKpi(k.council(), [row(3), row(4, '2026-01-13')], { actor: 'crm' });
     expect(r).toEqual({ accepted: 2, duplicates: 0, replaced: 0 });
@@ -26,6 +27,7 @@ describe('KPI ingestion in-process', () => {
 
   it('refuses a conflicting value unless the batch replaces, and a bad row whole', () => {
     const k = kaigi();
+    addMetric(k, 'visits');
     recordKpi(k.council(), [row(3)], { actor: 'crm' });
     const rows = k.records('kpi').length;
     expect(() => recordKpi(k.council(), [row(5)], { actor: 'crm' })).toThrow(ConflictError);
