@@ -20,7 +20,7 @@ export const GROUNDING_SETTINGS = [
     'kpi.earliest_date',
     '2000-01-01',
     'string',
-    'KPI rows dated before this day (YYYY-MM-DD) are refused; rows dated after today in the sheet\'s time zone always are',
+    "KPI rows dated before this day (YYYY-MM-DD) are refused; rows dated after today in the sheet's time zone always are",
   ),
   s(
     'grounding.min_baseline_days',
@@ -33,6 +33,6 @@ export const GROUNDING_SETTINGS = [
     'grounding.contradiction_penalty',
     0.2,
     'number',
-    "Computed confidence an opinion loses for each claim about a metric that the KPI data contradicts",
+    'Computed confidence an opinion loses for each claim about a metric that the KPI data contradicts',
   ),
 ] as const;
