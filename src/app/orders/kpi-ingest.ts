@@ -47,7 +47,7 @@ function storedRows(council: Council): { stored: StoredKpi[]; values: unknown[][
 
 // What a KPI row must keep to: the metric table, and the days from Settings kpi.earliest_date to today in the sheet's
 // zone (a day that is not a calendar day in that setting leaves no earliest bound, as the setting check reports).
-export function kpiBounds(council: Council): { metrics: MetricDef[]; today: string; earliest: string } {
+function kpiBounds(council: Council): { metrics: MetricDef[]; today: string; earliest: string } {
   const s = council.settings();
   const earliest = String(s.get('kpi.earliest_date')).trim();
   return {

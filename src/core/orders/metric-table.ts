@@ -3,9 +3,9 @@
 import { z } from '../zod.js';
 import { lazy } from '../lazy.js';
 
-export const METRIC_KINDS = ['count', 'hours', 'rate', 'score', 'streak'] as const;
+const METRIC_KINDS = ['count', 'hours', 'rate', 'score', 'streak'] as const;
 
-export const metricTableSchema = lazy(() =>
+const metricTableSchema = lazy(() =>
   z.array(
     z.strictObject({
       name: z.string().trim().min(1).max(64),
