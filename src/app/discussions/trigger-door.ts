@@ -2,7 +2,8 @@
 // start_discussion, kaigi run --trigger): its type is one Settings triggers.types names and its member is in
 // Members, so no discussion reasons from numbers that do not exist.
 import { configCacheName } from '../../adapters/gas/config-version.js';
-import { membersFromRows } from '../../adapters/gas/records.js';
+import { dayOf, membersFromRows } from '../../adapters/gas/records.js';
+import { gapOf } from '../../core/engine/grounded.js';
 import { ValidationError } from '../../core/errors.js';
 import { defaultSetting } from '../../core/settings.js';
 import { type TriggerType, triggerIssues, triggerTypesSchema } from '../../core/discussion/trigger-input.js';
@@ -28,9 +29,27 @@ function memberIds(council: Council, wanted: string): string[] {
   return membersFromRows(rows).map((m) => m.member_id);
 }
 
-export function admitTrigger(council: Council, t: { type: string; target_user_id: string }): void {
+export function admitTrigger(
+  council: Council,
+  t: { type: string; target_user_id: string; context?: Record<string, unknown> },
+): void {
   const members = memberIds(council, t.target_user_id);
   const issues = triggerIssues(t, { types: triggerTypes(council), members });
+  // What the council can know: the metric it is asked about, with enough days of it (src/core/orders/grounding.ts).
+  if (!issues.length) {
+    const gap = gapOf(
+      { ...t, context: t.context ?? {} },
+      council.config.data().kpi,
+      council.settings(),
+      dayOf(Date.now(), council.tz),
+    );
+    if (gap)
+      issues.push({
+        field: gap.metric ? 'context.metric' : 'target_user_id',
+        code: gap.code,
+        message: gap.message,
+      });
+  }
   if (issues.length)
     throw new ValidationError(
       `The discussion cannot start: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`,

@@ -6,6 +6,7 @@ import { feedback, phase2, phase34, reanalyse } from './phases.js';
 import { overflows } from './requests.js';
 import { needsReview } from './review-marks.js';
 import { reviewStep } from './review.js';
+import { groundingOf, noData } from './grounded.js';
 import type { EngineEnv, Step, StepResult } from './types.js';
 
 export function runStep(d: Discussion, step: Step, env: EngineEnv, input: DecideInput = {}): StepResult {
@@ -19,10 +20,15 @@ export function runStep(d: Discussion, step: Step, env: EngineEnv, input: Decide
       b.out.closedAt = env.isoNow();
       b.note(`TIMEOUT: not decided within ${env.settings.number('limits.discussion_timeout_hours')} h`);
       break;
-    case 'start':
+    case 'start': {
       if (d.status === 'OPEN') b.to('IN_PROGRESS');
-      reanalyse(d, env, b);
+      // The watcher and the queue open discussions without the door: one about data the council does not have ends
+      // here, with a person, not in a decision.
+      const gap = groundingOf(d, env);
+      if (gap) noData(d, env, b, gap);
+      else reanalyse(d, env, b);
       break;
+    }
     case 'phase2':
       phase2(d, env, b, step.agents);
       break;

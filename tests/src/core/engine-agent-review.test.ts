@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentObjections, applyStep, planStep, runStep, type AgentObjection } from '../../../src/core/engine.js';
 import type { ContentOf } from '../../../src/core/discussion/messages.js';
+import { DEFAULT_METRICS } from '../../../src/core/orders/metric-table.js';
 import { demoKpi } from '../../../src/core/demo-data.js';
 import { runObjection } from '../../../src/core/orders/objections.js';
 import type { AgentRequest, Provider } from '../../../src/core/provider.js';
@@ -152,8 +153,12 @@ describe('the agent review of the final order', () => {
   it('the analyst objects (data_error) when the success criteria rely on a metric Phase 1 flagged as missing', () => {
     // A trigger on a metric with a single data point: Phase 1 flags it as insufficient, and the order (whose success
     // criteria may only name a series the member has) still measures success by it.
+    // Grounding lets it through only because the metric is in the table and one day is made enough (below, by default
+    // such a discussion ends ESCALATED as no data before any phase).
+    const table = [...DEFAULT_METRICS, { ...DEFAULT_METRICS[0], name: 'deals_closed' }];
     const env = testEnv({
       kpi: demoKpi(TODAY).concat([{ date: TODAY, member_id: 'tanaka', metric: 'deals_closed', value: 2 }]),
+      settings: { 'kpi.metrics': table, 'grounding.min_baseline_days': 1 },
     });
     const base = newDiscussion();
     const d0 = { ...base, trigger: { ...base.trigger, context: { ...base.trigger.context, metric: 'deals_closed' } } };
@@ -171,5 +176,19 @@ describe('the agent review of the final order', () => {
     // The analyst's data error reopens after re-analysis: a new situation report precedes the new decision.
     expect(after.objection.resolution).toMatch(/^A data error: re-analyse, then reopen; /);
     expect(after.d.messages.filter((m) => m.message_type === 'SITUATION_REPORT')).toHaveLength(2);
+  });
+
+  it('with the default grounding the same discussion ends ESCALATED as no data, with no order', () => {
+    const env = testEnv({
+      kpi: demoKpi(TODAY).concat([{ date: TODAY, member_id: 'tanaka', metric: 'deals_closed', value: 2 }]),
+    });
+    const base = newDiscussion();
+    const d0 = { ...base, trigger: { ...base.trigger, context: { ...base.trigger.context, metric: 'deals_closed' } } };
+    const run = runToRest(d0, env);
+    expect(run.d.status).toBe('ESCALATED');
+    expect(run.d.final_decision).toBeNull();
+    expect(run.results.flatMap((r) => r.orders)).toEqual([]);
+    expect(run.d.messages.map((m) => m.message_type)).toEqual(['ERROR']);
+    expect(run.d.notes.join()).toMatch(/no data \(unknown_metric\): "deals_closed" is not in the metric table/);
   });
 });
