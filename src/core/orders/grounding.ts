@@ -22,7 +22,7 @@ export interface GroundingBounds {
 }
 
 // The metric a trigger is about: its context's `metric`, when it names one.
-export function triggerMetric(t: Pick<Trigger, 'context'>): string {
+function triggerMetric(t: Pick<Trigger, 'context'>): string {
   const m = t.context?.metric;
   return typeof m === 'string' ? m.trim() : '';
 }
