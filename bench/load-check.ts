@@ -109,9 +109,12 @@ function checkMessages(rt: Runtime, r: Reckoning, ledger: Ledger): void {
 
 function checkKpi(rt: Runtime, r: Reckoning, ledger: Ledger): void {
   const rows = tabRows(rt, 'kpi');
-  const found = counts(rows.map((k) => `${k.member_id}\u0000${k.metric}\u0000${k.value}`));
-  for (const k of ledger.kpi)
-    r.once(found.get(`${k.member_id}\u0000${k.metric}\u0000${k.value}`) ?? 0, `KPI ${k.metric}`);
+  // A date cell is the day's midnight in the spreadsheet's zone: the day it shows there.
+  const inZone = new Intl.DateTimeFormat('en-CA', { timeZone: rt.workbook.timeZone });
+  const day = (d: unknown) => (d instanceof Date ? inZone.format(d) : String(d).slice(0, 10));
+  const key = (k: Record<string, unknown>) => `${k.member_id}\u0000${day(k.date)}\u0000${k.metric}\u0000${k.value}`;
+  const found = counts(rows.map(key));
+  for (const k of ledger.kpi) r.once(found.get(key({ ...k })) ?? 0, `KPI ${k.member_id} ${k.date} ${k.metric}`);
 }
 
 // Reports only move an order forward, so it ends at the furthest status any accepted report gave it; a revised

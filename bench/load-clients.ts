@@ -1,6 +1,7 @@
 // The load bench's clients: each loops until the end time with a seeded think time, doing what its role does —
 // coordinators start discussions (idempotency keys, some re-sent on purpose) and post KPI, workers talk in rooms,
 // report orders and post KPI, viewers poll the status and read — and notes in the ledger what the server acknowledged.
+import { DEFAULT_METRICS } from '../src/core/orders/metric-table.js';
 import { seededRandom } from '../tools/seeded-random.js';
 import { type Answer, HttpClient, NO_ANSWER, type Sample } from './load-http.js';
 import { agentNameOf, type LoadClient } from './load-serve.js';
@@ -19,7 +20,7 @@ export interface Ledger {
   // Keys every answer refused with an error status (nothing was done, so nothing may be found).
   refused: Map<string, { client: string; key: string }>;
   messages: { client: string; room: string; messageId: string; text: string }[];
-  kpi: { member_id: string; metric: string; value: number }[];
+  kpi: { member_id: string; date: string; metric: string; value: number }[];
   reports: { order_id: string; status: string }[];
   // A repeated call answered differently from the first: another task or discussion, or a KPI batch written again.
   mismatches: number;
@@ -34,6 +35,7 @@ export function newLedger(): Ledger {
 export const taskKey = (client: string, key: string) => `${client}\u0000${key}`;
 
 const MEMBERS = ['tanaka', 'sato', 'suzuki', 'takahashi', 'ito'];
+const METRICS = DEFAULT_METRICS.map((m) => m.name);
 const THINK_MIN_MS = 500;
 const THINK_MAX_MS = 2000;
 // An executor's step forward from each open status (FAILED is left out: a final status ends the order's ladder).
@@ -193,25 +195,33 @@ class Loop {
     if (ok(a)) this.ledger.reports.push({ order_id: o.order_id, status });
   }
 
-  // One to three rows under metrics no one else uses; now and then the last acknowledged batch again, which must be
-  // counted as duplicates and written nowhere.
+  // One to three rows on a member, day and metric (of the metric table) no other row uses; now and then the last
+  // acknowledged batch again, which must be counted as duplicates and written nowhere.
   private async postKpi(): Promise<void> {
     if (this.lastKpi && this.rnd() < 0.2) {
       const a = await this.http.post('POST /kpi (re-sent)', '/kpi', { rows: this.lastKpi });
       if (ok(a) && a.body.accepted !== 0) this.ledger.mismatches++;
       return;
     }
-    const rows = Array.from({ length: 1 + Math.floor(this.rnd() * 3) }, (_, j) => ({
-      member_id: this.pick(MEMBERS),
-      date: `2025-06-${String(1 + Math.floor(this.rnd() * 28)).padStart(2, '0')}`,
-      metric: `load-${this.c.index}-${this.n}-${j}`,
-      value: Math.floor(this.rnd() * 20),
-      note: 'load bench',
-    }));
+    const rows = Array.from({ length: 1 + Math.floor(this.rnd() * 3) }, (_, j) => {
+      // A slot of its own: each client has 10,000, each call 3; a slot is a metric, a member and a day from 2000 on
+      // (long before the demo's days, and within Settings kpi.earliest_date).
+      const k = this.c.index * 10_000 + this.n * 3 + j;
+      return {
+        member_id: MEMBERS[Math.floor(k / METRICS.length) % MEMBERS.length],
+        date: new Date(Date.UTC(2000, 0, 2) + Math.floor(k / (METRICS.length * MEMBERS.length)) * 86_400_000)
+          .toISOString()
+          .slice(0, 10),
+        metric: METRICS[k % METRICS.length],
+        value: Math.floor(this.rnd() * 20),
+        note: 'load bench',
+      };
+    });
     const a = await this.http.post('POST /kpi', '/kpi', { rows });
     if (!ok(a)) return;
     this.lastKpi = rows;
-    for (const r of rows) this.ledger.kpi.push({ member_id: r.member_id, metric: r.metric, value: r.value });
+    for (const r of rows)
+      this.ledger.kpi.push({ member_id: r.member_id, date: r.date, metric: r.metric, value: r.value });
   }
 }
 

@@ -1,6 +1,6 @@
 // Helpers for driving whole discussions through the built file.
 import type { ExecutionResult, Runtime, RuntimeSnapshot } from '../runtime/runtime.js';
-import { demoTrigger } from '../src/core/demo-data.js';
+import { DEMO_MEMBERS, demoKpi, demoTrigger } from '../src/core/demo-data.js';
 import { PROPERTY_KEYS } from '../src/core/property-keys.js';
 import { type ColumnOf, column, newRuntime, records, rowValues } from './helpers.js';
 import { type Message, messagesOf } from './messages-of.js';
@@ -195,9 +195,40 @@ export async function closedThenDecided(rt: Runtime): Promise<{ closed: string; 
   if (statuses(rt)[closed] !== 'CLOSED') throw new Error(`${closed} is ${statuses(rt)[closed]}, not CLOSED`);
   // A month on, the archive run looks at the cells again; a new discussion is decided, its review a week away.
   rt.clock.advance(31 * DAY_MS);
+  freshKpi(rt, ['sato']);
   await start(rt, decline('sato'));
   await settle(rt);
   const decided = Object.keys(statuses(rt)).find((id) => id !== closed)!;
   if (statuses(rt)[decided] !== 'DECIDED') throw new Error(`${decided} is ${statuses(rt)[decided]}, not DECIDED`);
   return { closed, decided };
+}
+
+// The demo team's KPI brought up to yesterday (in the script's zone), as a real team's feed would be after the test
+// moved the clock on by weeks or years: the days after each member's latest row, from the demo's generator, so a
+// discussion started then is grounded in recent data (src/core/orders/grounding.ts) instead of refused.
+// `now`: the instant whose yesterday the rows end on (the runtime's clock unless a saved book is served on another).
+export function freshKpi(
+  rt: Runtime,
+  members: readonly string[] = DEMO_MEMBERS.map((m) => m.member_id),
+  now = rt.clock.now(),
+): number {
+  const sheet = rt.workbook.sheetByName('KPI')!;
+  const day = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: rt.workbook.timeZone }).format(d);
+  const latest: Record<string, string> = {};
+  for (const r of records(rt, 'kpi')) {
+    const d = r.date instanceof Date ? day(r.date) : String(r.date);
+    const m = String(r.member_id);
+    if (!latest[m] || d > latest[m]) latest[m] = d;
+  }
+  const yesterday = day(new Date(now - 86_400_000));
+  const midnight = (d: string) => new Date(`${d}T00:00:00+09:00`);
+  const rows = demoKpi(yesterday)
+    .filter((r) => members.indexOf(r.member_id) >= 0 && r.date > (latest[r.member_id] ?? ''))
+    .map((r) =>
+      rowValues('kpi', { date: midnight(r.date), member_id: r.member_id, metric: r.metric, value: r.value, note: '' }),
+    );
+  if (!rows.length) return 0;
+  const at = rt.workbook.lastRow(sheet) + 1;
+  rt.workbook.setValues(sheet, at, 1, rows.length, rows[0].length, rows);
+  return rows.length;
 }

@@ -30,9 +30,9 @@ async function workbook(): Promise<{ rt: Runtime; file: string; ledger: ReturnTy
   expect((await call(rt, worker, 'POST', '/rooms/r1/enter', { agentName: 'a1' })).status).toBe(200);
   const sent = await call(rt, worker, 'POST', '/rooms/r1/messages', { agentName: 'a1', message: 'hello' });
   ledger.messages.push({ client: 'load-w', room: 'r1', messageId: sent.messageId, text: 'hello' });
-  const row = { member_id: 'sato', date: '2025-06-01', metric: 'load-x', value: 3 };
+  const row = { member_id: 'sato', date: '2025-06-01', metric: 'contacts', value: 3 };
   expect((await call(rt, worker, 'POST', '/kpi', { rows: [row] })).status).toBe(200);
-  ledger.kpi.push({ member_id: 'sato', metric: 'load-x', value: 3 });
+  ledger.kpi.push({ member_id: 'sato', date: '2025-06-01', metric: 'contacts', value: 3 });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaigi-load-check-'));
   const file = path.join(dir, 'w.xlsx');
   await rt.save(file);
@@ -52,7 +52,7 @@ describe('checkWorkbook', () => {
   it('counts a record never written as lost, and a refused call that wrote as a phantom', async () => {
     const { file, ledger } = await workbook();
     ledger.messages.push({ client: 'load-w', room: 'r1', messageId: 'RMSG-nowhere', text: 'never sent' });
-    ledger.kpi.push({ member_id: 'ito', metric: 'load-missing', value: 1 });
+    ledger.kpi.push({ member_id: 'ito', date: '2025-06-02', metric: 'contacts', value: 1 });
     ledger.refused.set(taskKey('load-c', 'k1'), { client: 'load-c', key: 'k1' });
     const r = await checkWorkbook(file, ledger, new Set());
     expect([r.lost, r.duplicated, r.phantoms]).toEqual([2, 0, 1]);

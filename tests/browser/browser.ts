@@ -7,6 +7,7 @@ import { type Browser, type ConsoleMessage, chromium, type Locator, type Page } 
 import {
   council,
   decline,
+  freshKpi,
   nextDay,
   setSetting,
   settle,
@@ -149,6 +150,10 @@ export async function book(
       const r = await rt.run('refreshDashboard', [], { kind: 'menu' });
       if (!r.ok) throw new Error(`refreshDashboard failed: ${r.error?.name}: ${r.error?.message}`);
     }
+    // Served on the real clock months after the book's January: the members the tests start discussions about get
+    // KPI up to the real yesterday, or the door would refuse them as stale (src/core/orders/grounding.ts). Not
+    // tanaka, whose demo days end in a decline the served watcher would open a discussion for.
+    freshKpi(rt, ['sato', 'suzuki'], Date.now());
     await rt.save(file);
     return { file, decided, escalated, learnings };
   } finally {

@@ -36,13 +36,11 @@ export function admitTrigger(
   const members = memberIds(council, t.target_user_id);
   const issues = triggerIssues(t, { types: triggerTypes(council), members });
   // What the council can know: the metric it is asked about, with enough days of it (src/core/orders/grounding.ts).
-  if (!issues.length) {
-    const gap = gapOf(
-      { ...t, context: t.context ?? {} },
-      council.config.data().kpi,
-      council.settings(),
-      dayOf(Date.now(), council.tz),
-    );
+  // A KPI tab that could not be read (E002) tells nothing either way: the discussion opens, and the engine, which
+  // reads it again, escalates it as no data if it still cannot.
+  const data = issues.length ? null : council.config.data();
+  if (data && !data.notes.length) {
+    const gap = gapOf({ ...t, context: t.context ?? {} }, data.kpi, council.settings(), dayOf(Date.now(), council.tz));
     if (gap)
       issues.push({
         field: gap.metric ? 'context.metric' : 'target_user_id',

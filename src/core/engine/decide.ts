@@ -79,7 +79,10 @@ export function decideStep(d: Discussion, env: EngineEnv, b: Builder, input: Dec
   // an agent that spoke in this cycle. The order's metadata names them (each is then marked consumed) and so does a
   // note of the record.
   const applied = appliedDirectives(d, env, b);
-  const extra = applied.length ? { directives: applied.map((x) => x.id) } : {};
+  // The order's own metadata names those code applied here (a ban, a preference); one delivered as text is named
+  // on the messages of the agents that read it.
+  const byCode = applied.filter((x) => x.ban.length || x.prefer.length).map((x) => x.id);
+  const extra = byCode.length ? { directives: byCode } : {};
   const msg = b.answer({ ...answer, content: order, response: once }, 6, 'EXECUTION_ORDER', extra);
   if (applied.length) b.note(appliedNote(applied));
   recordOrder(d, b, msg);

@@ -27,11 +27,13 @@ export function groundingOf(d: Discussion, env: EngineEnv): GroundingGap | null 
 }
 
 // ESCALATED as "no data" (E002: the data could not be had), with no order; the Inbox says what is missing.
-export function noData(d: Discussion, env: EngineEnv, b: Builder, gap: GroundingGap): void {
+export function noData(env: EngineEnv, b: Builder, gap: GroundingGap): void {
+  // Data that could not be read (E002) is why there is none: the person is told so.
+  const why = env.dataNotes.length ? ` ${env.dataNotes.join('; ')}` : '';
   const text =
     env.lang === 'ja'
-      ? `データがないため評議会は判断しません：${gap.message}`
-      : `No data: the council does not decide on data it does not have. ${gap.message}`;
+      ? `データがないため評議会は判断しません：${gap.message}${why}`
+      : `No data: the council does not decide on data it does not have. ${gap.message}${why}`;
   b.note(`no data (${gap.code}): ${gap.message}`);
   b.escalate(1, 'E002', text.slice(0, 1000), { from_agent: 'analyst', type: 'question', priority: 'normal' });
 }

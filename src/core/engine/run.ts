@@ -25,7 +25,7 @@ export function runStep(d: Discussion, step: Step, env: EngineEnv, input: Decide
       // The watcher and the queue open discussions without the door: one about data the council does not have ends
       // here, with a person, not in a decision.
       const gap = groundingOf(d, env);
-      if (gap) noData(d, env, b, gap);
+      if (gap) noData(env, b, gap);
       else reanalyse(d, env, b);
       break;
     }

@@ -1,12 +1,21 @@
 // The council objects to its own order through the built file (seed 000 §7): a trigger on a metric with a single KPI
 // row ends in an order whose success criterion cannot be measured, so the analyst files a data_error objection.
 import { describe, expect, it } from 'vitest';
-import { council, messages, ok, settle, start, statuses } from '../../council-helpers.js';
+import { council, messages, ok, setSetting, settle, start, statuses } from '../../council-helpers.js';
+import { DEFAULT_METRICS } from '../../../src/core/orders/metric-table.js';
 import { records } from '../../helpers.js';
 
 describe('an agent objection after Phase 6', () => {
   it('is filed with source agent, re-decides, and leaves the audit chain intact', async () => {
     const rt = await council();
+    // The metric joins the table and one day of it is made enough for grounding, so the discussion is not refused at
+    // the door (by default it would be: src/core/orders/grounding.ts) and reaches the order and the review.
+    await setSetting(
+      rt,
+      'kpi.metrics',
+      JSON.stringify([...DEFAULT_METRICS, { ...DEFAULT_METRICS[0], name: 'deals_closed' }]),
+    );
+    await setSetting(rt, 'grounding.min_baseline_days', '1');
     // One row of the metric: a series the order may name (its criteria name one of the member's), too short to measure.
     const kpi = rt.workbook.sheetByName('KPI')!;
     const at = rt.workbook.lastRow(kpi) + 1;

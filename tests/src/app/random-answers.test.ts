@@ -89,7 +89,9 @@ describe('a model server answering random valid instances of the sent schema', (
       const decidedOn = new Date(Date.parse(String(row.timestamp)) + 9 * 3600_000).toISOString().slice(0, 10);
       expect(review_in_days).toBeGreaterThanOrEqual(1);
       expect(review_date).toBe(addDays(decidedOn, review_in_days));
-      expect(records(rt, 'orders').length).toBe(order.content.actions.length);
+      // One Orders row per action and executor.
+      const executors = new Set(order.content.target_agents as string[]).size;
+      expect(records(rt, 'orders').length).toBe(order.content.actions.length * executors);
       expect(records(rt, 'outcomes').length).toBe(1);
     }, 300_000);
 

@@ -25,7 +25,7 @@ export const recordKpiOperation = defineOperation({
   http: { method: 'POST', path: '/kpi' },
   roles: ['worker', 'coordinator', 'admin'],
   input: recordKpiInput,
-  example: { rows: [{ member_id: 'tanaka', date: '2026-11-25', metric: 'contacts', value: 14 }] },
+  example: { rows: [{ member_id: 'tanaka', date: '2025-11-25', metric: 'contacts', value: 14 }] },
   handler: (input, ctx) => {
     const council = apiCouncil();
     const max = council.settings().number('api.max_kpi_rows');

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Workbook } from '../../../../runtime/host/workbook.js';
 import type { Runtime, RuntimeSnapshot } from '../../../../runtime/runtime.js';
 import { auditKeyOf, type TabKey, tabByKey } from '../../../../sheets-schema/index.js';
-import { council, decline, ok, START, settle, start, statuses } from '../../../council-helpers.js';
+import { council, decline, freshKpi, ok, START, settle, start, statuses } from '../../../council-helpers.js';
 import { newRuntime } from '../../../helpers.js';
 import { distinctKills, oneOfEachKind } from '../../../kill-marks.js';
 
@@ -61,6 +61,7 @@ async function twoDiscussions(): Promise<{ rt: Runtime; first: string; second: s
   ok(await rt.run('dailyReview', [], { kind: 'trigger' }));
   const [first] = Object.keys(statuses(rt));
   rt.clock.advance(2 * 365 * DAY);
+  freshKpi(rt, ['sato']);
   await start(rt, { ...decline('sato'), context: { metric: 'contacts', memo: 'メモ'.repeat(30_000) } });
   await settle(rt);
   rt.clock.advance(8 * DAY);

@@ -8,6 +8,7 @@ import {
   closedThenDecided,
   council,
   decline,
+  freshKpi,
   ok,
   setSetting,
   settle,
@@ -79,6 +80,7 @@ async function sixYearsOn(): Promise<{
   expect(records(rt, 'queue').some((q) => q.type === 'archive.run')).toBe(false);
 
   rt.clock.advance(6 * 365 * DAY);
+  freshKpi(rt, ['suzuki']);
   await start(rt, decline('suzuki'));
   await settle(rt);
   const recent = Object.keys(statuses(rt)).find((id) => old.indexOf(id) < 0)!;
@@ -236,6 +238,7 @@ describe('a discussion that stays, whose messages are stored behind a pointer', 
         base_url: `${models.base()}/v1`,
       }),
     });
+    freshKpi(rt, ['sato']);
     await start(rt, decline('sato'));
     await settle(rt);
     rt.scriptProperties.delete('KAIGI_PROVIDER_OVERRIDE');

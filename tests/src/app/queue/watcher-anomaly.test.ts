@@ -28,14 +28,14 @@ describe('the watcher, on every metric', () => {
 
     // A value of another metric posted over the API is watched the same way.
     const t = await clients(rt);
-    const row = { member_id: 'suzuki', date: '2026-01-15', metric: 'overtime_hours', value: 30 };
+    const row = { member_id: 'suzuki', date: '2026-01-15', metric: 'overtime_hours', value: 9 };
     expect(await post(rt, '/kpi', t.worker, { rows: [row] })).toMatchObject({ status: 200, accepted: 1 });
     const third = await watch(rt);
     expect(third.anomalies.filter((a: { duplicate: boolean }) => !a.duplicate)).toEqual([
-      expect.objectContaining({ member: 'suzuki', metric: 'overtime_hours', date: '2026-01-15', value: 30 }),
+      expect.objectContaining({ member: 'suzuki', metric: 'overtime_hours', date: '2026-01-15', value: 9 }),
     ]);
     const suzuki = alerts(rt).find((r) => r.title === 'KPI の外れ値: suzuki / overtime_hours / 2026-01-15')!;
-    expect(String(suzuki.body)).toMatch(/overtime_hours は 2026-01-15 に 30 で/);
+    expect(String(suzuki.body)).toMatch(/overtime_hours は 2026-01-15 に 9 で/);
     expect(alerts(rt)).toHaveLength(told.length + 1);
     expect(ok(await rt.run('verifyAudit')).ok).toBe(true);
   });
