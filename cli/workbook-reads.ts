@@ -1,7 +1,7 @@
 // What the commands read straight from the runtime's workbook between executions: Settings, a task's discussion,
 // whether the queue is idle.
 import type { Runtime } from '../runtime/runtime.js';
-import { rowsOf } from '../sheets-schema/index.js';
+import { rowsOf, tabByKey } from '../sheets-schema/index.js';
 import { Settings } from '../src/core/settings.js';
 
 // The workbook's Settings as the script reads them (defaults for rows it lacks).
@@ -58,4 +58,47 @@ export function queueIdle(rt: Runtime): boolean {
       const at = q.available_at instanceof Date ? q.available_at.getTime() : Number(q.available_at);
       return q.status === 'queued' && at > now;
     });
+}
+
+// What a command did to a discussion, read from the workbook once the queue is idle: its status, the orders of its
+// current decision (a cancelled order is an earlier decision's) and, for an objection, the newest objection's outcome.
+export function discussionOutcome(
+  rt: Runtime,
+  id: string,
+): {
+  discussion_id: string;
+  status: string;
+  orders: { order_id: string; status: string }[];
+  objection?: { objection_id: string; status: string; resolution: string };
+} {
+  const wb = rt.workbook;
+  const rows = <K extends 'discussions' | 'orders' | 'objections'>(key: K) => {
+    const spec = tabByKey(key);
+    const sheet = wb.sheetByName(spec.name) ?? (spec.nameJa ? wb.sheetByName(spec.nameJa) : null);
+    const cols = rowsOf(key);
+    return sheet && wb.lastRow(sheet) >= 2
+      ? wb.getValues(sheet, 2, 1, wb.lastRow(sheet) - 1, cols.width).map((v) => cols.read(v))
+      : [];
+  };
+  const log = rows('discussions').find((r) => r.discussion_id === id);
+  const orders = rows('orders')
+    .filter((o) => o.discussion_id === id && o.status !== 'CANCELLED')
+    .map((o) => ({ order_id: String(o.order_id), status: String(o.status) }));
+  const objection = rows('objections')
+    .filter((o) => o.discussion_id === id)
+    .pop();
+  return {
+    discussion_id: id,
+    status: log ? String(log.status) : '',
+    orders,
+    ...(objection
+      ? {
+          objection: {
+            objection_id: String(objection.objection_id),
+            status: String(objection.status),
+            resolution: String(objection.resolution),
+          },
+        }
+      : {}),
+  };
 }

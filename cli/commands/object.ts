@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { Runtime } from '../../runtime/runtime.js';
 import { storedContentSchemas } from '../../src/core/discussion/messages.js';
 import { type Args, type Command, InputError, need, print, UsageError, withExisting } from '../shared.js';
-import { queueIdle, settingsOf } from '../workbook-reads.js';
+import { discussionOutcome, queueIdle, settingsOf } from '../workbook-reads.js';
 
 // An EXECUTION_ORDER content for `resolve --order`, checked against the message schema (Kaigi gives an approved
 // order its own decision id, so the file may leave decision_id out) and the workbook's action allow-list.
@@ -55,10 +55,15 @@ function act(command: 'object' | 'resolve', { opts }: Args): Promise<number> {
       const r = await rt.run(command === 'object' ? 'fileObjection' : 'resolveEscalation', [input], {
         kind: 'server',
       });
+      // A discussion whose state takes no such action is refused before anything is queued (exit 2 naming it).
       if (!r.ok) throw new InputError(r.error!.message);
       await rt.runTriggers(() => queueIdle(rt), { maxFirings: 200 });
       await rt.save(file);
-      await print(JSON.stringify(r.value));
+      // What happened, not the queue's task id: the discussion's new status, its current orders and, for an
+      // objection, how it was resolved.
+      const outcome = discussionOutcome(rt, String(input.discussion_id));
+      if (command === 'resolve') delete outcome.objection;
+      await print(JSON.stringify(outcome));
       return 0;
     },
     true,

@@ -177,6 +177,15 @@ describe('kaigi', () => {
     const good = resolve('order.json', order);
     expect(good.status, good.stderr).toBe(0);
     const t = await tabs('Discussion Log', 'Orders');
+    // It prints what happened: the new status and the order ids, not a queue task.
+    expect(JSON.parse(good.stdout)).toEqual({
+      discussion_id: log.discussion_id,
+      status: 'DECIDED',
+      orders: t.Orders.map((o: { order_id: string }) => ({ order_id: o.order_id, status: 'PENDING' })),
+    });
+    // A discussion that is no longer escalated takes no resolution: exit 2 naming its state, nothing queued.
+    const again = resolve('again.json', order);
+    expect(oneLine(again)).toBe(`kaigi: ${log.discussion_id} is DECIDED; only an ESCALATED discussion can be resolved`);
     const [after] = t['Discussion Log'];
     expect(after.status).toBe('DECIDED');
     const decided = JSON.parse(after.final_decision_json);

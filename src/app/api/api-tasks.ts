@@ -1,6 +1,7 @@
 // Tasks over the web API: queued once per idempotency key with the discussion id reserved at once, and found again
 // by task id (Q-n) or discussion id (DISC-…), also before the discussion has opened.
-import { type ColumnOf, rowsOf, type TabKey } from '../../../sheets-schema/index.js';
+import { rowsOf } from '../../../sheets-schema/index.js';
+import { findRows } from '../discussions/find-rows.js';
 import { dayOf, queueItem, queueRow } from '../../adapters/gas/records.js';
 import type { Commit } from '../../adapters/gas/store.js';
 import { queueSettled } from '../../adapters/gas/store-format.js';
@@ -48,28 +49,6 @@ export interface Enqueued {
   duplicate: boolean;
   // The task as claimed by this execution in the enqueue's commit, its first step taken (claimWith).
   claimed?: Claimed;
-}
-
-// The committed rows of an append tab whose `column` holds exactly `value`: one search over the rows the store's state
-// knows (a state read is a Script Property, not a spreadsheet round trip; Store.findRow asks the sheet its size first).
-// Outside the lock that state may predate a commit whose rows the caller has already met (a decided discussion's log
-// row, its orders not yet in the state it holds): a miss searches again the rows committed since.
-export function findRows<K extends TabKey>(council: Council, tab: K, column: ColumnOf<K>, value: string): number[] {
-  const search = (from: number, to: number): number[] =>
-    to < from
-      ? []
-      : council.store
-          .sheet(tab)
-          .getRange(from, rowsOf(tab).index(column) + 1, to - from + 1, 1)
-          .createTextFinder(value)
-          .matchEntireCell(true)
-          .matchCase(true)
-          .findAll()
-          .map((r) => r.getRow());
-  const last = council.store.readState().tails[tab]?.last ?? 1;
-  const hits = search(2, last);
-  if (hits.length) return hits;
-  return search(Math.max(2, last + 1), council.store.readStateNow().tails[tab]?.last ?? 1);
 }
 
 function readQueueRow(council: Council, row: number): QueueItem {

@@ -6,6 +6,7 @@ import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import { validateTrigger } from '../../core/discussion/trigger-input.js';
 import { Council } from '../sheet-council.js';
 import { refuseIfInExecution } from '../orders/order-execution.js';
+import { refuseUnlessDecided, refuseUnlessEscalated } from './discussion-status.js';
 import type { ObjectionInput, ResolutionInput } from '../../core/orders/objections.js';
 import type { Priority } from '../../core/types.js';
 import { scriptZone } from '../../adapters/gas/records.js';
@@ -96,6 +97,8 @@ export function requestObjection(
   who: Objector = { source: 'human', objector: activeUserEmail() },
 ): { task_id: string } {
   const payload = objectionPayload(input, who);
+  // A person's objection is refused at once in a state that takes none; the engine's own is filed under its lock.
+  if (who.source !== 'agent') refuseUnlessDecided(council, payload.discussion_id);
   refuseIfInExecution(council, payload.discussion_id);
   const r = council.queue.enqueue(
     'objection.process',
@@ -126,6 +129,7 @@ export function requestResolution(
   council = new Council(openBound(), scriptZone()),
 ): { task_id: string } {
   const payload = resolutionPayload(input, activeUserEmail());
+  refuseUnlessEscalated(council, payload.discussion_id);
   const r = council.queue.enqueue(
     'escalation.resolve',
     payload as unknown as Record<string, unknown>,

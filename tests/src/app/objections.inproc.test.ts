@@ -7,6 +7,7 @@ import { requestObjection } from '../../../src/app/discussions/requests.js';
 import { startDiscussion } from '../../../src/app/discussions/start.js';
 import { runWatcher } from '../../../src/app/queue/watcher.js';
 import { resolveFromSidebar } from '../../../src/app/steer/escalation.js';
+import { ConflictError } from '../../../src/core/errors.js';
 import { decline, type Kaigi, kaigi, settle, statuses, ZONE } from './inproc.js';
 import { editConfig, messages, preparedKaigi } from './inproc-more.js';
 
@@ -108,13 +109,45 @@ describe('objections', () => {
     expect(k.records('inbox').filter((r) => String(r.title).startsWith('E005')).length).toBe(1);
   });
 
-  it('rejects an illegal status transition instead of overwriting it', () => {
+  it('refuses to resolve a discussion that is not escalated, at the door and again in the task', () => {
     const { k, id } = decided();
-    resolve(k, { discussion_id: id, action: 'reject' });
+    // At the door: 409 naming the state, and nothing queued.
+    expect(() => resolve(k, { discussion_id: id, action: 'reject' })).toThrow(ConflictError);
+    expect(() => resolve(k, { discussion_id: id, action: 'reject' })).toThrow(
+      `${id} is DECIDED; only an ESCALATED discussion can be resolved`,
+    );
+    expect(k.records('queue').filter((r) => r.type === 'escalation.resolve')).toEqual([]);
+    // A task queued before the state moved (the door checked an older state) is refused under the lock.
+    k.council().queue.enqueue(
+      'escalation.resolve',
+      { discussion_id: id, action: 'reject', by: 'lead@x' },
+      'HIGH',
+      '',
+      'lead@x',
+    );
     settle(k);
     expect(statuses(k)[id]).toBe('DECIDED');
     const task = k.records('queue').find((r) => r.type === 'escalation.resolve')!;
     expect(String(task.last_error)).toMatch(/only an ESCALATED discussion can be resolved/);
+  });
+
+  it('refuses an objection to a discussion with no decision, naming its state', () => {
+    const k = kaigi();
+    const id = start(k, {
+      ...decline('tanaka'),
+      context: { metric: 'contacts', request: '位置情報を監視して行動を把握したい' },
+    });
+    settle(k);
+    expect(statuses(k)[id]).toBe('ESCALATED');
+    expect(() =>
+      requestObjection({ discussion_id: id, reason: 'no' }, k.council(), { source: 'human', objector: 'lead@x' }),
+    ).toThrow(`${id} is ESCALATED; an objection is to a decision, so only a DECIDED discussion takes one`);
+    expect(() =>
+      requestObjection({ discussion_id: 'DISC-2026-01-15-099', reason: 'no' }, k.council(), {
+        source: 'human',
+        objector: 'lead@x',
+      }),
+    ).toThrow(/was not found in the Discussion Log/);
   });
 });
 

@@ -36,24 +36,28 @@ describe('objections', () => {
 });
 
 describe('escalations and failure codes', () => {
-  it('E002 with level 1: unreadable KPI data is retried three times, skipped, and noted on the situation report', async () => {
+  it('E002: unreadable KPI data is retried three times, then the council, having no data, escalates to a person', async () => {
     const rt = await council();
     rt.workbook.renameSheet(rt.workbook.sheetByName('KPI')!.id, 'KPI (old)');
     await start(rt);
     await settle(rt);
-    const report = messages(rt).find((m) => m.message_type === 'SITUATION_REPORT')!;
-    expect(report.metadata).toMatchObject({ error_code: 'E002', fallback_level: 1 });
-    expect(report.metadata.note).toMatch(/KPI data could not be read after 3 attempts/);
-    expect(Object.values(statuses(rt))).toEqual(['DECIDED']);
+    // Without the data the council does not decide: no situation report, no order, a person told why.
+    expect(messages(rt).find((m) => m.message_type === 'SITUATION_REPORT')).toBeUndefined();
+    const error = messages(rt).find((m) => m.message_type === 'ERROR')!;
+    expect(error.content.error_code).toBe('E002');
+    expect(error.content.message).toMatch(/KPI data could not be read after 3 attempts/);
+    expect(Object.values(statuses(rt))).toEqual(['ESCALATED']);
+    expect(records(rt, 'orders')).toEqual([]);
   });
 
-  it('rejects an illegal status transition instead of overwriting it', async () => {
+  it('refuses to resolve a discussion that is not escalated, naming its state, and queues nothing', async () => {
     const { rt, id } = await decided();
-    ok(await rt.run('resolveEscalation', [{ discussion_id: id, action: 'reject' }], { kind: 'server' }));
+    const r = await rt.run('resolveEscalation', [{ discussion_id: id, action: 'reject' }], { kind: 'server' });
+    expect(r.ok).toBe(false);
+    expect(r.error?.message).toBe(`${id} is DECIDED; only an ESCALATED discussion can be resolved`);
     await settle(rt);
     expect(statuses(rt)[id]).toBe('DECIDED');
-    const task = records(rt, 'queue').find((r) => r.type === 'escalation.resolve')!;
-    expect(String(task.last_error)).toMatch(/only an ESCALATED discussion can be resolved/);
+    expect(records(rt, 'queue').filter((q) => q.type === 'escalation.resolve')).toEqual([]);
   });
 });
 

@@ -1,12 +1,11 @@
 // POST /escalations/{id}: an API client resolves an ESCALATED discussion — approve, return with guidance, or reject.
 import { resolveEscalationInput } from '../../../core/api/api-schemas.js';
-import { ConflictError } from '../../../core/errors.js';
 import { apiCouncil } from '../../api/api-env.js';
 import { enqueueOnce } from '../../api/api-tasks.js';
 import { resolutionPayload } from '../../discussions/requests.js';
 import { withCheckedOrder } from '../../steer/escalation.js';
 import { defineOperation } from '../route.js';
-import { statusOf } from './objections.js';
+import { refuseUnlessEscalated } from '../../discussions/discussion-status.js';
 
 export const resolveEscalation = defineOperation({
   name: 'resolve_escalation',
@@ -21,12 +20,7 @@ export const resolveEscalation = defineOperation({
   handler: (input, ctx) => {
     const council = apiCouncil();
     // Checked now for a clear answer; the task checks again when it runs, as the discussion may move meanwhile.
-    const status = statusOf(council, input.id);
-    if (status !== 'ESCALATED')
-      throw new ConflictError(
-        `${input.id} is ${status}; only an ESCALATED discussion can be resolved`,
-        'not_escalated',
-      );
+    refuseUnlessEscalated(council, input.id);
     // Resolved by the client the token belongs to (`api:NAME`, as the audit names clients); an edited order is
     // checked field by field now (and again by the task, as an EXECUTION_ORDER).
     const payload = resolutionPayload(

@@ -8,7 +8,8 @@ import { NotFoundError } from '../../../core/errors.js';
 import type { QueueItem } from '../../../core/queue.js';
 import type { Trigger } from '../../../core/types.js';
 import { apiCouncil } from '../../api/api-env.js';
-import { findRows, locate, taskOfReserved } from '../../api/api-tasks.js';
+import { locate, taskOfReserved } from '../../api/api-tasks.js';
+import { findRows } from '../../discussions/find-rows.js';
 import type { Council, Loaded } from '../../sheet-council.js';
 import { defineOperation } from '../route.js';
 

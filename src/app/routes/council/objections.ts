@@ -1,22 +1,11 @@
 // POST /objections: an API client objects to a decision (SPEC §4.5); the objection is processed from the queue.
-import { rowsOf } from '../../../../sheets-schema/index.js';
 import { fileObjectionInput } from '../../../core/api/api-schemas.js';
-import { NotFoundError } from '../../../core/errors.js';
 import { apiCouncil } from '../../api/api-env.js';
-import { enqueueOnce, findRows } from '../../api/api-tasks.js';
-import type { Council } from '../../sheet-council.js';
+import { enqueueOnce } from '../../api/api-tasks.js';
+import { refuseUnlessDecided } from '../../discussions/discussion-status.js';
 import { refuseIfInExecution } from '../../orders/order-execution.js';
 import { objectionPayload } from '../../discussions/requests.js';
 import { defineOperation } from '../route.js';
-
-const logCols = rowsOf('discussions');
-
-// The discussion must be in the log: a clear 404 now rather than a dead task later. Returns its status.
-export function statusOf(council: Council, id: string): string {
-  const [row] = findRows(council, 'discussions', 'discussion_id', id);
-  if (!row) throw new NotFoundError(`discussion ${id} was not found in the Discussion Log`, 'discussion_not_found');
-  return String(logCols.read(council.store.readRows('discussions', row, 1)[0]).status);
-}
 
 export const fileObjection = defineOperation({
   name: 'file_objection',
@@ -34,7 +23,7 @@ export const fileObjection = defineOperation({
   },
   handler: (input, ctx) => {
     const council = apiCouncil();
-    statusOf(council, input.discussion_id);
+    refuseUnlessDecided(council, input.discussion_id);
     refuseIfInExecution(council, input.discussion_id);
     // The objector is the client the token belongs to, as every audit row names a client: never an agent's id.
     const payload = objectionPayload(input, { source: 'api', objector: `api:${ctx.caller.name}` });
