@@ -14,7 +14,14 @@ type Row = Record<string, unknown>;
 export interface LoopReport {
   reports: { order_id: string; action_type: string; status: string }[];
   kpi: { day: string; contacts: number }[];
-  outcome: { verdict: string; prediction_error: number | string; data_points: number; notes: string } | null;
+  outcome: {
+    verdict: string;
+    effect: string;
+    effect_change: number | string;
+    prediction_error: number | string;
+    data_points: number;
+    notes: string;
+  } | null;
   learnings: { learning_id: string; change: string; content: string }[];
 }
 
@@ -102,6 +109,8 @@ export async function closeDemoLoop(
     outcome: outcome
       ? {
           verdict: String(outcome.verdict),
+          effect: String(outcome.effect ?? ''),
+          effect_change: outcome.effect_change as number | string,
           prediction_error: outcome.prediction_error as number | string,
           data_points: Number(outcome.data_points),
           notes: String(outcome.notes ?? ''),

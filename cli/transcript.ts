@@ -35,6 +35,7 @@ export interface TranscriptView {
   orders: { order_id: string; action_type: string; status: string }[];
   outcome: {
     verdict: string;
+    headline?: { ja: string; en: string };
     prediction_error: number | null;
     data_points: number;
     learned: { agent_id: string; content: string; confidence: number }[];
@@ -160,6 +161,8 @@ export function outcomeText(v: TranscriptView, loop: LoopReport | null, n: Names
     lines.push(T('  判定: まだ測定されていません', '  Verdict: not measured yet'));
     return `${lines.join('\n')}\n`;
   }
+  // The effect first: whether the actions helped, with the forecast beside it.
+  if (o.headline) lines.push(`  ${T('効果', 'Effect')}: ${T(o.headline.ja, o.headline.en)}`);
   lines.push(
     T(
       `  記憶したこと: 新しい学び ${o.learned.length} 件`,
@@ -181,7 +184,7 @@ export function outcomeText(v: TranscriptView, loop: LoopReport | null, n: Names
   lines.push(
     `  ${T('指示の実行', "Orders' execution")}: ${execution}${orders.length ? ` (${orders.join(', ')})` : ''}`,
     `  ${T('予測誤差', 'Prediction error')}: ${o.prediction_error === null ? T('測定なし', 'not measured') : o.prediction_error} (${T('データ点', 'data points')} ${o.data_points})`,
-    `  ${T('判定', 'Verdict')}: ${label('verdict', o.verdict, lang)}`,
+    `  ${T('予測の判定', 'Forecast verdict')}: ${label('verdict', o.verdict, lang)}`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -18,6 +18,7 @@ const EXECUTION_STATUSES = [
   'PROVISIONAL',
 ] as const;
 const VERDICTS = ['confirmed', 'rejected', 'inconclusive'] as const;
+const EFFECTS = ['worked', 'no_effect', 'worse', 'unclear'] as const;
 const LEARNING_SCOPES = ['individual', 'shared', 'case'] as const;
 const INBOX_TYPES = ['struggle', 'proposal', 'question', 'status_report', 'anomaly_alert', 'milestone'] as const;
 const INBOX_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
@@ -194,6 +195,15 @@ export const TABS = [
       // Appended, so workbooks set up before them gain them at the end on Set up / repair.
       col('first_majority', 'text', 150, 'What most specialists recommended first (a plain vote)'),
       col('flip', 'boolean', 70, 'The decision left out that majority (blank: no first answer counted)'),
+      col(
+        'effect',
+        'enum',
+        100,
+        'Did the actions help: worked, no_effect, worse, unclear (blank: measured before it existed)',
+        EFFECTS,
+      ),
+      col('effect_change', 'number', 110, 'Change against the baseline, good direction positive (0.4 = +40 %)'),
+      col('effect_target', 'number', 110, 'The change the order aimed at (its target change)'),
     ],
   },
   {

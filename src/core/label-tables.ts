@@ -53,10 +53,12 @@ export const INTENSITY_LABELS: Labels<(typeof INTENSITIES)[number]> = {
   high: ['強', 'high'],
 };
 
+// The forecast verdict scores the council's prediction, not the actions: whether they helped is the effect
+// (src/core/memory/effect.ts), so these labels name the forecast.
 export const VERDICT_LABELS: Labels<Verdict> = {
-  confirmed: ['確認（効果あり）', 'Confirmed: it worked'],
-  rejected: ['否定（効果なし）', 'Rejected: it did not work'],
-  inconclusive: ['判定不能', 'Inconclusive'],
+  confirmed: ['予測どおり', 'Forecast confirmed'],
+  rejected: ['予測は外れ', 'Forecast missed'],
+  inconclusive: ['予測の判定は保留', 'Forecast inconclusive'],
 };
 
 // Seed 000's five levels, and 0 for an answer that needed none.

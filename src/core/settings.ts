@@ -179,6 +179,12 @@ export const DEFAULT_SETTINGS = [
   s('outcome.confirm_max_error', 0.3, 'number', 'Prediction error at or below this confirms a decision'),
   s('outcome.reject_min_error', 0.5, 'number', 'Prediction error at or above this rejects a decision'),
   s('outcome.min_data_points', 5, 'integer', 'Fewer data points make the verdict inconclusive'),
+  s(
+    'outcome.effect_min_share',
+    0.5,
+    'number',
+    'The effect: "worked" when the metric moved its good way by at least this share of the target change, "worse" when it moved the other way as far',
+  ),
   s('learning.initial_confidence', 0.5, 'number', 'Confidence of a new learning'),
   s('learning.deactivate_below', 0.2, 'number', 'A learning below this confidence is deactivated (kept, not deleted)'),
   ...LEARNING_SETTINGS,

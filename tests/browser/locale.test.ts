@@ -60,7 +60,9 @@ describe('an English discussion in chromium', () => {
       const { list, view } = await sidebarText(w.page, 'en');
       expect(list).toContain('田中 太郎 · Goal adjustment');
       expect(list).toMatch(/Closed \(measured\)/);
-      expect(list).toMatch(/Rejected: it did not work|Confirmed: it worked/);
+      expect(list).toMatch(/Forecast missed|Forecast confirmed/);
+      // The effect leads the outcome: whether the actions helped, the forecast beside it.
+      expect(view).toMatch(/(Worked|No effect|Worse) — /);
       expect(view.indexOf('Outcome')).toBeLessThan(view.indexOf('Decision'));
       expect(view).toMatch(/Prediction error\s+[0-9.]+/);
       expect(view).toMatch(/Orders' execution\s+Done/);
@@ -100,7 +102,8 @@ describe('an English discussion in chromium', () => {
       const { list, view } = await sidebarText(w.page, 'ja');
       expect(list).toContain('田中 太郎 · 目標の調整');
       expect(list).toContain('完了（効果測定済み）');
-      expect(view).toMatch(/否定（効果なし）|確認（効果あり）/);
+      expect(view).toMatch(/予測は外れ|予測どおり/);
+      expect(view).toMatch(/(効果あり|効果なし|悪化) — /);
       expect(view).toContain('バディ（指示を実際に行う人）');
       expect(view).toMatch(/指示の実行\s+完了/);
       expect(clean(`${list}\n${view}`).match(RAW_ENUM)).toBeNull();

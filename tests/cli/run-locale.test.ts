@@ -32,7 +32,9 @@ describe('kaigi run --locale', () => {
     const last = out.trimEnd().split('\n').slice(-3);
     expect(last[0]).toMatch(/^ {2}Orders' execution: Done \(/);
     expect(last[1]).toMatch(/^ {2}Prediction error: [0-9.]+ \(data points \d+\)$/);
-    expect(last[2]).toMatch(/^ {2}Verdict: (Confirmed: it worked|Rejected: it did not work)$/);
+    expect(last[2]).toMatch(/^ {2}Forecast verdict: Forecast (confirmed|missed)$/);
+    // The effect comes first: whether the actions helped, with the forecast beside it.
+    expect(out).toMatch(/\n {2}Effect: (Worked|No effect|Worse) — [^\n]+ against [+-]\d+ %/);
     expect(out).toMatch(/What memory learned: \d+ new learnings?\n {4}\S/);
     // The setting stays with the workbook: a later run without --locale speaks English too.
     const settings = JSON.parse(kaigi('export', '--workbook', book, '--tab', 'Settings').stdout);

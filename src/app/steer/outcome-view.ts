@@ -3,12 +3,19 @@
 import { rowsOf } from '../../../sheets-schema/index.js';
 import type { Council } from '../sheet-council.js';
 import { text } from './plain.js';
+import { effectText } from '../../core/memory/effect.js';
 
 const outcomeCols = rowsOf('outcomes');
 const learningCols = rowsOf('learnings');
 
 export interface OutcomeView {
   outcome_id: string;
+  // The effect first (did the actions help), then the forecast's verdict; blank effect: a row from before it existed.
+  effect: string;
+  effect_change: number | null;
+  effect_target: number | null;
+  // What a manager reads first, in each language ("Worked — better than forecast: +140 % against +20 % …").
+  headline: { ja: string; en: string };
   verdict: string;
   // Blank in the sheet when nothing could be measured (no data in the review window).
   prediction_error: number | null;
@@ -49,8 +56,17 @@ export function outcomeView(c: Council, discussionId: string): OutcomeView | nul
       content: text(l.content),
       confidence: Number(l.confidence) || 0,
     }));
+  const effect = {
+    effect: text(row.effect),
+    change: number(row.effect_change),
+    target: number(row.effect_target) ?? 0,
+  };
   return {
     outcome_id: id,
+    effect: effect.effect,
+    effect_change: effect.change,
+    effect_target: number(row.effect_target),
+    headline: { ja: effectText(effect, text(row.verdict), 'ja'), en: effectText(effect, text(row.verdict), 'en') },
     verdict: text(row.verdict),
     prediction_error: number(row.prediction_error),
     data_points: Number(row.data_points) || 0,

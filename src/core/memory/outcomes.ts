@@ -4,6 +4,8 @@ import type { SuccessCriterion } from '../discussion/messages.js';
 import { mean, series } from '../orders/kpi.js';
 import type { ReadsSetting } from '../setting-def.js';
 import type { KpiRow } from '../types.js';
+import { type EffectResult, effectOf } from './effect.js';
+import { metricTable } from '../orders/metric-table.js';
 
 export const VERDICTS = ['confirmed', 'rejected', 'inconclusive'] as const;
 export type Verdict = (typeof VERDICTS)[number];
@@ -12,6 +14,10 @@ export interface Thresholds {
   confirmMaxError: number;
   rejectMinError: number;
   minDataPoints: number;
+  // outcome.effect_min_share, and each metric's good direction from the metric table (absent: 0.5, and the
+  // criterion's own direction).
+  effectShare?: number;
+  good?: (metric: string) => 'up' | 'down' | null;
 }
 
 // `actual` and `error` are null when the review window holds no KPI row for the metric: there is nothing to measure,
@@ -33,16 +39,24 @@ export interface Evaluation {
   measured: Measured[];
   // The metrics with no KPI row in their review window, and that window, for the Outcomes row's notes.
   noData: { metric: string; from: string; to: string }[];
+  // Whether the actions helped: the change against the baseline, signed by each metric's good direction.
+  effect: EffectResult;
 }
 
-// The verdict thresholds as Settings holds them (SPEC §8.3).
+// The verdict thresholds as Settings holds them (SPEC §8.3), with the effect's share and the metric table's
+// good directions.
 export function thresholdsOf(
-  s: ReadsSetting<'outcome.confirm_max_error' | 'outcome.reject_min_error' | 'outcome.min_data_points', number>,
+  s: ReadsSetting<'outcome.confirm_max_error' | 'outcome.reject_min_error' | 'outcome.min_data_points', number> &
+    ReadsSetting<'outcome.effect_min_share', number> &
+    ReadsSetting<'kpi.metrics', unknown[]>,
 ): Thresholds {
+  const table = metricTable(s.get('kpi.metrics'));
   return {
     confirmMaxError: s.get('outcome.confirm_max_error'),
     rejectMinError: s.get('outcome.reject_min_error'),
     minDataPoints: s.get('outcome.min_data_points'),
+    effectShare: s.get('outcome.effect_min_share'),
+    good: (metric) => table.find((m) => m.name === metric)?.good ?? null,
   };
 }
 
@@ -99,5 +113,9 @@ export function evaluate(
           ? 'rejected'
           : 'inconclusive';
   if (points < t.minDataPoints) verdict = 'inconclusive';
-  return { verdict, error, points, measured, noData };
+  const effect = effectOf(
+    measured.map((m, i) => ({ ...m, direction: criteria[i].direction, target_change: criteria[i].target_change })),
+    { share: t.effectShare ?? 0.5, minPoints: t.minDataPoints, good: t.good ?? (() => null) },
+  );
+  return { verdict, error, points, measured, noData, effect };
 }

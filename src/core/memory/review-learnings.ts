@@ -1,4 +1,5 @@
 // What a reviewed decision teaches: the model's learnings when it gives valid ones, else the rule-based extraction.
+import { forLearning } from './effect-learning.js';
 import { learningRequest } from '../engine.js';
 import type { EngineEnv } from '../engine.js';
 import { applyVerdict, extractLearnings, type Learning, type LearningRules, parseCaseContext } from './memory.js';
@@ -56,10 +57,12 @@ export function learningRulesOf(s: Settings): LearningRules {
 
 // Asks the decider's provider to fill the learning schema. It calls a model, so the app runs it outside the lock.
 // An inconclusive verdict teaches nothing; an invalid or failed answer leaves the rules to extract (null).
-export function askForLearnings(a: Assessment, env: EngineEnv): LearningAnswer | null {
-  const { ev } = a;
+export function askForLearnings(forecast: Assessment, env: EngineEnv): LearningAnswer | null {
+  // What works is learned from the effect; the model is shown the forecast's measures beside it.
+  const { ev } = forLearning(forecast);
   if (ev.verdict === 'inconclusive') return null;
-  const req = learningRequest(a.discussion, env, { verdict: ev.verdict, error: ev.error, measured: ev.measured });
+  const measured = { effect: ev.effect, forecast: { verdict: forecast.ev.verdict, metrics: ev.measured } };
+  const req = learningRequest(forecast.discussion, env, { verdict: ev.verdict, error: ev.error, measured });
   if (!req) return null;
   const [res] = env.providerFor(req.agent).respond([req]);
   return learningAnswerOf(req, res);
@@ -75,11 +78,12 @@ export function learningAnswerOf(req: AgentRequest, res: AgentResponse): Learnin
 // own model reflected keeps its lesson as its individual learning (seed 003 §11), with that model as source; the
 // decider's or the rules' individual learnings for it are left out, so one decision teaches an agent one thing.
 export function newLearnings(
-  a: Assessment,
+  forecast: Assessment,
   lang: 'ja' | 'en',
   answer: LearningAnswer | null,
   reflections: ModelReflection[] = [],
 ): Learned {
+  const a = forLearning(forecast);
   const base: Learned = answer
     ? {
         items: answer.learnings.map((x) => ({ ...x, agent_id: x.scope === 'shared' ? '' : x.agent_id })),
@@ -114,11 +118,12 @@ export function newLearnings(
 // after the commit point, so a replay never moves a confidence twice. A learning that reaches its successes is
 // promoted at once (learning.auto_promote) or proposed to a person in the Inbox.
 export function moveLearnings(
-  a: Assessment,
+  forecast: Assessment,
   learnings: readonly Learning[],
   rules: LearningRules,
   w: LifecycleWorld,
 ): { ops: ReviewOp[]; learnings: Learning[] } {
+  const a = forLearning(forecast);
   const verdict = a.ev.verdict;
   const applied = new Set<string>();
   for (const m of a.discussion.messages) for (const x of m.metadata.learnings ?? []) applied.add(x);

@@ -7,6 +7,7 @@ import { orderOf, shouldNotify, type Learning, type LearningRules } from './memo
 import type { ContentOf } from '../discussion/messages.js';
 import { executionStatusOf } from '../orders/order-status.js';
 import { evaluate, type Thresholds } from './outcomes.js';
+import { forLearning } from './effect-learning.js';
 import { pointKey, type ReflectionHistory } from './reflection-history.js';
 import { reflect } from './reflection-rules.js';
 import { moveLearnings, newLearningOps, type Learned } from './review-learnings.js';
@@ -179,13 +180,16 @@ function outcomeOp(a: Assessment, outcomeId: string, at: Date, first: ReturnType
       first_majority: first ? first.majority : '',
       // Blank when no specialist's first answer counted: there was no majority to overturn.
       flip: first ? first.flip : '',
+      effect: ev.effect.effect,
+      effect_change: ev.effect.change ?? '',
+      effect_target: ev.effect.change === null ? '' : ev.effect.target,
     },
     {
       actor: 'kaigi',
       event: 'outcome',
       tab: 'Outcomes',
       row_key: outcomeId,
-      payload: { verdict: ev.verdict, error: ev.error },
+      payload: { verdict: ev.verdict, error: ev.error, effect: ev.effect.effect },
     },
     `Outcomes:${outcomeId}`,
   );
@@ -355,17 +359,13 @@ export function planReview(
   for (const ref of reflections)
     nextActions[ref.agent_id] = (nextActions[ref.agent_id] ?? []).concat(ref.next_actions).slice(-3);
   const flipStats = countFlip(memory.properties.flipStats ?? emptyFlipStats(), first, verdict);
+  // Learned trust and the member's record learn what works: from the effect, not the forecast.
+  const worked = forLearning(a).ev.verdict;
   const before = memory.properties.trust ?? emptyTrust();
   const trust =
-    verdict === 'inconclusive'
+    worked === 'inconclusive'
       ? before
-      : recordVerdict(
-          before,
-          trustEvents(d, chosen, verdict),
-          d.trigger.target_user_id,
-          chosen,
-          verdict === 'confirmed',
-        );
+      : recordVerdict(before, trustEvents(d, chosen, worked), d.trigger.target_user_id, chosen, worked === 'confirmed');
   const properties = {
     agentStats: marked.stats,
     reflectionHistory: reflected.history,

@@ -71,6 +71,13 @@ describe('assessReview', () => {
       points: 7,
       measured: [{ metric: 'contacts', baseline: 10, predicted: 12, actual: 12, error: 0, points: 7 }],
       noData: [],
+      // +20 % against a target of +20 %: it worked, as forecast.
+      effect: {
+        effect: 'worked',
+        change: 0.2,
+        target: 0.2,
+        lines: [{ metric: 'contacts', change: 0.2, target: 0.2, effect: 'worked' }],
+      },
     });
     expect(a.log_row).toBe(12);
     expect(a.order.decision_id).toBe(DEC);
@@ -128,7 +135,8 @@ describe('newLearnings and askForLearnings', () => {
         context,
       },
     ]);
-    expect(newLearnings(assessed(kpi(10, 9)), 'ja', null)).toEqual({ items: [], source: 'rules' });
+    // Too few points for the effect (and the forecast): nothing is learned.
+    expect(newLearnings(assessed(kpi(10, 12, 3)), 'ja', null)).toEqual({ items: [], source: 'rules' });
   });
 
   it("takes a model's valid learnings (a shared one belongs to no agent) and falls back on an invalid answer", () => {
@@ -143,7 +151,11 @@ describe('newLearnings and askForLearnings', () => {
     const answer = askForLearnings(a, testEnv({ lang: 'ja', provider: good }));
     expect(answer).toEqual({ learnings: content.learnings, model: 'scripted:m1' });
     expect(good.requests.map((r) => r.context.outcome)).toEqual([
-      { verdict: 'confirmed', error: 0, measured: a.ev.measured },
+      {
+        verdict: 'confirmed',
+        error: 0,
+        measured: { effect: a.ev.effect, forecast: { verdict: 'confirmed', metrics: a.ev.measured } },
+      },
     ]);
     expect(newLearnings(a, 'ja', answer)).toEqual({
       items: [{ ...content.learnings[0], agent_id: '' }, content.learnings[1]],
@@ -152,9 +164,9 @@ describe('newLearnings and askForLearnings', () => {
     const bad = new ScriptedProvider([{ expect: 'LEARNING', content: { learnings: [{ scope: 'team' }] } }]);
     expect(askForLearnings(a, testEnv({ lang: 'ja', provider: bad }))).toBeNull();
     expect(bad.remaining()).toEqual([]);
-    // An inconclusive verdict asks no model: an empty script would throw if it were called.
+    // An unclear effect asks no model: an empty script would throw if it were called.
     const none = new ScriptedProvider([]);
-    expect(askForLearnings(assessed(kpi(10, 9)), testEnv({ lang: 'ja', provider: none }))).toBeNull();
+    expect(askForLearnings(assessed(kpi(10, 12, 3)), testEnv({ lang: 'ja', provider: none }))).toBeNull();
     expect(none.calls).toEqual([]);
   });
 });

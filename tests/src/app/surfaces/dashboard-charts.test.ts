@@ -61,7 +61,7 @@ describe('Dashboard charts', () => {
       ['議論数'],
       ['所要時間（秒）', '目標（秒）'],
       ['表明信頼度', '算出信頼度'],
-      ['効果あり', '効果なし', '判定不能'],
+      ['予測どおり', '予測は外れ', '予測の判定は保留'],
       ['トークン数', 'コスト（USD）'],
     ]);
     // The pie's legend: each status by its label with its count.

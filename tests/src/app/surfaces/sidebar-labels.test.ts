@@ -138,7 +138,7 @@ describe('the sidebar in the viewer’s language', () => {
     const { page, listText, filter } = await opened('en');
     expect(listText).toContain('田中 太郎 · Goal adjustment, One-on-one');
     expect(listText).toContain('Closed (measured)');
-    expect(listText).toContain('Rejected: it did not work');
+    expect(listText).toContain('Forecast missed');
     expect(listText).toContain('Needs you');
     expect(listText).toContain('Objection 2');
     expect(listText).toContain('Inbox 1');
@@ -146,7 +146,7 @@ describe('the sidebar in the viewer’s language', () => {
     expect(listText).toContain('High · DISC-2026-01-15-001');
     expect(filter).toContain('Escalated to a person');
     const outcome = page.byId('d-outcome')!.textContent;
-    expect(outcome.indexOf('Rejected: it did not work')).toBe(0 + outcome.indexOf('Outcome') + 'Outcome'.length);
+    expect(outcome.indexOf('Forecast missed')).toBe(0 + outcome.indexOf('Outcome') + 'Outcome'.length);
     expect(outcome).toContain('Prediction error1.39');
     expect(outcome).toContain("Orders' executionDone");
     expect(outcome).toContain('Goal adjustment did not work');
@@ -163,7 +163,7 @@ describe('the sidebar in the viewer’s language', () => {
   it('in Japanese: the same with Japanese labels', async () => {
     const { page, listText, filter } = await opened('ja');
     expect(listText).toContain('田中 太郎 · 目標の調整、1on1');
-    expect(listText).toContain('否定（効果なし）');
+    expect(listText).toContain('予測は外れ');
     expect(listText).toContain('要判断');
     expect(listText).toContain('高 · DISC-2026-01-15-001');
     expect(filter).toContain('人の判断待ち');

@@ -65,6 +65,12 @@ describe('evaluate', () => {
       points: 7,
       measured: [{ metric: 'contacts', baseline: 10, predicted: 12, actual: 12, error: 0, points: 7 }],
       noData: [],
+      effect: {
+        effect: 'worked',
+        change: 0.2,
+        target: 0.2,
+        lines: [{ metric: 'contacts', change: 0.2, target: 0.2, effect: 'worked' }],
+      },
     });
   });
 
@@ -143,6 +149,7 @@ describe('evaluate', () => {
       points: 0,
       measured: [],
       noData: [],
+      effect: { effect: 'unclear', change: null, target: 0, lines: [] },
     });
   });
 

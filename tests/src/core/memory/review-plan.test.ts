@@ -71,13 +71,17 @@ describe('planReview', () => {
         // Most rule-based specialists first recommended the action the decider chose.
         first_majority: 'GOAL_ADJUSTMENT',
         flip: false,
+        // Whether the actions helped, beside the forecast: +20 % against +20 %.
+        effect: 'worked',
+        effect_change: 0.2,
+        effect_target: 0.2,
       },
       audit: {
         actor: 'kaigi',
         event: 'outcome',
         tab: 'Outcomes',
         row_key: 'OUT-4',
-        payload: { verdict: 'confirmed', error: 0 },
+        payload: { verdict: 'confirmed', error: 0, effect: 'worked' },
       },
     });
     // The review never moves an order: only a report does (src/app/orders/orders.ts).
@@ -328,6 +332,7 @@ describe('planReview', () => {
     expect(String(outcome.values.notes)).toMatch(
       /^no data: no KPI rows for contacts \(\d{4}-\d{2}-\d{2} – \d{4}-\d{2}-\d{2}\)$/,
     );
-    expect(outcome.audit?.payload).toEqual({ verdict: 'inconclusive', error: null });
+    expect(outcome.audit?.payload).toEqual({ verdict: 'inconclusive', error: null, effect: 'unclear' });
+    expect(outcome.values).toMatchObject({ effect: 'unclear', effect_change: '', effect_target: '' });
   });
 });

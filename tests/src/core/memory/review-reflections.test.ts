@@ -122,8 +122,9 @@ describe('reflections written by each agent’s own model', () => {
     });
     const rules = new RulesProvider(() => 0);
     const env = testEnv({ lang: 'ja', provider: (a) => (a.agent_id === 'analyst' ? model : rules) });
-    const a = assessed(kpi(10, 9));
-    expect(a.ev.verdict).toBe('inconclusive');
+    // Three days after the decision: too few points for the forecast and for the effect.
+    const a = assessed(kpi(10, 12, 3));
+    expect([a.ev.verdict, a.ev.effect.effect]).toEqual(['inconclusive', 'unclear']);
     const asked = askAfterOutcome(a, env, {});
     expect(asked.learning).toBeNull();
     expect(asked.reflections.map((r) => r.answer?.lesson)).toEqual([ANSWER.lesson]);
