@@ -17,6 +17,8 @@ export interface NoticeText {
   body: string;
   priority?: InboxItem['priority'];
   discussion_id?: string;
+  // An alert unless told otherwise (a KPI swing the good way is a milestone).
+  type?: Extract<InboxItem['type'], 'anomaly_alert' | 'milestone'>;
 }
 
 export interface Notice extends NoticeText {
@@ -61,7 +63,7 @@ export function writeNotice(c: Commit, n: NoticeText, marker = false): string {
   const inbox: InboxItem = {
     inbox_id: `INB-${c.nextSeq('inbox')}`,
     from_agent: 'system',
-    type: 'anomaly_alert',
+    type: n.type ?? 'anomaly_alert',
     priority: n.priority ?? 'high',
     title: n.title.slice(0, 300),
     body: n.body.slice(0, 3000),

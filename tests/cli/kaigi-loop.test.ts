@@ -27,7 +27,7 @@ describe('kaigi run --until closed, then kaigi report', () => {
     // The executor carried every order out and said so, straight from PENDING to DONE.
     expect(s.loop.reports.length).toBeGreaterThan(0);
     expect(s.loop.reports.every((x: { status: string }) => x.status === 'DONE')).toBe(true);
-    const t = await tabs('Orders', 'Audit', 'Outcomes', 'Discussion Log');
+    const t = await tabs('Orders', 'Audit', 'Outcomes', 'Discussion Log', 'Inbox');
     expect(t.Orders.every((o: { status: string }) => o.status === 'DONE')).toBe(true);
     // The member's days after the decision came in as KPI rows, through POST /kpi's code (audited as such).
     expect(s.loop.kpi.length).toBeGreaterThanOrEqual(5);
@@ -43,6 +43,16 @@ describe('kaigi run --until closed, then kaigi report', () => {
     expect(s.loop.learnings.length).toBeGreaterThan(0);
     const [log] = t['Discussion Log'];
     expect([log.status, log.execution_status, log.outcome_evaluated]).toEqual(['CLOSED', 'DONE', rows[0].verdict]);
+    // The recovery is good news: no discussion of its own, no alert about a counter (the login streak, the week's
+    // praise, which the metric table does not watch), and at most one milestone per metric.
+    expect(t['Discussion Log']).toHaveLength(1);
+    const inbox = t.Inbox as { type: string; title: string }[];
+    expect(inbox.filter((r) => r.type === 'anomaly_alert' && /login_streak|praise_count/.test(r.title))).toEqual([]);
+    const milestones = inbox.filter((r) => r.type === 'milestone' && /^KPI/.test(r.title));
+    const perMetric = milestones.map((r) => r.title.split(' / ')[1]);
+    expect(new Set(perMetric).size).toBe(perMetric.length);
+    // The effect of the demo's recovery is what the manager reads first.
+    expect(rows[0].effect).toMatch(/^(worked|no_effect|worse)$/);
     // The readable transcript, which ends with the verdict: tests/cli/run-locale.test.ts.
     expect(kaigi('verify-audit', '--workbook', book).status).toBe(0);
   }, 180_000);

@@ -1,6 +1,14 @@
 // The watcher's anomaly alerts (seed 003 §12.5): one Inbox row of type anomaly_alert per member × metric × day,
 // found again by its title on a re-run, so nothing is told twice; thresholds from Settings.
-import { anomalies, type Anomaly, anomalyBody, anomalyTitles } from '../../core/orders/anomaly.js';
+import {
+  anomalies,
+  type Anomaly,
+  anomalyBody,
+  anomalyTitles,
+  milestoneBody,
+  milestoneTitles,
+} from '../../core/orders/anomaly.js';
+import { metricTable } from '../../core/orders/metric-table.js';
 import type { KpiRow, Member } from '../../core/types.js';
 import type { StoreState } from '../../adapters/gas/store.js';
 import type { Council } from '../sheet-council.js';
@@ -29,8 +37,11 @@ function toldTitles(council: Council, state: StoreState): Set<string> {
   return new Set(values.map((v) => String(v[0])));
 }
 
+// A bad swing is told as an alert each day; a good one as a milestone once a week (its title names the week).
+const titlesOf = (a: Anomaly) => (a.direction === 'good' ? milestoneTitles(a) : anomalyTitles(a));
+
 function told(a: Anomaly, seen: Set<string>): boolean {
-  const t = anomalyTitles(a);
+  const t = titlesOf(a);
   return seen.has(t.ja.slice(0, TITLE_CHARS)) || seen.has(t.en.slice(0, TITLE_CHARS));
 }
 
@@ -40,11 +51,16 @@ export function tellAnomalies(
 ): AnomalyReport[] {
   const s = council.settings();
   const sigma = s.number('watcher.anomaly_sigma');
-  const found = anomalies(env.kpi, {
-    sigma,
-    windowDays: s.number('watcher.anomaly_window_days'),
-    minPoints: s.number('watcher.anomaly_min_points'),
-  });
+  // Only the metric table's watched metrics, each judged by its good direction.
+  const found = anomalies(
+    env.kpi,
+    {
+      sigma,
+      windowDays: s.number('watcher.anomaly_window_days'),
+      minPoints: s.number('watcher.anomaly_min_points'),
+    },
+    metricTable(s.get('kpi.metrics')),
+  );
   const duplicates = () => found.map((a) => ({ ...a, inbox_id: '', duplicate: true }));
   // The common case, everything already told, takes no lock.
   if (found.every((a) => told(a, toldTitles(council, council.store.readState())))) return duplicates();
@@ -57,11 +73,17 @@ export function tellAnomalies(
     found.forEach((a, i) => {
       if (told(a, seen)) return;
       const name = env.members.find((m) => m.member_id === a.member)?.name || a.member;
+      const good = a.direction === 'good';
+      const title = titlesOf(a)[env.lang];
       ids[i] = notices.write(
         c,
-        { title: anomalyTitles(a)[env.lang], body: anomalyBody(a, name, sigma, env.lang), priority: 'normal' },
+        good
+          ? { title, body: milestoneBody(a, name, env.lang), priority: 'low', type: 'milestone' }
+          : { title, body: anomalyBody(a, name, sigma, env.lang), priority: 'normal' },
         written++ === 0,
       );
+      // Two good days of one metric in a week are one milestone: the second finds the first's title.
+      seen.add(title.slice(0, TITLE_CHARS));
     });
     if (written) c.run(new Date(Date.now()).toISOString());
     return found.map((a, i) => ({ ...a, inbox_id: ids[i], duplicate: !ids[i] }));

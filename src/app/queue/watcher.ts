@@ -1,5 +1,6 @@
 // The KPI watcher: a metric that fell N days in a row (thresholds in Settings) opens one discussion per decline, and
 // a value of any metric far from its member's recent mean is told in the Inbox (src/app/queue/anomaly-alerts.ts).
+import { metricTable } from '../../core/orders/metric-table.js';
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { discussionFromRow } from '../../adapters/gas/records.js';
 import { type Decline, declineOf, series } from '../../core/orders/kpi.js';
@@ -155,8 +156,11 @@ function watchDeclines(council: Council): WatchReport['opened'] {
   const metric = s.raw('watcher.metric');
   const days = s.number('watcher.consecutive_days');
   const minDrop = s.number('watcher.min_drop_ratio');
-  const env = council.env();
   const opened: WatchReport['opened'] = [];
+  // Only a bad swing of a watched metric opens a discussion: a fall of a metric whose good way is down is good news.
+  const def = metricTable(s.get('kpi.metrics')).find((m) => m.name === metric);
+  if (!def?.watched || def.good !== 'up') return opened;
+  const env = council.env();
   const signals: Signal[] = [];
   const ids: string[] = [];
   for (const r of env.kpi) if (ids.indexOf(r.member_id) < 0) ids.push(r.member_id);

@@ -58,14 +58,19 @@ export function learningRulesOf(s: Settings): LearningRules {
 // Asks the decider's provider to fill the learning schema. It calls a model, so the app runs it outside the lock.
 // An inconclusive verdict teaches nothing; an invalid or failed answer leaves the rules to extract (null).
 export function askForLearnings(forecast: Assessment, env: EngineEnv): LearningAnswer | null {
-  // What works is learned from the effect; the model is shown the forecast's measures beside it.
-  const { ev } = forLearning(forecast);
-  if (ev.verdict === 'inconclusive') return null;
-  const measured = { effect: ev.effect, forecast: { verdict: forecast.ev.verdict, metrics: ev.measured } };
-  const req = learningRequest(forecast.discussion, env, { verdict: ev.verdict, error: ev.error, measured });
+  const req = learningRequestOf(forecast, env);
   if (!req) return null;
   const [res] = env.providerFor(req.agent).respond([req]);
   return learningAnswerOf(req, res);
+}
+
+// The learning call's request, or null when there is nothing to learn (an unclear effect). What works is learned from
+// the effect; the model is shown the forecast's measures beside it.
+export function learningRequestOf(forecast: Assessment, env: EngineEnv): AgentRequest | null {
+  const { ev } = forLearning(forecast);
+  if (ev.verdict === 'inconclusive') return null;
+  const measured = { effect: ev.effect, forecast: { verdict: forecast.ev.verdict, metrics: ev.measured } };
+  return learningRequest(forecast.discussion, env, { verdict: ev.verdict, error: ev.error, measured });
 }
 
 // The learnings in a valid answer to the learning request, else null (the rules extract instead).

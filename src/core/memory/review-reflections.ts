@@ -1,6 +1,6 @@
 // After a reviewed outcome each agent that spoke reflects with its own model (seed 003 §10), in the same round as the
 // decider's learning call; an agent on the rules provider, or whose model gave no usable answer, gets the canned one.
-import { learningRequest, reflectionRequest } from '../engine.js';
+import { reflectionRequest } from '../engine.js';
 import type { EngineEnv } from '../engine.js';
 import { answerErrors } from '../discussion/messages.js';
 import type { AgentRequest, AgentResponse, Provider } from '../provider.js';
@@ -8,7 +8,7 @@ import { BUDGET_NOTE, BudgetProvider } from '../providers/budget.js';
 import { costUsd } from '../providers/model-table.js';
 import { recommendationOf, speakersOf, type AgentRecord, type ReflectionContent } from './reflection-rules.js';
 import type { ReflectionAnswer } from './reflection-schema.js';
-import { learningAnswerOf, type LearningAnswer } from './review-learnings.js';
+import { learningAnswerOf, learningRequestOf, type LearningAnswer } from './review-learnings.js';
 import type { Assessment, ModelReflection } from './review-types.js';
 import type { AgentDef } from '../types.js';
 
@@ -61,11 +61,7 @@ function reflectionRequests(
 // on one vendor), so the reflections add no round to the review's time. Keys name the discussion, the agent and the
 // step, and a decision whose commit did not happen is asked again whole on the next run.
 export function askAfterOutcome(a: Assessment, env: EngineEnv, record: AgentRecord = {}): AfterOutcome {
-  const { ev } = a;
-  const learning =
-    ev.verdict === 'inconclusive'
-      ? null
-      : learningRequest(a.discussion, env, { verdict: ev.verdict, error: ev.error, measured: ev.measured });
+  const learning = learningRequestOf(a, env);
   // Each agent's provider is looked up once: in the app a lookup reads Script Properties (the override, the day's
   // usage, the key), a cost per call that fourteen agents would otherwise pay twice per decision.
   const providers: Record<string, Provider> = {};

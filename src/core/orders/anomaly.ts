@@ -2,6 +2,7 @@
 // deviations from their own mean over the days before it, when that window holds enough values.
 import type { KpiRow } from '../types.js';
 import { mean, type Point, series } from './kpi.js';
+import type { MetricDef } from './metric-table.js';
 
 export interface AnomalyRule {
   sigma: number;
@@ -12,6 +13,8 @@ export interface AnomalyRule {
 export interface Anomaly {
   member: string;
   metric: string;
+  // Which way the swing went for the member: 'bad' against the metric's good direction, 'good' with it.
+  direction: 'bad' | 'good';
   date: string;
   value: number;
   mean: number;
@@ -21,6 +24,7 @@ export interface Anomaly {
 }
 
 const DAY = 86_400_000;
+const round = (n: number) => Math.round(n * 100) / 100;
 
 function daysBefore(day: string, n: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) - n * DAY).toISOString().slice(0, 10);
@@ -28,7 +32,10 @@ function daysBefore(day: string, n: number): string {
 
 // The latest point against the `windowDays` days before it (population deviation). A window whose values are all
 // equal has no spread: any other value is off it, the same value is not.
-export function anomalyOf(s: readonly Point[], rule: AnomalyRule): Omit<Anomaly, 'member' | 'metric'> | null {
+export function anomalyOf(
+  s: readonly Point[],
+  rule: AnomalyRule,
+): Omit<Anomaly, 'member' | 'metric' | 'direction'> | null {
   if (!s.length) return null;
   const last = s[s.length - 1];
   const from = daysBefore(last.date, rule.windowDays);
@@ -41,17 +48,49 @@ export function anomalyOf(s: readonly Point[], rule: AnomalyRule): Omit<Anomaly,
   return { date: last.date, value: last.value, mean: m, sd, points: window.length };
 }
 
-// Every member × metric the KPI rows hold, in member then metric order.
-export function anomalies(rows: readonly KpiRow[], rule: AnomalyRule): Anomaly[] {
+// Every member × watched metric of the table the KPI rows hold, in member then metric order, each with its direction.
+// A metric the table does not watch (a counter such as a login streak, whose swings are no news) is left out.
+export function anomalies(
+  rows: readonly KpiRow[],
+  rule: AnomalyRule,
+  table: readonly Pick<MetricDef, 'name' | 'good' | 'watched'>[],
+): Anomaly[] {
+  const watched = new Map(table.filter((m) => m.watched).map((m) => [m.name, m.good]));
   const pairs: Record<string, { member: string; metric: string }> = {};
-  for (const r of rows) pairs[`${r.member_id}\n${r.metric}`] = { member: r.member_id, metric: r.metric };
+  for (const r of rows)
+    if (watched.has(r.metric)) pairs[`${r.member_id}\n${r.metric}`] = { member: r.member_id, metric: r.metric };
   const out: Anomaly[] = [];
   for (const k of Object.keys(pairs).sort()) {
     const { member, metric } = pairs[k];
     const a = anomalyOf(series(rows, member, metric), rule);
-    if (a) out.push({ member, metric, ...a });
+    if (!a) continue;
+    const up = a.value > a.mean;
+    const direction = up === (watched.get(metric) === 'up') ? 'good' : 'bad';
+    out.push({ member, metric, direction, ...a });
   }
   return out;
+}
+
+// The Monday of a day's week (YYYY-MM-DD): a good swing is told at most once a week per member and metric.
+export function weekOf(day: string): string {
+  const t = Date.parse(`${day}T00:00:00Z`);
+  const dow = (new Date(t).getUTCDay() + 6) % 7;
+  return new Date(t - dow * DAY).toISOString().slice(0, 10);
+}
+
+// A good swing's Inbox titles, by the week, so a re-run (or another good day that week) finds the row it wrote.
+export function milestoneTitles(a: { member: string; metric: string; date: string }): { ja: string; en: string } {
+  const week = weekOf(a.date);
+  return {
+    ja: `KPI の好転: ${a.member} / ${a.metric} / ${week} の週`,
+    en: `KPI milestone: ${a.member} / ${a.metric} / week of ${week}`,
+  };
+}
+
+export function milestoneBody(a: Anomaly, name: string, lang: 'ja' | 'en'): string {
+  return lang === 'ja'
+    ? `${name}さんの ${a.metric} は ${a.date} に ${a.value} で、直前 ${a.points} 点の平均 ${round(a.mean)} から良い方向に大きく動きました。`
+    : `${name}'s ${a.metric} was ${a.value} on ${a.date}, far from the mean ${round(a.mean)} of the ${a.points} values before it, and the good way.`;
 }
 
 // How an anomaly is told in the Inbox. The title names only ids and the day, so a re-run finds the row it wrote
@@ -62,8 +101,6 @@ export function anomalyTitles(a: { member: string; metric: string; date: string 
     en: `KPI outlier: ${a.member} / ${a.metric} / ${a.date}`,
   };
 }
-
-const round = (n: number) => Math.round(n * 100) / 100;
 
 export function anomalyBody(a: Anomaly, name: string, sigma: number, lang: 'ja' | 'en'): string {
   const dev = a.sd === 0 ? '∞' : String(round(Math.abs(a.value - a.mean) / a.sd));

@@ -1,6 +1,8 @@
-// The watcher's 2 σ rule: the latest value against the member's own window, only with enough points, every metric.
+// The watcher's 2 σ rule: the latest value against the member's own window, only with enough points, every watched
+// metric, each swing good or bad by the metric table.
 import { describe, expect, it } from 'vitest';
-import { anomalies, anomalyOf } from '../../../../src/core/orders/anomaly.js';
+import { anomalies, anomalyOf, milestoneTitles, weekOf } from '../../../../src/core/orders/anomaly.js';
+import { DEFAULT_METRICS } from '../../../../src/core/orders/metric-table.js';
 import type { KpiRow } from '../../../../src/core/types.js';
 
 const RULE = { sigma: 2, windowDays: 14, minPoints: 7 };
@@ -38,13 +40,32 @@ describe('the anomaly rule', () => {
     expect(anomalyOf(points([...Array(10).fill(5), 5]), RULE)).toBeNull();
   });
 
-  it('looks at every member and metric', () => {
+  it('looks at every member and watched metric, and says which way each swing went', () => {
     const rows: KpiRow[] = [];
     const add = (member: string, metric: string, values: number[]) =>
       values.forEach((value, i) => rows.push({ member_id: member, metric, date: day(i), value }));
     add('tanaka', 'contacts', [...STEADY, 3]);
-    add('tanaka', 'overtime_hours', [...STEADY, 10]);
+    add('tanaka', 'overtime_hours', [...STEADY, 14]);
+    add('sato', 'contacts', [...STEADY, 16]);
+    add('sato', 'overtime_hours', [...STEADY, 2]);
+    // A counter nobody watches (its climb is no news) and a metric outside the table are left out.
+    add('suzuki', 'login_streak', [...STEADY, 20]);
     add('suzuki', 'praise', [...STEADY, 20]);
-    expect(anomalies(rows, RULE).map((a) => `${a.member}/${a.metric}`)).toEqual(['suzuki/praise', 'tanaka/contacts']);
+    expect(anomalies(rows, RULE, DEFAULT_METRICS).map((a) => `${a.member}/${a.metric}/${a.direction}`)).toEqual([
+      'sato/contacts/good',
+      'sato/overtime_hours/good',
+      'tanaka/contacts/bad',
+      'tanaka/overtime_hours/bad',
+    ]);
+  });
+
+  it('names a good swing by its week, so one week gives one milestone per metric', () => {
+    const a = { member: 'tanaka', metric: 'contacts' };
+    // 2026-01-15 is a Thursday; its week began on Monday the 12th, as did the Sunday the 18th's.
+    expect(weekOf('2026-01-15')).toBe('2026-01-12');
+    expect(milestoneTitles({ ...a, date: '2026-01-15' })).toEqual(milestoneTitles({ ...a, date: '2026-01-18' }));
+    expect(milestoneTitles({ ...a, date: '2026-01-19' }).en).toBe(
+      'KPI milestone: tanaka / contacts / week of 2026-01-19',
+    );
   });
 });
