@@ -229,6 +229,8 @@ export function freshKpi(
     );
   if (!rows.length) return 0;
   const at = rt.workbook.lastRow(sheet) + 1;
+  const need = at + rows.length - 1 - sheet.maxRows;
+  if (need > 0) rt.workbook.insertRows(sheet, sheet.maxRows + 1, need, sheet.maxRows);
   rt.workbook.setValues(sheet, at, 1, rows.length, rows[0].length, rows);
   return rows.length;
 }

@@ -160,9 +160,10 @@ export const DASHBOARD_COLUMN_LABELS: Labels<DashboardColumn> = {
   stated_confidence: ['表明信頼度', 'Stated confidence'],
   computed_confidence: ['算出信頼度', 'Computed confidence'],
   week: ['週', 'Week'],
-  confirmed: ['効果あり', 'Confirmed'],
-  rejected: ['効果なし', 'Rejected'],
-  inconclusive: ['判定不能', 'Inconclusive'],
+  // The forecast verdict's rates (what worked is the effect, not charted here).
+  confirmed: ['予測どおり', 'Forecast confirmed'],
+  rejected: ['予測は外れ', 'Forecast missed'],
+  inconclusive: ['予測の判定は保留', 'Forecast inconclusive'],
   day: ['日', 'Day'],
   tokens: ['トークン数', 'Tokens'],
   cost_usd: ['コスト（USD）', 'Cost (USD)'],

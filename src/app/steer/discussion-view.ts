@@ -45,6 +45,8 @@ interface MessageView {
   computed: number | null;
   fallback_level: number;
   error_code: string;
+  // Claims of the message the KPI data contradicts (src/core/orders/claims.ts).
+  contradicted: { metric: string; claimed: string; actual: string; from: number; to: number }[];
   note: string;
 }
 
@@ -209,6 +211,7 @@ export function discussionView(c: Council, id: string): DiscussionView {
       computed: m.metadata.computed_confidence ?? null,
       fallback_level: m.metadata.fallback_level,
       error_code: m.metadata.error_code ?? '',
+      contradicted: m.metadata.contradicted ?? [],
     };
   });
   const active = ACTIVE.indexOf(d.status) >= 0;

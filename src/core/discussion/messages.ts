@@ -150,6 +150,18 @@ const metadataSchema = lazy(() =>
     cost_usd: z.number().min(0).optional(),
     learnings: z.array(z.string()).optional(),
     directives: z.array(z.string()).optional(),
+    // Claims of the answer that the KPI data contradicts, recomputed by Kaigi (src/core/orders/claims.ts).
+    contradicted: z
+      .array(
+        z.object({
+          metric: z.string(),
+          claimed: z.string(),
+          actual: z.string(),
+          from: z.number(),
+          to: z.number(),
+        }),
+      )
+      .optional(),
     note: z.string().optional(),
     // On a DECISION_DELIBERATION: the specialists' first-answer majority and whether the order left it out (a flip),
     // computed by Kaigi from the record (src/core/memory/first-answers.ts), never taken from the model.

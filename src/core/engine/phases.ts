@@ -11,8 +11,43 @@ import { context, request, visible } from './requests.js';
 import { curveFor, UNPROVEN_CONFIDENCE, unproven } from './learned.js';
 import { recalibrate } from '../memory/isotonic.js';
 import type { EngineEnv } from './types.js';
+import { contradictions } from '../orders/claims.js';
+import { metricTable } from '../orders/metric-table.js';
 
-type Computed = { computed_confidence: number; formula_confidence?: number };
+type Computed = { computed_confidence: number; formula_confidence?: number; contradicted?: Contradicted[] };
+type Contradicted = { metric: string; claimed: string; actual: string; from: number; to: number };
+
+// The answer's claims about the member's metrics, checked against the KPI data (src/core/orders/claims.ts): each
+// one the data contradicts is named in the metadata and costs grounding.contradiction_penalty of computed confidence.
+function checked(d: Discussion, env: EngineEnv, content: unknown, c: Computed): Computed {
+  const text = textsOf(content).join('\n');
+  const found = contradictions(text, env.kpi, d.trigger.target_user_id, metricTable(env.settings.get('kpi.metrics')));
+  if (!found.length) return c;
+  const cost = env.settings.number('grounding.contradiction_penalty') * found.length;
+  const less = (x: number) => Math.max(0, Math.round((x - cost) * 100) / 100);
+  return {
+    ...c,
+    computed_confidence: less(c.computed_confidence),
+    ...(c.formula_confidence === undefined ? {} : { formula_confidence: less(c.formula_confidence) }),
+    contradicted: found.slice(0, 10).map((x) => ({
+      metric: x.metric,
+      claimed: x.direction,
+      actual: x.actual,
+      from: x.from,
+      to: x.to,
+    })),
+  };
+}
+
+// Every text of an answer, nested ones too (an opinion's analysis, evidence, hypothesis and recommendation).
+function textsOf(v: unknown, depth = 0): string[] {
+  if (depth > 4) return [];
+  if (typeof v === 'string') return [v];
+  if (Array.isArray(v)) return v.flatMap((x) => textsOf(x, depth + 1));
+  if (v && typeof v === 'object')
+    return Object.values(v as Record<string, unknown>).flatMap((x) => textsOf(x, depth + 1));
+  return [];
+}
 
 function computedFor(
   d: Discussion,
@@ -76,7 +111,12 @@ export function phase2(d: Discussion, env: EngineEnv, b: Builder, agents: string
   for (const a of answers) {
     const computed = a.isDefault
       ? { computed_confidence: 0 }
-      : computedFor(d, env, a.agent.agent_id, a.content as ContentOf<'SPECIALIST_OPINION'>, all);
+      : checked(
+          d,
+          env,
+          a.content,
+          computedFor(d, env, a.agent.agent_id, a.content as ContentOf<'SPECIALIST_OPINION'>, all),
+        );
     b.answer(a, 2, 'SPECIALIST_OPINION', computed);
   }
   if (answers.length && answers.every((a) => a.isDefault))
@@ -132,7 +172,12 @@ export function feedback(d: Discussion, env: EngineEnv, b: Builder, agents: stri
     const computed =
       a.isDefault || !op
         ? { computed_confidence: 0 }
-        : computedFor(d, env, a.agent.agent_id, op.content as ContentOf<'SPECIALIST_OPINION'>, all, bonus);
+        : checked(
+            d,
+            env,
+            a.content,
+            computedFor(d, env, a.agent.agent_id, op.content as ContentOf<'SPECIALIST_OPINION'>, all, bonus),
+          );
     b.answer(a, 2, 'FEEDBACK_RESPONSE', computed);
   }
 }

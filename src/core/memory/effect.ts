@@ -10,6 +10,9 @@ const MIN_TARGET = 0.05;
 
 interface EffectLine {
   metric: string;
+  // Where the metric stood at the decision and what the review window measured (null: nothing measured).
+  from: number | null;
+  to: number | null;
   // The change against the baseline, signed so that the metric's good direction is positive; null when unmeasured.
   change: number | null;
   target: number;
@@ -52,11 +55,13 @@ export function effectOf(
 ): EffectResult {
   const lines: EffectLine[] = measured.map((m) => {
     const good = r.good(m.metric) ?? (m.direction === 'decrease' ? 'down' : 'up');
-    if (m.actual === null || m.points < r.minPoints || m.baseline === 0)
-      return { metric: m.metric, change: null, target: m.target_change, effect: 'unclear' };
+    const from = Number.isFinite(m.baseline) ? round3(m.baseline) : null;
+    if (m.actual === null || m.points < r.minPoints || !m.baseline)
+      return { metric: m.metric, from, to: m.actual, change: null, target: m.target_change, effect: 'unclear' };
     const raw = (m.actual - m.baseline) / Math.abs(m.baseline);
     const change = round3(good === 'down' ? -raw : raw);
-    return { metric: m.metric, change, target: m.target_change, effect: judge(change, m.target_change, r.share) };
+    const effect = judge(change, m.target_change, r.share);
+    return { metric: m.metric, from, to: round3(m.actual), change, target: m.target_change, effect };
   });
   const known = lines.filter((l) => l.change !== null);
   if (!known.length) return { effect: 'unclear', change: null, target: 0, lines };

@@ -60,6 +60,11 @@ export function thresholdsOf(
   };
 }
 
+// The effect is measured from where the member stood at the decision, the mean of the last days before it: a window
+// of a week before a decision about a fall holds days from before the fall, and against that mean a full recovery
+// reads as no change. The forecast keeps the seed's whole baseline window.
+const STOOD_DAYS = 3;
+
 // Relative error as the seed defines it, with both-zero a match and a non-zero guess against zero the worst.
 function relativeError(predicted: number, actual: number): number {
   if (actual === 0) return predicted === 0 ? 0 : 1;
@@ -76,6 +81,8 @@ export function evaluate(
   t: Thresholds,
 ): Evaluation {
   const measured: Measured[] = [];
+  // Where the member stood when the council decided: the last days of each baseline window (the effect's baseline).
+  const stood: number[] = [];
   const noData: Evaluation['noData'] = [];
   for (const c of criteria) {
     const s = series(kpi, member, c.metric);
@@ -84,6 +91,7 @@ export function evaluate(
       (p) => p.date > decisionDay && p.date <= reviewDay && p.date > addDays(reviewDay, -c.window_days),
     );
     const baseline = mean(before.map((p) => p.value));
+    stood.push(mean(before.slice(-STOOD_DAYS).map((p) => p.value)));
     const predicted = c.direction === 'increase' ? baseline * (1 + c.target_change) : baseline * (1 - c.target_change);
     const actual = after.length ? mean(after.map((p) => p.value)) : null;
     if (actual === null) {
@@ -114,7 +122,12 @@ export function evaluate(
           : 'inconclusive';
   if (points < t.minDataPoints) verdict = 'inconclusive';
   const effect = effectOf(
-    measured.map((m, i) => ({ ...m, direction: criteria[i].direction, target_change: criteria[i].target_change })),
+    measured.map((m, i) => ({
+      ...m,
+      baseline: stood[i],
+      direction: criteria[i].direction,
+      target_change: criteria[i].target_change,
+    })),
     { share: t.effectShare ?? 0.5, minPoints: t.minDataPoints, good: t.good ?? (() => null) },
   );
   return { verdict, error, points, measured, noData, effect };

@@ -22,6 +22,15 @@ function keyEvidence(items: readonly string[]): string {
 // A change shown beside a data point only when it is a figure (e.g. -58%), not a sentence.
 const figure = (change: string) => (/^[+-]?\d+(\.\d+)?%?$/.test(change.trim()) ? ` (${change.trim()})` : '');
 
+// Claims the KPI data contradicts (Kaigi checked them: src/core/orders/claims.ts), so the decider weighs them so.
+const contradicted = (m: Message) =>
+  m.metadata.contradicted?.length
+    ? ` contradicted-by-data: ${m.metadata.contradicted
+        .slice(0, 3)
+        .map((c) => `${c.metric} claimed ${c.claimed}, data ${c.actual} ${c.from}→${c.to}`)
+        .join('; ')}`
+    : '';
+
 const conf = (x: unknown) => (typeof x === 'number' ? String(Math.round(x * 100) / 100) : '-');
 
 function line(m: Message, dissent: boolean): string {
@@ -38,13 +47,13 @@ function line(m: Message, dissent: boolean): string {
     }
     case 'SPECIALIST_OPINION': {
       const o = c as ContentOf<'SPECIALIST_OPINION'>;
-      const flags = `${m.metadata.default_opinion ? ' default-opinion' : ''}${dissent ? ' dissent' : ''}`;
+      const flags = `${m.metadata.default_opinion ? ' default-opinion' : ''}${dissent ? ' dissent' : ''}${contradicted(m)}`;
       return `${head} opinion ${o.recommendation.action_type}/${o.recommendation.intensity} confidence stated ${conf(o.confidence)} computed ${conf(m.metadata.computed_confidence)}${flags} | hypothesis: ${lead(o.hypothesis, 90)} | evidence: ${keyEvidence(o.evidence)}`;
     }
     case 'FEEDBACK_REQUEST':
       return `${head} question to ${String(c.target_agent)} | ${lead(c.question, 120)}`;
     case 'FEEDBACK_RESPONSE':
-      return `${head} more data, computed ${conf(m.metadata.computed_confidence)} | ${lead(c.answer, 120)}`;
+      return `${head} more data, computed ${conf(m.metadata.computed_confidence)}${contradicted(m)} | ${lead(c.answer, 120)}`;
     case 'PERSPECTIVE_POSITIVE':
       return `${head} positive | ${lead(c.viewpoint, 90)} | opportunity: ${lead(c.opportunity, 70)}`;
     case 'PERSPECTIVE_NEGATIVE':

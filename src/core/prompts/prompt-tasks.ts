@@ -13,8 +13,8 @@ export const TASKS: Record<string, Both> = {
     'Summarise the facts of the trigger from the KPI table only. Each data_points metric is a column name of the KPI table and change is computed from the table. Severity follows the size and duration of the change.',
   ],
   SPECIALIST_OPINION: [
-    `専門の観点から仮説（hypothesis）を立て、根拠（evidence）に表の数値を引き、推奨する施策を一つ選んでください。${CONFIDENCE[0]}`,
-    `From your speciality, form a hypothesis, cite numbers from the tables as evidence, and recommend one action from the action types. ${CONFIDENCE[1]}`,
+    `専門の観点から仮説（hypothesis）を立て、根拠（evidence）に表の数値を引き、推奨する施策を一つ選んでください。変化を述べる根拠は「contacts 7d: 12 → 5 (down)」の形（指標 日数d: 前 → 後 (up|down|flat)）で書きます。Kaigi が KPI 表から検算し、表と矛盾する主張は算出信頼度を下げます。${CONFIDENCE[0]}`,
+    `From your speciality, form a hypothesis, cite numbers from the tables as evidence, and recommend one action from the action types. Write an evidence item that states a change as "contacts 7d: 12 → 5 (down)" (metric Nd: before → after (up|down|flat)); Kaigi recomputes it from the KPI table, and a claim the table contradicts lowers the computed confidence. ${CONFIDENCE[1]}`,
   ],
   FEEDBACK_RESPONSE: [
     '決裁者の質問（feedback_question）に、表から読み取れる追加の根拠で答えてください。source_data には使った表と値を書きます。',

@@ -92,12 +92,22 @@ export function facts(ctx: AgentContext): Facts {
   };
 }
 
+// What the metric did, said only as far as the data shows it: a fall with its run of days, a rise, or no change
+// (under 5 % either way), never a direction the numbers do not have.
 export function changeText(f: Facts, lang: 'ja' | 'en'): string {
   if (!f.change) return lang === 'ja' ? `${f.metric} のデータが不足` : `not enough ${f.metric} data`;
   const { from, to, ratio } = f.change;
+  if (ratio <= -0.05)
+    return lang === 'ja'
+      ? `${f.metric} が ${from} → ${to}（${pct(ratio)}）${f.declineDays ? `、${f.declineDays}日連続低下` : ''}`
+      : `${f.metric} went ${from} → ${to} (${pct(ratio)})${f.declineDays ? `, falling ${f.declineDays} days in a row` : ''}`;
+  if (ratio >= 0.05)
+    return lang === 'ja'
+      ? `${f.metric} は ${from} → ${to}（${pct(ratio)}）で上向き`
+      : `${f.metric} rose ${from} → ${to} (${pct(ratio)})`;
   return lang === 'ja'
-    ? `${f.metric} が ${from} → ${to}（${pct(ratio)}）、${f.declineDays}日連続低下`
-    : `${f.metric} went ${from} → ${to} (${pct(ratio)}), falling ${f.declineDays} days in a row`;
+    ? `${f.metric} は ${from} → ${to}（${pct(ratio)}）でほぼ横ばい`
+    : `${f.metric} held at about ${to} (${from} → ${to})`;
 }
 
 // The health cues by name, for a sentence a person reads.

@@ -247,6 +247,7 @@ const specialists: Record<string, (ctx: AgentContext, f: Facts, t: L) => Opinion
     };
   },
   wellbeing(ctx, f, t) {
+    const rising = f.overtimeRecent > f.overtimeBefore * 1.05;
     const high = f.cues.length > 0 || f.overtimeRecent >= 2.5 || f.overtimeRecent > f.overtimeBefore * 1.5;
     return {
       analysis: t(
@@ -254,8 +255,11 @@ const specialists: Record<string, (ctx: AgentContext, f: Facts, t: L) => Opinion
         `Overtime averaged ${round2(f.overtimeRecent)} h over the last 7 days, ${round2(f.overtimeBefore)} h before.`,
       ),
       evidence: [`overtime_7d_mean: ${round2(f.overtimeRecent)}`, `overtime_before_mean: ${round2(f.overtimeBefore)}`],
+      // A rise is said only when the data shows one; high but level load is said as high.
       hypothesis: high
-        ? t('負荷の上昇が活動量低下に影響している', 'Rising load contributes to the drop')
+        ? rising
+          ? t('負荷の上昇が活動量低下に影響している', 'Rising load contributes to the drop')
+          : t('負荷の高さが活動量低下に影響している', 'A heavy load contributes to the drop')
         : t('負荷は許容範囲', 'The load is within a normal range'),
       confidence: f.cues.length ? 0.8 : high ? 0.6 : 0.38,
       type: high ? allowed(ctx, 'REST_RECOMMENDATION') : allowed(ctx, 'ONE_ON_ONE', 'REST_RECOMMENDATION'),

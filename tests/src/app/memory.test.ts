@@ -1,4 +1,5 @@
 // The council learns: outcomes on the review date, learnings with embeddings, retrieval into later discussions.
+import { learningVerdict } from '../../../src/core/memory/effect-learning.js';
 import { describe, expect, it } from 'vitest';
 import { localModelServer } from '../../model-server-hooks.js';
 import { HIDDEN_EFFECTS, simulate } from '../../../tools/demo-team.js';
@@ -73,8 +74,8 @@ describe('sixty simulated days', () => {
     // Every discussion the watcher opened was decided; none timed out.
     expect(log.filter((r) => r.status !== 'CLOSED' && r.status !== 'DECIDED')).toEqual([]);
     // The watcher opens one discussion per slump of the seeded team (none while one is open for the member), in
-    // this order; every one is reviewed by the end of the sixty days. (Re-pinned 2026-11-27: a member's first order
-    // is filled to three actions by the vote, so tanaka's and suzuki's first orders held what they needed.)
+    // this order; every one is reviewed by the end of the sixty days. (Re-pinned 2026-11-27: first orders are filled
+    // to three actions by the vote.) Memory learns from the effect, which agrees with the forecast on every outcome.
     expect(log.map((r) => [r.trigger_target_user, r.status, r.outcome_evaluated])).toEqual([
       ['ito', 'CLOSED', 'rejected'],
       ['tanaka', 'CLOSED', 'confirmed'],
@@ -86,9 +87,10 @@ describe('sixty simulated days', () => {
       ['suzuki', 'CLOSED', 'confirmed'],
       ['tanaka', 'DECIDED', ''],
     ]);
-    // Learnings are written with embeddings: int8 in base64, with model and dimensions, well under a cell.
-    // Each decided discussion leaves a case carrying its verdict; each judged (not inconclusive) outcome leaves
-    // extracted lessons.
+    expect(outcomes.map((o) => learningVerdict(String(o.effect) as never, 'inconclusive'))).toEqual(
+      outcomes.map((o) => o.verdict),
+    );
+    // Learnings carry int8 base64 embeddings; each decided discussion leaves a case, each judged outcome lessons.
     const learnings = records(rt, 'learnings');
     // Every message once, by discussion: the Messages tab is large after sixty days.
     const byDiscussion: Record<string, Message[]> = {};
@@ -98,21 +100,22 @@ describe('sixty simulated days', () => {
     const decided = log.filter((r) => of(r.discussion_id).some((m) => m.message_type === 'EXECUTION_ORDER'));
     const cases = learnings.filter((r) => r.scope === 'case');
     expect(cases.map((r) => JSON.parse(String(r.context)).discussion_id)).toEqual(decided.map((r) => r.discussion_id));
+    // Memory learns what works from the effect; column M and the Outcomes row keep the forecast's verdict.
+    const learnt = (o: (typeof outcomes)[number]) => learningVerdict(String(o.effect) as never, o.verdict as never);
     for (const c of cases) {
       const o = outcomes.find((x) => x.discussion_id === JSON.parse(String(c.context)).discussion_id);
-      expect(JSON.parse(String(c.context)).verdict).toBe(o ? o.verdict : '');
+      expect(JSON.parse(String(c.context)).verdict).toBe(o ? learnt(o) : '');
     }
     const lessons = learnings.filter((r) => r.scope === 'individual' || r.scope === 'shared');
     expect(new Set(lessons.map((r) => String(r.source).split(' ')[0]))).toEqual(
-      new Set(outcomes.filter((o) => o.verdict !== 'inconclusive').map((o) => o.outcome_id)),
+      new Set(outcomes.filter((o) => learnt(o) !== 'inconclusive').map((o) => o.outcome_id)),
     );
     for (const r of learnings) {
       expect(String(r.embedding)).toMatch(/^2\|[\d.e-]+\|[A-Za-z0-9+/]+$/);
       expect(String(r.embedding).length).toBeLessThan(400);
       expect(r.embedding_model).toBe('kaigi-ngram-v1:256');
     }
-    // Later discussions retrieved them: their ids are on the messages and exist in the tab, and each learning
-    // counts the decisions that applied it, and the confirmed ones among them.
+    // Later discussions retrieved them (ids on the messages); each counts the decisions that applied it and worked.
     const ids = new Set(learnings.map((r) => String(r.learning_id)));
     const used = all.flatMap((m) => m.metadata.learnings ?? []);
     for (const id of used) expect(ids.has(id)).toBe(true);
@@ -122,7 +125,7 @@ describe('sixty simulated days', () => {
     const citedBy = (id: string, among: typeof log) =>
       among.filter((r) => cited[String(r.discussion_id)].has(id)).length;
     const confirmed = log.filter((r) =>
-      outcomes.some((o) => o.discussion_id === r.discussion_id && o.verdict === 'confirmed'),
+      outcomes.some((o) => o.discussion_id === r.discussion_id && learnt(o) === 'confirmed'),
     );
     for (const r of learnings) {
       const id = String(r.learning_id);
@@ -133,8 +136,7 @@ describe('sixty simulated days', () => {
       });
     }
     expect(learnings.filter((r) => Number(r.times_applied) > 0).length).toBeGreaterThanOrEqual(10);
-    // Confidence moves by the configured steps in the direction each verdict says (an inconclusive one leaves it),
-    // starting from the initial value.
+    // Confidence moves from the initial value by the configured steps the way each verdict says (inconclusive: not).
     const setting = (key: string) => Number(records(rt, 'settings').find((r) => r.key === key)!.value);
     const initial = setting('learning.initial_confidence');
     const step = {

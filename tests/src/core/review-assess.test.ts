@@ -76,7 +76,7 @@ describe('assessReview', () => {
         effect: 'worked',
         change: 0.2,
         target: 0.2,
-        lines: [{ metric: 'contacts', change: 0.2, target: 0.2, effect: 'worked' }],
+        lines: [{ metric: 'contacts', from: 10, to: 12, change: 0.2, target: 0.2, effect: 'worked' }],
       },
     });
     expect(a.log_row).toBe(12);

@@ -96,7 +96,7 @@ describe('Dashboard charts', () => {
       ['Status', 'Discussions'],
       ['Phase', 'Time taken (s)', 'Target (s)'],
       ['Phase', 'Stated confidence', 'Computed confidence'],
-      ['Week', 'Confirmed', 'Rejected', 'Inconclusive'],
+      ['Week', 'Forecast confirmed', 'Forecast missed', 'Forecast inconclusive'],
       ['Day', 'Tokens', 'Cost (USD)'],
     ]);
     expect(seen[0].categories.join(' ')).toMatch(/Decided \(1\)/);

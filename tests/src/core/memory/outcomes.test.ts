@@ -69,7 +69,7 @@ describe('evaluate', () => {
         effect: 'worked',
         change: 0.2,
         target: 0.2,
-        lines: [{ metric: 'contacts', change: 0.2, target: 0.2, effect: 'worked' }],
+        lines: [{ metric: 'contacts', from: 10, to: 12, change: 0.2, target: 0.2, effect: 'worked' }],
       },
     });
   });
