@@ -84,7 +84,14 @@ describe('an English discussion in chromium', () => {
       const svg = (await w.page.locator('figure.chart svg').allTextContents()).join('\n');
       expect(`${dash}\n${svg}`).toMatch(/Closed \(measured\) \(1\)/);
       // Legends and axes by label, in full: no column name, nothing cut short; cost on an axis of its own.
-      for (const l of ['Time taken (s)', 'Target (s)', 'Stated confidence', 'Tokens', 'Cost (USD)', 'Forecast confirmed'])
+      for (const l of [
+        'Time taken (s)',
+        'Target (s)',
+        'Stated confidence',
+        'Tokens',
+        'Cost (USD)',
+        'Forecast confirmed',
+      ])
         expect(svg).toContain(l);
       expect(svg).not.toMatch(/[a-z]+_[a-z_]+|…/);
       expect(await w.page.locator('figure.chart svg .right-axis').count()).toBe(1);
