@@ -18,6 +18,7 @@ import { discussion, must, sheet } from './discussion.js';
 import { printRealistic, realisticBench } from './realistic.js';
 import { printReview, reviewBench } from './review.js';
 import { LOAD_DEFAULTS, loadBench, printLoad } from './load.js';
+import { judgmentBench, printJudgment } from './judgment.js';
 
 const START = Date.UTC(2026, 0, 15, 1, 0, 0);
 // Copies the rows of one real discussion `copies` times, as if the log already held that many.
@@ -210,6 +211,7 @@ async function main(): Promise<void> {
   const api_cost = want('api_cost') ? await apiCostBench(START) : null;
   const realistic = want('realistic') ? await realisticBench(START) : null;
   const review = want('review') ? await reviewBench(START) : null;
+  const judgment = want('judgment') ? await judgmentBench() : null;
   // Real time, not modelled: a shorter run for a quick look (KAIGI_BENCH_LOAD_CLIENTS, KAIGI_BENCH_LOAD_SECONDS).
   const load = want('load')
     ? await loadBench({
@@ -243,6 +245,7 @@ async function main(): Promise<void> {
     api_cost,
     realistic,
     review,
+    judgment,
     load,
   };
   if (json) {
@@ -307,6 +310,7 @@ async function main(): Promise<void> {
   }
   if (apps_script_time) printAppsScriptTime(apps_script_time);
   if (review) printReview(review);
+  if (judgment) printJudgment(judgment);
   if (load) printLoad(load);
   if (learned) printLearning(learned.learning, learned.ablations);
 }

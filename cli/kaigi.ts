@@ -5,6 +5,7 @@ import { ALL_ROLES } from '../src/core/api/api.js';
 import { REPORT_STATUSES } from '../src/core/orders/order-status.js';
 import { registry as vendors } from '../src/core/providers/vendor-registry.js';
 import { directiveCommand } from './commands/directive.js';
+import { evalCommand } from './commands/eval.js';
 import { exportCommand } from './commands/export.js';
 import { gatewayCommand } from './commands/gateway.js';
 import { kpiCommand } from './commands/kpi.js';
@@ -34,6 +35,7 @@ const COMMANDS: readonly Command[] = [
   queueCommand,
   kpiCommand,
   directiveCommand,
+  evalCommand,
 ];
 
 const USAGE = `usage:
@@ -57,6 +59,7 @@ const USAGE = `usage:
   kaigi kpi import --workbook FILE.xlsx [--replace] FILE.csv
   kaigi directive add --workbook FILE.xlsx --to AGENT|all --text TEXT [--ban ACTION]… [--prefer ACTION]…
                       [--member ID] [--priority low|normal|high|urgent]
+  kaigi eval [--scenarios DIR] [--provider NAME] [--base-url URL] [--model NAME] [--json] [--min-pass R]
   kaigi help [COMMAND]            (or kaigi COMMAND --help): this usage, on stdout
 
   run:    --locale is the workbook's language (Settings locale): the agents' texts, the transcript and the Dashboard;
@@ -73,6 +76,9 @@ const USAGE = `usage:
   directive: a directive as the sidebar gives one; --ban and --prefer (each repeatable) name allowed action types that
           code keeps out of, or weighs up in, the orders of the discussions it reaches (--member: only that member's);
           it stays active until a discussion applies it
+  eval:   runs each judgment scenario (eval/scenarios/*.json by default) in a fresh workbook on the runtime's clock,
+          rules unless --provider; --json prints {scenarios, passed, pass_rate, failures, ms}; exit 1 when the pass
+          rate is below --min-pass, 2 naming the file and field of a bad scenario
   mcp:    EXEC_URL is the web app's …/exec URL (or http://HOST:PORT/exec of kaigi serve); the token may come from
           KAIGI_TOKEN in the environment instead, which other users cannot read the way they read a command line
   gateway: standard HTTP in front of the web app: REST by path with "Authorization: Bearer T" and real status

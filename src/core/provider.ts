@@ -65,6 +65,8 @@ export interface AgentContext {
   metrics?: string[];
   // What each KPI metric means, beyond the built-in descriptions (Settings kpi.metric_descriptions).
   metricNotes?: Record<string, string>;
+  // Each metric's good direction from the metric table: a success criterion asks for a move that way.
+  goodWays?: Record<string, 'up' | 'down'>;
   // The decider is given the weights and votes Kaigi computed; it explains and decides, it does not count.
   weighing?: Weighing;
   // What was tried for the discussion's member and how each action fared (learned trust; empty without memory).

@@ -24,6 +24,7 @@ import {
   preferredBy,
 } from '../discussion/directives.js';
 import { preferVotes } from '../discussion/votes.js';
+import { metricTable } from '../orders/metric-table.js';
 
 // The directives in force for this discussion (its member's and everyone's).
 export function inForce(d: Discussion, env: EngineEnv): Directive[] {
@@ -87,6 +88,7 @@ export function context(d: Discussion, env: EngineEnv, v: Visible, extra: Partia
     targetChange: s.number('outcome.target_change'),
     windowDays: s.number('outcome.window_days'),
     metricNotes: s.get('kpi.metric_descriptions'),
+    goodWays: Object.fromEntries(metricTable(s.get('kpi.metrics')).map((m) => [m.name, m.good])),
     metrics: metricsOf(env.kpi, d.trigger.target_user_id),
     ...boundExtra(d, extra, limit),
   };

@@ -43,8 +43,10 @@ export function decide(
   // The weights and votes Kaigi computes for any decider (src/core/discussion/votes.ts); the rules then add memory and people.
   const weighing = ctx.weighing ?? weighOpinions(ctx.earlier, ctx.computed, ctx.bands);
   const { votes, objected } = peopleVotes(ctx, weighing);
-  // A health cue in the manager's note closes the actions that add load, whatever the vote.
-  const s = selectActions(ctx, votes, f.cues.length ? objected.concat(LOAD_ACTIONS) : objected);
+  // A health cue in the manager's note, or a discussion about load itself (overwork, a metric whose good way is down
+  // such as overtime), closes the actions that add load, whatever the vote.
+  const load = f.cues.length > 0 || ctx.trigger.type === 'overwork' || ctx.goodWays?.[f.metric] === 'down';
+  const s = selectActions(ctx, votes, load ? objected.concat(LOAD_ACTIONS) : objected);
   const negative = ctx.earlier.find((m) => m.message_type === 'PERSPECTIVE_NEGATIVE')?.content as Negative;
   // The review looks a criterion's metric up by name: one of the member's series (the trigger's when it is one).
   const known = ctx.metrics ?? [];
@@ -73,7 +75,13 @@ export function decide(
         // Days ahead, as a model answers; Kaigi computes the date. A setting out of range is held to the range.
         review_in_days: Math.min(MAX_DAYS, Math.max(1, Math.round(ctx.reviewDays))),
         success_criteria: [
-          { metric, direction: 'increase', target_change: ctx.targetChange, window_days: ctx.windowDays },
+          {
+            metric,
+            // The metric's good way: less overtime is the success an overwork order asks for.
+            direction: ctx.goodWays?.[metric] === 'down' ? 'decrease' : 'increase',
+            target_change: ctx.targetChange,
+            window_days: ctx.windowDays,
+          },
         ],
       },
     },

@@ -17,7 +17,7 @@ const CUES: readonly { cue: HealthCue; re: RegExp }[] = [
   },
   {
     cue: 'leave',
-    re: /\b(on leave|sick leave|parental leave|maternity|paternity|time off|vacation|holiday)\b|休暇|休職|産休|育休|有給|休養/i,
+    re: /\b(on (planned |annual |paid |sick |unpaid )?leave|(sick|parental|annual|paid|planned) leave|leave of absence|maternity|paternity|time off|days? off|vacation|holiday)\b|休暇|休職|産休|育休|有給|休養/i,
   },
   {
     cue: 'family',

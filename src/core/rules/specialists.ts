@@ -273,10 +273,14 @@ const specialists: Record<string, (ctx: AgentContext, f: Facts, t: L) => Opinion
   },
 };
 
+// A fall shorter than this many days in a row is a dip, not a slump: no goal is reset for it.
+const SUSTAINED_DAYS = 3;
+
 // The manager's note comes first: under a health cue an action that adds load (a goal) becomes rest or a 1:1, and the
-// opinion says why.
+// opinion says why. A goal is also no answer to a one-day dip or to a metric that did not fall: a 1:1 listens first.
 function heeded(ctx: AgentContext, f: Facts, o: Opinion, t: L): Opinion {
-  if (!f.cues.length || LOAD_ACTIONS.indexOf(o.type) < 0) return o;
+  if (LOAD_ACTIONS.indexOf(o.type) < 0) return o;
+  if (!f.cues.length) return f.declineDays >= SUSTAINED_DAYS ? o : listenFirst(ctx, f, o, t);
   const type = allowed(ctx, 'REST_RECOMMENDATION', 'ONE_ON_ONE', 'PEER_SUPPORT');
   const words = actionWording(type, t);
   const cues = cueText(f, ctx.lang);
@@ -291,6 +295,28 @@ function heeded(ctx: AgentContext, f: Facts, o: Opinion, t: L): Opinion {
       `The manager's note mentions ${cues}, so no goal adds load. ${o.hypothesis}`,
     ),
     evidence: o.evidence.concat([`manager_note: ${cues}`]),
+  };
+}
+
+function listenFirst(ctx: AgentContext, f: Facts, o: Opinion, t: L): Opinion {
+  const type = allowed(ctx, 'ONE_ON_ONE', 'MESSAGE_TIMING', 'PRAISE_INCREASE');
+  return {
+    ...o,
+    type,
+    for: type,
+    ...actionWording(type, t),
+    intensity: 'low',
+    confidence: Math.min(o.confidence, 0.5),
+    // Said without a direction the data may not bear out over a week: a dip of a day or two, or no run at all.
+    hypothesis: f.declineDays
+      ? t(
+          `${f.metric} が普段の水準を下回ったのは${f.declineDays}日だけで一時的な可能性があり、目標を変える前に本人の話を聞く。`,
+          `${f.metric} has been under its usual level for ${f.declineDays} day(s) only, which may pass: listen before changing any goal.`,
+        )
+      : t(
+          `${f.metric} に日を追った下がり方は見られず、目標を変える前に本人の話を聞く。`,
+          `${f.metric} shows no run of bad days: listen before changing any goal.`,
+        ),
   };
 }
 
