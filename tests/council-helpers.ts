@@ -206,11 +206,13 @@ export async function closedThenDecided(rt: Runtime): Promise<{ closed: string; 
 // The demo team's KPI brought up to yesterday (in the script's zone), as a real team's feed would be after the test
 // moved the clock on by weeks or years: the days after each member's latest row, from the demo's generator, so a
 // discussion started then is grounded in recent data (src/core/orders/grounding.ts) instead of refused.
-// `now`: the instant whose yesterday the rows end on (the runtime's clock unless a saved book is served on another).
+// `now`: the instant whose yesterday the rows end on (the runtime's clock unless a saved book is served on another);
+// `like`: a member whose days another's copy (tanaka's own demo days end in a fall the watcher would act on).
 export function freshKpi(
   rt: Runtime,
   members: readonly string[] = DEMO_MEMBERS.map((m) => m.member_id),
   now = rt.clock.now(),
+  like: Record<string, string> = {},
 ): number {
   const sheet = rt.workbook.sheetByName('KPI')!;
   const day = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: rt.workbook.timeZone }).format(d);
@@ -222,8 +224,13 @@ export function freshKpi(
   }
   const yesterday = day(new Date(now - 86_400_000));
   const midnight = (d: string) => new Date(`${d}T00:00:00+09:00`);
-  const rows = demoKpi(yesterday)
-    .filter((r) => members.indexOf(r.member_id) >= 0 && r.date > (latest[r.member_id] ?? ''))
+  const demo = demoKpi(yesterday);
+  const rows = members
+    .flatMap((m) =>
+      demo
+        .filter((r) => r.member_id === (like[m] ?? m) && r.date > (latest[m] ?? ''))
+        .map((r) => ({ ...r, member_id: m })),
+    )
     .map((r) =>
       rowValues('kpi', { date: midnight(r.date), member_id: r.member_id, metric: r.metric, value: r.value, note: '' }),
     );

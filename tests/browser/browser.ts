@@ -150,10 +150,10 @@ export async function book(
       const r = await rt.run('refreshDashboard', [], { kind: 'menu' });
       if (!r.ok) throw new Error(`refreshDashboard failed: ${r.error?.name}: ${r.error?.message}`);
     }
-    // Served on the real clock months after the book's January: the members the tests start discussions about get
-    // KPI up to the real yesterday, or the door would refuse them as stale (src/core/orders/grounding.ts). Not
-    // tanaka, whose demo days end in a decline the served watcher would open a discussion for.
-    freshKpi(rt, ['sato', 'suzuki'], Date.now());
+    // Served on the real clock months after the book's January: the team gets KPI up to the real yesterday, or the
+    // door would refuse its members as stale (src/core/orders/grounding.ts). Tanaka's demo days end in a fall the
+    // served watcher would open a discussion for: his fresh days are a copy of sato's steady ones.
+    freshKpi(rt, ['tanaka', 'sato', 'suzuki', 'takahashi', 'ito'], Date.now(), { tanaka: 'sato' });
     await rt.save(file);
     return { file, decided, escalated, learnings };
   } finally {
