@@ -4,7 +4,7 @@ import { kpiFromRows, membersFromRows } from '../../adapters/gas/records.js';
 import type { Store } from '../../adapters/gas/store.js';
 import type { EngineEnv } from '../../core/engine.js';
 import { Settings } from '../../core/settings.js';
-import { metricTable } from '../../core/orders/metric-table.js';
+import { metricTableOf } from '../../core/orders/metric-table.js';
 import type { AgentDef, PromptRow } from '../../core/types.js';
 import { actionList, type Directive } from '../../core/discussion/directives.js';
 
@@ -129,7 +129,7 @@ export class Configuration {
     };
     // Only the metric table's metrics reach the council (and so its prompts): a row of another metric, typed into the
     // tab by hand, cannot add a column to every prompt.
-    const known = new Set(metricTable(this.settings().get('kpi.metrics')).map((m) => m.name));
+    const known = new Set(metricTableOf(this.settings()).map((m) => m.name));
     const kpi = attempt('KPI data', () => kpiFromRows(this.store.readTab('kpi'), this.tz), []).filter((r) =>
       known.has(r.metric),
     );

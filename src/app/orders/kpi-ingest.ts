@@ -3,7 +3,7 @@
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { sha256Hex } from '../../adapters/gas/crypto.js';
 import { dayCell, dayOf, dayToDate, membersFromRows } from '../../adapters/gas/records.js';
-import { type MetricDef, metricTable } from '../../core/orders/metric-table.js';
+import { type MetricDef, metricTableOf } from '../../core/orders/metric-table.js';
 import { ConflictError, TooLargeError, ValidationError } from '../../core/errors.js';
 import {
   checkRows,
@@ -47,11 +47,11 @@ function storedRows(council: Council): { stored: StoredKpi[]; values: unknown[][
 
 // What a KPI row must keep to: the metric table, and the days from Settings kpi.earliest_date to today in the sheet's
 // zone (a day that is not a calendar day in that setting leaves no earliest bound, as the setting check reports).
-function kpiBounds(council: Council): { metrics: MetricDef[]; today: string; earliest: string } {
+function kpiBounds(council: Council): { metrics: readonly MetricDef[]; today: string; earliest: string } {
   const s = council.settings();
   const earliest = String(s.get('kpi.earliest_date')).trim();
   return {
-    metrics: metricTable(s.get('kpi.metrics')),
+    metrics: metricTableOf(s),
     today: dayOf(Date.now(), council.tz),
     earliest: isCalendarDay(earliest) ? earliest : '',
   };

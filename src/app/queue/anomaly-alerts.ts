@@ -8,7 +8,7 @@ import {
   milestoneBody,
   milestoneTitles,
 } from '../../core/orders/anomaly.js';
-import { metricTable } from '../../core/orders/metric-table.js';
+import { metricTableOf } from '../../core/orders/metric-table.js';
 import type { KpiRow, Member } from '../../core/types.js';
 import type { StoreState } from '../../adapters/gas/store.js';
 import type { Council } from '../sheet-council.js';
@@ -59,7 +59,7 @@ export function tellAnomalies(
       windowDays: s.number('watcher.anomaly_window_days'),
       minPoints: s.number('watcher.anomaly_min_points'),
     },
-    metricTable(s.get('kpi.metrics')),
+    metricTableOf(s),
   );
   const duplicates = () => found.map((a) => ({ ...a, inbox_id: '', duplicate: true }));
   // The common case, everything already told, takes no lock.

@@ -1,6 +1,6 @@
 // The KPI watcher: a metric that fell N days in a row (thresholds in Settings) opens one discussion per decline, and
 // a value of any metric far from its member's recent mean is told in the Inbox (src/app/queue/anomaly-alerts.ts).
-import { metricTable } from '../../core/orders/metric-table.js';
+import { metricTableOf } from '../../core/orders/metric-table.js';
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { discussionFromRow } from '../../adapters/gas/records.js';
 import { type Decline, declineOf, series } from '../../core/orders/kpi.js';
@@ -158,7 +158,7 @@ function watchDeclines(council: Council): WatchReport['opened'] {
   const minDrop = s.number('watcher.min_drop_ratio');
   const opened: WatchReport['opened'] = [];
   // Only a bad swing of a watched metric opens a discussion: a fall of a metric whose good way is down is good news.
-  const def = metricTable(s.get('kpi.metrics')).find((m) => m.name === metric);
+  const def = metricTableOf(s).find((m) => m.name === metric);
   if (!def?.watched || def.good !== 'up') return opened;
   const env = council.env();
   const signals: Signal[] = [];

@@ -1,7 +1,7 @@
 // The engine's side of grounding: the gap a discussion's data leaves (the same check as the door's), and ending a
 // discussion the council cannot know enough about with a person instead of a decision.
 import { type GroundingGap, groundingGap } from '../orders/grounding.js';
-import { metricTable } from '../orders/metric-table.js';
+import { metricTableOf } from '../orders/metric-table.js';
 import type { Settings } from '../settings.js';
 import type { Discussion, KpiRow, Trigger } from '../types.js';
 import type { Builder } from './builder.js';
@@ -15,7 +15,7 @@ export function gapOf(
   today: string,
 ): GroundingGap | null {
   return groundingGap(t, kpi, {
-    table: metricTable(settings.get('kpi.metrics')).map((m) => m.name),
+    table: metricTableOf(settings).map((m) => m.name),
     today,
     minDays: settings.number('grounding.min_baseline_days'),
     windowDays: settings.number('grounding.baseline_days'),

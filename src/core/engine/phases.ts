@@ -12,7 +12,7 @@ import { curveFor, UNPROVEN_CONFIDENCE, unproven } from './learned.js';
 import { recalibrate } from '../memory/isotonic.js';
 import type { EngineEnv } from './types.js';
 import { contradictions } from '../orders/claims.js';
-import { metricTable } from '../orders/metric-table.js';
+import { metricTableOf } from '../orders/metric-table.js';
 
 type Computed = { computed_confidence: number; formula_confidence?: number; contradicted?: Contradicted[] };
 type Contradicted = { metric: string; claimed: string; actual: string; from: number; to: number };
@@ -21,7 +21,7 @@ type Contradicted = { metric: string; claimed: string; actual: string; from: num
 // one the data contradicts is named in the metadata and costs grounding.contradiction_penalty of computed confidence.
 function checked(d: Discussion, env: EngineEnv, content: unknown, c: Computed): Computed {
   const text = textsOf(content).join('\n');
-  const found = contradictions(text, env.kpi, d.trigger.target_user_id, metricTable(env.settings.get('kpi.metrics')));
+  const found = contradictions(text, env.kpi, d.trigger.target_user_id, metricTableOf(env.settings));
   if (!found.length) return c;
   const cost = env.settings.number('grounding.contradiction_penalty') * found.length;
   const less = (x: number) => Math.max(0, Math.round((x - cost) * 100) / 100);

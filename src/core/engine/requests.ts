@@ -12,7 +12,7 @@ import type { AgentDef, Discussion } from '../types.js';
 import { evidenceForRediscussion } from '../orders/watch-plan.js';
 import { boundExtra, boundMember, boundMemory, boundMessages, boundNotes, boundTrigger, inputLimit } from './inputs.js';
 import { active, bands, expectOf, latestComputed } from './plan.js';
-import { weighOpinions } from '../discussion/votes.js';
+import { preferVotes, weighOpinions } from '../discussion/votes.js';
 import { recordFor, reliabilities, teamRateFor } from './learned.js';
 import type { EngineEnv } from './types.js';
 import {
@@ -23,8 +23,7 @@ import {
   directiveText,
   preferredBy,
 } from '../discussion/directives.js';
-import { preferVotes } from '../discussion/votes.js';
-import { metricTable } from '../orders/metric-table.js';
+import { metricTableOf } from '../orders/metric-table.js';
 
 // The directives in force for this discussion (its member's and everyone's).
 export function inForce(d: Discussion, env: EngineEnv): Directive[] {
@@ -88,7 +87,7 @@ export function context(d: Discussion, env: EngineEnv, v: Visible, extra: Partia
     targetChange: s.number('outcome.target_change'),
     windowDays: s.number('outcome.window_days'),
     metricNotes: s.get('kpi.metric_descriptions'),
-    goodWays: Object.fromEntries(metricTable(s.get('kpi.metrics')).map((m) => [m.name, m.good])),
+    goodWays: Object.fromEntries(metricTableOf(s).map((m) => [m.name, m.good])),
     metrics: metricsOf(env.kpi, d.trigger.target_user_id),
     ...boundExtra(d, extra, limit),
   };

@@ -136,3 +136,20 @@ export function metricTable(raw: unknown): MetricDef[] {
   const parsed = metricTableSchema().safeParse(raw);
   return parsed.success ? parsed.data : DEFAULT_METRICS.slice();
 }
+
+// The table of a Settings reader, parsed once per stored text: every prompt, claim check and KPI row reads it, and
+// JSON settings are otherwise parsed afresh for each caller. Callers must not change what they are given.
+let last: { raw: string; table: readonly MetricDef[] } | null = null;
+export function metricTableOf(s: { raw(key: 'kpi.metrics'): string }): readonly MetricDef[] {
+  const raw = s.raw('kpi.metrics');
+  if (last?.raw !== raw) {
+    let value: unknown = null;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      // Not JSON: the default table, as for any other shape.
+    }
+    last = { raw, table: metricTable(value) };
+  }
+  return last.table;
+}
