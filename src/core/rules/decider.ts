@@ -105,8 +105,23 @@ function peopleVotes(
     ? ctx.allowList.filter((a) => mentions(ctx.objection!.alternative, 'action_type', a))
     : [];
   const guided = ctx.guidance ? ctx.allowList.filter((a) => ctx.guidance!.indexOf(a) >= 0) : [];
-  for (const a of proposed.concat(guided)) (votes[a] ??= { agents: [], score: 0 }).score = round2(votes[a].score + 0.5);
-  return { votes, objected };
+  // A directive's words (an Inbox reply is one): an action named in a sentence that denies it is closed, one named
+  // otherwise gets half a vote, as guidance does. Its ban and prefer lists are applied by code before this.
+  const said = (ctx.memory?.directives ?? []).flatMap((x) => wordsOf(x.content, ctx.allowList));
+  for (const a of proposed.concat(guided).concat(said.filter((x) => !x.no).map((x) => x.action)))
+    (votes[a] ??= { agents: [], score: 0 }).score = round2(votes[a].score + 0.5);
+  return { votes, objected: objected.concat(said.filter((x) => x.no).map((x) => x.action)) };
+}
+
+const DENIES =
+  /\b(never|not|no|don't|do not|avoid|stop|without|instead of)\b|禁止|しない|しないで|やめ|避け|使わ|以外|不要|ダメ|だめ/i;
+
+// The actions a person's text names, each with whether its sentence denies it ("Never use GOAL_ADJUSTMENT").
+function wordsOf(text: string, allow: readonly string[]): { action: string; no: boolean }[] {
+  const out: { action: string; no: boolean }[] = [];
+  for (const s of text.split(/(?<=[.。!?！？;；\n])/))
+    for (const a of allow) if (mentions(s, 'action_type', a)) out.push({ action: a, no: DENIES.test(s) });
+  return out;
 }
 
 // Memory: similar past cases pull toward what was confirmed; what was rejected for this member (net of later

@@ -65,3 +65,17 @@ describe('directives on the rule-based council', () => {
     expect(analyst.metadata.directives).toBeUndefined();
   });
 });
+
+describe("a directive's words on the rule-based decider", () => {
+  it('closes an action a sentence denies, and weighs up one it names (an Inbox reply has only words)', () => {
+    const never = run([dir({ targets: ['decider'], content: 'Never use GOAL_ADJUSTMENT for him.' })]);
+    expect(typesOf(never.order)).not.toContain('GOAL_ADJUSTMENT');
+    const ja = run([dir({ targets: ['all'], content: '目標の調整は使わないでください。' })]);
+    expect(typesOf(ja.order)).not.toContain('GOAL_ADJUSTMENT');
+    const training = run([dir({ targets: ['decider'], content: 'Please consider skill training.' })]);
+    expect(typesOf(training.order)).toContain('SKILL_TRAINING');
+    // Addressed to another agent, the words do not reach the decider.
+    const elsewhere = run([dir({ targets: ['analyst'], content: 'Never use GOAL_ADJUSTMENT.' })]);
+    expect(typesOf(elsewhere.order)).toContain('GOAL_ADJUSTMENT');
+  });
+});
