@@ -36,9 +36,9 @@ describe('searchLearnings', () => {
     const scores = results.map((r: { score: number }) => r.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     // The learning whose own text was the query comes first. It is a case, embedded as the situation it answers
-    // (without the actions after the arrow), so its own text scores a little under 1.
+    // (without the actions after the arrow), so its own text scores under 1, the less the more actions it names.
     expect(String(results[0].text)).toBe(query);
-    expect(results[0].score).toBeGreaterThan(0.8);
+    expect(results[0].score).toBeGreaterThan(0.75);
     expect((await call(rt, 'searchLearnings', { query, limit: 1 })).results.length).toBe(1);
   });
 

@@ -155,13 +155,15 @@ describe('GET /orders and POST /orders/{order_id}/report', () => {
 
   it('takes an objection while the orders are only acknowledged, cancels them, and refuses reports on them', async () => {
     const { rt, sato, t } = await twoDiscussions();
-    const [old] = records(rt, 'orders').filter((o) => o.discussion_id === sato);
+    const held = records(rt, 'orders').filter((o) => o.discussion_id === sato);
+    const [old] = held;
     expect((await post(rt, `/orders/${old.order_id}/report`, t.worker, { status: 'ACKNOWLEDGED' })).status).toBe(200);
+    const types = held.map((o) => JSON.parse(String(o.action_json)).action_type);
     const objection = await post(rt, '/objections', t.coordinator, {
       discussion_id: sato,
       reason: '面談の前に本人の負担を確認すべき',
       // An action the order does not hold yet, so the revised vote changes it.
-      alternative: 'REST_RECOMMENDATION',
+      alternative: ['REST_RECOMMENDATION', 'SKILL_TRAINING', 'PEER_SUPPORT'].find((a) => types.indexOf(a) < 0),
       urgency: 'HIGH',
     });
     expect(objection.status).toBe(202);
