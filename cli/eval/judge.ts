@@ -1,5 +1,5 @@
 // What a scenario expects against what the council did: each expectation a check with what was wanted and got.
-import { claimsIn, contradictions } from '../../src/core/orders/claims.js';
+import { claimsIn, contradictions, textsOf } from '../../src/core/orders/claims.js';
 import { DEFAULT_METRICS } from '../../src/core/orders/metric-table.js';
 import type { Ran } from './run-scenario.js';
 import type { Scenario } from './scenario.js';
@@ -9,16 +9,6 @@ export interface Check {
   want: unknown;
   got: unknown;
   ok: boolean;
-}
-
-// Every text of a message's content, nested ones too.
-function texts(v: unknown, depth = 0): string[] {
-  if (depth > 5) return [];
-  if (typeof v === 'string') return [v];
-  if (Array.isArray(v)) return v.flatMap((x) => texts(x, depth + 1));
-  if (v && typeof v === 'object')
-    return Object.values(v as Record<string, unknown>).flatMap((x) => texts(x, depth + 1));
-  return [];
 }
 
 // The metric table the claims are read against: the default one, which every scenario's metrics come from.
@@ -46,7 +36,7 @@ export function judge(s: Scenario, r: Ran): Check[] {
   if (e.no_claim_of_change) {
     // No message says a listed metric went up or down.
     const said = r.messages.flatMap((m) =>
-      claimsIn(texts(m.content).join('\n'), TABLE)
+      claimsIn(textsOf(m.content).join('\n'), TABLE)
         .filter((c) => e.no_claim_of_change!.includes(c.metric) && c.direction !== 'flat')
         .map((c) => `${m.speaker}: ${c.text}`),
     );
@@ -57,7 +47,7 @@ export function judge(s: Scenario, r: Ran): Check[] {
     const unmarked = r.messages
       .filter((m) => m.message_type === 'SPECIALIST_OPINION' || m.message_type === 'FEEDBACK_RESPONSE')
       .flatMap((m) => {
-        const found = contradictions(texts(m.content).join('\n'), r.kpi, member, TABLE);
+        const found = contradictions(textsOf(m.content).join('\n'), r.kpi, member, TABLE);
         const marked = (m.metadata.contradicted ?? []).length;
         return found.length > marked ? [`${m.speaker}: ${found.map((c) => c.text).join('; ')}`] : [];
       });

@@ -11,7 +11,7 @@ import { context, request, visible } from './requests.js';
 import { curveFor, UNPROVEN_CONFIDENCE, unproven } from './learned.js';
 import { recalibrate } from '../memory/isotonic.js';
 import type { EngineEnv } from './types.js';
-import { contradictions } from '../orders/claims.js';
+import { contradictions, textsOf } from '../orders/claims.js';
 import { metricTableOf } from '../orders/metric-table.js';
 
 type Computed = { computed_confidence: number; formula_confidence?: number; contradicted?: Contradicted[] };
@@ -37,16 +37,6 @@ function checked(d: Discussion, env: EngineEnv, content: unknown, c: Computed): 
       to: x.to,
     })),
   };
-}
-
-// Every text of an answer, nested ones too (an opinion's analysis, evidence, hypothesis and recommendation).
-function textsOf(v: unknown, depth = 0): string[] {
-  if (depth > 4) return [];
-  if (typeof v === 'string') return [v];
-  if (Array.isArray(v)) return v.flatMap((x) => textsOf(x, depth + 1));
-  if (v && typeof v === 'object')
-    return Object.values(v as Record<string, unknown>).flatMap((x) => textsOf(x, depth + 1));
-  return [];
 }
 
 function computedFor(

@@ -125,3 +125,14 @@ export function contradictions(
   }
   return out;
 }
+
+// Every text of an answer, nested ones too (an opinion's analysis, evidence, hypothesis and recommendation): what its
+// claims are read from.
+export function textsOf(v: unknown, depth = 0): string[] {
+  if (depth > 5) return [];
+  if (typeof v === 'string') return [v];
+  if (Array.isArray(v)) return v.flatMap((x) => textsOf(x, depth + 1));
+  if (v && typeof v === 'object')
+    return Object.values(v as Record<string, unknown>).flatMap((x) => textsOf(x, depth + 1));
+  return [];
+}
