@@ -28,6 +28,11 @@ describe('kaigi eval', () => {
       return s.after && e.effect && e.forecast && said[e.effect] !== e.forecast;
     });
     expect(disagree.length).toBeGreaterThanOrEqual(5);
+    // docs/judgment.md lists every scenario file, and no other.
+    const listed = [...fs.readFileSync(path.join('docs', 'judgment.md'), 'utf8').matchAll(/\[`([\w-]+\.json)`\]/g)].map(
+      (m) => m[1],
+    );
+    expect(listed).toEqual([...files].sort());
   }, 180_000);
 
   it('names the file and field of a bad scenario (exit 2)', () => {
