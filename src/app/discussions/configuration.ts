@@ -33,6 +33,8 @@ function list(v: unknown): string[] {
 // not only by edits the on-edit trigger sees); within one execution every tab is read at most once.
 export class Configuration {
   private cachedSettings: Settings | null = null;
+  // The team's data as this execution first read it: the door and the engine's view share one read of the KPI tab.
+  private cachedData: TeamData | null = null;
 
   constructor(
     private readonly store: Store,
@@ -111,8 +113,13 @@ export class Configuration {
       .filter((x) => x.id !== '' && x.status === 'active');
   }
 
-  // Reads the KPI data, retrying a failed read before going on without it (E002).
+  // Reads the KPI data, retrying a failed read before going on without it (E002); once per execution.
   data(): TeamData {
+    if (!this.cachedData) this.cachedData = this.readData();
+    return this.cachedData;
+  }
+
+  private readData(): TeamData {
     const notes: string[] = [];
     const attempts = this.settings().number('data.read_attempts');
     const attempt = <T>(what: string, f: () => T, empty: T): T => {

@@ -2,7 +2,7 @@
 // start_discussion, kaigi run --trigger): its type is one Settings triggers.types names and its member is in
 // Members, so no discussion reasons from numbers that do not exist.
 import { configCacheName } from '../../adapters/gas/config-version.js';
-import { membersFromRows } from '../../adapters/gas/records.js';
+import { dayOf, membersFromRows } from '../../adapters/gas/records.js';
 import { gapOf } from '../../core/engine/grounded.js';
 import { ValidationError } from '../../core/errors.js';
 import { defaultSetting } from '../../core/settings.js';
@@ -36,12 +36,12 @@ export function admitTrigger(
   const members = memberIds(council, t.target_user_id);
   const issues = triggerIssues(t, { types: triggerTypes(council), members });
   // What the council can know: the metric it is asked about, with enough days of it (src/core/orders/grounding.ts).
-  // A KPI tab that could not be read (E002) tells nothing either way: the discussion opens, and the engine, which
-  // reads it again, escalates it as no data if it still cannot. The data is the engine's own (env), so a caller that
-  // goes on to run the discussion in this execution (POST /tasks with wait_seconds) reads the KPI tab once.
-  const env = issues.length ? null : council.env();
-  if (env && !env.dataNotes.length) {
-    const gap = gapOf({ ...t, context: t.context ?? {} }, env.kpi, env.settings, env.today);
+  // A KPI tab that could not be read (E002) tells nothing either way: the discussion opens, and the engine escalates
+  // it as no data if it still cannot. The data is read once per execution (Configuration.data), so a caller that goes
+  // on to run the discussion here (POST /tasks with wait_seconds) does not read the KPI tab twice.
+  const data = issues.length ? null : council.config.data();
+  if (data && !data.notes.length) {
+    const gap = gapOf({ ...t, context: t.context ?? {} }, data.kpi, council.settings(), dayOf(Date.now(), council.tz));
     if (gap)
       issues.push({
         field: gap.metric ? 'context.metric' : 'target_user_id',
