@@ -76,11 +76,9 @@ export function decideStep(d: Discussion, env: EngineEnv, b: Builder, input: Dec
   // spend (and the budget read from it) does not pay for the decider twice.
   const once = { ...answer.response, tokensIn: 0, tokensOut: 0, ms: 0 };
   // The directives this decision applied: those whose ban or preference code applied here, and those delivered to
-  // an agent that spoke in this cycle. The order's metadata names them (each is then marked consumed) and so does a
-  // note of the record.
+  // an agent that spoke in this cycle; a note of the record names them all, and each is then marked consumed. The
+  // order's own metadata names those code applied; one delivered as text is named on its readers' messages.
   const applied = appliedDirectives(d, env, b);
-  // The order's own metadata names those code applied here (a ban, a preference); one delivered as text is named
-  // on the messages of the agents that read it.
   const byCode = applied.filter((x) => x.ban.length || x.prefer.length).map((x) => x.id);
   const extra = byCode.length ? { directives: byCode } : {};
   const msg = b.answer({ ...answer, content: order, response: once }, 6, 'EXECUTION_ORDER', extra);
