@@ -167,7 +167,7 @@ export function onConfigEdit(e?: GoogleAppsScript.Events.SheetsOnEdit): void {
   }
 }
 
-// Installable on-change trigger: onEdit never sees a row inserted or removed, this does (SPEC §14). An edit or a
+// Installable on-change trigger: onEdit never sees a row inserted or removed, this does. An edit or a
 // format change is onConfigEdit's, so it returns before any call; a change of the grid's structure anywhere
 // (the event does not say where) is compared with the configuration tabs' audited rows, audited as the person's
 // removal or move, and the configuration cache moves on so the next execution reads the tabs again. Called by
@@ -316,7 +316,7 @@ export function getApiKeyStatus(): Record<string, boolean> {
   return keyStatus();
 }
 
-// API clients (SPEC §11): admins manage them (the settings dialog, `kaigi token`).
+// API clients: admins manage them (the settings dialog, `kaigi token`).
 export function createApiClient(input: { name: string; role: string }): ClientInfo & { token: string } {
   requireRole('createApiClient', 'admin');
   const council = new Council(openBound(), scriptZone());

@@ -44,7 +44,7 @@ export function parsePointer(v: unknown): Pointer | null {
 }
 
 // How a Date enters a digest. 'seconds' (the canonical form): its UTC ISO instant truncated to the whole second,
-// as a cell keeps it (SPEC §14; runtime/host/values.ts takes the reading that Sheets drops milliseconds), so
+// as a cell keeps it (runtime/host/values.ts takes the reading that Sheets drops milliseconds), so
 // a digest depends neither on the spreadsheet's time zone nor on milliseconds the sheet did not keep.
 // 'exact' is the form of releases before that: milliseconds kept. It only serves to recognise digests those
 // releases recorded (a Date read back from an old workbook still has its milliseconds).

@@ -1,4 +1,5 @@
-// The demo team: five salespeople with 30 days of KPI, including the seed's 田中さん (contacts 12 → 5).
+// The demo team: five salespeople with 30 days of KPI, including 田中さん (contacts 12 → 5), the example the design starts
+// from.
 import { addDays } from './discussion/ids.js';
 import type { KpiRow, Member, Trigger } from './types.js';
 
@@ -90,7 +91,7 @@ export function demoKpi(lastDay: string): KpiRow[] {
   return rows;
 }
 
-// The seed's example request about 田中さん: what `kaigi run --demo` asks and what the tests start by default.
+// The example request about 田中さん: what `kaigi run --demo` asks and what the tests start by default.
 export function demoTrigger(): Trigger & { priority: 'HIGH' } {
   return {
     type: 'kpi_decline',

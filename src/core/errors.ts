@@ -3,7 +3,7 @@
 export class KaigiError extends Error {
   constructor(
     message: string,
-    // A stable code for clients (API error bodies, the CLI's one-line reasons); seed 004's room codes among them.
+    // A stable code for clients (API error bodies, the CLI's one-line reasons); the rooms protocol's codes among them.
     readonly code: string = 'internal',
   ) {
     super(message);
@@ -31,7 +31,7 @@ export class NotFoundError extends KaigiError {
   }
 }
 
-// A person or client whose role does not allow what they asked (SPEC §10): HTTP 403; refusals are audited.
+// A person or client whose role does not allow what they asked: HTTP 403; refusals are audited.
 export class ForbiddenError extends KaigiError {
   constructor(message: string, code = 'forbidden') {
     super(message, code);
@@ -87,7 +87,7 @@ export class BusyError extends StateError {
   constructor(
     message: string,
     readonly retryAfterSeconds = 5,
-    // Seed 004's rooms name the same condition FILE_LOCK_TIMEOUT.
+    // The rooms protocol names the same condition FILE_LOCK_TIMEOUT.
     code = 'lock_timeout',
   ) {
     super(message, code);

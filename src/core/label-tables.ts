@@ -61,7 +61,7 @@ export const VERDICT_LABELS: Labels<Verdict> = {
   inconclusive: ['予測の判定は保留', 'Forecast inconclusive'],
 };
 
-// Seed 000's five levels, and 0 for an answer that needed none.
+// The five fallback levels (retry, substitute, default opinion, rules, a person), and 0 for an answer that needed none.
 export const FALLBACK_LEVELS = [0, 1, 2, 3, 4, 5] as const;
 export const FALLBACK_LABELS: Labels<(typeof FALLBACK_LEVELS)[number]> = {
   0: ['通常の回答', 'answered normally'],

@@ -1,4 +1,4 @@
-// What one Script Property may hold (SPEC §14): Apps Script documents 9 KB a value, but writes of about 8,066 B
+// What one Script Property may hold: Apps Script documents 9 KB a value, but writes of about 8,066 B
 // have been seen to fail, so Kaigi keeps every property at 8,000 B of UTF-8, its key counted with its value.
 import { utf8Bytes } from './api/api.js';
 import { StateError } from './errors.js';

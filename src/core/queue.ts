@@ -1,4 +1,4 @@
-// The work queue's rules (SPEC §6): what may be claimed next, leases, retries, and duplicates.
+// The work queue's rules: what may be claimed next, leases, retries, and duplicates.
 import { PRIORITY_RANK, type Priority } from './types.js';
 
 type QueueStatus = 'queued' | 'processing' | 'done' | 'failed' | 'dead';
@@ -50,7 +50,7 @@ export function leaseLive(i: QueueItem, now: number): boolean {
   return i.status === 'processing' && i.lease_until > now;
 }
 
-// An item whose execution died holding it (seed 001: a timed-out delivery is re-delivered one priority higher).
+// An item whose execution died holding it (a timed-out delivery is re-delivered one priority higher).
 export function leaseExpired(i: QueueItem, now: number): boolean {
   return i.status === 'processing' && i.lease_until <= now;
 }
@@ -102,7 +102,7 @@ export function pickNext(items: readonly QueueItem[], now: number, limits: Limit
   return ready[0] ?? null;
 }
 
-// An active item with the same key is replaced by the newer one (SPEC §6: the newest wins).
+// An active item with the same key is replaced by the newer one (the newest wins).
 export function findDuplicate(items: readonly QueueItem[], dedupeKey: string): QueueItem | null {
   if (!dedupeKey) return null;
   return items.find((i) => i.dedupe_key === dedupeKey && i.status === 'queued') ?? null;

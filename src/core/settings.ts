@@ -16,7 +16,7 @@ export const DEFAULT_SETTINGS = [
     'access.admins',
     shape<unknown[]>([]),
     'json',
-    'Emails of editors who, besides the spreadsheet\'s owner, manage API clients, API keys, workers, Settings, Agents and Prompts (SPEC §10), e.g. ["lead@example.com"]',
+    'Emails of editors who, besides the spreadsheet\'s owner, manage API clients, API keys, workers, Settings, Agents and Prompts, e.g. ["lead@example.com"]',
   ),
   s(
     'access.coordinators',
@@ -24,18 +24,13 @@ export const DEFAULT_SETTINGS = [
     'json',
     'Emails of editors who may also approve, return or reject escalations, object, report on orders and give directives; every other editor reads, starts discussions and answers the Inbox',
   ),
-  s(
-    'limits.max_concurrent_discussions',
-    10,
-    'integer',
-    'Discussions in progress at once; more wait in the queue (seed 000 §9.2)',
-  ),
+  s('limits.max_concurrent_discussions', 10, 'integer', 'Discussions in progress at once; more wait in the queue'),
   s('limits.max_messages_per_discussion', 100, 'integer', 'Messages per discussion before the next phase is forced'),
   s(
     'limits.agent_objections_per_discussion',
     1,
     'integer',
-    'Objections the council files against its own order per discussion (seed 000 §7), so it cannot loop',
+    'Objections the council files against its own order per discussion, so it cannot loop',
   ),
   s(
     'limits.max_tokens_per_discussion',
@@ -85,7 +80,7 @@ export const DEFAULT_SETTINGS = [
       expert_consensus: 0.2,
     }),
     'json',
-    'Weights of the computed confidence (SPEC §4.4)',
+    'Weights of the factors of the computed confidence (recency, completeness, accuracy, sample size, consensus)',
   ),
   s('confidence.band_heavy', 0.9, 'number', 'At or above: weigh heavily'),
   s('confidence.band_reference', 0.7, 'number', 'At or above: use as reference'),
@@ -136,7 +131,12 @@ export const DEFAULT_SETTINGS = [
     'integer',
     'The first tick this long after a discussion ends refreshes the Dashboard, once for all that ended meanwhile',
   ),
-  s('retry.max_attempts', 3, 'integer', 'HTTP attempts per model call (SPEC §7.2)'),
+  s(
+    'retry.max_attempts',
+    3,
+    'integer',
+    'HTTP attempts per model call (a retryable failure is tried again with backoff)',
+  ),
   s('retry.base_seconds', 2, 'number', 'Backoff base: wait base × 2^(n-1) seconds plus jitter'),
   s('retry.max_jitter_ms', 1000, 'integer', 'Random jitter added to each backoff wait'),
   s(

@@ -22,8 +22,8 @@ const ALLOWED_MINUTES: readonly number[] = [1, 5, 10, 15, 30];
 const DEFAULT_BACKSTOP_MINUTES = 10;
 
 // The backstop tick only catches what the one-shot nudge missed (a lost trigger, a lease that ran out), so it runs
-// every few minutes, not every minute (SPEC §6, §14 quotas). A Settings value between the allowed ones rounds down,
-// so the backstop never comes later than a person asked for.
+// every few minutes, not every minute (a time-driven trigger's runtime counts against the daily quota). A Settings
+// value between the allowed ones rounds down, so the backstop never comes later than a person asked for.
 export function backstopMinutes(setting: number): number {
   let best = ALLOWED_MINUTES[0];
   for (const m of ALLOWED_MINUTES) if (m <= setting) best = m;
@@ -36,7 +36,7 @@ export function wantedTriggers(backstop = DEFAULT_BACKSTOP_MINUTES): WantedTrigg
     { handler: 'dailyReview', kind: 'daily', value: 6 },
     { handler: 'dailyWatch', kind: 'daily', value: 7 },
     { handler: 'onConfigEdit', kind: 'onEdit', value: 0 },
-    // onEdit misses rows inserted or removed: the change trigger sees them (SPEC §14).
+    // onEdit misses rows inserted or removed: the change trigger sees them.
     { handler: 'onConfigChange', kind: 'onChange', value: 0 },
   ];
 }
@@ -79,7 +79,7 @@ export function planTriggers(
 // ---- who owns the workers ----------------------------------------------------------------------
 //
 // Apps Script's installable triggers belong to the account that created them, and each account sees only its own
-// (SPEC §14). If every editor who ran setup() got a set, every job would run once per editor and spend each one's
+// triggers. If every editor who ran setup() got a set, every job would run once per editor and spend each one's
 // quota. So one account owns the workers, named in a Script Property (PROPERTY_KEYS.workers) that every editor can
 // read. Handing over:
 //   1. The owner runs teardown() or handOverWorkers(): their Kaigi triggers are deleted and the claim released.

@@ -112,7 +112,7 @@ export function spreadsheetOwnerEmail(ss: GoogleAppsScript.Spreadsheet.Spreadshe
 }
 
 // Who is acting, for the record (approvals, prompt edits, directives, objections). Apps Script often hides the
-// active user's email (consumer accounts, another domain: SPEC §14), so then the record says so plainly, with what
+// active user's email (consumer accounts, another domain), so then the record says so plainly, with what
 // is known — whom the script ran as and the user's temporary key for this script — and never a made-up name.
 function actor(): string {
   const email = ports().host.activeUserEmail();

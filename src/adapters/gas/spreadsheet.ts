@@ -21,7 +21,7 @@ export function openBound(): GoogleAppsScript.Spreadsheet.Spreadsheet {
 
 // ---- time zone ----------------------------------------------------------------------------
 // A date cell holds the wall clock of the SPREADSHEET's time zone, which may differ from the script's
-// (appsscript.json) and may have DST (SPEC §14). Every date Kaigi writes to or reads from a cell goes through
+// (appsscript.json) and may have DST. Every date Kaigi writes to or reads from a cell goes through
 // this zone (records.ts); days and "today" stay on the script's calendar.
 
 // Read once per execution, and only by an execution that converts a date cell, so an idle tick pays nothing.

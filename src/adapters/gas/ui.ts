@@ -6,7 +6,7 @@ export function userLang(): Lang {
   return langOf(Session.getActiveUserLocale());
 }
 
-// SPEC §9's items first; the occasional tools (KPI watch, demo data, worker ownership) sit in a submenu.
+// The everyday items first; the occasional tools (KPI watch, demo data, worker ownership) sit in a submenu.
 export function buildMenu(lang: Lang): void {
   const ui = SpreadsheetApp.getUi();
   const more = ui

@@ -1,4 +1,4 @@
-// The per-token rate limit (SPEC §11): a CacheService counter per token hash and minute, no Sheets round trip.
+// The per-token rate limit: a CacheService counter per token hash and minute, no Sheets round trip.
 import { scriptCache } from '../../adapters/gas/services.js';
 import { apiError, type ApiError } from '../../core/api/api.js';
 

@@ -1,4 +1,4 @@
-// The API Log tab (SPEC §11): one row per authenticated web API or MCP call — time, client, call, status, code,
+// The API Log tab: one row per authenticated web API or MCP call — time, client, call, status, code,
 // duration; never the token, the raw path or the body — and one summary row per minute for the calls whose token
 // was missing or bad (counted in CacheService, src/adapters/gas/unauthorized-cache.ts). A call leaves its row in the
 // inbox (src/adapters/gas/api-log-inbox.ts) without the lock; a tick, or a call that finds many waiting, appends them.
@@ -103,15 +103,15 @@ export function writeMark(mark: ApiLogMark): void {
 // (a key is about 36 bytes there).
 const DRAIN_ROWS = 150;
 
-// Through a commit under the script lock, at the tail the store's state keeps: concurrent drains each get rows of
-// their own, a killed execution leaves no half row, and the rows land in the rows the store grew ahead with the
-// tab's plain-text formats (Sheet.appendRow would be one round trip cheaper, but past those rows a client named
-// "007" or "2026-01-01" would be stored as a number or a date). What is appended: the minutes of refused calls
-// that have ended, then with `drain` the oldest rows authenticated calls left in the inbox (at most DRAIN_ROWS), then
-// `entry` if given (a call whose row could not wait in the inbox). Once `digestRows` rows (Settings
-// api.log_digest_rows) are outside a batch — or always, with `digestAll` (the tick) — the same commit adds one Audit
-// row holding their digest (src/core/api/api-log-digest.ts), so the log joins the audit chain at one Audit row per batch,
-// not per call. Returns the rows appended and how many still wait in the inbox.
+// Through a commit under the script lock, at the tail the store's state keeps: concurrent drains each get rows of their
+// own, a killed execution leaves no half row, and the rows land in the rows the store grew ahead with the tab's
+// plain-text formats (Sheet.appendRow would be one round trip cheaper, but past those rows a client named "007" or
+// "2026-01-01" would be stored as a number or a date). What is appended: the minutes of refused calls that have ended,
+// then with `drain` the oldest rows authenticated calls left in the inbox (at most DRAIN_ROWS), then `entry` if given
+// (a call whose row could not wait in the inbox). Once `digestRows` rows (Settings api.log_digest_rows) are outside a
+// batch — or always, with `digestAll` (the tick) — the same commit adds one Audit row holding their digest
+// (src/core/api/api-log-digest.ts), so the log joins the audit chain at one Audit row per batch, not per call. Returns
+// the rows appended and how many still wait in the inbox.
 export function writeApiLog(
   store: Store,
   entry: ApiLogEntry | null,

@@ -175,7 +175,7 @@ export function locate(council: Council, id: string): { item: QueueItem | null; 
   return { item, discussion_id: String(item.payload?.discussion_id ?? '') };
 }
 
-// The task a client's idempotency key (a seed 002 taskId) was queued under: the caller's own key first, else the one
+// The task a client's idempotency key (an agent API taskId) was queued under: the caller's own key first, else the one
 // client's key it is (any client may report on a task, as by its Q-n id); a key two other clients used is a 409.
 export function taskByKey(council: Council, client: string, key: string): QueueItem {
   const own = rowWithKey(council, `api:${client}:key:${key}`);

@@ -1,4 +1,4 @@
-// API clients (SPEC §11): create one (its token shown once), list them, revoke one; only SHA-256 hashes are kept.
+// API clients: create one (its token shown once), list them, revoke one; only SHA-256 hashes are kept.
 import { sha256Hex } from '../../adapters/gas/crypto.js';
 import { props, uuid } from '../../adapters/gas/services.js';
 import type { Store } from '../../adapters/gas/store.js';

@@ -1,4 +1,4 @@
-// The archive run's API Log move (issue 22, finding 6): rows past Settings api.log_retention_days leave as a prefix
+// The archive run's API Log move: rows past Settings api.log_retention_days leave as a prefix
 // of the tab, in whole digest batches (src/core/api/api-log-retention.ts), copied first and removed after.
 //
 // The archive's API Log rows are the log's oldest rows in order, from its row 2: spreadsheet row r is archive row

@@ -1,4 +1,4 @@
-// Retention and archive (SPEC §10, seed 000 §8.2): the daily check, and the run that moves rows to the archive spreadsheet.
+// Retention and archive: the daily check, and the run that moves rows to the archive spreadsheet.
 //
 // A run plans the move (src/core/audit/retention-plan.ts), then for each batch of whole discussions: copies the rows
 // verbatim into the archive (a key already there is not copied twice), flushes, reads them back, and only then, in

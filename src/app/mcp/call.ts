@@ -66,7 +66,8 @@ function answer(body: Record<string, unknown>): ToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
 }
 
-// A tool error carries SPEC §11's error JSON, so a model reads the same code and status a REST client gets.
+// A tool error carries the API's error JSON ({error: {code, message, details}}, status), so a model reads the same code
+// and status a REST client gets.
 function toolError(e: ApiError): ToolResult {
   return { ...answer(e as unknown as Record<string, unknown>), isError: true };
 }

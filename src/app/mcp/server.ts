@@ -73,7 +73,8 @@ const LOGGED: Record<number, [number, string]> = {
   [RPC.internalError]: [500, 'internal'],
 };
 
-// The API log shows a failed call as failed: a JSON-RPC error by its code, a tool error by its SPEC §11 status.
+// The API log shows a failed call as failed: a JSON-RPC error by its code, a tool error by the status of its error
+// JSON.
 function note(answer: RpcAnswer, meta: McpMeta): RpcAnswer {
   const error = answer.error as { code: number } | undefined;
   const result = answer.result as { isError?: boolean; structuredContent?: ApiError } | undefined;
@@ -103,7 +104,7 @@ export function createMcpServer(deps: CallDeps): McpHandler {
     try {
       return note(request(msg.id, msg.method, msg.params, caller, meta, deps), meta);
     } catch (e) {
-      // Never a stack trace: the SPEC §11 error JSON travels as the JSON-RPC error's data.
+      // Never a stack trace: the API's error JSON travels as the JSON-RPC error's data.
       const failed = errorToApi(e);
       if (deps.onError) deps.onError(e, failed);
       return note(rpcError(msg.id, RPC.internalError, failed.error.message, failed), meta);

@@ -1,4 +1,4 @@
-// Objections apply before execution (seed 000 §7, SPEC §4.5): a discussion with an order being carried out, or
+// Objections apply before execution: a discussion with an order being carried out, or
 // carried out, takes none. Checked at every door (API, sidebar, CLI) and again by the objection task under the lock.
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { ConflictError } from '../../core/errors.js';

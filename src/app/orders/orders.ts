@@ -1,4 +1,4 @@
-// Reports on orders (SPEC §5 Orders, §12 `kaigi report`, POST /tasks/{id}/result, POST /orders/{order_id}/report):
+// Reports on orders (`kaigi report`, the sidebar, POST /tasks/{id}/result, POST /orders/{order_id}/report):
 // the only way an order moves on.
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';

@@ -1,4 +1,4 @@
-// The watcher's anomaly alerts (seed 003 §12.5): one Inbox row of type anomaly_alert per member × metric × day,
+// The watcher's anomaly alerts: one Inbox row of type anomaly_alert per member × metric × day,
 // found again by its title on a re-run, so nothing is told twice; thresholds from Settings.
 import {
   anomalies,

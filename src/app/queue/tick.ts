@@ -33,11 +33,11 @@ function unknownType(item: QueueItem): Finished {
   return { kind: 'failed', error: `unknown task type "${item.type}"`, notice: unknownTaskNotice(item) };
 }
 
-// The backstop fires every few minutes all day, so an idle one must cost almost nothing (SPEC §6, §14 quotas): one
-// Script Properties read, before the spreadsheet is opened, Settings read or the lock taken. The store's state
-// (KAIGI_STATE) is written in the same commit as every enqueue, so a queue head past the queue's committed tail
-// means every item is done or dead. Anything else — no state yet, a dead commit's journal, live items — takes the
-// full path, which is where problems are reported.
+// The backstop fires every few minutes all day, so an idle one must cost almost nothing (a time-driven trigger's
+// runtime counts against the daily quota): one Script Properties read, before the spreadsheet is opened, Settings read
+// or the lock taken. The store's state (KAIGI_STATE) is written in the same commit as every enqueue, so a queue head
+// past the queue's committed tail means every item is done or dead. Anything else — no state yet, a dead commit's
+// journal, live items — takes the full path, which is where problems are reported.
 function queueIsIdle(state: string | undefined): boolean {
   if (!state) return false;
   return queueSettled(parseState(state, PROPERTY_KEYS.state));
@@ -100,8 +100,8 @@ export interface Worked {
   busy?: boolean;
 }
 
-// Claims and runs queued work until the queue has nothing due, the deadline passes, or `stopAfter` says the item
-// just finished was the one the caller waited for (a web request carrying its own discussion: src/app/queue/work-now.ts).
+// Claims and runs queued work until the queue has nothing due, the deadline passes, or `stopAfter` says the item just
+// finished was the one the caller waited for (a web request carrying its own discussion: src/app/queue/work-now.ts).
 export function workQueue(
   council: Council,
   deadline: number,

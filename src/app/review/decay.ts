@@ -1,4 +1,4 @@
-// The daily decay of unused learnings (seed 003 §11.5): a learning nobody used for learning.decay_days leaves
+// The daily decay of unused learnings: a learning nobody used for learning.decay_days leaves
 // retrieval. Its row is deactivated, kept, and audited; the plan is src/core/memory/recall.ts `decayed`.
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { decayed } from '../../core/memory/recall.js';

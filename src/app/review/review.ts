@@ -65,7 +65,7 @@ export function runDailyReview(council: Council, deadline: number): ReviewReport
     council.queue.enqueue('memory.reembed', {}, 'LOW', 'memory.reembed', 'kaigi');
     reembed = true;
   }
-  // The weekly status report goes out whether or not anything is due today (seed 003 §12.5).
+  // The weekly status report goes out whether or not anything is due today.
   sendStatusReport(council);
   const due = dueNow(council);
   if (!due.length) return { evaluated: [], reembed, left: 0 };

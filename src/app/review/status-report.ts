@@ -1,4 +1,4 @@
-// The daily review's weekly Inbox status report (seed 003 §12.5): the window's decisions, verdicts, flips and budget.
+// The daily review's weekly Inbox status report: the window's decisions, verdicts, flips and budget.
 import { rowsOf, type TabKey } from '../../../sheets-schema/index.js';
 import { timeOf } from '../../adapters/gas/memory.js';
 import { props } from '../../adapters/gas/services.js';

@@ -1,4 +1,4 @@
-// What one room message may ask of the council (issue 22, finding 4): at most rooms.max_mentions_per_message
+// What one room message may ask of the council: at most rooms.max_mentions_per_message
 // council agents, at most rooms.agent_replies_per_minute answers asked of a room in a minute, and none once the
 // client's daily budget or the API clients' share of the day is spent (src/core/api/api-budget.ts).
 import { RateLimitError, ValidationError } from '../../core/errors.js';

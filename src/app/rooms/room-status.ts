@@ -1,4 +1,4 @@
-// Seed 004's get_status for the rooms: per room its online users, messages and storage, and the totals.
+// The rooms protocol's get_status: per room its online users, messages and storage, and the totals.
 import type { Store } from '../../adapters/gas/store.js';
 import { Configuration } from '../discussions/configuration.js';
 import { onlineKeys } from './presence.js';

@@ -95,7 +95,7 @@ export function enterRoom(call: RoomCall, input: { roomName: string; agentName: 
     const found = snap.need(input.roomName);
     const existing = snap.member(found.name, agentName);
     if (existing?.inRoom) throw new ConflictError(`${agentName} is in ${found.name} already.`, 'AGENT_ALREADY_IN_ROOM');
-    // An agent name is one agent's (seed 004): while another client has it in a room, it is not free.
+    // An agent name is one agent's: while another client has it in a room, it is not free.
     const taken = snap.members().find((m) => m.agentName === agentName && m.inRoom && m.client !== call.caller.name);
     if (taken)
       throw new ConflictError(
@@ -190,7 +190,7 @@ function checkedMessage(call: RoomCall, input: SendInput) {
   const metadata = input.metadata === undefined ? '' : jsonWithin(input.metadata, maxChars, 'metadata');
   const mentions = parseMentions(input.message, nameChars);
   const agents = call.council.config.agents();
-  // The council agents that will answer: at most rooms.max_mentions_per_message of them (issue 22, finding 4).
+  // The council agents that will answer: at most rooms.max_mentions_per_message of them.
   const asked = agents.filter((a) => a.active && mentions.some((n) => n.toLowerCase() === a.agent_id.toLowerCase()));
   checkMentions(call, asked.length);
   return { metadata, mentions, agents, asked };

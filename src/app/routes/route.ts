@@ -38,7 +38,7 @@ export interface OwnWork {
 }
 
 export interface Operation<I = unknown> {
-  // The MCP tool's name (snake_case, seed 004's names for the room operations).
+  // The MCP tool's name (snake_case, the rooms protocol's names for the room operations).
   name: string;
   // One sentence for tools/list and the README.
   description: string;
@@ -52,13 +52,13 @@ export interface Operation<I = unknown> {
   http?: { method: Method; path: string };
   // Listed and callable as an MCP tool.
   tool: boolean;
-  // The answer's body when it has a fixed shape (seed 002's routes): the OpenAPI document shows it, tests check it.
+  // The answer's body when it has a fixed shape: the OpenAPI document shows it, tests check it.
   output?: z.ZodType;
   // A request that works, for the OpenAPI document; checked against `input` by the tests.
   example?: Record<string, unknown>;
   // The answer is the handler's body alone, with no HTTP `status` added (a document whose format has no such field).
   bare?: boolean;
-  // The Kaigi route an alias answers as (seed 002's /agent/… routes), for the OpenAPI document and the docs.
+  // The Kaigi route an alias answers as (the agent API's /agent/… routes), for the OpenAPI document and the docs.
   same_as?: string;
   // Returns the answer's body; `status` defaults to 200. Throw a KaigiError subclass to answer with an error.
   handler: (input: I, ctx: CallContext) => Record<string, unknown>;

@@ -1,5 +1,5 @@
 // The router: size limit, parse the body, match a route, authenticate, rate limit, check the role, validate, run,
-// and map errors (SPEC §11). It touches no Apps Script service itself (web.ts hands it the token check, the limits
+// and map errors. It touches no Apps Script service itself (web.ts hands it the token check, the limits
 // and the log), so it is tested in-process too.
 import {
   type ApiError,

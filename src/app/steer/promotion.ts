@@ -1,4 +1,4 @@
-// A person's answer to a promotion proposal (seed 003 §11.5): approved, the learning becomes shared; declined, it
+// A person's answer to a promotion proposal: approved, the learning becomes shared; declined, it
 // stays the agent's own and is not proposed again. The learning's promotion cell names the Inbox item it waits on.
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';

@@ -1,4 +1,4 @@
-// Who may do what (SPEC §10): every server function a person can call asks here first; a refusal is audited and told.
+// Who may do what: every server function a person can call asks here first; a refusal is audited and told.
 import { allows, type Need, type Person, type PersonRole, roleOf, sameEmail } from '../../core/api/access.js';
 import { ForbiddenError } from '../../core/errors.js';
 import { t } from '../../core/i18n.js';

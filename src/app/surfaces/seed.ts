@@ -84,9 +84,9 @@ export function seedCouncil(ss: Spreadsheet): { agents: number; prompts: number 
   return { agents, prompts };
 }
 
-// The demo team's 30 days end yesterday, so the watcher and the seed's example find a fresh decline. A spreadsheet
-// that already holds a real team (any Members row the demo did not seed) is refused: fake members and KPI beside
-// real ones would start real discussions about people who do not exist.
+// The demo team's 30 days end yesterday, so the watcher and the example request about 田中さん find a fresh decline. A
+// spreadsheet that already holds a real team (any Members row the demo did not seed) is refused: fake members and KPI
+// beside real ones would start real discussions about people who do not exist.
 export function seedDemo(ss: Spreadsheet): { members: number; kpi: number } {
   const demo = DEMO_MEMBERS.map((m) => m.member_id);
   const real = keysOf(ss, 'members').keys.filter((id) => id !== '' && demo.indexOf(id) < 0);

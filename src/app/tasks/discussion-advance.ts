@@ -27,7 +27,7 @@ function commitSteps(council: Council, item: QueueItem, loaded: Loaded, computed
   return council.store.withLock((state): Loaded => {
     const c = council.store.begin(state);
     const { r } = assignDecisionId(c, council.tz, computed);
-    // The council objects to its own order (seed 000 §7): filed through the ordinary objection path, in this
+    // The council objects to its own order: filed through the ordinary objection path, in this
     // same commit, so the review's mark and its objection are written together or not at all.
     if (r.agentObjection) fileAgentObjection(council, c, loaded.d.discussion_id, r.agentObjection);
     // The step that ends the work also closes the task, right after the commit point.

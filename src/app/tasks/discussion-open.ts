@@ -53,7 +53,7 @@ function open(council: Council, item: QueueItem, inProgress: number, items: Queu
   const now = Date.now();
   const id = reserved || discussionId(c.nextDaily('disc', dayOf(now, council.tz)));
   const d = newDiscussion(id, trigger, p.priority ?? item.priority, new Date(now).toISOString());
-  // The forecast before it starts counts every input bounded, as the prompts will carry it (SPEC §4.7).
+  // The forecast before it starts counts every input bounded, as the prompts will carry it.
   const estimate = pricedEstimate(d, env);
   d.notes = [estimateNote(estimate, env.lang)];
   // Starting now, the discussion is in progress from its first row on, so the log never shows more than the limit.

@@ -37,7 +37,7 @@ export const processObjection: TaskHandler = {
       const { r, alongside } = assignDecisionId(c, council.tz, named.result, named.objection);
       const objection = alongside ?? named.objection;
       council.discussions.commitStep(c, l, r, (cc) => {
-        // A revised order is a new decision: the agent review reads it too (seed 000 §7), within the same limit.
+        // A revised order is a new decision: the agent review reads it too, within the same limit.
         if (needsReview(applyStep(l.d, r)))
           council.queue.append(cc, Date.now(), {
             type: 'discussion.advance',

@@ -1,4 +1,4 @@
-// Who may do what (SPEC §10): a person's role from what Apps Script says of them, and the names no API client may take.
+// Who may do what: a person's role from what Apps Script says of them, and the names no API client may take.
 import { ValidationError } from '../errors.js';
 
 // A person's role; every person who can run the script at all is an editor of the spreadsheet.

@@ -1,4 +1,4 @@
-// Budgets per API client (SPEC §10, issue 22): what one client's calls may make the council spend in a day, rooms
+// Budgets per API client: what one client's calls may make the council spend in a day, rooms
 // included, and the reserve of the daily budget the council keeps for its own discussions. Pure: the ledger is a
 // value, read and written by src/app/api/api-budget.ts under the script lock.
 //

@@ -1,4 +1,4 @@
-// The API Log in the audit chain (issue 22, finding 6): its rows are not audited one by one (that would double the
+// The API Log in the audit chain: its rows are not audited one by one (that would double the
 // writes of every call) but as batches — one `api_log_batch` Audit event holds the SHA-256 over a run of
 // consecutive rows and where the run starts — so a row deleted, altered or inserted among them breaks the check.
 // Rows written by a release before this one, and the newest rows not yet in a batch, are outside every batch.

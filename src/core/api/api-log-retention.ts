@@ -1,4 +1,4 @@
-// Which API Log rows leave for the archive (issue 22, finding 6): a prefix of the tab, in whole digest batches only.
+// Which API Log rows leave for the archive: a prefix of the tab, in whole digest batches only.
 //
 // Batch rows are numbered as if no row had ever left the tab: the API Log's spreadsheet row r is row r + archived,
 // where `archived` counts the rows already moved (the archive's API Log tab holds them, in order, from its row 2).

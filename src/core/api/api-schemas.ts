@@ -1,4 +1,4 @@
-// The inputs of the council's web API operations (seed 002): one zod schema each, for REST bodies and MCP tools alike.
+// The inputs of the council's web API operations: one zod schema each, for REST bodies and MCP tools alike.
 import { z } from '../zod.js';
 import { lazy } from '../lazy.js';
 import { DISCUSSION_ID } from '../discussion/ids.js';
@@ -37,7 +37,8 @@ export const startDiscussionInput = lazy(() =>
 );
 
 // POST /tasks (start_discussion) alone: how long the caller will wait for the decision. The request's own execution
-// then carries the discussion instead of leaving it to a trigger that Apps Script fires late (src/app/queue/work-now.ts).
+// then carries the discussion instead of leaving it to a trigger that Apps Script fires late
+// (src/app/queue/work-now.ts).
 export const startTaskInput = lazy(() =>
   startDiscussionInput().extend({
     wait_seconds: z.number().int().min(0).max(300).optional(),
@@ -46,7 +47,7 @@ export const startTaskInput = lazy(() =>
 
 export const getDiscussionInput = lazy(() => z.object({ id: taskOrDiscussionId() }));
 
-// Seed 002 reported completed, failed and in_progress; they are accepted for DONE, FAILED and IN_PROGRESS.
+// The agent API reports completed, failed and in_progress; they are accepted for DONE, FAILED and IN_PROGRESS.
 const SEED_STATUSES = { completed: 'DONE', failed: 'FAILED', in_progress: 'IN_PROGRESS' } as const;
 type SeedStatus = keyof typeof SEED_STATUSES;
 
@@ -55,7 +56,7 @@ export const reportResultInput = lazy(() =>
     id: taskOrDiscussionId(),
     status: z.enum([...REPORT_STATUSES, 'completed', 'failed', 'in_progress']),
     report: z.string().max(MAX_TEXT).optional(),
-    // Seed 002's fields: a result object and an error message, kept in the report's text.
+    // The agent API's fields: a result object and an error message, kept in the report's text.
     result: z.record(z.string(), z.unknown()).optional(),
     errorMessage: z.string().max(MAX_TEXT).optional(),
   }),
@@ -66,7 +67,7 @@ export function reportStatusOf(s: ReportResultInput['status']): ReportStatus {
   return s in SEED_STATUSES ? SEED_STATUSES[s as SeedStatus] : (s as ReportStatus);
 }
 
-// The report's text as the Orders row and the ACKNOWLEDGEMENT keep it: the report, then seed 002's fields.
+// The report's text as the Orders row and the ACKNOWLEDGEMENT keep it: the report, then the agent API's fields.
 export function reportTextOf(i: ReportResultInput): string {
   const parts: string[] = [];
   if (i.report !== undefined) parts.push(i.report);

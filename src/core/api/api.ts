@@ -1,4 +1,5 @@
-// The web API's envelope: roles, path patterns, the token list, and the JSON error format of SPEC §11.
+// The web API's envelope: roles, path patterns, the token list, and the JSON error format ({error: {code, message,
+// details}} with the HTTP status).
 import { z } from '../zod.js';
 import { lazy } from '../lazy.js';
 import {
@@ -125,7 +126,7 @@ export function fieldIssues(error: z.ZodError): FieldIssue[] {
   return error.issues.map((i) => ({ field: i.path.map(String).join('.'), code: i.code, message: i.message }));
 }
 
-// Any error a handler throws, as SPEC §11's JSON error: the KaigiError hierarchy says which status it is.
+// Any error a handler throws, as the API's JSON error: the KaigiError hierarchy says which status it is.
 export function errorToApi(e: unknown): ApiError {
   if (e instanceof ValidationError) {
     const issues = e.fields ?? (e as { issues?: unknown }).issues;

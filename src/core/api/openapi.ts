@@ -1,5 +1,5 @@
 // The web API as an OpenAPI 3.1 document, generated from the operation registry's zod schemas (never written by
-// hand): each route's parameters and body, who may call it, its errors in SPEC §11's format, and an example.
+// hand): each route's parameters and body, who may call it, its errors in the API's error format, and an example.
 import { z } from '../zod.js';
 import { lazy } from '../lazy.js';
 import type { Method, Role } from './api.js';
@@ -20,7 +20,7 @@ export interface DescribedOperation {
 
 type Json = Record<string, unknown>;
 
-// SPEC §11's error, which is seed 002 §4's {error: {code, message, details}} with the HTTP status beside it.
+// The API's error: {error: {code, message, details}} (the agent API's shape) with the HTTP status beside it.
 const errorBody = lazy(() =>
   z
     .object({
@@ -31,7 +31,7 @@ const errorBody = lazy(() =>
       }),
       status: z.number().int().describe('The HTTP status (the web app itself always answers HTTP 200)'),
     })
-    .describe('An error (SPEC §11, seed 002 §4)'),
+    .describe('An error: {error: {code, message, details}} with the HTTP status beside it'),
 );
 
 // A Kaigi answer: the HTTP status in the body as `status`, the route's fields beside it.
@@ -135,7 +135,7 @@ function operationOf(op: DescribedOperation, path: string): Json {
       description: `${ERRORS[code].why} (e.g. ${ERRORS[code].code})`,
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };
-  const seed = op.same_as ? ` Seed 002’s own route: answers as ${op.same_as}, in the seed’s bodies.` : '';
+  const seed = op.same_as ? ` The agent API’s own route: answers as ${op.same_as}, in that API’s bodies.` : '';
   return {
     operationId: op.name,
     summary: op.description,
@@ -173,7 +173,7 @@ export function openApiDocument(operations: readonly DescribedOperation[], info:
         'The council’s web API, generated from its route registry. Through `kaigi gateway` each path is a real path ' +
         'and `Authorization: Bearer` is accepted. On the Apps Script web app itself, the path travels as ' +
         '`?path=/tasks`, the token as `token` in the query (GET) or the JSON body (POST), and every answer is HTTP 200 ' +
-        'with the real status in the body’s `status` (seed 002’s routes answer in the seed’s bodies instead).',
+        'with the real status in the body’s `status` (the agent API’s /agent routes answer in their own bodies instead).',
     },
     ...(info.server ? { servers: [{ url: info.server }] } : {}),
     security: [{ bearer: [] }, { token: [] }],

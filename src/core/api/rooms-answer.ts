@@ -18,7 +18,7 @@ export interface RoomAnswerInput {
   today: string;
 }
 
-// Each message is one input, cut to limits.input_tokens with a pointer to its row, like any other input (SPEC §4.7).
+// Each message is one input, cut to limits.input_tokens with a pointer to its row, like any other input.
 function bound(line: RoomLine, limit: number): RoomLine {
   return { ...line, message: boundText(line.message, limit, `Room Messages ${line.id} message`) };
 }

@@ -1,10 +1,10 @@
-// Rooms (seed 004) as pure rules: names, @mentions, paging from the newest message back, presence, and how a
+// Rooms as pure rules: names, @mentions, paging from the newest message back, presence, and how a
 // discussion's messages read as a room's.
 import { ConflictError, TooLargeError, ValidationError } from '../errors.js';
 import type { Message } from '../discussion/messages.js';
 import { MAIN_TEXT_KEYS } from '../prompts/prompt.js';
 
-// Seed 004: room and agent names are letters, digits, hyphens and underscores.
+// Room and agent names are letters, digits, hyphens and underscores.
 export const NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 // Discussions are rooms under their id; a free room may not take a name of that form.
 const DISCUSSION_ROOM = /^DISC-/i;
@@ -77,7 +77,7 @@ export interface Page<T> {
 }
 
 // One page of a chronological list, counted from the newest: offset skips the newest messages, limit takes the
-// ones before them, the page stays chronological, and hasMore says whether older messages remain (seed 004).
+// ones before them, the page stays chronological, and hasMore says whether older messages remain.
 export function pageFromNewest<T>(all: readonly T[], limit: number, offset: number): Page<T> {
   const end = Math.max(0, all.length - offset);
   const start = Math.max(0, end - limit);
@@ -97,7 +97,7 @@ export interface RoomProfile {
   metadata?: Record<string, unknown>;
 }
 
-// A message as get_messages answers it (seed 004), plus the message a council agent answered.
+// A message as get_messages answers it, plus the message a council agent answered.
 export interface RoomMessageView {
   id: string;
   agentName: string;

@@ -1,5 +1,5 @@
-// Seed 002's own agent API (/agent/tasks, /agent/tasks/{taskId}/result, /agent/status): its bodies as zod schemas,
-// and how a seed 002 task becomes a Kaigi trigger. Kept apart from api-schemas.ts, whose bodies are Kaigi's own.
+// The agent API (/agent/tasks, /agent/tasks/{taskId}/result, /agent/status): its bodies as zod schemas,
+// and how an agent API task becomes a Kaigi trigger. Kept apart from api-schemas.ts, whose bodies are Kaigi's own.
 import { z } from '../zod.js';
 import { lazy } from '../lazy.js';
 import { sha256Text } from '../sha256.js';
@@ -8,7 +8,8 @@ import type { TriggerInput } from '../discussion/trigger-input.js';
 // The longest prompt kept: as long as the longest free text a report keeps (what a cell holds whole).
 const MAX_PROMPT = 20000;
 
-// Seed 002 §2.1's request. Strict, as Kaigi's own trigger is: a misspelt key is refused by name, never dropped.
+// The agent API's task request {taskId, taskType, prompt, context}. Strict, as Kaigi's own trigger is: a misspelt key
+// is refused by name, never dropped.
 export const seedTaskInput = lazy(() =>
   z.strictObject({
     taskId: z
@@ -26,7 +27,7 @@ export const seedTaskInput = lazy(() =>
 );
 export type SeedTaskInput = z.infer<ReturnType<typeof seedTaskInput>>;
 
-// Seed 002 §2.2's request; {taskId} is the id the task was sent with, or Kaigi's task or discussion id.
+// The agent API's result report; {taskId} is the id the task was sent with, or Kaigi's task or discussion id.
 export const seedResultInput = lazy(() =>
   z.strictObject({
     taskId: z.string().min(1).max(200),
@@ -38,7 +39,7 @@ export const seedResultInput = lazy(() =>
 
 export const seedStatusInput = lazy(() => z.strictObject({}));
 
-// The answers, exactly seed 002's: what the OpenAPI document shows and the tests check the handlers against.
+// The answers, exactly the agent API's: what the OpenAPI document shows and the tests check the handlers against.
 export const seedTaskAnswer = lazy(() =>
   z.object({
     status: z.enum(['accepted', 'rejected']),
@@ -69,7 +70,7 @@ export function seedKey(taskId: string): string {
   return SAFE_KEY.test(taskId) ? taskId : `sha256.${sha256Text(taskId).slice(0, 40)}`;
 }
 
-// The trigger a seed 002 task starts: taskType is its type, prompt and context its context, the member
+// The trigger an agent API task starts: taskType is its type, prompt and context its context, the member
 // context.target_user_id.
 export function seedTrigger(t: SeedTaskInput): TriggerInput {
   const { target_user_id, ...rest } = t.context;
@@ -81,7 +82,7 @@ export function seedTrigger(t: SeedTaskInput): TriggerInput {
   };
 }
 
-// A seed 002 agent status from Kaigi's GET /status: busy while a discussion runs or work is queued, in error while
+// An agent API status from Kaigi's GET /status: busy while a discussion runs or work is queued, in error while
 // an active agent cannot reach its model (it answers with rules meanwhile).
 export function seedStatusOf(
   status: { state?: unknown; currentTask?: unknown; agents?: unknown },

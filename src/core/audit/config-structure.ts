@@ -1,7 +1,7 @@
 // What a person's structural change (rows inserted or removed, seen by the on-change trigger) did to the
 // configuration tabs, against what the audit chain last recorded of each row: the rows removed, and the rows that
 // moved with their content unchanged. A row changed or added behind Kaigi's back is neither: verifyAudit keeps
-// naming it until a person makes the change again in the sheet (SPEC §10).
+// naming it until a person makes the change again in the sheet.
 import { auditKeyOf, columnTypesOf, type TabKey, TABS } from '../../../sheets-schema/index.js';
 import { rowDigest } from './audit-rows.js';
 

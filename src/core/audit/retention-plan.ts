@@ -1,4 +1,4 @@
-// Which rows leave the spreadsheet for the archive (SPEC §10, seed 000 §8.2): past retention, or oldest first over the cell threshold.
+// Which rows leave the spreadsheet for the archive: past retention, or oldest first over the cell threshold.
 //
 // A discussion moves as one unit with everything about it: its log row, its messages, its orders, objections and
 // outcomes, and the Overflow values they point to. Nothing left in the spreadsheet then names a discussion that is
@@ -16,7 +16,8 @@ export const SHEETS_CELL_LIMIT = 10_000_000;
 export const MOVING_TABS = ['discussions', 'messages', 'orders', 'objections', 'outcomes'] as const;
 export type MovingTab = (typeof MOVING_TABS)[number];
 
-// Statuses after which nothing more happens to a discussion (src/core/discussion/state-machine.ts: no transition leaves them).
+// Statuses after which nothing more happens to a discussion (src/core/discussion/state-machine.ts: no transition leaves
+// them).
 const SETTLED = ['CLOSED', 'TIMEOUT'];
 
 export interface RetentionYears {

@@ -1,4 +1,4 @@
-// Computed confidence (SPEC §4.4): a weighted sum of data factors, and the bands the decider uses.
+// Computed confidence: a weighted sum of data factors, and the bands the decider uses.
 
 export interface ConfidenceFactors {
   data_recency: number;

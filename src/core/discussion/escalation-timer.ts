@@ -1,4 +1,4 @@
-// An escalation nobody answers (SPEC §4.6): a reminder at half of discussion.escalation_timeout_hours, then TIMEOUT
+// An escalation nobody answers: a reminder at half of discussion.escalation_timeout_hours, then TIMEOUT
 // at the full time, each with an Inbox row in the locale. Pure: the queue task (src/app/tasks/escalation-timeout.ts)
 // schedules and commits what this returns.
 import { Builder } from '../engine/builder.js';

@@ -12,7 +12,7 @@ import { lazy } from '../lazy.js';
 import { z } from '../zod.js';
 
 // The furthest a review may lie ahead and the longest window or action an order may set, in days: one constant for
-// the schema a model is sent and the checks on its answer (SPEC §7.1).
+// the schema a model is sent and the checks on its answer.
 export const MAX_DAYS = 90;
 
 export const ERROR_CODES = ['E001', 'E002', 'E003', 'E004', 'E005'] as const;
@@ -31,7 +31,7 @@ export const common = lazy(() => {
 });
 export type SuccessCriterion = z.infer<ReturnType<typeof common>['successCriterion']>;
 
-// Seed 000 §4 Phase 6: the fields an action of a type carries besides the common ones, one schema per action type
+// Phase 6: the fields an action of a type carries besides the common ones, one schema per action type
 // (an executor needs the rate, the goal, the hour and the template, not only prose). Other types have the common
 // fields only. Optional, so orders stored before these fields existed, and a person's order, still load.
 export const actionTypeFields = lazy(() => ({
@@ -183,7 +183,7 @@ function deliberationSchema({ A, text, id, share, count, agentRef, actionType }:
           agent_id: id,
           weight: share,
           band: z.enum(['heavy', 'reference', 'crosscheck', 'feedback', 'note']),
-          // What the weight came from (learned trust, issue 26); absent in records written before Kaigi kept them.
+          // What the weight came from (learned trust); absent in records written before Kaigi kept them.
           stated_confidence: share.optional(),
           computed_confidence: share.optional(),
           learned_reliability: share.optional(),
@@ -277,8 +277,8 @@ export function buildSchemas(actionType: z.ZodType<string>, forAnswer: boolean, 
       }),
     }),
   );
-  // The decider answers Phases 5 and 6 in one call: its deliberation and its order.
-  // Kaigi computes the weights and votes (src/core/discussion/votes.ts) and records them; the model is not asked to count.
+  // The decider answers Phases 5 and 6 in one call: its deliberation and its order. Kaigi computes the weights and
+  // votes (src/core/discussion/votes.ts) and records them; the model is not asked to count.
   const decision = lazy(() =>
     z.object({
       deliberation: forAnswer

@@ -30,7 +30,7 @@ export function storedContentSchemas(): ContentSchemas {
 export type Action = z.infer<ContentSchemas['EXECUTION_ORDER']>['actions'][number];
 export type OrderAnswer = z.infer<Built['orderAnswer']>;
 
-// What a model fills after an outcome: the learnings worth keeping (SPEC §8.5).
+// What a model fills after an outcome: the learnings worth keeping.
 const learningSchema = lazy(() =>
   z.object({
     learnings: z
@@ -48,7 +48,7 @@ const learningSchema = lazy(() =>
 );
 export type LearningContent = z.infer<ReturnType<typeof learningSchema>>;
 
-// The longest answer a council agent gives in a room (seed 004), in characters.
+// The longest answer a council agent gives in a room, in characters.
 export const ROOM_ANSWER_MAX_CHARS = 2000;
 // What a council agent mentioned in a room answers: one message, plain text, for the room.
 const roomAnswerSchema = lazy(() =>

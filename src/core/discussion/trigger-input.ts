@@ -5,9 +5,9 @@ import { ValidationError } from '../errors.js';
 import { checkJsonValue } from '../json-guard.js';
 import type { Trigger } from '../types.js';
 
-// The fields of SPEC §12's trigger. The context is kept exactly as sent, however long: a prompt carries it bounded
-// to limits.input_tokens (src/core/prompts/bounded.ts) and the Discussion Log keeps the whole value (Overflow when long),
-// so the only size limit is the API's body limit. An absent or empty source means a person.
+// The fields of a trigger {type, source, target_user_id, context}. The context is kept exactly as sent, however long: a
+// prompt carries it bounded to limits.input_tokens (src/core/prompts/bounded.ts) and the Discussion Log keeps the whole
+// value (Overflow when long), so the only size limit is the API's body limit. An absent or empty source means a person.
 // Strict: a misspelt key ("prority", "contxt") is refused by name, never dropped.
 export const triggerSchema = lazy(() =>
   z.strictObject({

@@ -1,4 +1,4 @@
-// Asking agents: one round to every provider at once, then the fallback ladder per agent (SPEC §4.6).
+// Asking agents: one round to every provider at once, then the fallback ladder per agent.
 import { answerErrors, type MessageType, type Metadata } from '../discussion/messages.js';
 import type { AgentRequest, AgentResponse, Expectation, Provider } from '../provider.js';
 import type { AgentDef } from '../types.js';
@@ -21,7 +21,7 @@ export function expectedType(e: Expectation): MessageType {
   return e === 'DECISION' ? 'EXECUTION_ORDER' : e;
 }
 
-// Why an answer cannot be used, or null. Everything checked is in the schema the model was sent (SPEC §7.1): the
+// Why an answer cannot be used, or null. Everything checked is in the schema the model was sent: the
 // review date, which no schema can bound relative to today, is asked for as a number of days (see decide.ts).
 export function valid(
   e: Expectation,
@@ -81,7 +81,7 @@ function defaultContent(e: Expectation, env: EngineEnv, agent: AgentDef, reason:
   }
 }
 
-// Asks every agent of one round at once, then walks the fallback ladder per agent (SPEC §4.6).
+// Asks every agent of one round at once, then walks the fallback ladder per agent.
 export function ask(env: EngineEnv, requests: AgentRequest[], allowDefault: boolean): Answer[] {
   const byProvider = new Map<Provider, AgentRequest[]>();
   for (const r of requests) {

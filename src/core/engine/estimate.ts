@@ -1,4 +1,4 @@
-// The tokens a discussion is expected to take before it starts (SPEC §4.7): every planned prompt, inputs bounded.
+// The tokens a discussion is expected to take before it starts: every planned prompt, inputs bounded.
 import { buildPreamble } from '../prompts/prompt-preamble.js';
 import { buildUserText, taskText } from '../prompts/prompt-user.js';
 import type { Expectation } from '../provider.js';

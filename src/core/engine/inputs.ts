@@ -1,4 +1,4 @@
-// Inputs as a prompt shows them (SPEC §4.7): each one bounded to limits.input_tokens, pointing to its full record.
+// Inputs as a prompt shows them: each one bounded to limits.input_tokens, pointing to its full record.
 import { boundValue } from '../prompts/bounded.js';
 import type { AgentMemory } from '../memory/memory.js';
 import type { Message } from '../discussion/messages.js';

@@ -12,9 +12,9 @@ function learnedTrust(env: EngineEnv): TrustState | null {
 }
 
 // The agent's fitted calibration curve, leaning on the team's (all agents' bins pooled) where its own bins are thin;
-// null (the factor formula of SPEC §4.4, with its feedback rounds) without memory, and until the team as a whole has
-// MIN_CALIBRATION scored opinions: before the first verdicts there is nothing to fit, and a council that has learned
-// nothing still asks its specialists for more data.
+// null (the factor formula of recency, completeness, accuracy, sample size and consensus, with its feedback rounds)
+// without memory, and until the team as a whole has MIN_CALIBRATION scored opinions: before the first verdicts there is
+// nothing to fit, and a council that has learned nothing still asks its specialists for more data.
 export function curveFor(env: EngineEnv, agent: string): number[] | null {
   const trust = learnedTrust(env);
   if (!trust) return null;
@@ -28,7 +28,7 @@ export function curveFor(env: EngineEnv, agent: string): number[] | null {
 // Before the team's first MIN_CALIBRATION scored opinions, with memory on, how often an opinion is right is unknown
 // (no verdict yet): the confidence Kaigi reports and weighs is this, even odds, for every opinion. The factor
 // formula's figure is kept beside it (`formula_confidence`) and still decides the feedback round, so a thin-data
-// opinion is still asked for more data. Without memory the formula stands as SPEC §4.4 has it.
+// opinion is still asked for more data. Without memory the factor formula stands as it is.
 export const UNPROVEN_CONFIDENCE = 0.5;
 
 export function unproven(env: EngineEnv): boolean {

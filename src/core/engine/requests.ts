@@ -40,9 +40,9 @@ export interface Visible {
   summary: string | null;
 }
 
-// Later phases read each earlier answer as its digest (src/core/prompts/digest.ts). Only when the digests themselves would
-// take more than a quarter of limits.max_tokens_per_discussion are the oldest summarised, one line each, keeping the
-// newest digests that fit: the limit counts what is sent, not the length of answers nobody is sent.
+// Later phases read each earlier answer as its digest (src/core/prompts/digest.ts). Only when the digests themselves
+// would take more than a quarter of limits.max_tokens_per_discussion are the oldest summarised, one line each, keeping
+// the newest digests that fit: the limit counts what is sent, not the length of answers nobody is sent.
 export function visible(d: Discussion, env: EngineEnv, filter: (m: Message) => boolean): Visible {
   const earlier = d.messages.filter(filter);
   const room = Math.floor(env.settings.number('limits.max_tokens_per_discussion') / 4);
@@ -59,7 +59,7 @@ export function overflows(messages: readonly Message[], room: number): boolean {
 const WRITTEN_BY_PEOPLE: readonly string[] = ['OBJECTION', 'ACKNOWLEDGEMENT'];
 
 // What an agent is told. Every input from outside the council's own reasoning (the trigger, the member's row, each
-// earlier message, an objection, guidance) enters bounded (SPEC §4.7), so one long memo cannot multiply the tokens
+// earlier message, an objection, guidance) enters bounded, so one long memo cannot multiply the tokens
 // of every prompt; the record keeps the whole value, and the prompt names where.
 export function context(d: Discussion, env: EngineEnv, v: Visible, extra: Partial<AgentContext> = {}): AgentContext {
   const s = env.settings;
@@ -126,12 +126,13 @@ function directivesOf(d: Discussion, env: EngineEnv, agent: AgentDef) {
   }));
 }
 
-// Recall that pays for itself (issue 26): learnings and cases go where a recommendation or the decision is made.
-// Phase 1 summarises the facts of the KPI table only and the balancers and governance judge the proposals in front of
-// them: they keep people's directives, not the retrieved text or their reflections' next actions (a canned line for
-// the rules provider, measured at 40 tokens a call and no change to any verdict). A feedback answer follows the
-// agent's own opinion, which already had its recall; it keeps its next actions. The decider reads the member's record from verdicts, which
-// holds every verdict for the member, so the cases about the same member would say it twice: it gets the others.
+// Recall that pays for itself: learnings and cases go where a recommendation or the decision is made. Phase 1
+// summarises the facts of the KPI table only and the balancers and governance judge the proposals in front of them:
+// they keep people's directives, not the retrieved text or their reflections' next actions (a canned line for the rules
+// provider, measured at 40 tokens a call and no change to any verdict). A feedback answer follows the agent's own
+// opinion, which already had its recall; it keeps its next actions. The decider reads the member's record from
+// verdicts, which holds every verdict for the member, so the cases about the same member would say it twice: it gets
+// the others.
 function recalled(d: Discussion, env: EngineEnv, agent: AgentDef, phase: number, expect: Expectation) {
   const mem = env.memoryFor(agent, d);
   if (phase <= 1 || phase === 3 || phase === 4 || expect === 'FEEDBACK_RESPONSE')

@@ -1,4 +1,4 @@
-// The agent review (seed 000 §7): after Phase 6, and before any order is reported on, the council reads its own order.
+// The agent review: after Phase 6, and before any order is reported on, the council reads its own order.
 import type { ContentOf } from '../discussion/messages.js';
 import { type AgentObjection, reviewOrder } from '../rules/review.js';
 import type { Discussion } from '../types.js';
@@ -59,8 +59,9 @@ function modelReview(d: Discussion, env: EngineEnv, b: Builder): { found: AgentO
 }
 
 // Ethics, legal and the analyst (those active) review the order: by rule always (the checks a rule can make are never
-// left to a model's judgement), and, for governance agents on a model, by that model reading the order itself. The first objection within the limit is filed (the caller queues it through
-// the ordinary objection path), the others are noted.
+// left to a model's judgement), and, for governance agents on a model, by that model reading the order itself. The
+// first objection within the limit is filed (the caller queues it through the ordinary objection path), the others are
+// noted.
 export function reviewStep(d: Discussion, env: EngineEnv, b: Builder): void {
   const id = String(d.final_decision?.decision_id ?? '');
   const on = env.agents.filter((a) => a.active).map((a) => a.agent_id);

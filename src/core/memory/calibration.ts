@@ -1,4 +1,4 @@
-// How each specialist's stated confidence fared against a verdict (SPEC §4.4, §13): an opinion is right when its
+// How each specialist's stated confidence fared against a verdict: an opinion is right when its
 // action was carried out and confirmed, or left out of an order that was rejected. The review keeps the running
 // Brier score and learned trust from these; the learning benchmark bins them into a reliability table.
 import type { ContentOf } from '../discussion/messages.js';
@@ -9,7 +9,7 @@ import type { Discussion } from '../types.js';
 export interface OpinionScore {
   agent: string;
   confidence: number;
-  // The confidence Kaigi computed for the opinion (recalibrated once the agent has a record; SPEC §4.4).
+  // The confidence Kaigi computed for the opinion (recalibrated once the agent has a record).
   computed: number;
   right: boolean;
 }

@@ -1,4 +1,4 @@
-// The effect of a decision (beside seed 003's forecast verdict): did the monitored metrics move the intended way from
+// The effect of a decision (beside the forecast verdict): did the monitored metrics move the intended way from
 // where the member stood at the decision (outcomes.ts says which days)? It says whether the actions helped, which the
 // forecast verdict does not: a member going from 5 to 12 contacts against a +20 % forecast missed the forecast by
 // far, and the actions plainly worked.

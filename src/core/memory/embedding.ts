@@ -111,9 +111,9 @@ export function base64Into(s: string, out: Int8Array, offset: number, from = 0):
   return o - offset;
 }
 
-// The cell format written now. Version 1, "scale|base64(int8)" with padding, was written before issue 28 and is still
-// read; version 2 is "2|scale|base64(int8)" with the scale to 4 digits and no padding: 256 dims take 353 characters
-// instead of 355, and the version can be checked before a byte is decoded.
+// The cell format written now. Version 1, "scale|base64(int8)" with padding, was written by earlier releases and is
+// still read; version 2 is "2|scale|base64(int8)" with the scale to 4 digits and no padding: 256 dims take 353
+// characters instead of 355, and the version can be checked before a byte is decoded.
 export const VECTOR_VERSION = 2;
 
 // An embedding cell no version of Kaigi wrote (edited by hand, cut short): its row is embedded again (memory.reembed).

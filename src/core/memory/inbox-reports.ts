@@ -1,4 +1,4 @@
-// Seed 003 §12.5's scheduled and earned Inbox items: a weekly status_report and an agent's reliability milestone.
+// The scheduled and earned Inbox items: a weekly status_report and an agent's reliability milestone.
 import type { Verdict } from './outcomes.js';
 import { write, type ReviewOp, type SeqName } from './review-ops.js';
 import type { Settings } from '../settings.js';

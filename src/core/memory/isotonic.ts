@@ -1,4 +1,4 @@
-// Recalibration of stated confidence (SPEC §4.4, §13): isotonic regression by pool-adjacent-violators over an
+// Recalibration of stated confidence: isotonic regression by pool-adjacent-violators over an
 // agent's reliability bins, fitted on past verdicts only, so a higher stated confidence never maps lower.
 
 export const BINS = 10;

@@ -1,4 +1,4 @@
-// The Settings rows of seed 003's learning lifecycle (§11.5, §12.5): promotion, merging, status reports, milestones.
+// The Settings rows of the learning lifecycle: promotion, merging, status reports, milestones.
 import { settingDef as s } from '../setting-def.js';
 
 export const LEARNING_SETTINGS = [
@@ -9,14 +9,14 @@ export const LEARNING_SETTINGS = [
       'integer',
       'An individual learning with this many successful uses is proposed for shared (an Inbox proposal), or promoted at once when learning.auto_promote is true',
     ),
-    // The row's name before seed 003's: a workbook that set it keeps its value.
+    // The row's name before its rename: a workbook that set it keeps its value.
     formerly: 'learning.promote_after_successes',
   },
   s(
     'learning.auto_promote',
     false,
     'boolean',
-    'Promote an individual learning to shared without asking a person (seed 003 §11.5 has it confirmed first)',
+    'Promote an individual learning to shared without asking a person (by default a person confirms it first)',
   ),
   s(
     'learning.merge_similarity',

@@ -36,13 +36,13 @@ export interface LearningRules {
   rejectStep: number;
   deactivateBelow: number;
   promoteAfter: number;
-  // Promote at once (true) or propose the promotion to a person in the Inbox (false, seed 003 §11.5).
+  // Promote at once (true) or propose the promotion to a person in the Inbox (false, the default).
   autoPromote: boolean;
   // A new learning at least this similar to an active one of the same agent merges into it (review-lifecycle.ts).
   mergeSimilarity: number;
 }
 
-// Seed 003 §11.3: times_successful / times_applied, 0 while never applied; three decimals as the sheet shows it.
+// The success rate: times_successful / times_applied, 0 while never applied; three decimals as the sheet shows it.
 export function successRate(applied: number, successful: number): number {
   return applied > 0 ? Math.round((successful / applied) * 1000) / 1000 : 0;
 }
@@ -92,7 +92,7 @@ export interface AgentMemory {
 
 export const EMPTY_MEMORY: AgentMemory = { learnings: [], cases: [], nextActions: [], directives: [] };
 
-// A verdict moves the confidence of every learning applied in the decision (SPEC §8.5).
+// A verdict moves the confidence of every learning applied in the decision.
 export function applyVerdict(l: Learning, verdict: Verdict, r: LearningRules): Learning {
   if (verdict === 'inconclusive') return l;
   const confidence = Math.max(
@@ -207,7 +207,7 @@ export function extractLearnings(
   return out;
 }
 
-// Seed 003 §12.5: when an agent writes to a person instead of staying quiet. A condition speaks once,
+// When an agent writes to a person instead of staying quiet. A condition speaks once,
 // when it starts to hold, not again at every later reflection while it lasts.
 function condition(
   h: { self_score: number; to_improve: string }[],

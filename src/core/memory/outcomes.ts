@@ -1,4 +1,4 @@
-// Checking a decision against reality on its review date (seed 003 §17.1): prediction error and verdict.
+// Checking a decision against reality on its review date: prediction error and verdict.
 import { addDays } from '../discussion/ids.js';
 import type { SuccessCriterion } from '../discussion/messages.js';
 import { mean, series } from '../orders/kpi.js';
@@ -43,7 +43,7 @@ export interface Evaluation {
   effect: EffectResult;
 }
 
-// The verdict thresholds as Settings holds them (SPEC §8.3), with the effect's share and the metric table's
+// The verdict thresholds as Settings holds them, with the effect's share and the metric table's
 // good directions.
 export function thresholdsOf(
   s: ReadsSetting<'outcome.confirm_max_error' | 'outcome.reject_min_error' | 'outcome.min_data_points', number> &
@@ -62,10 +62,10 @@ export function thresholdsOf(
 
 // The effect is measured from where the member stood at the decision, the mean of the last days before it: a window
 // of a week before a decision about a fall holds days from before the fall, and against that mean a full recovery
-// reads as no change. The forecast keeps the seed's whole baseline window.
+// reads as no change. The forecast keeps the whole baseline window.
 const STOOD_DAYS = 3;
 
-// Relative error as the seed defines it, with both-zero a match and a non-zero guess against zero the worst.
+// Relative error |predicted − actual| / |actual|, with both-zero a match and a non-zero guess against zero the worst.
 function relativeError(predicted: number, actual: number): number {
   if (actual === 0) return predicted === 0 ? 0 : 1;
   return Math.abs(predicted - actual) / Math.abs(actual);

@@ -1,5 +1,5 @@
-// What an agent recalls before it speaks (SPEC §8.2): the learnings and past cases nearest its situation, ranked by
-// similarity, recency and confidence with the weights in Settings; unused learnings fade out (seed 003 §11.5).
+// What an agent recalls before it speaks: the learnings and past cases nearest its situation, ranked by
+// similarity, recency and confidence with the weights in Settings; unused learnings fade out.
 import { EMPTY_MEMORY, type AgentMemory, type CaseContext, type Learning, parseCaseContext } from './memory.js';
 import { topK, type Matrix } from './retrieval.js';
 import type { Settings } from '../settings.js';
@@ -186,7 +186,7 @@ export function recall(
 }
 
 // Learnings nobody has used for `days` (since their last use, else since they were written) leave retrieval: they
-// are deactivated, kept, and audited (seed 003 §11.5). Cases are the record of past decisions and only lose weight
+// are deactivated, kept, and audited. Cases are the record of past decisions and only lose weight
 // with age (recencyOf); a day count of 0 turns the decay off.
 export function decayed(rows: readonly Learning[], now: number, days: number): Learning[] {
   if (days <= 0) return [];

@@ -38,7 +38,7 @@ export function recommendationOf(d: Discussion, agent: string): { rec: string; a
 }
 
 // Each agent that spoke scores itself against the verdict: advice carried out and confirmed scores high. The score
-// and the point to improve follow the verdict only (the history compares points, seed 003 §12.5); the reasoning and
+// and the point to improve follow the verdict only (the history compares points); the reasoning and
 // what went well also follow the agent's record, so two agents on the same verdict do not read alike.
 export function reflect(d: Discussion, verdict: Verdict, lang: Lang, record: AgentRecord = {}): ReflectionContent[] {
   const t = (ja: string, en: string) => (lang === 'ja' ? ja : en);

@@ -1,9 +1,9 @@
-// What an agent's own model fills after a reviewed outcome: its reflection (seed 003 §10) and the lesson it keeps.
+// What an agent's own model fills after a reviewed outcome: its reflection and the lesson it keeps.
 import { z } from '../zod.js';
 import { chars } from '../chars.js';
 import { lazy } from '../lazy.js';
 
-// Seed 003 §10.2's three steps (a self score with its reasoning; went well, to improve, next actions) and §11's
+// A reflection's three steps (a self score with its reasoning; went well, to improve, next actions) and the
 // individual learning: one sentence the agent keeps for itself, under a category it names.
 export const reflectionSchema = lazy(() =>
   z.object({

@@ -80,7 +80,7 @@ export function learningAnswerOf(req: AgentRequest, res: AgentResponse): Learnin
 }
 
 // The learnings to write: the model's (a shared one belongs to no agent), or the rule-based fallback. An agent whose
-// own model reflected keeps its lesson as its individual learning (seed 003 §11), with that model as source; the
+// own model reflected keeps its lesson as its individual learning, with that model as source; the
 // decider's or the rules' individual learnings for it are left out, so one decision teaches an agent one thing.
 export function newLearnings(
   forecast: Assessment,
@@ -183,7 +183,7 @@ export function moveLearnings(
 }
 
 // New learnings as Learnings rows, with the embeddings computed for them before the lock. One that repeats an active
-// learning of the same agent (learning.merge_similarity) strengthens that row instead (seed 003 §11.5).
+// learning of the same agent (learning.merge_similarity) strengthens that row instead.
 export function newLearningOps(
   a: Assessment,
   outcomeId: string,

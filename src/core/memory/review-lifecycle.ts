@@ -1,4 +1,4 @@
-// Seed 003 §11.5's lifecycle in the review: a near-duplicate learning merges into the one it repeats, and a learning
+// The learning lifecycle in the review: a near-duplicate learning merges into the one it repeats, and a learning
 // with enough successes is proposed to a person for shared (unless learning.auto_promote promotes it at once).
 import { decodeVector, isVectorCell } from './embedding.js';
 import { successRate, type Learning, type LearningRules } from './memory.js';

@@ -30,7 +30,8 @@ export interface AgentStats {
   milestone?: number;
 }
 
-// The Script Properties the review keeps (PROPERTY_KEYS.agentStats, .reflectionHistory, .nextActions, .flipStats, .trust).
+// The Script Properties the review keeps (PROPERTY_KEYS.agentStats, .reflectionHistory, .nextActions, .flipStats,
+// .trust).
 export interface ReviewProperties {
   agentStats: Record<string, AgentStats>;
   reflectionHistory: ReflectionHistory;
@@ -41,7 +42,8 @@ export interface ReviewProperties {
   trust?: TrustState;
 }
 
-// An Orders row as the review reads it; review_day is the date cell as YYYY-MM-DD, read in the spreadsheet's zone (the day it shows).
+// An Orders row as the review reads it; review_day is the date cell as YYYY-MM-DD, read in the spreadsheet's zone (the
+// day it shows).
 export interface OrderLine {
   row: number;
   order_id: string;
@@ -197,7 +199,7 @@ function outcomeOp(a: Assessment, outcomeId: string, at: Date, first: ReturnType
 
 type Reflection = ReturnType<typeof reflectionOf>;
 
-// Each reflection's row, and the Inbox message (seed 003 §12.5) when its agent's last reflections call for one. The
+// Each reflection's row, and the Inbox message when its agent's last reflections call for one. The
 // history keeps a point's key, not its words: the words come from this reflection.
 function reflectionOps(
   a: Assessment,
@@ -263,7 +265,7 @@ function reflectionOps(
   return { ops, history };
 }
 
-// Historical accuracy and calibration (SPEC §4.4, §13): stated confidence scored against the verdict.
+// Historical accuracy and calibration: stated confidence scored against the verdict.
 function scoredStats(
   before: Record<string, AgentStats>,
   d: Discussion,
@@ -333,7 +335,7 @@ export function planReview(
   const learnings = moved.learnings;
   ops.push(...moved.ops, ...newLearningOps(a, outcomeId, learned, learnings, w));
 
-  // Reflections, and the agent → human messages seed 003 §12.5 calls for: each agent's own model's, or the rules'
+  // Reflections, and the agent → human messages (a struggle, a proposal): each agent's own model's, or the rules'
   // (which follow the verdict and the agent's record before it).
   const models = learned.reflections ?? [];
   const reflections = reflect(d, verdict, w.lang, memory.properties.agentStats).map((r) =>
@@ -345,7 +347,7 @@ export function planReview(
   const reflected = reflectionOps(a, reflections, memory.properties.reflectionHistory, at, w);
   ops.push(...reflected.ops);
 
-  // An agent whose reliability rose to the threshold is named in the Inbox (seed 003 §12.5 milestone).
+  // An agent whose reliability rose to the threshold is named in the Inbox (a milestone).
   const marked = milestones(
     scoredStats(memory.properties.agentStats, d, chosen, verdict),
     w.milestone,

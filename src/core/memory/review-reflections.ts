@@ -1,4 +1,4 @@
-// After a reviewed outcome each agent that spoke reflects with its own model (seed 003 §10), in the same round as the
+// After a reviewed outcome each agent that spoke reflects with its own model, in the same round as the
 // decider's learning call; an agent on the rules provider, or whose model gave no usable answer, gets the canned one.
 import { reflectionRequest } from '../engine.js';
 import type { EngineEnv } from '../engine.js';

@@ -1,4 +1,4 @@
-// Learned trust (SPEC §13, issue 26): per agent, how often the action it recommended, when carried out, was
+// Learned trust: per agent, how often the action it recommended, when carried out, was
 // confirmed — overall and per context (member, trigger type, action type) — and the reliability bins its stated
 // confidence is recalibrated from; per member, what was tried and how it fared. Kept in one versioned property.
 import { StateError } from '../errors.js';

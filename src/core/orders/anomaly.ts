@@ -1,4 +1,4 @@
-// The watcher's anomaly rule (seed 003 §12.5): a member's latest value of a metric more than `sigma` standard
+// The watcher's anomaly rule: a member's latest value of a metric more than `sigma` standard
 // deviations from their own mean over the days before it, when that window holds enough values.
 import type { KpiRow } from '../types.js';
 import { mean, type Point, series } from './kpi.js';

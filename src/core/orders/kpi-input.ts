@@ -1,4 +1,4 @@
-// KPI data coming in (SPEC §4, §11 POST /kpi): one zod schema for a row, the batch's field issues, and what a batch
+// KPI data coming in (POST /kpi): one zod schema for a row, the batch's field issues, and what a batch
 // does to the stored rows (append, duplicate, conflict, replace). Used by the route, the MCP tool, the CLI import and
 // the sidebar's paste form alike.
 import { z } from '../zod.js';

@@ -1,4 +1,4 @@
-// Objections to a decision (SPEC §4.5) and a person's resolution of an escalated discussion (SPEC §4.6).
+// Objections to a decision and a person's resolution of an escalated discussion.
 import { Builder, decideStep, reanalyse, recordOrder, type EngineEnv, type StepResult } from '../engine.js';
 import { validateContent, type ContentOf } from '../discussion/messages.js';
 import type { Discussion, ObjectionRow, Priority } from '../types.js';
@@ -155,8 +155,8 @@ function failedObjection(
   };
 }
 
-// `inExecution` says why the objection comes too late when an order of the discussion is IN_PROGRESS or DONE (seed
-// 000 §7: objections apply before execution); it is then recorded as rejected and nothing is re-decided.
+// `inExecution` says why the objection comes too late when an order of the discussion is IN_PROGRESS or DONE
+// (objections apply before execution); it is then recorded as rejected and nothing is re-decided.
 export function runObjection(
   d: Discussion,
   o: ObjectionInput,

@@ -1,9 +1,10 @@
-// A person's edited execution order, checked field by field before an escalation is approved with it (SPEC §9).
+// A person's edited execution order, checked field by field before an escalation is approved with it.
 import { ValidationError } from '../errors.js';
 import { daysBetween } from '../discussion/ids.js';
 import { MAX_DAYS, validateContent, type ContentOf } from '../discussion/messages.js';
 
-// A well-formed stand-in: Kaigi gives the real decision id when the order is stored (src/app/discussions/pending-ids.ts).
+// A well-formed stand-in: Kaigi gives the real decision id when the order is stored
+// (src/app/discussions/pending-ids.ts).
 const PLACEHOLDER_ID = 'DEC-0000-00-00-000';
 const FIELDS = ['target_agents', 'actions', 'monitoring'];
 
@@ -17,8 +18,8 @@ class OrderValidationError extends ValidationError {
   }
 }
 
-// The order as it will be stored, less its decision id: the same schema and allow-list the decider's order is
-// checked with (src/core/discussion/messages.ts), plus what a schema cannot say about dates: the review date is a real day,
+// The order as it will be stored, less its decision id: the same schema and allow-list the decider's order is checked
+// with (src/core/discussion/messages.ts), plus what a schema cannot say about dates: the review date is a real day,
 // after today and at most MAX_DAYS ahead, as a model's review_in_days must be.
 export function checkEditedOrder(
   input: unknown,

@@ -1,4 +1,4 @@
-// Order statuses (SPEC §5 Orders): the changes a report may make, and column L derived from a decision's orders.
+// Order statuses: the changes a report may make, and column L derived from a decision's orders.
 import { ConflictError, StateError, ValidationError } from '../errors.js';
 
 export const ORDER_STATUSES = ['PENDING', 'ACKNOWLEDGED', 'IN_PROGRESS', 'DONE', 'FAILED', 'CANCELLED'] as const;
@@ -36,7 +36,7 @@ export function isOpenOrder(status: string): boolean {
   return status === 'PENDING' || status === 'ACKNOWLEDGED' || status === 'IN_PROGRESS';
 }
 
-// An order being carried out or carried out: objections apply before execution (seed 000 §7), so these refuse one.
+// An order being carried out or carried out: objections apply before execution, so these refuse one.
 export function isInExecution(status: string): boolean {
   return status === 'IN_PROGRESS' || status === 'DONE';
 }

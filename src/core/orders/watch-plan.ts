@@ -1,4 +1,4 @@
-// What the KPI watcher does with a decline: open a discussion, add evidence to the open one, or nothing (SPEC §6).
+// What the KPI watcher does with a decline: open a discussion, add evidence to the open one, or nothing.
 import type { Decline } from './kpi.js';
 
 // A discussion that has ended can take no evidence; a TIMEOUT one never answered, so it does not hold a decline.

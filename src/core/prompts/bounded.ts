@@ -1,4 +1,4 @@
-// Bounded inputs (SPEC §4.7): one long input enters a prompt cut to a token limit, with a pointer to its full value.
+// Bounded inputs: one long input enters a prompt cut to a token limit, with a pointer to its full value.
 import { sha256Text } from '../sha256.js';
 import { estimateTokens, isCjk } from './tokens.js';
 
@@ -67,7 +67,8 @@ export function boundText(text: string, maxTokens: number, where: string): strin
   }
 }
 
-// Tokens of a value as a data block shows it (src/core/prompts/prompt.ts): a text as it is, anything else as indented JSON.
+// Tokens of a value as a data block shows it (src/core/prompts/prompt.ts): a text as it is, anything else as indented
+// JSON.
 export function blockTokens(v: unknown): number {
   return estimateTokens(typeof v === 'string' ? v : JSON.stringify(v, null, 1));
 }

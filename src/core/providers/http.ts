@@ -29,7 +29,7 @@ export interface HttpPort {
 }
 
 // Apps Script gives every UrlFetchApp request a fixed 60 s, and a fetchAll's requests run in parallel, so one round
-// of calls ends within this (SPEC §14).
+// of calls ends within this.
 export const FETCH_LIMIT_MS = 60_000;
 
 export interface Clock {
@@ -94,7 +94,7 @@ export function redact(text: string, secret: string): string {
   return secret && secret.length >= 4 ? text.split(secret).join('[redacted]') : text;
 }
 
-// Why an answer cannot be used, or null: the same zod schema its JSON Schema was generated from (SPEC §7.1).
+// Why an answer cannot be used, or null: the same zod schema its JSON Schema was generated from.
 export function validationErrors(req: AgentRequest, content: unknown): string | null {
   return answerErrors(req.expect, content, req.context.allowList, req.context.metrics ?? []);
 }

@@ -1,4 +1,4 @@
-// What each model takes and costs (SPEC §7.4): the capability table, the output caps by agent group, default prices.
+// What each model takes and costs: the capability table, the output caps by agent group, default prices.
 import type { Expectation } from '../provider.js';
 import type { ReadsSetting } from '../setting-def.js';
 import type { AgentDef } from '../types.js';

@@ -146,7 +146,7 @@ export function readJson(body: string): { ok: true; value: unknown } | { ok: fal
   }
 }
 
-// SPEC §7.2: retry 408, 429, 500, 502, 503 and network errors; never 400, 401, 403 or 422.
+// Retried: 408, 429, 500, 502, 503 and network errors; never 400, 401, 403 or 422.
 export function retryable(code: number): boolean {
   return code === 408 || code === 429 || code === 500 || code === 502 || code === 503;
 }

@@ -10,7 +10,7 @@ export const OVERTIME_LIMIT_MONTHLY = 45;
 // Working days a month, turning a daily overtime mean into a monthly figure.
 export const WORKDAYS_MONTHLY = 20;
 
-// What ethics fails in any text of the plan: the specialists' suggestions, or the decider's own order (seed 000 §7).
+// What ethics fails in any text of the plan: the specialists' suggestions, or the decider's own order.
 export function ethicsConcerns(text: string, t: L): string[] {
   const concerns: string[] = [];
   if (/監視|位置情報|尾行|surveil|track(ing)? (his|her|their) location|monitor (his|her|their) private/i.test(text))

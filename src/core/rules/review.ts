@@ -1,4 +1,4 @@
-// The rule-based review of the council's own order (seed 000 §7): ethics, legal and the analyst read the final
+// The rule-based review of the council's own order: ethics, legal and the analyst read the final
 // order against Phases 1–4 and say what they would object to. The engine files at most one of these.
 import type { Action, ContentOf, Message } from '../discussion/messages.js';
 import type { Discussion, Member, Priority } from '../types.js';

@@ -21,10 +21,10 @@ export function opinions(ctx: AgentContext): { speaker: string; c: ContentOf<'SP
     .map((m) => ({ speaker: m.speaker, c: m.content as ContentOf<'SPECIALIST_OPINION'> }));
 }
 
-// Praise more by the intensity: a fifth, a third, a half again (seed 000's example: 0.3 for a medium push).
+// Praise more by the intensity: a fifth, a third, a half again (0.3 for a medium push).
 const RATE = { low: 0.2, medium: 0.3, high: 0.5 } as const;
 
-// Seed 000's fields of an action of this type (src/core/discussion/messages.ts actionTypeFields), from the facts: the praise
+// The fields of an action of this type (src/core/discussion/messages.ts actionTypeFields), from the facts: the praise
 // rate from the intensity, a goal halfway back from the current level to where the metric was, and the member's
 // contact hour with a template for it. A type without such fields, or facts without the number, gives none.
 export function typeFields(f: Facts, type: string, intensity: Action['intensity']): Partial<Action> {

@@ -19,7 +19,7 @@ export function situationReport(ctx: AgentContext, f: Facts, t: L): ContentOf<'S
       ),
     });
   // The metric the trigger is about, flagged when it cannot be measured: the analyst's review checks the order's
-  // success criteria against this flag (seed 000 §7).
+  // success criteria against this flag.
   else
     points.push({
       metric: f.metric,

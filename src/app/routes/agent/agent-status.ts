@@ -1,4 +1,4 @@
-// GET /agent/status (seed 002 §2.3): the council as one seed 002 agent, read from GET /status (and its cached copy).
+// GET /agent/status: the council as one agent of the agent API, read from GET /status (and its cached copy).
 import { ALL_ROLES } from '../../../core/api/api.js';
 import { seedStatusAnswer, seedStatusInput, seedStatusOf } from '../../../core/api/seed-api.js';
 import { getStatus } from '../council/status.js';
@@ -7,11 +7,11 @@ import { defineOperation } from '../route.js';
 export const seedStatus = defineOperation({
   name: 'seed_status',
   description:
-    'Seed 002’s agent status {agentName, role, status: idle | busy | error, currentTask, availableTools}: the council as one agent, from GET /status.',
+    'The agent API’s agent status {agentName, role, status: idle | busy | error, currentTask, availableTools}: the council as one agent, from GET /status.',
   mutates: false,
   tool: false,
   http: { method: 'GET', path: '/agent/status' },
-  // Seed 002's body alone: its `status` is the seed's (accepted, idle…) or absent, never Kaigi's HTTP status.
+  // The agent API's body alone: its `status` is that API's (accepted, idle…) or absent, never Kaigi's HTTP status.
   bare: true,
   same_as: 'GET /status',
   roles: ALL_ROLES,

@@ -1,5 +1,5 @@
-// POST /agent/tasks (seed 002 §2.1): a seed 002 task starts a discussion as POST /tasks does; the answer is the
-// seed's {status: accepted | rejected, message}.
+// POST /agent/tasks: an agent API task starts a discussion as POST /tasks does; the answer is that API's
+// {status: accepted | rejected, message}.
 import {
   type SeedTaskAnswer,
   seedKey,
@@ -13,18 +13,18 @@ import { defineOperation } from '../route.js';
 
 const CALL = 'POST /agent/tasks';
 
-// What the council's door refuses (a taskType that is no trigger type, a member not in Members) is the seed's
-// "rejected": the agent declines the task. A body that is not seed 002's is a 400 before this, as the seed says.
+// What the council's door refuses (a taskType that is no trigger type, a member not in Members) is the agent API's
+// "rejected": the agent declines the task. A body that is not that API's is a 400 before this.
 const DECLINED = ['unknown_trigger_type', 'unknown_member'];
 
 export const seedAssignTask = defineOperation({
   name: 'seed_assign_task',
   description:
-    'Seed 002’s task assignment {taskId, taskType, prompt, context}: starts a discussion as POST /tasks (taskId is the idempotency key, taskType the trigger type, context.target_user_id the member) and answers {status: accepted | rejected, message}.',
+    'The agent API’s task assignment {taskId, taskType, prompt, context}: starts a discussion as POST /tasks (taskId is the idempotency key, taskType the trigger type, context.target_user_id the member) and answers {status: accepted | rejected, message}.',
   mutates: true,
   tool: false,
   http: { method: 'POST', path: '/agent/tasks' },
-  // Seed 002's body alone: its `status` is the seed's (accepted, idle…) or absent, never Kaigi's HTTP status.
+  // The agent API's body alone: its `status` is that API's (accepted, idle…) or absent, never Kaigi's HTTP status.
   bare: true,
   same_as: 'POST /tasks',
   roles: ['coordinator', 'admin'],

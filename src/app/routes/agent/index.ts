@@ -1,5 +1,5 @@
-// Seed 002's own agent API, with the seed's bodies: each an alias of a Kaigi route (same_as), for clients written to
-// the seed.
+// The agent API (/agent/…) with its own bodies: each an alias of a Kaigi route (same_as), for clients written to
+// that API.
 import type { Operation } from '../route.js';
 import { seedStatus } from './agent-status.js';
 import { seedAssignTask } from './assign-task.js';

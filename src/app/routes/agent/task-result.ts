@@ -1,5 +1,5 @@
-// POST /agent/tasks/{taskId}/result (seed 002 §2.2): reports on the orders of the discussion a seed 002 task started,
-// as POST /tasks/{id}/result does; the answer is the seed's {success}.
+// POST /agent/tasks/{taskId}/result: reports on the orders of the discussion an agent API task started,
+// as POST /tasks/{id}/result does; the answer is that API's {success}.
 import { TASK_ID, DISCUSSION_ID } from '../../../core/api/api-schemas.js';
 import { NotFoundError } from '../../../core/errors.js';
 import { seedKey, seedResultAnswer, seedResultInput } from '../../../core/api/seed-api.js';
@@ -12,11 +12,11 @@ import { reportStatusOf, reportTextOf } from '../../../core/api/api-schemas.js';
 export const seedTaskResult = defineOperation({
   name: 'seed_task_result',
   description:
-    'Seed 002’s result report {status: completed | failed | in_progress, result?, errorMessage?} on the task sent with this taskId (or a Q-n / DISC id): reports on its orders as POST /tasks/{id}/result and answers {success}.',
+    'The agent API’s result report {status: completed | failed | in_progress, result?, errorMessage?} on the task sent with this taskId (or a Q-n / DISC id): reports on its orders as POST /tasks/{id}/result and answers {success}.',
   mutates: true,
   tool: false,
   http: { method: 'POST', path: '/agent/tasks/{taskId}/result' },
-  // Seed 002's body alone: its `status` is the seed's (accepted, idle…) or absent, never Kaigi's HTTP status.
+  // The agent API's body alone: its `status` is that API's (accepted, idle…) or absent, never Kaigi's HTTP status.
   bare: true,
   same_as: 'POST /tasks/{id}/result',
   roles: ['worker', 'coordinator', 'admin'],

@@ -1,4 +1,4 @@
-// The council's operations (seed 002): tasks, their results, status, objections and escalations.
+// The council's operations: tasks, their results, status, objections and escalations.
 import type { Operation } from '../route.js';
 import { resolveEscalation } from './escalations.js';
 import { getDiscussion } from './get-discussion.js';

@@ -1,4 +1,4 @@
-// POST /objections: an API client objects to a decision (SPEC §4.5); the objection is processed from the queue.
+// POST /objections: an API client objects to a decision; the objection is processed from the queue.
 import { fileObjectionInput } from '../../../core/api/api-schemas.js';
 import { apiCouncil } from '../../api/api-env.js';
 import { enqueueOnce } from '../../api/api-tasks.js';

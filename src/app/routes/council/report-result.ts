@@ -1,4 +1,4 @@
-// POST /tasks/{id}/result: an executor reports on the orders of a discussion (seed 002 §2.2, SPEC §11).
+// POST /tasks/{id}/result: an executor reports on the orders of a discussion.
 import { reportResultInput, reportStatusOf, reportTextOf } from '../../../core/api/api-schemas.js';
 import { NotFoundError } from '../../../core/errors.js';
 import { apiCouncil } from '../../api/api-env.js';

@@ -1,4 +1,4 @@
-// POST /tasks: start a discussion from a trigger (SPEC §12); answers 202 with its task and discussion ids at once, or,
+// POST /tasks: start a discussion from a trigger; answers 202 with its task and discussion ids at once, or,
 // with wait_seconds, runs it in this request and answers with the decided discussion as GET /tasks/{id} would.
 import { sha256Text } from '../../../core/sha256.js';
 import { startTaskInput } from '../../../core/api/api-schemas.js';

@@ -1,4 +1,4 @@
-// GET /status (seed 002 §2.3): the council and each agent — idle, busy or in error, the discussion it is in —
+// GET /status: the council and each agent — idle, busy or in error, the discussion it is in —
 // the queue's depth, today's tokens and cost against the budget, and how often deliberation overturned the vote.
 import { rowsOf } from '../../../../sheets-schema/index.js';
 import { withPropertySnapshot } from '../../../adapters/gas/property-reads.js';
@@ -79,7 +79,7 @@ function modelProblems(council: Council): Map<string, string> {
   return out;
 }
 
-// The MCP tools the caller's role may call (seed 002's availableTools).
+// The MCP tools the caller's role may call (the agent API's availableTools).
 function toolsFor({ caller, operations }: CallContext): string[] {
   return operations.filter((o) => o.tool && o.roles.indexOf(caller.role) >= 0).map((o) => o.name);
 }
@@ -106,7 +106,7 @@ function sharedStatus(council: Council, roomName?: string): Shared {
     body: {
       agentName: 'kaigi',
       role: 'council',
-      // Seed 002's `status` of the agent answering; `status` itself is the HTTP status in the body (SPEC §11).
+      // The agent API's `status` of the agent answering; `status` itself is the HTTP status in the body.
       state: busy ? 'busy' : 'idle',
       currentTask: live.length ? live[0].discussion_id : null,
       // The caller's (forCaller), kept here so the answer's fields stay in their order.
@@ -151,7 +151,7 @@ export const getStatus = defineOperation({
   http: { method: 'GET', path: '/status' },
   roles: ALL_ROLES,
   input: getStatusInput,
-  // Seed 004's room status (every room, or the one named) beside the council's. The whole status (no room named)
+  // The rooms' status (every room, or the one named) beside the council's. The whole status (no room named)
   // is answered from its cached copy while nothing was committed since it was taken and it is younger than
   // api.status_max_age_seconds; otherwise it is read with every Script Property in one call, and the copy renewed.
   handler: ({ roomName }, ctx) => {

@@ -1,4 +1,4 @@
-// The KPI operations (SPEC §11): data in from outside (a CRM job, a spreadsheet export, an agent).
+// The KPI operations: data in from outside (a CRM job, a spreadsheet export, an agent).
 import type { Operation } from '../route.js';
 import { recordKpiOperation } from './record-kpi.js';
 

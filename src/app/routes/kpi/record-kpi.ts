@@ -1,4 +1,4 @@
-// POST /kpi and MCP record_kpi: KPI rows in, one audited commit, nothing written when a row is bad (SPEC §11).
+// POST /kpi and MCP record_kpi: KPI rows in, one audited commit, nothing written when a row is bad.
 import { z } from '../../../core/zod.js';
 import { kpiRowSchema } from '../../../core/orders/kpi-input.js';
 import { apiCouncil } from '../../api/api-env.js';

@@ -1,4 +1,4 @@
-// The operations an outside executor uses (SPEC §5 Orders): list its orders, report on each by id.
+// The operations an outside executor uses: list its orders, report on each by id.
 import type { Operation } from '../route.js';
 import { listOrdersOp } from './list-orders.js';
 import { reportOrderOp } from './report-order.js';

@@ -1,4 +1,4 @@
-// POST /orders/{order_id}/report: an executor reports on one order by its id (SPEC §5 Orders, §11).
+// POST /orders/{order_id}/report: an executor reports on one order by its id.
 import { z } from '../../../core/zod.js';
 import { ORDER_ID } from '../../../core/orders/order-report.js';
 import { REPORT_STATUSES } from '../../../core/orders/order-status.js';

@@ -1,4 +1,4 @@
-// The room operations of seed 004, each a REST route and an MCP tool under the seed's name.
+// The room operations of the rooms protocol, each a REST route and an MCP tool under that protocol's name.
 import type { Operation } from '../route.js';
 import { clearRoomMessagesOp } from './clear-room-messages.js';
 import { createRoomOp } from './create-room.js';
