@@ -2,6 +2,7 @@
 // and field; days are relative to the trigger's day D ("D-14" … "D-1" before it, "D+1" … after it).
 import fs from 'node:fs';
 import path from 'node:path';
+import { addDays } from '../../src/core/discussion/ids.js';
 import { z } from '../../src/core/zod.js';
 import { InputError } from '../shared.js';
 
@@ -68,8 +69,7 @@ export type Scenario = z.infer<typeof scenarioSchema> & { file: string };
 
 // A relative day as a calendar day: D is `today`.
 export function dayOf(rel: string, today: string): string {
-  const n = rel === 'D' ? 0 : Number(rel.slice(1));
-  return new Date(Date.parse(`${today}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+  return addDays(today, rel === 'D' ? 0 : Number(rel.slice(1)));
 }
 
 function parseScenario(file: string, text: string): Scenario {
