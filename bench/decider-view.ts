@@ -1,7 +1,6 @@
 // What the requests a model server recorded show: which answer each asked for, the repeat bounds of the schemas
-// sent, and whether the decider's request carries every specialist's opinion. Reads any vendor's request as it comes.
-import { digestLines } from '../src/core/prompts/digest.js';
-import type { Message } from '../src/core/discussion/messages.js';
+// sent, and whether the decider's request carries every answer of the debate whole. Reads any vendor's request as it comes.
+import { MARK } from '../tools/realistic-answer.js';
 import { schemaOf, type Vendor } from '../tools/model-wire.js';
 
 export interface SentRequest {
@@ -16,7 +15,7 @@ export interface RecordedMessage {
   message_type: string;
   speaker: string;
   content: any;
-  metadata?: { default_opinion?: boolean; computed_confidence?: number };
+  metadata?: { default_opinion?: boolean; computed_confidence?: number; substitute?: string };
 }
 
 // The answer a request asks for, from its schema's properties (Gemini's request names no schema).
@@ -54,20 +53,60 @@ function sentText(r: SentRequest): string {
   return out.join('\n');
 }
 
-// Whether every decider request (the DECISION schema) holds, in full, the digest Kaigi makes of each Phase 2 answer
-// of the record (src/core/prompts/digest.ts): action, intensity, both confidences, dissent, hypothesis and key evidence. The
-// digests are made from the messages before the decision, as the engine made them.
+const flat = (v: unknown) => String(v).replace(/\s+/g, ' ').trim();
+
+// Every string of a value, flattened as the decider's view writes it.
+function texts(v: unknown): string[] {
+  if (typeof v === 'string') return [flat(v)];
+  if (Array.isArray(v)) return v.flatMap(texts);
+  if (v && typeof v === 'object') return Object.values(v).flatMap(texts);
+  return [];
+}
+
+// What the decider's request shows of the debate, checked against the record.
+export interface DeciderView {
+  // Marks the realistic server put inside the Phase 2 answers (tools/realistic-answer.ts MARK), and how many of them
+  // the decider's request holds.
+  marks_total: number;
+  marks_found: number;
+  // Every text of every Phase 2–4 answer whole in the request.
+  answers_whole: boolean;
+  // Answers a substitute gave, and how many the request names as such.
+  substitutes: number;
+  substitutes_marked: number;
+  // The votes table: highest score first, scores summing to 1 (to rounding).
+  votes_sorted: boolean;
+}
+
+export function deciderView(requests: readonly SentRequest[], record: readonly RecordedMessage[]): DeciderView {
+  const decider = requests.filter((r) => kindOf(r).kind === 'decision').pop();
+  const text = decider ? sentText(decider) : '';
+  const answers = record.filter((m) => m.phase >= 2 && m.phase <= 4 && !m.metadata?.default_opinion);
+  const opinions = answers.filter((m) => m.phase === 2);
+  const marks = opinions.flatMap((m) => JSON.stringify(m.content).match(MARK) ?? []);
+  const subs = answers.filter((m) => m.metadata?.substitute);
+  const block = /<data name="weights_and_votes_computed_by_kaigi">\n([\s\S]*?)\n<\/data>/.exec(text)?.[1] ?? '';
+  const votes = block
+    .split('\n')
+    .slice(block.split('\n').findIndex((l) => l.startsWith('action_type,score')) + 1)
+    .filter((l) => l.trim())
+    .map((l) => Number(l.split(',')[1]));
+  const sum = votes.reduce((a, x) => a + x, 0);
+  return {
+    marks_total: marks.length,
+    marks_found: marks.filter((k) => text.includes(k)).length,
+    answers_whole:
+      !!decider && answers.length > 0 && answers.every((m) => texts(m.content).every((t) => text.includes(t))),
+    substitutes: subs.length,
+    substitutes_marked: subs.filter((m) => text.includes(`substitute-answer-by-${m.metadata!.substitute}`)).length,
+    votes_sorted: votes.length > 0 && votes.every((x, i) => i === 0 || x <= votes[i - 1]) && Math.abs(sum - 1) <= 0.02,
+  };
+}
+
+// Whether the decider's request holds every answer of Phases 2–4 whole, and every mark inside them.
 export function deciderSeesAll(requests: readonly SentRequest[], record: readonly RecordedMessage[]): boolean {
-  const before = record.filter((m) => m.phase <= 4) as unknown as Message[];
-  const lines = digestLines(before).filter(
-    (_, i) => before[i].phase === 2 && before[i].message_type === 'SPECIALIST_OPINION',
-  );
-  const deciders = requests.filter((r) => kindOf(r).kind === 'decision');
-  if (!deciders.length || !lines.length) return false;
-  return deciders.every((r) => {
-    const text = sentText(r);
-    return lines.every((line) => text.includes(line));
-  });
+  const v = deciderView(requests, record);
+  return v.answers_whole && v.marks_found === v.marks_total;
 }
 
 // The largest repeat bound in any schema: a pattern's {n}, {n,m} or {n,} and any maxLength.

@@ -6,7 +6,15 @@ import { Runtime } from '../runtime/runtime.js';
 import { registry } from '../src/core/providers/vendor-registry.js';
 import { ModelServer, type Recorded } from '../tools/model-server.js';
 import type { Vendor } from '../tools/model-wire.js';
-import { deciderSeesAll, kindOf, maxSchemaRepeat, type RecordedMessage } from './decider-view.js';
+import {
+  deciderSeesAll,
+  deciderView,
+  type DeciderView,
+  kindOf,
+  maxSchemaRepeat,
+  type RecordedMessage,
+} from './decider-view.js';
+import { defaultAgents } from '../src/core/discussion/default-council.js';
 import { discussion, must, sheet } from './discussion.js';
 import { demoTrigger } from '../src/core/demo-data.js';
 
@@ -41,6 +49,7 @@ interface Run {
   per_phase: Record<string, { calls: number; input_tokens: number }>;
   decider_request: { input_tokens: number; system_chars: number; user_chars: number; schema_chars: number } | null;
   decider_sees_all_opinions: boolean;
+  decider_view: DeciderView;
   max_schema_repeat: number;
   // The pre-start estimate (input and output) of the same discussion.
   estimate_tokens: number;
@@ -59,6 +68,9 @@ export interface RealisticResult extends Omit<VendorFigures, 'model' | 'cost_usd
   estimate_tokens: number;
   per_phase: Run['per_phase'];
   decider_request: Run['decider_request'];
+  // An OpenAI discussion whose answers carry marks inside every text and whose psychology specialist never answers
+  // usably (its substitute answers): what the decider's request shows of the debate (bench/decider-view.ts).
+  decider_view: DeciderView;
 }
 
 const round = (x: number, places: number) => Math.round(x * 10 ** places) / 10 ** places;
@@ -69,7 +81,7 @@ function figures(vendor: Vendor, reqs: Recorded[]): VendorFigures {
   const input = sum((r) => r.usage?.input ?? 0);
   const read = sum((r) => r.usage?.cacheRead ?? 0);
   const write = sum((r) => r.usage?.cacheWrite ?? 0);
-  const output = sum((r) => r.usage?.output ?? 0);
+  const output = sum((r) => (r.usage?.output ?? 0) + (r.usage?.thinking ?? 0));
   const cost =
     ((input - read - write) * p.input + read * p.cachedInput + write * p.cacheWrite + output * p.output) / 1e6;
   return {
@@ -90,9 +102,31 @@ async function record(rt: Runtime): Promise<RecordedMessage[]> {
   return tab.rows.map((r) => JSON.parse(String(r.message_json)) as RecordedMessage);
 }
 
-async function vendorRun(start: number, vendor: Vendor): Promise<Run> {
+// How a run is set up: realistic answers with marks inside them, and an agent whose answers are always invalid (so its
+// substitute answers in its place).
+interface RunOptions {
+  marks?: boolean;
+  absent?: string;
+}
+
+// The agent a request is for, from its role prompt.
+function agentOf(rec: Recorded): string {
+  const text = `${rec.system}\n${rec.user}`;
+  return (
+    (/You are "([^"]+)" on the Kaigi council/.exec(text) ?? /あなたは Kaigi 会議の「([^」]+)」です/.exec(text))?.[1] ??
+    ''
+  );
+}
+
+async function vendorRun(start: number, vendor: Vendor, o: RunOptions = {}): Promise<Run> {
   const server = new ModelServer();
   server.realistic = true;
+  server.marks = !!o.marks;
+  if (o.absent) {
+    const agent = defaultAgents().find((a) => a.agent_id === o.absent)!;
+    const names = [agent.name_en, agent.name_ja];
+    server.plan = (rec) => (names.indexOf(agentOf(rec)) >= 0 ? { fault: 'violate' } : { fault: 'ok' });
+  }
   const base = await server.start();
   // The local model server is on loopback: allowed explicitly, as the CLI does for a local --base-url.
   const rt = new Runtime({ startAt: start, allowLocalFetch: [base] });
@@ -118,7 +152,7 @@ async function vendorRun(start: number, vendor: Vendor): Promise<Run> {
     // The answers' requests; embedding calls carry no schema.
     const reqs = server.requests.filter((r) => r.schema);
     if (process.env.KAIGI_BENCH_DUMP)
-      writeFileSync(`${process.env.KAIGI_BENCH_DUMP}-${vendor}.json`, JSON.stringify(reqs));
+      writeFileSync(`${process.env.KAIGI_BENCH_DUMP}-${vendor}${o.absent ? '-view' : ''}.json`, JSON.stringify(reqs));
     const perPhase: Run['per_phase'] = {};
     for (const r of reqs) {
       const e = (perPhase[String(kindOf(r).phase)] ??= { calls: 0, input_tokens: 0 });
@@ -139,6 +173,7 @@ async function vendorRun(start: number, vendor: Vendor): Promise<Run> {
         : null,
       estimate_tokens: estimate.tokens,
       decider_sees_all_opinions: deciderSeesAll(reqs, await record(rt)),
+      decider_view: deciderView(reqs, await record(rt)),
       max_schema_repeat: maxSchemaRepeat(reqs.map((r) => r.schema)),
     };
   } finally {
@@ -153,6 +188,7 @@ export async function realisticBench(start: number): Promise<RealisticResult> {
   const runs: Partial<Record<Vendor, Run>> = {};
   for (const v of vendors) runs[v] = await vendorRun(start, v);
   const top = runs.openai ?? runs[vendors[0]]!;
+  const view = await vendorRun(start, 'openai', { marks: true, absent: 'psychology' });
   const all = Object.values(runs) as Run[];
   return {
     top_level_from: runs.openai ? 'openai' : vendors[0],
@@ -176,6 +212,7 @@ export async function realisticBench(start: number): Promise<RealisticResult> {
     ),
     per_phase: top.per_phase,
     decider_request: top.decider_request,
+    decider_view: view.decider_view,
   };
 }
 
@@ -194,6 +231,10 @@ export function printRealistic(r: RealisticResult): void {
     );
   console.log(
     `  decider sees every opinion: ${r.decider_sees_all_opinions}; largest repeat bound in a schema: ${r.max_schema_repeat}`,
+  );
+  const v = r.decider_view;
+  console.log(
+    `  decider view (marks inside every answer, one specialist substituted): marks found ${v.marks_found}/${v.marks_total}, answers whole ${v.answers_whole}, substitutes marked ${v.substitutes_marked}/${v.substitutes}, votes sorted ${v.votes_sorted}`,
   );
   console.log(
     `  pre-start estimate ${r.estimate_tokens} tokens; error against the run by vendor: ${JSON.stringify(r.estimate_error_by_vendor)}`,

@@ -3,11 +3,11 @@
 // or with the faults a test asks for, and records every request. In realistic mode its answers have a model's
 // lengths and language (tools/realistic-answer.ts) and its usage counts tokens and prompt caching as each vendor
 // does (tools/model-usage.ts).
-import { seededRandom } from './seeded-random.js';
 import {
   asJsonSchema,
+  capOf,
+  cutTo,
   envelope,
-  LENGTH_PATTERN,
   schemaOf,
   textsOf,
   vendorOf,
@@ -16,13 +16,16 @@ import {
   type WireUsage,
 } from './model-wire.js';
 import { PromptCache } from './model-usage.js';
+import { estimateTokens } from '../src/core/prompts/tokens.js';
 import { factsOf, realisticAnswer } from './realistic-answer.js';
-import { generateSync } from 'json-schema-faker';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-// Kept importable from here, where it was first exported.
+import { randomInstance } from './random-instance.js';
+
+// Kept importable from here, where they were first exported.
 export { vendorOf } from './model-wire.js';
+export { randomInstance };
 
 export type Fault = 'ok' | 'random' | 'malformed' | 'violate' | 'oversized' | 'injection' | 'echo_auth' | 'hang';
 
@@ -50,6 +53,8 @@ export interface Recorded {
   user: string;
   // The usage the answer reported, once answered.
   usage?: WireUsage;
+  // The answer passed the request's output cap and was cut there (realistic mode).
+  cut?: boolean;
 }
 
 let today = () => new Date().toISOString().slice(0, 10);
@@ -104,67 +109,6 @@ export function sample(schema: any, key = ''): any {
   }
 }
 
-// Where a schema sets no upper bound, a draw still sometimes goes past every bound Kaigi's checks use, so a bound a
-// vendor's schema left out shows up as a refused answer.
-const UNBOUNDED = { length: 25000, items: 30 };
-
-// A size in [min, max]: mostly small, sometimes the largest allowed, sometimes anywhere. Sizes near the bounds are
-// where a vendor's schema and Kaigi's checks would part; small ones keep most draws cheap.
-function size(min: number, max: number | undefined, small: number, r: () => number, cap: number): number {
-  const hi = max ?? Math.max(min, cap);
-  const x = r();
-  if (x < 0.9) return min + Math.floor(r() * (Math.min(hi, min + small) - min + 1));
-  if (x < 0.95) return hi;
-  return min + Math.floor(r() * (hi - min + 1));
-}
-
-// Characters a model may write: ASCII (quotes, backslashes and a formula-like "=" included), a new line, Japanese,
-// and emoji outside the BMP, which JSON Schema counts as one character and JavaScript's length as two.
-const ALPHABET = Array.from(
-  'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,:;!?-=+@"\\/<>()[]{}\n会議連絡数低下称賛目標面談休息研修🙂📈🚀🏯',
-);
-
-function randomText(n: number, r: () => number): string {
-  let out = '';
-  for (let i = 0; i < n; i++) out += ALPHABET[Math.floor(r() * ALPHABET.length)];
-  return out;
-}
-
-// Narrows a JSON Schema to one draw: each array gets a length within its bounds and a schema per element, and each
-// free string a fixed text of a length within its bounds. Every instance of the narrowed schema is an instance of the
-// original, so drawing from it is drawing from the original; json-schema-faker draws the rest (enums, numbers,
-// which optional properties appear, which anyOf branch).
-function sized(schema: any, r: () => number): any {
-  if (!schema || typeof schema !== 'object') return schema;
-  const out: Json = { ...schema };
-  if (out.properties)
-    out.properties = Object.fromEntries(Object.entries(out.properties as Json).map(([k, x]) => [k, sized(x, r)]));
-  if (out.anyOf) out.anyOf = (out.anyOf as Json[]).map((x) => sized(x, r));
-  if (out.type === 'array' && out.items) {
-    const max = out.maxItems === undefined ? undefined : Number(out.maxItems);
-    const n = size(Number(out.minItems ?? 0), max, 3, r, UNBOUNDED.items);
-    out.prefixItems = Array.from({ length: n }, () => sized(out.items, r));
-    out.minItems = n;
-    out.maxItems = n;
-  }
-  if (out.type === 'string' && !out.enum && !out.format) {
-    const m = typeof out.pattern === 'string' ? LENGTH_PATTERN.exec(out.pattern) : null;
-    if (m || out.pattern === undefined) {
-      const min = m ? Number(m[1]) : Number(out.minLength ?? 0);
-      const maxText = m ? m[2] : out.maxLength;
-      const max = maxText === undefined || maxText === '' ? undefined : Number(maxText);
-      out.const = randomText(size(min, max, 12, r, UNBOUNDED.length), r);
-    }
-  }
-  return out;
-}
-
-// One random instance of a vendor's schema, the same for the same seed: optional properties come and go, enums take
-// any member, strings and arrays any size their bounds allow (see sized()).
-export function randomInstance(vendor: Recorded['vendor'], schema: any, seed: number): any {
-  return generateSync(sized(asJsonSchema(vendor, schema), seededRandom(seed)), { seed, optionalsProbability: 0.5 });
-}
-
 // Runs `f` at `due` (performance.now() ms), not up to a millisecond or two later: a timer fires on a whole
 // millisecond at the earliest, so it is set to a millisecond before and the rest is waited out on the event loop. The
 // latency bench measures every millisecond past L as Kaigi's (five rounds, one answer each).
@@ -185,6 +129,8 @@ export class ModelServer {
   latencyMs = 0;
   // Realistic answers and usage (see the top of this file); `now` is the clock the prompt caches expire on.
   realistic = false;
+  // Realistic answers carry a mark inside each free text (tools/realistic-answer.ts MARK).
+  marks = false;
   now: () => number = () => Date.now();
   private readonly cache = new PromptCache(() => this.now());
   plan: (req: Recorded, index: number) => Behavior = () => ({ fault: 'ok' });
@@ -318,8 +264,9 @@ export class ModelServer {
 
   private realisticText(rec: Recorded, b: Behavior): string {
     const facts = factsOf(`${rec.system}\n${rec.user}`);
+    const index = this.requests.indexOf(rec);
     return JSON.stringify(
-      realisticAnswer(asJsonSchema(rec.vendor, rec.schema), facts, b.seed ?? this.requests.indexOf(rec)),
+      realisticAnswer(asJsonSchema(rec.vendor, rec.schema), facts, b.seed ?? index, this.marks ? index : null),
     );
   }
 
@@ -379,11 +326,16 @@ export class ModelServer {
       default:
         text = b.body ?? (this.realistic ? this.realisticText(rec, b) : JSON.stringify(valid));
     }
+    // A real model stops at the cap it was sent: the answer is cut there and the vendor says so.
+    const cap = capOf(rec.vendor, rec.body);
+    const cut = this.realistic && cap !== null && estimateTokens(text) > cap;
+    if (cut) text = cutTo(text, cap!);
+    rec.cut = cut;
     rec.usage = this.realistic
       ? this.cache.usage(rec.vendor, model, rec.body, text)
       : { input: Math.ceil((rec.system.length + rec.user.length) / 4), output: Math.ceil(text.length / 4) };
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(envelope(rec.vendor, text, model, rec.usage)));
+    res.end(JSON.stringify(envelope(rec.vendor, text, model, rec.usage, cut)));
   }
 }
 

@@ -6,7 +6,7 @@
 // the segments joined with a new line, and a cached prefix is the estimate over that text's first characters:
 // - Anthropic: each tool (its JSON), each system block's text, each message's blocks (text, or JSON for other
 //   blocks): tools, then system, then messages, the order in which Anthropic's cache prefix is built.
-// - OpenAI: each message's text in order, then the response_format (its JSON), then any tools (their JSON).
+// - OpenAI: any tools (their JSON), the response_format (its JSON), then each message's text in order.
 // - Gemini: the system instruction's parts, each content's parts, then the generationConfig response schema and any
 //   tools (their JSON).
 // The output tokens are the estimate over the answer's JSON text.
@@ -46,10 +46,12 @@ export function segmentsOf(vendor: Vendor, body: Json): Segment[] {
       plain(json(body.tools)),
     ].filter((s) => s.text);
   }
+  // OpenAI: "the structured output schema serves as a prefix to the system message", and tools come first too (its
+  // prompt-caching guide): calls asking for different schemas share no prefix.
   return [
-    ...list(body.messages).map((m) => plain(textOf(m.content))),
-    plain(json(body.response_format)),
     plain(json(body.tools)),
+    plain(json(body.response_format)),
+    ...list(body.messages).map((m) => plain(textOf(m.content))),
   ].filter((s) => s.text);
 }
 
@@ -97,7 +99,10 @@ export class PromptCache {
     const input = estimateTokens(text);
     const output = estimateTokens(answer);
     if (vendor === 'anthropic') return { input, output, ...this.anthropic(model, segs) };
-    return { input, output, cacheRead: this.automatic(vendor, model, text) };
+    // Gemini 2.5 thinks before it answers, within its budget: here as long as it then writes (the estimate makes the
+    // same assumption, src/core/engine/estimate.ts).
+    const thinking = vendor === 'gemini' && /gemini-2\.5-(flash|pro)(?!-lite)/.test(model) ? output : 0;
+    return { input, output, cacheRead: this.automatic(vendor, model, text), ...(thinking ? { thinking } : {}) };
   }
 
   // Anthropic: the longest breakpoint prefix already cached is read; the longest one of at least the model's minimum

@@ -1,5 +1,7 @@
 // The OpenAI, Anthropic and Gemini wire formats, as the local model server reads requests and writes answers.
 
+import { estimateTokens } from '../src/core/prompts/tokens.js';
+
 export type Vendor = 'openai' | 'anthropic' | 'gemini';
 
 export type Json = Record<string, any>;
@@ -76,11 +78,14 @@ export function asJsonSchema(vendor: Vendor, schema: any): any {
 export interface WireUsage {
   input: number;
   output: number;
+  // Tokens a model that thinks first spent thinking, billed as output (Gemini reports them apart).
+  thinking?: number;
   cacheRead?: number;
   cacheWrite?: number;
 }
 
-export function envelope(vendor: Vendor, text: string, model: string, usage: WireUsage): Json {
+// `cut`: the answer stopped at the request's output cap, reported with the vendor's own stop reason.
+export function envelope(vendor: Vendor, text: string, model: string, usage: WireUsage, cut = false): Json {
   if (vendor === 'anthropic') {
     let input: unknown = text;
     try {
@@ -93,7 +98,7 @@ export function envelope(vendor: Vendor, text: string, model: string, usage: Wir
       type: 'message',
       role: 'assistant',
       model,
-      stop_reason: 'tool_use',
+      stop_reason: cut ? 'max_tokens' : 'tool_use',
       content: [{ type: 'tool_use', id: 'toolu_local', name: 'answer', input }],
       // Anthropic's input_tokens are the tokens after the last cache breakpoint only.
       usage: {
@@ -106,11 +111,14 @@ export function envelope(vendor: Vendor, text: string, model: string, usage: Wir
   }
   if (vendor === 'gemini') {
     return {
-      candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
+      candidates: [
+        { content: { role: 'model', parts: [{ text }] }, finishReason: cut ? 'MAX_TOKENS' : 'STOP', index: 0 },
+      ],
       usageMetadata: {
         promptTokenCount: usage.input,
         candidatesTokenCount: usage.output,
-        totalTokenCount: usage.input + usage.output,
+        ...(usage.thinking ? { thoughtsTokenCount: usage.thinking } : {}),
+        totalTokenCount: usage.input + usage.output + (usage.thinking ?? 0),
         ...(usage.cacheRead === undefined ? {} : { cachedContentTokenCount: usage.cacheRead }),
       },
       modelVersion: model,
@@ -121,7 +129,13 @@ export function envelope(vendor: Vendor, text: string, model: string, usage: Wir
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, finish_reason: 'stop' }],
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: text, refusal: null },
+        finish_reason: cut ? 'length' : 'stop',
+      },
+    ],
     usage: {
       prompt_tokens: usage.input,
       completion_tokens: usage.output,
@@ -129,4 +143,27 @@ export function envelope(vendor: Vendor, text: string, model: string, usage: Wir
       ...(usage.cacheRead === undefined ? {} : { prompt_tokens_details: { cached_tokens: usage.cacheRead } }),
     },
   };
+}
+
+// The output cap a request carries, in each vendor's field; null when it sends none.
+export function capOf(vendor: Vendor, body: Json): number | null {
+  const n =
+    vendor === 'gemini'
+      ? body.generationConfig?.maxOutputTokens
+      : vendor === 'anthropic'
+        ? body.max_tokens
+        : (body.max_completion_tokens ?? body.max_tokens);
+  return typeof n === 'number' && n > 0 ? n : null;
+}
+
+// The first `cap` tokens of a text (the estimate's tokens): what a model had written when it hit its cap.
+export function cutTo(text: string, cap: number): string {
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (estimateTokens(text.slice(0, mid)) <= cap) lo = mid;
+    else hi = mid - 1;
+  }
+  return text.slice(0, lo);
 }

@@ -148,6 +148,9 @@ export interface RequestFacts {
   metrics: string[];
   // The "today" of the trigger block, or the real today.
   today: string;
+  // The answer's length the task asks for, in characters (src/core/prompts/answer-lengths.ts: characters in
+  // Japanese, words in English at six characters a word); absent when the prompt states none.
+  target?: number;
 }
 
 export function factsOf(text: string): RequestFacts {
@@ -161,8 +164,11 @@ export function factsOf(text: string): RequestFacts {
     ]),
   ];
   const today = /"today": ?"(\d{4}-\d{2}-\d{2})"/.exec(text)?.[1] ?? new Date().toISOString().slice(0, 10);
+  const ja = /回答全体で約(\d+)字/.exec(text);
+  const en = /Length: about (\d+) words in all/.exec(text);
+  const target = ja ? Number(ja[1]) : en ? Number(en[1]) * 6 : undefined;
   // Prose in Japanese is mostly kana; a Japanese name or two in an English prompt is not.
-  return { lang: kana * 8 > latin ? 'ja' : 'en', speakers, metrics, today };
+  return { lang: kana * 8 > latin ? 'ja' : 'en', speakers, metrics, today, ...(target ? { target } : {}) };
 }
 
 function bounds(s: Json): { min: number; max: number } | null {
@@ -176,10 +182,20 @@ function bounds(s: Json): { min: number; max: number } | null {
 const between = (lo: number, hi: number, r: () => number) => lo + Math.floor(r() * (hi - lo + 1));
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
+// A mark put inside a text, where only a reader of the whole text finds it: ⟦mark <answer>.<n>⟧.
+export const MARK = /⟦mark \d+\.\d+⟧/g;
+
 class Writer {
+  private marked = 0;
+  // Characters of free text written so far.
+  written = 0;
   constructor(
     private readonly facts: RequestFacts,
     private readonly r: () => number,
+    // With an answer's number, every free text gets a mark in its middle (bench/decider-view.ts looks for them).
+    private readonly markOf: number | null = null,
+    // Each free text's length is scaled by this: a model writing to the length its task asks for.
+    private readonly scale = 1,
   ) {}
 
   value(s: Json, key: string): any {
@@ -287,14 +303,30 @@ class Writer {
       return candidates.find(fits) ?? candidates[0];
     }
     const want = LONG_KEYS.has(key) ? LONG_TEXT : SHORT_TEXT;
-    const n = Math.max(b.min, Math.min(b.max, between(want.min, want.max, this.r)));
-    return prose(n, this.facts.lang, this.r);
+    const drawn = between(want.min, want.max, this.r);
+    const n = Math.max(b.min, Math.min(b.max, Math.round(drawn * this.scale)));
+    this.written += n;
+    const text = prose(n, this.facts.lang, this.r);
+    if (this.markOf === null || n < 40) return text;
+    const mark = ` ⟦mark ${this.markOf}.${++this.marked}⟧ `;
+    if (n + mark.length > b.max) return text;
+    const mid = Math.floor(n / 2);
+    return text.slice(0, mid) + mark + text.slice(mid);
   }
 }
 
 // A realistic answer to a plain JSON Schema (a Gemini schema converted first), the same for the same seed.
-export function realisticAnswer(schema: Json, facts: RequestFacts, seed: number): any {
-  const v = new Writer(facts, seededRandom(seed)).value(schema, '');
+// A model told a length writes near it: its free text comes to 0.8–1.3 × the target (models overshoot more often than
+// they fall short), the fields in the proportions it would have written anyway. Told none, it writes at its own length.
+export function realisticAnswer(schema: Json, facts: RequestFacts, seed: number, markOf: number | null = null): any {
+  let scale = 1;
+  if (facts.target) {
+    const first = new Writer(facts, seededRandom(seed));
+    first.value(schema, '');
+    const r = seededRandom(seed + 1)();
+    if (first.written > 0) scale = Math.min(1, (facts.target * (0.8 + 0.5 * r)) / first.written);
+  }
+  const v = new Writer(facts, seededRandom(seed), markOf, scale).value(schema, '');
   // The decider's deliberation selects the action types its order carries, as a model's would.
   const actions = v?.order?.actions;
   if (Array.isArray(actions) && Array.isArray(v.deliberation?.selected_action_types))

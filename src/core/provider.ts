@@ -36,6 +36,10 @@ export interface AgentContext {
   kpi: KpiRow[];
   dataNotes: string[];
   earlier: Message[];
+  // The earlier answers shown whole rather than as their digest: message ids, or all of them (the decider).
+  whole?: readonly string[];
+  // false: the team's table is left out (balancers and governance judge proposals, not the member against peers).
+  peers?: boolean;
   summary: string | null;
   allowList: string[];
   weights: Weights;
@@ -83,9 +87,14 @@ export interface AgentRequest {
   phase: number;
   expect: Expectation;
   context: AgentContext;
-  // Sent first and shared by every call of a discussion's phase, so a vendor can cache it (src/core/prompts/prompt-preamble.ts);
-  // undefined or empty: none. Then the agent's role prompt (system) and its own part (user: memory, inputs, task).
+  // Instructions only, identical for every call of a discussion and sent first, so a vendor can cache it
+  // (src/core/prompts/prompt-preamble.ts); undefined or empty: none. Nothing in it comes from outside the council's
+  // configuration: vendors send it as the system message.
   preamble?: string;
+  // The fenced data every call of the phase shares (team, trigger, member, KPI, notes, earlier answers): the first
+  // user message, so untrusted text never reaches a system message. Then the agent's role prompt (system) and task,
+  // and its own part (user: today, memory, inputs).
+  shared?: string;
   // The task, shared by every call of the phase that asks for the same answer; sent after the preamble.
   task?: string;
   system: string;
@@ -94,13 +103,25 @@ export interface AgentRequest {
   round?: Expectation[];
 }
 
-export interface AgentResponse {
+// What a call consumed: its prompt and output tokens in all, and the parts of them a vendor prices apart. Each part
+// is inside its total (cachedIn and cacheWriteIn in tokensIn, thinkingOut in tokensOut), so a budget of tokens
+// counts everything; a part left out is none (src/core/providers/usage.ts reads them from each vendor's answer).
+export interface TokenUsage {
+  tokensIn: number;
+  tokensOut: number;
+  // Prompt tokens read from the vendor's cache, at its cached-input price.
+  cachedIn?: number;
+  // Prompt tokens written to the vendor's cache, at its cache-write price (Anthropic's is above the input price).
+  cacheWriteIn?: number;
+  // Output tokens the model spent thinking before its answer: output tokens, priced as output.
+  thinkingOut?: number;
+}
+
+export interface AgentResponse extends TokenUsage {
   key: string;
   ok: boolean;
   content?: unknown;
   model: string;
-  tokensIn: number;
-  tokensOut: number;
   ms: number;
   attempts: number;
   // The answer needed the one repair call (counts as a retry, fallback level 1).

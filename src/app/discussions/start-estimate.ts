@@ -10,6 +10,9 @@ import type { AgentDef, Discussion } from '../../core/types.js';
 export interface PricedEstimate extends Estimate {
   cost_usd: number;
   byModel: ModelCost[];
+  // Models Kaigi would call over HTTP that the price table has no price for (an openai-compatible gateway with no
+  // entry): their tokens count as $0 toward the cost budget, so the start dialog warns before anything runs.
+  unpriced: string[];
 }
 
 // provider:model as a message's model_used names it, resolved the way ModelAccess.providerFor picks the provider
@@ -28,7 +31,14 @@ function modelOf(env: EngineEnv): (a: AgentDef) => string {
   };
 }
 
+// A model of a vendor Kaigi calls (never the rules) with no price: the other vendors' unlisted models are charged at
+// their dearest (src/core/providers/model-table.ts modelPrice), so in practice an openai-compatible one.
+function unpricedOf(byModel: ModelCost[], priceOf: EngineEnv['priceOf']): string[] {
+  return byModel.map((c) => c.model).filter((m) => !!findVendor(m.slice(0, m.indexOf(':'))) && priceOf(m) === null);
+}
+
 export function pricedEstimate(d: Discussion, env: EngineEnv): PricedEstimate {
   const e = estimateDiscussion(d, env, modelOf(env));
-  return { ...e, ...costByModel(e, env.priceOf) };
+  const cost = costByModel(e, env.priceOf);
+  return { ...e, ...cost, unpriced: unpricedOf(cost.byModel, env.priceOf) };
 }

@@ -50,6 +50,8 @@ export interface StartEstimate {
   prompts: number;
   cost_usd: number;
   byModel: ModelCost[];
+  // Models whose tokens count as $0 toward the budget for want of a price: the dialog warns (start-js-form.html).
+  unpriced: string[];
 }
 
 // A bad field, named: the message lists every problem as `field: message` so the form can mark each field.
@@ -120,6 +122,7 @@ export function estimateStart(input: unknown, council = new Council(openBound(),
     prompts: e.prompts,
     cost_usd: e.cost_usd,
     byModel: e.byModel,
+    unpriced: e.unpriced,
   };
 }
 

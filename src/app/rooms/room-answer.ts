@@ -106,7 +106,7 @@ function ask(
   const [res] = (spendable ? council.models.providerFor(agent, rules) : rules).respond([req]);
   const got = settle(res, agent, () => ruleRoomAnswer(agent, req.context));
   const price = modelPrice(pricesOf(s), res.model)?.price;
-  const cost = roundUsd(costUsd(price, res.tokensIn, res.tokensOut));
+  const cost = roundUsd(costUsd(price, res.tokensIn, res.tokensOut, res));
   const text =
     got.answer.message.indexOf(`@${p.sender}`) >= 0 ? got.answer.message : `@${p.sender} ${got.answer.message}`;
   const metadata: Record<string, unknown> = {

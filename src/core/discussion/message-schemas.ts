@@ -143,16 +143,18 @@ function phaseSchemas({ A, text, action, check, forAnswer }: Parts) {
         .max(40),
       severity: priority,
     }),
+    // In the order a model should think: the analysis and evidence before the hypothesis, the recommendation, and
+    // last the confidence in it (a model writes fields in schema order, and a figure written first is a guess).
     SPECIALIST_OPINION: z.object({
       analysis: text(A.long),
       evidence: z.array(text(A.item)).min(1).max(20),
       hypothesis: text(A.medium),
-      confidence: z.number().min(0).max(1),
       // A specialist recommends the kind and intensity; the executor's fields (rate, goal, hour) are the decider's to
       // set in the order, so a model is not asked for them here (a stored opinion may still carry them).
       recommendation: forAnswer
         ? action.omit({ increase_rate: true, new_goal: true, time: true, message_template: true })
         : action,
+      confidence: z.number().min(0).max(1),
     }),
     PERSPECTIVE_POSITIVE: z.object({
       viewpoint: text(A.long),
@@ -197,8 +199,9 @@ function deliberationSchema({ A, text, id, share, count, agentRef, actionType }:
       .optional(),
     votes: z.array(z.object({ action_type: actionType, agents: z.array(agentRef), score: z.number() })).max(20),
     dissenting_opinions: z.array(z.object({ agent_id: id, opinion: text(A.item) })).max(20),
-    selected_action_types: z.array(actionType).min(1).max(5),
+    // The reasons before the choice: a model writes in schema order, and a choice written first is argued after.
     rationale: text(A.long),
+    selected_action_types: z.array(actionType).min(1).max(5),
   });
 }
 

@@ -147,6 +147,8 @@ const metadataSchema = lazy(() =>
     // yet): why a feedback round ran (src/core/engine/learned.ts).
     formula_confidence: z.number().min(0).max(1).optional(),
     default_opinion: z.boolean().optional(),
+    // The agent who answered in the speaker's place (a substitute): its view, not the speaker's.
+    substitute: z.string().optional(),
     cost_usd: z.number().min(0).optional(),
     learnings: z.array(z.string()).optional(),
     directives: z.array(z.string()).optional(),

@@ -11,7 +11,10 @@ export interface Weighing {
     computed: number;
     learned_reliability: number;
   }[];
+  // Highest score first, the scores summing to 1 (to rounding).
   votes: { action_type: string; agents: string[]; score: number }[];
+  // The first score less the second: how clear the vote is (the first's whole score when it stands alone).
+  margin: number;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -32,14 +35,21 @@ export function weighOpinions(
   learned = true,
 ): Weighing {
   const latest: Record<string, ContentOf<'SPECIALIST_OPINION'>> = {};
+  const answeredBy: Record<string, string | undefined> = {};
   const order: string[] = [];
   for (const m of messages)
     if (m.message_type === 'SPECIALIST_OPINION' && !m.metadata.default_opinion) {
       if (!latest[m.speaker]) order.push(m.speaker);
       latest[m.speaker] = m.content as ContentOf<'SPECIALIST_OPINION'>;
+      answeredBy[m.speaker] = m.metadata.substitute;
     }
+  // A substitute's answer is the substitute's view: when the substitute also spoke for itself, counting it under the
+  // absent agent's name would count one view twice, so it is no vote.
+  const voters = order.filter(
+    (a) => !(answeredBy[a] && latest[answeredBy[a]!] && answeredBy[answeredBy[a]!] === undefined),
+  );
   const raw: Record<string, number> = {};
-  const weights = order.map((agent_id) => {
+  const weights = voters.map((agent_id) => {
     const stated = latest[agent_id].confidence;
     const c = computed[agent_id] ?? stated;
     const band = bandOf(c, bands);
@@ -53,12 +63,24 @@ export function weighOpinions(
   weights.forEach((w) => {
     const v = (byType[latest[w.agent_id].recommendation.action_type] ??= { agents: [], score: 0 });
     v.agents.push(w.agent_id);
-    v.score = round2(v.score + w.weight);
+    // Summed unrounded, rounded once: rounded weights summed can pass 1.
+    v.score += raw[w.agent_id] / total;
   });
-  const votes = Object.keys(byType)
-    .sort()
-    .map((action_type) => ({ action_type, ...byType[action_type] }));
-  return { weights, votes };
+  return ranked(
+    Object.keys(byType).map((action_type) => ({ action_type, ...byType[action_type] })),
+    weights,
+  );
+}
+
+// Votes scaled to sum to 1, highest first (ties by name, so the order is stable), and the margin between the first
+// two.
+function ranked(votes: Weighing['votes'], weights: Weighing['weights']): Weighing {
+  const sum = votes.reduce((a, v) => a + v.score, 0) || 1;
+  const out = votes
+    .map((v) => ({ ...v, score: round2(v.score / sum) }))
+    .sort((a, b) => b.score - a.score || (a.action_type < b.action_type ? -1 : 1));
+  const margin = out.length ? round2(out[0].score - (out[1]?.score ?? 0)) : 0;
+  return { weights, votes: out, margin };
 }
 
 // The deliberation's weight_assignment: each weight beside the confidences and the reliability it came from.
@@ -79,8 +101,9 @@ export function preferVotes(w: Weighing, prefer: readonly string[], weight: numb
   const votes = w.votes.map((v) => ({ ...v, agents: v.agents.slice() }));
   for (const a of prefer) {
     const v = votes.find((x) => x.action_type === a);
-    if (v) v.score = round2(v.score + weight);
-    else votes.push({ action_type: a, agents: [], score: round2(weight) });
+    if (v) v.score += weight;
+    else votes.push({ action_type: a, agents: [], score: weight });
   }
-  return { weights: w.weights, votes: votes.sort((a, b) => (a.action_type < b.action_type ? -1 : 1)) };
+  // Scaled back to sum to 1, so a preferred action's share says how far the directive moved the vote.
+  return ranked(votes, w.weights);
 }

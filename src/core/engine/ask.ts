@@ -14,6 +14,8 @@ export interface Answer {
   errorCode?: Metadata['error_code'];
   isDefault?: boolean;
   note?: string;
+  // The agent of the same group who answered in this agent's place (the fallback ladder's level 2).
+  substitute?: string;
 }
 
 export function expectedType(e: Expectation): MessageType {
@@ -119,6 +121,7 @@ export function ask(env: EngineEnv, requests: AgentRequest[], allowDefault: bool
           response: sres,
           level: 2,
           note: `answered by substitute ${sub.agent_id}: ${problem}`,
+          substitute: sub.agent_id,
           memory: sr.context.memory,
         };
       problem = `${problem}; substitute ${sub.agent_id}: ${sp}`;

@@ -79,9 +79,10 @@ export class Builder {
     };
     if (stated !== undefined) meta.stated_confidence = stated;
     const price = this.env.priceOf(r.model);
-    if (price) meta.cost_usd = roundUsd(costUsd(price, r.tokensIn, r.tokensOut));
+    if (price) meta.cost_usd = roundUsd(costUsd(price, r.tokensIn, r.tokensOut, r));
     if (a.errorCode) meta.error_code = a.errorCode;
     if (a.isDefault) meta.default_opinion = true;
+    if (a.substitute) meta.substitute = a.substitute;
     if (a.note) meta.note = a.note.slice(0, 1000);
     return this.add(phase, a.agent.agent_id, type, a.content, meta);
   }

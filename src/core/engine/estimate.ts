@@ -1,8 +1,8 @@
 // The tokens a discussion is expected to take before it starts: every planned prompt, inputs bounded.
-import { buildPreamble } from '../prompts/prompt-preamble.js';
+import { buildPreamble, buildShared } from '../prompts/prompt-preamble.js';
 import { buildUserText, taskText } from '../prompts/prompt-user.js';
 import type { Expectation } from '../provider.js';
-import { costUsd, roundUsd, type Price } from '../providers/model-table.js';
+import { capabilityOf, costUsd, DEFAULT_CAPABILITIES, roundUsd, type Price } from '../providers/model-table.js';
 import { schemaFor } from '../providers/schema.js';
 import { findVendor } from '../providers/vendor-registry.js';
 import { estimateTokens } from '../prompts/tokens.js';
@@ -17,21 +17,29 @@ import type { EngineEnv } from './types.js';
 // keeps them honest). A model's answers were measured on the demo council answered at real length by the local
 // model server's realistic mode (npm run bench -- --only realistic); real models vary, so this is a forecast, not a
 // bound.
-type Sizes = Record<AgentDef['group'], { answer: number; digest: number }>;
+// `whole` is the answer as a later prompt shows it whole (src/core/prompts/whole-answers.ts: the decider reads every
+// answer so, a balancer the two strongest opinions).
+type Sizes = Record<AgentDef['group'], { answer: number; digest: number; whole: number }>;
 const RULES: Sizes = {
-  specialist: { answer: 180, digest: 35 },
-  balancer: { answer: 180, digest: 110 },
-  governance: { answer: 120, digest: 60 },
-  decider: { answer: 600, digest: 100 },
+  specialist: { answer: 180, digest: 35, whole: 150 },
+  balancer: { answer: 180, digest: 110, whole: 150 },
+  governance: { answer: 120, digest: 60, whole: 100 },
+  decider: { answer: 600, digest: 100, whole: 500 },
 };
-// Measured on the demo discussion in Japanese by the realistic bench (outputs as the server counted them, digests as
-// the decider's request carried them), 2026-11-26.
+// Measured on the demo discussion in Japanese by the realistic bench (outputs as the server counted them, digests and
+// whole answers as the decider's request carried them).
+// Remeasured 2026-12-07 once each task stated its length (src/core/prompts/answer-lengths.ts).
 const MODEL: Sizes = {
-  specialist: { answer: 1450, digest: 130 },
-  balancer: { answer: 970, digest: 120 },
-  governance: { answer: 360, digest: 30 },
-  decider: { answer: 1960, digest: 100 },
+  specialist: { answer: 490, digest: 100, whole: 510 },
+  balancer: { answer: 320, digest: 90, whole: 330 },
+  governance: { answer: 210, digest: 60, whole: 300 },
+  decider: { answer: 700, digest: 100, whole: 700 },
 };
+
+// The share of calls asked again (a retry after a transient error, the repair of an invalid answer, a cut answer asked
+// again), each resending the prompt and writing a new answer: a forecast counts them at this rate. A guess until the
+// record measures it: the realistic bench asks nothing again, real vendors do now and then.
+const AGAIN_RATE = 0.05;
 
 function sizesOf(model: string): Sizes {
   return model === 'rules' || model.indexOf('rules:') === 0 ? RULES : MODEL;
@@ -84,17 +92,38 @@ export interface ModelCost {
 }
 
 // Phases 1–5 as planned from the Agents tab: who is asked, for what, and whose answers each one is shown.
-function plan(env: EngineEnv): { agent: AgentDef; expect: Expectation; shown: AgentDef[] }[] {
+// `whole` is how many of the shown answers the prompt reads whole (the rest as digests): the debate for the decider.
+interface Planned {
+  agent: AgentDef;
+  expect: Expectation;
+  shown: AgentDef[];
+  whole: number;
+  // Tokens of anything else the prompt is shown (the draft order an agent review reads).
+  extra?: number;
+}
+
+function plan(env: EngineEnv): Planned[] {
   const first = env.agents.filter((a) => a.active && a.phases.indexOf(1) >= 0).slice(0, 1);
   const p2 = active(env, 'specialist', 2);
-  const p34 = active(env, 'balancer', 3).concat(active(env, 'governance', 4));
+  const p3 = active(env, 'balancer', 3);
+  const p4 = active(env, 'governance', 4);
   const decider = env.agents.filter((a) => a.group === 'decider' && a.active).slice(0, 1);
+  const all = first.concat(p2, p3, p4);
   return [
-    ...first.map((agent) => ({ agent, expect: 'SITUATION_REPORT' as Expectation, shown: [] })),
-    ...p2.map((agent) => ({ agent, expect: 'SPECIALIST_OPINION' as Expectation, shown: first })),
-    ...p34.map((agent) => ({ agent, expect: expectOf(agent), shown: first.concat(p2) })),
-    ...decider.map((agent) => ({ agent, expect: 'DECISION' as Expectation, shown: first.concat(p2, p34) })),
+    ...first.map((agent) => ({ agent, expect: 'SITUATION_REPORT' as Expectation, shown: [], whole: 0 })),
+    ...p2.map((agent) => ({ agent, expect: 'SPECIALIST_OPINION' as Expectation, shown: first, whole: 0 })),
+    ...p3.map((agent) => ({ agent, expect: expectOf(agent), shown: first.concat(p2), whole: 0 })),
+    ...p4.map((agent) => ({ agent, expect: expectOf(agent), shown: first.concat(p2), whole: 0 })),
+    // The situation report as its digest, the rest of the debate whole.
+    ...decider.map((agent) => ({ agent, expect: 'DECISION' as Expectation, shown: all, whole: all.length - 1 })),
   ];
+}
+
+// Tokens a prompt spends on the answers it is shown: the last `whole` of them whole, the rest as digests.
+function shownTokens(p: Planned, modelOf: (a: AgentDef) => string): number {
+  const size = (x: AgentDef) => sizesOf(modelOf(x))[x.group];
+  const digests = p.shown.length - p.whole;
+  return p.shown.reduce((a, x, i) => a + (i < digests ? size(x).digest : size(x).whole), p.extra ?? 0);
 }
 
 // modelOf names the provider:model an agent's prompt goes to (the app resolves defaults); the agent's own setting
@@ -106,11 +135,33 @@ export function estimateDiscussion(
   modelOf: (agent: AgentDef) => string = (a) => a.model || env.settings.raw('provider.default'),
 ): Estimate {
   const ctx = context(d, env, { earlier: [], summary: null });
-  const data = estimateTokens(buildPreamble(ctx));
+  const data = estimateTokens(buildPreamble(ctx)) + estimateTokens(buildShared(ctx));
+  // The balancers and governance are not shown the team's table (src/core/engine/requests.ts).
+  const withoutPeers = data - estimateTokens(buildShared(ctx)) + estimateTokens(buildShared({ ...ctx, peers: false }));
+  const capabilities = env.settings.get('provider.model_capabilities') ?? DEFAULT_CAPABILITIES;
+  // A model that thinks first is taken to think about as long as it then writes, within its budget (billed as output).
+  const thinking = (model: string, answer: number): number => {
+    const colon = model.indexOf(':');
+    if (colon <= 0 || sizesOf(model) === RULES) return 0;
+    return Math.min(answer, capabilityOf(capabilities, model.slice(0, colon), model.slice(colon + 1)).reasoning_tokens);
+  };
   // After the order, governance agents on a model read it again (the agent review, src/core/engine/review.ts).
   const review = active(env, 'governance', 4)
     .filter((agent) => sizesOf(modelOf(agent)) === MODEL)
-    .map((agent) => ({ agent, expect: expectOf(agent), shown: plan(env).map((p) => p.agent) }));
+    .map((agent) => {
+      const decider = plan(env).find((p) => p.expect === 'DECISION')?.agent;
+      // It reads the situation report's digest and the draft order: about half the decider's answer.
+      const order = decider ? Math.round(sizesOf(modelOf(decider)).decider.answer / 2) : 0;
+      return {
+        agent,
+        expect: expectOf(agent),
+        shown: plan(env)
+          .slice(0, 1)
+          .map((p) => p.agent),
+        whole: 0,
+        extra: order,
+      };
+    });
   // The user text is the same for every prompt, its task the same for every prompt of an expectation.
   const user = buildUserText(ctx);
   const byExpect: Partial<Record<Expectation, number>> = {};
@@ -121,17 +172,20 @@ export function estimateDiscussion(
     .map((p) => {
       const model = modelOf(p.agent);
       const size = sizesOf(model);
-      const shown = p.shown.reduce((a, x) => a + sizesOf(modelOf(x))[x.group].digest, 0);
+      // A model's calls are sometimes made again (retries, repairs, cut answers); the rules' never are.
+      const again = size === MODEL ? 1 + AGAIN_RATE : 1;
+      const peers = p.agent.group !== 'governance' && p.agent.group !== 'balancer';
+      const input =
+        (peers ? data : withoutPeers) +
+        estimateTokens(env.promptOf(p.agent)) +
+        userTokens(p.expect) +
+        schemaTokens(model, p.expect, ctx.allowList, ctx.metrics) +
+        shownTokens(p, modelOf);
       return {
         agent_id: p.agent.agent_id,
         model,
-        input:
-          data +
-          estimateTokens(env.promptOf(p.agent)) +
-          userTokens(p.expect) +
-          schemaTokens(model, p.expect, ctx.allowList, ctx.metrics) +
-          shown,
-        output: size[p.agent.group].answer,
+        input: Math.round(input * again),
+        output: Math.round((size[p.agent.group].answer + thinking(model, size[p.agent.group].answer)) * again),
       };
     });
   const tokens = perPrompt.reduce((a, p) => a + p.input + p.output, 0);

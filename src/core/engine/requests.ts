@@ -3,7 +3,8 @@ import type { Message } from '../discussion/messages.js';
 import { digestLines } from '../prompts/digest.js';
 import { metricsOf } from '../orders/kpi.js';
 import { summarize } from '../prompts/prompt.js';
-import { buildPreamble } from '../prompts/prompt-preamble.js';
+import { buildPreamble, buildShared } from '../prompts/prompt-preamble.js';
+import { earlierText, wholeAnswer } from '../prompts/whole-answers.js';
 import { LEARNING_ROLE } from '../prompts/prompt-tasks.js';
 import { buildUserText, taskText } from '../prompts/prompt-user.js';
 import { estimateTokens } from '../prompts/tokens.js';
@@ -103,7 +104,13 @@ export function request(
 ): AgentRequest {
   const attempt = d.messages.filter((m) => m.speaker === agent.agent_id && m.phase === phase).length + 1;
   const mem = { ...recalled(d, env, agent, phase, expect), directives: directivesOf(d, env, agent) };
-  const ctx = { ...base, memory: boundMemory(mem, inputLimit(env.settings)) };
+  const room = Math.floor(env.settings.number('limits.max_tokens_per_discussion') / 4);
+  const ctx = {
+    ...base,
+    memory: boundMemory(mem, inputLimit(env.settings)),
+    whole: wholeFor(expect, base.earlier, room),
+    peers: agent.group !== 'governance' && agent.group !== 'balancer',
+  };
   return {
     key: `${d.discussion_id}/${phase}/${agent.agent_id}/${attempt}`,
     agent,
@@ -111,10 +118,39 @@ export function request(
     expect,
     context: ctx,
     preamble: buildPreamble(ctx),
+    shared: buildShared(ctx),
     task: taskText(ctx, expect),
     system: env.promptOf(agent),
     user: buildUserText(ctx),
   };
+}
+
+// Which earlier answers a call reads whole: the decider weighs the whole debate, every opinion, perspective and
+// governance check whole (the situation report as its digest: the decider reads the KPI itself). Everyone else judges
+// from the digests: the balancers reading the two strongest opinions whole as well cost 2,400 tokens a discussion at
+// real lengths (the realistic bench, 2026-12-07), a sixth of the 35,000 a discussion is given.
+// The answers are read whole while they fit a quarter of limits.max_tokens_per_discussion (the room the digests have,
+// see visible()): the opinions first, then the perspectives, then the rest.
+function wholeFor(expect: Expectation, earlier: readonly Message[], room: number): readonly string[] {
+  if (expect === 'DECISION') {
+    const debate = earlier.filter((m) => m.phase >= 2).map((m) => m.message_id);
+    if (estimateTokens(earlierText(earlier, debate)) <= room) return debate;
+    const rank = (m: Message) => (m.phase === 2 ? 0 : m.phase === 3 ? 1 : 2);
+    const lines = digestLines(earlier);
+    let used = estimateTokens(lines.join('\n'));
+    const whole: string[] = [];
+    for (const i of earlier
+      .map((_, i) => i)
+      .filter((i) => earlier[i].phase >= 2)
+      .sort((a, b) => rank(earlier[a]) - rank(earlier[b]) || a - b)) {
+      const extra = estimateTokens(wholeAnswer(earlier[i], lines[i])) - estimateTokens(lines[i]);
+      if (used + extra > room) continue;
+      used += extra;
+      whole.push(earlier[i].message_id);
+    }
+    return whole;
+  }
+  return [];
 }
 
 // The directives an agent reads, whether memory is on or off: people's words are not memory.
@@ -219,6 +255,7 @@ export function learningRequest(
     expect: 'LEARNING',
     context: ctx,
     preamble: buildPreamble(ctx),
+    shared: buildShared(ctx),
     task: taskText(ctx, 'LEARNING'),
     // The learning call has its own role: the decider's prompt asks for an order, this call for learnings.
     system: LEARNING_ROLE[env.lang === 'ja' ? 0 : 1],
@@ -236,7 +273,10 @@ export function reflectionRequest(
 ): AgentRequest {
   const own = (m: Message) =>
     m.speaker === agent.agent_id || m.message_type === 'DECISION_DELIBERATION' || m.message_type === 'EXECUTION_ORDER';
-  const ctx = { ...context(d, env, visible(d, env, own)), outcome };
+  // Its own answers whole: a reflection is on what the agent said, not on a digest of it.
+  const seen = visible(d, env, own);
+  const whole = seen.earlier.filter((m) => m.speaker === agent.agent_id).map((m) => m.message_id);
+  const ctx = { ...context(d, env, seen), outcome, whole };
   return {
     key: `${d.discussion_id}/review/${agent.agent_id}/reflection`,
     agent,
@@ -244,6 +284,7 @@ export function reflectionRequest(
     expect: 'REFLECTION',
     context: ctx,
     preamble: buildPreamble(ctx),
+    shared: buildShared(ctx),
     task: taskText(ctx, 'REFLECTION'),
     system: env.promptOf(agent),
     user: buildUserText(ctx),

@@ -80,7 +80,7 @@ export function askAfterOutcome(a: Assessment, env: EngineEnv, record: AgentReco
     const res = responses[r.key];
     if (!res) throw new Error(`no answer came for ${r.key}`);
     spent.tokens += Math.max(0, Math.round(res.tokensIn + res.tokensOut));
-    spent.cost += costUsd(env.priceOf(res.model), res.tokensIn, res.tokensOut);
+    spent.cost += costUsd(env.priceOf(res.model), res.tokensIn, res.tokensOut, res);
   }
   return {
     learning: learning ? learningAnswerOf(learning, responses[learning.key]) : null,

@@ -16,7 +16,7 @@ function lead(text: unknown, max: number): string {
 // Evidence with a number says more than evidence without: the first such item, else the first item.
 function keyEvidence(items: readonly string[]): string {
   const withNumber = items.find((e) => /\d/.test(e));
-  return withNumber !== undefined || items.length ? lead(withNumber ?? items[0], 80) : '';
+  return withNumber !== undefined || items.length ? lead(withNumber ?? items[0], 35) : '';
 }
 
 // A change shown beside a data point only when it is a figure (e.g. -58%), not a sentence.
@@ -31,6 +31,10 @@ const contradicted = (m: Message) =>
         .join('; ')}`
     : '';
 
+// A default opinion is nobody's view; a substitute's answer is the substitute's view, not the speaker's.
+const markers = (m: Message) =>
+  `${m.metadata.default_opinion ? ' default-opinion' : ''}${m.metadata.substitute ? ` substitute-answer-by-${m.metadata.substitute}` : ''}`;
+
 const conf = (x: unknown) => (typeof x === 'number' ? String(Math.round(x * 100) / 100) : '-');
 
 function line(m: Message, dissent: boolean): string {
@@ -40,20 +44,20 @@ function line(m: Message, dissent: boolean): string {
     case 'SITUATION_REPORT': {
       const s = c as ContentOf<'SITUATION_REPORT'>;
       const data = s.data_points
-        .slice(0, 8)
-        .map((p) => `${p.metric}=${String(p.value).slice(0, 20)}${figure(p.change)}`)
+        .slice(0, 6)
+        .map((p) => `${p.metric}=${String(p.value).slice(0, 12)}${figure(p.change)}`)
         .join(', ');
-      return `${head} situation ${s.severity} | ${lead(s.summary, 120)} | data: ${data}`;
+      return `${head} situation ${s.severity} | ${lead(s.summary, 80)} | data: ${data}`;
     }
     case 'SPECIALIST_OPINION': {
       const o = c as ContentOf<'SPECIALIST_OPINION'>;
-      const flags = `${m.metadata.default_opinion ? ' default-opinion' : ''}${dissent ? ' dissent' : ''}${contradicted(m)}`;
-      return `${head} opinion ${o.recommendation.action_type}/${o.recommendation.intensity} confidence stated ${conf(o.confidence)} computed ${conf(m.metadata.computed_confidence)}${flags} | hypothesis: ${lead(o.hypothesis, 90)} | evidence: ${keyEvidence(o.evidence)}`;
+      const flags = `${markers(m)}${dissent ? ' dissent' : ''}${contradicted(m)}`;
+      return `${head} opinion ${o.recommendation.action_type}/${o.recommendation.intensity} confidence stated ${conf(o.confidence)} computed ${conf(m.metadata.computed_confidence)}${flags} | hypothesis: ${lead(o.hypothesis, 45)} | evidence: ${keyEvidence(o.evidence)}`;
     }
     case 'FEEDBACK_REQUEST':
       return `${head} question to ${String(c.target_agent)} | ${lead(c.question, 120)}`;
     case 'FEEDBACK_RESPONSE':
-      return `${head} more data, computed ${conf(m.metadata.computed_confidence)}${contradicted(m)} | ${lead(c.answer, 120)}`;
+      return `${head} more data, computed ${conf(m.metadata.computed_confidence)}${markers(m)}${contradicted(m)} | ${lead(c.answer, 120)}`;
     case 'PERSPECTIVE_POSITIVE':
       return `${head} positive | ${lead(c.viewpoint, 90)} | opportunity: ${lead(c.opportunity, 70)}`;
     case 'PERSPECTIVE_NEGATIVE':
@@ -97,21 +101,30 @@ function cachedLine(m: Message, dissent: boolean): string {
   return (hit.text[at] ??= line(m, dissent));
 }
 
-// One line per message. A specialist whose action is not the plurality's is marked as dissenting, so the decider
-// sees disagreement without re-reading every opinion.
-export function digestLines(messages: readonly Message[]): string[] {
+// The action types an opinion may hold without dissenting: the two most recommended (every type tied with the second
+// counts as second), the default opinions left out. Disagreement between the two leading options is the debate
+// itself; dissent is a view outside it.
+function leadingActions(messages: readonly Message[]): string[] {
   const counts: Record<string, number> = {};
   for (const m of messages)
     if (m.message_type === 'SPECIALIST_OPINION' && !m.metadata.default_opinion) {
       const a = (m.content as ContentOf<'SPECIALIST_OPINION'>).recommendation.action_type;
       counts[a] = (counts[a] ?? 0) + 1;
     }
-  const top = Math.max(0, ...Object.keys(counts).map((k) => counts[k]));
-  return messages.map((m) => {
-    const own =
-      m.message_type === 'SPECIALIST_OPINION'
-        ? (m.content as ContentOf<'SPECIALIST_OPINION'>).recommendation.action_type
-        : '';
-    return cachedLine(m, own !== '' && !m.metadata.default_opinion && counts[own] < top);
-  });
+  const ranked = Object.keys(counts).sort((a, b) => counts[b] - counts[a]);
+  const second = counts[ranked[1]] ?? 0;
+  return ranked.filter((a, i) => i === 0 || counts[a] >= second);
+}
+
+// Whether a message is an opinion outside the leading actions.
+function dissents(m: Message, leading: readonly string[]): boolean {
+  if (m.message_type !== 'SPECIALIST_OPINION' || m.metadata.default_opinion) return false;
+  return leading.indexOf((m.content as ContentOf<'SPECIALIST_OPINION'>).recommendation.action_type) < 0;
+}
+
+// One line per message, an opinion outside the two leading actions marked as dissenting, so a reader sees
+// disagreement without re-reading every opinion.
+export function digestLines(messages: readonly Message[]): string[] {
+  const leading = leadingActions(messages);
+  return messages.map((m) => cachedLine(m, dissents(m, leading)));
 }

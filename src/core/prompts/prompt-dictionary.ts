@@ -2,15 +2,10 @@
 
 type Both = [ja: string, en: string];
 
+// Who carries an order out is the decider's concern alone: it is in the decision's task (prompt-tasks.ts).
 export const PRODUCT: Both = [
-  [
-    'Kaigi は営業マネージャーを支える AI の会議です。KPI の変化（トリガー）ごとに一人のメンバーについて、1 状況報告 → 2 専門家の意見 → 3 視点の補正 → 4 倫理・法務 → 5 決裁 → 6 実行指示 の順に議論します。',
-    '指示は実行担当（target_agents）が行います。buddy は実際に行う人（マネージャーや同僚）、別のシステムならその API クライアント名です。',
-  ].join('\n'),
-  [
-    'Kaigi is a council of AI agents advising a sales manager. Each discussion is about one team member after a change in their KPI (the trigger): 1 situation report → 2 specialist opinions → 3 balancing perspectives → 4 ethics and legal → 5 decision → 6 execution order.',
-    'Executors (target_agents) carry the order out: buddy is whoever on the team does it (the manager or a peer); another system is named by its API client name.',
-  ].join('\n'),
+  'Kaigi は営業マネージャーを支える AI の会議です。KPI の変化（トリガー）ごとに一人のメンバーについて、1 状況報告 → 2 専門家の意見 → 3 視点の補正 → 4 倫理・法務 → 5 決裁 → 6 実行指示 の順に議論します。',
+  'Kaigi is a council of AI agents advising a sales manager. Each discussion is about one team member after a change in their KPI (the trigger): 1 situation report → 2 specialist opinions → 3 balancing perspectives → 4 ethics and legal → 5 decision → 6 execution order.',
 ];
 
 // How a decision is checked: every agent forecasts against it (a specialist's confidence, the decider's criteria).
@@ -28,18 +23,10 @@ export const LANGUAGE: Both = ['すべての文章は日本語で書いてくだ
 
 // The built-in meaning of the default action types; a type added to the allow-list without one is named as custom.
 const ACTIONS: Record<string, Both> = {
-  PRAISE_INCREASE: [
-    '本人への称賛・承認を増やす。increase_rate に増やす割合（0.3 = 30%増）。',
-    'More praise and recognition for the member; increase_rate says how much more (0.3 = 30 % more).',
-  ],
-  GOAL_ADJUSTMENT: [
-    '本人の目標を見直す。new_goal に指標と新しい目標値。',
-    "Adjust the member's goal; new_goal gives the KPI metric and its new target value.",
-  ],
-  MESSAGE_TIMING: [
-    '励ましのメッセージを送る時刻を変える。time（HH:MM）と message_template。',
-    'Send encouragement at a better hour; time (HH:MM) and message_template.',
-  ],
+  // The fields an order of the type fills (increase_rate, new_goal, time) are described in the answer's schema.
+  PRAISE_INCREASE: ['本人への称賛・承認を増やす。', 'More praise and recognition for the member.'],
+  GOAL_ADJUSTMENT: ['本人の目標を見直す。', "Adjust the member's goal."],
+  MESSAGE_TIMING: ['励ましのメッセージを送る時刻を変える。', 'Send encouragement at a better hour.'],
   ONE_ON_ONE: ['マネージャーとの1on1面談。', 'A one-on-one meeting with the manager.'],
   PEER_SUPPORT: [
     '同僚による支援（同行、ペア作業、相談相手）。',

@@ -44,13 +44,13 @@ export const TASKS: Record<string, Both> = {
     [
       '重みと票は Kaigi が計算済みです（weights_and_votes_computed_by_kaigi）。それを踏まえて施策を決め、理由を説明してください。',
       '返す JSON は {"deliberation", "order"}。deliberation には合意点・対立点・少数意見・selected_action_types・rationale（票と異なる選択をするならその理由）を書きます。',
-      'order：target_agents は実行担当（通常 buddy）。actions は選んだ種類ごとに一つ、その種類の項目を埋めます。',
+      'order：target_agents は実行担当。buddy は実際に行う人（マネージャーや同僚）、別のシステムならその API クライアント名です。actions は選んだ種類ごとに一つ、その種類の項目を埋めます。',
       'monitoring.success_criteria：metric は KPI 表の列名、target_change は見込む変化率（0.2 = 基準より20%増減）。判定の仕組みは上のとおりです。',
     ].join('\n'),
     [
       "Kaigi has computed each specialist's weight and the votes (weights_and_votes_computed_by_kaigi). Decide from them and explain.",
       'Return JSON {"deliberation", "order"}. The deliberation holds consensus and conflicting points, dissenting opinions, selected_action_types and the rationale (why, when your choice differs from the votes).',
-      "order: target_agents are the executors (usually buddy). actions: one per selected type, with that type's own fields.",
+      "order: target_agents are the executors: buddy is whoever on the team does it (the manager or a peer); another system is named by its API client name. actions: one per selected type, with that type's own fields.",
       'monitoring.success_criteria: metric is a column of the KPI table; target_change is the relative change you forecast over window_days (0.2 = 20 % above or below the baseline window). On the review date a forecast within 30 % of the measured value confirms the decision and one 50 % or more off rejects it (overshooting misses too).',
     ].join('\n'),
   ],

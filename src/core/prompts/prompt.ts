@@ -1,11 +1,26 @@
 // Data as delimited, inert blocks, and the one-line brief of a message (the transcript, summaries of long discussions).
 import type { Message } from '../discussion/messages.js';
 
-// Data is fenced and escaped so nothing inside it can close the fence or pose as an instruction.
+// Characters that render as nothing: a tag split by one still reads as a tag to a model.
+// Combining ones (CGJ, the variation selectors) as alternatives: a class may not mix them with other characters.
+const INVISIBLE =
+  /[\u00ad\u061c\u115f\u1160\u17b4\u17b5\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0]|\u034f|\u180b|\u180c|\u180d|\u180e|\u180f|[\ufe00-\ufe0f]/g;
+
+// Data is fenced so nothing inside it can close the fence or pose as a new block. The body is read as a model would
+// see it first: full-width and small-form look-alikes folded to ASCII (NFKC on those alone, so ＜／ｄａｔａ＞ reads
+// </data> while an ellipsis or a circled number stays as written) and invisible characters dropped; then every "</"
+// and every "<data" left in it is defused with a look-alike bracket (‹), so no tag a model could take for the
+// fence's end survives, whatever the letters after it. Only the prompt's copy changes: the record keeps the original.
+function fenceBody(text: string): string {
+  return text
+    .replace(/[\ufe50-\ufe6b\uff01-\uff5e]/g, (c) => c.normalize('NFKC'))
+    .replace(INVISIBLE, '')
+    .replace(/<\s*\//g, '‹/')
+    .replace(/<\s*data\b/gi, '‹data');
+}
+
 export function dataBlock(name: string, value: unknown): string {
-  const body = (typeof value === 'string' ? value : JSON.stringify(value)).replace(/<\/?data\b/gi, (m) =>
-    m.replace('<', '‹'),
-  );
+  const body = fenceBody(typeof value === 'string' ? value : JSON.stringify(value));
   return `<data name="${name}">\n${body}\n</data>`;
 }
 

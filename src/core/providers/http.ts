@@ -1,6 +1,7 @@
 // A model provider over HTTP: one parallel round per phase, retries, one repair call, usage, and no key in any text.
 import { answerErrors } from '../discussion/messages.js';
-import type { AgentRequest, AgentResponse, Provider } from '../provider.js';
+import type { AgentRequest, AgentResponse, Provider, TokenUsage } from '../provider.js';
+import { addUsage } from './usage.js';
 import {
   capabilityOf,
   DEFAULT_CAPABILITIES,
@@ -10,7 +11,16 @@ import {
   type ModelCapability,
 } from './model-table.js';
 import { dropNulls, schemaFor, schemaName } from './schema.js';
-import { retryable, retryDelayMs, type Call, type VendorModule, type WireRequest } from './vendors.js';
+import {
+  briefText,
+  retryable,
+  retryDelayMs,
+  retryInfoMs,
+  type Call,
+  type VendorModule,
+  type WireRequest,
+} from './vendors.js';
+import { estimateTokens } from '../prompts/tokens.js';
 
 export interface HttpResult {
   code: number;
@@ -62,11 +72,13 @@ interface Pending {
   req: AgentRequest;
   call: Call;
   attempts: number;
-  tokensIn: number;
-  tokensOut: number;
+  // Everything the request's calls used, the parts priced apart included.
+  usage: TokenUsage;
   started: number;
   waitUntil: number;
   repaired: boolean;
+  // The answer was cut at its cap once and asked again with twice the cap and the brevity line.
+  lengthened: boolean;
   result?: AgentResponse;
 }
 
@@ -112,9 +124,15 @@ export class HttpProvider implements Provider {
   }
 
   // Every request carries an output cap: the agent's, plus what this model may spend thinking first.
-  private call(req: AgentRequest): Call {
+  private call(req: AgentRequest, roundSize: number): Call {
     const cap = outputCap(req.agent, req.expect, this.o.outputCaps ?? DEFAULT_OUTPUT_CAPS);
-    return { req, model: this.o.model, maxTokens: cap + this.capability.reasoning_tokens, capability: this.capability };
+    return {
+      req,
+      roundSize,
+      model: this.o.model,
+      maxTokens: cap + this.capability.reasoning_tokens,
+      capability: this.capability,
+    };
   }
 
   setDeadline(t: number): void {
@@ -126,8 +144,7 @@ export class HttpProvider implements Provider {
       key: p.req.key,
       ok: false,
       model: `${this.o.vendor.name}:${this.o.model}`,
-      tokensIn: p.tokensIn,
-      tokensOut: p.tokensOut,
+      ...p.usage,
       ms: this.clock.now() - p.started,
       attempts: p.attempts,
       error: { code, message: redact(message, this.o.key).slice(0, 1000) },
@@ -150,15 +167,22 @@ export class HttpProvider implements Provider {
     const now = this.clock.now();
     const all: Pending[] = requests.map((req) => ({
       req,
-      call: this.call(req),
+      call: this.call(req, requests.length),
       attempts: 0,
-      tokensIn: 0,
-      tokensOut: 0,
+      usage: { tokensIn: 0, tokensOut: 0 },
       started: now,
       waitUntil: 0,
       repaired: false,
+      lengthened: false,
     }));
     let alone = !this.o.parallel;
+    // The first call of a round goes alone when two rounds of calls fit the tick: it writes the prompt cache the
+    // others then read (sent together, they would all find it cold). Without the time, all go at once.
+    if (!alone && all.length > 1 && now + 2 * FETCH_LIMIT_MS <= this.o.deadline) {
+      const lead = all[0];
+      this.ready(lead.waitUntil);
+      this.handle(lead, this.http.fetchAll([this.wire(lead)])[0]);
+    }
     for (;;) {
       const open = all.filter((p) => !p.result);
       if (!open.length) break;
@@ -200,6 +224,9 @@ export class HttpProvider implements Provider {
 
   private handle(p: Pending, res: HttpResult): void {
     p.attempts++;
+    // A batch that failed as a whole may have been answered and billed: its prompt is counted as spent, so the budget
+    // does not forget what the vendor charged.
+    if (res.lost) p.usage = addUsage(p.usage, { tokensIn: estimateTokens(this.wire(p).payload), tokensOut: 0 });
     const body = redact(res.body ?? '', this.o.key);
     if (res.error || retryable(res.code)) {
       const why = res.error ? redact(res.error, this.o.key) : `HTTP ${res.code}: ${body.slice(0, 300)}`;
@@ -217,6 +244,8 @@ export class HttpProvider implements Provider {
           this.o.jitterMs,
           this.clock.random(),
           this.clock.now(),
+          // No Retry-After header: Gemini puts its wait in the 429's body.
+          retryInfoMs(body),
         );
       return;
     }
@@ -226,8 +255,23 @@ export class HttpProvider implements Provider {
       return;
     }
     const parsed = this.o.vendor.wire.parse(body);
-    p.tokensIn += parsed.tokensIn;
-    p.tokensOut += parsed.tokensOut;
+    p.usage = addUsage(p.usage, parsed);
+    // Cut at its cap: asked once more with twice the cap and a line asking for a shorter answer. A second cut is
+    // final, named with the vendor's reason, and never repaired at the cap that cut it.
+    if (parsed.cut) {
+      if (!p.lengthened) {
+        p.lengthened = true;
+        const r = p.call.req;
+        p.call = {
+          ...p.call,
+          maxTokens: p.call.maxTokens * 2,
+          req: { ...r, user: `${r.user}\n\n${briefText(r.context.lang)}` },
+        };
+        return;
+      }
+      this.fail(p, 'cut', `the answer was cut at its output cap of ${p.call.maxTokens} tokens twice (${parsed.cut})`);
+      return;
+    }
     let problem = parsed.error ?? null;
     let content: unknown;
     if (!problem) {
@@ -244,11 +288,13 @@ export class HttpProvider implements Provider {
         ok: true,
         content,
         model: `${this.o.vendor.name}:${this.o.model}`,
-        tokensIn: p.tokensIn,
-        tokensOut: p.tokensOut,
+        ...p.usage,
         ms: this.clock.now() - p.started,
         attempts: p.attempts,
         repaired: p.repaired,
+        ...(p.lengthened
+          ? { note: `asked again with a cap of ${p.call.maxTokens} tokens: the first answer was cut` }
+          : {}),
       };
       return;
     }

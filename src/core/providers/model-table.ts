@@ -1,5 +1,5 @@
 // What each model takes and costs: the capability table, the output caps by agent group, default prices.
-import type { Expectation } from '../provider.js';
+import type { Expectation, TokenUsage } from '../provider.js';
 import type { ReadsSetting } from '../setting-def.js';
 import type { AgentDef } from '../types.js';
 import { hasOwn } from '../json-guard.js';
@@ -15,11 +15,46 @@ export interface Price {
 
 // When the prices below were read from the vendors' pricing pages (Settings provider.prices_taken says it beside the
 // table): list prices per million tokens, standard tier, prompts under 200k tokens where a vendor charges more above.
-export const PRICES_TAKEN = 'as published, taken 2026-11';
+const TAKEN = '2026-11';
+export const PRICES_TAKEN = `as published, taken ${TAKEN}`;
+
+// Each billing vendor's default model (its module's defaultModel; tests/src/core/model-table.test.ts checks they
+// agree and renders this table into docs/providers.md), why it is the default, and where and when its price was read.
+export interface VendorDefault {
+  model: string;
+  why: string;
+  pricing: string;
+  taken: string;
+}
+
+export const VENDOR_DEFAULTS: Record<string, VendorDefault> = {
+  openai: {
+    model: 'gpt-4.1-mini',
+    why:
+      'current and cheap, with strict structured outputs; it takes each agent’s temperature and does not think first, ' +
+      'so no reasoning tokens are paid for or waited on inside UrlFetchApp’s 60 s (gpt-5-mini refuses a temperature ' +
+      'and would add up to 8,000 reasoning tokens an answer)',
+    pricing: 'https://platform.openai.com/docs/pricing',
+    taken: TAKEN,
+  },
+  anthropic: {
+    model: 'claude-haiku-4-5',
+    why: 'the current Haiku: claude-3-5-haiku-latest was retired on 2026-02-19',
+    pricing: 'https://platform.claude.com/docs/en/about-claude/pricing',
+    taken: TAKEN,
+  },
+  gemini: {
+    model: 'gemini-2.5-flash',
+    why: 'the current Flash: gemini-2.0-flash is deprecated. It thinks first: its thinking tokens are billed as output',
+    pricing: 'https://ai.google.dev/gemini-api/docs/pricing',
+    taken: TAKEN,
+  },
+};
 
 // Per 1,000 tokens: every default model of every vendor (provider.default_models), and the others each vendor
-// lists, so a model without an entry has a dearest model of its vendor to be priced at. OpenAI: cached input is the
-// cache-read price. Anthropic: cached_input a cache hit, cache_write a 5-minute cache write. Gemini: context caching.
+// lists, so a model without an entry has a dearest model of its vendor to be priced at; retired models are left out.
+// OpenAI: cached input is the cache-read price. Anthropic: cached_input a cache hit, cache_write a 5-minute cache
+// write. Gemini: context caching.
 export const DEFAULT_PRICES: Record<string, Price> = {
   'openai:gpt-4o-mini': { input: 0.00015, output: 0.0006, cached_input: 0.000075 },
   'openai:gpt-4o': { input: 0.0025, output: 0.01, cached_input: 0.00125 },
@@ -32,11 +67,11 @@ export const DEFAULT_PRICES: Record<string, Price> = {
   'openai:o3': { input: 0.002, output: 0.008, cached_input: 0.0005 },
   'openai:o4-mini': { input: 0.0011, output: 0.0044, cached_input: 0.000275 },
   'openai:o1': { input: 0.015, output: 0.06, cached_input: 0.0075 },
-  'anthropic:claude-3-5-haiku-latest': { input: 0.0008, output: 0.004, cached_input: 0.00008, cache_write: 0.001 },
-  'anthropic:claude-3-5-haiku': { input: 0.0008, output: 0.004, cached_input: 0.00008, cache_write: 0.001 },
   'anthropic:claude-haiku-4-5': { input: 0.001, output: 0.005, cached_input: 0.0001, cache_write: 0.00125 },
+  'anthropic:claude-sonnet-4-6': { input: 0.003, output: 0.015, cached_input: 0.0003, cache_write: 0.00375 },
   'anthropic:claude-sonnet-4-5': { input: 0.003, output: 0.015, cached_input: 0.0003, cache_write: 0.00375 },
   'anthropic:claude-sonnet-4': { input: 0.003, output: 0.015, cached_input: 0.0003, cache_write: 0.00375 },
+  'anthropic:claude-opus-4-6': { input: 0.005, output: 0.025, cached_input: 0.0005, cache_write: 0.00625 },
   'anthropic:claude-opus-4-5': { input: 0.005, output: 0.025, cached_input: 0.0005, cache_write: 0.00625 },
   'anthropic:claude-opus-4-1': { input: 0.015, output: 0.075, cached_input: 0.0015, cache_write: 0.01875 },
   'gemini:gemini-2.0-flash': { input: 0.0001, output: 0.0004, cached_input: 0.000025 },
@@ -52,10 +87,36 @@ export function pricesOf(
   return { ...DEFAULT_PRICES, ...s.get('provider.prices_per_1k_tokens_usd') };
 }
 
+// The parts of an answer's usage its vendor prices apart (see TokenUsage): an AgentResponse can be passed as it is.
+export type UsageParts = Omit<TokenUsage, 'tokensIn' | 'tokensOut'>;
+
+const part = (n: number | undefined): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0);
+const rate = (r: unknown, otherwise: number): number => (typeof r === 'number' && Number.isFinite(r) ? r : otherwise);
+
 // What an answer of `tokensIn` prompt and `tokensOut` output tokens costs at a price per 1,000 tokens, in USD: the one
-// cost formula of messages, room answers, reflections and estimates. No price (the rules, a local model) costs 0.
-export function costUsd(price: Price | null | undefined, tokensIn: number, tokensOut: number): number {
-  return price ? (tokensIn * price.input + tokensOut * price.output) / 1000 : 0;
+// cost formula of messages, room answers, reflections and estimates, by the vendors' rules. Of the prompt, tokens
+// read from the cache cost cached_input and tokens written to it cache_write (each the input price where the table
+// has none), the rest input. Every output token costs output, thinking included: thinkingOut is inside tokensOut (as
+// OpenAI's reasoning and Anthropic's thinking tokens are; Gemini's are added to it by usage.ts). A total smaller than
+// its parts is taken as the parts, so a part is never free. No price (the rules, a local model) costs 0.
+export function costUsd(
+  price: Price | null | undefined,
+  tokensIn: number,
+  tokensOut: number,
+  parts: UsageParts = {},
+): number {
+  if (!price) return 0;
+  const read = part(parts.cachedIn);
+  const wrote = part(parts.cacheWriteIn);
+  const plain = Math.max(0, tokensIn - read - wrote);
+  const out = Math.max(tokensOut, part(parts.thinkingOut));
+  return (
+    (plain * price.input +
+      read * rate(price.cached_input, price.input) +
+      wrote * rate(price.cache_write, price.input) +
+      out * price.output) /
+    1000
+  );
 }
 
 // A cost as records keep it: to the millionth of a dollar.
@@ -117,11 +178,13 @@ const REASONING: ModelCapability = {
   cache_min_tokens: 1024,
 };
 
-// By model name or the start of one (the longest match wins, field by field). The cache minimums are the documented
+// By model name or the start of one (the longest match wins, field by field): every model of the price table matches
+// a row, and every row a priced model (tests/src/core/model-table.test.ts). The cache minimums are the documented
 // ones: OpenAI caches prompts of 1,024 tokens and more; Anthropic's prompt-caching page gives 1,024 for Claude
-// Sonnet 3.7 / 4 / 4.5 and Opus 4 / 4.1, 2,048 for Haiku 3 / 3.5 and Sonnet 4.6, 4,096 for Haiku 4.5 and Opus 4.5 /
-// 4.6; Google's caching page gives 2,048 for Gemini 2.5 Flash and 2.5 Pro (it gave 1,024 and 4,096 earlier in 2025).
-// Gemini 2.5 models think before answering, and their thinking counts toward maxOutputTokens.
+// Sonnet 4 / 4.5 and Opus 4 / 4.1, 2,048 for Sonnet 4.6, 4,096 for Haiku 4.5 and Opus 4.5 / 4.6; Google's caching
+// page gives 2,048 for Gemini 2.5 Flash and 2.5 Pro (it gave 1,024 and 4,096 earlier in 2025). Gemini 2.5 Flash and
+// Pro think before answering, and their thinking counts toward maxOutputTokens; 2.5 Flash-Lite and 2.0 Flash do not
+// unless asked to.
 export const DEFAULT_CAPABILITIES: Record<string, ModelCapability> = {
   'gpt-4o': { cache_min_tokens: 1024 },
   'gpt-4.1': { cache_min_tokens: 1024 },
@@ -129,9 +192,6 @@ export const DEFAULT_CAPABILITIES: Record<string, ModelCapability> = {
   o3: REASONING,
   'o4-mini': REASONING,
   'gpt-5': REASONING,
-  'claude-3-haiku': { cache_min_tokens: 2048 },
-  'claude-3-5-haiku': { cache_min_tokens: 2048 },
-  'claude-3-7-sonnet': { cache_min_tokens: 1024 },
   'claude-sonnet-4': { cache_min_tokens: 1024 },
   'claude-sonnet-4-6': { cache_min_tokens: 2048 },
   'claude-opus-4': { cache_min_tokens: 1024 },
@@ -140,6 +200,8 @@ export const DEFAULT_CAPABILITIES: Record<string, ModelCapability> = {
   'claude-haiku-4-5': { cache_min_tokens: 4096 },
   'gemini-2.5-flash': { cache_min_tokens: 2048, reasoning_tokens: 8000 },
   'gemini-2.5-pro': { cache_min_tokens: 2048, reasoning_tokens: 8000 },
+  'gemini-2.5-flash-lite': { reasoning_tokens: 0 },
+  'gemini-2.0-flash': { reasoning_tokens: 0 },
 };
 
 // A model's capabilities resolved: every field set.
@@ -172,13 +234,26 @@ export function capabilityOf(table: Record<string, ModelCapability>, vendor: str
   return out;
 }
 
-// Output tokens an agent may write in one answer, by its group; a room answer (up to 2,000 characters, a token a
-// character in Japanese) has its own. An agent's own max_output_tokens (the Agents tab) comes first.
+// Output tokens an agent may write in one answer: by the kind of answer, else by the agent's group. Each kind's cap
+// is at least 1.5 × the 95th percentile of realistic answers of that kind in Japanese, the longer language (a token a
+// character), which tests/src/core/answer-caps.test.ts checks; a room answer (up to 2,000 characters) has its own.
+// An agent's own max_output_tokens (the Agents tab) comes first.
 export const DEFAULT_OUTPUT_CAPS: Record<string, number> = {
-  specialist: 1200,
-  balancer: 900,
-  governance: 900,
-  decider: 3000,
+  SITUATION_REPORT: 2400,
+  SPECIALIST_OPINION: 2600,
+  FEEDBACK_RESPONSE: 1100,
+  PERSPECTIVE_POSITIVE: 1400,
+  PERSPECTIVE_NEGATIVE: 1900,
+  PERSPECTIVE_HUMAN: 1900,
+  GOVERNANCE_ETHICS: 800,
+  GOVERNANCE_LEGAL: 800,
+  DECISION: 4100,
+  LEARNING: 1600,
+  REFLECTION: 1400,
+  specialist: 2600,
+  balancer: 1900,
+  governance: 800,
+  decider: 4100,
   room: 2500,
 };
 
@@ -187,7 +262,7 @@ const FALLBACK_CAP = 1500;
 
 export function outputCap(agent: AgentDef, expect: Expectation, caps: Record<string, number>): number {
   if (agent.max_output_tokens && agent.max_output_tokens > 0) return Math.floor(agent.max_output_tokens);
-  const byKind = expect === 'ROOM_ANSWER' ? caps.room : undefined;
+  const byKind = expect === 'ROOM_ANSWER' ? (caps.ROOM_ANSWER ?? caps.room) : caps[expect];
   const n = Number(byKind ?? caps[agent.group] ?? FALLBACK_CAP);
   return Number.isFinite(n) && n > 0 ? Math.floor(n) : FALLBACK_CAP;
 }

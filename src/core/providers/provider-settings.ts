@@ -38,7 +38,7 @@ export const PROVIDER_SETTINGS = [
     'provider.prices_per_1k_tokens_usd',
     DEFAULT_PRICES,
     'json',
-    'Prices per 1,000 tokens, by provider:model: {input, output}, and cached_input (a prompt token read from the cache) and cache_write where the vendor has them; a default model missing here is priced from the defaults, and a model with no entry (nor a dated release of one) at its vendor’s dearest model here, which the Inbox says once',
+    'Prices per 1,000 tokens, by provider:model: {input, output}, and cached_input (a prompt token read from the cache) and cache_write where the vendor has them; a default model missing here is priced from the defaults, and a model with no entry (nor a dated release of one) at its vendor’s dearest model here, which the Inbox says once. An openai-compatible model (a gateway, a local server) costs $0 toward the budget until given an entry such as "openai-compatible:<model>": {"input": 0.0006, "output": 0.0009}; the start dialog warns of one without',
   ),
   s(
     'provider.prices_taken',
@@ -56,6 +56,6 @@ export const PROVIDER_SETTINGS = [
     'provider.max_output_tokens',
     DEFAULT_OUTPUT_CAPS,
     'json',
-    "Output tokens one answer may take, by agent group, and room for an answer in a room; an agent's max_output_tokens column comes first",
+    "Output tokens one answer may take, by kind of answer (SPECIALIST_OPINION, DECISION, …), else by agent group, and room for an answer in a room; an agent's max_output_tokens column comes first. An answer cut at its cap is asked again once with twice the cap",
   ),
 ];

@@ -15,7 +15,7 @@ export class RulesProvider implements Provider {
       const base = {
         key: r.key,
         model: 'rules:default',
-        tokensIn: estimateTokens((r.preamble ?? '') + (r.task ?? '') + r.system + r.user),
+        tokensIn: estimateTokens((r.preamble ?? '') + (r.shared ?? '') + (r.task ?? '') + r.system + r.user),
         attempts: 1,
       };
       try {

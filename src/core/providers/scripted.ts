@@ -45,6 +45,7 @@ export interface ScriptedCall {
   phase: number;
   expect: Expectation;
   preamble: string;
+  shared: string;
   task: string;
   system: string;
   user: string;
@@ -185,6 +186,7 @@ export class ScriptedProvider implements Provider {
       phase: req.phase,
       expect: req.expect,
       preamble: req.preamble ?? '',
+      shared: req.shared ?? '',
       task: req.task ?? '',
       system: req.system,
       user: req.user,

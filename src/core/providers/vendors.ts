@@ -1,5 +1,5 @@
 // What a model vendor module registers, and the helpers every vendor's wire format shares (URLs, repair, retries).
-import type { AgentRequest } from '../provider.js';
+import type { AgentRequest, TokenUsage } from '../provider.js';
 import type { ReadsSetting } from '../setting-def.js';
 import type { Capability } from './model-table.js';
 import type { JsonSchema } from './json-schema.js';
@@ -14,6 +14,8 @@ export interface WireRequest {
 
 export interface Call {
   req: AgentRequest;
+  // Calls in this call's round (sent together): a cache breakpoint pays only when another call reads it.
+  roundSize?: number;
   model: string;
   // The answer's output cap in tokens (the agent's, and what the model may spend thinking) and what the model takes.
   maxTokens: number;
@@ -21,10 +23,36 @@ export interface Call {
   repair?: { previous: string; errors: string };
 }
 
-// The texts of a call in the order they are sent: the shared preamble first, so vendors can cache it, then the task
-// every call of the phase asking for this answer shares, then the agent's role prompt; an empty one is left out.
-export function systemTexts(req: AgentRequest): string[] {
-  return [req.preamble ?? '', req.task ?? '', req.system].filter((t) => t !== '');
+// One text of a call and what it is: instructions (Kaigi's own words and its configuration) or data (fenced, and
+// possibly written by anyone: a trigger, a member row, a model's answer, a person's objection).
+export interface PromptPart {
+  kind: 'instructions' | 'data';
+  text: string;
+}
+
+// A call's texts in the order they are sent, the most shared first so vendors can cache the prefix: the preamble
+// (every call of the discussion), the shared data (every call of the phase), the task and role (this agent), then
+// the agent's own data. An empty one is left out. Each vendor sends instructions as its system message where it can
+// and data only in user turns, so no untrusted text ever reaches a system message.
+export function promptParts(req: AgentRequest): PromptPart[] {
+  const role = [req.task ?? '', req.system].filter((t) => t !== '').join('\n\n');
+  const parts: PromptPart[] = [
+    { kind: 'instructions', text: req.preamble ?? '' },
+    { kind: 'data', text: req.shared ?? '' },
+    { kind: 'instructions', text: role },
+    { kind: 'data', text: req.user },
+  ];
+  return parts.filter((p) => p.text !== '');
+}
+
+// The first instructions (the system message of a vendor that has one, at the top), and everything after them as
+// the user turn's blocks in order: vendors whose system prompt cannot sit between messages (Anthropic, Gemini)
+// send the agent's role and task after the shared data, in the user turn, so the data prefix is shared by every
+// agent of a phase.
+export function systemAndTurn(req: AgentRequest): { system: string; turn: string[] } {
+  const parts = promptParts(req);
+  const head = parts[0]?.kind === 'instructions' ? parts.shift()!.text : '';
+  return { system: head, turn: parts.map((p) => p.text) };
 }
 
 // A call with its answer's JSON Schema, already in the vendor's dialect, and the schema's name.
@@ -36,11 +64,13 @@ export interface StructuredCall extends Call {
   round?: { name: string; expect: string; schema: JsonSchema }[];
 }
 
-export interface Parsed {
+// The answer's text, and its usage with the parts a vendor prices apart (src/core/providers/usage.ts reads them).
+export interface Parsed extends TokenUsage {
   text?: string;
-  tokensIn: number;
-  tokensOut: number;
   error?: string;
+  // The answer stopped at the output cap, in the vendor's words (finish_reason length, stop_reason max_tokens,
+  // finishReason MAX_TOKENS): it is cut, whatever text came with it.
+  cut?: string;
 }
 
 export interface SchemaShaper {
@@ -110,6 +140,13 @@ export function keepOnly(
   return out;
 }
 
+// Appended when an answer was cut at its cap and is asked again with a larger one.
+export function briefText(lang: 'ja' | 'en'): string {
+  return lang === 'ja'
+    ? '（前回の回答は長さの上限で途切れました。各欄を要点だけに絞り、短く答え直してください。）'
+    : '(Your previous answer was cut off at the length limit. Answer again, shorter: keep each field to its point.)';
+}
+
 export function repairText(errors: string, lang: 'ja' | 'en'): string {
   return lang === 'ja'
     ? `直前の JSON はスキーマに合いませんでした：${errors}\nスキーマに合う JSON だけを返し直してください。`
@@ -146,12 +183,36 @@ export function readJson(body: string): { ok: true; value: unknown } | { ok: fal
   }
 }
 
-// Retried: 408, 429, 500, 502, 503 and network errors; never 400, 401, 403 or 422.
+// Retried: 408, 429, 500, 502, 503, 504, 529 (Anthropic's "overloaded") and network errors; never 400, 401, 403 or 422.
 export function retryable(code: number): boolean {
-  return code === 408 || code === 429 || code === 500 || code === 502 || code === 503;
+  return code === 408 || code === 429 || code === 500 || code === 502 || code === 503 || code === 504 || code === 529;
 }
 
-// Wait before attempt n+1: Retry-After when the server gives one, else 2 × 2^(n-1) s plus jitter.
+// The wait a Google error body asks for: Gemini gives a 429 no Retry-After header but a google.rpc.RetryInfo detail,
+// {"error":{"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"37s"}]}}, its delay a
+// protobuf Duration ("37s", "1.5s"). Null for any other body: the body is the server's, read without trusting it.
+export function retryInfoMs(body: string): number | null {
+  let j: unknown;
+  try {
+    j = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  // Some Google endpoints wrap the error in a one-element array.
+  const details = at(at(Array.isArray(j) ? j[0] : j, 'error'), 'details');
+  if (!Array.isArray(details)) return null;
+  for (const d of details) {
+    const type = at(d, '@type');
+    if (typeof type !== 'string' || !/(^|\/)google\.rpc\.RetryInfo$/.test(type)) continue;
+    const delay = at(d, 'retryDelay');
+    const m = typeof delay === 'string' ? /^(\d{1,9}(?:\.\d{1,9})?)s$/.exec(delay.trim()) : null;
+    if (m) return Math.ceil(Number(m[1]) * 1000);
+  }
+  return null;
+}
+
+// Wait before attempt n+1: Retry-After when the server gives one, else the wait its error body asked for (hintMs,
+// from retryInfoMs), else 2 × 2^(n-1) s plus jitter.
 export function retryDelayMs(
   attempt: number,
   retryAfter: string | undefined,
@@ -159,6 +220,7 @@ export function retryDelayMs(
   jitterMs: number,
   rand: number,
   now: number,
+  hintMs: number | null = null,
 ): number {
   if (retryAfter) {
     const s = Number(retryAfter);
@@ -166,5 +228,6 @@ export function retryDelayMs(
     const t = Date.parse(retryAfter);
     if (!Number.isNaN(t)) return Math.max(0, t - now);
   }
+  if (hintMs !== null) return hintMs;
   return baseSeconds * 1000 * 2 ** (attempt - 1) + Math.floor(rand * jitterMs);
 }

@@ -1,6 +1,6 @@
 // The daily cost cap with Anthropic and Gemini agents over real HTTP against the local model server: their default
 // models are priced, so their answers cost money and the cap trips; a model with no price is charged at its vendor's
-// dearest and the Inbox says so once.
+// dearest and the Inbox says so once; an openai-compatible model (a paid gateway) costs what a person priced it at.
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
 import { DEFAULT_PRICES } from '../../../src/core/providers/model-table.js';
@@ -26,7 +26,7 @@ const inbox = (rt: Runtime, start: string) => records(rt, 'inbox').filter((r) =>
 describe('the daily cost cap', () => {
   it('trips with Anthropic and Gemini agents at their default models’ prices, and tells a person once', async () => {
     const rt = await council();
-    await mixedTeam(rt, ['anthropic:claude-3-5-haiku-latest', 'gemini:gemini-2.0-flash']);
+    await mixedTeam(rt, ['anthropic:claude-haiku-4-5', 'gemini:gemini-2.5-flash']);
     // A budget of tokens no discussion reaches: only the cost can trip.
     await setSetting(rt, 'limits.daily_token_budget', '100000000');
     await setSetting(rt, 'limits.daily_cost_budget_usd', '0.002');
@@ -54,7 +54,7 @@ describe('the daily cost cap', () => {
     const rt = await council();
     const unpriced = 'gemini:gemini-9-ultra';
     expect(DEFAULT_PRICES[unpriced]).toBeUndefined();
-    await mixedTeam(rt, [unpriced, 'anthropic:claude-3-5-haiku-latest']);
+    await mixedTeam(rt, [unpriced, 'anthropic:claude-haiku-4-5']);
     await start(rt);
     await settle(rt);
     const dearest = DEFAULT_PRICES['gemini:gemini-2.5-pro'];
@@ -81,5 +81,41 @@ describe('the daily cost cap', () => {
     await settle(rt);
     expect(inbox(rt, `No price for ${unpriced}`)).toHaveLength(1);
     expect(inbox(rt, 'No price for anthropic')).toHaveLength(0);
+  });
+
+  it('charges an openai-compatible model at the price a person set for it, and past the cost budget falls back', async () => {
+    const rt = await council();
+    rt.scriptProperties.set({
+      KAIGI_PROVIDER_OVERRIDE: JSON.stringify({
+        provider: 'openai-compatible',
+        model: 'any',
+        base_url: `${models.base()}/v1`,
+      }),
+    });
+    models.allow(rt);
+    // A paid gateway: 1 cent per 1,000 tokens either way, so $0.03 is the 3,000 tokens of the daily token budget's test
+    // (tests/src/app/providers.test.ts): phase 1 spends less, phase 2 passes it.
+    await setSetting(
+      rt,
+      'provider.prices_per_1k_tokens_usd',
+      JSON.stringify({ 'openai-compatible:any': { input: 0.01, output: 0.01 } }),
+    );
+    await setSetting(rt, 'limits.daily_token_budget', '100000000');
+    await setSetting(rt, 'limits.daily_cost_budget_usd', '0.03');
+    await start(rt);
+    await settle(rt);
+    const ms = messages(rt);
+    const paid = ms.filter((m) => m.metadata.model_used === 'openai-compatible:any');
+    expect(paid.length).toBeGreaterThan(0);
+    for (const m of paid) expect(m.metadata.cost_usd).toBeCloseTo(m.metadata.tokens_consumed / 100_000, 6);
+    const cost = (phase: number) =>
+      ms.filter((m) => m.phase <= phase).reduce((a, m) => a + (m.metadata.cost_usd ?? 0), 0);
+    expect(cost(1)).toBeLessThan(0.03);
+    expect(cost(2)).toBeGreaterThanOrEqual(0.03);
+    expect(ms.map((m) => [m.phase, m.metadata.model_used])).toEqual(
+      ms.map((m) => [m.phase, m.phase <= 2 ? 'openai-compatible:any' : 'rules:default']),
+    );
+    expect(inbox(rt, 'Daily model budget spent')).toHaveLength(1);
+    expect(Object.values(statuses(rt))).toEqual(['DECIDED']);
   });
 });

@@ -150,6 +150,24 @@ describe('the start form', () => {
     page.calls.shift()!.ok({ task_id: 'T-1', discussion_id: 'DISC-2026-01-15-001', duplicate: false });
     expect(page.byId('start-result')!.textContent).toContain('DISC-2026-01-15-001');
   });
+
+  it('warns of a model with no price, whose tokens count as $0 toward the budget, in both languages', async () => {
+    for (const [lang, words] of [
+      ['ja', '予算に $0'],
+      ['en', 'No price for openai-compatible:gateway-model: its tokens count as $0 toward the budget'],
+    ] as const) {
+      const page = await form(lang);
+      page.calls.shift()!.ok(START_OPTIONS);
+      page.calls.shift()!.ok({ ...ESTIMATE, over: false });
+      expect(page.byId('start-unpriced')).toBeUndefined();
+      (page.byId('start-priority')!.onchange as () => void)();
+      page.calls.shift()!.ok({ ...ESTIMATE, over: false, unpriced: ['openai-compatible:gateway-model'] });
+      const warn = page.byId('start-unpriced')!;
+      expect(warn.textContent).toContain(words);
+      expect(warn.textContent).toContain('provider.prices_per_1k_tokens_usd');
+      expect(warn.getAttribute('role')).toBe('alert');
+    }
+  });
 });
 
 describe('the page helpers', () => {

@@ -114,7 +114,7 @@ describe('wire formats', () => {
   it('Anthropic: the Messages API with a forced tool, the versioned header, a capped answer, the prefix cached', async () => {
     const rt = await council();
     rt.scriptProperties.set({ KAIGI_KEY_ANTHROPIC: KEY });
-    useProvider(rt, 'anthropic', 'claude-3-5-haiku-latest');
+    useProvider(rt, 'anthropic', 'claude-haiku-4-5');
     const reqs = await discussion(rt);
     const r = reqs[1];
     expect(r.path).toBe('/v1/messages');
@@ -122,7 +122,7 @@ describe('wire formats', () => {
     expect(r.headers['anthropic-version']).toBe('2023-06-01');
     expect(r.headers.authorization).toBeUndefined();
     expect(r.body).toMatchObject({
-      model: 'claude-3-5-haiku-latest',
+      model: 'claude-haiku-4-5',
       max_tokens: 1200,
       tool_choice: { type: 'tool', name: 'specialist_opinion' },
     });
@@ -133,19 +133,20 @@ describe('wire formats', () => {
     expect(r.body.tools[0].input_schema.type).toBe('object');
     expect(r.body.messages[0].role).toBe('user');
     expect(Object.values(statuses(rt))).toEqual(['DECIDED']);
-    expect(messages(rt)[1].metadata.model_used).toBe('anthropic:claude-3-5-haiku-latest');
+    expect(messages(rt)[1].metadata.model_used).toBe('anthropic:claude-haiku-4-5');
   });
 
   it('Gemini: generateContent with responseMimeType and an OpenAPI-subset responseSchema', async () => {
     const rt = await council();
     rt.scriptProperties.set({ KAIGI_KEY_GEMINI: KEY });
-    useProvider(rt, 'gemini', 'gemini-2.0-flash', '/v1beta');
+    useProvider(rt, 'gemini', 'gemini-2.5-flash', '/v1beta');
     const reqs = await discussion(rt);
     const r = reqs[0];
-    expect(r.path).toBe('/v1beta/models/gemini-2.0-flash:generateContent');
+    expect(r.path).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
     expect(r.headers['x-goog-api-key']).toBe(KEY);
     expect(r.body.systemInstruction.parts.map((p: { text: string }) => p.text).join('\n')).toMatch(/# 役割/);
-    expect(r.body.generationConfig.maxOutputTokens).toBe(1200);
+    // A specialist's 1,200 plus the 8,000 Gemini 2.5 Flash may spend thinking (its thinking counts toward the cap).
+    expect(r.body.generationConfig.maxOutputTokens).toBe(9200);
     expect(r.body.contents[0].role).toBe('user');
     expect(r.body.generationConfig.responseMimeType).toBe('application/json');
     walk(r.body.generationConfig.responseSchema, (n) => {

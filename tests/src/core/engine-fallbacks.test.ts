@@ -217,7 +217,7 @@ describe('E002: data that could not be read', () => {
     ]);
     const { r } = step(newDiscussion(), testEnv({ provider: p, dataNotes: notes }));
     expect(r.messages[0].metadata).toMatchObject({ error_code: 'E002', fallback_level: 1, note: notes[0] });
-    expect(p.requests[0].preamble).toContain(`<data name="data_notes">\n["${notes[0]}"]\n</data>`);
+    expect(p.requests[0].shared).toContain(`<data name="data_notes">\n["${notes[0]}"]\n</data>`);
   });
 });
 

@@ -4,6 +4,7 @@ import { demoKpi } from '../../../src/core/demo-data.js';
 import { latestComputed } from '../../../src/core/engine.js';
 import { summarize } from '../../../src/core/prompts/prompt.js';
 import { digestLines } from '../../../src/core/prompts/digest.js';
+import { earlierText, wholeAnswer } from '../../../src/core/prompts/whole-answers.js';
 import { weighOpinions, weightAssignment } from '../../../src/core/discussion/votes.js';
 import { estimateTokens } from '../../../src/core/prompts/tokens.js';
 import { ScriptedProvider, type ScriptEntry } from '../../../src/core/providers/scripted.js';
@@ -56,7 +57,7 @@ describe('a discussion answered from a script', () => {
     const [dec] = p.requests.filter((r) => r.phase === 5);
     // The decision id is Kaigi's to give: no request before the order carries one, and none a placeholder.
     for (const r of p.requests) {
-      const text = `${r.preamble}${r.system}${r.user}`;
+      const text = `${r.preamble}${r.shared}${r.system}${r.user}`;
       expect(text).not.toContain('DEC-0000');
       if (r.phase <= 5) expect(text).not.toMatch(/DEC-\d{4}/);
     }
@@ -203,7 +204,7 @@ describe('beyond the token budget', () => {
     expect(pos.context.earlier).toEqual(upTo2.slice(-kept));
     expect(pos.context.summary).toBe(summarize(upTo2.slice(0, -kept)));
     expect(estimateTokens(digestLines(pos.context.earlier).join('\n'))).toBeLessThanOrEqual(250);
-    expect(pos.preamble).toContain(
+    expect(pos.shared).toContain(
       '<data name="summary_of_earlier_messages">\n[P1 analyst SITUATION_REPORT] contacts fell',
     );
     // The agent review's note (seed 000 §7) aside.
@@ -212,14 +213,40 @@ describe('beyond the token budget', () => {
     );
   });
 
-  it('is not reached by the answers of one ordinary discussion: the decider sees every digest', () => {
+  it('is not reached by the answers of one ordinary discussion: the decider reads every answer whole', () => {
     const p = new ScriptedProvider(fullScript().map((e) => ({ ...e, tokensIn: 20000 })));
     const run = runToRest(newDiscussion(), testEnv({ provider: p }));
     expect(run.d.notes.some((n) => n.startsWith('summarised'))).toBe(false);
     const [dec] = p.requests.filter((r) => r.expect === 'DECISION');
     expect(dec.context.summary).toBeNull();
-    const lines = digestLines(run.d.messages.filter((m) => m.phase <= 4));
-    for (const line of lines) expect(dec.preamble).toContain(line);
+    const before = run.d.messages.filter((m) => m.phase <= 4);
+    // Every answer of the debate whole; the situation report (the decider reads the KPI itself) as its digest.
+    expect(dec.context.whole).toEqual(before.filter((m) => m.phase >= 2).map((m) => m.message_id));
+    const lines = digestLines(before);
+    before.forEach((m, i) => expect(dec.shared).toContain(m.phase >= 2 ? wholeAnswer(m, lines[i]) : lines[i]));
+  });
+
+  it('gives the decider the answers whole only while they fit a quarter of the limit, opinions first', () => {
+    // A limit whose quarter holds every digest but not every answer whole.
+    const first = runToRest(newDiscussion(), testEnv({ provider: new ScriptedProvider(fullScript()) }));
+    const before = first.d.messages.filter((m) => m.phase <= 4);
+    const digests = estimateTokens(digestLines(before).join('\n'));
+    const all = estimateTokens(earlierText(before, 'all'));
+    expect(all).toBeGreaterThan(digests);
+    const limit = 4 * Math.floor((digests + all) / 2);
+    const p = new ScriptedProvider(fullScript());
+    const run = runToRest(
+      newDiscussion(),
+      testEnv({ provider: p, settings: { 'limits.max_tokens_per_discussion': limit } }),
+    );
+    expect(run.d.notes.some((n) => n.startsWith('summarised'))).toBe(false);
+    const [dec] = p.requests.filter((r) => r.expect === 'DECISION');
+    expect(estimateTokens(earlierText(dec.context.earlier, dec.context.whole ?? []))).toBeLessThanOrEqual(limit / 4);
+    const whole = dec.context.whole ?? [];
+    expect(whole.length).toBeGreaterThan(0);
+    expect(whole.length).toBeLessThan(before.length - 1);
+    const byId = new Map(run.d.messages.map((m) => [m.message_id, m]));
+    expect(byId.get(whole[0])?.phase).toBe(2);
   });
 });
 

@@ -54,7 +54,7 @@ describe('estimateDiscussion', () => {
     const run = runToRest(withMemo(120_000), env);
     for (const phase of [1, 2, 3, 4, 5])
       for (const r of phaseRequests(run.d, env, phase)) {
-        const text = r.preamble ?? '';
+        const text = r.shared ?? '';
         expect(text).toMatch(
           /\[… \d+ characters omitted; full value: Discussion Log DISC-2026-01-15-001 trigger_context_json → context\.memo, sha256 [0-9a-f]{64}\]/,
         );

@@ -91,10 +91,20 @@ describe('after a fetchAll that failed as a whole', () => {
     );
     const out = w.provider(270_000).respond(requests('a', 'b', 'c', 'd'));
     expect(out.map((r) => r.ok)).toEqual([true, true, true, true]);
-    expect(w.calls.map((c) => c.keys)).toEqual([['a', 'b', 'c', 'd'], ['a'], ['b'], ['c'], ['d'], ['b']]);
-    // a, c and d: the lost call, then once more; never again once answered.
-    expect(w.sentCount).toEqual({ a: 2, b: 3, c: 2, d: 2 });
-    expect(out.map((r) => r.attempts)).toEqual([2, 3, 2, 2]);
+    // The round's first call goes alone (it writes the prompt cache the others read), then the rest together.
+    expect(w.calls.map((c) => c.keys)).toEqual([['a'], ['b', 'c', 'd'], ['b'], ['c'], ['d'], ['b']]);
+    // c and d: the lost call, then once more; never again once answered.
+    expect(w.sentCount).toEqual({ a: 1, b: 3, c: 2, d: 2 });
+    expect(out.map((r) => r.attempts)).toEqual([1, 3, 2, 2]);
+    // The lost call may have been answered and billed: its prompt counts as spent (1 token per answer here).
+    expect(out[0].tokensIn).toBe(1);
+    expect(out[2].tokensIn).toBeGreaterThan(1);
+  });
+
+  it('sends the whole round at once when two rounds of calls would not fit the tick', () => {
+    const w = world(() => ({ result: OK, ms: 1000 }));
+    w.provider(FETCH_LIMIT_MS + 30_000).respond(requests('a', 'b', 'c'));
+    expect(w.calls.map((c) => c.keys)).toEqual([['a', 'b', 'c']]);
   });
 
   it('gives up on a request that keeps failing, keeping the others', () => {
@@ -103,7 +113,7 @@ describe('after a fetchAll that failed as a whole', () => {
     expect(out.map((r) => r.ok)).toEqual([true, false, true]);
     expect(out[1].error).toMatchObject({ code: 'network' });
     expect(out[1].error!.message).toMatch(/Timeout: x \(after 3 attempts\)/);
-    expect(w.sentCount).toEqual({ a: 2, b: 3, c: 2 });
+    expect(w.sentCount).toEqual({ a: 1, b: 3, c: 2 });
   });
 });
 
@@ -177,5 +187,41 @@ describe('the time budget', () => {
       // 60 s lost, 2 s wait, a/b/c/d alone (b 60 s), 4 s wait, b alone again: done at 187 s.
       expect(requeued, `budget ${budget}`).toBe(budget < 187_000);
     }
+  });
+});
+
+describe('the wait before a retry', () => {
+  // Gemini's 429: no Retry-After header, the wait in the body's google.rpc.RetryInfo.
+  const quota = (retryDelay: string, headers: Record<string, string> = {}): HttpResult => ({
+    code: 429,
+    headers,
+    body: JSON.stringify({
+      error: {
+        code: 429,
+        status: 'RESOURCE_EXHAUSTED',
+        details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay }],
+      },
+    }),
+  });
+
+  it('is the RetryInfo delay of a Gemini 429 when no Retry-After header comes', () => {
+    const w = world((_k, n) => (n === 1 ? { result: quota('37s'), ms: 1000 } : { result: OK, ms: 1000 }));
+    const out = w.provider(270_000).respond(requests('a'));
+    expect(out[0]).toMatchObject({ ok: true, attempts: 2 });
+    // Not the 2 s back-off: the 37 s the server asked for, after the first call's 1 s.
+    expect(w.calls.map((c) => c.at - w.calls[0].at)).toEqual([0, 1000 + 37_000]);
+  });
+
+  it('is Retry-After when the header comes too, and a 529 (overloaded) is retried like a 503', () => {
+    const w = world((_k, n) =>
+      n === 1 ? { result: quota('37s', { 'Retry-After': '5' }), ms: 1000 } : { result: OK, ms: 1000 },
+    );
+    w.provider(270_000).respond(requests('a'));
+    expect(w.calls.map((c) => c.at - w.calls[0].at)).toEqual([0, 1000 + 5000]);
+    const busy = world((_k, n) =>
+      n === 1 ? { result: { code: 529, headers: {}, body: 'overloaded' }, ms: 1000 } : { result: OK, ms: 1000 },
+    );
+    expect(busy.provider(270_000).respond(requests('a'))[0]).toMatchObject({ ok: true, attempts: 2 });
+    expect(busy.calls.map((c) => c.at - busy.calls[0].at)).toEqual([0, 1000 + 2000]);
   });
 });

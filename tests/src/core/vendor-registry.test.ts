@@ -114,7 +114,7 @@ describe('the registry', () => {
     expect(s.get('provider.base_urls')).toEqual(registry.baseUrlDefaults());
     for (const v of registry.all) expect(s.get('provider.default_models')[v.name]).toBe(v.defaultModel);
     expect(defaultSetting('provider.default_models').value).toBe(
-      '{"openai":"gpt-4o-mini","anthropic":"claude-3-5-haiku-latest","gemini":"gemini-2.0-flash","openai-compatible":"llama3.1"}',
+      '{"openai":"gpt-4.1-mini","anthropic":"claude-haiku-4-5","gemini":"gemini-2.5-flash","openai-compatible":"llama3.1"}',
     );
     expect(defaultSetting('provider.base_urls').value).toBe('{"openai":"","anthropic":"","gemini":""}');
     expect(defaultSetting('provider.default').description).toBe(

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { defaultAgents } from '../../../src/core/discussion/default-council.js';
 import { phaseRequests } from '../../../src/core/engine.js';
 import type { AgentRequest, Expectation } from '../../../src/core/provider.js';
-import { HttpProvider, type HttpOptions } from '../../../src/core/providers/http.js';
+import type { HttpOptions } from '../../../src/core/providers/http.js';
+import { type Body, sendThrough } from './wire-send.js';
 import { registry } from '../../../src/core/providers/vendor-registry.js';
+import { capabilityOf, DEFAULT_CAPABILITIES } from '../../../src/core/providers/model-table.js';
 import { situation } from './answers.js';
 import { newDiscussion, testEnv } from './env.js';
-
-type Body = Record<string, any>;
 
 // The first request of a discussion (the analyst's situation report), as another agent or expectation when asked.
 function request(over: Partial<AgentRequest> = {}, agentId = 'analyst'): AgentRequest {
@@ -17,6 +17,7 @@ function request(over: Partial<AgentRequest> = {}, agentId = 'analyst'): AgentRe
   return {
     ...r,
     preamble: undefined,
+    shared: undefined,
     task: undefined,
     agent: defaultAgents().find((a) => a.agent_id === agentId)!,
     ...over,
@@ -25,39 +26,27 @@ function request(over: Partial<AgentRequest> = {}, agentId = 'analyst'): AgentRe
 
 // The bodies a vendor was sent for one request: the answer, then (when `answers` holds a bad one first) the repair.
 function sent(vendor: string, req: AgentRequest, o: Partial<HttpOptions> = {}, answers = ['']): Body[] {
-  const bodies: Body[] = [];
-  const v = registry.find(vendor)!;
-  const p = new HttpProvider(
-    {
-      vendor: v,
-      model: v.defaultModel,
-      key: 'k',
-      baseUrl: 'http://model.test/v1',
-      maxAttempts: 1,
-      baseSeconds: 1,
-      jitterMs: 0,
-      parallel: true,
-      deadline: Number.MAX_SAFE_INTEGER,
-      ...o,
+  return sendThrough(
+    vendor,
+    [req],
+    () => {
+      const text = answers.shift() || JSON.stringify(situation());
+      // One reply every wire format reads: each vendor's parse takes its own field.
+      const body = {
+        choices: [{ message: { content: text } }],
+        content: [{ type: 'tool_use', input: JSON.parse(text) }],
+        candidates: [{ content: { parts: [{ text }] } }],
+      };
+      return { code: 200, headers: {}, body: JSON.stringify(body) };
     },
-    {
-      fetchAll: (ws) =>
-        ws.map((w) => {
-          bodies.push(JSON.parse(w.payload));
-          const text = answers.shift() || JSON.stringify(situation());
-          // One reply every wire format reads: each vendor's parse takes its own field.
-          const body = {
-            choices: [{ message: { content: text } }],
-            content: [{ type: 'tool_use', input: JSON.parse(text) }],
-            candidates: [{ content: { parts: [{ text }] } }],
-          };
-          return { code: 200, headers: {}, body: JSON.stringify(body) };
-        }),
-    },
-    { now: () => 0, sleep: () => {}, random: () => 0 },
-  );
-  p.respond([req]);
-  return bodies;
+    o,
+  ).bodies;
+}
+
+// The first bodies sent for a round of requests made together.
+function sentRound(vendor: string, reqs: AgentRequest[], o: Partial<HttpOptions> = {}): Body[] {
+  const reply = JSON.stringify({ content: [{ type: 'tool_use', input: situation() }] });
+  return sendThrough(vendor, reqs, () => ({ code: 200, headers: {}, body: reply }), o).bodies;
 }
 
 // Where each registered vendor's wire format carries the output cap; a vendor added without one fails here.
@@ -76,25 +65,30 @@ const TEMPERATURE: Record<string, (b: Body) => unknown> = {
 };
 
 describe('output caps', () => {
-  it('cap every request of every registered vendor, by the agent’s group', () => {
+  it('cap every request of every registered vendor, by the kind of answer', () => {
     expect(Object.keys(CAP).sort()).toEqual(registry.names().sort());
     for (const vendor of registry.names()) {
       const [body] = sent(vendor, request());
-      expect(CAP[vendor](body), vendor).toBe(1200);
+      // Plus the thinking budget of a default model that thinks first (Gemini 2.5 Flash).
+      const v = registry.find(vendor)!;
+      const thinking = capabilityOf(DEFAULT_CAPABILITIES, vendor, v.defaultModel).reasoning_tokens;
+      expect(CAP[vendor](body), vendor).toBe(2400 + thinking);
       expect(TEMPERATURE[vendor](body), vendor).toBe(0.4);
     }
   });
 
-  it('give the decider, a balancer, a room answer and an agent of its own their caps; Settings change the groups', () => {
+  it('give the decider, a balancer, a room answer and an agent of its own their caps; Settings change them', () => {
     const cap = (req: AgentRequest, o: Partial<HttpOptions> = {}) => sent('anthropic', req, o)[0].max_tokens;
     const as = (agentId: string, expect: Expectation) => request({ expect }, agentId);
-    expect(cap(as('decider', 'DECISION'))).toBe(3000);
-    expect(cap(as('devils_advocate', 'PERSPECTIVE_NEGATIVE'))).toBe(900);
+    expect(cap(as('decider', 'DECISION'))).toBe(4100);
+    expect(cap(as('devils_advocate', 'PERSPECTIVE_NEGATIVE'))).toBe(1900);
     expect(cap(as('devils_advocate', 'ROOM_ANSWER'))).toBe(2500);
     const own = request();
     own.agent = { ...own.agent, max_output_tokens: 650 };
     expect(cap(own)).toBe(650);
+    // A Settings map keyed by group applies where it names no kind; one naming the kind wins.
     expect(cap(request(), { outputCaps: { specialist: 700 } })).toBe(700);
+    expect(cap(request(), { outputCaps: { specialist: 700, SITUATION_REPORT: 800 } })).toBe(800);
     // A group the map leaves out, or a value that is no number, gets the fallback rather than no cap.
     expect(cap(request(), { outputCaps: { specialist: 'lots' as unknown as number } })).toBe(1500);
   });
@@ -106,76 +100,80 @@ describe('model capabilities', () => {
       const [body] = sent('openai', request(), { model });
       expect(body.temperature, model).toBeUndefined();
       expect(body.max_tokens, model).toBeUndefined();
-      expect(body.max_completion_tokens, model).toBe(1200 + 8000);
+      expect(body.max_completion_tokens, model).toBe(2400 + 8000);
     }
     const [plain] = sent('openai', request(), { model: 'gpt-4o-mini' });
-    expect([plain.temperature, plain.max_tokens, plain.max_completion_tokens]).toEqual([0.4, 1200, undefined]);
+    expect([plain.temperature, plain.max_tokens, plain.max_completion_tokens]).toEqual([0.4, 2400, undefined]);
   });
 
   it('read the table from Settings: a local model named there goes without a temperature', () => {
     const capabilities = { 'qwen3-': { temperature: false }, 'qwen3-8b': { reasoning_tokens: 500 } };
     const [body] = sent('openai-compatible', request(), { model: 'qwen3-8b', capabilities });
-    expect([body.temperature, body.max_tokens]).toEqual([undefined, 1700]);
+    expect([body.temperature, body.max_tokens]).toEqual([undefined, 2900]);
     const [other] = sent('openai-compatible', request(), { model: 'llama3.1', capabilities });
-    expect([other.temperature, other.max_tokens]).toEqual([0.4, 1200]);
+    expect([other.temperature, other.max_tokens]).toEqual([0.4, 2400]);
   });
 });
 
-describe('the shared preamble', () => {
-  const preamble = `# Product\n${'The team, its data and the dictionaries. '.repeat(260)}`;
+describe('instructions and data', () => {
+  const preamble = `# Product\n${'The product, its dictionaries and the scoring. '.repeat(260)}`;
+  const shared = `<data name="trigger">\n${'The team, the trigger, the KPI. '.repeat(300)}\n</data>`;
+  const task = '# Task\nShared by every call of the phase.';
 
-  it('goes first to OpenAI and OpenAI-compatible servers, as a system message of its own', () => {
-    for (const vendor of ['openai', 'openai-compatible']) {
-      const req = request({ preamble });
-      const [body] = sent(vendor, req);
-      expect(body.messages, vendor).toEqual([
-        { role: 'system', content: preamble },
-        { role: 'system', content: req.system },
-        { role: 'user', content: req.user },
-      ]);
-      expect(sent(vendor, request({ preamble: '' }))[0].messages.map((m: Body) => m.role)).toEqual(['system', 'user']);
-    }
+  it('go to OpenAI as system messages around the shared data: preamble, data, role and task, own data', () => {
+    const req = request({ preamble, shared, task });
+    const [body] = sent('openai', req);
+    expect(body.messages).toEqual([
+      { role: 'system', content: preamble },
+      { role: 'user', content: shared },
+      { role: 'system', content: `${task}\n\n${req.system}` },
+      { role: 'user', content: req.user },
+    ]);
+    // One discussion's calls share a cache key.
+    expect(body.prompt_cache_key).toBe(req.context.discussion_id);
+    expect(sent('openai', request({ preamble: '' }))[0].messages.map((m: Body) => m.role)).toEqual(['system', 'user']);
   });
 
-  it('goes first to Gemini, as the first part of the system instruction', () => {
-    const req = request({ preamble });
-    expect(sent('gemini', req)[0].systemInstruction.parts).toEqual([{ text: preamble }, { text: req.system }]);
+  it('go to an OpenAI-compatible server as one system message first and one user message, the JSON shape told', () => {
+    const req = request({ preamble, shared, task });
+    const [body] = sent('openai-compatible', req);
+    expect(body.messages.map((m: Body) => m.role)).toEqual(['system', 'user']);
+    expect(body.messages[0].content.startsWith(`${preamble}\n\n${task}\n\n${req.system}\n\n# Answer format`)).toBe(
+      true,
+    );
+    expect(body.messages[0].content).toContain(JSON.stringify(body.response_format.json_schema.schema));
+    expect(body.messages[1].content).toBe(`${shared}\n\n${req.user}`);
+    expect(body.response_format.json_schema.strict).toBe(false);
+    expect(body.prompt_cache_key).toBeUndefined();
+  });
+
+  it('go to Gemini as the system instruction (the preamble) and the user turn: data, role and task, own data', () => {
+    const req = request({ preamble, shared, task });
+    const [body] = sent('gemini', req);
+    expect(body.systemInstruction.parts).toEqual([{ text: preamble }]);
+    expect(body.contents[0].parts).toEqual([
+      { text: shared },
+      { text: `${task}\n\n${req.system}` },
+      { text: req.user },
+    ]);
+    // Without a preamble the role is the system instruction.
     expect(sent('gemini', request())[0].systemInstruction.parts).toEqual([{ text: req.system }]);
   });
 
-  it('goes first to Anthropic with the cache breakpoint after it, when the prefix is long enough to cache', () => {
-    const req = request({ preamble });
-    expect(sent('anthropic', req)[0].system).toEqual([
-      { type: 'text', text: preamble, cache_control: { type: 'ephemeral' } },
-      { type: 'text', text: req.system },
-    ]);
-    // Claude Haiku 3.5 caches from 2,048 tokens: a short preamble or role prompt gets no breakpoint.
-    expect(sent('anthropic', request({ preamble: 'short' }))[0].system).toEqual([
-      { type: 'text', text: 'short' },
-      { type: 'text', text: req.system },
-    ]);
-    expect(sent('anthropic', request())[0].system).toEqual([{ type: 'text', text: req.system }]);
-    // Without a preamble, a role prompt long enough is cached on its own, as before; Sonnet 4 caches from 1,024.
-    const long = request({ system: 'role '.repeat(1200) });
-    expect(sent('anthropic', long, { model: 'claude-sonnet-4-5' })[0].system).toEqual([
-      { type: 'text', text: long.system, cache_control: { type: 'ephemeral' } },
-    ]);
-  });
-
-  it("is followed by the phase's task, then the role, with Anthropic breaking the cache after each shared block", () => {
-    const task = '# Task\nShared by every call of the phase.';
-    const req = request({ preamble, task });
-    expect(sent('openai', req)[0].messages.map((m: Body) => m.content)).toEqual([preamble, task, req.system, req.user]);
-    expect(sent('gemini', req)[0].systemInstruction.parts).toEqual([
-      { text: preamble },
-      { text: task },
-      { text: req.system },
-    ]);
-    expect(sent('anthropic', req)[0].system).toEqual([
-      { type: 'text', text: preamble, cache_control: { type: 'ephemeral' } },
-      { type: 'text', text: task, cache_control: { type: 'ephemeral' } },
-      { type: 'text', text: req.system },
-    ]);
+  it('go to Anthropic the same way, with cache breakpoints only where another call of the round reads them', () => {
+    const req = request({ preamble, shared, task });
+    const alone = sent('anthropic', req)[0];
+    // A call alone in its round: nobody reads a cache it would write.
+    expect(JSON.stringify(alone)).not.toContain('cache_control');
+    expect(alone.system).toEqual([{ type: 'text', text: preamble }]);
+    expect(alone.messages[0].content.map((b: Body) => b.text)).toEqual([shared, `${task}\n\n${req.system}`, req.user]);
+    // Two calls of one round: after the preamble and after the shared data, once each prefix reaches the minimum.
+    const both = sentRound('anthropic', [req, { ...req, key: `${req.key}-2` }], { model: 'claude-sonnet-4-5' });
+    expect(both[0].system).toEqual([{ type: 'text', text: preamble, cache_control: { type: 'ephemeral' } }]);
+    expect(both[0].messages[0].content.map((b: Body) => !!b.cache_control)).toEqual([true, false, false]);
+    // Claude Haiku 4.5 caches from 4,096 tokens: the preamble alone is too short to mark.
+    const haiku = sentRound('anthropic', [req, { ...req, key: `${req.key}-2` }], { model: 'claude-haiku-4-5' });
+    expect(haiku[0].system[0].cache_control).toBeUndefined();
   });
 
   it('offers Anthropic the tools of the whole round, in one order, and names its own', () => {
@@ -195,15 +193,15 @@ describe('the shared preamble', () => {
     expect(openai.response_format.json_schema.name).toBe('perspective_positive');
   });
 
-  it('stays first through the repair call', () => {
-    const req = request({ preamble });
+  it('stay in place through the repair call', () => {
+    const req = request({ preamble, shared });
     const bad = JSON.stringify({ summary: '' });
     const [, openai] = sent('openai', req, {}, [bad]);
-    expect(openai.messages.map((m: Body) => m.role)).toEqual(['system', 'system', 'user', 'assistant', 'user']);
+    expect(openai.messages.map((m: Body) => m.role)).toEqual(['system', 'user', 'system', 'user', 'assistant', 'user']);
     expect(openai.messages[0].content).toBe(preamble);
-    expect(openai.max_tokens).toBe(1200);
+    expect(openai.max_tokens).toBe(2400);
     const [, claude] = sent('anthropic', req, {}, [bad]);
-    expect(claude.system[0]).toEqual({ type: 'text', text: preamble, cache_control: { type: 'ephemeral' } });
+    expect(claude.system[0].text).toBe(preamble);
     expect(claude.messages.map((m: Body) => m.role)).toEqual(['user', 'assistant', 'user']);
     const [, gemini] = sent('gemini', req, {}, [bad]);
     expect(gemini.systemInstruction.parts[0].text).toBe(preamble);

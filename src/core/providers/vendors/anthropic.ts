@@ -2,35 +2,40 @@
 import { vendorKeyProperty } from '../../property-keys.js';
 import { estimateTokens } from '../../prompts/tokens.js';
 import type { JsonSchema } from '../json-schema.js';
+import { anthropicUsage } from '../usage.js';
 import {
   at,
   defineVendor,
   join,
-  num,
   readJson,
   repairText,
-  systemTexts,
+  systemAndTurn,
   type Parsed,
   type StructuredCall,
   type WireRequest,
 } from '../vendors.js';
 
-// The system blocks: the shared preamble, the phase's task, then the role prompt. A cache breakpoint goes after each
-// block but the last once the prefix (the tools and the blocks so far) reaches the model's minimum: the calls of a
-// round read the preamble from the cache even when their tasks differ (Phases 3–4), and those with the same task
-// (the eight specialists) read the task too. With a single block, it is the one that may be cached.
-function systemBlocks(call: StructuredCall, tools: unknown[]): unknown[] {
-  const texts = systemTexts(call.req);
+// A cache breakpoint where a later call reads the prefix it closes, and only there: Anthropic charges a cache write
+// at 1.25 × input, so a breakpoint nobody reads costs more than none. A later call reads it when the round holds
+// another call (the same tools, preamble and, within a phase, shared data), and the prefix reaches the model's
+// minimum. The system prompt is the preamble (instructions only); the shared data, the role and task, and the
+// agent's own data follow as the user turn's blocks (see systemAndTurn).
+function blocks(call: StructuredCall, tools: unknown[]): { system: unknown[]; user: unknown[] } {
+  const { system, turn } = systemAndTurn(call.req);
+  const shared = (call.roundSize ?? 1) > 1;
   let prefix = JSON.stringify(tools);
-  return texts.map((text, i) => {
+  const mark = (text: string, cacheable: boolean) => {
     prefix += text;
-    const last = i === texts.length - 1 && texts.length > 1;
     const cache =
-      !last && estimateTokens(prefix) >= call.capability.cache_min_tokens
+      cacheable && shared && estimateTokens(prefix) >= call.capability.cache_min_tokens
         ? { cache_control: { type: 'ephemeral' } }
         : {};
     return { type: 'text', text, ...cache };
-  });
+  };
+  const sys = system ? [mark(system, true)] : [];
+  // The shared data block (the first of the turn when the request has one) closes the phase's common prefix.
+  const user = turn.map((text, i) => mark(text, i === 0 && !!call.req.shared));
+  return { system: sys, user };
 }
 
 function build(call: StructuredCall, key: string, base: string): WireRequest {
@@ -44,7 +49,8 @@ function build(call: StructuredCall, key: string, base: string): WireRequest {
     description: `Submit the ${t.expect} answer`,
     input_schema: t.schema,
   }));
-  const messages: unknown[] = [{ role: 'user', content: r.user }];
+  const { system, user } = blocks(call, tools);
+  const messages: unknown[] = [{ role: 'user', content: user }];
   if (call.repair)
     messages.push(
       { role: 'assistant', content: call.repair.previous },
@@ -59,7 +65,7 @@ function build(call: StructuredCall, key: string, base: string): WireRequest {
       model: call.model,
       max_tokens: call.maxTokens,
       ...(call.capability.temperature ? { temperature: r.agent.temperature } : {}),
-      system: systemBlocks(call, tools),
+      ...(system.length ? { system } : {}),
       messages,
       tools,
       tool_choice: { type: 'tool', name },
@@ -72,16 +78,17 @@ function parse(body: string): Parsed {
   const read = readJson(body);
   if (!read.ok) return read.parsed;
   const j = read.value;
-  const u = at(j, 'usage');
   // Cached prompt tokens are input too: the budget counts everything the call consumed.
-  const tokensIn =
-    num(at(u, 'input_tokens')) + num(at(u, 'cache_creation_input_tokens')) + num(at(u, 'cache_read_input_tokens'));
-  const tokensOut = num(at(u, 'output_tokens'));
+  const usage = anthropicUsage(at(j, 'usage'));
+  const stop = at(j, 'stop_reason');
+  // A tool input cut at max_tokens may still parse (Anthropic closes the block): it is cut all the same.
+  if (stop === 'max_tokens')
+    return { ...usage, cut: 'stop_reason max_tokens', error: 'the answer was cut at its output cap' };
+  if (stop === 'refusal') return { ...usage, error: 'the model refused (stop_reason refusal)' };
   const content = at(j, 'content');
   const tool = Array.isArray(content) ? content.find((c: unknown) => at(c, 'type') === 'tool_use') : undefined;
-  if (!tool)
-    return { tokensIn, tokensOut, error: `no tool_use block in the answer (stop_reason ${at(j, 'stop_reason')})` };
-  return { text: JSON.stringify(at(tool, 'input')), tokensIn, tokensOut };
+  if (!tool) return { ...usage, error: `no tool_use block in the answer (stop_reason ${String(stop)})` };
+  return { text: JSON.stringify(at(tool, 'input')), ...usage };
 }
 
 // Anthropic's tool input_schema takes JSON Schema as it is: optional fields stay optional.
@@ -93,7 +100,7 @@ export const anthropic = defineVendor({
   keyProperty: vendorKeyProperty('anthropic'),
   envKey: 'ANTHROPIC_API_KEY',
   defaultBaseUrl: 'https://api.anthropic.com/v1',
-  defaultModel: 'claude-3-5-haiku-latest',
+  defaultModel: 'claude-haiku-4-5',
   baseUrlSetting: 'provider.base_urls',
   needs: { key: true, baseUrl: false },
 });

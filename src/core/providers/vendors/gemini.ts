@@ -1,16 +1,16 @@
 // Gemini: generateContent with a JSON response schema in Gemini's OpenAPI 3.0 subset.
 import { vendorKeyProperty } from '../../property-keys.js';
 import type { JsonSchema } from '../json-schema.js';
+import { geminiUsage } from '../usage.js';
 import {
   at,
   defineVendor,
   first,
   join,
   keepOnly,
-  num,
   readJson,
   repairText,
-  systemTexts,
+  systemAndTurn,
   type Parsed,
   type StructuredCall,
   type WireRequest,
@@ -62,7 +62,10 @@ function openApi(s: JsonSchema): JsonSchema {
 
 function build(call: StructuredCall, key: string, base: string): WireRequest {
   const r = call.req;
-  const contents: unknown[] = [{ role: 'user', parts: [{ text: r.user }] }];
+  // The system instruction is the preamble (instructions only); the shared data, the role and task and the agent's
+  // own data are the user turn's parts, in that order, so every call of a phase shares the longest prefix.
+  const { system, turn } = systemAndTurn(r);
+  const contents: unknown[] = [{ role: 'user', parts: turn.map((text) => ({ text })) }];
   if (call.repair)
     contents.push(
       { role: 'model', parts: [{ text: call.repair.previous }] },
@@ -74,8 +77,8 @@ function build(call: StructuredCall, key: string, base: string): WireRequest {
     contentType: 'application/json',
     headers: { 'x-goog-api-key': key },
     payload: JSON.stringify({
-      // The shared preamble first: Gemini 2.5 and later cache a common prompt prefix implicitly.
-      systemInstruction: { parts: systemTexts(r).map((text) => ({ text })) },
+      // The preamble first: Gemini 2.5 and later cache a common prompt prefix implicitly.
+      ...(system ? { systemInstruction: { parts: [{ text: system }] } } : {}),
       contents,
       generationConfig: {
         ...(call.capability.temperature ? { temperature: r.agent.temperature } : {}),
@@ -91,14 +94,16 @@ function build(call: StructuredCall, key: string, base: string): WireRequest {
 function parse(body: string): Parsed {
   const read = readJson(body);
   if (!read.ok) return read.parsed;
-  const u = at(read.value, 'usageMetadata');
-  const tokensIn = num(at(u, 'promptTokenCount'));
-  const tokensOut = num(at(u, 'candidatesTokenCount'));
+  // Thinking is billed as output and reported apart from the answer's tokens: the reader adds it.
+  const usage = geminiUsage(at(read.value, 'usageMetadata'));
   const cand = first(at(read.value, 'candidates'));
   const parts = at(at(cand, 'content'), 'parts');
   const text = Array.isArray(parts) ? parts.map((p: unknown) => at(p, 'text') ?? '').join('') : undefined;
-  if (!text) return { tokensIn, tokensOut, error: `no text in the answer (finishReason ${at(cand, 'finishReason')})` };
-  return { text, tokensIn, tokensOut };
+  const finish = at(cand, 'finishReason');
+  if (finish === 'MAX_TOKENS')
+    return { ...usage, cut: 'finishReason MAX_TOKENS', error: 'the answer was cut at its output cap' };
+  if (!text) return { ...usage, error: `no text in the answer (finishReason ${String(finish)})` };
+  return { text, ...usage };
 }
 
 export const gemini = defineVendor({
@@ -107,7 +112,7 @@ export const gemini = defineVendor({
   keyProperty: vendorKeyProperty('gemini'),
   envKey: 'GEMINI_API_KEY',
   defaultBaseUrl: 'https://generativelanguage.googleapis.com/v1beta',
-  defaultModel: 'gemini-2.0-flash',
+  defaultModel: 'gemini-2.5-flash',
   baseUrlSetting: 'provider.base_urls',
   needs: { key: true, baseUrl: false },
 });

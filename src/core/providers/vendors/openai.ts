@@ -1,16 +1,16 @@
 // OpenAI: Chat Completions with a strict json_schema response format; the openai-compatible vendor speaks it too.
 import { vendorKeyProperty } from '../../property-keys.js';
 import type { JsonSchema } from '../json-schema.js';
+import { chatCompletionsUsage } from '../usage.js';
 import {
   at,
   defineVendor,
   first,
   join,
   keepOnly,
-  num,
   readJson,
   repairText,
-  systemTexts,
+  promptParts,
   type Parsed,
   type StructuredCall,
   type WireFormat,
@@ -64,11 +64,36 @@ function strict(s: JsonSchema): JsonSchema {
   return out;
 }
 
-function build(call: StructuredCall, key: string, base: string): WireRequest {
+// OpenAI takes a system message anywhere in the list: the preamble, the shared data (a user message), then the
+// role and task (a system message) and the agent's own data. Every call of a discussion shares the first message
+// and every call of a phase the second, so OpenAI's prefix cache serves them.
+function openaiMessages(call: StructuredCall): unknown[] {
+  return promptParts(call.req).map((p) => ({ role: p.kind === 'instructions' ? 'system' : 'user', content: p.text }));
+}
+
+// A local server's chat template may take one system message, and only first: every instruction there (with the
+// answer's JSON shape, for a server that ignores response_format), every data block in one user message after it.
+function compatibleMessages(call: StructuredCall): unknown[] {
+  const parts = promptParts(call.req);
+  const lang = call.req.context.lang;
+  const shape =
+    lang === 'ja'
+      ? `# 回答の形式\n次の JSON Schema に合う JSON オブジェクトを一つだけ返してください（他の文字は不要）：\n${JSON.stringify(call.schema)}`
+      : `# Answer format\nReturn one JSON object matching this JSON Schema, and nothing else:\n${JSON.stringify(call.schema)}`;
+  const system = parts
+    .filter((p) => p.kind === 'instructions')
+    .map((p) => p.text)
+    .concat([shape]);
+  const data = parts.filter((p) => p.kind === 'data').map((p) => p.text);
+  return [
+    { role: 'system', content: system.join('\n\n') },
+    { role: 'user', content: data.join('\n\n') },
+  ];
+}
+
+function buildChat(call: StructuredCall, key: string, base: string, compatible: boolean): WireRequest {
   const r = call.req;
-  // The shared preamble first: OpenAI caches the longest prompt prefix it has seen (1,024 tokens and more).
-  const messages: unknown[] = systemTexts(r).map((content) => ({ role: 'system', content }));
-  messages.push({ role: 'user', content: r.user });
+  const messages = compatible ? compatibleMessages(call) : openaiMessages(call);
   if (call.repair)
     messages.push(
       { role: 'assistant', content: call.repair.previous },
@@ -92,31 +117,44 @@ function build(call: StructuredCall, key: string, base: string): WireRequest {
       // provider.model_capabilities).
       ...(call.capability.temperature ? { temperature: r.agent.temperature } : {}),
       [call.capability.token_field ?? 'max_tokens']: call.maxTokens,
+      // OpenAI routes requests with the same key to the same cache: one discussion's calls share their prefixes.
+      ...(!compatible && r.context.discussion_id ? { prompt_cache_key: r.context.discussion_id } : {}),
       response_format: {
         type: 'json_schema',
-        json_schema: { name: call.schemaName, strict: true, schema: call.schema },
+        // A grammar-based server enforces the schema as it is; strict is OpenAI's own mode, whose dialect it is not.
+        json_schema: { name: call.schemaName, strict: !compatible, schema: call.schema },
       },
     }),
   };
 }
 
-// { choices: [{ message: { content, refusal } }], usage: { prompt_tokens, completion_tokens } }
+// { choices: [{ message: { content, refusal }, finish_reason }], usage: { prompt_tokens, completion_tokens } }
 function parse(body: string): Parsed {
   const read = readJson(body);
   if (!read.ok) return read.parsed;
-  const u = at(read.value, 'usage');
-  const tokensIn = num(at(u, 'prompt_tokens'));
-  const tokensOut = num(at(u, 'completion_tokens'));
-  const msg = at(first(at(read.value, 'choices')), 'message');
+  const usage = chatCompletionsUsage(at(read.value, 'usage'));
+  const choice = first(at(read.value, 'choices'));
+  const msg = at(choice, 'message');
   const refusal = at(msg, 'refusal');
-  if (refusal) return { tokensIn, tokensOut, error: `the model refused: ${String(refusal).slice(0, 200)}` };
+  if (refusal) return { ...usage, error: `the model refused: ${String(refusal).slice(0, 200)}` };
+  if (at(choice, 'finish_reason') === 'length')
+    return { ...usage, cut: 'finish_reason length', error: 'the answer was cut at its output cap' };
   const content = at(msg, 'content');
-  if (typeof content !== 'string') return { tokensIn, tokensOut, error: 'no message content in the answer' };
-  return { text: content, tokensIn, tokensOut };
+  if (typeof content !== 'string') return { ...usage, error: 'no message content in the answer' };
+  return { text: content, ...usage };
 }
 
-// Chat Completions, shared with every server that speaks it (see openai-compatible.ts).
-export const chatCompletions: WireFormat = { shapeSchema: strict, build, parse };
+// OpenAI's Chat Completions with its strict dialect; a server that only speaks the format has its own shapes
+// (openai-compatible.ts) and the layout any chat template takes.
+const chatCompletions: WireFormat = {
+  shapeSchema: strict,
+  build: (call, key, base) => buildChat(call, key, base, false),
+  parse,
+};
+
+export function compatibleChat(shapeSchema: (s: JsonSchema) => JsonSchema): WireFormat {
+  return { shapeSchema, build: (call, key, base) => buildChat(call, key, base, true), parse };
+}
 
 export const openai = defineVendor({
   name: 'openai',
@@ -124,7 +162,7 @@ export const openai = defineVendor({
   keyProperty: vendorKeyProperty('openai'),
   envKey: 'OPENAI_API_KEY',
   defaultBaseUrl: 'https://api.openai.com/v1',
-  defaultModel: 'gpt-4o-mini',
+  defaultModel: 'gpt-4.1-mini',
   baseUrlSetting: 'provider.base_urls',
   needs: { key: true, baseUrl: false },
 });

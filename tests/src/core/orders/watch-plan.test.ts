@@ -112,7 +112,7 @@ describe('evidence in a re-discussion', () => {
     expect(evidenceForRediscussion(notes)).toEqual([forRe]);
     const [decider] = phaseRequests({ ...run.d, notes }, env, 5);
     expect(decider.context.dataNotes).toEqual([forRe]);
-    expect(decider.preamble).toContain(`<data name="data_notes">\n["${forRe}"]\n</data>`);
-    expect(phaseRequests(run.d, env, 5)[0].preamble).not.toContain('data_notes');
+    expect(decider.shared).toContain(`<data name="data_notes">\n["${forRe}"]\n</data>`);
+    expect(phaseRequests(run.d, env, 5)[0].shared).not.toContain('data_notes');
   });
 });

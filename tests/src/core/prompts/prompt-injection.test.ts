@@ -26,6 +26,10 @@ class Recording implements Provider {
 }
 
 describe('an injected instruction', () => {
+  it('never reaches the preamble, which holds instructions only', () => {
+    for (const r of all) expect(`${r.preamble}`).not.toMatch(/INJECT-/);
+  });
+
   const rec = new Recording(new RulesProvider(() => Date.parse('2026-01-15T09:00:00Z')));
   const env = testEnv({ provider: rec });
   env.members = env.members.map((m) =>
@@ -41,7 +45,7 @@ describe('an injected instruction', () => {
     expect(run.d.status).toBe('DECIDED');
     expect(all.length).toBeGreaterThanOrEqual(15);
     for (const r of all) {
-      const text = `${r.preamble}\n${r.system}\n${r.user}`;
+      const text = `${r.preamble}\n${r.shared}\n${r.system}\n${r.user}`;
       expect(text).toContain('INJECT-TRIGGER');
       expect(text).toContain('INJECT-PROFILE');
       expect(outsideData(text)).not.toMatch(/INJECT-|PAY_CUT|health records/);
