@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerErrors } from '../../src/core/discussion/messages.js';
 import type { AgentRequest, Expectation } from '../../src/core/provider.js';
-import { capabilityOf, DEFAULT_CAPABILITIES } from '../../src/core/providers/model-table.js';
+import { capabilityOf, DEFAULT_CAPABILITIES, DEFAULT_OUTPUT_CAPS } from '../../src/core/providers/model-table.js';
 import { dropNulls, schemaFor, schemaName, type Vendor } from '../../src/core/providers/schema.js';
 import { findVendor } from '../../src/core/providers/vendor-registry.js';
 import { Settings } from '../../src/core/settings.js';
@@ -61,7 +61,7 @@ async function ask(vendor: Vendor, expect_: Expectation, system: string, lang: '
       model: MODELS[vendor as 'openai'],
       schema,
       schemaName: schemaName(expect_),
-      maxTokens: 1200,
+      maxTokens: DEFAULT_OUTPUT_CAPS[expect_],
       capability: capabilityOf(DEFAULT_CAPABILITIES, vendor, MODELS[vendor as 'openai']),
     },
     'key',
@@ -168,7 +168,8 @@ function expectedInput(vendor: Vendor, b: any): number {
         JSON.stringify(b.generationConfig.responseSchema),
       ].join('\n'),
     );
-  return estimateTokens([b.messages[0].content, b.messages[1].content, JSON.stringify(b.response_format)].join('\n'));
+  // OpenAI puts the answer's schema before the messages.
+  return estimateTokens([JSON.stringify(b.response_format), b.messages[0].content, b.messages[1].content].join('\n'));
 }
 
 function usageOf(
@@ -227,9 +228,14 @@ describe('usage and prompt caching', () => {
       expect(first.u.read).toBe(0);
       const second = await send(LONG, `B ${DATA}`);
       expect(second.u.input).toBe(expectedInput(vendor, second.sent));
-      // The shared prefix: the system prompt and the new line after it (Anthropic: the tool before it too).
+      // The shared prefix: the system prompt and the new line after it (Anthropic: the tool before it; OpenAI: the
+      // answer's schema before it).
       const prefix = estimateTokens(
-        vendor === 'anthropic' ? `${JSON.stringify(second.sent.tools[0])}\n${LONG}` : `${LONG}\n`,
+        vendor === 'anthropic'
+          ? `${JSON.stringify(second.sent.tools[0])}\n${LONG}`
+          : vendor === 'openai'
+            ? `${JSON.stringify(second.sent.response_format)}\n${LONG}\n`
+            : `${LONG}\n`,
       );
       if (vendor === 'anthropic') {
         expect(first.u.write).toBe(prefix);

@@ -110,9 +110,10 @@ describe('a trigger with a 120,000-character memo', () => {
     expect(Object.values(statuses(rt))).toEqual(['DECIDED']);
     expect(sent.length).toBeGreaterThanOrEqual(15);
     for (const q of sent) {
-      // The trigger is in the preamble, which the server records with the other system texts.
-      const m = POINTER.exec(q.system);
-      expect(m, q.system.slice(0, 300)).not.toBeNull();
+      // The trigger is in the shared data, a user message; never in a system message.
+      const m = POINTER.exec(q.user);
+      expect(m, q.user.slice(0, 300)).not.toBeNull();
+      expect(POINTER.exec(q.system)).toBeNull();
       expect(m![2]).toBe(d.discussion_id);
       expect(Number(m![1])).toBeGreaterThan(MEMO_CHARS - 2000);
       // The prompt as sent is a few thousand characters, not the memo's 120,000.

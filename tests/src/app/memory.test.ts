@@ -327,9 +327,15 @@ describe('what memory puts in front of a model', () => {
       ),
     );
     expect(v2).toEqual({ prompt_id: 'PRM-psychology-v2-ja', version: 2 });
-    // The role is the last system message, after the preamble and the task every specialist shares.
-    const role = (r: { body: { messages: { role: string; content: string }[] } }) =>
-      r.body.messages.filter((m) => m.role === 'system').pop()!.content;
+    // The role follows the preamble and the task every specialist shares, in the instructions (system messages).
+    const role = (r: { body: { messages: { role: string; content: string }[] } }) => {
+      const text = r.body.messages
+        .filter((m) => m.role === 'system')
+        .map((m) => m.content)
+        .join('\n');
+      // A grammar server is also told the answer's JSON shape, after the role.
+      return text.slice(Math.max(0, text.indexOf('# 役割'))).split('\n\n# 回答の形式')[0];
+    };
     const psychology = (from: number) =>
       models.server.requests.slice(from).filter((r) => r.body.messages && role(r).indexOf('心理学特化') >= 0);
     let from = models.server.requests.length;

@@ -71,7 +71,10 @@ async function probe(): Promise<{ ops: string[]; fetches: number[] }> {
   if (probed) return probed;
   const ops: string[] = [];
   ok(await fromBacklog(small).run('dailyReview', [], noted({ kind: 'trigger' }, ops)));
-  probed = { ops, fetches: ops.flatMap((op, i) => (op === 'fetch' ? [i + 1] : [])) };
+  // A decision's round of model calls is one fetch, or two when its first call goes alone (it writes the prompt
+  // cache the others read): the calls of one round are adjacent, with no service call between them. Each round is
+  // named by its last fetch, the one whose answers its commit writes.
+  probed = { ops, fetches: ops.flatMap((op, i) => (op === 'fetch' && ops[i + 1] !== 'fetch' ? [i + 1] : [])) };
   return probed;
 }
 
