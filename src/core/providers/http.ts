@@ -177,8 +177,9 @@ export class HttpProvider implements Provider {
     }));
     let alone = !this.o.parallel;
     // The first call of a round goes alone when two rounds of calls fit the tick: it writes the prompt cache the
-    // others then read (sent together, they would all find it cold). Without the time, all go at once.
-    if (!alone && all.length > 1 && now + 2 * FETCH_LIMIT_MS <= this.o.deadline) {
+    // others then read (sent together, they would all find it cold). Without the time, or for a vendor whose cache
+    // is not billed for less, all go at once: the lone call costs the round one more answer's wait.
+    if (this.o.vendor.warmsCache && !alone && all.length > 1 && now + 2 * FETCH_LIMIT_MS <= this.o.deadline) {
       const lead = all[0];
       this.ready(lead.waitUntil);
       this.handle(lead, this.http.fetchAll([this.wire(lead)])[0]);

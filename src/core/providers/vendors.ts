@@ -100,6 +100,10 @@ export interface VendorModule<N extends string = string> {
   readonly baseUrlSetting: 'provider.base_urls' | 'provider.base_url';
   // What a call cannot be made without.
   readonly needs: { readonly key: boolean; readonly baseUrl: boolean };
+  // The vendor bills prompt tokens read from its cache for less, so a round's first call goes alone to write the
+  // cache the others read (src/core/providers/http.ts). Not for a server of unknown kind: a local server's prefix cache
+  // lives in one slot, and what a gateway caches is its own.
+  readonly warmsCache: boolean;
 }
 
 // Keeps the name a literal type, so the registry can derive the Vendor union from its list.

@@ -29,6 +29,7 @@ const keyed = defineVendor({
   defaultModel: 'k-1',
   baseUrlSetting: 'provider.base_urls',
   needs: { key: false, baseUrl: false },
+  warmsCache: true,
 });
 
 const OK: HttpResult = { code: 200, headers: {}, body: JSON.stringify({ answer: JSON.stringify(situation()) }) };

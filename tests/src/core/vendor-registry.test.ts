@@ -53,6 +53,7 @@ const echo = defineVendor({
   defaultModel: 'echo-1',
   baseUrlSetting: 'provider.base_urls',
   needs: { key: true, baseUrl: false },
+  warmsCache: false,
 });
 
 // Answers each request with the next body, recording what was sent.

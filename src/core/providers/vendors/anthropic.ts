@@ -103,4 +103,5 @@ export const anthropic = defineVendor({
   defaultModel: 'claude-haiku-4-5',
   baseUrlSetting: 'provider.base_urls',
   needs: { key: true, baseUrl: false },
+  warmsCache: true,
 });

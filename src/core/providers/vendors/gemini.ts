@@ -115,4 +115,5 @@ export const gemini = defineVendor({
   defaultModel: 'gemini-2.5-flash',
   baseUrlSetting: 'provider.base_urls',
   needs: { key: true, baseUrl: false },
+  warmsCache: true,
 });

@@ -14,4 +14,5 @@ export const openaiCompatible = defineVendor({
   defaultModel: 'llama3.1',
   baseUrlSetting: 'provider.base_url',
   needs: { key: false, baseUrl: true },
+  warmsCache: false,
 });

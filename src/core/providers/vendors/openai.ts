@@ -165,4 +165,5 @@ export const openai = defineVendor({
   defaultModel: 'gpt-4.1-mini',
   baseUrlSetting: 'provider.base_urls',
   needs: { key: true, baseUrl: false },
+  warmsCache: true,
 });
