@@ -327,13 +327,9 @@ describe('what memory puts in front of a model', () => {
       ),
     );
     expect(v2).toEqual({ prompt_id: 'PRM-psychology-v2-ja', version: 2 });
-    // The role follows the preamble and the task every specialist shares, in the instructions (system messages).
+    // The role follows the preamble and the task in the instructions; a grammar server is also told the JSON shape.
     const role = (r: { body: { messages: { role: string; content: string }[] } }) => {
-      const text = r.body.messages
-        .filter((m) => m.role === 'system')
-        .map((m) => m.content)
-        .join('\n');
-      // A grammar server is also told the answer's JSON shape, after the role.
+      const text = r.body.messages.flatMap((m) => (m.role === 'system' ? [m.content] : [])).join('\n');
       return text.slice(Math.max(0, text.indexOf('# 役割'))).split('\n\n# 回答の形式')[0];
     };
     const psychology = (from: number) =>
