@@ -241,3 +241,10 @@ export function freshKpi(
   rt.workbook.setValues(sheet, at, 1, rows.length, rows[0].length, rows);
   return rows.length;
 }
+
+// An OpenAI-format request's role prompt: it follows the preamble and the task in the instructions (the system
+// messages), before the JSON shape a grammar server is also told.
+export function roleOf(body: { messages: { role: string; content: string }[] }): string {
+  const text = body.messages.flatMap((m) => (m.role === 'system' ? [m.content] : [])).join('\n');
+  return text.slice(Math.max(0, text.indexOf('# 役割'))).split('\n\n# 回答の形式')[0];
+}

@@ -6,6 +6,7 @@ import { HIDDEN_EFFECTS, simulate } from '../../../tools/demo-team.js';
 import {
   council,
   decline,
+  roleOf,
   type Message,
   messages,
   ok,
@@ -327,11 +328,7 @@ describe('what memory puts in front of a model', () => {
       ),
     );
     expect(v2).toEqual({ prompt_id: 'PRM-psychology-v2-ja', version: 2 });
-    // The role follows the preamble and the task in the instructions; a grammar server is also told the JSON shape.
-    const role = (r: { body: { messages: { role: string; content: string }[] } }) => {
-      const text = r.body.messages.flatMap((m) => (m.role === 'system' ? [m.content] : [])).join('\n');
-      return text.slice(Math.max(0, text.indexOf('# 役割'))).split('\n\n# 回答の形式')[0];
-    };
+    const role = (r: { body: { messages: { role: string; content: string }[] } }) => roleOf(r.body);
     const psychology = (from: number) =>
       models.server.requests.slice(from).filter((r) => r.body.messages && role(r).indexOf('心理学特化') >= 0);
     let from = models.server.requests.length;
