@@ -191,32 +191,6 @@ describe('wire formats', () => {
     );
     expect(Object.values(statuses(rt))).toEqual(['DECIDED']);
   });
-
-  it('runs the agents of a phase in one parallel round', async () => {
-    const rt = await council();
-    useProvider(rt, 'openai-compatible', 'any');
-    models.server.latencyMs = 300;
-    const reqs = await discussion(rt);
-    models.server.latencyMs = 0;
-    const phase2 = reqs.filter((q) => q.body.response_format.json_schema.name === 'specialist_opinion');
-    expect(phase2.length).toBe(8);
-    const spread = Math.max(...phase2.map((q) => q.at)) - Math.min(...phase2.map((q) => q.at));
-    expect(spread).toBeLessThan(250);
-  });
-
-  it('sends a caching vendor the first call of a round alone, then the rest together (they read its cache)', async () => {
-    const rt = await council();
-    rt.scriptProperties.set({ KAIGI_KEY_OPENAI: KEY });
-    useProvider(rt, 'openai', 'gpt-4o-mini');
-    models.server.latencyMs = 300;
-    const reqs = await discussion(rt);
-    models.server.latencyMs = 0;
-    const phase2 = reqs.filter((q) => q.body.response_format.json_schema.name === 'specialist_opinion');
-    expect(phase2.length).toBe(8);
-    const [first, ...rest] = phase2.map((q) => q.at).sort((a, b) => a - b);
-    expect(Math.max(...rest) - Math.min(...rest)).toBeLessThan(250);
-    expect(Math.min(...rest) - first).toBeGreaterThanOrEqual(250);
-  });
 });
 
 describe('faults, each recorded on the stored message', () => {
