@@ -9,14 +9,16 @@ import { text } from './plain.js';
 const inboxCols = rowsOf('inbox');
 const learningCols = rowsOf('learnings');
 
-// The Learnings row whose promotion cell says it waits on `inboxId` (one column read).
-function waitingLearning(council: Council, inboxId: string): number | null {
+// The Learnings rows whose promotion cell says they wait on `inboxId` (one column read): a promotion
+// (`proposed INB-…`, one row) or the learnings a model wrote (`awaiting INB-…`, src/core/memory/review-learnings.ts).
+function waiting(council: Council, inboxId: string): { promotion: number | null; awaiting: number[] } {
   const sheet = council.store.sheet('learnings');
   const last = sheet.getLastRow();
-  if (last < 2) return null;
+  if (last < 2) return { promotion: null, awaiting: [] };
   const cells = sheet.getRange(2, learningCols.index('promotion') + 1, last - 1, 1).getValues();
   const i = cells.findIndex((r) => text(r[0]) === `proposed ${inboxId}`);
-  return i < 0 ? null : i + 2;
+  const awaiting = cells.flatMap((r, j) => (text(r[0]) === `awaiting ${inboxId}` ? [j + 2] : []));
+  return { promotion: i < 0 ? null : i + 2, awaiting };
 }
 
 // In one commit: the learning shared (or marked declined), the Inbox item responded, both audited with who answered.
@@ -37,7 +39,9 @@ export function answerPromotion(
       throw new NotFoundError(`no Inbox item ${id}`);
     const item = inboxCols.read(ivalues);
     if (text(item.type) !== 'proposal') throw new ValidationError(`${id} is not a proposal`, 'not_a_proposal');
-    const lrow = waitingLearning(council, id);
+    const rows = waiting(council, id);
+    if (rows.awaiting.length) return approveWritten(council, state, { id, irow, ivalues, rows: rows.awaiting }, approve, by);
+    const lrow = rows.promotion;
     if (!lrow) throw new ConflictError(`no learning waits on ${id}: it was answered already or is not a promotion`);
     const lvalues = council.store.readRows('learnings', lrow, 1)[0];
     const l = learningCols.read(lvalues);
@@ -92,3 +96,51 @@ export function answerPromotion(
   council.recall.forget();
   return out;
 }
+
+// The learnings a model wrote from one verdict, answered together: approved, each becomes active (still its agent's
+// own; sharing goes through promotion); declined, each stays inactive and says so. One commit, audited per row.
+function approveWritten(
+  council: Council,
+  state: Parameters<Parameters<Council['store']['withLock']>[0]>[0],
+  item: { id: string; irow: number; ivalues: unknown[]; rows: number[] },
+  approve: boolean,
+  by: string,
+): { inbox_id: string; learning_id: string; scope: string } {
+  const now = council.now();
+  const c = council.store.begin(state, by);
+  const ids: string[] = [];
+  for (const row of item.rows) {
+    const values = council.store.readRows('learnings', row, 1)[0];
+    const l = learningCols.read(values);
+    const learningId = text(l.learning_id);
+    ids.push(learningId);
+    c.updateAfter(
+      'learnings',
+      row,
+      learningCols.write(
+        { is_active: approve, promotion: `${approve ? 'approved' : 'declined'} ${item.id} by ${by}` },
+        values,
+      ),
+    );
+    c.audit({
+      actor: by,
+      event: approve ? 'learning_approved' : 'learning_declined',
+      tab: 'Learnings',
+      row_key: learningId,
+      payload: { inbox_id: item.id, agent_id: text(l.agent_id) },
+    });
+  }
+  c.setMarker(
+    'inbox',
+    item.irow,
+    inboxCols.write(
+      { status: 'responded', response: approve ? 'approved' : 'declined', updated_at: new Date(now) },
+      item.ivalues,
+    ),
+    `Inbox:${item.id}`,
+  );
+  c.audit({ actor: by, event: 'inbox_answer', tab: 'Inbox', row_key: item.id, payload: { approve, learnings: ids } });
+  c.run(new Date(now).toISOString());
+  return { inbox_id: item.id, learning_id: ids.join(', '), scope: 'individual' };
+}
+

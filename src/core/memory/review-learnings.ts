@@ -17,6 +17,8 @@ import {
   type LifecycleWorld,
 } from './review-lifecycle.js';
 import type { Settings } from '../settings.js';
+import { inboxOp } from './inbox-reports.js';
+import type { InboxItem } from '../types.js';
 
 // A learning about to be written, before it has an id, a confidence or an embedding.
 interface NewLearning {
@@ -27,12 +29,15 @@ interface NewLearning {
   context: string;
   // The provider:model that wrote it when that is not the Learned's source (an agent's own reflection).
   source?: string;
+  // A model wrote it: it waits, inactive, for a coordinator's approval before any prompt reads it.
+  awaiting?: boolean;
 }
 
-// The model's valid answer to the learning schema, with the model that gave it.
+// The model's valid answer to the learning schema, with the model that gave it and the agent it was asked of.
 export interface LearningAnswer {
   learnings: LearningContent['learnings'];
   model: string;
+  agent: string;
 }
 
 export interface Learned {
@@ -76,12 +81,18 @@ export function learningRequestOf(forecast: Assessment, env: EngineEnv): AgentRe
 // The learnings in a valid answer to the learning request, else null (the rules extract instead).
 export function learningAnswerOf(req: AgentRequest, res: AgentResponse): LearningAnswer | null {
   if (!res.ok || validationErrors(req, res.content)) return null;
-  return { learnings: (res.content as LearningContent).learnings, model: res.model };
+  return { learnings: (res.content as LearningContent).learnings, model: res.model, agent: req.agent.agent_id };
 }
 
-// The learnings to write: the model's (a shared one belongs to no agent), or the rule-based fallback. An agent whose
-// own model reflected keeps its lesson as its individual learning, with that model as source; the
-// decider's or the rules' individual learnings for it are left out, so one decision teaches an agent one thing.
+// Written by a model (provider:model), not by Kaigi's rules, which read nobody's free text.
+const byModel = (source: string): boolean =>
+  source !== 'rules' && source.indexOf('rules:') !== 0 && source.indexOf('rules ') !== 0;
+
+// The learnings to write: the model's, or the rule-based fallback. An agent whose own model reflected keeps its lesson
+// as its individual learning, with that model as source; the decider's or the rules' individual learnings for it are
+// left out, so one decision teaches an agent one thing. What a model wrote read untrusted text (an executor's report,
+// a client's trigger), so it starts individual (a shared one as the learning call's agent's own) and awaiting a
+// coordinator's approval: no prompt reads it before, and sharing it goes through promotion like any other.
 export function newLearnings(
   forecast: Assessment,
   lang: 'ja' | 'en',
@@ -91,17 +102,29 @@ export function newLearnings(
   const a = forLearning(forecast);
   const base: Learned = answer
     ? {
-        items: answer.learnings.map((x) => ({ ...x, agent_id: x.scope === 'shared' ? '' : x.agent_id })),
+        items: answer.learnings.map((x) => ({
+          ...x,
+          agent_id: x.scope === 'shared' ? '' : x.agent_id,
+          awaiting: byModel(answer.model),
+        })),
         source: answer.model,
       }
     : { items: extractLearnings(a.discussion, a.ev.verdict, lang), source: 'rules' };
-  if (!reflections.length) return base;
+  // A shared learning a model wrote becomes the learning call's agent's own (after the reflections' lessons have
+  // taken their agents' places, so it is not mistaken for one of them).
+  const ownedBy = (l: Learned): Learned => ({
+    ...l,
+    items: l.items.map((x) =>
+      x.awaiting && x.scope === 'shared' ? { ...x, scope: 'individual', agent_id: answer?.agent ?? x.agent_id } : x,
+    ),
+  });
+  if (!reflections.length) return ownedBy(base);
   // An inconclusive verdict teaches nothing (as the rules and the learning call have it): the reflection is kept,
   // its lesson is not.
   const lessons = a.ev.verdict === 'inconclusive' ? [] : reflections.filter((r) => r.answer);
   const own = lessons.map((r) => r.agent_id);
   const context = JSON.stringify({ discussion_id: a.discussion_id, verdict: a.ev.verdict });
-  return {
+  return ownedBy({
     source: base.source,
     reflections,
     items: base.items
@@ -114,9 +137,10 @@ export function newLearnings(
           content: r.answer!.lesson,
           context,
           source: r.source,
+          awaiting: byModel(r.source),
         })),
       ),
-  };
+  });
 }
 
 // Learnings applied in the decision move with the verdict; the decision's case records it. Both are written
@@ -189,18 +213,31 @@ export function newLearningOps(
   outcomeId: string,
   learned: Learned & { embeddings: string[] },
   learnings: Learning[],
-  w: { rules: LearningRules; now: number; embeddingModel: string; next: (name: SeqName) => number },
+  w: {
+    rules: LearningRules;
+    now: number;
+    lang: 'ja' | 'en';
+    embeddingModel: string;
+    next: (name: SeqName) => number;
+  },
 ): ReviewOp[] {
   if (learned.embeddings.length !== learned.items.length)
     throw new Error(`${learned.items.length} new learnings came with ${learned.embeddings.length} embeddings`);
-  return learned.items.map((f, i) => {
-    const hit = mergeTarget(f, learned.embeddings[i], learnings, w.embeddingModel, w.rules.mergeSimilarity);
+  // One Inbox proposal for every learning a model wrote from this verdict: approved, they become active.
+  const awaiting = learned.items.some((f) => f.awaiting) ? `INB-${w.next('inbox')}` : '';
+  const written: { id: string; f: NewLearning }[] = [];
+  const ops = learned.items.map((f, i) => {
+    // An unapproved learning never strengthens an approved one: it is its own row until a person answers.
+    const hit = f.awaiting
+      ? null
+      : mergeTarget(f, learned.embeddings[i], learnings, w.embeddingModel, w.rules.mergeSimilarity);
     if (hit) {
       const m = mergeOp(hit.target, hit.similarity, { content: f.content, outcomeId }, w.rules);
       learnings[learnings.indexOf(hit.target)] = m.learning;
       return m.op;
     }
     const id = `LRN-${w.next('learning')}`;
+    if (f.awaiting) written.push({ id, f });
     return write(
       'learnings',
       'append',
@@ -215,7 +252,7 @@ export function newLearningOps(
         confidence: w.rules.initial,
         times_applied: 0,
         times_successful: 0,
-        is_active: true,
+        is_active: !f.awaiting,
         source: `${outcomeId} ${f.source ?? learned.source}`,
         embedding: learned.embeddings[i],
         embedding_model: w.embeddingModel,
@@ -223,16 +260,48 @@ export function newLearningOps(
         last_applied_at: '',
         success_rate: 0,
         evidence_count: 1,
-        promotion: '',
+        promotion: f.awaiting ? `awaiting ${awaiting}` : '',
       },
       {
         actor: 'kaigi',
         event: 'learning',
         tab: 'Learnings',
         row_key: id,
-        payload: { scope: f.scope, agent_id: f.agent_id, verdict: a.ev.verdict },
+        payload: {
+          scope: f.scope,
+          agent_id: f.agent_id,
+          verdict: a.ev.verdict,
+          ...(f.awaiting ? { awaiting: awaiting } : {}),
+        },
       },
       `Learnings:${id}`,
     );
   });
+  if (awaiting) ops.push(approvalOp(awaiting, a.discussion_id, written, w));
+  return ops;
+}
+
+// The Inbox proposal that model-written learnings wait on, listing each with the agent it is for.
+function approvalOp(
+  id: string,
+  discussionId: string,
+  written: { id: string; f: NewLearning }[],
+  w: { now: number; lang: 'ja' | 'en' },
+): ReviewOp {
+  const ja = w.lang === 'ja';
+  const lines = written.map(({ id: lid, f }) => `${lid} (${f.agent_id}): ${f.content}`).join('\n');
+  const inbox: InboxItem = {
+    inbox_id: id,
+    from_agent: 'kaigi',
+    type: 'proposal',
+    priority: 'normal',
+    title: ja
+      ? `モデルが書いた知見 ${written.length} 件の承認`
+      : `Approve ${written.length} learning${written.length === 1 ? '' : 's'} a model wrote`,
+    body: ja
+      ? `${discussionId} の結果からモデルが書いた知見です。承認するまでどのエージェントも参照しません。\n${lines}`
+      : `Learnings a model wrote from the outcome of ${discussionId}. No agent reads them until they are approved.\n${lines}`,
+    discussion_id: discussionId,
+  };
+  return inboxOp(inbox, w, { learnings: written.map((x) => x.id) });
 }

@@ -139,7 +139,7 @@ describe('newLearnings and askForLearnings', () => {
     expect(newLearnings(assessed(kpi(10, 12, 3)), 'ja', null)).toEqual({ items: [], source: 'rules' });
   });
 
-  it("takes a model's valid learnings (a shared one belongs to no agent) and falls back on an invalid answer", () => {
+  it("takes a model's valid learnings, awaiting approval (a shared one the decider's own), and falls back on an invalid answer", () => {
     const content = {
       learnings: [
         { scope: 'shared', agent_id: 'coaching', category: 'GOAL', content: 'lower goals help', context: 'slumps' },
@@ -149,7 +149,7 @@ describe('newLearnings and askForLearnings', () => {
     const good = new ScriptedProvider([{ agent: 'decider', expect: 'LEARNING', content }], { model: 'm1' });
     const a = assessed(kpi(10, 12));
     const answer = askForLearnings(a, testEnv({ lang: 'ja', provider: good }));
-    expect(answer).toEqual({ learnings: content.learnings, model: 'scripted:m1' });
+    expect(answer).toEqual({ learnings: content.learnings, model: 'scripted:m1', agent: 'decider' });
     expect(good.requests.map((r) => r.context.outcome)).toEqual([
       {
         verdict: 'confirmed',
@@ -157,8 +157,12 @@ describe('newLearnings and askForLearnings', () => {
         measured: { effect: a.ev.effect, forecast: { verdict: 'confirmed', metrics: a.ev.measured } },
       },
     ]);
+    // A model read untrusted text: what it wrote is individual and waits for a coordinator (N1).
     expect(newLearnings(a, 'ja', answer)).toEqual({
-      items: [{ ...content.learnings[0], agent_id: '' }, content.learnings[1]],
+      items: [
+        { ...content.learnings[0], scope: 'individual', agent_id: 'decider', awaiting: true },
+        { ...content.learnings[1], awaiting: true },
+      ],
       source: 'scripted:m1',
     });
     const bad = new ScriptedProvider([{ expect: 'LEARNING', content: { learnings: [{ scope: 'team' }] } }]);

@@ -88,13 +88,18 @@ describe('reflections written by each agent’s own model', () => {
         content: ANSWER.lesson,
         context: JSON.stringify({ discussion_id: D.discussion_id, verdict: 'confirmed' }),
         source: 'scripted:m-a',
+        // A model wrote it: inactive until a coordinator approves (src/app/steer/promotion.ts).
+        awaiting: true,
       },
     ]);
     expect(individual.filter((x) => x.agent_id === 'coaching').map((x) => x.source)).toEqual([undefined]);
     const embeddings = learned.items.map((_, i) => `E${i}`);
     const { commit } = planReview(a, { ...learned, embeddings }, memory(), world());
     const lessons = writes(commit.ops, 'learnings').filter((w) => w.values.content === ANSWER.lesson);
-    expect(lessons.map((w) => [w.values.agent_id, w.values.source])).toEqual([['analyst', 'OUT-4 scripted:m-a']]);
+    expect(lessons.map((w) => [w.values.agent_id, w.values.source, w.values.is_active])).toEqual([
+      ['analyst', 'OUT-4 scripted:m-a', false],
+    ]);
+    expect(String(lessons[0].values.promotion)).toMatch(/^awaiting INB-\d+$/);
     const rows = writes(commit.ops, 'reflections');
     const of = (agent: string) => rows.find((w) => w.values.agent_id === agent)!.values;
     expect(of('analyst')).toMatchObject({
