@@ -55,6 +55,8 @@ export const PROPERTY_KEYS = {
   dashboardCharts: 'KAIGI_DASHBOARD_CHARTS',
   // When the last Inbox status report was written (epoch ms), so one goes out every inbox.status_report_days.
   statusReportAt: 'KAIGI_STATUS_REPORT_AT',
+  // Who replied to which Inbox item today: { day, seen: ["INB-1|email"] }, so a person replies once per item a day.
+  inboxReplies: 'KAIGI_INBOX_REPLIES',
 } as const;
 
 // A vendor's API key lives under KAIGI_KEY_<VENDOR>, e.g. KAIGI_KEY_OPENAI_COMPATIBLE.

@@ -17,7 +17,7 @@ import { searchLearnings as search, type LearningHit } from '../app/steer/learni
 import { settingsRows, updateSetting as update, type SettingRow } from '../app/steer/settings-rows.js';
 import type { ResolutionInput } from '../core/orders/objections.js';
 import { refuseActorFields } from '../core/api/access.js';
-import { requireRole } from '../app/surfaces/access.js';
+import { hasRole, requireRole } from '../app/surfaces/access.js';
 
 function council(): Council {
   return new Council(openBound(), scriptZone());
@@ -39,11 +39,12 @@ export function setInboxStatus(input: { inbox_id: string; status: string }): { i
   return setStatusOf(council(), input, activeUserEmail());
 }
 
+// Any editor may reply; only a coordinator's reply becomes a directive (the Inbox keeps the others' as notes).
 export function replyInbox(input: { inbox_id: string; reply: string }): {
   inbox_id: string;
   directive_id: string | null;
 } {
-  return replyTo(council(), input, activeUserEmail());
+  return replyTo(council(), input, activeUserEmail(), hasRole('coordinator'));
 }
 
 // A promotion proposal's answer. Sharing a learning steers every agent's discussions, as a directive does, so it

@@ -1,7 +1,10 @@
 // The Inbox from the sidebar: list, mark read or archived, and reply (the reply becomes a directive to the agent).
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { bumpConfigVersion } from '../../adapters/gas/store.js';
-import { NotFoundError, ValidationError } from '../../core/errors.js';
+import { dayOf } from '../../adapters/gas/records.js';
+import { props } from '../../adapters/gas/services.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
+import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import { writeDirective } from '../surfaces/admin.js';
 import type { Council } from '../sheet-council.js';
 import { plainRow, text } from './plain.js';
@@ -61,13 +64,33 @@ export function setInboxStatus(
   });
 }
 
-// In one commit: the reply in `response`, the item `responded`, and a directive to the agent that wrote it, which
-// reaches that agent in its next discussion (src/app/discussions/decision-memory.ts memoryFor). An item from Kaigi itself (a
-// notice) has no agent to direct: the reply is stored and directive_id is null.
+// A person replies to an item once a day: a reply that could steer an agent is not a channel to repeat.
+function onceToday(council: Council, id: string, by: string): void {
+  const day = dayOf(council.now(), council.tz);
+  const raw = props.get(PROPERTY_KEYS.inboxReplies);
+  let held: { day: string; seen: string[] } = { day, seen: [] };
+  try {
+    const parsed = raw ? (JSON.parse(raw) as { day?: unknown; seen?: unknown }) : null;
+    if (parsed && parsed.day === day && Array.isArray(parsed.seen)) held = { day, seen: parsed.seen.map(String) };
+  } catch {
+    // An unreadable record starts today's afresh: the limit is a brake, not a ledger.
+  }
+  const key = `${id}|${by}`;
+  if (held.seen.indexOf(key) >= 0)
+    throw new ConflictError(`${by} has replied to ${id} today already: one reply per item a day`, 'reply_limit');
+  props.set({ [PROPERTY_KEYS.inboxReplies]: JSON.stringify({ day, seen: held.seen.concat([key]) }) });
+}
+
+// In one commit: the reply in `response`, the item `responded`, and, when a coordinator replies, a directive to the
+// agent that wrote it, which reaches that agent in its next discussion (src/app/discussions/decision-memory.ts
+// memoryFor). Anyone else's reply is a note: kept and shown in the Inbox, never sent to a model (a directive is words
+// every later prompt of that agent reads, which addDirective keeps for coordinators). An item from Kaigi itself (a
+// notice) has no agent to direct. directive_id is null when no directive was written.
 export function replyInbox(
   council: Council,
   input: { inbox_id: string; reply: string },
   by: string,
+  directs = true,
 ): { inbox_id: string; directive_id: string | null } {
   const id = text(input?.inbox_id);
   const reply = typeof input?.reply === 'string' ? input.reply : '';
@@ -79,10 +102,11 @@ export function replyInbox(
     const { row, values } = locate(council, id);
     const item = cols.read(values);
     const sender = text(item.from_agent);
+    onceToday(council, id, by);
     const c = council.store.begin(state, by);
     const now = council.now();
     const directive =
-      agents.indexOf(sender) >= 0
+      directs && agents.indexOf(sender) >= 0
         ? writeDirective(
             council,
             c,
@@ -105,7 +129,13 @@ export function replyInbox(
       cols.write({ status: 'responded', response: reply, updated_at: new Date(now) }, values),
       `Inbox:${id}`,
     );
-    c.audit({ actor: by, event: 'inbox_reply', tab: 'Inbox', row_key: id, payload: { directive_id: directive } });
+    c.audit({
+      actor: by,
+      event: 'inbox_reply',
+      tab: 'Inbox',
+      row_key: id,
+      payload: { directive_id: directive, ...(directs ? {} : { note_only: true }) },
+    });
     c.run(new Date(now).toISOString());
     return { inbox_id: id, directive_id: directive };
   });

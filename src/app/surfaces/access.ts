@@ -40,6 +40,15 @@ function roleNow(ss: Spreadsheet, p: Person): PersonRole {
 // server function's name. With `recordsOwner` (setup), the owner's email is recorded for executions it is hidden
 // from; and a spreadsheet with no owner at all (a shared drive) that Kaigi was never set up in is claimed by this
 // account — somebody must be able to set Kaigi up, and it is the first to do so.
+// Whether the caller has the role, without refusing or recording anything: for an action whose effect depends on it
+// (an Inbox reply is a directive only from a coordinator).
+export function hasRole(need: Need): boolean {
+  const ss = openBound();
+  const found = spreadsheetOwnerEmail(ss);
+  const p: Person = { active: activeEmail(), effective: effectiveUserEmail(), owner: ownerOf(found), workersOwner: '' };
+  return allows(need, roleNow(ss, p), p);
+}
+
 export function requireRole(what: string, need: Need, opts: { recordsOwner?: boolean } = {}): void {
   const ss = openBound();
   const found = spreadsheetOwnerEmail(ss);

@@ -34,7 +34,7 @@ describe('the actor of a person’s change', () => {
     expect(refused.map((a) => [a.actor, a.row_key])).toEqual([[unknown(rt, HIDDEN), 'editPrompt']]);
   });
 
-  it('records an Inbox reply (and the directive it becomes) by a hidden editor as unknown', async () => {
+  it('records an Inbox reply by a hidden editor as unknown, a note that becomes no directive', async () => {
     const rt = await workbook();
     ok(await rt.run('seedDemoData', [], { kind: 'menu' }));
     await start(rt, surveillance());
@@ -43,9 +43,9 @@ describe('the actor of a person’s change', () => {
     const { directive_id } = ok(
       await rt.run('replyInbox', [{ inbox_id: item.inbox_id, reply: 'Noted' }], { kind: 'server', user: HIDDEN }),
     );
-    expect(records(rt, 'directives').find((d) => d.directive_id === directive_id)!.created_by).toBe(
-      unknown(rt, HIDDEN),
-    );
+    // Not a coordinator: the reply is kept as a note, and no directive reaches a model.
+    expect(directive_id).toBeNull();
+    expect(records(rt, 'directives').filter((d) => d.type === 'inbox_reply')).toEqual([]);
     const replied = records(rt, 'audit').find((a) => a.event === 'inbox_reply' && a.row_key === item.inbox_id)!;
     expect(replied.actor).toBe(unknown(rt, HIDDEN));
   });
