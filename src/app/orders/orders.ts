@@ -1,8 +1,8 @@
 // Reports on orders (`kaigi report`, the sidebar, POST /tasks/{id}/result, POST /orders/{order_id}/report):
 // the only way an order moves on.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
-import { moveOrder, type ExecutionStatus } from '../../core/orders/order-status.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.js';
+import { executionStatusOf, moveOrder, type ExecutionStatus } from '../../core/orders/order-status.js';
 import {
   planOrderReport,
   reportInput,
@@ -10,6 +10,7 @@ import {
   type ReportedOrder,
 } from '../../core/orders/order-report.js';
 import type { Council, Loaded } from '../sheet-council.js';
+import { listClients } from '../api/clients.js';
 
 const orderCols = rowsOf('orders');
 
@@ -25,10 +26,15 @@ export interface OrderReportResult {
 // takes the reported status and the report, each with an audit event naming who reported it; the transcript gets an
 // ACKNOWLEDGEMENT; and column L is derived again from the orders (src/core/orders/order-status.ts). `by` is who is
 // acting (the person Apps Script names, or `api:NAME`); the input cannot name anyone.
+// `executor`: the reporter is a worker client of that name. An order naming an API client as its executor is that
+// client's to report (or a coordinator's, an admin's, a person's in the sidebar); an order for a person (buddy) may be
+// reported by any worker, an integration acting for people. A report of the status an order already has is answered as
+// it stands, with nothing written: a retried report is no new message.
 export function reportOrder(
   council: Council,
   raw: Partial<Record<Exclude<keyof OrderReportInput, 'by'>, unknown>>,
   by = 'unknown',
+  executor?: string,
 ): OrderReportResult {
   const input = reportInput(raw, by);
   return council.store.withLock((state) => {
@@ -51,6 +57,27 @@ export function reportOrder(
         status: String(o.status),
       };
     });
+    const clients = executor === undefined ? [] : listClients().map((x) => x.name);
+    const mine = (o: ReportedOrder) =>
+      executor === undefined || o.target_agent === executor || clients.indexOf(o.target_agent) < 0;
+    const named = orders.filter((o) => (input.order_id ? o.order_id === input.order_id : o.status !== 'CANCELLED'));
+    if (executor !== undefined && named.length && !named.some(mine))
+      throw new ForbiddenError(
+        `${input.order_id || `the orders of ${decision}`} ${named.length === 1 ? 'is' : 'are'} for ${named
+          .map((o) => o.target_agent)
+          .filter((x, i, all) => all.indexOf(x) === i)
+          .join(', ')}: a worker reports only on its own orders`,
+        'not_executor',
+      );
+    const reported = named.filter(mine);
+    if (reported.length && reported.every((o) => o.status === input.status))
+      return {
+        discussion_id: input.discussion_id,
+        decision_id: decision,
+        orders: [],
+        execution_status: executionStatusOf(orders.map((o) => o.status)),
+        message_id: '',
+      };
     const now = council.now();
     const plan = planOrderReport(
       l.d,
@@ -59,6 +86,7 @@ export function reportOrder(
       input,
       new Date(now).toISOString(),
       council.settings().get('actions.allow_list'),
+      mine,
     );
     const c = council.store.begin(state);
     council.discussions.commitStep(c, l, plan.step, (cc) => {

@@ -68,7 +68,14 @@ export function reportInput(
 // The orders a report moves. One order: that order, whatever its status (a final one answers 409 naming it).
 // A discussion: every open order of its current decision; when none is open, the first one not cancelled answers
 // 409 with its status. If any of them cannot move, nothing moves.
-function chosen(d: Discussion, decisionId: string, orders: readonly ReportedOrder[], input: OrderReportInput) {
+function chosen(
+  d: Discussion,
+  decisionId: string,
+  all: readonly ReportedOrder[],
+  input: OrderReportInput,
+  mine: (o: ReportedOrder) => boolean,
+) {
+  const orders = all.filter(mine);
   if (input.order_id) {
     const one = orders.find((o) => o.order_id === input.order_id);
     if (!one)
@@ -96,8 +103,10 @@ export function planOrderReport(
   input: OrderReportInput,
   nowIso: string,
   allowList: readonly string[],
+  // The orders the reporter may report on (a worker: its own); the status is derived from them all.
+  mine: (o: ReportedOrder) => boolean = () => true,
 ): OrderReportPlan {
-  const live = chosen(d, decisionId, orders, input);
+  const live = chosen(d, decisionId, orders, input, mine);
   const moves = live.map((o) => {
     const to = moveOrder(o.status, input.status, o.order_id) as ReportStatus;
     return {

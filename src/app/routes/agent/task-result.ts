@@ -44,6 +44,8 @@ export const seedTaskResult = defineOperation({
         report: reportTextOf({ ...input, id: input.taskId }),
       },
       `api:${ctx.caller.name}`,
+      // A worker reports on the orders that name it as executor; a coordinator or admin on any.
+      ctx.caller.role === 'worker' ? ctx.caller.name : undefined,
     );
     return { success: true };
   },

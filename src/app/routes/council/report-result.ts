@@ -26,6 +26,8 @@ export const reportResult = defineOperation({
       council,
       { discussion_id, status: reportStatusOf(input.status), report: reportTextOf(input) },
       `api:${ctx.caller.name}`,
+      // A worker reports on the orders that name it as executor; a coordinator or admin on any.
+      ctx.caller.role === 'worker' ? ctx.caller.name : undefined,
     );
     return { success: true, ...r };
   },

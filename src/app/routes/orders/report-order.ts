@@ -20,7 +20,7 @@ const reportOrderInput = () =>
 export const reportOrderOp = defineOperation({
   name: 'report_order',
   description:
-    'Report on one execution order by its id (DEC-…-A{n}): ACKNOWLEDGED, IN_PROGRESS, DONE or FAILED, any step forward, with a report.',
+    'Report on one execution order by its id (DEC-…-A{n}): ACKNOWLEDGED, IN_PROGRESS, DONE or FAILED, any step forward, with a report. An order naming an API client as its executor is that client’s (or a coordinator’s) to report; the same status again is answered as it stands, writing nothing.',
   mutates: true,
   tool: true,
   http: { method: 'POST', path: '/orders/{order_id}/report' },
@@ -33,6 +33,8 @@ export const reportOrderOp = defineOperation({
       apiCouncil(),
       { order_id: input.order_id, status: input.status, report: input.report ?? '' },
       `api:${ctx.caller.name}`,
+      // A worker reports on the orders that name it as executor; a coordinator or admin on any.
+      ctx.caller.role === 'worker' ? ctx.caller.name : undefined,
     );
     return { success: true, ...r };
   },
