@@ -69,6 +69,13 @@ export function startBudget(council: Council, client: string, tokens: number) {
   };
 }
 
+// An objection's or an escalation's check and hold: the work it asks for may run the discussion's phases again, so
+// the client is checked and held at the discussion's forecast, and its steps are charged to that client.
+export function reworkBudget(council: Council, client: string, discussion: string, tokens: number) {
+  const start = startBudget(council, client, tokens);
+  return { check: start.check, hold: () => start.hold(discussion) };
+}
+
 // Whether a room answer for this client may still ask a model (else the rules answer, at no cost).
 export function clientMayAnswer(council: Council, client: string): boolean {
   return mayStillSpend(readSpend(council), client, budgetLimits(council.settings()));

@@ -77,7 +77,7 @@ export function enqueueOnce(council: Council, req: EnqueueRequest): Enqueued {
     const now = Date.now();
     const done = (c: Commit, q: { item: QueueItem; disc: string }, claimed?: Claimed): Enqueued => {
       c.run(new Date(now).toISOString());
-      if (req.budget && q.disc) req.budget.hold(q.disc);
+      if (req.budget) req.budget.hold(q.disc);
       return { task_id: q.item.id, discussion_id: q.disc, duplicate: false, ...(claimed ? { claimed } : {}) };
     };
     // The caller's own task, claimed in this commit when nothing else is live in the queue (a claim would take it

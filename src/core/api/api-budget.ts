@@ -100,11 +100,12 @@ export function addHold(spend: Spend, discussion: string, client: string, tokens
   return { ...spend, holds: spend.holds.concat([[discussion, client, Math.max(0, Math.round(tokens))]]) };
 }
 
-// Actual tokens: of a discussion (which uses up its hold first), or of a room answer (discussion '').
+// Actual tokens: of a discussion (which uses up the charged client's hold on it first), or of a room answer
+// (discussion '').
 export function charge(spend: Spend, client: string, tokens: number, discussion = ''): Spend {
   let rest = Math.max(0, Math.round(tokens));
   const holds = spend.holds.map((h): [string, string, number] => {
-    if (!discussion || h[0] !== discussion || rest === 0) return h;
+    if (!discussion || h[0] !== discussion || h[1] !== client || rest === 0) return h;
     const used = Math.min(h[2], rest);
     rest -= used;
     return [h[0], h[1], h[2] - used];
@@ -114,10 +115,14 @@ export function charge(spend: Spend, client: string, tokens: number, discussion 
   return { ...spend, clients: [...clients], holds };
 }
 
-// The client a held discussion was started by, if any.
+// The client a held discussion's steps are charged to, if any: the newest hold with tokens left (an objection's or an
+// escalation's client pays for the work it asked for), else the newest hold, used up or not, so the discussion's
+// later steps are still charged to someone until the day's ledger ends.
 export function holderOf(spend: Spend, discussion: string): string | null {
-  const h = spend.holds.find((x) => x[0] === discussion);
-  return h ? h[1] : null;
+  const hs = spend.holds.filter((x) => x[0] === discussion);
+  if (!hs.length) return null;
+  const live = hs.filter((h) => h[2] > 0);
+  return (live.length ? live[live.length - 1] : hs[hs.length - 1])[1];
 }
 
 // A ledger that fits one Script Property (8,000 bytes, the runtime's reading of Apps Script's limit): holds used up
@@ -126,8 +131,14 @@ export function holderOf(spend: Spend, discussion: string): string | null {
 // never a ledger that cannot be written.
 export function compactSpend(spend: Spend, maxBytes: number): Spend {
   const clients = new Map(spend.clients);
-  const holds = spend.holds.filter((h) => h[2] > 0);
+  const holds = spend.holds.slice();
   const size = () => utf8Bytes(JSON.stringify({ ...spend, clients: [...clients], holds }));
+  // A used-up hold still names who its discussion's later steps are charged to: dropped only for room, oldest first.
+  while (size() > maxBytes) {
+    const spent = holds.findIndex((h) => h[2] === 0);
+    if (spent < 0) break;
+    holds.splice(spent, 1);
+  }
   while (holds.length && size() > maxBytes) {
     const [, client, n] = holds.shift() as [string, string, number];
     clients.set(client, (clients.get(client) ?? 0) + n);

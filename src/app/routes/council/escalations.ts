@@ -1,6 +1,8 @@
 // POST /escalations/{id}: an API client resolves an ESCALATED discussion — approve, return with guidance, or reject.
 import { resolveEscalationInput } from '../../../core/api/api-schemas.js';
+import { reworkBudget } from '../../api/api-budget.js';
 import { apiCouncil } from '../../api/api-env.js';
+import { reworkForecast } from './rework-forecast.js';
 import { enqueueOnce } from '../../api/api-tasks.js';
 import { resolutionPayload } from '../../discussions/requests.js';
 import { withCheckedOrder } from '../../steer/escalation.js';
@@ -40,6 +42,8 @@ export const resolveEscalation = defineOperation({
       actor: `api:${ctx.caller.name}`,
       call: 'POST /escalations/{id}',
       reserveDiscussion: false,
+      // Checked and held against the client's daily budget at the discussion's forecast, charged as it runs.
+      budget: reworkBudget(council, ctx.caller.name, input.id, reworkForecast(council, input.id)),
     });
     return { status: 202, task_id: r.task_id, discussion_id: input.id };
   },

@@ -1,6 +1,8 @@
 // POST /objections: an API client objects to a decision; the objection is processed from the queue.
 import { fileObjectionInput } from '../../../core/api/api-schemas.js';
+import { reworkBudget } from '../../api/api-budget.js';
 import { apiCouncil } from '../../api/api-env.js';
+import { reworkForecast } from './rework-forecast.js';
 import { enqueueOnce } from '../../api/api-tasks.js';
 import { refuseUnlessDecided } from '../../discussions/discussion-status.js';
 import { refuseIfInExecution } from '../../orders/order-execution.js';
@@ -35,6 +37,8 @@ export const fileObjection = defineOperation({
       actor: `api:${ctx.caller.name}`,
       call: 'POST /objections',
       reserveDiscussion: false,
+      // Checked and held against the client's daily budget at the discussion's forecast, charged as it runs.
+      budget: reworkBudget(council, ctx.caller.name, input.discussion_id, reworkForecast(council, input.discussion_id)),
     });
     return { status: 202, task_id: r.task_id, discussion_id: input.discussion_id };
   },

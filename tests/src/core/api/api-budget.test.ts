@@ -61,6 +61,21 @@ describe('the API clients’ ledger', () => {
   });
 });
 
+describe('holderOf', () => {
+  it('charges a discussion to the newest client holding tokens on it, and keeps a used-up hold naming who pays', () => {
+    let s = addHold(emptySpend('2026-01-15'), 'DISC-1', 'alpha', 100);
+    // An objection by beta: its hold is newer, so the rerun is beta's.
+    s = addHold(s, 'DISC-1', 'beta', 500);
+    expect(holderOf(s, 'DISC-1')).toBe('beta');
+    s = charge(s, 'beta', 600, 'DISC-1');
+    expect([spentBy(s, 'alpha'), spentBy(s, 'beta')]).toEqual([100, 600]);
+    // Both used up (alpha's by its own steps): the newest still names who pays for later steps.
+    s = charge(s, 'alpha', 100, 'DISC-1');
+    expect(holderOf(s, 'DISC-1')).toBe('beta');
+    expect(holderOf(compactSpend(s, 7600), 'DISC-1')).toBe('beta');
+  });
+});
+
 describe('compactSpend', () => {
   it('drops used-up holds and settles the oldest at their forecast until the ledger fits a property', () => {
     let s = emptySpend('2026-01-15');
