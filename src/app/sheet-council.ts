@@ -132,11 +132,14 @@ export class Council {
     const settings = this.config.settings();
     const lang = settings.raw('locale') === 'en' ? 'en' : 'ja';
     const prices = pricesOf(settings);
+    // The team's KPI and members, as the discussion will read them (the door read them already: once per execution),
+    // so a forecast counts the tables every prompt carries.
+    const data = this.config.data();
     const forecast: Pick<EngineEnv, 'settings' | 'agents' | 'promptOf' | 'priceOf' | 'kpi' | 'members' | 'dataNotes'> =
       {
         settings,
-        kpi: [],
-        members: [],
+        kpi: data.kpi,
+        members: data.members,
         dataNotes: [],
         agents: this.config.agents(),
         promptOf: promptsIn(this.config.prompts(), lang),

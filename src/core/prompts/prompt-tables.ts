@@ -4,6 +4,15 @@ import { memoOnRows } from '../orders/kpi-index.js';
 import type { KpiRow, Member } from '../types.js';
 
 const num = (n: number) => String(Math.round(n * 100) / 100);
+
+// The most metric columns a table in a prompt carries. The council reads only the metric table's metrics (Settings
+// kpi.metrics), which people keep; this cap is the second line: a table that grew past it would grow every prompt of
+// every discussion, so the columns past it are left out (in name order), and the table says how many.
+export const MAX_METRIC_COLUMNS = 12;
+
+function capped(metrics: string[]): { shown: string[]; left: number } {
+  return { shown: metrics.slice(0, MAX_METRIC_COLUMNS), left: Math.max(0, metrics.length - MAX_METRIC_COLUMNS) };
+}
 // A cell of a comma-separated table: commas and line breaks would make a new column or row, so they become spaces.
 const cell = (s: unknown) => String(s ?? '').replace(/[,\r\n]+/g, ' ');
 
@@ -15,7 +24,8 @@ export function kpiTable(rows: readonly KpiRow[], member: string, days: number):
 }
 
 function buildKpiTable(rows: readonly KpiRow[], member: string, days: number): string {
-  const metrics = metricsOf(rows, member);
+  const cap = capped(metricsOf(rows, member));
+  const metrics = cap.shown;
   const byDate: Record<string, Record<string, number>> = {};
   for (const metric of metrics) for (const p of series(rows, member, metric)) (byDate[p.date] ??= {})[metric] = p.value;
   const dates = Object.keys(byDate).sort().slice(-days);
@@ -23,6 +33,7 @@ function buildKpiTable(rows: readonly KpiRow[], member: string, days: number): s
   const lines = [['date'].concat(metrics).join(',')];
   for (const d of dates)
     lines.push([d].concat(metrics.map((m) => (m in byDate[d] ? num(byDate[d][m]) : ''))).join(','));
+  if (cap.left) lines.push(`(${cap.left} more metrics left out)`);
   return lines.join('\n');
 }
 
@@ -48,6 +59,8 @@ function buildTeamTable(rows: readonly KpiRow[], members: readonly Member[]): st
   const metrics: string[] = [];
   for (const r of rows) if (ids.has(r.member_id) && metrics.indexOf(r.metric) < 0) metrics.push(r.metric);
   metrics.sort();
+  const cap = capped(metrics);
+  metrics.splice(0, metrics.length, ...cap.shown);
   const header = ['member_id', 'name', 'team'].concat(metrics);
   const lines = [header.join(',')];
   const sums: number[][] = metrics.map(() => []);
@@ -62,5 +75,6 @@ function buildTeamTable(rows: readonly KpiRow[], members: readonly Member[]): st
     lines.push([m.member_id, m.name, m.team].map(cell).concat(values).join(','));
   }
   lines.push(['(team)', '', ''].concat(sums.map((xs) => (xs.length ? num(mean(xs)) : ''))).join(','));
+  if (cap.left) lines.push(`(${cap.left} more metrics left out)`);
   return lines.join('\n');
 }

@@ -1,5 +1,6 @@
 // POST /tasks: start a discussion from a trigger; answers 202 with its task and discussion ids at once, or,
 // with wait_seconds, runs it in this request and answers with the decided discussion as GET /tasks/{id} would.
+import { TooLargeError } from '../../../core/errors.js';
 import { sha256Text } from '../../../core/sha256.js';
 import { startTaskInput } from '../../../core/api/api-schemas.js';
 import { normalTrigger, type TriggerInput } from '../../../core/discussion/trigger-input.js';
@@ -31,8 +32,15 @@ export function queueDiscussion(input: StartInput, ctx: CallContext, call: strin
   const council = apiCouncil();
   admitTrigger(council, input);
   const trigger = normalTrigger(input, 'api');
-  // Held at its forecast against the client's daily budget (src/core/api/api-budget.ts).
+  // Held at its forecast against the client's daily budget (src/core/api/api-budget.ts). A discussion forecast past
+  // limits.max_tokens_per_discussion is refused before it starts, not cut short after it has spent.
   const forecast = forecastTokens(council, trigger, priority);
+  const limit = council.settings().number('limits.max_tokens_per_discussion');
+  if (forecast > limit)
+    throw new TooLargeError(
+      `this discussion is forecast at ${forecast} tokens, over limits.max_tokens_per_discussion (${limit})`,
+      'over_token_limit',
+    );
   const waits = (input.wait_seconds ?? 0) > 0 && !!ctx.workOwnTask;
   // A caller that waits claims its task in the enqueue's own commit when nothing else is queued.
   const step = waits && ctx.ownTaskStep ? ctx.ownTaskStep(input.wait_seconds ?? 0) : null;
@@ -56,7 +64,7 @@ export function queueDiscussion(input: StartInput, ctx: CallContext, call: strin
 export const startDiscussion = defineOperation({
   name: 'start_discussion',
   description:
-    'Start a council discussion about a trigger { type, source?, target_user_id, context?, priority? }; an idempotency_key makes a repeated call return the first answer. With wait_seconds (up to Settings api.max_wait_seconds) the call runs the discussion itself and answers with it decided, or 202 when the wait ran out.',
+    'Start a council discussion about a trigger { type, target_user_id, context?, priority? } (its source is recorded as api); an idempotency_key makes a repeated call return the first answer. With wait_seconds (up to Settings api.max_wait_seconds) the call runs the discussion itself and answers with it decided, or 202 when the wait ran out.',
   mutates: true,
   tool: true,
   http: { method: 'POST', path: '/tasks' },
