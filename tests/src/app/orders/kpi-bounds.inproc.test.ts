@@ -45,6 +45,19 @@ describe('KPI rows against the metric table and the calendar', () => {
     expect(api(token, 'POST', '/kpi', { rows: [{ ...ok, date: '2025-12-01' }] }).status).toBe(400);
   });
 
+  it('refuses the rows of the security round (N13): 1e308, and a date in 2999 that would block the real feed', () => {
+    const k = kaigi();
+    const token = client(k, 'crm', 'worker');
+    const before = k.records('kpi').length;
+    const huge = api(token, 'POST', '/kpi', { rows: [{ ...ok, value: 1e308 }] });
+    expect([huge.status, huge.error.message]).toEqual([400, expect.stringMatching(/rows\[0\]\.value: .* outside/)]);
+    const future = api(token, 'POST', '/kpi', { rows: [{ ...ok, date: '2999-01-01' }] });
+    expect([future.status, future.error.message]).toEqual([400, expect.stringContaining('2999-01-01 is after today')]);
+    expect(k.records('kpi')).toHaveLength(before);
+    // The real feed's value for today still goes in.
+    expect(api(token, 'POST', '/kpi', { rows: [{ ...ok, date: '2026-01-15' }] })).toMatchObject({ accepted: 1 });
+  });
+
   it("the sidebar's paste names the line and column and commits nothing", () => {
     const k = kaigi();
     const lines = [ok, ...BAD].map((r) => [r.date, r.member_id, r.metric, r.value].join('\t')).join('\n');
