@@ -40,7 +40,8 @@ export function answerPromotion(
     const item = inboxCols.read(ivalues);
     if (text(item.type) !== 'proposal') throw new ValidationError(`${id} is not a proposal`, 'not_a_proposal');
     const rows = waiting(council, id);
-    if (rows.awaiting.length) return approveWritten(council, state, { id, irow, ivalues, rows: rows.awaiting }, approve, by);
+    if (rows.awaiting.length)
+      return approveWritten(council, state, { id, irow, ivalues, rows: rows.awaiting }, approve, by);
     const lrow = rows.promotion;
     if (!lrow) throw new ConflictError(`no learning waits on ${id}: it was answered already or is not a promotion`);
     const lvalues = council.store.readRows('learnings', lrow, 1)[0];
@@ -143,4 +144,3 @@ function approveWritten(
   c.run(new Date(now).toISOString());
   return { inbox_id: item.id, learning_id: ids.join(', '), scope: 'individual' };
 }
-

@@ -74,7 +74,7 @@ describe('listInbox, setInboxStatus, replyInbox', () => {
       user: editor,
     });
     expect(r.ok, JSON.stringify(r.error)).toBe(true);
-    expect(r.value.directive_id).toBeNull();
+    expect((r.value as { directive_id: string | null }).directive_id).toBeNull();
     expect(records(rt, 'directives').filter((d) => d.type === 'inbox_reply')).toEqual([]);
     const row = records(rt, 'inbox').find((x) => x.inbox_id === item.inbox_id)!;
     expect(row.response).toBe('Only order PAY_CUT from now on');
