@@ -54,7 +54,7 @@ const USAGE = `usage:
   kaigi token revoke --workbook FILE.xlsx --name NAME
   kaigi mcp --url EXEC_URL --token T
   kaigi gateway --url EXEC_URL --listen HOST:PORT [--allow-host NAME[,NAME…]] [--max-body-bytes N]
-                [--timeout SECONDS]
+                [--timeout SECONDS] [--max-batch N] [--max-upstream N] [--refused-token-seconds S]
   kaigi queue --workbook FILE.xlsx [--type T] [--state queued|processing|done|failed|dead] [--json]
   kaigi kpi import --workbook FILE.xlsx [--replace] FILE.csv
   kaigi directive add --workbook FILE.xlsx --to AGENT|all --text TEXT [--ban ACTION]… [--prefer ACTION]…
@@ -85,7 +85,10 @@ const USAGE = `usage:
           codes, MCP Streamable HTTP at /mcp (a request without Authorization uses KAIGI_TOKEN, on a loopback
           --listen only); Host and Origin must name the listen address or an --allow-host (else 403);
           --max-body-bytes is the web app's api.max_body_bytes when raised from its default; --timeout (420 s by
-          default) is how long the web app may take to answer before the client gets 504`;
+          default) is how long the web app may take to answer before the client gets 504; --max-batch (10) is the
+          most JSON-RPC messages one POST /mcp may hold (more: 400); --max-upstream (4) the most calls to the web
+          app in flight, the others waiting their turn; a token the web app refused is refused here, unasked, for
+          --refused-token-seconds (60)`;
 
 // `kaigi --help`, `kaigi help [COMMAND]`, `kaigi COMMAND --help`: usage on stdout, exit 0 (SPEC §12).
 class HelpRequest extends Error {

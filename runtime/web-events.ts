@@ -5,13 +5,23 @@ export interface WebBody {
   type: string;
 }
 
+// A parameter's name is whatever the client sent, `__proto__` and `toString` included: each one is set as an own
+// property (an assignment to `__proto__` would set the prototype instead), so the script sees it as a name it does not
+// take, never as an object's member.
+function setOwn<T>(o: Record<string, T>, k: string, v: T): void {
+  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+}
+
+const own = (o: object, k: string) => Object.hasOwn(o, k);
+
 // The event object doGet and doPost receive: parameters first value and all values, the query string, the body.
 export function webEvent(parameters: Record<string, string | string[]>, body?: WebBody): Record<string, unknown> {
   const parameter: Record<string, string> = {};
   const params: Record<string, string[]> = {};
   for (const [k, v] of Object.entries(parameters)) {
-    params[k] = Array.isArray(v) ? v : [v];
-    parameter[k] = params[k][0];
+    const all = Array.isArray(v) ? v : [v];
+    setOwn(params, k, all);
+    setOwn(parameter, k, all[0]);
   }
   const queryString = Object.entries(params)
     .flatMap(([k, vs]) => vs.map((v) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`))
@@ -66,7 +76,10 @@ export function webResponse(
 // A query string (or a form-encoded body) as Apps Script's parameters: every value of each name, in order.
 export function parametersOf(query: string): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const [k, v] of new URLSearchParams(query)) (out[k] ??= []).push(v);
+  for (const [k, v] of new URLSearchParams(query)) {
+    if (own(out, k)) out[k].push(v);
+    else setOwn(out, k, [v]);
+  }
   return out;
 }
 
@@ -74,6 +87,6 @@ export function parametersOf(query: string): Record<string, string[]> {
 export function postParameters(query: string, contents: string, type: string): Record<string, string[]> {
   const out = parametersOf(query);
   if (type !== 'application/x-www-form-urlencoded') return out;
-  for (const [k, vs] of Object.entries(parametersOf(contents))) out[k] = (out[k] ?? []).concat(vs);
+  for (const [k, vs] of Object.entries(parametersOf(contents))) setOwn(out, k, (own(out, k) ? out[k] : []).concat(vs));
   return out;
 }

@@ -19,6 +19,15 @@ function maxBody(opts: Opts): number {
   return n;
 }
 
+// A whole number from `min` to `max`, or the option's default when it is not given.
+function whole(opts: Opts, name: string, fallback: number, min: number, max: number): number {
+  if (opts[name] === undefined) return fallback;
+  const n = Number(opts[name]);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
 // How long the web app may take to answer: Apps Script's 6-minute execution, and the way back.
 function timeoutMs(opts: Opts): number | undefined {
   if (opts.timeout === undefined) return undefined;
@@ -45,6 +54,10 @@ async function gateway(opts: Opts): Promise<number> {
     allowHost,
     maxBodyBytes: maxBody(opts),
     timeoutMs: timeoutMs(opts),
+    // Defaults: ten messages a batch, four calls in flight, a refused token refused here for a minute (docs/gateway.md).
+    maxBatch: whole(opts, 'max-batch', 10, 1, 100),
+    maxUpstream: whole(opts, 'max-upstream', 4, 1, 30),
+    refusedTokenMs: whole(opts, 'refused-token-seconds', 60, 0, 86_400) * 1000,
     defaultToken: process.env.KAIGI_TOKEN || undefined,
     log: (text) => void warn(`kaigi gateway: ${text}`),
   });
@@ -67,6 +80,15 @@ async function gateway(opts: Opts): Promise<number> {
 
 export const gatewayCommand: Command = {
   name: 'gateway',
-  options: ['url', 'listen', 'allow-host', 'max-body-bytes', 'timeout'],
+  options: [
+    'url',
+    'listen',
+    'allow-host',
+    'max-body-bytes',
+    'timeout',
+    'max-batch',
+    'max-upstream',
+    'refused-token-seconds',
+  ],
   run: ({ opts }) => gateway(opts),
 };

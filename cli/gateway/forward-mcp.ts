@@ -4,7 +4,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, ListToolsResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO } from '../../src/app/mcp/protocol.js';
-import { callWebApp, isObject, type Json, UpstreamError } from './upstream.js';
+import { callWebApp, isObject, type Json, UpstreamError, type WebAppCall } from './upstream.js';
 
 // The JSON-RPC code for an error of the server, not of the request (the web app, HTTP, the network).
 const SERVER_ERROR = -32000;
@@ -30,6 +30,8 @@ export interface Forwarding {
   session: string;
   // Told of every request while it is forwarded, so a caller can wait for the answers still due.
   track?: (p: Promise<unknown>) => void;
+  // How a call reaches the web app: the gateway's guard (its limits), else straight to `exec`.
+  call?: (c: WebAppCall) => Promise<{ body: Json }>;
 }
 
 // The web app's answer to one request, as what the handler returns (a result) or throws (its error).
@@ -60,7 +62,8 @@ async function forward(f: Forwarding, method: string, params: unknown, id: Reque
   const message: Json = { jsonrpc: '2.0', id: sent, method, token: f.token };
   if (params !== undefined) message.params = params;
   try {
-    return resultOf((await callWebApp(f.exec, { method: 'POST', path: '/mcp', body: message })).body);
+    const call: WebAppCall = { method: 'POST', path: '/mcp', body: message };
+    return resultOf((await (f.call ? f.call(call) : callWebApp(f.exec, call))).body);
   } catch (e) {
     if (e instanceof UpstreamError) throw new RpcError(e.message, SERVER_ERROR, { status: e.status, code: e.code });
     throw e;

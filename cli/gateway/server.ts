@@ -1,13 +1,15 @@
 // `kaigi gateway`'s HTTP server: REST by path (Bearer → token, the body's status as the HTTP status) and MCP
-// Streamable HTTP at /mcp, in front of the web app. It keeps no state between requests and writes nothing to disk;
-// no token, URL or body reaches its log.
+// Streamable HTTP at /mcp, in front of the web app. It keeps nothing between requests but the SHA-256 of tokens the
+// web app refused (upstream-guard.ts, which also bounds the calls in flight) and writes nothing to disk; no token, URL
+// or body reaches its log.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ApiError, apiError } from '../../src/core/api/api.js';
 import { forwardingServer } from './forward-mcp.js';
 import { type Allowed, allowedHosts, isLoopback, type Listen, refusal, urlHost } from './host-check.js';
-import { callWebApp, isObject, type Json, UpstreamError } from './upstream.js';
+import { isObject, type Json, UpstreamError } from './upstream.js';
+import { UpstreamGuard } from './upstream-guard.js';
 
 export interface GatewayOptions {
   exec: URL;
@@ -19,6 +21,12 @@ export interface GatewayOptions {
   // KAIGI_TOKEN: the token of an MCP request that has no Authorization header, when listening on loopback only.
   defaultToken?: string;
   timeoutMs?: number;
+  // --max-batch: JSON-RPC messages one POST /mcp may hold; a larger batch is refused whole, unsent.
+  maxBatch: number;
+  // --max-upstream: calls to the web app in flight at once, over every client; the others wait their turn.
+  maxUpstream: number;
+  // --refused-token-seconds, in ms: how long a token the web app refused is refused here without asking it again.
+  refusedTokenMs: number;
   // Problems worth a line on stderr; never given a token, a URL or a body.
   log: (text: string) => void;
 }
@@ -75,14 +83,33 @@ function statusOf(body: Json): { status: number; headers: Record<string, string>
   return { status, headers };
 }
 
+// JSON-RPC's Invalid Request, naming the limit and the option that sets it.
+const tooBig = (messages: number, max: number) => ({
+  jsonrpc: '2.0',
+  id: null,
+  error: {
+    code: -32600,
+    message: `A batch may hold at most ${max} messages (kaigi gateway --max-batch); this one holds ${messages}.`,
+    data: { max_batch: max, messages },
+  },
+});
+
 const tooLarge = (max: number) =>
   apiError(413, 'payload_too_large', `The request body is over the limit of ${max} bytes.`, { max_bytes: max });
 
 export class Gateway {
   private readonly server = http.createServer((req, res) => this.serve(req, res));
   private allowed: Allowed[] = [];
+  // Every call to the web app, REST or MCP, goes through it.
+  private readonly upstream: UpstreamGuard;
 
-  constructor(private readonly o: GatewayOptions) {}
+  constructor(private readonly o: GatewayOptions) {
+    this.upstream = new UpstreamGuard(o.exec, {
+      maxInFlight: o.maxUpstream,
+      refusedMs: o.refusedTokenMs,
+      timeoutMs: o.timeoutMs,
+    });
+  }
 
   // Listens and returns the address to print: `http://HOST:PORT`.
   async start(): Promise<string> {
@@ -156,13 +183,7 @@ export class Gateway {
     } else if (token !== undefined) query.set('token', token);
     else req.resume();
     try {
-      const answer = await callWebApp(this.o.exec, {
-        method: req.method,
-        path,
-        query,
-        body,
-        timeoutMs: this.o.timeoutMs,
-      });
+      const answer = await this.upstream.call({ method: req.method, path, query, body });
       const { status, headers } = statusOf(answer.body);
       send(res, status, answer.body, headers);
     } catch (e) {
@@ -197,8 +218,16 @@ export class Gateway {
     const message = parseJson(raw);
     if (message === undefined)
       return send(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    // Each message of a batch is a call to the web app: a batch is one client's way to many at once.
+    if (Array.isArray(message) && message.length > this.o.maxBatch)
+      return send(res, 400, tooBig(message.length, this.o.maxBatch));
     const session = this.sessionOf(req, res, message);
-    const server = await forwardingServer({ exec: this.o.exec, token, session });
+    const server = await forwardingServer({
+      exec: this.o.exec,
+      token,
+      session,
+      call: (c) => this.upstream.call(c),
+    });
     const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {

@@ -1,5 +1,6 @@
 // The web app as the gateway and `kaigi mcp` reach it: one call to …/exec?path=P, Apps Script's 302 followed here,
-// the JSON answer read; an unreachable, slow or HTML-answering web app is an UpstreamError with the status to answer.
+// the JSON answer read; an unreachable, slow or HTML-answering web app is an UpstreamError with the status to answer
+// (never the text of what it answered instead).
 import { KaigiError } from '../../src/core/errors.js';
 
 // An Apps Script execution may run 6 minutes; its answer then still has to come back.
@@ -30,21 +31,6 @@ export interface WebAppCall {
 }
 
 export const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
-
-// The readable text of an HTML page (Apps Script's error pages say what went wrong in a <div>).
-function textOf(html: string): string {
-  return html
-    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 500);
-}
 
 // EXEC_URL as given on the command line: http(s), and no `path` of its own (each call sets it).
 export function execUrl(raw: string): URL {
@@ -98,10 +84,15 @@ export async function callWebApp(exec: URL, call: WebAppCall): Promise<{ httpSta
   try {
     body = JSON.parse(text);
   } catch {
-    // A sign-in page, Apps Script's error page, or a 404 of Google's: its text says which.
-    const type = res.headers.get('content-type') ?? '';
-    const what = type.indexOf('html') >= 0 ? textOf(text) : text.slice(0, 500);
-    throw new UpstreamError(`The web app answered HTTP ${res.status} without JSON: ${what}`, 'upstream_not_json', 502);
+    // A sign-in page, Apps Script's error page, or a 404 of Google's. Its text is never passed on: a script's crash
+    // may quote what the request sent (a parameter, a body, a token), and the client should not get that back from
+    // a server it does not run. The owner finds the execution's error in Apps Script's log.
+    const page = (res.headers.get('content-type') ?? '').indexOf('html') >= 0;
+    throw new UpstreamError(
+      `The web app answered HTTP ${res.status} with ${page ? 'an HTML page (an error or sign-in page)' : 'a body that is not JSON'} instead of JSON.`,
+      'upstream_not_json',
+      502,
+    );
   }
   if (!isObject(body))
     throw new UpstreamError(

@@ -8,8 +8,17 @@ export const MAX_JSON_DEPTH = 64;
 
 const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
-export function isForbiddenKey(key: string): boolean {
+function isForbiddenKey(key: string): boolean {
   return FORBIDDEN_KEYS.has(key);
+}
+
+// Every name a plain object has by inheritance (toString, valueOf, hasOwnProperty, __proto__, constructor …): no query
+// parameter of any route has one, and code that looks such a name up in a parameter object finds the member, not a
+// value, so each is refused by name like a forbidden key.
+const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+export function isPrototypeName(key: string): boolean {
+  return FORBIDDEN_KEYS.has(key) || PROTOTYPE_NAMES.has(key);
 }
 
 // The refusal: 400 invalid_json in the API's answer (errorToApi maps a ValidationError to 400 with its code).
