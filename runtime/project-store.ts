@@ -52,7 +52,7 @@ export async function saveProject(rt: ProjectRuntime, file: string): Promise<voi
   const seq = rt.journal?.seq ?? rt.journalSeq;
   const xlsxPart = (to: string, wb: Workbook): SnapshotPart => {
     const x = xlsxBytes(wb);
-    return { to, bytes: async () => x, private: false };
+    return { to, bytes: async () => x };
   };
   const parts = [xlsxPart(file, rt.workbook)];
   const spreadsheets = [];
@@ -77,7 +77,7 @@ export async function saveProject(rt: ProjectRuntime, file: string): Promise<voi
     triggers: shiftTriggers(rt.triggers.triggers, rt.savedClock.toSaved()),
     journalSeq: seq,
   });
-  parts.push({ to: projectFile(file), bytes: async () => sidecar, private: true });
+  parts.push({ to: projectFile(file), bytes: async () => sidecar });
   await commitSnapshot(file, parts);
   const journal = journalFile(file);
   if (rt.journal?.file === journal) await rt.journal.compact(seq);

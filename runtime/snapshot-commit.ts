@@ -2,6 +2,7 @@
 // split: each file is written to a temporary name and fsync'd, a commit note lists them, then they are renamed into
 // place. A runtime that finds the note at start finishes the renames (recoverSnapshot), so the files on disk are
 // always one save's, never a mix of two, and the sidecar's journal position always matches the workbook beside it.
+// Every file is written 0600 (its owner's alone), whatever the umask.
 import fs from 'node:fs';
 import path from 'node:path';
 import { FormatError } from './host/format-errors.js';
@@ -14,26 +15,19 @@ export interface SnapshotPart {
   // Where the file goes.
   to: string;
   bytes: () => Promise<Buffer | string>;
-  // Readable by its owner only (the sidecar holds Script Properties: API keys, token hashes).
-  private: boolean;
 }
 
 export function commitNote(workbookFile: string): string {
   return `${workbookFile}.commit`;
 }
 
-// The mode a rewritten file keeps: the one it had (a user may have made it private), else the usual one.
-function modeFor(part: SnapshotPart): number {
-  if (part.private) return PRIVATE_MODE;
-  const st = fs.statSync(part.to, { throwIfNoEntry: false });
-  return st ? st.mode & 0o777 : 0o666;
-}
-
-async function writeDurably(file: string, data: Buffer | string, mode: number): Promise<void> {
-  const h = await fs.promises.open(file, 'w', mode);
+// Every file is its owner's alone (PRIVATE_MODE), whatever the umask and whatever mode the file had: the sidecar holds
+// Script Properties (token hashes), and a workbook holds the team's KPI, the council's discussions and the audit.
+async function writeDurably(file: string, data: Buffer | string): Promise<void> {
+  const h = await fs.promises.open(file, 'w', PRIVATE_MODE);
   try {
-    // open() applies the mode only to a file it creates: a leftover temporary file gets it here.
-    await h.chmod(mode);
+    // open() applies the mode only to a file it creates, and through the umask: chmod sets it as it is meant.
+    await h.chmod(PRIVATE_MODE);
     await h.writeFile(data);
     await h.sync();
   } finally {
@@ -43,10 +37,10 @@ async function writeDurably(file: string, data: Buffer | string, mode: number): 
 
 export async function commitSnapshot(workbookFile: string, parts: SnapshotPart[]): Promise<void> {
   const dir = path.dirname(workbookFile);
-  for (const part of parts) await writeDurably(part.to + TMP, await part.bytes(), modeFor(part));
+  for (const part of parts) await writeDurably(part.to + TMP, await part.bytes());
   const note = commitNote(workbookFile);
   const renames = parts.map((p) => [path.basename(p.to + TMP), path.basename(p.to)]);
-  await writeDurably(note + TMP, JSON.stringify({ renames }), PRIVATE_MODE);
+  await writeDurably(note + TMP, JSON.stringify({ renames }));
   await fs.promises.rename(note + TMP, note);
   await syncDir(dir);
   await finish(dir, renames, false);

@@ -2,6 +2,7 @@
 // after Excel, LibreOffice Calc or Google Sheets has saved it again (xlsx-read.ts and xlsx-cells.ts read the file).
 import fs from 'node:fs';
 import { FormatError } from './format-errors.js';
+import { PRIVATE_MODE } from './journal.js';
 import { coerceInput, epochToWall, isDate, wallToEpoch, type Cell } from './values.js';
 import { CellTyper, isDateFormat, type TypedCell } from './xlsx-cells.js';
 import { readXlsx, type RawBook, type RawSheet } from './xlsx-read.js';
@@ -36,8 +37,10 @@ function xlsxText(s: string): string {
   );
 }
 
+// Readable by its owner only, as every file a project save writes (snapshot-commit.ts), whatever the umask.
 export async function saveXlsx(wb: Workbook, file: string): Promise<void> {
-  await fs.promises.writeFile(file, xlsxBytes(wb));
+  await fs.promises.writeFile(file, xlsxBytes(wb), { mode: PRIVATE_MODE });
+  await fs.promises.chmod(file, PRIVATE_MODE);
 }
 
 // The .xlsx of a workbook as it is now: built at once (no await), so a save sees one instant of the state, and the

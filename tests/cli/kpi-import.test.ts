@@ -1,10 +1,12 @@
 // kaigi kpi import: a CSV with the KPI tab's columns goes in through the same check and commit as POST /kpi; a bad
-// line is exit 2 naming the line and column, with nothing written; a second import counts duplicates.
+// line is exit 2 naming the line and column, with nothing written; a second import counts duplicates; the rows it
+// wrote are in the audit chain, so a value edited behind Kaigi's back fails verify-audit naming its row.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Runtime } from '../../runtime/runtime.js';
+import { projectFile, Runtime } from '../../runtime/runtime.js';
+import { tabByKey } from '../../sheets-schema/index.js';
 import { ok } from '../council-helpers.js';
 import { records } from '../helpers.js';
 import { kaigi } from './serve-process.js';
@@ -88,5 +90,64 @@ describe('kaigi kpi import', () => {
     expect(conflict.status).toBe(2);
     expect(conflict.stderr).toMatch(new RegExp(`line 2 \\(tanaka, ${D1}, contacts\\): 10 differs from the stored 9`));
     expect(await kpiCount(book)).toBe(before);
+  });
+});
+
+describe('KPI rows kaigi kpi import wrote', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaigi-kpi-audit-'));
+  const book = path.join(dir, 'a.xlsx');
+  const csv = (name: string, text: string) => {
+    fs.writeFileSync(path.join(dir, name), text);
+    return path.join(dir, name);
+  };
+  // The saved workbook and its sidecar under a new name, with the value of the KPI row holding `value` changed.
+  async function tampered(name: string, value: number): Promise<{ file: string; row: number }> {
+    const file = path.join(dir, `${name}.xlsx`);
+    fs.copyFileSync(book, file);
+    fs.copyFileSync(projectFile(book), projectFile(file));
+    const rt = await Runtime.open(file);
+    try {
+      const sheet = rt.workbook.sheetByName(tabByKey('kpi').name)!;
+      const values = rt.workbook.getValues(sheet, 1, 1, rt.workbook.lastRow(sheet), 5);
+      const row = values.findIndex((v) => v[3] === value) + 1;
+      expect(row).toBeGreaterThan(1);
+      rt.workbook.setValues(sheet, row, 4, 1, 1, [[value + 1]]);
+      await rt.save(file);
+      return { file, row };
+    } finally {
+      await rt.close();
+    }
+  }
+
+  it('are in the audit chain: an edited value, imported or replaced, fails verify-audit naming its row', async () => {
+    const rt = new Runtime();
+    ok(await rt.run('setup', [], { kind: 'menu' }));
+    ok(await rt.run('seedDemoData', [], { kind: 'menu' }));
+    await rt.save(book);
+    await rt.close();
+    const rows = ['tanaka', 'suzuki', 'sato'].map((m, i) => `${D1},${m},contacts,${101 + i},`);
+    const first = kaigi([
+      'kpi',
+      'import',
+      '--workbook',
+      book,
+      csv('three.csv', `${GOOD.split('\n')[0]}\n${rows.join('\n')}`),
+    ]);
+    expect(first.status, first.stderr).toBe(0);
+    // A replacement rewrites one row of that batch: still intact.
+    const replace = csv('replace.csv', `date,member_id,metric,value\n${D1},sato,contacts,222\n`);
+    const replaced = kaigi(['kpi', 'import', '--workbook', book, '--replace', replace]);
+    expect(replaced.status, replaced.stderr).toBe(0);
+    const intact = kaigi(['verify-audit', '--workbook', book]);
+    expect(intact.status, intact.stdout).toBe(0);
+    for (const [name, value] of [
+      ['imported', 102],
+      ['replaced', 222],
+    ] as const) {
+      const t = await tampered(name, value);
+      const r = kaigi(['verify-audit', '--workbook', t.file]);
+      expect([name, r.status]).toEqual([name, 1]);
+      expect(r.stdout).toContain(`audit broken at KPI row ${t.row}`);
+    }
   });
 });

@@ -117,6 +117,16 @@ describe('verify-audit after run --demo --until closed', () => {
           '9999999',
         ),
     },
+    // The member's days after the decision came in through POST /kpi's code, so the last KPI row is in the chain.
+    {
+      what: 'a KPI value recorded through POST /kpi',
+      tab: 'kpi',
+      edit: (ws) => {
+        let row = ws.rowCount;
+        while (row > 2 && typeof ws.getRow(row).getCell(colOf(ws, 'value')).value !== 'number') row--;
+        return set(ws, row, 'value', Number(ws.getRow(row).getCell(colOf(ws, 'value')).value) + 1);
+      },
+    },
     // The demo's executor reported the order DONE: the edit makes it FAILED behind Kaigi's back.
     { what: 'an Orders status', tab: 'orders', column: 'status', edit: (ws) => set(ws, 2, 'status', 'FAILED') },
     {

@@ -3,6 +3,7 @@ import { cellDate, isDate } from './records.js';
 import { rowsOf, type TabKey } from '../../../sheets-schema/index.js';
 import { auditRows, type AuditEvent } from '../../core/audit/audit.js';
 import { type RowWrite, withRowDigests } from '../../core/audit/audit-events.js';
+import { withKpiDigests } from '../../core/audit/kpi-audit.js';
 import { canonical, chunks, MAX_CELL_CHARS, pointerText } from '../../core/cells.js';
 import { type DailySeq, nextDaily } from '../../core/discussion/ids.js';
 import { sha256Hex } from './crypto.js';
@@ -21,6 +22,8 @@ const OVERFLOW = rowsOf('overflow');
 // otherwise be imported back.
 interface Store {
   sheet(key: TabKey): SheetPort;
+  // A data tab as this execution read it (cached): a rewritten KPI row's text before the commit.
+  readTab(key: TabKey): unknown[][];
   wrote(): void;
   flush(): void;
   width(key: TabKey): number;
@@ -213,9 +216,12 @@ export class Commit {
     return after;
   }
 
-  // The commit's audit events, each audited row's digest on the event that names it, become chained Audit rows.
+  // The commit's audit events, each audited row's digest on the event that names it (and each KPI batch's and
+  // rewritten row's, src/core/audit/kpi-audit.ts), become chained Audit rows.
   private chainAudit(timestamp: string): void {
-    const events = withRowDigests(this.events, this.writes, this.actor, sha256Hex);
+    const before = (row: number) => this.store.readTab('kpi')[row - 2] ?? [];
+    const audited = withRowDigests(this.events, this.writes, this.actor, sha256Hex);
+    const events = withKpiDigests(audited, this.writes, before, this.actor, sha256Hex);
     if (!events.length) return;
     const { rows, head } = auditRows(this.state.audit, events, timestamp, sha256Hex);
     const first = this.reserve('audit', rows.length);

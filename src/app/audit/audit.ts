@@ -1,7 +1,9 @@
-// verifyAudit(): recomputes the hash chain across the archive and the spreadsheet, then checks every audited row.
+// verifyAudit(): recomputes the hash chain across the archive and the spreadsheet, then checks every audited row, the
+// API Log's batches and the KPI rows Kaigi wrote.
 import { AUDITED_TABS, rowsOf, tabByKey } from '../../../sheets-schema/index.js';
 import { verifyChain } from '../../core/audit/audit.js';
 import { type AuditRecord, checkRows, type RowProblem, type TabRows } from '../../core/audit/audit-check.js';
+import { checkKpi } from '../../core/audit/kpi-audit.js';
 import { parsePointer } from '../../core/cells.js';
 import { checkApiLog } from '../../core/api/api-log-digest.js';
 import { archivedRows } from '../../core/api/api-log-retention.js';
@@ -119,6 +121,7 @@ export function verifyAudit(main: Store, archive?: Store | null): AuditReport {
   const problem =
     checkRows(events, places, sha256Hex) ??
     checkOverflow(places, blobs) ??
-    checkApiLog(events, apiLogRows(events, main, archive ?? null), tabByKey('api_log').name, sha256Hex);
+    checkApiLog(events, apiLogRows(events, main, archive ?? null), tabByKey('api_log').name, sha256Hex) ??
+    checkKpi(events, main.readWhole('kpi'), sha256Hex);
   return problem ? { ok: false, rows: chain.length, problem } : { ok: true, rows: chain.length };
 }

@@ -59,12 +59,12 @@ export function rowDigest(types: readonly ColumnType[], values: readonly unknown
 }
 
 // FNV-1a folded to 16 bits: cheap, short in the audit row, and enough to say which column changed once the row's
-// SHA-256 (which alone proves it) says something did.
+// SHA-256 (which alone proves it) says something did; likewise which row of a KPI batch (kpi-audit.ts).
 // The loop keeps h a 32-bit integer and makes it unsigned once at the end (the same bits as doing so every step): a
 // commit hashes every cell it writes, message text included, in a context whose code V8 has not yet optimised. imul is
 // read into a local once a call: reading Math.imul in every step cost a quarter of the loop before V8 optimised it
 // (the 35,000 characters of a discussion's last commit, in a fresh context: 2.0 ms against 1.5 ms, medians).
-function fnv(text: string): string {
+export function fnv(text: string): string {
   const imul = Math.imul;
   let h = 0x811c9dc5 | 0;
   const n = text.length;
