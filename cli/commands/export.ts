@@ -1,13 +1,6 @@
 // kaigi export: one tab's logical rows as JSON or CSV (headers as keys, overflowed values reassembled).
+import { csvText } from '../csv.js';
 import { type Command, InputError, need, print, UsageError, withExisting } from '../shared.js';
-
-function csv(columns: string[], rows: Record<string, unknown>[]): string {
-  const cell = (v: unknown) => {
-    const s = v === undefined || v === null ? '' : String(v);
-    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  return [columns.map(cell).join(',')].concat(rows.map((r) => columns.map((c) => cell(r[c])).join(','))).join('\n');
-}
 
 export const exportCommand: Command = {
   name: 'export',
@@ -19,7 +12,7 @@ export const exportCommand: Command = {
       const r = await rt.run('exportTab', [need(opts, 'tab')], { kind: 'editor' });
       if (!r.ok) throw new InputError(r.error!.message);
       const out = r.value as { columns: string[]; rows: Record<string, unknown>[] };
-      await print(format === 'json' ? JSON.stringify(out.rows, null, 1) : csv(out.columns, out.rows));
+      await print(format === 'json' ? JSON.stringify(out.rows, null, 1) : csvText(out.columns, out.rows));
       return 0;
     });
   },
