@@ -1,5 +1,5 @@
-// The archive run's API Log move: rows past Settings api.log_retention_days leave as a prefix
-// of the tab, in whole digest batches (src/core/api/api-log-retention.ts), copied first and removed after.
+// The archive run's API Log move: rows past Settings api.log_retention_days, or over api.log_max_rows, leave as a
+// prefix of the tab, in whole digest batches (src/core/api/api-log-retention.ts), copied first and removed after.
 //
 // The archive's API Log rows are the log's oldest rows in order, from its row 2: spreadsheet row r is archive row
 // r + archived. A copy is written at those fixed rows, flushed and read back, then one commit under the lock records
@@ -47,15 +47,26 @@ export interface ApiLogMoved {
   busy: boolean;
 }
 
+// The daily check's question (src/app/audit/retention.ts): does the tab hold more rows than Settings api.log_max_rows?
+// Read from the state's tail, so it costs no Sheets call.
+export function apiLogOverCap(
+  council: Council,
+  state: { tails: Record<string, { last: number } | undefined> },
+): boolean {
+  const cap = council.settings().number('api.log_max_rows');
+  return cap > 0 && (state.tails.api_log?.last ?? 1) - 1 > cap;
+}
+
 // Plans and makes the move; the archive is opened (or created) only when rows are due.
 // No other execution holds API Log row numbers between its read and its commit (writeApiLog reads and writes under
 // the lock), so other work in flight does not stop the move.
 export function moveApiLog(council: Council, openBook: () => Book): ApiLogMoved {
   const store = council.store;
   const days = council.settings().number('api.log_retention_days');
+  const maxKept = council.settings().number('api.log_max_rows');
   const state = store.readState();
   const mark = store.withLock((s) => readMark(s));
-  if (!mark || !(days > 0)) return { rows: 0, nextDue: null, busy: false };
+  if (!mark || !(days > 0 || maxKept > 0)) return { rows: 0, nextDue: null, busy: false };
   const times = readColumns(store, state, 'api_log', ['time']).map((v) => timeOf(v[0]));
   const plan = planApiLogMove({
     now: council.now(),
@@ -65,6 +76,8 @@ export function moveApiLog(council: Council, openBook: () => Book): ApiLogMoved 
     batches: batchesOf(council),
     timeOf: (row) => times[row - 2] ?? null,
     maxRows: ROWS_PER_MOVE,
+    held: times.length,
+    maxKept,
   });
   if (!plan.rows) return { rows: 0, nextDue: plan.nextDue, busy: false };
   const book = openBook();

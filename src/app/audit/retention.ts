@@ -24,7 +24,7 @@ import {
   SHEETS_CELL_LIMIT,
 } from '../../core/audit/retention-plan.js';
 import { DAY_MS } from '../../core/api/api-log-retention.js';
-import { moveApiLog } from './api-log-archive.js';
+import { apiLogOverCap, moveApiLog } from './api-log-archive.js';
 import type { Council } from '../sheet-council.js';
 import {
   type BatchResult,
@@ -127,7 +127,7 @@ function schemaSignature(): string {
 }
 
 // The daily check (from the daily review): a property read, and the store's state. The archive run is queued when
-// a row may have come due or the tabs the state knows have grown past the threshold.
+// a row may have come due, the tabs the state knows have grown past the threshold, or the API Log past its row limit.
 export function scheduleArchive(council: Council): { queued: boolean } {
   const now = council.now();
   let s = readSchedule();
@@ -137,7 +137,7 @@ export function scheduleArchive(council: Council): { queued: boolean } {
     writeSchedule(s);
   }
   const state = council.store.readState();
-  const full = estimateCells(state, s.other) > SHEETS_CELL_LIMIT * threshold(council);
+  const full = estimateCells(state, s.other) > SHEETS_CELL_LIMIT * threshold(council) || apiLogOverCap(council, state);
   if (now < s.next && !full && !s.pending.length) return { queued: false };
   council.queue.enqueue('archive.run', {}, 'LOW', 'archive.run', 'kaigi');
   return { queued: true };

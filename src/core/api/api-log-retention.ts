@@ -3,8 +3,9 @@
 // Batch rows are numbered as if no row had ever left the tab: the API Log's spreadsheet row r is row r + archived,
 // where `archived` counts the rows already moved (the archive's API Log tab holds them, in order, from its row 2).
 // So a batch recorded before a move keeps its numbers, and the archive's rows followed by the spreadsheet's are the
-// whole log as the batches number it. A batch moves when its last row is past retention, with everything above
-// it (rows older than the first batch too); a batch still in retention stops the prefix. Rows not in a batch stay.
+// whole log as the batches number it. A batch moves when its last row is past retention, or while the tab holds more
+// than its row limit (Settings api.log_max_rows) without it, with everything above it (rows older than the first batch
+// too); a batch that is neither stops the prefix. Rows not in a batch stay.
 
 export const DAY_MS = 24 * 3600_000;
 
@@ -34,9 +35,14 @@ export function planApiLogMove(input: {
   timeOf: (row: number) => number | null;
   // At most this many rows per move (whole batches; the first batch due moves however long it is).
   maxRows: number;
+  // The rows the tab holds now, and how many it may keep (0: no limit).
+  held?: number;
+  maxKept?: number;
 }): ApiLogMovePlan {
   const none: ApiLogMovePlan = { rows: 0, batches: [], nextDue: null };
-  if (!(input.days > 0)) return none;
+  const maxKept = input.maxKept ?? 0;
+  const capped = maxKept > 0 && (input.held ?? 0) > maxKept;
+  if (!(input.days > 0) && !capped) return none;
   const limit = input.now - input.days * DAY_MS;
   let end = input.archived + 1;
   const moved: number[] = [];
@@ -47,9 +53,11 @@ export function planApiLogMove(input: {
     .sort((a, b) => a.last - b.last);
   for (const b of ends) {
     if (b.last <= end) continue;
+    // Still over the row limit with the rows planned so far gone: this batch goes too, whatever its age.
+    const over = capped && (input.held ?? 0) - (end - input.archived - 1) > maxKept;
     const at = input.timeOf(b.last - input.archived);
-    if (at === null || at > limit) {
-      nextDue = at === null ? null : at + input.days * DAY_MS;
+    if (!over && (!(input.days > 0) || at === null || at > limit)) {
+      nextDue = at === null || !(input.days > 0) ? null : at + input.days * DAY_MS;
       break;
     }
     // More is due than one move takes: the rest is due now, for the next move.

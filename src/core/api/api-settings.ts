@@ -18,6 +18,15 @@ export const API_SETTINGS = [
     'API Log rows joined to the audit chain at once, as one Audit row holding their digest (a busy tick joins any fewer)',
   ),
   s('api.log_retention_days', 90, 'integer', 'Days before API Log rows move to the archive, by whole batch; 0: never'),
+  // The API Log has 6 columns: 250,000 rows are 1.5M cells, 15% of Google Sheets' 10M-cell limit. The daily check
+  // sees the count once a day, and one client at api.rate_limit_per_minute adds 86,400 rows (518k cells) a day, so
+  // several such days still leave the council's tabs most of the spreadsheet (archive.cell_threshold is 80%).
+  s(
+    'api.log_max_rows',
+    250000,
+    'integer',
+    "API Log rows kept in the spreadsheet: past this many, the daily check moves the oldest whole batches to the archive, however recent (6 columns a row; 250,000 rows are 15% of Google Sheets' 10,000,000 cells); 0: no limit",
+  ),
   s(
     'api.log_waiting_rows',
     100,

@@ -43,6 +43,19 @@ describe('planApiLogMove', () => {
     expect(planApiLogMove({ ...base, timeOf: (row) => (row === 6 ? null : (times[row] ?? null)) }).rows).toBe(0);
   });
 
+  it('moves young batches too while the tab holds more rows than maxKept, as few as bring it to the limit', () => {
+    const young = { ...base, timeOf: () => NOW - DAY_MS, held: 16 };
+    // 16 rows, at most 11 kept: the first batch (5 rows) is enough; at most 6 kept: two.
+    expect(planApiLogMove({ ...young, maxKept: 11 })).toEqual({ rows: 5, batches: [2], nextDue: NOW + 89 * DAY_MS });
+    expect(planApiLogMove({ ...young, maxKept: 6 })).toMatchObject({ rows: 10, batches: [2, 7] });
+    // Whole batches only: the rows in no batch stay, even over the limit.
+    expect(planApiLogMove({ ...young, maxKept: 1 })).toMatchObject({ rows: 15, batches: [2, 7, 12] });
+    // With retention off (0 days) the row limit still holds; with neither, nothing moves.
+    expect(planApiLogMove({ ...young, days: 0, maxKept: 11 })).toEqual({ rows: 5, batches: [2], nextDue: null });
+    expect(planApiLogMove({ ...young, days: 0, maxKept: 0 }).rows).toBe(0);
+    expect(planApiLogMove({ ...young, maxKept: 16 }).rows).toBe(0);
+  });
+
   it('counts the rows the chain records as archived', () => {
     const e = (event: string, rows: unknown) => ({ event, payload: { rows } });
     expect(archivedRows([e('api_log_archived', 10), e('archived', 3), e('api_log_archived', 5)])).toBe(15);
