@@ -65,7 +65,7 @@ async function roundTrips(start: number, n: number) {
       await rt.runTriggers(() => false, { maxFirings: 1 });
     }
     await call(rt, 'POST', { path: '/rooms' }, { token: admin, roomName: 'bench' });
-    await call(rt, 'POST', { path: '/rooms/bench/enter' }, { token: admin, agentName: 'bot' });
+    await call(rt, 'POST', { path: '/rooms/bench/enter' }, { token: admin });
     const reports = ['ACKNOWLEDGED', 'IN_PROGRESS', 'DONE'];
     for (let i = 0; i < n; i++) {
       // Far enough apart that the per-minute rate limit never answers instead of the route.
@@ -83,7 +83,7 @@ async function roundTrips(start: number, n: number) {
         );
       note(
         'POST /rooms/{roomName}/messages',
-        await call(rt, 'POST', { path: '/rooms/bench/messages' }, { token: admin, agentName: 'bot', message: `m${i}` }),
+        await call(rt, 'POST', { path: '/rooms/bench/messages' }, { token: admin, message: `m${i}` }),
       );
       note('GET /rooms/{roomName}/messages', await call(rt, 'GET', { path: '/rooms/bench/messages', token: admin }));
       note(

@@ -4,7 +4,7 @@
 import { DEFAULT_METRICS } from '../src/core/orders/metric-table.js';
 import { seededRandom } from '../tools/seeded-random.js';
 import { type Answer, HttpClient, NO_ANSWER, type Sample } from './load-http.js';
-import { agentNameOf, type LoadClient } from './load-serve.js';
+import type { LoadClient } from './load-serve.js';
 
 interface TaskAck {
   client: string;
@@ -172,7 +172,6 @@ class Loop {
     const room = this.c.room!;
     const text = `load message ${this.c.name} #${this.n}`;
     const a = await this.http.post('POST /rooms/{room}/messages', `/rooms/${room}/messages`, {
-      agentName: agentNameOf(this.c),
       message: text,
     });
     if (ok(a)) this.ledger.messages.push({ client: this.c.name, room, messageId: a.body.messageId, text });

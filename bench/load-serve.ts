@@ -11,12 +11,11 @@ export interface LoadClient {
   name: string;
   role: LoadRole;
   token: string;
-  // A worker's room, which it has entered as `loader-INDEX` before the load starts.
+  // A worker's room, which it has entered (as itself: a room member is its client) before the load starts.
   room?: string;
 }
 
 const ROOMS = 3;
-export const agentNameOf = (c: LoadClient) => `loader-${c.index}`;
 
 // Coordinators start discussions, workers talk in rooms, report orders and post KPI, viewers read.
 const ROLES: readonly LoadRole[] = ['coordinator', 'worker', 'viewer'];
@@ -68,7 +67,6 @@ export async function prepareWorkbook(file: string, clients: number): Promise<Lo
       if (made.status !== 200 && made.error?.code !== 'ROOM_ALREADY_EXISTS')
         throw new Error(`creating ${room}: ${JSON.stringify(made.error)}`);
       const entered = await post(`/rooms/${room}/enter`, {
-        agentName: agentNameOf(c),
         profile: { role: 'load', description: 'a load bench client' },
       });
       if (entered.status !== 200) throw new Error(`entering ${room}: ${JSON.stringify(entered.error)}`);

@@ -27,8 +27,8 @@ async function workbook(): Promise<{ rt: Runtime; file: string; ledger: ReturnTy
   expect(task.status).toBe(202);
   ledger.tasks.set(taskKey('load-c', 'k1'), { client: 'load-c', key: 'k1', ...task });
   expect((await call(rt, worker, 'POST', '/rooms', { roomName: 'r1' })).status).toBe(200);
-  expect((await call(rt, worker, 'POST', '/rooms/r1/enter', { agentName: 'a1' })).status).toBe(200);
-  const sent = await call(rt, worker, 'POST', '/rooms/r1/messages', { agentName: 'a1', message: 'hello' });
+  expect((await call(rt, worker, 'POST', '/rooms/r1/enter', {})).status).toBe(200);
+  const sent = await call(rt, worker, 'POST', '/rooms/r1/messages', { message: 'hello' });
   ledger.messages.push({ client: 'load-w', room: 'r1', messageId: sent.messageId, text: 'hello' });
   const row = { member_id: 'sato', date: '2025-06-01', metric: 'contacts', value: 3 };
   expect((await call(rt, worker, 'POST', '/kpi', { rows: [row] })).status).toBe(200);

@@ -44,8 +44,9 @@ interface RoomListing {
   readOnly: boolean;
 }
 
+// A read marks only its own client present: an agentName given to a read is a filter, never who is calling.
 function roomList(call: RoomCall, input: { agentName?: string; joinedOnly?: boolean }) {
-  touchPresence(call.caller.name, input.agentName, windowOf(call));
+  touchPresence(call.caller.name, undefined, windowOf(call));
   const snap = snapshot(call);
   const joined = (room: string) =>
     input.agentName ? snap.inRoom(room).some((m) => m.agentName === input.agentName) : undefined;
@@ -131,7 +132,7 @@ export interface GetInput {
 }
 
 function messagePage(call: RoomCall, input: GetInput) {
-  touchPresence(call.caller.name, input.agentName, windowOf(call));
+  touchPresence(call.caller.name, undefined, windowOf(call));
   const snap = snapshot(call);
   const found = snap.need(input.roomName);
   const only = <T extends { mentions: string[] }>(all: T[]) =>

@@ -2,7 +2,7 @@
 // the actor of its audit rows, and the room's rules checked against what the tabs hold at that moment.
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { cellDate } from '../../adapters/gas/records.js';
-import { ConflictError, NotFoundError, TooLargeError, ValidationError } from '../../core/errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, TooLargeError, ValidationError } from '../../core/errors.js';
 import { charCount, checkAgentName, checkRoomName, parseMentions, type RoomProfile } from '../../core/api/rooms.js';
 import { touchPresence } from './presence.js';
 import { nudge } from '../discussions/requests.js';
@@ -22,6 +22,19 @@ export type { RoomCall };
 
 function actorOf(call: RoomCall): string {
   return `api:${call.caller.name}`;
+}
+
+// A room member is its API client: its name is the token's, whatever the request says. A request naming another
+// member is refused, naming the field, so no client enters, speaks or leaves as another, nor holds another's name
+// (which would then refuse the real client). The names of clients differ by more than case, so case does not matter.
+function memberName(call: RoomCall, sent: string | undefined): string {
+  const own = call.caller.name;
+  if (sent !== undefined && sent.toLowerCase() !== own.toLowerCase())
+    throw new ForbiddenError(
+      `agentName: a room member is its API client, and this token's client is ${own}: send agentName ${own}, or leave it out.`,
+      'AGENT_NAME_NOT_OWN',
+    );
+  return own;
 }
 
 function limit(call: RoomCall, key: NumberSettingKey): number {
@@ -86,22 +99,20 @@ export function createRoom(call: RoomCall, input: { roomName: string; descriptio
   });
 }
 
-export function enterRoom(call: RoomCall, input: { roomName: string; agentName: string; profile?: RoomProfile }) {
-  const agentName = checkAgentName(input.agentName, limit(call, 'rooms.max_name_chars'), councilAgentIds(call));
+export function enterRoom(call: RoomCall, input: { roomName: string; agentName?: string; profile?: RoomProfile }) {
+  const own = memberName(call, input.agentName);
+  const agentName = checkAgentName(own, limit(call, 'rooms.max_name_chars'), councilAgentIds(call));
   const profile = input.profile ? jsonWithin(input.profile, limit(call, 'rooms.max_message_chars'), 'profile') : '';
-  touchPresence(call.caller.name, agentName, limit(call, 'rooms.presence_seconds'));
+  touchPresence(call.caller.name, undefined, limit(call, 'rooms.presence_seconds'));
   return withRoomLock(call.council.store, (state) => {
     const snap = new RoomSnapshot(call.council.store, state);
     const found = snap.need(input.roomName);
     const existing = snap.member(found.name, agentName);
-    if (existing?.inRoom) throw new ConflictError(`${agentName} is in ${found.name} already.`, 'AGENT_ALREADY_IN_ROOM');
-    // An agent name is one agent's: while another client has it in a room, it is not free.
-    const taken = snap.members().find((m) => m.agentName === agentName && m.inRoom && m.client !== call.caller.name);
-    if (taken)
-      throw new ConflictError(
-        `${agentName} is in use by another API client; enter under another name.`,
-        'AGENT_NAME_TAKEN',
-      );
+    if (existing?.inRoom && existing.client === call.caller.name)
+      throw new ConflictError(`${agentName} is in ${found.name} already.`, 'AGENT_ALREADY_IN_ROOM');
+    // A row another client wrote under this name (before names were the clients'): the name is this client's, so
+    // its row is taken over, and the audit row says from whom.
+    const replaced = existing?.inRoom && existing.client !== call.caller.name ? existing.client : '';
     const now = Date.now();
     const key = `${found.name}/${agentName}`;
     const values = memberCols.write(
@@ -124,23 +135,26 @@ export function enterRoom(call: RoomCall, input: { roomName: string; agentName: 
       event: 'room_entered',
       tab: 'Room Members',
       row_key: key,
-      payload: { room: found.name },
+      payload: replaced ? { room: found.name, replaced_client: replaced } : { room: found.name },
     });
     c.run(new Date(now).toISOString());
     return { success: true, roomName: found.name, message: `${agentName} entered ${found.name}.` };
   });
 }
 
-export function leaveRoom(call: RoomCall, input: { roomName: string; agentName: string }) {
-  touchPresence(call.caller.name, input.agentName, limit(call, 'rooms.presence_seconds'));
+// An admin may show any member out (a moderation, audited as the admin); any other client leaves as itself.
+export function leaveRoom(call: RoomCall, input: { roomName: string; agentName?: string }) {
+  const name =
+    call.caller.role === 'admin' && input.agentName !== undefined ? input.agentName : memberName(call, input.agentName);
+  touchPresence(call.caller.name, undefined, limit(call, 'rooms.presence_seconds'));
   return withRoomLock(call.council.store, (state) => {
     const snap = new RoomSnapshot(call.council.store, state);
     const found = snap.need(input.roomName);
-    const m = snap.member(found.name, input.agentName);
-    if (!m) throw new NotFoundError(`${input.agentName} has never entered ${found.name}.`, 'AGENT_NOT_FOUND');
-    if (!m.inRoom) throw new ConflictError(`${input.agentName} is not in ${found.name}.`, 'AGENT_NOT_IN_ROOM');
+    const m = snap.member(found.name, name);
+    if (!m) throw new NotFoundError(`${name} has never entered ${found.name}.`, 'AGENT_NOT_FOUND');
+    if (!m.inRoom) throw new ConflictError(`${name} is not in ${found.name}.`, 'AGENT_NOT_IN_ROOM');
     if (m.client !== call.caller.name && call.caller.role !== 'admin')
-      throw new ConflictError(`${input.agentName} entered through another API client.`, 'AGENT_NOT_IN_ROOM');
+      throw new ConflictError(`${name} entered through another API client.`, 'AGENT_NOT_IN_ROOM');
     const now = Date.now();
     const c = call.council.store.begin(state, actorOf(call));
     c.setMarker(
@@ -157,13 +171,14 @@ export function leaveRoom(call: RoomCall, input: { roomName: string; agentName: 
       payload: { room: found.name },
     });
     c.run(new Date(now).toISOString());
-    return { success: true, roomName: found.name, message: `${input.agentName} left ${found.name}.` };
+    return { success: true, roomName: found.name, message: `${name} left ${found.name}.` };
   });
 }
 
 export interface SendInput {
   roomName: string;
-  agentName: string;
+  // The client's own name, or absent (memberName).
+  agentName?: string;
   message: string;
   metadata?: Record<string, unknown>;
 }
@@ -232,15 +247,16 @@ function checkSender(call: RoomCall, snap: RoomSnapshot, roomName: string, room:
 }
 
 export function sendMessage(call: RoomCall, input: SendInput) {
+  const sender = memberName(call, input.agentName);
   const { metadata, mentions, agents, asked } = checkedMessage(call, input);
-  touchPresence(call.caller.name, input.agentName, limit(call, 'rooms.presence_seconds'));
+  touchPresence(call.caller.name, undefined, limit(call, 'rooms.presence_seconds'));
   const out = withRoomLock(call.council.store, (state) => {
     const snap = new RoomSnapshot(call.council.store, state);
     const found = snap.need(input.roomName);
     const first = replayed(call, snap);
     if (first) return { queued: [], answer: first };
     const room = writable(found, 'sending a message');
-    checkSender(call, snap, found.name, room, input.agentName);
+    checkSender(call, snap, found.name, room, sender);
     const seq = snap.stored(room).reduce((a, x) => Math.max(a, x.seq), 0) + 1;
     const now = Date.now();
     const at = cellDate(now);
@@ -252,7 +268,7 @@ export function sendMessage(call: RoomCall, input: SendInput) {
     const queued = asked.map((a) =>
       queueReply(
         c,
-        { room: found.name, message_id: id, agent_id: a.agent_id, sender: input.agentName, client: call.caller.name },
+        { room: found.name, message_id: id, agent_id: a.agent_id, sender, client: call.caller.name },
         actorOf(call),
         now,
       ),
@@ -264,7 +280,7 @@ export function sendMessage(call: RoomCall, input: SendInput) {
         message_id: id,
         room_name: found.name,
         seq,
-        agent_name: input.agentName,
+        agent_name: sender,
         client: call.caller.name,
         mentions_json: JSON.stringify(mentions),
         reply_to: '',

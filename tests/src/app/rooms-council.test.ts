@@ -22,13 +22,13 @@ async function call(rt: Runtime, tok: string, method: 'GET' | 'POST', path: stri
 
 const answers = (rt: Runtime) => records(rt, 'room_messages').filter((r) => r.client === 'council');
 
-// A room with agent1 in it, and a message from agent1 that mentions a council agent.
+// A room with helper in it, and a message from helper that mentions a council agent.
 async function mention(rt: Runtime, tok: string, text: string, earlier = ['We lost two clients.']): Promise<string> {
   await call(rt, tok, 'POST', '/rooms', { roomName: 'dev-team' });
-  await call(rt, tok, 'POST', '/rooms/dev-team/enter', { agentName: 'agent1' });
+  await call(rt, tok, 'POST', '/rooms/dev-team/enter', { agentName: 'helper' });
   for (const message of earlier)
-    await call(rt, tok, 'POST', '/rooms/dev-team/messages', { agentName: 'agent1', message });
-  const sent = await call(rt, tok, 'POST', '/rooms/dev-team/messages', { agentName: 'agent1', message: text });
+    await call(rt, tok, 'POST', '/rooms/dev-team/messages', { agentName: 'helper', message });
+  const sent = await call(rt, tok, 'POST', '/rooms/dev-team/messages', { agentName: 'helper', message: text });
   expect(sent.status).toBe(200);
   return sent.messageId;
 }
@@ -69,16 +69,16 @@ describe('a discussion as a read-only room', () => {
     );
     expect(speakers.length).toBeGreaterThan(3);
     // Read-only: no message, no clear; but a client may enter to watch it.
-    const send = await call(rt, worker, 'POST', `/rooms/${id}/messages`, { agentName: 'agent1', message: 'hi' });
+    const send = await call(rt, worker, 'POST', `/rooms/${id}/messages`, { agentName: 'helper', message: 'hi' });
     expect([send.status, send.error.code]).toEqual([409, 'ROOM_READ_ONLY']);
     const clear = await call(rt, coord, 'POST', `/rooms/${id}/clear`, { confirm: true });
     expect([clear.status, clear.error.code]).toEqual([409, 'ROOM_READ_ONLY']);
-    expect((await call(rt, worker, 'POST', `/rooms/${id}/enter`, { agentName: 'agent1' })).status).toBe(200);
+    expect((await call(rt, worker, 'POST', `/rooms/${id}/enter`, { agentName: 'helper' })).status).toBe(200);
     expect(
-      (await call(rt, worker, 'POST', `/rooms/${id}/messages`, { agentName: 'agent1', message: 'hi' })).error.code,
+      (await call(rt, worker, 'POST', `/rooms/${id}/messages`, { agentName: 'helper', message: 'hi' })).error.code,
     ).toBe('ROOM_READ_ONLY');
     const watched = await call(rt, worker, 'GET', `/rooms/${id}/users`);
-    expect(watched.users.find((u: any) => u.name === 'agent1')).toMatchObject({ status: 'online', messageCount: 0 });
+    expect(watched.users.find((u: any) => u.name === 'helper')).toMatchObject({ status: 'online', messageCount: 0 });
     expect(watched.onlineCount).toBe(1);
     const status = await call(rt, worker, 'GET', '/status', { roomName: id });
     expect(status.rooms).toEqual([
@@ -98,7 +98,7 @@ describe('an @mention of a council agent', () => {
     const asked = await mention(rt, worker, '@devils_advocate what could go wrong with a 1on1?');
     const queued = records(rt, 'queue').filter((q) => q.type === 'room.reply');
     expect(queued.map((q) => JSON.parse(String(q.payload_json)))).toEqual([
-      { room: 'dev-team', message_id: asked, agent_id: 'devils_advocate', sender: 'agent1', client: 'helper' },
+      { room: 'dev-team', message_id: asked, agent_id: 'devils_advocate', sender: 'helper', client: 'helper' },
     ]);
     // The nudge (a one-shot trigger, which the runtime fires up to 3 minutes late as Apps Script may) runs it before
     // the 10-minute backstop tick would.
@@ -108,16 +108,16 @@ describe('an @mention of a council agent', () => {
     const got = await call(rt, worker, 'GET', '/rooms/dev-team/messages');
     expect(got.count).toBe(3);
     const answer = got.messages[2];
-    expect(answer).toMatchObject({ agentName: 'devils_advocate', replyTo: asked, mentions: ['agent1'] });
-    expect(answer.message.startsWith('@agent1 ')).toBe(true);
+    expect(answer).toMatchObject({ agentName: 'devils_advocate', replyTo: asked, mentions: ['helper'] });
+    expect(answer.message.startsWith('@helper ')).toBe(true);
     expect(answer.message).toContain("Devil's Advocateです");
     expect(answer.metadata).toMatchObject({ model_used: 'rules:default', fallback_level: 0 });
     expect(answers(rt)[0]).toMatchObject({ client: 'council', reply_to: asked, agent_name: 'devils_advocate' });
     const audit = records(rt, 'audit').filter((r) => r.event === 'room_answer');
     expect(audit.map((r) => [r.actor, r.row_key])).toEqual([['devils_advocate', answer.id]]);
-    // The mentionsOnly view of agent1 shows the answer.
+    // The mentionsOnly view of helper shows the answer.
     const mine = await call(rt, worker, 'GET', '/rooms/dev-team/messages', {
-      agentName: 'agent1',
+      agentName: 'helper',
       mentionsOnly: 'true',
     });
     expect(mine.messages.map((m: any) => m.id)).toEqual([answer.id]);
@@ -193,7 +193,7 @@ describe('an @mention answered through a model over HTTP', () => {
     const meta = JSON.parse(String(answers(rt)[0].metadata_json));
     expect(meta).toMatchObject({ model_used: 'openai:gpt-4o-mini', fallback_level: 0 });
     expect(meta.tokens_consumed).toBeGreaterThan(0);
-    expect(String(answers(rt)[0].message)).toBe('@agent1 message: answer from the local model server');
+    expect(String(answers(rt)[0].message)).toBe('@helper message: answer from the local model server');
     expect(ok(await rt.run('verifyAudit')).ok).toBe(true);
   });
 
@@ -206,6 +206,6 @@ describe('an @mention answered through a model over HTTP', () => {
     const meta = JSON.parse(String(answers(rt)[0].metadata_json));
     expect(meta.fallback_level).toBe(4);
     expect(meta.note).toMatch(/legal's model gave no usable answer/);
-    expect(String(answers(rt)[0].message)).toMatch(/^@agent1 /);
+    expect(String(answers(rt)[0].message)).toMatch(/^@helper /);
   });
 });

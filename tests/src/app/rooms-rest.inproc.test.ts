@@ -30,9 +30,9 @@ describe('rooms over REST in-process', () => {
     expect(badName.error.details[0].field).toBe('roomName');
     expect(err(call(worker, 'POST', '/rooms', { roomName: 'DISC-mine' }))).toBe('400 INVALID_ROOM_NAME');
     for (const [method, path, body] of [
-      ['POST', '/rooms/nowhere/enter', { agentName: 'a1' }],
-      ['POST', '/rooms/nowhere/leave', { agentName: 'a1' }],
-      ['POST', '/rooms/nowhere/messages', { agentName: 'a1', message: 'hi' }],
+      ['POST', '/rooms/nowhere/enter', { agentName: 'helper' }],
+      ['POST', '/rooms/nowhere/leave', { agentName: 'helper' }],
+      ['POST', '/rooms/nowhere/messages', { agentName: 'helper', message: 'hi' }],
       ['GET', '/rooms/nowhere/messages', {}],
       ['GET', '/rooms/nowhere/users', {}],
       ['POST', '/rooms/nowhere/clear', { confirm: true }],
@@ -40,28 +40,34 @@ describe('rooms over REST in-process', () => {
       const tok = path.endsWith('clear') ? coord : worker;
       expect(err(call(tok, method, path, body)), path).toBe('404 ROOM_NOT_FOUND');
     }
-    // Sending before entering, entering twice, a council agent's name, a name another client holds.
-    expect(err(call(worker, 'POST', '/rooms/dev-team/messages', { agentName: 'a1', message: 'hi' }))).toBe(
+    // Sending before entering, entering twice, a council agent's name, another client's name.
+    expect(err(call(worker, 'POST', '/rooms/dev-team/messages', { agentName: 'helper', message: 'hi' }))).toBe(
       '404 AGENT_NOT_FOUND',
     );
-    expect(err(call(worker, 'POST', '/rooms/dev-team/leave', { agentName: 'a1' }))).toBe('404 AGENT_NOT_FOUND');
-    call(worker, 'POST', '/rooms/dev-team/enter', { agentName: 'a1' });
-    expect(err(call(worker, 'POST', '/rooms/dev-team/enter', { agentName: 'a1' }))).toBe('409 AGENT_ALREADY_IN_ROOM');
+    expect(err(call(worker, 'POST', '/rooms/dev-team/leave', { agentName: 'helper' }))).toBe('404 AGENT_NOT_FOUND');
+    call(worker, 'POST', '/rooms/dev-team/enter', { agentName: 'helper' });
+    expect(err(call(worker, 'POST', '/rooms/dev-team/enter', { agentName: 'helper' }))).toBe(
+      '409 AGENT_ALREADY_IN_ROOM',
+    );
     expect(err(call(worker, 'POST', '/rooms/dev-team/enter', { agentName: 'devils_advocate' }))).toBe(
+      '403 AGENT_NAME_NOT_OWN',
+    );
+    // A client named as Kaigi speaks in a room (rooms' reserved names) cannot be a member.
+    expect(err(call(client(k, 'council', 'worker'), 'POST', '/rooms/dev-team/enter', {}))).toBe(
       '409 AGENT_NAME_RESERVED',
     );
     call(worker, 'POST', '/rooms', { roomName: 'ops' });
-    expect(err(call(other, 'POST', '/rooms/ops/enter', { agentName: 'a1' }))).toBe('409 AGENT_NAME_TAKEN');
-    // Another client cannot speak or leave under a1.
-    expect(err(call(other, 'POST', '/rooms/dev-team/messages', { agentName: 'a1', message: 'x' }))).toBe(
-      '409 AGENT_NOT_IN_ROOM',
+    // A member is its client: another client can neither enter, speak nor leave as helper.
+    expect(err(call(other, 'POST', '/rooms/ops/enter', { agentName: 'helper' }))).toBe('403 AGENT_NAME_NOT_OWN');
+    expect(err(call(other, 'POST', '/rooms/dev-team/messages', { agentName: 'helper', message: 'x' }))).toBe(
+      '403 AGENT_NAME_NOT_OWN',
     );
-    expect(err(call(other, 'POST', '/rooms/dev-team/leave', { agentName: 'a1' }))).toBe('409 AGENT_NOT_IN_ROOM');
+    expect(err(call(other, 'POST', '/rooms/dev-team/leave', { agentName: 'helper' }))).toBe('403 AGENT_NAME_NOT_OWN');
     // Messages: blank, not text.
-    expect(err(call(worker, 'POST', '/rooms/dev-team/messages', { agentName: 'a1', message: '  ' }))).toBe(
+    expect(err(call(worker, 'POST', '/rooms/dev-team/messages', { agentName: 'helper', message: '  ' }))).toBe(
       '400 INVALID_MESSAGE_FORMAT',
     );
-    const notText = call(worker, 'POST', '/rooms/dev-team/messages', { agentName: 'a1', message: 42 });
+    const notText = call(worker, 'POST', '/rooms/dev-team/messages', { agentName: 'helper', message: 42 });
     expect(err(notText)).toBe('400 invalid_input');
     expect(notText.error.details[0].field).toBe('message');
     // Paging inputs over the query string.
@@ -70,13 +76,13 @@ describe('rooms over REST in-process', () => {
     expect(noName.error.details[0].field).toBe('agentName');
     expect(err(call(viewer, 'GET', '/rooms/dev-team/messages', { limit: '0' }))).toBe('400 invalid_input');
     // Leaving, then leaving again or sending.
-    call(worker, 'POST', '/rooms/dev-team/leave', { agentName: 'a1' });
-    expect(err(call(worker, 'POST', '/rooms/dev-team/leave', { agentName: 'a1' }))).toBe('409 AGENT_NOT_IN_ROOM');
-    expect(err(call(worker, 'POST', '/rooms/dev-team/messages', { agentName: 'a1', message: 'x' }))).toBe(
+    call(worker, 'POST', '/rooms/dev-team/leave', { agentName: 'helper' });
+    expect(err(call(worker, 'POST', '/rooms/dev-team/leave', { agentName: 'helper' }))).toBe('409 AGENT_NOT_IN_ROOM');
+    expect(err(call(worker, 'POST', '/rooms/dev-team/messages', { agentName: 'helper', message: 'x' }))).toBe(
       '409 AGENT_NOT_IN_ROOM',
     );
-    // Once out, another client may take the name.
-    expect(call(other, 'POST', '/rooms/ops/enter', { agentName: 'a1' }).status).toBe(200);
+    // The other client enters under its own name.
+    expect(call(other, 'POST', '/rooms/ops/enter', {}).status).toBe(200);
     // Roles: a viewer reads but writes nothing; only a coordinator or admin clears.
     expect(err(call(viewer, 'POST', '/rooms', { roomName: 'v' }))).toBe('403 forbidden');
     expect(err(call(viewer, 'POST', '/rooms/dev-team/enter', { agentName: 'v1' }))).toBe('403 forbidden');
@@ -100,35 +106,38 @@ describe('rooms over REST in-process', () => {
     expect(call(worker, 'POST', '/rooms', { roomName: 'r2' }).status).toBe(200);
     const third = call(worker, 'POST', '/rooms', { roomName: 'r3' });
     expect([third.status, third.error.code]).toEqual([409, 'ROOM_LIMIT_REACHED']);
-    const longAgent = call(worker, 'POST', '/rooms/r2/enter', { agentName: 'agent_123' });
+    // A client whose name is longer than rooms.max_name_chars cannot be a member.
+    const longAgent = call(client(k, 'agent_123', 'worker'), 'POST', '/rooms/r2/enter', {});
     expect([longAgent.status, longAgent.error.code]).toEqual([413, 'INVALID_AGENT_NAME']);
-    call(worker, 'POST', '/rooms/r2/enter', { agentName: 'a1' });
-    const big = call(worker, 'POST', '/rooms/r2/messages', { agentName: 'a1', message: 'x'.repeat(101) });
+    call(worker, 'POST', '/rooms/r2/enter', { agentName: 'helper' });
+    const big = call(worker, 'POST', '/rooms/r2/messages', { agentName: 'helper', message: 'x'.repeat(101) });
     expect([big.status, big.error.code]).toEqual([413, 'MESSAGE_TOO_LARGE']);
     // Characters, not UTF-16 units: 100 emoji fit.
-    expect(call(worker, 'POST', '/rooms/r2/messages', { agentName: 'a1', message: '😀'.repeat(100) }).status).toBe(200);
+    expect(call(worker, 'POST', '/rooms/r2/messages', { agentName: 'helper', message: '😀'.repeat(100) }).status).toBe(
+      200,
+    );
     const bigMeta = call(worker, 'POST', '/rooms/r2/messages', {
-      agentName: 'a1',
+      agentName: 'helper',
       message: 'm',
       metadata: { note: 'y'.repeat(100) },
     });
     expect([bigMeta.status, bigMeta.error.code]).toEqual([413, 'MESSAGE_TOO_LARGE']);
-    expect(call(worker, 'POST', '/rooms/r2/messages', { agentName: 'a1', message: 'two' }).status).toBe(200);
-    expect(call(worker, 'POST', '/rooms/r2/messages', { agentName: 'a1', message: 'three' }).status).toBe(200);
-    const full = call(worker, 'POST', '/rooms/r2/messages', { agentName: 'a1', message: 'four' });
+    expect(call(worker, 'POST', '/rooms/r2/messages', { agentName: 'helper', message: 'two' }).status).toBe(200);
+    expect(call(worker, 'POST', '/rooms/r2/messages', { agentName: 'helper', message: 'three' }).status).toBe(200);
+    const full = call(worker, 'POST', '/rooms/r2/messages', { agentName: 'helper', message: 'four' });
     expect([full.status, full.error.code]).toEqual([409, 'ROOM_FULL']);
     // Clearing makes room again.
     expect(call(coord, 'POST', '/rooms/r2/clear', { confirm: true }).clearedCount).toBe(3);
-    expect(call(worker, 'POST', '/rooms/r2/messages', { agentName: 'a1', message: 'four' }).status).toBe(200);
+    expect(call(worker, 'POST', '/rooms/r2/messages', { agentName: 'helper', message: 'four' }).status).toBe(200);
   });
 
   it('pages back from the newest, with numbers and flags from the query string', () => {
     const { worker, viewer } = setup();
     call(worker, 'POST', '/rooms', { roomName: 'paging' });
-    call(worker, 'POST', '/rooms/paging/enter', { agentName: 'alice' });
+    call(worker, 'POST', '/rooms/paging/enter', { agentName: 'helper' });
     for (let i = 1; i <= 7; i++)
       call(worker, 'POST', '/rooms/paging/messages', {
-        agentName: 'alice',
+        agentName: 'helper',
         message: i % 3 === 0 ? `m${i} for @bob` : `m${i}`,
       });
     const page = (q: Record<string, string>) => {
@@ -160,9 +169,9 @@ describe('rooms over REST in-process', () => {
   it('clears only with confirm: true, hiding the messages and keeping them and their audit rows', () => {
     const { k, worker, coord, viewer } = setup();
     call(worker, 'POST', '/rooms', { roomName: 'tidy' });
-    call(worker, 'POST', '/rooms/tidy/enter', { agentName: 'alice' });
+    call(worker, 'POST', '/rooms/tidy/enter', { agentName: 'helper' });
     for (const m of ['one', 'two', 'three'])
-      call(worker, 'POST', '/rooms/tidy/messages', { agentName: 'alice', message: m });
+      call(worker, 'POST', '/rooms/tidy/messages', { agentName: 'helper', message: m });
     for (const body of [{}, { confirm: false }]) {
       const r = call(coord, 'POST', '/rooms/tidy/clear', body);
       expect([r.status, r.error.code]).toEqual([400, 'CONFIRMATION_REQUIRED']);
@@ -194,7 +203,7 @@ describe('rooms over REST in-process', () => {
     expect(k.records('rooms')[0]).toMatchObject({ cleared_through: 3, cleared_by: 'lead' });
     expect(auditOk(k)).toBe(true);
     // The room goes on after the clear, its numbering too.
-    call(worker, 'POST', '/rooms/tidy/messages', { agentName: 'alice', message: 'four' });
+    call(worker, 'POST', '/rooms/tidy/messages', { agentName: 'helper', message: 'four' });
     const after = call(viewer, 'GET', '/rooms/tidy/messages');
     expect(after.messages.map((m: any) => m.message)).toEqual(['four']);
     expect(k.records('room_messages').map((r) => r.seq)).toEqual([1, 2, 3, 4]);
@@ -204,7 +213,7 @@ describe('rooms over REST in-process', () => {
   it('stores and returns hostile text exactly, as text', () => {
     const { k, worker, viewer } = setup();
     call(worker, 'POST', '/rooms', { roomName: 'hostile', description: '=HYPERLINK("http://x","y")' });
-    call(worker, 'POST', '/rooms/hostile/enter', { agentName: 'mallory', profile: { description: '+1+1' } });
+    call(worker, 'POST', '/rooms/hostile/enter', { agentName: 'helper', profile: { description: '+1+1' } });
     const texts = [
       '=IMPORTXML("http://x","//a")',
       '<img src=x onerror=alert(1)>',
@@ -218,7 +227,7 @@ describe('rooms over REST in-process', () => {
     const ids: string[] = [];
     for (const message of texts) {
       const r = call(worker, 'POST', '/rooms/hostile/messages', {
-        agentName: 'mallory',
+        agentName: 'helper',
         message,
         metadata: { note: '=1+1', html: '<script>x</script>' },
       });
@@ -231,7 +240,7 @@ describe('rooms over REST in-process', () => {
     expect(k.records('room_messages').map((r) => r.message)).toEqual(texts);
     expect(k.records('rooms')[0].description).toBe('=HYPERLINK("http://x","y")');
     const over = call(worker, 'POST', '/rooms/hostile/messages', {
-      agentName: 'mallory',
+      agentName: 'helper',
       message: 'x'.repeat(20_001),
     });
     expect([over.status, over.error.code]).toEqual([413, 'MESSAGE_TOO_LARGE']);
@@ -241,7 +250,7 @@ describe('rooms over REST in-process', () => {
   it('shows members offline once their calls are older than the presence window', () => {
     const { k, worker, viewer } = setup();
     call(worker, 'POST', '/rooms', { roomName: 'here' });
-    call(worker, 'POST', '/rooms/here/enter', { agentName: 'alice' });
+    call(worker, 'POST', '/rooms/here/enter', { agentName: 'helper' });
     const status = () => call(viewer, 'GET', '/rooms/here/users').users[0].status;
     expect(status()).toBe('online');
     k.advance(301_000);

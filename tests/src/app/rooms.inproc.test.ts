@@ -8,7 +8,7 @@ import { type Kaigi, kaigi } from './inproc.js';
 
 const call = (k: Kaigi, requestKey = ''): RoomCall => ({
   council: k.council(),
-  caller: { name: 'worker', role: 'worker' },
+  caller: { name: 'agent1', role: 'worker' },
   requestKey,
 });
 const page = { limit: 50, offset: 0, mentionsOnly: false };

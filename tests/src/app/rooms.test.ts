@@ -14,12 +14,12 @@ describe('rooms over REST', () => {
       message: 'Room dev-team was created.',
     });
     const entered = await call(rt, worker, 'POST', '/rooms/dev-team/enter', {
-      agentName: 'agent1',
+      agentName: 'helper',
       profile: { role: 'coordinator', description: 'plans', capabilities: ['task_planning'], metadata: { v: 2 } },
     });
     expect(entered).toMatchObject({ status: 200, success: true, roomName: 'dev-team' });
     const sent = await call(rt, worker, 'POST', '/rooms/dev-team/messages', {
-      agentName: 'agent1',
+      agentName: 'helper',
       message: 'Hello @coordinator and @agent2, mail me at a@b.com',
       metadata: { k: 1 },
     });
@@ -34,7 +34,7 @@ describe('rooms over REST', () => {
     expect(got).toMatchObject({ status: 200, roomName: 'dev-team', count: 1, hasMore: false });
     expect(got.messages[0]).toEqual({
       id: sent.messageId,
-      agentName: 'agent1',
+      agentName: 'helper',
       message: 'Hello @coordinator and @agent2, mail me at a@b.com',
       timestamp: sent.timestamp,
       mentions: ['coordinator', 'agent2'],
@@ -44,13 +44,13 @@ describe('rooms over REST', () => {
     expect(users).toMatchObject({ status: 200, roomName: 'dev-team', onlineCount: 1 });
     expect(users.users).toEqual([
       {
-        name: 'agent1',
+        name: 'helper',
         status: 'online',
         messageCount: 1,
         profile: { role: 'coordinator', description: 'plans', capabilities: ['task_planning'], metadata: { v: 2 } },
       },
     ]);
-    const listed = await call(rt, viewer, 'GET', '/rooms', { agentName: 'agent1' });
+    const listed = await call(rt, viewer, 'GET', '/rooms', { agentName: 'helper' });
     expect(listed.rooms.find((r: any) => r.name === 'dev-team')).toEqual({
       name: 'dev-team',
       description: 'Development',
@@ -59,7 +59,7 @@ describe('rooms over REST', () => {
       isJoined: true,
       readOnly: false,
     });
-    expect(await call(rt, worker, 'POST', '/rooms/dev-team/leave', { agentName: 'agent1' })).toMatchObject({
+    expect(await call(rt, worker, 'POST', '/rooms/dev-team/leave', { agentName: 'helper' })).toMatchObject({
       status: 200,
       success: true,
     });

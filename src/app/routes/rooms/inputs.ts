@@ -12,11 +12,17 @@ export const roomName = () =>
     .regex(NAME_PATTERN, `a room name is ${NAME_RULE}`)
     .describe(`Room name (${NAME_RULE}); a discussion's room is its id, DISC-…`);
 
+// A name to look for (list_rooms, get_messages): any member's.
 export const agentName = () =>
+  z.string().regex(NAME_PATTERN, `an agent name is ${NAME_RULE}`).describe(`An agent name in the rooms (${NAME_RULE})`);
+
+// Who acts (enter, leave, send): a room member is its API client, so this is the client's own name or absent; any
+// other name is refused (src/app/rooms/room-writes.ts memberName).
+export const ownAgentName = () =>
   z
     .string()
-    .regex(NAME_PATTERN, `an agent name is ${NAME_RULE}`)
-    .describe(`Your agent name in the rooms (${NAME_RULE})`);
+    .describe("Your API client's name, which is your name in the rooms (the default); any other name is refused")
+    .optional();
 
 // A number from JSON, or from a query string's text.
 function numberFrom(schema: z.ZodNumber) {

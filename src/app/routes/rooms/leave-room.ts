@@ -3,15 +3,15 @@ import { z } from '../../../core/zod.js';
 import { leaveRoom } from '../../rooms/room-writes.js';
 import { defineOperation } from '../route.js';
 import { roomCall } from './call.js';
-import { agentName, roomName } from './inputs.js';
+import { ownAgentName, roomName } from './inputs.js';
 
 export const leaveRoomOp = defineOperation({
   name: 'leave_room',
-  description: 'Leaves a room the agent name entered through this API client.',
+  description: 'Leaves a room this API client entered (an admin may name any member with agentName).',
   roles: ['worker', 'coordinator', 'admin'],
   mutates: true,
   tool: true,
   http: { method: 'POST', path: '/rooms/{roomName}/leave' },
-  input: () => z.object({ roomName: roomName(), agentName: agentName() }),
+  input: () => z.object({ roomName: roomName(), agentName: ownAgentName() }),
   handler: (input, ctx) => leaveRoom(roomCall(ctx), input),
 });
