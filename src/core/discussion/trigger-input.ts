@@ -3,16 +3,22 @@ import { z } from '../zod.js';
 import { lazy } from '../lazy.js';
 import { ValidationError } from '../errors.js';
 import { checkJsonValue } from '../json-guard.js';
+import { quoteInput } from '../api/input-echo.js';
 import type { Trigger } from '../types.js';
 
 // The fields of a trigger {type, source, target_user_id, context}. The context is kept exactly as sent, however long: a
 // prompt carries it bounded to limits.input_tokens (src/core/prompts/bounded.ts) and the Discussion Log keeps the whole
-// value (Overflow when long), so the only size limit is the API's body limit. An absent or empty source means a person.
-// Strict: a misspelt key ("prority", "contxt") is refused by name, never dropped.
+// value (Overflow when long), so the only size limit is the API's body limit. `source` is taken and ignored: where a
+// trigger came from is the server's to say (normalTrigger), so a caller cannot pass for the watcher; it stays in the
+// schema so clients that send it (seed 002's trigger has it) are not refused. Strict: a misspelt key ("prority",
+// "contxt") is refused by name, never dropped.
 export const triggerSchema = lazy(() =>
   z.strictObject({
     type: z.string().min(1, 'must be a non-empty string'),
-    source: z.string().nullish(),
+    source: z
+      .string()
+      .nullish()
+      .describe('Ignored: Kaigi records where a trigger came from itself (api for an API client)'),
     target_user_id: z.string().min(1, 'must be a non-empty string'),
     context: z.record(z.string(), z.unknown()).optional(),
   }),
@@ -41,26 +47,27 @@ export function triggerIssues(
     issues.push({
       field: 'type',
       code: 'unknown_trigger_type',
-      message: `"${t.type}" is not a trigger type (Settings triggers.types: ${known.types.map((k) => k.type).join(', ')})`,
+      message: `${quoteInput(t.type, 'that type')} is not a trigger type (Settings triggers.types: ${known.types.map((k) => k.type).join(', ')})`,
     });
   if (known.members.indexOf(t.target_user_id) < 0)
     issues.push({
       field: 'target_user_id',
       code: 'unknown_member',
       message: known.members.length
-        ? `"${t.target_user_id}" is not a member (Members tab)`
-        : `"${t.target_user_id}" is not a member: the Members tab is empty (add your team there, or load the demo team with kaigi run --demo)`,
+        ? `${quoteInput(t.target_user_id, 'that id')} is not a member (Members tab)`
+        : `${quoteInput(t.target_user_id, 'that id')} is not a member: the Members tab is empty (add your team there, or load the demo team with kaigi run --demo)`,
     });
   return issues;
 }
 
 export type TriggerInput = z.infer<ReturnType<typeof triggerSchema>>;
 
-// The trigger as stored, from input the schema accepted.
-export function normalTrigger(x: TriggerInput, defaultSource = 'human'): Trigger {
+// The trigger as stored, from input the schema accepted: `source` is the caller as the server knows it ('api' for an
+// API client, 'sheets' for a person in Sheets, 'watcher' for the watcher), never the input's.
+export function normalTrigger(x: TriggerInput, source: string): Trigger {
   return {
     type: x.type,
-    source: x.source ? x.source : defaultSource,
+    source,
     target_user_id: x.target_user_id,
     context: (x.context ?? {}) as Record<string, unknown>,
   };
@@ -75,5 +82,6 @@ export function validateTrigger(t: unknown): Trigger {
     const issue = parsed.error.issues[0];
     throw new ValidationError(`trigger.${issue.path.map(String).join('.')} ${issue.message}`);
   }
-  return normalTrigger(parsed.data);
+  // A trigger Kaigi's own code built (the watcher's request, a queued payload): its source was set by the server.
+  return normalTrigger(parsed.data, parsed.data.source || 'human');
 }
