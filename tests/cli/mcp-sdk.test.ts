@@ -89,14 +89,12 @@ describe('MCP with the official SDK against kaigi serve', () => {
     });
     await tool(client, 'enter_room', {
       roomName: 'sdk-room',
-      agentName: 'planner',
       profile: { role: 'coordinator', capabilities: ['planning'] },
     });
     for (const m of ['m1', 'm2 for @helper', 'm3', 'm4 for @helper'])
-      await tool(client, 'send_message', { roomName: 'sdk-room', agentName: 'planner', message: m });
+      await tool(client, 'send_message', { roomName: 'sdk-room', message: m });
     const asked = await tool(client, 'send_message', {
       roomName: 'sdk-room',
-      agentName: 'planner',
       message: '@analyst what do the numbers say?',
     });
     expect(asked.mentions).toEqual(['analyst']);
@@ -121,7 +119,8 @@ describe('MCP with the official SDK against kaigi serve', () => {
     expect(mentions.messages.map((m: any) => m.message)).toEqual(['m2 for @helper', 'm4 for @helper']);
 
     const users = await tool(client, 'list_room_users', { roomName: 'sdk-room' });
-    expect(JSON.stringify(users)).toContain('planner');
+    // A room member is its client: lead, by the token.
+    expect(JSON.stringify(users)).toContain('"lead"');
 
     const refused = (await client.callTool({
       name: 'clear_room_messages',
@@ -158,10 +157,10 @@ describe('MCP with the official SDK against kaigi serve', () => {
     const view = await tool(client, 'get_discussion', { id: started.task_id });
     expect(view.discussion_id).toBe(started.discussion_id);
     // Nobody may talk in a discussion's room.
-    await tool(client, 'enter_room', { roomName: room.name, agentName: 'watcher' });
+    await tool(client, 'enter_room', { roomName: room.name });
     const said = (await client.callTool({
       name: 'send_message',
-      arguments: { roomName: room.name, agentName: 'watcher', message: 'hi' },
+      arguments: { roomName: room.name, message: 'hi' },
     })) as Result;
     expect(said.isError).toBe(true);
     await client.close();
@@ -190,8 +189,8 @@ describe('MCP with the official SDK against kaigi serve', () => {
     expect(disc).toMatchObject({ readOnly: true });
     expect((await tool(client, 'get_messages', { roomName: disc!.name })).count).toBeGreaterThan(0);
     await tool(client, 'create_room', { roomName: 'bridge-room' });
-    await tool(client, 'enter_room', { roomName: 'bridge-room', agentName: 'buddy-agent' });
-    await tool(client, 'send_message', { roomName: 'bridge-room', agentName: 'buddy-agent', message: 'via stdio' });
+    await tool(client, 'enter_room', { roomName: 'bridge-room' });
+    await tool(client, 'send_message', { roomName: 'bridge-room', message: 'via stdio' });
     const got = await tool(client, 'get_messages', { roomName: 'bridge-room' });
     expect(got.messages.map((m: any) => m.message)).toEqual(['via stdio']);
     await client.close();
@@ -200,7 +199,7 @@ describe('MCP with the official SDK against kaigi serve', () => {
   it('acts once for a tools/call POST re-sent with the same id, following the redirect as fetch does', async () => {
     const client = await httpClient(served.url, lead);
     await tool(client, 'create_room', { roomName: 'resend' });
-    await tool(client, 'enter_room', { roomName: 'resend', agentName: 'r1' });
+    await tool(client, 'enter_room', { roomName: 'resend' });
     const post = () =>
       fetch(`${served.url}/exec?path=/mcp`, {
         method: 'POST',
@@ -208,7 +207,7 @@ describe('MCP with the official SDK against kaigi serve', () => {
           jsonrpc: '2.0',
           id: 'resent-1',
           method: 'tools/call',
-          params: { name: 'send_message', arguments: { roomName: 'resend', agentName: 'r1', message: 'once' } },
+          params: { name: 'send_message', arguments: { roomName: 'resend', message: 'once' } },
           token: lead,
         }),
       }).then(async (r) => {

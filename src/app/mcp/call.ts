@@ -1,5 +1,6 @@
 // tools/call: the role check, the zod input, the operation, and a replay of the first answer when a client re-sends it.
 import { type ApiError, apiError, errorToApi, fieldIssues } from '../../core/api/api.js';
+import { echoInput } from '../../core/api/input-echo.js';
 import type { CallContext, Caller, Operation } from '../routes/route.js';
 import { RPC, type RpcId } from './protocol.js';
 import { isTool, mayCall } from './tools.js';
@@ -128,7 +129,14 @@ export function callTool(id: RpcId, params: Record<string, unknown>, caller: Cal
     };
   const op = deps.operations.filter((o) => isTool(o) && o.name === name)[0];
   if (!op)
-    return { error: { code: RPC.invalidParams, message: `Unknown tool: ${shown}.`, data: { field: 'name' } }, called };
+    return {
+      error: {
+        code: RPC.invalidParams,
+        message: `Unknown tool: ${echoInput(name, 'that name')}.`,
+        data: { field: 'name' },
+      },
+      called,
+    };
   if (!mayCall(op, caller.role))
     return { result: toolError(apiError(403, 'forbidden', `The ${caller.role} role cannot call ${op.name}.`)), called };
   // Arguments that miss the schema are a tool error (MCP 2025-11-25, SEP-1303), so the model reads which field.
@@ -173,7 +181,7 @@ function replayOrRun(
           apiError(
             409,
             'request_in_progress',
-            `The same ${op.name} call (JSON-RPC id ${JSON.stringify(call.id)}) is still running; send it again in a moment.`,
+            `The same ${op.name} call (JSON-RPC id ${echoInput(call.id, 'as sent')}) is still running; send it again in a moment.`,
           ),
         ),
         called: `${called} (still running)`,

@@ -1,5 +1,6 @@
 // A stateless MCP server over JSON-RPC 2.0 with plain JSON answers: each POST ?path=/mcp is answered on its own.
 import { type ApiError, errorToApi } from '../../core/api/api.js';
+import { echoInput } from '../../core/api/input-echo.js';
 import type { Caller } from '../routes/route.js';
 import type { McpHandler, McpMeta } from '../routes/router.js';
 import { type CallDeps, callTool } from './call.js';
@@ -61,7 +62,7 @@ function request(
         instructions: INSTRUCTIONS,
       });
     default:
-      return rpcError(id, RPC.methodNotFound, `Method not found: ${method.slice(0, 64)}.`);
+      return rpcError(id, RPC.methodNotFound, `Method not found: ${echoInput(method, 'that method')}.`);
   }
 }
 

@@ -11,7 +11,8 @@ import {
   routeKey,
   utf8Bytes,
 } from '../../core/api/api.js';
-import { isForbiddenKey, JsonInputError, parseJsonInput } from '../../core/json-guard.js';
+import { echoable, withoutTokens } from '../../core/api/input-echo.js';
+import { isPrototypeName, JsonInputError, parseJsonInput } from '../../core/json-guard.js';
 import type { CallContext, Caller, Operation } from './route.js';
 
 export type Body = Record<string, unknown>;
@@ -88,10 +89,10 @@ function tooLarge(contents: string, max: number): ApiError | null {
 }
 
 // The body through the JSON guard (src/core/json-guard.ts): nesting past its limit and prototype keys are 400
-// invalid_json before anything reads them; so are such keys among the query parameters' names.
+// invalid_json before anything reads them; so is any query parameter named after an object's member (toString too).
 function parseBody(req: WebRequest): { body: Body } | { answer: ApiError } {
   for (const k of Object.keys(req.parameter))
-    if (isForbiddenKey(k))
+    if (isPrototypeName(k))
       return {
         answer: apiError(400, 'invalid_json', `The query parameter ${k} is not accepted.`, [
           { field: k, code: 'forbidden_key', message: `the key ${k} is not accepted` },
@@ -128,16 +129,33 @@ function isError(answer: Body | ApiError): answer is ApiError {
   return !!e && typeof e === 'object' && typeof e.code === 'string';
 }
 
+// An MCP answer that reports a failure: a JSON-RPC error, or a tool's result marked isError.
+function isMcpError(answer: Body): boolean {
+  const result = answer.result as { isError?: unknown } | undefined;
+  return answer.jsonrpc === '2.0' && (!!answer.error || (!!result && result.isError === true));
+}
+
 export function routeRequest(req: WebRequest, deps: RouterDeps): Body | ApiError {
   const info: CallInfo = { client: '', call: '', status: 0, code: '' };
-  const answer = route(req, deps, info);
+  const sent: { token?: string } = {};
+  let answer = route(req, deps, info, sent);
   info.status = typeof answer.status === 'number' ? answer.status : info.status || 200;
   if (isError(answer)) info.code = answer.error.code;
+  // Whatever a message quoted, an error never carries a token back (src/core/api/input-echo.ts).
+  if (isError(answer) || isMcpError(answer)) answer = withoutTokens(answer, sent.token);
   if (deps.onDone) deps.onDone(info);
   return answer;
 }
 
-function route(req: WebRequest, deps: RouterDeps, info: CallInfo): Body | ApiError {
+// A POST whose JSON came form-encoded (curl -d without Content-Type: application/json): Apps Script also hands the
+// whole body over as a query parameter's name, which no route takes. Told so, without repeating that name.
+function formEncodedJson(req: WebRequest): ApiError | null {
+  if (req.method !== 'POST' || !Object.keys(req.parameter).some((k) => /^\s*[{[]/.test(k))) return null;
+  const message = 'The JSON body arrived form-encoded: send it with the header Content-Type: application/json.';
+  return apiError(400, 'invalid_input', message, [{ field: '', code: 'form_encoded_body', message }]);
+}
+
+function route(req: WebRequest, deps: RouterDeps, info: CallInfo, sent: { token?: string }): Body | ApiError {
   const path = String(req.parameter.path || '/');
   const key = routeKey(req.method, path);
   const mcp = deps.mcp && key === 'POST /mcp' ? deps.mcp : null;
@@ -152,10 +170,15 @@ function route(req: WebRequest, deps: RouterDeps, info: CallInfo): Body | ApiErr
     const parsed = parseBody(req);
     if ('answer' in parsed) return parsed.answer;
     const body = parsed.body;
-    if (mcp) return routeMcp(req, body, deps, mcp, info);
-    if (!found) return apiError(404, 'not_found', `No endpoint ${key}.`);
+    if (mcp) {
+      sent.token = tokenOf(req, body);
+      return routeMcp(req, body, deps, mcp, info);
+    }
+    if (!found)
+      return apiError(404, 'not_found', `No endpoint ${echoable(path) ? key : `${req.method} at that path`}.`);
     const { route, params } = found;
-    const caller = deps.authenticate(tokenOf(req, body));
+    sent.token = tokenOf(req, body);
+    const caller = deps.authenticate(sent.token);
     if (!caller) return apiError(401, 'unauthorized', 'A valid API token is required.');
     info.client = caller.name;
     const refused = deps.admit ? deps.admit(caller) : null;
@@ -164,6 +187,8 @@ function route(req: WebRequest, deps: RouterDeps, info: CallInfo): Body | ApiErr
       return apiError(403, 'forbidden', `The ${caller.role} role cannot call ${info.call}.`, {
         roles: route.roles,
       });
+    const form = formEncodedJson(req);
+    if (form) return form;
     const input = route.input.safeParse(inputOf(req.parameter, body, params));
     if (!input.success) {
       const issues = fieldIssues(input.error);

@@ -2,6 +2,7 @@
 // details}} with the HTTP status).
 import { z } from '../zod.js';
 import { lazy } from '../lazy.js';
+import { pathOf, unknownKeysMessage } from './input-echo.js';
 import {
   BusyError,
   ConfigError,
@@ -121,9 +122,14 @@ export interface FieldIssue {
   message: string;
 }
 
-// zod's issues as field-level details of a 400 answer.
+// zod's issues as field-level details of a 400 answer. An unknown key is named only when it may be repeated
+// (src/core/api/input-echo.ts): zod's own message quotes it whole, and a JSON body sent as a form is one such key.
 export function fieldIssues(error: z.ZodError): FieldIssue[] {
-  return error.issues.map((i) => ({ field: i.path.map(String).join('.'), code: i.code, message: i.message }));
+  return error.issues.map((i) => ({
+    field: pathOf(i.path),
+    code: i.code,
+    message: i.code === 'unrecognized_keys' ? unknownKeysMessage(i.keys) : i.message,
+  }));
 }
 
 // Any error a handler throws, as the API's JSON error: the KaigiError hierarchy says which status it is.

@@ -3,6 +3,7 @@
 // the sidebar's paste form alike.
 import { z } from '../zod.js';
 import { lazy } from '../lazy.js';
+import { echoable, pathOf, quoteInput, unknownKeysMessage } from '../api/input-echo.js';
 import { metricIssues } from './metric-table.js';
 
 // A calendar day as YYYY-MM-DD that exists (no 2026-02-30).
@@ -45,9 +46,12 @@ export function checkRows(
     const parsed = kpiRowSchema().safeParse(raw);
     if (!parsed.success) {
       for (const e of parsed.error.issues) {
-        const key = e.code === 'unrecognized_keys' ? (e as { keys?: string[] }).keys?.join(', ') : undefined;
-        const path = key ?? e.path.map(String).join('.');
-        issues.push({ field: path ? `rows[${i}].${path}` : `rows[${i}]`, code: e.code, message: e.message });
+        // An unknown key is named only when it may be repeated (src/core/api/input-echo.ts).
+        const keys = e.code === 'unrecognized_keys' ? e.keys : null;
+        const key = keys ? keys.filter(echoable).join(', ') : undefined;
+        const path = key ?? pathOf(e.path);
+        const message = keys ? unknownKeysMessage(keys) : e.message;
+        issues.push({ field: path ? `rows[${i}].${path}` : `rows[${i}]`, code: e.code, message });
       }
       return;
     }
@@ -56,7 +60,7 @@ export function checkRows(
       found.unshift({
         field: `rows[${i}].member_id`,
         code: 'unknown_member',
-        message: `"${parsed.data.member_id}" is not a member (Members tab)`,
+        message: `${quoteInput(parsed.data.member_id, 'that id')} is not a member (Members tab)`,
       });
     if (found.length) issues.push(...found);
     else out.push(parsed.data);

@@ -2,6 +2,7 @@
 // swing of it is watched. KPI rows are checked against it at every door, and only its metrics reach prompts.
 import { z } from '../zod.js';
 import { lazy } from '../lazy.js';
+import { quoteInput } from '../api/input-echo.js';
 
 const METRIC_KINDS = ['count', 'hours', 'rate', 'score', 'streak'] as const;
 
@@ -107,7 +108,7 @@ export function metricIssues(
     out.push({
       field: `rows[${i}].metric`,
       code: 'unknown_metric',
-      message: `"${row.metric}" is not in the metric table (Settings kpi.metrics: ${bounds.metrics.map((m) => m.name).join(', ')})`,
+      message: `${quoteInput(row.metric, 'that metric')} is not in the metric table (Settings kpi.metrics: ${bounds.metrics.map((m) => m.name).join(', ')})`,
     });
   else if (row.value < def.min || row.value > def.max)
     out.push({

@@ -104,7 +104,7 @@ describe('MCP through the web app', () => {
       expect(t.description).toBeTruthy();
     }
     const send = tools.find((t) => t.name === 'send_message')!;
-    expect(send.inputSchema.required).toEqual(['roomName', 'agentName', 'message']);
+    expect(send.inputSchema.required).toEqual(['roomName', 'message']);
     expect(send.annotations).toEqual({ readOnlyHint: false });
     const status = await client.callTool({ name: 'get_status', arguments: {} });
     expect(status.isError).toBeUndefined();
@@ -183,7 +183,7 @@ describe('MCP through the web app', () => {
       status: 400,
       error: { code: 'invalid_input', details: [{ field: 'roomName' }] },
     });
-    const missing = await client.callTool({ name: 'enter_room', arguments: { roomName: 'nowhere', agentName: 'a1' } });
+    const missing = await client.callTool({ name: 'enter_room', arguments: { roomName: 'nowhere' } });
     expect(missing).toMatchObject({
       isError: true,
       structuredContent: { status: 404, error: { code: 'ROOM_NOT_FOUND' } },
@@ -238,8 +238,8 @@ describe('MCP through the web app', () => {
     // The same id with other arguments is another call, and acts.
     const other = await rpc(rt, tok, callTool(42, 'create_room', { roomName: 'ops-team' }));
     expect(other.result.structuredContent).toMatchObject({ success: true, roomName: 'ops-team' });
-    await rpc(rt, tok, callTool(43, 'enter_room', { roomName: 'dev-team', agentName: 'a1' }));
-    const send = callTool(44, 'send_message', { roomName: 'dev-team', agentName: 'a1', message: 'hello' });
+    await rpc(rt, tok, callTool(43, 'enter_room', { roomName: 'dev-team' }));
+    const send = callTool(44, 'send_message', { roomName: 'dev-team', message: 'hello' });
     const sent = await rpc(rt, tok, send);
     expect(await rpc(rt, tok, send)).toEqual(sent);
     // CacheService keeps nothing for sure: with the cache gone, the message's request key still dedupes it.
@@ -249,8 +249,8 @@ describe('MCP through the web app', () => {
     expect(records(rt, 'room_messages').filter((r) => r.message === 'hello')).toHaveLength(1);
     // Another client with the same id is another call.
     const lead = await token(rt, 'lead', 'coordinator');
-    await rpc(rt, lead, callTool(45, 'enter_room', { roomName: 'dev-team', agentName: 'a2' }));
-    await rpc(rt, lead, callTool(44, 'send_message', { roomName: 'dev-team', agentName: 'a2', message: 'hello' }));
+    await rpc(rt, lead, callTool(45, 'enter_room', { roomName: 'dev-team', agentName: 'lead' }));
+    await rpc(rt, lead, callTool(44, 'send_message', { roomName: 'dev-team', agentName: 'lead', message: 'hello' }));
     expect(records(rt, 'room_messages').filter((r) => r.message === 'hello')).toHaveLength(2);
     // The API log tells the replays apart, and shows a tool error's status.
     await appendApiLog(rt);
@@ -260,7 +260,7 @@ describe('MCP through the web app', () => {
       ['helper', 'mcp tools/call create_room (replayed)', 200, ''],
       ['helper', 'mcp tools/call create_room', 200, ''],
     ]);
-    const missing = await rpc(rt, tok, callTool(46, 'enter_room', { roomName: 'nowhere', agentName: 'a1' }));
+    const missing = await rpc(rt, tok, callTool(46, 'enter_room', { roomName: 'nowhere' }));
     expect(missing.result.isError).toBe(true);
     await appendApiLog(rt);
     expect(records(rt, 'api_log').pop()).toMatchObject({

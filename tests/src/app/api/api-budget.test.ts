@@ -14,11 +14,11 @@ async function setting(rt: Runtime, key: string, value: unknown): Promise<void> 
 
 async function room(rt: Runtime, tok: string, name: string): Promise<void> {
   await call(rt, tok, 'POST', '/rooms', { roomName: name });
-  await call(rt, tok, 'POST', `/rooms/${name}/enter`, { agentName: 'bot' });
+  await call(rt, tok, 'POST', `/rooms/${name}/enter`, {});
 }
 
 const say = (rt: Runtime, tok: string, roomName: string, message: string) =>
-  call(rt, tok, 'POST', `/rooms/${roomName}/messages`, { agentName: 'bot', message });
+  call(rt, tok, 'POST', `/rooms/${roomName}/messages`, { message });
 
 const replies = (rt: Runtime) => records(rt, 'queue').filter((q) => q.type === 'room.reply').length;
 
