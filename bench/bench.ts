@@ -16,6 +16,7 @@ import { learningBench, serveLearningJobs } from './learning.js';
 import { printLearning } from './learning-print.js';
 import { discussion, must, sheet } from './discussion.js';
 import { printRealistic, realisticBench } from './realistic.js';
+import { printSecurity, securityProbe } from './security.js';
 import { printReview, reviewBench } from './review.js';
 import { LOAD_DEFAULTS, loadBench, printLoad } from './load.js';
 import { judgmentBench, printJudgment } from './judgment.js';
@@ -210,6 +211,7 @@ async function main(): Promise<void> {
   const api = want('api') ? await apiBench(START) : null;
   const api_cost = want('api_cost') ? await apiCostBench(START) : null;
   const realistic = want('realistic') ? await realisticBench(START) : null;
+  const security = want('security') ? await securityProbe() : null;
   const review = want('review') ? await reviewBench(START) : null;
   const judgment = want('judgment') ? await judgmentBench() : null;
   // Real time, not modelled: a shorter run for a quick look (KAIGI_BENCH_LOAD_CLIENTS, KAIGI_BENCH_LOAD_SECONDS).
@@ -244,6 +246,7 @@ async function main(): Promise<void> {
     api,
     api_cost,
     realistic,
+    security,
     review,
     judgment,
     load,
@@ -286,6 +289,7 @@ async function main(): Promise<void> {
   if (api) printApi(api);
   if (api_cost) printApiCost(api_cost);
   if (realistic) printRealistic(realistic);
+  if (security) printSecurity(security);
   if (chaos) {
     console.log(
       '\nCrash safety under write batching: one discussion killed at each service call in turn, then resumed',
