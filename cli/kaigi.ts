@@ -133,7 +133,8 @@ function parse(argv: string[]): { command: Command; args: Args } {
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     if (!a.startsWith('--')) {
-      if (positionals.length >= (command.positionals ?? 0)) throw new UsageError(`unexpected argument "${a}"`);
+      if (positionals.length >= (command.positionals ?? 0))
+        throw new UsageError(`unexpected argument "${a}"`, command.name);
       positionals.push(a);
       continue;
     }
@@ -141,11 +142,11 @@ function parse(argv: string[]): { command: Command; args: Args } {
     if (flags.has(key)) opts[key] = true;
     else if (options.has(key)) {
       const v = rest[++i];
-      if (v === undefined || v.startsWith('--')) throw new UsageError(`--${key} needs a value`);
+      if (v === undefined || v.startsWith('--')) throw new UsageError(`--${key} needs a value`, command.name);
       opts[key] = typeof opts[key] === 'string' && command.repeatable?.includes(key) ? `${opts[key]},${v}` : v;
     } else {
       const known = [...command.options, ...(command.flags ?? [])].map((o) => `--${o}`).join(', ');
-      throw new UsageError(`unknown option ${a} for kaigi ${command.name} (it takes ${known})`);
+      throw new UsageError(`unknown option ${a} for kaigi ${command.name} (it takes ${known})`, command.name);
     }
   }
   return { command, args: { positionals, opts } };
@@ -160,7 +161,14 @@ async function main(argv: string[]): Promise<number> {
     await print(usageOf(e.command));
     return 0;
   }
-  return parsed.command.run(parsed.args);
+  try {
+    return await parsed.command.run(parsed.args);
+  } catch (e) {
+    // A command's own usage error points at that command's help.
+    if (e instanceof UsageError && !(e instanceof InputError) && !e.command)
+      throw new UsageError(e.message, parsed.command.name);
+    throw e;
+  }
 }
 
 // Exits only once everything printed has been written; the runtime's workers are closed by then.
@@ -176,7 +184,10 @@ main(process.argv.slice(2)).then(
       e instanceof InputError || e instanceof FormatError || e instanceof FormatVersionError
         ? warn(`kaigi: ${e.message.replace(/\s*\n\s*/g, ' ')}`).then(() => 2)
         : e instanceof UsageError
-          ? warn(e.message ? `kaigi: ${e.message}\n${USAGE}` : USAGE).then(() => 2)
+          ? // One line saying what was wrong, and where the usage is; the whole usage only when nothing was typed.
+            warn(e.message ? `kaigi: ${e.message}\nsee \`kaigi help${e.command ? ` ${e.command}` : ''}\`` : USAGE).then(
+              () => 2,
+            )
           : warn(`kaigi: ${(e as Error).message}`).then(() => 1),
     ),
 );

@@ -6,7 +6,15 @@ import { isLocalUrl, originOf, Runtime, type ExecutionResult, type RuntimeOption
 import { registry as vendors } from '../src/core/providers/vendor-registry.js';
 
 // Bad usage (exit 2, with the usage), and bad input that the usage would not help with (exit 2, one line).
-export class UsageError extends Error {}
+// A command line that cannot run as typed; `command` names the command it was for, so the error can point at its help.
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly command = '',
+  ) {
+    super(message);
+  }
+}
 export class InputError extends UsageError {}
 
 export type Opts = Record<string, string | boolean>;

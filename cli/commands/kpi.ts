@@ -19,7 +19,8 @@ function importCsv({ positionals, opts }: Args): Promise<number> {
     async (rt, workbook) => {
       const r = await rt.run('importKpiCsv', [{ text, replace: opts.replace === true }], { kind: 'editor' });
       if (!r.ok) {
-        const message = `${path.basename(file)}: ${r.error!.message}`;
+        // The flag the command line takes, not the API's field: `--replace`, not `replace: true`.
+        const message = `${path.basename(file)}: ${r.error!.message.split('send replace: true').join('pass --replace')}`;
         if (REFUSALS.indexOf(r.error!.name) >= 0) throw new InputError(message);
         throw new Error(message);
       }

@@ -95,6 +95,17 @@ describe('kaigi', () => {
     expect(kaigi('run', '--trigger', file, '--workbook', path.join(dir, 'x.xlsx')).status).toBe(2);
     expect(kaigi('frobnicate').status).toBe(2);
     expect(kaigi('tick', '--workbook', path.join(dir, 'missing.xlsx')).status).toBe(2);
+    // A usage error is one line and where the command's usage is, not the whole usage.
+    expect(none.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^kaigi: give --demo/),
+      'see `kaigi help run`',
+    ]);
+    const typo = kaigi('run', '--demmo');
+    expect(typo.status).toBe(2);
+    expect(typo.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^kaigi: unknown option --demmo for kaigi run \(it takes /),
+      'see `kaigi help run`',
+    ]);
   });
 
   it('runs a trigger file and exits 1 when the discussion ends escalated', () => {

@@ -89,6 +89,9 @@ describe('kaigi kpi import', () => {
     const conflict = kaigi(['kpi', 'import', '--workbook', book, csv('conflict.csv', GOOD.replace(',9,', ',10,'))]);
     expect(conflict.status).toBe(2);
     expect(conflict.stderr).toMatch(new RegExp(`line 2 \\(tanaka, ${D1}, contacts\\): 10 differs from the stored 9`));
+    // It names the flag the command takes, not the API's field.
+    expect(conflict.stderr).toContain('pass --replace to overwrite it');
+    expect(conflict.stderr).not.toContain('replace: true');
     expect(await kpiCount(book)).toBe(before);
   });
 });
