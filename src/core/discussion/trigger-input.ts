@@ -10,8 +10,8 @@ import type { Trigger } from '../types.js';
 // prompt carries it bounded to limits.input_tokens (src/core/prompts/bounded.ts) and the Discussion Log keeps the whole
 // value (Overflow when long), so the only size limit is the API's body limit. `source` is taken and ignored: where a
 // trigger came from is the server's to say (normalTrigger), so a caller cannot pass for the watcher; it stays in the
-// schema so clients that send it (seed 002's trigger has it) are not refused. Strict: a misspelt key ("prority",
-// "contxt") is refused by name, never dropped.
+// schema so clients that send it (the agent API's trigger shape has it, and the documented examples send one) are not
+// refused. Strict: a misspelt key ("prority", "contxt") is refused by name, never dropped.
 export const triggerSchema = lazy(() =>
   z.strictObject({
     type: z.string().min(1, 'must be a non-empty string'),

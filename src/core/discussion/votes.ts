@@ -45,9 +45,11 @@ export function weighOpinions(
     }
   // A substitute's answer is the substitute's view: when the substitute also spoke for itself, counting it under the
   // absent agent's name would count one view twice, so it is no vote.
-  const voters = order.filter(
-    (a) => !(answeredBy[a] && latest[answeredBy[a]!] && answeredBy[answeredBy[a]!] === undefined),
-  );
+  const spokeForItself = (id: string) => latest[id] !== undefined && answeredBy[id] === undefined;
+  const voters = order.filter((a) => {
+    const sub = answeredBy[a];
+    return !sub || !spokeForItself(sub);
+  });
   const raw: Record<string, number> = {};
   const weights = voters.map((agent_id) => {
     const stated = latest[agent_id].confidence;

@@ -79,6 +79,8 @@ interface Pending {
   repaired: boolean;
   // The answer was cut at its cap once and asked again with twice the cap and the brevity line.
   lengthened: boolean;
+  // The request as last sent: a lost call's prompt is counted from it, not built again.
+  sent?: WireRequest;
   result?: AgentResponse;
 }
 
@@ -203,7 +205,8 @@ export class HttpProvider implements Provider {
   }
 
   private wire(p: Pending): WireRequest {
-    return buildRequest(this.o.vendor, p.call, this.o.key, this.o.baseUrl);
+    p.sent = buildRequest(this.o.vendor, p.call, this.o.key, this.o.baseUrl);
+    return p.sent;
   }
 
   // Waits until `until`, or re-queues when the wait and the round after it could not both end before the deadline.
@@ -227,7 +230,7 @@ export class HttpProvider implements Provider {
     p.attempts++;
     // A batch that failed as a whole may have been answered and billed: its prompt is counted as spent, so the budget
     // does not forget what the vendor charged.
-    if (res.lost) p.usage = addUsage(p.usage, { tokensIn: estimateTokens(this.wire(p).payload), tokensOut: 0 });
+    if (res.lost) p.usage = addUsage(p.usage, { tokensIn: estimateTokens(p.sent?.payload ?? ''), tokensOut: 0 });
     const body = redact(res.body ?? '', this.o.key);
     if (res.error || retryable(res.code)) {
       const why = res.error ? redact(res.error, this.o.key) : `HTTP ${res.code}: ${body.slice(0, 300)}`;
