@@ -18,6 +18,8 @@ export interface PersonHost {
   readonly journal: Journal | undefined;
   readonly owner: string;
   readonly triggers: TriggerStore;
+  // Whether an edit event may name this person (host/users.ts): else the event has no `user` at all.
+  revealsEditor(user: string): boolean;
   hostState(): HostState;
   run(fn: string, args: unknown[], opts: RunOptions): Promise<ExecutionResult>;
 }
@@ -62,6 +64,12 @@ function gridCall(
   return { op: 'sh.deleteColumns', args: { ...base, start: at, n } };
 }
 
+// The event's `user`: present only for a person Google would name to the script (the owner, a user of the owner's
+// domain). For anyone else it is left out, the harsher of the two readings Google's "if available" allows.
+function userOf(host: PersonHost, user: string): Record<string, unknown> {
+  return host.revealsEditor(user) ? { user: { $user: user } } : {};
+}
+
 // Every installable trigger of `type`, each run as the account that made it (a person's change fires everyone's).
 async function fire(host: PersonHost, type: 'ON_EDIT' | 'ON_CHANGE', event: object): Promise<ExecutionResult[]> {
   const out: ExecutionResult[] = [];
@@ -95,14 +103,14 @@ export async function personEdit(
   const after = single ? wb.getValues(sheet, row, col, 1, 1)[0][0] : '';
   const event: Record<string, unknown> = {
     authMode: 'FULL',
-    user: { $user: user },
+    ...userOf(host, user),
     range: { $range: { sheet: sheet.id, name: sheet.name, row, col, rows: nr, cols: nc } },
   };
   if (single && before !== '') event.oldValue = String(before);
   if (single) event.value = String(after);
   await host.journal?.sync();
   const edits = await fire(host, 'ON_EDIT', event);
-  return edits.concat(await fire(host, 'ON_CHANGE', { authMode: 'FULL', changeType: 'EDIT', user: { $user: user } }));
+  return edits.concat(await fire(host, 'ON_CHANGE', { authMode: 'FULL', changeType: 'EDIT', ...userOf(host, user) }));
 }
 
 // A person inserting or deleting rows, columns or a sheet in the UI: refused as Sheets refuses it (the same handler
@@ -129,5 +137,5 @@ export async function personChange(
   const made = replayOp(host.hostState(), ex, op, args);
   if (entry) host.journal!.append(entry(made));
   await host.journal?.sync();
-  return fire(host, 'ON_CHANGE', { authMode: 'FULL', changeType: CHANGE_TYPES[change.kind], user: { $user: user } });
+  return fire(host, 'ON_CHANGE', { authMode: 'FULL', changeType: CHANGE_TYPES[change.kind], ...userOf(host, user) });
 }

@@ -272,6 +272,11 @@ export class Runtime implements PoolHost {
     return { ...webResponse(result.ok, result.output, result.error), result };
   }
 
+  // Whether an edit event names this person (person-edits.ts).
+  revealsEditor(user: string): boolean {
+    return this.users.reveals(user);
+  }
+
   // A person typing into the sheet: on-edit, then on-change (EDIT) triggers fire (person-edits.ts).
   edit(sheetName: string, row: number, col: number, values: unknown[][], opts: { user?: string } = {}) {
     return personEdit(this, sheetName, row, col, values, opts.user ?? this.owner);

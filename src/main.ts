@@ -24,6 +24,7 @@ import { requestObjection } from './app/discussions/requests.js';
 import { requireRole } from './app/surfaces/access.js';
 import { refuseActorFields } from './core/api/access.js';
 import { seedDemo } from './app/surfaces/seed.js';
+import { setupMessage } from './app/surfaces/setup-message.js';
 import {
   releaseWorkers,
   runSetup,
@@ -69,21 +70,7 @@ export function setup(): SetupReport {
   const lang = userLang();
   const report = runSetup(ss, lang);
   props.set({ [SPREADSHEET_ID_PROPERTY]: ss.getId() });
-  const lines = [
-    `created: ${report.created.length}, repaired: ${report.repaired.length}, settings added: ${report.settingsAdded}`,
-  ]
-    .concat(report.problems)
-    .concat(
-      report.metricsAdded.length
-        ? [
-            `metric table: added ${report.metricsAdded.join(', ')} with their observed ranges; check their direction in Settings kpi.metrics`,
-          ]
-        : [],
-    )
-    .concat(report.timeZone.note ? [report.timeZone.note] : []);
-  // A second editor is told, in the same alert, that another account's triggers do the work (no second set).
-  if (report.workersNotice) lines.push('', report.workersNotice);
-  tellUser(t('setupDone', lang), lines.join('\n'));
+  tellUser(t('setupDone', lang), setupMessage(report, lang));
   return report;
 }
 
@@ -144,7 +131,6 @@ export function onConfigEdit(e?: GoogleAppsScript.Events.SheetsOnEdit): void {
   if (!tab || !e) return;
   bumpConfigVersion();
   // Who, when, old and new value: the edit goes into the audit chain as it happens.
-  const user = e.user as GoogleAppsScript.Base.User | undefined;
   auditConfigEdit(
     new Store(openBound(), scriptZone()),
     {
@@ -153,7 +139,7 @@ export function onConfigEdit(e?: GoogleAppsScript.Events.SheetsOnEdit): void {
       rows: e.range.getNumRows(),
       column: e.range.getColumn(),
       columns: e.range.getNumColumns(),
-      by: (user && typeof user.getEmail === 'function' && user.getEmail()) || activeUserEmail() || 'a person (unknown)',
+      by: editorOf(e),
       oldValue: e.oldValue === undefined ? undefined : String(e.oldValue),
       value: e.value === undefined ? undefined : String(e.value),
     },
@@ -167,23 +153,29 @@ export function onConfigEdit(e?: GoogleAppsScript.Events.SheetsOnEdit): void {
   }
 }
 
+// Who made a change to the sheet, for its audit row. Google gives an edit event's `user` only "if available": for an
+// editor outside the owner's domain it is missing or blank, as Session's email is, yet the change happened and is
+// audited all the same. In the installable trigger (it carries a triggerUid) Session describes the trigger's owner,
+// not the editor, so the editor stays unnamed; a call by hand is its caller's.
+const EDITOR_NOT_NAMED = 'an editor (email not given)';
+function editorOf(e: { user?: unknown; triggerUid?: unknown }): string {
+  const named = e.user as GoogleAppsScript.Base.User | undefined;
+  const email = named && typeof named.getEmail === 'function' ? named.getEmail() : '';
+  if (email) return email;
+  return e.triggerUid ? EDITOR_NOT_NAMED : activeUserEmail();
+}
+
 // Installable on-change trigger: onEdit never sees a row inserted or removed, this does. An edit or a
 // format change is onConfigEdit's, so it returns before any call; a change of the grid's structure anywhere
 // (the event does not say where) is compared with the configuration tabs' audited rows, audited as the person's
-// removal or move, and the configuration cache moves on so the next execution reads the tabs again. Called by
-// hand (google.script.run passes only plain data), the event has no User, so it records nothing and checks no role.
+// removal or move, and the configuration cache moves on so the next execution reads the tabs again. The event's
+// User may be missing (an editor outside the owner's domain), so nothing here depends on it. Called by hand
+// through google.script.run, the comparison still records only what the tabs really show.
 export function onConfigChange(e?: GoogleAppsScript.Events.SheetsOnChange): void {
   if (!e || !isStructural(e.changeType)) return;
-  const user = e.user as GoogleAppsScript.Base.User | undefined;
-  if (!user || typeof user.getEmail !== 'function') return;
   // First, so that even a change whose audit fails (the lock busy too long) is read by the next execution.
   bumpConfigVersion();
-  auditConfigStructure(
-    new Store(openBound(), scriptZone()),
-    user.getEmail() || activeUserEmail() || 'a person (unknown)',
-    String(e.changeType),
-    new Date(),
-  );
+  auditConfigStructure(new Store(openBound(), scriptZone()), editorOf(e), String(e.changeType), new Date());
 }
 
 // The daily jobs spend the model budget and move confidences: only their trigger (it runs as the workers' owner),

@@ -41,9 +41,11 @@ export class Users {
     return [...this.known.keys()];
   }
 
-  // Spreadsheet.addEditors() on the bound spreadsheet: each becomes one of its users (outside the owner's domain).
-  add(emails: readonly string[]): void {
-    for (const email of emails) if (email !== this.owner && !this.known.has(email)) this.known.set(email, { email });
+  // Spreadsheet.addEditors() on the bound spreadsheet: each becomes one of its users (outside the owner's domain
+  // unless a test says otherwise).
+  add(emails: readonly string[], sameDomain = false): void {
+    for (const email of emails)
+      if (email !== this.owner && !this.known.has(email)) this.known.set(email, { email, sameDomain });
   }
 
   // The person who ran it or the trigger's owner (the owner unless told otherwise); nobody for an anonymous web-app
@@ -63,7 +65,13 @@ export class Users {
   // pessimistic reading gives '' in every trigger execution, whoever owns the trigger.
   private revealed(kind: ExecutionKind, user: string): string {
     if (!user || kind === 'trigger') return '';
-    return user === this.owner || this.known.get(user)?.sameDomain === true ? user : '';
+    return this.reveals(user) ? user : '';
+  }
+
+  // Whether Google would tell the script who this person is: the owner, or a user of the owner's domain. An edit
+  // event's `e.user` follows the same rule ("if available, depending on a complex set of security restrictions").
+  reveals(user: string): boolean {
+    return user === this.owner || this.known.get(user)?.sameDomain === true;
   }
 
   // Opaque (no trace of the email), stable for one user of this script, different between users.

@@ -25,6 +25,26 @@ const STRINGS = {
   sidebarTitle: { ja: 'Kaigi 会議', en: 'Kaigi council' },
   settingsTitle: { ja: 'Kaigi の設定', en: 'Kaigi settings' },
   setupDone: { ja: 'セットアップが完了しました', en: 'Setup finished' },
+  setupSummary: {
+    ja: '作成したタブ: {created}、修復したタブ: {repaired}、追加した設定: {settings}',
+    en: 'Tabs created: {created}, repaired: {repaired}; settings added: {settings}',
+  },
+  setupMetrics: {
+    ja: '指標表に {metrics} を観測値の範囲とともに追加しました。設定の kpi.metrics で向きを確認してください',
+    en: 'Metric table: added {metrics} with their observed ranges; check their direction in Settings kpi.metrics',
+  },
+  setupZoneSet: {
+    ja: 'スプレッドシートのタイムゾーンをスクリプトと同じ {zone} にしました（新しいスプレッドシートでした）',
+    en: "Spreadsheet time zone set to {zone}, the script's (the spreadsheet was new)",
+  },
+  setupZoneKept: {
+    ja: 'スプレッドシートのタイムゾーン {zone} はそのままです（スクリプトは {script}）。データがあるため、日時のセルは {zone} で読み書きし、日付はスクリプトの暦で数えます',
+    en: "Spreadsheet time zone {zone} kept (the script's is {script}): it already holds data, so date cells are written and read in {zone}, and days are counted on the script's calendar",
+  },
+  setupZoneSame: {
+    ja: 'タイムゾーン: {zone}（スプレッドシートとスクリプトで同じ）',
+    en: 'Time zone: {zone} (the spreadsheet and the script agree)',
+  },
   // {what}: the function; {need}: the role it needs; {role}: the caller's.
   forbidden: {
     ja: '{what} には {need} の権限が必要です（あなたの権限: {role}）。スプレッドシートのオーナーか管理者に、設定の access.admins または access.coordinators への追加を依頼してください。',

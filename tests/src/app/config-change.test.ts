@@ -52,6 +52,8 @@ describe('the on-change trigger', () => {
 
   it("names the person, records an inserted row's shift, and audits nothing for a change outside the configuration", async () => {
     const rt = await council({ demo: false });
+    // A colleague in the owner's Workspace domain: Google names them in the event.
+    rt.users.add([EDITOR], true);
     const runs = await rt.change('Agents', { kind: 'insertRows', at: 3, count: 2 }, { user: EDITOR });
     for (const r of runs) ok(r);
     const [moved] = events(rt, 'config_rows_moved');
@@ -64,6 +66,33 @@ describe('the on-change trigger', () => {
     const before = records(rt, 'audit').length;
     for (const r of await rt.change('KPI', { kind: 'insertRows', at: 2 })) ok(r);
     expect(records(rt, 'audit').length).toBe(before);
+  }, 120_000);
+
+  it('audits rows inserted and deleted by an editor Google does not name, and the cache sees each change', async () => {
+    const rt = await council({ demo: true });
+    // A gmail.com editor of a Workspace owner's sheet: the event carries no user, Session no email.
+    const outsider = 'someone@gmail.com';
+    rt.users.add([outsider]);
+    await setSetting(rt, 'queue.tick_budget_seconds', '0');
+    await start(rt);
+    expect(ok(await rt.run('tick', [], { kind: 'trigger' })).processed).toBe(0);
+    const version = () => Number(rt.scriptProperties.get('KAIGI_CONFIG_VERSION'));
+    const v0 = version();
+
+    for (const r of await rt.change('Settings', { kind: 'insertRows', at: 3 }, { user: outsider })) ok(r);
+    expect(version()).toBe(v0 + 1);
+    const [moved] = events(rt, 'config_rows_moved');
+    expect(moved).toMatchObject({ actor: 'an editor (email not given)', tab: 'Settings' });
+    expect(moved.payload.change).toBe('INSERT_ROW');
+
+    const at = rowOf(rt, 'queue.tick_budget_seconds');
+    for (const r of await rt.change('Settings', { kind: 'deleteRows', at }, { user: outsider })) ok(r);
+    expect(version()).toBe(v0 + 2);
+    const [removed] = events(rt, 'config_row_removed');
+    expect(removed).toMatchObject({ actor: 'an editor (email not given)', key: 'queue.tick_budget_seconds' });
+    expect((await verify(rt)).ok).toBe(true);
+    // The configuration cache moved on: the next tick reads Settings without the 0 s budget, so the work runs.
+    expect(ok(await rt.run('tick', [], { kind: 'trigger' })).processed).toBeGreaterThan(0);
   }, 120_000);
 
   it('returns before any service call for an edit outside the configuration tabs', async () => {

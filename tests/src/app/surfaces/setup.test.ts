@@ -62,6 +62,19 @@ describe('setup()', () => {
     expect(rt.ui.alerts.length).toBe(1);
   });
 
+  it("tells the person who ran it, in their language, what it made and the time zone", async () => {
+    const ja = newRuntime();
+    await ja.run('setup', [], { kind: 'menu', locale: 'ja_JP' });
+    const jaText = ja.ui.alerts[0].prompt;
+    expect(jaText).toMatch(/^作成したタブ: \d+、修復したタブ: 0、追加した設定: \d+/);
+    expect(jaText).toMatch(/タイムゾーン/);
+    expect(jaText).not.toMatch(/created:|settings added|time zone/i);
+    const en = newRuntime();
+    await en.run('setup', [], { kind: 'menu', locale: 'en' });
+    expect(en.ui.alerts[0].prompt).toMatch(/^Tabs created: \d+, repaired: 0; settings added: \d+/);
+    expect(en.ui.alerts[0].prompt).toMatch(/Time zone: Asia\/Tokyo|time zone .*Asia\/Tokyo/i);
+  });
+
   it('changes nothing on a second run and leaves exactly one set of triggers', async () => {
     const rt = newRuntime();
     await rt.run('setup', [], { kind: 'menu' });
