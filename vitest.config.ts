@@ -3,6 +3,9 @@
 // files in the runtime (the global setup rebuilds them when a source is newer; every test's runtimes are closed after it).
 import { defineConfig } from 'vitest/config';
 
+// Run in each zone project below instead of in 'bundle'.
+const ZONE_FILES = ['tests/runtime/script-zone.test.ts'];
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -44,7 +47,13 @@ export default defineConfig({
         test: {
           name: 'bundle',
           include: ['tests/**/*.test.ts'],
-          exclude: ['tests/src/core/**', 'tests/bench/!(load)*.test.ts', 'tests/repo-*.test.ts', '**/*.inproc.test.ts'],
+          exclude: [
+            'tests/src/core/**',
+            'tests/bench/!(load)*.test.ts',
+            'tests/repo-*.test.ts',
+            '**/*.inproc.test.ts',
+            ...ZONE_FILES,
+          ],
           globalSetup: ['tests/global-setup.ts'],
           setupFiles: ['tests/close-runtimes.ts'],
           // A worker keeps its modules from file to file: the runtime and its helpers are loaded once per worker, not
@@ -53,6 +62,18 @@ export default defineConfig({
           isolate: false,
         },
       },
+      // The date-sensitive files once in each of two host zones: the script's zone is the manifest's, never the
+      // host's, so both give the same results (runtime/script-zone.ts). `env` sets TZ in the test process first.
+      ...(['UTC', 'America/New_York'] as const).map((tz) => ({
+        extends: true as const,
+        test: {
+          name: `zone ${tz}`,
+          include: ZONE_FILES,
+          env: { TZ: tz },
+          globalSetup: ['tests/global-setup.ts'],
+          setupFiles: ['tests/close-runtimes.ts'],
+        },
+      })),
     ],
   },
 });

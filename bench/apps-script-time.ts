@@ -138,12 +138,12 @@ function summarise(runs: ExecutionResult[], L: number): Path {
     phases: {
       request_ms: runs[0].endedAt - runs[0].startedAt,
       execution_starts_ms: kind('start'),
-      sheets_ms: kind('sheets'),
+      sheets_ms: kind('sheets_read', 'sheets_write'),
       flushes_ms: kind('flush'),
-      properties_ms: kind('properties'),
+      properties_ms: kind('properties_read', 'properties_write'),
       model_ms: modelMs,
       // The fetches' own overhead (UrlFetchApp's 200–600 ms a call), the cache, locks and trigger calls.
-      other_calls_ms: kind('fetch') - modelMs + kind('cache', 'lock', 'triggers'),
+      other_calls_ms: kind('fetch') - modelMs + kind('cache_read', 'cache_write', 'lock', 'triggers'),
       trigger_waits_ms: waits,
       calls_by_service: sum((r) => r.counts.byService),
       round_trips_by_op: sum((r) => r.counts.byOp),

@@ -96,8 +96,9 @@ export interface Serving {
   stderr(): string;
 }
 
-export function startServe(file: string, afterMaxMs: number): Promise<Serving> {
+export function startServe(file: string, afterMaxMs: number, lockOrder = 'fifo'): Promise<Serving> {
   const args = ['bin/kaigi.js', 'serve', '--workbook', file, '--port', '0', '--after-max-ms', String(afterMaxMs)];
+  args.push('--lock-order', lockOrder);
   const child: ChildProcess = spawn(process.execPath, args, { cwd: findRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';

@@ -15,6 +15,8 @@ export interface LoadOptions {
   seed: number;
   // How late a one-shot trigger may fire on the served runtime (`kaigi serve --after-max-ms`).
   afterMaxMs: number;
+  // Who gets a released lock among its waiters: the first, or one drawn at random (`kaigi serve --lock-order`).
+  lockOrder: 'fifo' | 'random';
 }
 
 export type LoadResult = Omit<Tally, 'by_kind'> & {
@@ -39,11 +41,12 @@ export type LoadResult = Omit<Tally, 'by_kind'> & {
   triggers: TriggerRuns;
   verify_audit: VerifyAudit;
   serve_exit: number | null;
+  lock_order: 'fifo' | 'random';
   findings: string[];
   by_kind: Tally['by_kind'];
 };
 
-export const LOAD_DEFAULTS: LoadOptions = { clients: 30, seconds: 60, seed: 25, afterMaxMs: 2000 };
+export const LOAD_DEFAULTS: LoadOptions = { clients: 30, seconds: 60, seed: 25, afterMaxMs: 2000, lockOrder: 'fifo' };
 
 export async function loadBench(options: Partial<LoadOptions> = {}): Promise<LoadResult> {
   const o = { ...LOAD_DEFAULTS, ...options };
@@ -51,7 +54,7 @@ export async function loadBench(options: Partial<LoadOptions> = {}): Promise<Loa
   const file = path.join(dir, 'load.xlsx');
   try {
     const clients = await prepareWorkbook(file, o.clients);
-    const served = await startServe(file, o.afterMaxMs);
+    const served = await startServe(file, o.afterMaxMs, o.lockOrder === 'random' ? `random:${o.seed}` : 'fifo');
     const ledger = newLedger();
     let exit: number | null = null;
     const t0 = performance.now();
@@ -89,6 +92,7 @@ export async function loadBench(options: Partial<LoadOptions> = {}): Promise<Loa
       triggers: served.triggers,
       verify_audit: verifyAudit(file),
       serve_exit: exit,
+      lock_order: o.lockOrder,
       findings: check.findings,
       by_kind,
     };
@@ -102,7 +106,7 @@ export function printLoad(r: LoadResult): void {
     .map(([k, v]) => `${v} ${k}s`)
     .join(', ');
   console.log(
-    `\nLoad: ${r.clients} API clients (${roles}) against kaigi serve for ${r.seconds} s of real time, the time model on`,
+    `\nLoad: ${r.clients} API clients (${roles}) against kaigi serve for ${r.seconds} s of real time, the time model on, locks ${r.lock_order === 'random' ? 'to a random waiter' : 'first come first served'}`,
   );
   console.log(
     `  ${r.requests} requests (${r.requests_per_second}/s): ${r.ok} ok, ${r.server_errors} server errors, ${r.lock_timeouts} lock time-outs, ${r.rate_limited} rate-limited, ${r.no_answer} unanswered; other 4xx ${JSON.stringify(r.other_4xx)}`,

@@ -1,4 +1,5 @@
 // Executions in worker threads: a fresh V8 context each, service calls answered over a port, time limits enforced.
+import { chargeSentWrites } from './host/write-cost.js';
 import path from 'node:path';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { ExecutionError, ExecutionKind, ExecutionResult, RunOptions } from './execution-types.js';
@@ -235,7 +236,8 @@ export class ExecutionPool {
   private sendHeldWrites(run: Running, r: Partial<ExecutionResult>): Partial<ExecutionResult> {
     if (run.settled) return r;
     try {
-      run.ex.writes.sendAll(this.host.hostState());
+      const st = this.host.hostState();
+      chargeSentWrites(st, run.ex, run.ex.writes.sendAll(st));
       return r;
     } catch (e) {
       if (!r.ok) return r;
@@ -250,6 +252,10 @@ export class ExecutionPool {
     // Killed, timed out or its host lost: the writes it had not sent are lost (SPEC §12). A normal end sent
     // them already (sendHeldWrites), so there is nothing left to drop then.
     const lostWrites = run.ex.writes.drop();
+    // The script's own computing counts against the trigger runtime too: the real time it took, less the real time
+    // it spent waiting for answers and locks (already charged as waits).
+    const realMs = performance.now() - run.realStart;
+    this.host.hostState().quota.chargeWait(run.ex, Math.max(0, realMs - run.ex.counts.waitRealMs) / 1000);
     if (run.watchdog) clearInterval(run.watchdog);
     this.running.delete(run);
     this.host.locks.releaseAll(run.ex.id, run.ex.clock);
@@ -269,7 +275,7 @@ export class ExecutionPool {
       startedAt: run.startedAt,
       endedAt: run.ex.clock.now(),
       modelledMs: Math.round(run.ex.clock.modelledMs),
-      realMs: Math.round(performance.now() - run.realStart),
+      realMs: Math.round(realMs),
       sleptMs: run.sleptMs,
       logs: run.logs,
       ...(lostWrites > 0 ? { lostWrites } : {}),

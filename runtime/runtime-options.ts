@@ -10,6 +10,7 @@ import type { TriggerDelays, TriggerModel } from './host/triggers.js';
 import type { RuntimeUser } from './host/users.js';
 import type { Workbook } from './host/workbook.js';
 import type { ClockMode } from './saved-clock.js';
+import { useScriptZone } from './script-zone.js';
 
 export interface RuntimeOptions {
   root?: string;
@@ -54,6 +55,11 @@ export interface RuntimeOptions {
   // What service calls cost on Apps Script's clock is always modelled (host/time-model.ts); this seeds the draws and
   // can make every UrlFetchApp call take longer (a slow model) without anyone waiting for it.
   timeModel?: Partial<TimeModelOptions>;
+  // Cache entries lost early, as Google allows: each read of a live entry misses with this chance (seeded). Off by
+  // default; the chaos bench and one end-to-end test turn it on.
+  cacheMiss?: { rate: number; seed?: number };
+  // Waiters get a released lock in seeded random order instead of first come first served (host/locks.ts).
+  lockOrder?: { order: 'random'; seed: number };
   // Runtime.open only: an interrupted save is finished (or its temporary files removed) first. A reader beside a
   // running `kaigi serve` sets false and waits for the save under way instead (project-store.ts).
   recover?: boolean;
@@ -72,11 +78,33 @@ export function findRoot(from = path.dirname(fileURLToPath(import.meta.url))): s
 
 // The build's list of the script's top-level function declarations (dist/gas/entry-points.json): the only names an
 // execution may start.
-export function readEntryPoints(file: string): string[] {
+function readEntryPoints(file: string): string[] {
   const list: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
   if (!Array.isArray(list) || !list.every((n) => typeof n === 'string'))
     throw new Error(`${file} should list the script's function names`);
   return list;
+}
+
+export interface Manifest {
+  timeZone: string;
+  oauthScopes: string[];
+  webapp?: unknown;
+}
+
+// The built project (dist/gas): its manifest, its HTML files ({name: text}) as JSON, and its entry points. Reading
+// the manifest makes the process's local time the script's zone (script-zone.ts), before any execution's thread starts.
+export function readBuilt(gasDir: string): { manifest: Manifest; filesJson: string; entryPoints: string[] } {
+  const file = path.join(gasDir, 'appsscript.json');
+  const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest;
+  useScriptZone(manifest.timeZone, file);
+  const files: Record<string, string> = {};
+  for (const f of fs.readdirSync(gasDir))
+    if (f.endsWith('.html')) files[f.replace(/\.html$/, '')] = fs.readFileSync(path.join(gasDir, f), 'utf8');
+  return {
+    manifest,
+    filesJson: JSON.stringify(files),
+    entryPoints: readEntryPoints(path.join(gasDir, 'entry-points.json')),
+  };
 }
 
 export interface RuntimeSnapshot {

@@ -1,5 +1,4 @@
 // The local Apps Script runtime: executions in worker threads over shared state, triggers on a clock.
-import fs from 'node:fs';
 import path from 'node:path';
 import { ExecutionPool, type PoolHost } from './execution-pool.js';
 import {
@@ -10,7 +9,7 @@ import {
   type ExecutionResult,
   type RunOptions,
 } from './execution-types.js';
-import { CacheStore, type Entry as CacheEntry } from './host/cache-store.js';
+import { CacheStore, EarlyMisses, type Entry as CacheEntry } from './host/cache-store.js';
 import { Clock } from './host/clock.js';
 import type { HostState, UiRecord } from './host/dispatch.js';
 import { LockManager } from './host/locks.js';
@@ -20,12 +19,13 @@ import { TimeModel } from './host/time-model.js';
 import { DEFAULT_TRIGGER_DELAYS, TriggerStore, type TriggerModel } from './host/triggers.js';
 import { SpreadsheetFiles } from './host/spreadsheets.js';
 import { Users } from './host/users.js';
-import { changeTimeZone, zoneOffsetMinutes } from './host/values.js';
+import { changeTimeZone } from './host/values.js';
 import { Workbook } from './host/workbook.js';
 import { Journal, journalFile } from './host/journal.js';
 import { personChange, personEdit, type StructuralChange } from './person-edits.js';
+import { fireDueTriggers } from './trigger-firing.js';
 import { openProject, saveProject } from './project-store.js';
-import { findRoot, readEntryPoints, type RuntimeOptions, type RuntimeSnapshot } from './runtime-options.js';
+import { findRoot, readBuilt, type Manifest, type RuntimeOptions, type RuntimeSnapshot } from './runtime-options.js';
 import { SavedClock } from './saved-clock.js';
 import { isPlainArgument, webEvent, webResponse } from './web-events.js';
 
@@ -65,7 +65,7 @@ export class Runtime implements PoolHost {
   readonly ownerless: boolean;
   // The owner and the other editors: who an execution is for and what Session shows of them (host/users.ts).
   readonly users: Users;
-  readonly manifest: { timeZone: string; oauthScopes: string[]; webapp?: unknown };
+  readonly manifest: Manifest;
   // The project's HTML files ({name: text}) as JSON, for HtmlService (PoolHost).
   readonly filesJson: string;
   // The script's top-level function declarations as the build lists them: the only names an execution may start.
@@ -90,19 +90,18 @@ export class Runtime implements PoolHost {
   echoLogs: boolean;
   // What each service call costs on Apps Script's clock (host/time-model.ts); always on.
   readonly timeModel: TimeModel;
+  // Cache entries lost before their time (host/cache-store.ts): off unless RuntimeOptions.cacheMiss sets a rate.
+  readonly cacheMisses: EarlyMisses;
   // `kaigi serve`: executions' modelled time never moves the runtime's clock, which stays the wall clock; elsewhere
   // it catches up with each execution's end (clock.ts).
   readonly realTime: boolean;
 
   constructor(opts: RuntimeOptions = {}) {
     this.root = opts.root ?? findRoot();
-    const gasDir = path.join(this.root, 'dist', 'gas');
-    this.manifest = JSON.parse(fs.readFileSync(path.join(gasDir, 'appsscript.json'), 'utf8'));
-    const files: Record<string, string> = {};
-    for (const f of fs.readdirSync(gasDir))
-      if (f.endsWith('.html')) files[f.replace(/\.html$/, '')] = fs.readFileSync(path.join(gasDir, f), 'utf8');
-    this.filesJson = JSON.stringify(files);
-    this.entryPoints = readEntryPoints(path.join(gasDir, 'entry-points.json'));
+    const built = readBuilt(path.join(this.root, 'dist', 'gas'));
+    this.manifest = built.manifest;
+    this.filesJson = built.filesJson;
+    this.entryPoints = built.entryPoints;
     this.owner = opts.owner ?? 'owner@example.com';
     this.ownerless = opts.sharedDrive ?? false;
     const webapp = this.manifest.webapp as { executeAs?: string } | undefined;
@@ -118,6 +117,8 @@ export class Runtime implements PoolHost {
     this.savedClock = new SavedClock(opts.clock ?? 'simulated', this.clock);
     this.quota = new QuotaLedger(() => this.clock.now(), opts.accountType ?? 'consumer');
     this.timeModel = new TimeModel(opts.timeModel);
+    this.cacheMisses = new EarlyMisses(opts.cacheMiss?.rate, opts.cacheMiss?.seed);
+    if (opts.lockOrder) this.locks.randomOrder(opts.lockOrder.seed);
     this.realTime = opts.wallClock ?? false;
     if (opts.scriptProperties) this.scriptProperties.set(opts.scriptProperties);
     if (opts.startAt !== undefined) this.clock.setOffset(opts.startAt - Date.now());
@@ -154,7 +155,7 @@ export class Runtime implements PoolHost {
       cache: (scope, user) => {
         const key = scope === 'user' ? `user:${user}` : scope;
         let c = this.caches.get(key);
-        if (!c) this.caches.set(key, (c = new CacheStore(() => this.clock.now())));
+        if (!c) this.caches.set(key, (c = new CacheStore(() => this.clock.now(), this.cacheMisses)));
         return c;
       },
       ui: this.ui,
@@ -287,15 +288,9 @@ export class Runtime implements PoolHost {
     return personChange(this, sheetName, what, opts.user ?? this.owner);
   }
 
-  // Fires every clock trigger due now, one execution each, in time order.
-  async fireDueTriggers(): Promise<ExecutionResult[]> {
-    const out: ExecutionResult[] = [];
-    for (const t of this.triggers.due(this.clock.now())) {
-      this.triggers.markFired(t, this.clock.now(), (time) => zoneOffsetMinutes(time, this.manifest.timeZone) * 60000);
-      this.journal?.append({ k: 'triggers', list: structuredClone(this.triggers.triggers) });
-      out.push(await this.fireTrigger(t));
-    }
-    return out;
+  // Fires every clock trigger due now, one execution each, in time order (untidily if asked: trigger-firing.ts).
+  fireDueTriggers(): Promise<ExecutionResult[]> {
+    return fireDueTriggers(this);
   }
 
   fireTrigger(t: TriggerModel, opts: RunOptions = {}): Promise<ExecutionResult> {

@@ -3,6 +3,7 @@ import { toA1 } from '../host/a1.js';
 import { call, GasError } from './bridge.js';
 import { DataValidation } from './data-validation.js';
 import { Protection } from './protection.js';
+import { intArguments } from './signature.js';
 import type { ProtectionWire, SheetArgs } from '../service-calls.js';
 
 // What a range needs of its sheet (Sheet, sheet.ts, is one): how calls address it and how a protection is tagged.
@@ -127,10 +128,12 @@ export class Range<S extends RangeSheet = RangeSheet> {
     return toA1(this.row, this.col, this.nr, this.nc);
   }
   getCell(r: number, c: number): Range<S> {
+    intArguments('SpreadsheetApp.Range.getCell', Array.from(arguments), [2]);
     if (r < 1 || c < 1 || r > this.nr || c > this.nc) throw new GasError('Cell reference out of range');
     return new Range(this.sheet, this.row + r - 1, this.col + c - 1, 1, 1);
   }
   offset(dr: number, dc: number, nr = this.nr, nc = this.nc): Range<S> {
+    intArguments('SpreadsheetApp.Range.offset', Array.from(arguments), [2, 3, 4]);
     return new Range(this.sheet, this.row + dr, this.col + dc, nr, nc);
   }
   getValues(): unknown[][] {

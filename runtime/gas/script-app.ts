@@ -1,6 +1,7 @@
 // ScriptApp: clock and spreadsheet triggers through the host, plus the service's enums.
 import type { TriggerSpec, TriggerWire } from '../service-calls.js';
 import { call, enumOf, execInfo, GasError, getBridge, requireAuthorized, requireScope, SCOPES } from './bridge.js';
+import { intArguments, nonNegativeInt } from './signature.js';
 
 const EventType = enumOf(['CLOCK', 'ON_OPEN', 'ON_EDIT', 'ON_FORM_SUBMIT', 'ON_CHANGE', 'ON_EVENT_UPDATED']);
 const TriggerSource = enumOf(['SPREADSHEETS', 'CLOCK', 'FORMS', 'DOCUMENTS', 'CALENDAR']);
@@ -37,7 +38,8 @@ class ClockTriggerBuilder {
     this.spec = { eventType: 'CLOCK', source: 'CLOCK', handler };
   }
   after(ms: number) {
-    this.spec.afterMs = Number(ms);
+    // A non-negative int of milliseconds; Google leaves a negative one unclear, so it is refused here.
+    this.spec.afterMs = nonNegativeInt('ClockTriggerBuilder.after', 'durationMilliseconds', ms);
     return this;
   }
   at(date: Date) {
@@ -45,6 +47,7 @@ class ClockTriggerBuilder {
     return this;
   }
   atDate(y: number, m: number, d: number) {
+    intArguments('ClockTriggerBuilder.atDate', Array.from(arguments), [3]);
     this.spec.atMs = new Date(y, m - 1, d).getTime();
     return this;
   }
@@ -61,19 +64,23 @@ class ClockTriggerBuilder {
     return this;
   }
   everyDays(n: number) {
+    if (nonNegativeInt('ClockTriggerBuilder.everyDays', 'n', n) < 1) throw new GasError('Invalid argument: n');
     this.spec.everyMs = n * 86400000;
     return this;
   }
   everyWeeks(n: number) {
+    if (nonNegativeInt('ClockTriggerBuilder.everyWeeks', 'n', n) < 1) throw new GasError('Invalid argument: n');
     this.spec.everyMs = n * 7 * 86400000;
     return this;
   }
   atHour(h: number) {
-    if (!(h >= 0 && h <= 23)) throw new GasError('Invalid argument: hour');
+    if (nonNegativeInt('ClockTriggerBuilder.atHour', 'hour', h) > 23) throw new GasError('Invalid argument: hour');
     this.spec.atHour = h;
     return this;
   }
   nearMinute(m: number) {
+    if (nonNegativeInt('ClockTriggerBuilder.nearMinute', 'minute', m) > 59)
+      throw new GasError('Invalid argument: minute');
     this.spec.nearMinute = m;
     return this;
   }

@@ -5,6 +5,7 @@ import { call, execInfo, GasError, getBridge } from './bridge.js';
 import { EmbeddedChart, EmbeddedChartBuilder } from './charts.js';
 import { Protection } from './protection.js';
 import { Range, type TextFinder } from './range.js';
+import { intArguments } from './signature.js';
 import { user } from './utilities.js';
 
 // The spreadsheet part of a call's arguments: nothing for the bound spreadsheet, its id for any other.
@@ -51,7 +52,7 @@ export class Sheet {
   }
   getRange(a: number | string, b?: number, c?: number, d?: number): Range<Sheet> {
     getBridge().check();
-    if (typeof a === 'string') {
+    if (typeof a === 'string' && arguments.length === 1) {
       let g: ReturnType<typeof parseA1>;
       try {
         g = parseA1(a);
@@ -66,10 +67,9 @@ export class Sheet {
       }
       return new Range(this, g.row, g.col, g.numRows, g.numCols);
     }
-    if (typeof a !== 'number' || (b !== undefined && typeof b !== 'number')) {
-      throw new GasError("The parameters don't match the method signature for SpreadsheetApp.Sheet.getRange.");
-    }
-    return new Range(this, a, b ?? 1, c ?? 1, d ?? 1);
+    // getRange(row, column[, numRows[, numColumns]]): ints all, an undefined one included (Google names it null).
+    intArguments('SpreadsheetApp.Sheet.getRange', Array.from(arguments), [2, 3, 4]);
+    return new Range(this, a as number, b as number, c ?? 1, d ?? 1);
   }
   getDataRange(): Range<Sheet> {
     const size = call('sh.extent', this.args());
@@ -92,30 +92,38 @@ export class Sheet {
     return this;
   }
   insertRowsAfter(after: number, n: number): Sheet {
+    intArguments('SpreadsheetApp.Sheet.insertRowsAfter', Array.from(arguments), [2]);
     call('sh.insertRows', this.args({ at: after + 1, n, copyFrom: after }));
     return this;
   }
   insertRowAfter(after: number): Sheet {
+    intArguments('SpreadsheetApp.Sheet.insertRowAfter', Array.from(arguments), [1]);
     return this.insertRowsAfter(after, 1);
   }
   insertRowsBefore(before: number, n: number): Sheet {
+    intArguments('SpreadsheetApp.Sheet.insertRowsBefore', Array.from(arguments), [2]);
     call('sh.insertRows', this.args({ at: before, n, copyFrom: before }));
     return this;
   }
   insertRowBefore(before: number): Sheet {
+    intArguments('SpreadsheetApp.Sheet.insertRowBefore', Array.from(arguments), [1]);
     return this.insertRowsBefore(before, 1);
   }
   insertRows(before: number, n = 1): Sheet {
+    intArguments('SpreadsheetApp.Sheet.insertRows', Array.from(arguments), [1, 2]);
     return this.insertRowsBefore(before, n);
   }
   deleteRows(start: number, n: number): Sheet {
+    intArguments('SpreadsheetApp.Sheet.deleteRows', Array.from(arguments), [2]);
     call('sh.deleteRows', this.args({ start, n }));
     return this;
   }
   deleteRow(r: number): Sheet {
+    intArguments('SpreadsheetApp.Sheet.deleteRow', Array.from(arguments), [1]);
     return this.deleteRows(r, 1);
   }
   insertColumnsAfter(after: number, n: number): Sheet {
+    intArguments('SpreadsheetApp.Sheet.insertColumnsAfter', Array.from(arguments), [2]);
     call('sh.insertColumns', this.args({ at: after + 1, n }));
     return this;
   }
@@ -123,10 +131,12 @@ export class Sheet {
     return this.insertColumnsAfter(after, 1);
   }
   insertColumnsBefore(before: number, n: number): Sheet {
+    intArguments('SpreadsheetApp.Sheet.insertColumnsBefore', Array.from(arguments), [2]);
     call('sh.insertColumns', this.args({ at: before, n }));
     return this;
   }
   deleteColumns(start: number, n: number): Sheet {
+    intArguments('SpreadsheetApp.Sheet.deleteColumns', Array.from(arguments), [2]);
     call('sh.deleteColumns', this.args({ start, n }));
     return this;
   }
@@ -134,10 +144,12 @@ export class Sheet {
     return this.deleteColumns(c, 1);
   }
   setFrozenRows(n: number): Sheet {
+    intArguments('SpreadsheetApp.Sheet.setFrozenRows', Array.from(arguments), [1]);
     call('sh.setFrozen', this.args({ rows: n }));
     return this;
   }
   setFrozenColumns(n: number): Sheet {
+    intArguments('SpreadsheetApp.Sheet.setFrozenColumns', Array.from(arguments), [1]);
     call('sh.setFrozen', this.args({ cols: n }));
     return this;
   }

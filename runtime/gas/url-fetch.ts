@@ -2,6 +2,7 @@
 import type { FetchRequestWire, FetchResultWire } from '../service-calls.js';
 import { base64Decode, toSigned } from './bytes.js';
 import { call, GasError, requireAuthorized, requireScope, SCOPES } from './bridge.js';
+import { MAX_BODY_BYTES, MAX_HEADERS, MAX_URL_BYTES } from './fetch-limits.js';
 import { base64Of, utf8OfBase64 } from './native-bytes.js';
 import { Blob } from './utilities.js';
 
@@ -26,8 +27,31 @@ function formEncode(o: Record<string, unknown>): string {
     .join('&');
 }
 
+// A text's length in UTF-8 bytes (a surrogate pair is one 4-byte character).
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+// The byte count a base64 text decodes to.
+function base64Bytes(b64: string): number {
+  const pad = b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0;
+  return (b64.length / 4) * 3 - pad;
+}
+
 function toWire(url: string, p: Params): FetchRequestWire {
   if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) throw new GasError(`Invalid argument: ${url}`);
+  if (utf8Length(url) > MAX_URL_BYTES) throw new GasError('Limit Exceeded: URLFetch URL Length.');
+  if (Object.keys(p.headers ?? {}).length > MAX_HEADERS) throw new GasError('Limit Exceeded: URLFetch headers.');
   const method = (p.method ?? 'get').toUpperCase();
   const headers: Record<string, string> = {};
   for (const k of Object.keys(p.headers ?? {})) {
@@ -48,6 +72,8 @@ function toWire(url: string, p: Params): FetchRequestWire {
     }
     headers['Content-Type'] = contentType ?? 'application/x-www-form-urlencoded';
   }
+  if (bodyB64 !== null && base64Bytes(bodyB64) > MAX_BODY_BYTES)
+    throw new GasError('Limit Exceeded: URLFetch POST Size.');
   if (!Object.keys(headers).some((k) => /^user-agent$/i.test(k)))
     headers['User-Agent'] = 'Mozilla/5.0 (compatible; Google-Apps-Script)';
   return {

@@ -18,16 +18,43 @@ export interface Entry {
   expiresAt: number;
 }
 
+// Google: a cached value is "not guaranteed to persist until its expiration time… be prepared to get back null from
+// all reads". With a rate above 0, each read of a live entry loses it first with that chance, from a seeded draw, so
+// a run takes every early-miss path and the same seed takes the same ones. Shared by every cache of a runtime.
+export class EarlyMisses {
+  // How many entries were dropped early so far.
+  injected = 0;
+  private draws = 0;
+
+  constructor(
+    readonly rate = 0,
+    private readonly seed = 1,
+  ) {}
+
+  strikes(): boolean {
+    if (this.rate <= 0) return false;
+    let t = (this.seed ^ Math.imul(++this.draws, 0x9e3779b1)) >>> 0;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    const hit = ((t ^ (t >>> 14)) >>> 0) / 4294967296 < this.rate;
+    if (hit) this.injected++;
+    return hit;
+  }
+}
+
 export class CacheStore {
   // Map iteration order is put order: a put (of a new key or over an old one) goes to the end; a read moves nothing.
   private readonly items = new Map<string, Entry>();
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly misses: EarlyMisses = new EarlyMisses(),
+  ) {}
 
   private live(key: string): Entry | undefined {
     const e = this.items.get(key);
     if (!e) return undefined;
-    if (e.expiresAt <= this.now()) {
+    if (e.expiresAt <= this.now() || this.misses.strikes()) {
       this.items.delete(key);
       return undefined;
     }

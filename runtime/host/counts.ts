@@ -20,6 +20,10 @@ export interface ExecCounts {
   // Modelled milliseconds by kind of cost (time-model.ts: start, sheets, flush, properties, fetch, …): where an
   // execution's time on Apps Script's clock went.
   msByKind: Record<string, number>;
+  // Sheets whose held writes were sent (a read of the sheet, flush() or the end), each priced as one Sheets write.
+  sentBatches: number;
+  // Real milliseconds spent waiting for fetch answers and locks: the rest of the real time is the script computing.
+  waitRealMs: number;
 }
 
 export function newCounts(): ExecCounts {
@@ -34,6 +38,8 @@ export function newCounts(): ExecCounts {
     roundTrips: 0,
     byOp: {},
     byService: {},
+    sentBatches: 0,
+    waitRealMs: 0,
     msByKind: {},
   };
 }

@@ -8,6 +8,7 @@ import { FETCH_HANDLERS, STORE_HANDLERS, UI_HANDLERS } from './service-handlers.
 import { SHEET_HANDLERS, SPREADSHEET_HANDLERS } from './sheet-handlers.js';
 import { callKind } from './time-model.js';
 import type { Workbook } from './workbook.js';
+import { chargeSentWrites } from './write-cost.js';
 import { HELD_WRITES, IMMEDIATE_SHEET_CALLS } from './write-buffer.js';
 
 export { newCounts } from './counts.js';
@@ -73,7 +74,8 @@ async function route<K extends ServiceOp>(
     return null;
   }
   if (op === 'ss.deleteSheet' && sheet !== undefined) ex.writes.discardSheet(st, sheet);
-  else if (sheet !== undefined && !IMMEDIATE_SHEET_CALLS.has(op)) ex.writes.sendSheet(st, sheet);
+  else if (sheet !== undefined && !IMMEDIATE_SHEET_CALLS.has(op))
+    chargeSentWrites(st, ex, ex.writes.sendSheet(st, sheet));
   // A change is journaled once it has been applied, in the order changes are applied (journal.ts).
   const entry = st.journal ? entryFor(st, ex, op, args) : null;
   if (entry) {
@@ -89,8 +91,18 @@ async function route<K extends ServiceOp>(
   try {
     return await invoke(st, ex, op, args);
   } finally {
-    st.quota.chargeWait(ex, (performance.now() - started + ex.clock.modelledMs - modelled) / 1000);
+    const real = performance.now() - started;
+    ex.counts.waitRealMs += real;
+    st.quota.chargeWait(ex, (real + ex.clock.modelledMs - modelled) / 1000);
   }
+}
+
+// What a call counts for against its daily quota: a fetchAll's requests, and each property setProperties writes
+// (Google does not say whether a batch is one call; counting each is the harsher reading).
+function requestsIn(op: ServiceOp, a: unknown): number {
+  if (op === 'fetch') return (a as ServiceArgs<'fetch'>).requests.length;
+  if (op === 'props.set') return Math.max(1, Object.keys((a as ServiceArgs<'props.set'>).entries).length);
+  return 1;
 }
 
 // A call as it arrives from an execution: the operation's name and its decoded arguments. The arguments were
@@ -103,11 +115,12 @@ export async function dispatch(st: HostState, ex: ExecContext, op: string, args:
     throw new Error(`unknown service operation ${op}`);
   }
   const a = args as ServiceArgs<typeof op>;
-  const n = op === 'fetch' ? (a as ServiceArgs<'fetch'>).requests.length : 1;
-  count(ex.counts, op, n);
-  // The call's time on Apps Script's clock, drawn for this execution's n-th call (time-model.ts).
-  const kind = callKind(op);
-  const ms = kind ? st.timeModel.draw(kind, ex.id, ex.counts.calls) : 0;
+  const n = requestsIn(op, a);
+  count(ex.counts, op, op === 'fetch' ? n : 1);
+  // The call's time on Apps Script's clock, drawn for this execution's n-th call (time-model.ts); a write the
+  // execution only queues is priced when it is sent.
+  const kind = callKind(op, sheetOf(a) !== undefined && HELD_WRITES.has(op));
+  const ms = kind ? st.timeModel.cost(kind, ex.id, ex.counts.calls, n) : 0;
   // A call past a spent daily quota is refused before it does anything (and so costs no time).
   st.quota.charge(ex, op, n, ms / 1000);
   ex.clock.spend(ms);

@@ -3,6 +3,7 @@ import dns from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP } from 'node:net';
+import { MAX_BODY_BYTES } from '../gas/fetch-limits.js';
 
 export interface FetchRequest {
   url: string;
@@ -173,7 +174,15 @@ async function hop(req: FetchRequest, signal: AbortSignal): Promise<FetchRespons
       },
       (response) => {
         const chunks: Buffer[] = [];
-        response.on('data', (c: Buffer) => chunks.push(c));
+        let size = 0;
+        response.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size <= MAX_BODY_BYTES) chunks.push(c);
+          else {
+            response.destroy();
+            reject(new FetchError('Limit Exceeded: URLFetch response size.'));
+          }
+        });
         response.on('end', () =>
           resolve({
             code: response.statusCode ?? 0,

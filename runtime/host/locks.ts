@@ -1,4 +1,5 @@
-// LockService on the host: one holder per lock, FIFO waiters, waits and timeouts on the executions' own clocks.
+// LockService on the host: one holder per lock, waiters served first come first served or (seeded) in random
+// order, waits and timeouts on the executions' own clocks.
 import type { ExecClock } from './time-model.js';
 
 interface Waiter {
@@ -26,6 +27,25 @@ export class LockManager {
   // Every grant is recorded so tests can check that holders never overlapped.
   // `at` is real time; `clock` the execution's own (time-model.ts), where holds have their Apps Script length.
   readonly history: { key: string; exec: number; event: 'acquire' | 'release'; at: number; clock: number }[] = [];
+  // Google does not say in which order waiters get a released lock. 'fifo' is the kind reading; 'random' (seeded)
+  // is the one the load bench also runs, so no conclusion rests on a fair queue.
+  order: 'fifo' | 'random' = 'fifo';
+  private seed = 1;
+  private draws = 0;
+
+  randomOrder(seed: number): void {
+    this.order = 'random';
+    this.seed = seed;
+  }
+
+  // The index of the waiter served next.
+  private pick(n: number): number {
+    if (this.order === 'fifo' || n <= 1) return 0;
+    let t = (this.seed ^ Math.imul(++this.draws, 0x85ebca6b)) >>> 0;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+  }
 
   acquire(key: string, exec: number, timeoutMs: number, clock: ExecClock): Promise<boolean> {
     const holder = this.holders.get(key);
@@ -117,7 +137,7 @@ export class LockManager {
     this.spans.set(key, spans);
     this.history.push({ key, exec, event: 'release', at: Date.now(), clock: at });
     const list = this.waiters.get(key) ?? [];
-    for (let next = list.shift(); next; next = list.shift()) {
+    for (let next = list.splice(this.pick(list.length), 1)[0]; next; next = list.splice(this.pick(list.length), 1)[0]) {
       clearTimeout(next.timer);
       // Free only after this waiter's timeout on its own clock: it had given up by then.
       const free = this.freeFrom(key, Math.max(at, next.since));

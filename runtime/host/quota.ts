@@ -140,7 +140,7 @@ export class QuotaLedger {
     return null;
   }
 
-  // One service call (`n` requests for a fetch) that takes `seconds` on the execution's clock: refused with
+  // One service call (`n` requests for a fetch, `n` properties for setProperties) that takes `seconds` on the execution's clock: refused with
   // QuotaError when it would pass a limit, else charged.
   charge(ex: Charged, op: ServiceOp, n: number, seconds: number): void {
     const user = payer(ex);
@@ -149,8 +149,8 @@ export class QuotaLedger {
       if (this.wouldPass(user, 'urlFetches', n)) throw new QuotaError(QUOTA_MESSAGES.urlFetches);
       this.add(user, 'urlFetches', n);
     } else if (op.startsWith('props.')) {
-      if (this.wouldPass(user, 'propertiesCalls', 1)) throw new QuotaError(QUOTA_MESSAGES.propertiesCalls);
-      this.add(user, 'propertiesCalls', 1);
+      if (this.wouldPass(user, 'propertiesCalls', n)) throw new QuotaError(QUOTA_MESSAGES.propertiesCalls);
+      this.add(user, 'propertiesCalls', n);
     }
     if (isTrigger(ex)) this.add(user, 'triggerSeconds', seconds);
   }

@@ -1,5 +1,5 @@
 // Host handlers for the other services: properties, caches, locks, triggers, HTTP and the spreadsheet UI.
-import type { FetchResultWire, StoreName } from '../service-calls.js';
+import type { FetchResultWire, ServiceArgs, StoreName } from '../service-calls.js';
 import type { ExecContext, Handlers, HostState, OpsNamed } from './handler.js';
 import { httpFetch } from './http.js';
 import type { PropertyStore } from './properties-store.js';
@@ -74,26 +74,31 @@ export const STORE_HANDLERS: Handlers<OpsNamed<'props' | 'cache' | 'lock' | 'tri
 };
 
 export const FETCH_HANDLERS: Handlers<'fetch'> = {
-  // Every request of a fetchAll runs at once; a failed one answers with its error, the others are unaffected.
-  fetch: (a, st) =>
-    Promise.all(
-      a.requests.map(
-        (r): Promise<FetchResultWire> =>
-          httpFetch({
-            url: r.url,
-            method: r.method,
-            headers: r.headers,
-            body: r.bodyB64 ? Buffer.from(r.bodyB64, 'base64') : null,
-            followRedirects: r.followRedirects,
-            timeoutMs: st.fetchTimeoutMs,
-            allowLocal: st.allowLocalFetch,
-          }).then(
-            (res) => ({ code: res.code, headers: res.headers, bodyB64: res.body.toString('base64') }),
-            (e: Error) => ({ error: e.message }),
-          ),
-      ),
-    ),
+  // A fetchAll's requests go out in rounds of at most the time model's fetchConcurrency, each round waiting for its
+  // slowest answer; a failed request answers with its error, the others are unaffected.
+  fetch: async (a, st) => {
+    const out: FetchResultWire[] = [];
+    const width = Math.max(1, st.timeModel.options.fetchConcurrency);
+    for (let i = 0; i < a.requests.length; i += width)
+      out.push(...(await Promise.all(a.requests.slice(i, i + width).map((r) => fetchOne(r, st)))));
+    return out;
+  },
 };
+
+function fetchOne(r: ServiceArgs<'fetch'>['requests'][number], st: HostState): Promise<FetchResultWire> {
+  return httpFetch({
+    url: r.url,
+    method: r.method,
+    headers: r.headers,
+    body: r.bodyB64 ? Buffer.from(r.bodyB64, 'base64') : null,
+    followRedirects: r.followRedirects,
+    timeoutMs: st.fetchTimeoutMs,
+    allowLocal: st.allowLocalFetch,
+  }).then(
+    (res) => ({ code: res.code, headers: res.headers, bodyB64: res.body.toString('base64') }),
+    (e: Error) => ({ error: e.message }),
+  );
+}
 
 export const UI_HANDLERS: Handlers<OpsNamed<'ui'>> = {
   'ui.menu': (a, st) => {

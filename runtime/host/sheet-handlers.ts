@@ -1,4 +1,5 @@
 // Host handlers for the spreadsheet and its sheets: names, order, shape, protections, visibility, charts.
+import { chargeSentWrites } from './write-cost.js';
 import type { ProtectionWire, SheetArgs, SheetRef } from '../service-calls.js';
 import { storedChart } from './chart-spec.js';
 import type { Handlers, OpsNamed } from './handler.js';
@@ -97,7 +98,7 @@ export const SPREADSHEET_HANDLERS: Handlers<OpsNamed<'ss'>> = {
   },
   // Sends every write the execution holds (write-buffer.ts), in the order it made them.
   'ss.flush': (_a, st, ex) => {
-    ex.writes.sendAll(st);
+    chargeSentWrites(st, ex, ex.writes.sendAll(st));
     return null;
   },
 };

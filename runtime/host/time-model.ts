@@ -2,29 +2,33 @@
 import type { ServiceOp } from '../service-calls.js';
 import type { Clock } from './clock.js';
 
-// Google publishes no per-call latencies. These ranges are what users report from their own timings (community
-// write-ups and Q&A threads; Google's "Best practices" page says only that service calls are what make a script
-// slow and that batching helps). Each range is the slower part of what is reported, so that a local run overstates
-// the time a script takes rather than understates it (SPEC §12: the harsher reading). Milliseconds, drawn
-// uniformly in [low, high]:
-// - a Sheets call (read, write, append, structural change, a sheet's metadata, a UI call): reported 0.05–0.3 s a
-//   round trip; 100–300 ms here, for every call, although Apps Script batches some writes;
-// - SpreadsheetApp.flush(): the held writes go out; 150–500 ms;
-// - PropertiesService: reported 0.02–0.05 s; 30–80 ms;
-// - CacheService: reported a little faster than properties; 20–60 ms;
-// - LockService (the call itself, before any wait for a holder): 30–100 ms;
-// - ScriptApp (triggers): 100–300 ms;
-// - UrlFetchApp: reported 0.1–0.5 s of overhead over the remote server's own time; 200–600 ms per call (a
-//   fetchAll's requests go out together), plus the real time its answers took, plus `fetchMs` when a bench or a
-//   test models a slow server (a model that thinks for 10 s) without anyone waiting for it;
-// - starting an execution (loading the project, authorising, starting the trigger or web request): reported
-//   0.5–1 s, more for a large project; 800–1,500 ms.
+// Google publishes no per-call latencies. These ranges come from public measurements (docs/apps-script-clock.md
+// names each), and each is the slow end of what was measured, so that a local run overstates the time a script
+// takes rather than understates it (the harsher reading). Writes are measured slower than reads everywhere, so they
+// are priced apart. Milliseconds, drawn uniformly in [low, high]:
+// - sheets_read: a Sheets call that answers at once (a read, a sheet's metadata, a UI call): 100–300 ms;
+// - sheets_write: one sheet's held writes reaching the spreadsheet, whether a read of that sheet, flush() or the
+//   execution's end sends them (a write then a read measures about 800 ms), and a change Sheets makes at once
+//   (a new sheet, a protection, a chart): 300–700 ms. A held write's own call costs nothing: it is only queued;
+// - flush: the call itself, 100–300 ms, on top of the held writes it sends (610 ms measured after a 4,000-cell
+//   write);
+// - properties_read 30–90 ms (20–84 measured, 30 on average); properties_write 60–230 ms (62 on average, up to 231);
+// - cache_read 20–60 ms (3–28 measured); cache_write (put, remove) 60–280 ms (56–93 on average, up to 281);
+// - lock (the call itself, before any wait for a holder): 30–100 ms;
+// - triggers (ScriptApp): 100–300 ms;
+// - fetch: 200–600 ms of overhead per round of a fetchAll (the runtime's fetch_concurrency requests at a time), plus
+//   the real time its answers took, plus `fetchMs` a round when a bench or a test models a slow server (a model
+//   that thinks for 10 s) without anyone waiting for it;
+// - start (loading the project, authorising, starting the trigger or web request): 800–1,500 ms.
 // A one-shot trigger's lateness is modelled apart, where triggers fire (triggers.ts).
 export const CALL_COST_MS = {
-  sheets: [100, 300],
-  flush: [150, 500],
-  properties: [30, 80],
-  cache: [20, 60],
+  sheets_read: [100, 300],
+  sheets_write: [300, 700],
+  flush: [100, 300],
+  properties_read: [30, 90],
+  properties_write: [60, 230],
+  cache_read: [20, 60],
+  cache_write: [60, 280],
   lock: [30, 100],
   triggers: [100, 300],
   fetch: [200, 600],
@@ -43,15 +47,49 @@ export interface TimeModelOptions {
   // takes less for a preview (or a test) that is not about time, so its answers, paced at their executions' ends,
   // come sooner and its lock holds are shorter. Every call is still made, counted and metered.
   scale: number;
+  // How many requests of a fetchAll are in flight at once (`runtime.fetch_concurrency`). Google documents no
+  // figure; practitioners observe about 10–20, so the runtime takes 10 and sends the rest in later rounds.
+  fetchConcurrency: number;
 }
 
-const DEFAULT_TIME_MODEL: TimeModelOptions = { seed: 1, fetchMs: 0, scale: 1 };
+const DEFAULT_TIME_MODEL: TimeModelOptions = { seed: 1, fetchMs: 0, scale: 1, fetchConcurrency: 10 };
 
-export function callKind(op: ServiceOp): CallKind | null {
+// Draws for a fetchAll's later rounds are numbered apart from the calls' own.
+const ROUND_DRAWS = 2_000_000;
+
+// Sheets calls that change the spreadsheet at once, not queued with the held writes (write-buffer.ts lists the
+// sheet-level ones): priced as writes.
+const IMMEDIATE_SHEETS_WRITES: ReadonlySet<string> = new Set([
+  'ss.insertSheet',
+  'ss.deleteSheet',
+  'ss.rename',
+  'ss.setTimeZone',
+  'ss.setLocale',
+  'ss.setActive',
+  'ss.moveActive',
+  'ss.addEditors',
+  'ss.removeEditor',
+  'ss.create',
+  'sh.setName',
+  'sh.setHidden',
+  'sh.setTabColor',
+  'sh.protect',
+  'rg.protect',
+  'pr.update',
+  'pr.remove',
+  'sh.chartUpsert',
+  'sh.chartRemove',
+]);
+
+// The price of a call as it is made; `held` is true for a write the execution only queues (priced when sent).
+export function callKind(op: ServiceOp, held = false): CallKind | null {
   if (op === 'ss.flush') return 'flush';
-  if (/^(ss|sh|rg|pr|ui)\./.test(op)) return 'sheets';
-  if (op.startsWith('props.')) return 'properties';
-  if (op.startsWith('cache.')) return 'cache';
+  if (/^(ss|sh|rg|pr|ui)\./.test(op)) {
+    if (held) return null;
+    return IMMEDIATE_SHEETS_WRITES.has(op) ? 'sheets_write' : 'sheets_read';
+  }
+  if (op.startsWith('props.')) return op === 'props.get' || op === 'props.all' ? 'properties_read' : 'properties_write';
+  if (op.startsWith('cache.')) return op === 'cache.get' ? 'cache_read' : 'cache_write';
   if (op.startsWith('lock.')) return 'lock';
   if (op.startsWith('trig.')) return 'triggers';
   if (op === 'fetch') return 'fetch';
@@ -72,6 +110,20 @@ export class TimeModel {
 
   constructor(options: Partial<TimeModelOptions> = {}) {
     this.options = { ...DEFAULT_TIME_MODEL, ...options };
+  }
+
+  // A fetchAll of `requests` goes out in rounds of at most fetchConcurrency requests.
+  fetchRounds(requests: number): number {
+    return Math.max(1, Math.ceil(requests / Math.max(1, this.options.fetchConcurrency)));
+  }
+
+  // The cost of a call of this kind: the execution's `call`-th draw; a fetchAll pays each of its rounds.
+  cost(kind: CallKind, exec: number, call: number, requests = 1): number {
+    if (kind !== 'fetch') return this.draw(kind, exec, call);
+    let ms = 0;
+    for (let r = 0; r < this.fetchRounds(requests); r++)
+      ms += this.draw(kind, exec, r === 0 ? call : ROUND_DRAWS + call * 64 + r);
+    return ms;
   }
 
   // The cost of one call of this kind: the execution's `call`-th draw.

@@ -43,7 +43,25 @@ const DAY = 24 * HOUR;
 export interface TriggerDelays {
   seed: number;
   afterMaxMs: number;
+  // Untidy triggers, as Google promises no better: with this chance a firing of a recurring trigger is skipped, and
+  // with the same chance any firing runs twice; triggers due together start side by side (they overlap). 0 is off.
+  // The chaos bench sets it, with afterMaxMs up to 10 minutes.
+  untidy?: number;
 }
+
+// What untidy mode injected so far.
+export interface UntidyCounts {
+  overlaps: number;
+  skips: number;
+  doubles: number;
+  // after() triggers placed more than 3 minutes past their time.
+  late: number;
+}
+
+// How one firing of a due trigger goes.
+export type FiringPlan = 'once' | 'skip' | 'double';
+
+const TIDY_LATENESS_MS = 3 * 60_000;
 
 export const DEFAULT_TRIGGER_DELAYS: TriggerDelays = { seed: 1, afterMaxMs: 3 * 60_000 };
 
@@ -65,7 +83,26 @@ export type ZoneOffset = (t: number) => number;
 export class TriggerStore {
   triggers: TriggerModel[] = [];
   delays: TriggerDelays = { ...DEFAULT_TRIGGER_DELAYS };
+  readonly untidy: UntidyCounts = { overlaps: 0, skips: 0, doubles: 0, late: 0 };
   private seq = 1;
+  private firings = 0;
+
+  // Whether a due trigger fires once, is skipped (a recurring one only: a one-shot's work would wait for the
+  // backstop) or fires twice, drawn from the seed; always once unless untidy mode is on.
+  plan(t: TriggerModel): FiringPlan {
+    const rate = this.delays.untidy ?? 0;
+    if (rate <= 0) return 'once';
+    const u = lateness(this.delays.seed + 7919, t.uid, 100_000 + this.firings++);
+    if (u < rate && !t.oneShot) {
+      this.untidy.skips++;
+      return 'skip';
+    }
+    if (u >= rate && u < 2 * rate) {
+      this.untidy.doubles++;
+      return 'double';
+    }
+    return 'once';
+  }
 
   create(spec: TriggerSpec, owner: string, now: number, zoneOffsetMs: ZoneOffset): TriggerModel {
     if (this.ownedBy(owner).length >= MAX_TRIGGERS_PER_USER)
@@ -151,6 +188,7 @@ export class TriggerStore {
     else if (t.afterMs !== undefined) {
       t.slotAt = now + t.afterMs;
       t.nextAt = t.slotAt + Math.floor(lateness(this.delays.seed, t.uid, 0) * this.delays.afterMaxMs);
+      if (t.nextAt - t.slotAt > TIDY_LATENESS_MS) this.untidy.late++;
     } else if (isDaily(t)) {
       // The first of the named hours that has not begun yet (one already under way is tomorrow's).
       let slot = dailySlot(now, t.atHour!, zoneOffsetMs);

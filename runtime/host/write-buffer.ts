@@ -123,23 +123,28 @@ export class WriteBuffer<S extends WriteState = WriteState> {
     this.held.push({ wb: st.workbook, sheet, op, args, who: this.who, apply });
   }
 
-  // A read of a sheet sees this execution's earlier writes to it: send them first, in order.
-  sendSheet(st: S, sheet: number): void {
+  // A read of a sheet sees this execution's earlier writes to it: send them first, in order. Returns how many sheets'
+  // writes were sent (0 or 1): each is priced as one Sheets write (time-model.ts).
+  sendSheet(st: S, sheet: number): number {
     const wb = st.workbook;
     const mine = (w: HeldWrite<S>) => w.wb === wb && w.sheet === sheet;
-    if (!this.held.some(mine)) return;
+    if (!this.held.some(mine)) return 0;
     const sent = this.held.filter(mine);
     this.held = this.held.filter((w) => !mine(w));
     this.copies.get(wb)?.delete(sheet);
     send(st, sent);
+    return 1;
   }
 
   // SpreadsheetApp.flush() and a normal end: every held write of every spreadsheet, in the order the script made them.
-  sendAll(st: S): void {
+  // Returns how many sheets had writes sent.
+  sendAll(st: S): number {
     const all = this.held;
     this.held = [];
     this.copies.clear();
+    const sheets = new Set(all.map((w) => `${w.wb.id}\u0000${w.sheet}`)).size;
     send(st, all);
+    return sheets;
   }
 
   // A deleted sheet's held writes have nowhere to go.

@@ -123,3 +123,12 @@ export function advanceHead(items: readonly QueueItem[], head: number): number {
   }
   return h;
 }
+
+// The one-shot nudge trigger's delay from queue.nudge_delay_ms. ScriptApp's after() takes a non-negative int of ms,
+// and a nudge sooner than a second only races the request that queued the work: a smaller value is raised to the
+// minimum, a fraction is cut to whole ms, and a value that is no number gives the minimum.
+export const MIN_NUDGE_DELAY_MS = 1000;
+
+export function nudgeDelay(ms: number): number {
+  return Number.isFinite(ms) ? Math.max(MIN_NUDGE_DELAY_MS, Math.floor(ms)) : MIN_NUDGE_DELAY_MS;
+}

@@ -17,13 +17,14 @@ import type { Settings } from '../../core/settings.js';
 import { keyProperty } from './keys.js';
 import type { Store } from './store.js';
 import { ports } from '../ports.js';
+import { parseInstant } from '../../core/instant.js';
 
 const learningCols = rowsOf('learnings');
 
 // A date cell as milliseconds; an empty or unreadable cell is 0 (never applied, or written before dates were kept).
 export function timeOf(v: unknown): number {
   if (v instanceof Date) return v.getTime();
-  const t = Date.parse(String(v ?? ''));
+  const t = parseInstant(String(v ?? ''));
   return Number.isFinite(t) ? t : 0;
 }
 

@@ -17,6 +17,7 @@ import type {
 import { sha256Hex } from './crypto.js';
 import { sheetZone } from './spreadsheet.js';
 import { ports } from '../ports.js';
+import { parseInstant } from '../../core/instant.js';
 
 export function isDate(v: unknown): v is Date {
   return Object.prototype.toString.call(v) === '[object Date]';
@@ -25,7 +26,7 @@ export function isDate(v: unknown): v is Date {
 function ms(v: unknown): number {
   if (isDate(v)) return v.getTime();
   if (typeof v === 'number') return v;
-  const t = Date.parse(String(v));
+  const t = parseInstant(String(v));
   return Number.isNaN(t) ? 0 : t;
 }
 
@@ -204,8 +205,8 @@ export function logRow(
     trigger_type: d.trigger.type,
     trigger_target_user: d.trigger.target_user_id,
     trigger_context_json: JSON.stringify({ source: d.trigger.source, context: d.trigger.context }),
-    created_at: cellDate(Date.parse(d.created_at)),
-    closed_at: d.closed_at ? cellDate(Date.parse(d.closed_at)) : '',
+    created_at: cellDate(parseInstant(d.created_at)),
+    closed_at: d.closed_at ? cellDate(parseInstant(d.closed_at)) : '',
     participants_json: JSON.stringify(d.participants),
     messages_json: messagesCell,
     final_decision_json: json(d.final_decision),
@@ -328,8 +329,8 @@ export function objectionRow(o: ObjectionRow): unknown[] {
     status: o.status,
     resolution: o.resolution,
     resolved_by: o.resolved_by,
-    created_at: o.created_at ? cellDate(Date.parse(o.created_at)) : '',
-    resolved_at: o.resolved_at ? cellDate(Date.parse(o.resolved_at)) : '',
+    created_at: o.created_at ? cellDate(parseInstant(o.created_at)) : '',
+    resolved_at: o.resolved_at ? cellDate(parseInstant(o.resolved_at)) : '',
   });
 }
 

@@ -4,6 +4,7 @@ import { isDate } from '../../adapters/gas/records.js';
 import type { Store, StoreState } from '../../adapters/gas/store.js';
 import { parsePointer } from '../../core/cells.js';
 import type { AuditLine, DiscussionLine, Line, MovingTab } from '../../core/audit/retention-plan.js';
+import { parseInstant } from '../../core/instant.js';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -11,7 +12,7 @@ type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 export function timeOf(v: unknown): number | null {
   if (isDate(v)) return Number.isNaN(v.getTime()) ? null : v.getTime();
   if (typeof v === 'string' && v !== '') {
-    const t = Date.parse(v);
+    const t = parseInstant(v);
     return Number.isNaN(t) ? null : t;
   }
   return null;

@@ -90,6 +90,7 @@ export class ModelAccess {
           baseSeconds: s.number('retry.base_seconds'),
           jitterMs: s.number('retry.max_jitter_ms'),
           parallel: s.get('provider.parallel'),
+          concurrency: s.number('provider.fetch_concurrency'),
           deadline: 0,
           capabilities: s.get('provider.model_capabilities'),
           outputCaps: s.get('provider.max_output_tokens'),

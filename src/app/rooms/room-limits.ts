@@ -7,6 +7,7 @@ import { checkClientBudget } from '../api/api-budget.js';
 import type { IndexRecord } from './room-data.js';
 import type { Council } from '../sheet-council.js';
 import type { Caller } from '../routes/route.js';
+import { parseInstant } from '../../core/instant.js';
 
 // One call into a room; defined here, below room-writes.ts, so the two modules import one way.
 export interface RoomCall {
@@ -40,7 +41,7 @@ export function checkReplies(
   const since = now - 60_000;
   let recent = 0;
   for (const m of index)
-    if (m.room === room && !m.replyTo && Date.parse(m.timestamp) >= since)
+    if (m.room === room && !m.replyTo && parseInstant(m.timestamp) >= since)
       recent += m.mentions.filter((n) => ids.has(n.toLowerCase())).length;
   const max = call.council.settings().number('rooms.agent_replies_per_minute');
   if (recent + asked > max)

@@ -13,6 +13,7 @@ import type { RoomRecord } from './room-data.js';
 import type { FoundRoom } from './room-snapshot.js';
 import { RoomSnapshot } from './room-snapshot.js';
 import { withRoomLock } from './room-lock.js';
+import { parseInstant } from '../../core/instant.js';
 
 const roomCols = rowsOf('rooms');
 const memberCols = rowsOf('room_members');
@@ -218,7 +219,9 @@ function replayed(call: RoomCall, snap: RoomSnapshot): SendAnswer | null {
   const since = Date.now() - limit(call, 'api.replay_seconds') * 1000;
   const first = snap
     .index()
-    .find((m) => m.requestKey === call.requestKey && m.client === call.caller.name && Date.parse(m.timestamp) >= since);
+    .find(
+      (m) => m.requestKey === call.requestKey && m.client === call.caller.name && parseInstant(m.timestamp) >= since,
+    );
   if (!first) return null;
   return {
     success: true,

@@ -1,6 +1,7 @@
 // What GET /tasks/{id} and GET /status say about progress: each phase's state and timing, each agent's state,
 // and the queue's depth. Pure: the adapters hand in what they read.
 import type { QueueItem } from '../queue.js';
+import { parseInstant } from '../instant.js';
 
 const PHASE_NAMES: Record<number, string> = {
   1: 'situation report',
@@ -75,7 +76,7 @@ export function phaseProgress(
         target_seconds: target,
         over_target: false,
       };
-    const times = ms.map((m) => Date.parse(m.timestamp));
+    const times = ms.map((m) => parseInstant(m.timestamp));
     const longest = Math.max(...ms.map((m) => m.processing_ms || 0));
     const first = Math.min(...times);
     const last = Math.max(...times);

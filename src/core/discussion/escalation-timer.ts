@@ -4,6 +4,7 @@
 import { Builder } from '../engine/builder.js';
 import type { EngineEnv, StepResult } from '../engine/types.js';
 import type { Discussion } from '../types.js';
+import { parseInstant } from '../instant.js';
 
 export type EscalationStage = 'remind' | 'expire';
 
@@ -27,7 +28,7 @@ export function escalationWake(escalatedAt: number, timeoutHours: number, stage:
 // The timer is stale when the discussion left ESCALATED, or was deliberated again since (a later escalation has
 // its own timer): any message after the escalation says so.
 export function timerStale(d: Discussion, escalatedAt: number): boolean {
-  return d.status !== 'ESCALATED' || d.messages.some((m) => Date.parse(m.timestamp) > escalatedAt + 1000);
+  return d.status !== 'ESCALATED' || d.messages.some((m) => parseInstant(m.timestamp) > escalatedAt + 1000);
 }
 
 function texts(id: string, hours: number, stage: EscalationStage, lang: 'ja' | 'en'): { title: string; body: string } {

@@ -13,6 +13,7 @@ import { recalibrate } from '../memory/isotonic.js';
 import type { EngineEnv } from './types.js';
 import { contradictions, textsOf } from '../orders/claims.js';
 import { metricTableOf } from '../orders/metric-table.js';
+import { parseInstant } from '../instant.js';
 
 type Computed = { computed_confidence: number; formula_confidence?: number; contradicted?: Contradicted[] };
 type Contradicted = { metric: string; claimed: string; actual: string; from: number; to: number };
@@ -51,7 +52,7 @@ function computedFor(
   // From the KPI table's index (kpi-index.ts): a scan of every row for each opinion was a twentieth of the bench.
   const days = datesOf(env.kpi, target);
   const age = days.length
-    ? Math.max(0, Math.round((Date.parse(env.today) - Date.parse(days[days.length - 1])) / 86400000))
+    ? Math.max(0, Math.round((parseInstant(env.today) - parseInstant(days[days.length - 1])) / 86400000))
     : 30;
   // Once the agent has a record, its computed confidence is its stated one recalibrated on past verdicts: how often
   // it has been right when it said this much (src/core/memory/isotonic.ts).

@@ -7,6 +7,7 @@ import type { AgentDef, Discussion } from '../types.js';
 import { needsReview } from './review-marks.js';
 import type { EngineEnv, Step } from './types.js';
 import { curveFor } from './learned.js';
+import { parseInstant } from '../instant.js';
 
 // What a Phase 3 or 4 agent answers: its own perspective or check, else its group's default.
 const EXPECT_OF: Record<string, Expectation> = {
@@ -74,7 +75,7 @@ export function planStep(d: Discussion, env: EngineEnv): Step {
   const timeoutMs = s.number('limits.discussion_timeout_hours') * 3600_000;
   if (
     (d.status === 'OPEN' || d.status === 'IN_PROGRESS' || d.status === 'VOTING') &&
-    env.now() - Date.parse(d.created_at) > timeoutMs
+    env.now() - parseInstant(d.created_at) > timeoutMs
   )
     return { kind: 'timeout' };
   if (d.status === 'OPEN') return { kind: 'start' };

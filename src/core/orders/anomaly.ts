@@ -3,6 +3,7 @@
 import type { KpiRow } from '../types.js';
 import { mean, type Point, series } from './kpi.js';
 import type { MetricDef } from './metric-table.js';
+import { parseInstant } from '../instant.js';
 
 export interface AnomalyRule {
   sigma: number;
@@ -27,7 +28,7 @@ const DAY = 86_400_000;
 const round = (n: number) => Math.round(n * 100) / 100;
 
 function daysBefore(day: string, n: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) - n * DAY).toISOString().slice(0, 10);
+  return new Date(parseInstant(`${day}T00:00:00Z`) - n * DAY).toISOString().slice(0, 10);
 }
 
 // The latest point against the `windowDays` days before it (population deviation). A window whose values are all
@@ -73,7 +74,7 @@ export function anomalies(
 
 // The Monday of a day's week (YYYY-MM-DD): a good swing is told at most once a week per member and metric.
 export function weekOf(day: string): string {
-  const t = Date.parse(`${day}T00:00:00Z`);
+  const t = parseInstant(`${day}T00:00:00Z`);
   const dow = (new Date(t).getUTCDay() + 6) % 7;
   return new Date(t - dow * DAY).toISOString().slice(0, 10);
 }

@@ -1,5 +1,6 @@
 // What the KPI watcher does with a decline: open a discussion, add evidence to the open one, or nothing.
 import type { Decline } from './kpi.js';
+import { parseInstant } from '../instant.js';
 
 // A discussion that has ended can take no evidence; a TIMEOUT one never answered, so it does not hold a decline.
 const ENDED = ['CLOSED', 'TIMEOUT'];
@@ -50,7 +51,7 @@ export function seenUpTo(d: KnownDiscussion): string {
   let seen =
     typeof last === 'string' && last
       ? last
-      : opened && new Date(Date.parse(`${opened}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+      : opened && new Date(parseInstant(`${opened}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
   for (const n of d.notes) {
     const m = EVIDENCE.exec(n);
     if (m && m[1] > seen) seen = m[1];

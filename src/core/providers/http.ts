@@ -58,6 +58,9 @@ export interface HttpOptions {
   baseSeconds: number;
   jitterMs: number;
   parallel: boolean;
+  // Requests in one fetchAll: Apps Script runs only so many at once (about 10–20 observed), so a bigger round is
+  // sent as several, each a round of its own against the deadline.
+  concurrency?: number;
   // No wait and no round of calls may end after this instant; the work is re-queued instead.
   deadline: number;
   // Settings provider.model_capabilities and provider.max_output_tokens; absent: their defaults.
@@ -181,7 +184,14 @@ export class HttpProvider implements Provider {
     // The first call of a round goes alone when two rounds of calls fit the tick: it writes the prompt cache the
     // others then read (sent together, they would all find it cold). Without the time, or for a vendor whose cache
     // is not billed for less, all go at once: the lone call costs the round one more answer's wait.
-    if (this.o.vendor.warmsCache && !alone && all.length > 1 && now + 2 * FETCH_LIMIT_MS <= this.o.deadline) {
+    const width = Math.max(1, Math.floor(this.o.concurrency ?? all.length));
+    const roundsAfterLead = Math.ceil((all.length - 1) / width);
+    if (
+      this.o.vendor.warmsCache &&
+      !alone &&
+      all.length > 1 &&
+      now + (1 + roundsAfterLead) * FETCH_LIMIT_MS <= this.o.deadline
+    ) {
       const lead = all[0];
       this.ready(lead.waitUntil);
       this.handle(lead, this.http.fetchAll([this.wire(lead)])[0]);
@@ -196,10 +206,15 @@ export class HttpProvider implements Provider {
         }
         continue;
       }
-      this.ready(Math.max(...open.map((p) => p.waitUntil)));
-      const results = this.http.fetchAll(open.map((p) => this.wire(p)));
+      // The requests ready soonest, as many as one fetchAll runs at once.
+      const batch = open
+        .slice()
+        .sort((a, b) => a.waitUntil - b.waitUntil)
+        .slice(0, width);
+      this.ready(Math.max(...batch.map((p) => p.waitUntil)));
+      const results = this.http.fetchAll(batch.map((p) => this.wire(p)));
       if (results.some((r) => r.lost)) alone = true;
-      open.forEach((p, i) => this.handle(p, results[i]));
+      batch.forEach((p, i) => this.handle(p, results[i]));
     }
     return all.map((p) => p.result!);
   }

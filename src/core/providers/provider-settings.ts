@@ -28,6 +28,12 @@ export const PROVIDER_SETTINGS = [
     'Call the agents of a phase in parallel (one fetchAll); false calls them one by one',
   ),
   s(
+    'provider.fetch_concurrency',
+    10,
+    'integer',
+    'Requests sent in one fetchAll; more agents go in further rounds, each started only if it can end in the time budget',
+  ),
+  s(
     'provider.default_models',
     // From each vendor module's default model.
     vendors.defaultModels(),
@@ -38,7 +44,7 @@ export const PROVIDER_SETTINGS = [
     'provider.prices_per_1k_tokens_usd',
     DEFAULT_PRICES,
     'json',
-    'Prices per 1,000 tokens, by provider:model: {input, output}, and cached_input (a prompt token read from the cache) and cache_write where the vendor has them; a default model missing here is priced from the defaults, and a model with no entry (nor a dated release of one) at its vendor’s dearest model here, which the Inbox says once. An openai-compatible model (a gateway, a local server) costs $0 toward the budget until given an entry such as "openai-compatible:<model>": {"input": 0.0006, "output": 0.0009}; the start dialog warns of one without',
+    'Prices per 1,000 tokens, by provider:model: input and output, and the prices of a prompt token read from or written to the cache where the vendor has them; a default model missing here is priced from the defaults, and a model with no entry (nor a dated release of one) at its vendor’s dearest model here, which the Inbox says once. An openai-compatible model (a gateway, a local server) costs $0 toward the budget until given an entry such as "openai-compatible:<model>": {"input": 0.0006, "output": 0.0009}; the start dialog warns of one without',
   ),
   s(
     'provider.prices_taken',
@@ -50,12 +56,12 @@ export const PROVIDER_SETTINGS = [
     'provider.model_capabilities',
     DEFAULT_CAPABILITIES,
     'json',
-    'What each model takes, by model name or its start (the longest match wins, field by field): temperature false for models that refuse one; token_field max_completion_tokens for models that take no max_tokens; reasoning_tokens added to the output cap of models that think first; cache_min_tokens, the shortest prefix the vendor caches. A model not listed gets a temperature and its vendor’s cap field',
+    'What each model takes, by model name or its start (the longest match wins, field by field): whether it accepts a temperature, which field carries its output cap, the tokens added to the cap of models that think first, and the shortest prefix the vendor caches. A model not listed gets a temperature and its vendor’s cap field',
   ),
   s(
     'provider.max_output_tokens',
     DEFAULT_OUTPUT_CAPS,
     'json',
-    "Output tokens one answer may take, by kind of answer (SPECIALIST_OPINION, DECISION, …), else by agent group, and room for an answer in a room; an agent's max_output_tokens column comes first. An answer cut at its cap is asked again once with twice the cap",
+    "Output tokens one answer may take, by kind of answer (specialist opinion, decision, …), else by agent group, and room for an answer in a room; the cap in an agent's row comes first. An answer cut at its cap is asked again once with twice the cap",
   ),
 ];

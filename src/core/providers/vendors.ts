@@ -3,6 +3,7 @@ import type { AgentRequest, TokenUsage } from '../provider.js';
 import type { ReadsSetting } from '../setting-def.js';
 import type { Capability } from './model-table.js';
 import type { JsonSchema } from './json-schema.js';
+import { parseInstant } from '../instant.js';
 
 export interface WireRequest {
   url: string;
@@ -229,7 +230,7 @@ export function retryDelayMs(
   if (retryAfter) {
     const s = Number(retryAfter);
     if (Number.isFinite(s) && s >= 0) return s * 1000;
-    const t = Date.parse(retryAfter);
+    const t = parseInstant(retryAfter);
     if (!Number.isNaN(t)) return Math.max(0, t - now);
   }
   if (hintMs !== null) return hintMs;

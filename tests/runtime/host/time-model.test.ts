@@ -19,8 +19,8 @@ describe('the time model', () => {
       expect(new Set(draws).size).toBeGreaterThan(20);
       expect(draws).toEqual(Array.from({ length: 200 }, (_, i) => b.draw(kind, 3, i)));
     }
-    expect(Array.from({ length: 20 }, (_, i) => c.draw('sheets', 3, i))).not.toEqual(
-      Array.from({ length: 20 }, (_, i) => a.draw('sheets', 3, i)),
+    expect(Array.from({ length: 20 }, (_, i) => c.draw('sheets_read', 3, i))).not.toEqual(
+      Array.from({ length: 20 }, (_, i) => a.draw('sheets_read', 3, i)),
     );
     expect(new TimeModel({ fetchMs: 10_000 }).draw('fetch', 1, 1)).toBeGreaterThanOrEqual(
       10_000 + CALL_COST_MS.fetch[0],
@@ -48,18 +48,56 @@ describe('the time model', () => {
         return Date.now() - t0;`,
       );
       expect(r.ok).toBe(true);
-      const low = 20 * CALL_COST_MS.properties[0] + 21 * CALL_COST_MS.sheets[0];
+      const c = CALL_COST_MS;
+      const low = 20 * c.properties_read[0] + 21 * c.sheets_read[0];
       expect(r.value as number).toBeGreaterThanOrEqual(low);
-      expect(r.modelledMs).toBeGreaterThanOrEqual(low + CALL_COST_MS.start[0]);
+      expect(r.modelledMs).toBeGreaterThanOrEqual(low + c.start[0]);
       expect(r.endedAt - r.startedAt).toBeGreaterThanOrEqual(r.modelledMs);
       expect(r.realMs).toBeLessThan(r.modelledMs);
-      // Split by kind: the start, 20 property calls, 21 Sheets calls, and nothing else; together the modelled time.
+      // Split by kind: the start, 20 property reads, 21 Sheets reads, and nothing else; together the modelled time.
       const k = r.counts.msByKind;
-      expect(Object.keys(k).sort()).toEqual(['properties', 'sheets', 'start']);
-      expect(k.properties).toBeGreaterThanOrEqual(20 * CALL_COST_MS.properties[0]);
-      expect(k.properties).toBeLessThanOrEqual(20 * CALL_COST_MS.properties[1]);
-      expect(k.start).toBeGreaterThanOrEqual(CALL_COST_MS.start[0]);
-      expect(k.start + k.sheets + k.properties).toBe(r.modelledMs);
+      expect(Object.keys(k).sort()).toEqual(['properties_read', 'sheets_read', 'start']);
+      expect(k.properties_read).toBeGreaterThanOrEqual(20 * c.properties_read[0]);
+      expect(k.properties_read).toBeLessThanOrEqual(20 * c.properties_read[1]);
+      expect(k.start).toBeGreaterThanOrEqual(c.start[0]);
+      expect(k.start + k.sheets_read + k.properties_read).toBe(r.modelledMs);
+    });
+  });
+
+  it('prices writes apart from reads: held writes cost nothing until sent, then one Sheets write a sheet', async () => {
+    await withRuntime(async (rt) => {
+      const r = await rt.evaluate(
+        `var sh = SpreadsheetApp.getActiveSpreadsheet().getSheets()[0];
+        for (var i = 1; i <= 5; i++) sh.getRange(i, 1).setValue(i);
+        var before = Date.now(); sh.getRange(1, 1).getValue(); var read = Date.now() - before;
+        var p = PropertiesService.getScriptProperties();
+        p.setProperties({ a: '1', b: '2', c: '3' }); CacheService.getScriptCache().put('k', 'v', 60);
+        return read;`,
+        { kind: 'trigger' },
+      );
+      expect(r.ok).toBe(true);
+      const c = CALL_COST_MS;
+      const k = r.counts.msByKind;
+      // The read that sent five held writes to one sheet paid one Sheets write on top of the read.
+      expect(r.value as number).toBeGreaterThanOrEqual(c.sheets_read[0] + c.sheets_write[0]);
+      expect(k.sheets_write).toBeGreaterThanOrEqual(c.sheets_write[0]);
+      expect(k.sheets_write).toBeLessThanOrEqual(c.sheets_write[1]);
+      expect(k.properties_write).toBeGreaterThanOrEqual(c.properties_write[0]);
+      expect(k.cache_write).toBeGreaterThanOrEqual(c.cache_write[0]);
+      // setProperties with three keys counts three against the daily properties quota.
+      expect(rt.quota.usage(rt.owner).propertiesCalls).toBe(3);
+    });
+  });
+
+  it("charges the script's own computing to the trigger runtime, beside its modelled calls", async () => {
+    await withRuntime(async (rt) => {
+      const r = await rt.evaluate('var t = Date.now(); var x = 0; while (Date.now() - t < 300) x++; return x;', {
+        kind: 'trigger',
+      });
+      expect(r.ok).toBe(true);
+      const charged = rt.quota.usage(rt.owner).triggerSeconds * 1000;
+      // 300 ms of busy computing (real time, which the script's Date also reads) on top of the modelled start.
+      expect(charged).toBeGreaterThanOrEqual(r.modelledMs + 250);
     });
   });
 

@@ -146,7 +146,11 @@ describe('limits', () => {
     );
     for (const r of runs) expect(r.ok, r.error?.message).toBe(true);
     const now = Object.values(statuses(rt));
-    expect([now.filter((s) => s === 'IN_PROGRESS').length, now.filter((s) => s === 'OPEN').length]).toEqual([10, 2]);
+    // Ten in progress. The other two are OPEN, or still queued: a tick that waited too long behind the others'
+    // commits for the script lock gave its claim back, to be tried again.
+    const gaveBack = runs.filter((r) => (r.value as { failed: number }).failed > 0).length;
+    expect(now.filter((s) => s === 'IN_PROGRESS').length).toBe(10);
+    expect(now.filter((s) => s === 'OPEN').length).toBe(2 - gaveBack);
     // The audit trail shows the queue at work: never more than 10 in progress, and the 2 discussions
     // opened while 10 were in progress waited OPEN until a slot came free.
     let live = 0;
@@ -161,7 +165,7 @@ describe('limits', () => {
       peak = Math.max(peak, live);
     }
     expect(peak).toBe(10);
-    expect(waited.length).toBe(2);
+    expect(waited.length).toBe(2 - gaveBack);
     await setSetting(rt, 'queue.tick_budget_seconds', '270');
     await settle(rt);
     expect(Object.values(statuses(rt)).filter((s) => s === 'DECIDED').length).toBe(12);

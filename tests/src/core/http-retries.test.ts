@@ -63,7 +63,7 @@ function world(answer: (key: string, sent: number) => Outcome) {
       return outs.map((o) => (o as { result: HttpResult }).result);
     },
   };
-  const provider = (deadlineIn: number, parallel = true) =>
+  const provider = (deadlineIn: number, parallel = true, concurrency?: number) =>
     new HttpProvider(
       {
         vendor: keyed,
@@ -74,6 +74,7 @@ function world(answer: (key: string, sent: number) => Outcome) {
         baseSeconds: 2,
         jitterMs: 0,
         parallel,
+        concurrency,
         deadline: now + deadlineIn,
       },
       port,
@@ -138,6 +139,25 @@ describe('the time budget', () => {
         .provider(FETCH_LIMIT_MS)
         .respond(requests('a'))[0].ok,
     ).toBe(true);
+  });
+
+  it('sends twenty agents in rounds of the fetch concurrency, each round checked against the deadline', () => {
+    const keys = Array.from({ length: 20 }, (_, i) => `k${i}`);
+    const w = world(() => ({ result: OK, ms: 50_000 }));
+    const started = w.now();
+    const out = w.provider(270_000, true, 10).respond(requests(...keys));
+    expect(out.every((r) => r.ok)).toBe(true);
+    // The lead alone (it warms the prompt cache: three rounds fit), then ten, then nine.
+    expect(w.calls.map((c) => c.keys.length)).toEqual([1, 10, 9]);
+    for (const c of w.calls) expect(c.end - started).toBeLessThanOrEqual(270_000);
+    // With room for two rounds only, the lead does not go alone, and the second round of ten still fits.
+    const tight = world(() => ({ result: OK, ms: 50_000 }));
+    tight.provider(2 * FETCH_LIMIT_MS + 10_000, true, 10).respond(requests(...keys));
+    expect(tight.calls.map((c) => c.keys.length)).toEqual([10, 10]);
+    // With room for one round, the second is not started: the work comes back for the next tick.
+    const one = world(() => ({ result: OK, ms: 50_000 }));
+    expect(() => one.provider(FETCH_LIMIT_MS + 10_000, true, 10).respond(requests(...keys))).toThrow(RequeueError);
+    expect(one.calls.map((c) => c.keys.length)).toEqual([10]);
   });
 
   it('re-queues a retry whose wait and round would pass the deadline, without sleeping', () => {

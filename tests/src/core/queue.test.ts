@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   advanceHead,
+  MIN_NUDGE_DELAY_MS,
+  nudgeDelay,
   backoffMs,
   findDuplicate,
   inProgressCount,
@@ -193,5 +195,15 @@ describe('an item whose execution died (seed 001: re-delivered one priority high
     const top = reclaimedAfterExpiry({ ...twice, priority: 'CRITICAL' }, NOW);
     expect([top.priority, leaseExpiries(top)]).toEqual(['CRITICAL', 3]);
     expect(leaseExpiries(item({ last_error: 'something else' }))).toBe(0);
+  });
+});
+
+describe('the nudge delay (queue.nudge_delay_ms, fed to after())', () => {
+  it('is at least MIN_NUDGE_DELAY_MS, in whole ms; a value that is no number gives the minimum', () => {
+    expect(nudgeDelay(2500)).toBe(2500);
+    expect(nudgeDelay(1500.7)).toBe(1500);
+    for (const v of [-1, 0, 999, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(nudgeDelay(v), String(v)).toBe(MIN_NUDGE_DELAY_MS);
+    expect(MIN_NUDGE_DELAY_MS).toBe(1000);
   });
 });
