@@ -2,6 +2,7 @@
 // closed discussion, last, what memory learned, the orders' execution, the prediction error and the verdict.
 import type { Lang } from '../src/core/i18n.js';
 import { label } from '../src/core/labels.js';
+import { formatInZone, zoneLabel } from '../src/core/time-display.js';
 import type { LoopReport } from './demo-loop.js';
 
 export interface TranscriptView {
@@ -9,6 +10,9 @@ export interface TranscriptView {
   status: string;
   priority: string;
   trigger: { type: string; target_user_id: string };
+  // ISO UTC, as the Discussion Log holds them; shown in the workbook's zone.
+  created_at?: string;
+  closed_at?: string;
   messages: {
     phase: number;
     speaker: string;
@@ -47,10 +51,12 @@ export interface Names {
   member: string;
   trigger: string;
   agents: Record<string, string>;
+  // The workbook's (spreadsheet's) time zone: every time the transcript shows is in it, and it is named.
+  zone: string;
 }
 
 interface Totals {
-  phases: { phase: number; ms: number; speakers: string[] }[];
+  phases: { phase: number; ms: number; speakers: string[]; started_at?: string | null }[];
   messages: number;
   tokens: number;
   cost_usd: number;
@@ -88,6 +94,15 @@ function said(
   return text.slice(0, 160);
 }
 
+// When the discussion opened (and closed) in the workbook's zone, which the line names.
+function timesLine(v: TranscriptView, n: Names): string {
+  const T = (ja: string, en: string) => (n.lang === 'ja' ? ja : en);
+  const at = (iso: string | undefined) => formatInZone(iso, n.zone, n.lang);
+  const closed = v.closed_at ? T(` · 終了: ${at(v.closed_at)}`, ` · closed: ${at(v.closed_at)}`) : '';
+  const opened = v.created_at ? T(`開始: ${at(v.created_at)}`, `Opened: ${at(v.created_at)}`) : '';
+  return `${opened}${closed}${opened || closed ? ' · ' : ''}${T('タイムゾーン: ', 'time zone: ')}${zoneLabel(n.zone, n.lang)}`;
+}
+
 export function transcriptText(v: TranscriptView, t: Totals, n: Names): string {
   const lang = n.lang;
   const T = (ja: string, en: string) => (lang === 'ja' ? ja : en);
@@ -97,14 +112,17 @@ export function transcriptText(v: TranscriptView, t: Totals, n: Names): string {
       `対象: ${n.member} · きっかけ: ${n.trigger} · 優先度: ${label('priority', v.priority, lang)}`,
       `About: ${n.member} · Trigger: ${n.trigger} · Priority: ${label('priority', v.priority, lang)}`,
     ),
+    timesLine(v, n),
     '',
   ];
   for (const p of t.phases) {
     const k = p.speakers.length;
+    // The phase's start as a wall clock of the workbook's zone, its date and zone named on the line above.
+    const from = p.started_at ? formatInZone(p.started_at, n.zone, lang, { date: false, seconds: true }) : '';
     lines.push(
       T(
-        `── フェーズ ${p.phase}（${p.ms} ms、発言者 ${k}）`,
-        `── Phase ${p.phase}  (${p.ms} ms, ${k} speaker${k === 1 ? '' : 's'})`,
+        `── フェーズ ${p.phase}（${from ? `${from} 開始、` : ''}${p.ms} ms、発言者 ${k}）`,
+        `── Phase ${p.phase}  (${from ? `from ${from}, ` : ''}${p.ms} ms, ${k} speaker${k === 1 ? '' : 's'})`,
       ),
     );
     for (const m of v.messages.filter((x) => x.phase === p.phase)) {

@@ -17,11 +17,13 @@ const TEXT = {
     title: 'ダッシュボード',
     none: 'ダッシュボードのシートにグラフがありません。',
     noSheet: 'ダッシュボードのシートがありません。',
+    zone: (z: string) => `日付はスクリプトのタイムゾーン ${z} で数えています。`,
   },
   en: {
     title: 'Dashboard',
     none: 'There are no charts on the Dashboard sheet.',
     noSheet: 'There is no Dashboard sheet.',
+    zone: (z: string) => `Days are counted in the script's time zone, ${z}.`,
   },
 };
 
@@ -63,7 +65,8 @@ function figure(wb: Workbook, sheet: SheetModel, chart: ChartModel): string {
 }
 
 // The whole page; charts in the order they sit on the sheet (top to bottom, then left to right).
-export function dashboardPage(wb: Workbook, locale: string, names = DASHBOARD_SHEETS): string {
+// `zone`: the script's time zone, whose calendar the Dashboard's days are counted on.
+export function dashboardPage(wb: Workbook, locale: string, zone: string, names = DASHBOARD_SHEETS): string {
   const lang = locale.toLowerCase().startsWith('ja') ? 'ja' : 'en';
   const t = TEXT[lang];
   const sheet = names.map((n) => wb.sheetByName(n)).find((s) => s !== undefined);
@@ -88,10 +91,12 @@ main{display:flex;flex-wrap:wrap;gap:16px}
 figure.chart{margin:0;padding:8px;border:1px solid #dadce0;border-radius:8px}
 figcaption{font-size:14px;font-weight:500;margin:4px 0 0 8px}
 .empty{color:#5f6368}
+.zone{color:#5f6368;font-size:12px}
 </style>
 </head>
 <body>
 <h1>${escapeHtml(t.title)}</h1>
+<p class="zone" id="time-zone-note">${escapeHtml(t.zone(zone))}</p>
 <main>
 ${body}
 </main>
@@ -108,7 +113,7 @@ export function dashboardRoute(rt: Runtime, host: string, defaultLocale: string)
       if (!fromLoopback(req, host)) return errorPage(res, 403, 'Forbidden', 'Only this machine may open it.');
       const locale = localeOf(url, defaultLocale);
       if (!locale) return errorPage(res, 400, 'Bad Request', 'locale must look like ja, en or en_US.');
-      sendText(res, 200, 'text/html', dashboardPage(rt.workbook, locale));
+      sendText(res, 200, 'text/html', dashboardPage(rt.workbook, locale, rt.manifest.timeZone));
     },
   };
 }

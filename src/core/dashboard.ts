@@ -10,6 +10,10 @@ export interface DashMessage {
   // The message's day (YYYY-MM-DD in the script's zone), from its timestamp.
   day: string;
   processing_time_ms: number;
+  // When it was written (epoch ms) and its kind: the phase's time taken is read from these timestamps. Absent (NaN or
+  // undefined): only the processing times count.
+  at?: number;
+  type?: string;
   tokens: number;
   cost_usd: number;
   stated: number | null;
@@ -67,21 +71,48 @@ function statusTable(inp: DashInput): Table {
   return [[...BLOCK_HEADERS[0]], ...inp.statuses.map((s) => [named(s, counts[s] ?? 0), counts[s] ?? 0])];
 }
 
-// A phase's latency in one discussion is the sum of its speakers' processing times; the table shows the mean over
-// the discussions that reached the phase, next to its target.
-function latencyTable(inp: DashInput): Table {
-  const per: Record<string, number> = {};
-  for (const m of inp.messages) {
-    const k = `${m.discussion_id}|${m.phase}`;
-    per[k] = (per[k] ?? 0) + m.processing_time_ms / 1000;
+// Messages the council does not write in its own time: an executor's report or a person's answer arrives whenever
+// they act, and would count hours of waiting as the phase's work.
+const NOT_COUNCIL = ['ACKNOWLEDGEMENT', 'FEEDBACK_RESPONSE', 'OBJECTION'];
+
+// A phase's time taken in one discussion, in seconds: from the end of the phase before (for the first, from the start
+// of its first message's work) to its last council message, as the timestamps show it, or the sum of its speakers'
+// processing times when that is longer (rows without timestamps, speakers working in parallel in separate executions).
+function phaseSeconds(ms: DashMessage[]): Record<number, number> {
+  const sum: Record<number, number> = {};
+  const first: Record<number, number> = {};
+  const last: Record<number, number> = {};
+  for (const m of ms) {
+    sum[m.phase] = (sum[m.phase] ?? 0) + m.processing_time_ms;
+    const at = m.at ?? Number.NaN;
+    if (!Number.isFinite(at) || NOT_COUNCIL.indexOf(m.type ?? '') >= 0) continue;
+    first[m.phase] = Math.min(first[m.phase] ?? Infinity, at - m.processing_time_ms);
+    last[m.phase] = Math.max(last[m.phase] ?? -Infinity, at);
   }
+  const out: Record<number, number> = {};
+  for (const p of Object.keys(sum).map(Number)) {
+    const before = Object.keys(last)
+      .map(Number)
+      .filter((q) => q < p)
+      .map((q) => last[q]);
+    const start = before.length ? Math.max(...before) : first[p];
+    const span = last[p] !== undefined && start !== undefined ? last[p] - start : 0;
+    out[p] = Math.max(sum[p], span) / 1000;
+  }
+  return out;
+}
+
+// The table shows each phase's mean time taken over the discussions that reached it, next to its target; to the
+// millisecond, so a quick run (the demo's rules answer in milliseconds) shows the time it took rather than 0.
+function latencyTable(inp: DashInput): Table {
+  const byDiscussion: Record<string, DashMessage[]> = {};
+  for (const m of inp.messages) (byDiscussion[m.discussion_id] ??= []).push(m);
+  const times = Object.keys(byDiscussion).map((id) => phaseSeconds(byDiscussion[id]));
   return [
     [...BLOCK_HEADERS[1]],
     ...PHASES.map((p) => {
-      const xs = Object.keys(per)
-        .filter((k) => k.endsWith(`|${p}`))
-        .map((k) => per[k]);
-      return [`P${p}`, round(mean(xs), 2), Number(inp.targets[String(p)] ?? 0)];
+      const xs = times.filter((t) => t[p] !== undefined).map((t) => t[p]);
+      return [`P${p}`, round(mean(xs), 3), Number(inp.targets[String(p)] ?? 0)];
     }),
   ];
 }

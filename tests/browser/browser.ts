@@ -52,9 +52,15 @@ export interface Watched {
 }
 
 // A page in its own context; confirm() dialogs are accepted (the pages ask before a rollback or a cancel) and
-// recorded, so a test can also assert that none was opened.
-export async function watchedPage(browser: Browser, locale: 'ja' | 'en' = 'en'): Promise<Watched> {
+// recorded, so a test can also assert that none was opened. `timezoneId` is the browser's own zone (the machine's
+// unless given), for a test that the pages show times in the spreadsheet's zone instead.
+export async function watchedPage(
+  browser: Browser,
+  locale: 'ja' | 'en' = 'en',
+  opts: { timezoneId?: string } = {},
+): Promise<Watched> {
   const context = await browser.newContext({
+    ...opts,
     locale: locale === 'ja' ? 'ja-JP' : 'en-US',
     viewport: { width: 300, height: 900 },
     deviceScaleFactor: 1,

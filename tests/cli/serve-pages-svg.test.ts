@@ -148,7 +148,7 @@ describe('dashboard page', () => {
         options: { title: XSS },
       },
     );
-    const html = dashboardPage(w, 'ja');
+    const html = dashboardPage(w, 'ja', 'Asia/Tokyo');
     const figures = html.match(/<figure [^>]*>/g) ?? [];
     // Top to bottom on the sheet.
     expect(figures[0]).toContain('data-chart-id="6" data-chart-type="BAR" aria-label="&lt;img');
@@ -160,9 +160,16 @@ describe('dashboard page', () => {
   });
 
   it('says so when the Dashboard sheet has no charts, or when there is none', () => {
-    expect(dashboardPage(wb().w, 'en')).toContain('There are no charts on the Dashboard sheet.');
-    expect(dashboardPage(wb().w, 'ja')).toContain('ダッシュボードのシートにグラフがありません。');
-    expect(dashboardPage(Workbook.create({}), 'en')).toContain('There is no Dashboard sheet.');
+    expect(dashboardPage(wb().w, 'en', 'Asia/Tokyo')).toContain('There are no charts on the Dashboard sheet.');
+    expect(dashboardPage(wb().w, 'ja', 'Asia/Tokyo')).toContain('ダッシュボードのシートにグラフがありません。');
+    expect(dashboardPage(Workbook.create({}), 'en', 'Asia/Tokyo')).toContain('There is no Dashboard sheet.');
+  });
+
+  it("names the script's time zone its days are counted in", () => {
+    expect(dashboardPage(Workbook.create({ timeZone: 'Europe/Paris' }), 'en', 'Europe/Paris')).toContain(
+      'Days are counted in the script&#39;s time zone, Europe/Paris.',
+    );
+    expect(dashboardPage(Workbook.create({}), 'ja', 'Asia/Tokyo')).toContain('スクリプトのタイムゾーン Asia/Tokyo');
   });
 });
 

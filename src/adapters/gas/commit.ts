@@ -66,7 +66,14 @@ export class Commit {
   // Per-day sequences (DISC, DEC): the next id's day and number, never one given before (core/ids.ts nextDaily).
   nextDaily(name: string, today: string): DailySeq {
     const c = this.state.counters[name];
-    const last = c && typeof c === 'object' && typeof c.day === 'string' && typeof c.seq === 'number' ? c : null;
+    const last =
+      c &&
+      typeof c === 'object' &&
+      typeof c.day === 'string' &&
+      typeof c.seq === 'number' &&
+      (c.days === undefined || (typeof c.days === 'object' && c.days !== null))
+        ? c
+        : null;
     const next = nextDaily(last, today);
     this.state.counters[name] = next;
     return next;

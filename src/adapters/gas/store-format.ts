@@ -2,6 +2,7 @@
 // Pure (no Apps Script services), so the formats and their migration are tested without a runtime.
 import type { TabKey } from '../../../sheets-schema/index.js';
 import type { ChainHead } from '../../core/audit/audit.js';
+import type { DailySeq } from '../../core/discussion/ids.js';
 import { StateError } from '../../core/errors.js';
 
 // 1: written by every release before versions were checked; same layout as 2. 2: checked on every read.
@@ -16,7 +17,7 @@ export interface StoreState {
   v: typeof STATE_VERSION;
   tails: Record<string, Tail>;
   audit: ChainHead;
-  counters: Record<string, { day: string; seq: number } | number>;
+  counters: Record<string, DailySeq | number>;
   queueHead: number;
   journal: Journal | null;
   // The tab layout (src/adapters/gas/tab-upgrade.ts) the workbook was last brought to; absent before it was kept.

@@ -1,6 +1,8 @@
 // The Sheets UI: menu, sidebar, dialogs and alerts; absent in trigger and web-app executions.
 import { langOf, t, type Lang } from '../../core/i18n.js';
 import { labelsFor } from '../../core/labels.js';
+import { scriptZone } from './records.js';
+import { sheetZone } from './spreadsheet.js';
 
 export function userLang(): Lang {
   return langOf(Session.getActiveUserLocale());
@@ -43,6 +45,9 @@ export function showHtml(file: string, title: string, mode: 'sidebar' | 'dialog'
   const template = HtmlService.createTemplateFromFile(file);
   template.lang = fields.lang;
   template.section = fields.section || '';
+  // The spreadsheet's time zone (the script's when the spreadsheet names none): every time the page shows is in it,
+  // whatever zone the browser is in.
+  template.zone = sheetZone() || scriptZone();
   // Every enum's labels in the page's language, so the page shows labels without asking the server again; `<` is
   // escaped so the JSON cannot end the <script> it sits in.
   template.labels = JSON.stringify(labelsFor(fields.lang)).replace(/</g, '\\u003c');

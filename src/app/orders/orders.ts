@@ -11,6 +11,7 @@ import {
 } from '../../core/orders/order-report.js';
 import type { Council, Loaded } from '../sheet-council.js';
 import { listClients } from '../api/clients.js';
+import { refuseIfAhead } from '../discussions/discussion-status.js';
 
 const orderCols = rowsOf('orders');
 
@@ -79,6 +80,8 @@ export function reportOrder(
         message_id: '',
       };
     const now = council.now();
+    const stamps = [l.d.created_at, ...reported.map((o) => orderCols.read(o.values).updated_at)];
+    refuseIfAhead(now, input.order_id || input.discussion_id, stamps);
     const plan = planOrderReport(
       l.d,
       decision,

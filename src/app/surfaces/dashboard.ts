@@ -15,6 +15,7 @@ import {
 } from '../../core/dashboard.js';
 import { label } from '../../core/labels.js';
 import type { Council } from '../sheet-council.js';
+import { parseInstant } from '../../core/instant.js';
 
 const discussionCols = rowsOf('discussions');
 const messageCols = rowsOf('messages');
@@ -62,7 +63,7 @@ const valuesOf = (key: 'discussions' | 'outcomes', col: string): readonly string
 const num = (v: unknown): number | null => (v === '' || v === null || v === undefined ? null : Number(v));
 
 function timeOf(v: unknown): number {
-  return v instanceof Date ? v.getTime() : Date.parse(String(v));
+  return v instanceof Date ? v.getTime() : parseInstant(String(v));
 }
 
 // Messages rows to one entry per message: the columns give phase, time, tokens and confidence; cost is only in the
@@ -79,6 +80,8 @@ function dashMessages(rows: unknown[][], tz: string): DashMessage[] {
       phase: Number(m.phase),
       day: dayOf(timeOf(m.timestamp), tz),
       processing_time_ms: Number(m.processing_time_ms) || 0,
+      at: timeOf(m.timestamp),
+      type: String(m.message_type),
       tokens: Number(m.tokens_consumed) || 0,
       cost_usd: Number(json.metadata?.cost_usd ?? 0),
       stated: num(m.stated_confidence),
@@ -101,6 +104,7 @@ export interface DashboardReport {
 export function refreshDashboardNow(council: Council): DashboardReport {
   const store = council.store;
   const settings = council.settings();
+  // Days are counted on the script's calendar, as everywhere in Kaigi (setup gives a new spreadsheet the same zone).
   const tz = council.tz;
   const lang = String(settings.get('locale')) === 'en' ? 'en' : 'ja';
   const tables = dashboardTables({

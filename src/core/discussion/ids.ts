@@ -8,11 +8,19 @@ function pad(n: number, width = 3): string {
   return s.length >= width ? s : '0'.repeat(width - s.length) + s;
 }
 
-// Where a per-day sequence (DISC-, DEC-) stands: the day of its last id and that id's number.
+// Where a per-day sequence (DISC-, DEC-) stands: the day and number of the id just given, and the last number given on
+// each recent day (`days`). Every day from `since` on that gave an id is in `days` (absent: every day); a sequence
+// saved before `days` was kept knows only its last day, so `since` is that day.
 export interface DailySeq {
   day: string;
   seq: number;
+  days?: Record<string, number>;
+  since?: string;
 }
+
+// How many days a sequence remembers: enough for the days a simulated run jumps ahead (a review date is weeks away at
+// most), few enough for the state's script property (9 KB).
+const REMEMBERED_DAYS = 40;
 
 export function discussionId(n: DailySeq): string {
   return `DISC-${n.day}-${pad(n.seq)}`;
@@ -22,15 +30,27 @@ export function decisionId(n: DailySeq): string {
   return `DEC-${n.day}-${pad(n.seq)}`;
 }
 
-// The next id of a per-day sequence. Ids are unique and each comes after every one given before it (by day, then
-// number; as text too, while a day has fewer than 1,000), whatever the
-// clock did since: the local runtime goes back to real time after a run fast-forwarded its clock, and a server's
-// clock can step back. So a day never restarts once a later one was used: the id's day is the later of today and
-// the sequence's last day, and on that day the number goes on (a new day starts at 1). After a clock went back, an
-// id may name a day later than the one it was given on; what happened when is in the rows' own timestamps.
+// The next id of a per-day sequence: today's day, and one more than the last number given on it, whatever the clock
+// did since. The local runtime goes back to real time after `kaigi run` moved its simulated clock days ahead (and a
+// server's clock can step back), so today may already have ids, or a later day may: an id names the day it was given
+// on (never one that has not come yet), and its number goes on within that day, so it is never given twice. Only a
+// day the sequence no longer remembers (before `since`) goes on after the latest day it does, as the one place an
+// id can still name a later day: unique beats dated there.
 export function nextDaily(last: DailySeq | null, today: string): DailySeq {
-  if (!last || today > last.day) return { day: today, seq: 1 };
-  return { day: last.day, seq: last.seq + 1 };
+  const days: Record<string, number> = last ? { ...(last.days ?? { [last.day]: last.seq }) } : {};
+  let since = last ? (last.since ?? (last.days ? '' : last.day)) : '';
+  const known = Object.keys(days).sort();
+  const day = today < since ? known[known.length - 1] : today;
+  const seq = (days[day] ?? 0) + 1;
+  days[day] = seq;
+  const kept = Object.keys(days).sort();
+  while (kept.length > REMEMBERED_DAYS) {
+    const dropped = kept.shift()!;
+    delete days[dropped];
+    // Every remembered day is at or after `since` (an earlier one is never given), so this only moves it on.
+    since = addDays(dropped, 1);
+  }
+  return since ? { day, seq, days, since } : { day, seq, days };
 }
 
 export function messageId(discussion: string, seq: number): string {

@@ -56,6 +56,28 @@ describe('dashboard tables', () => {
     expect(latency).toHaveLength(7);
   });
 
+  it("measures a phase's time from the timestamps: from the phase before's last message to its own last", () => {
+    const t0 = Date.UTC(2026, 0, 15, 9);
+    const [, timed] = dashboardTables({
+      ...input,
+      messages: [
+        // P1 ends 0.25 s after its first message began its 0.05 s of work; P2 ends 1.5 s after P1 did, though its
+        // speakers worked 2 ms in all; the executor's report 40 s later is not the phase's work.
+        msg({ phase: 1, processing_time_ms: 50, at: t0 + 50, type: 'SITUATION_REPORT' }),
+        msg({ phase: 1, processing_time_ms: 10, at: t0 + 250, type: 'SITUATION_REPORT' }),
+        msg({ phase: 2, processing_time_ms: 1, at: t0 + 900, type: 'SPECIALIST_OPINION' }),
+        msg({ phase: 2, processing_time_ms: 1, at: t0 + 1750, type: 'SPECIALIST_OPINION' }),
+        msg({ phase: 6, processing_time_ms: 0, at: t0 + 1760, type: 'EXECUTION_ORDER' }),
+        msg({ phase: 6, processing_time_ms: 0, at: t0 + 41_760, type: 'ACKNOWLEDGEMENT' }),
+        // Without timestamps, the processing times.
+        msg({ discussion_id: 'D2', phase: 1, processing_time_ms: 150 }),
+      ],
+    });
+    expect(timed[1]).toEqual(['P1', 0.2, 5]);
+    expect(timed[2]).toEqual(['P2', 1.5, 30]);
+    expect(timed[6]).toEqual(['P6', 0.01, 0]);
+  });
+
   it('averages stated and computed confidence over the messages that carry them', () => {
     expect(confidence[1]).toEqual(['P1', 0.7, 0.5]);
     expect(confidence[2]).toEqual(['P2', 0, 0.9]);

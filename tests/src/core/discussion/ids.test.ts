@@ -1,36 +1,55 @@
-// Per-day ids stay unique and in order whatever the clock did: a day already passed by a later one never restarts.
+// Per-day ids stay unique whatever the clock did, and name the day they were given on: a day counts on, never restarts.
 import { describe, expect, it } from 'vitest';
-import { DISCUSSION_ID, decisionId, discussionId, nextDaily } from '../../../../src/core/discussion/ids.js';
+import { addDays, DISCUSSION_ID, decisionId, discussionId, nextDaily } from '../../../../src/core/discussion/ids.js';
 
 describe('nextDaily', () => {
   it('starts each new day at 1 and counts on within it', () => {
     const first = nextDaily(null, '2026-11-26');
-    expect(first).toEqual({ day: '2026-11-26', seq: 1 });
+    expect(first).toMatchObject({ day: '2026-11-26', seq: 1 });
     const second = nextDaily(first, '2026-11-26');
     expect(discussionId(second)).toBe('DISC-2026-11-26-002');
-    expect(nextDaily(second, '2026-11-27')).toEqual({ day: '2026-11-27', seq: 1 });
+    expect(nextDaily(second, '2026-11-27')).toMatchObject({ day: '2026-11-27', seq: 1 });
   });
 
-  it('never goes back to an earlier day: after DISC-2026-12-03-001, 2026-11-26 gets DISC-2026-12-03-002', () => {
-    // A run fast-forwarded the clock to the review date, then real time came back (kaigi serve).
-    const ahead = { day: '2026-12-03', seq: 1 };
-    const next = nextDaily(ahead, '2026-11-26');
-    expect(discussionId(next)).toBe('DISC-2026-12-03-002');
-    expect(discussionId(next) > discussionId(ahead)).toBe(true);
-    // Each id after it is new and sorts after the one before, until real time passes the day.
-    const ids = [ahead];
-    for (const today of ['2026-11-26', '2026-11-30', '2026-12-03', '2026-12-04', '2026-12-04'])
-      ids.push(nextDaily(ids[ids.length - 1], today));
-    const text = ids.map(decisionId);
-    expect(text).toEqual([
-      'DEC-2026-12-03-001',
-      'DEC-2026-12-03-002',
-      'DEC-2026-12-03-003',
-      'DEC-2026-12-03-004',
-      'DEC-2026-12-04-001',
-      'DEC-2026-12-04-002',
+  it('names the day it is given on after the clock went back, and counts on within a day that already has ids', () => {
+    // A run's simulated clock gave ids on 11-26 and 12-03, then real time came back to 11-26 (kaigi serve).
+    let n = nextDaily(null, '2026-11-26');
+    n = nextDaily(n, '2026-12-03');
+    const given = [discussionId(n)];
+    for (const today of ['2026-11-26', '2026-11-30', '2026-11-30', '2026-12-03', '2026-12-04']) {
+      n = nextDaily(n, today);
+      given.push(discussionId(n));
+    }
+    expect(given).toEqual([
+      'DISC-2026-12-03-001',
+      'DISC-2026-11-26-002',
+      'DISC-2026-11-30-001',
+      'DISC-2026-11-30-002',
+      'DISC-2026-12-03-002',
+      'DISC-2026-12-04-001',
     ]);
-    expect([...text].sort()).toEqual(text);
+  });
+
+  it('a sequence saved before it kept its days goes on after its last day for the days it cannot know', () => {
+    const saved = { day: '2026-12-03', seq: 4 };
+    // Before 12-03 it cannot tell which numbers were given: unique over dated.
+    expect(decisionId(nextDaily(saved, '2026-11-26'))).toBe('DEC-2026-12-03-005');
+    expect(decisionId(nextDaily(saved, '2026-12-03'))).toBe('DEC-2026-12-03-005');
+    expect(decisionId(nextDaily(saved, '2026-12-05'))).toBe('DEC-2026-12-05-001');
+  });
+
+  it('remembers a bounded number of days and never repeats an id', () => {
+    let n = nextDaily(null, '2026-01-01');
+    const seen = new Set([discussionId(n)]);
+    // Forward a day at a time for a hundred days, then back to the start of the year.
+    for (let i = 1; i < 100; i++) {
+      n = nextDaily(n, addDays('2026-01-01', i));
+      seen.add(discussionId(n));
+    }
+    expect(Object.keys(n.days!).length).toBeLessThanOrEqual(40);
+    n = nextDaily(n, '2026-01-02');
+    expect(seen.has(discussionId(n))).toBe(false);
+    expect(JSON.stringify(n).length).toBeLessThan(1200);
   });
 });
 
