@@ -7,7 +7,10 @@ import type { ContentOf, Message } from '../../core/discussion/messages.js';
 import type { Council } from '../sheet-council.js';
 import { queueActivity } from './busy.js';
 import { type OutcomeView, outcomeView } from './outcome-view.js';
+import { type OrderChoices, orderChoices } from './order-choices.js';
 import { typeLabel } from './labels.js';
+import { membersFromRows } from '../../adapters/gas/records.js';
+import { speakerName } from '../../core/labels.js';
 import { plainCell, text } from './plain.js';
 
 const logCols = rowsOf('discussions');
@@ -56,6 +59,8 @@ interface DecisionSummary {
   actions: ContentOf<'EXECUTION_ORDER'>['actions'];
   intensity: string;
   target: string;
+  // The target member's name (their id when the Members tab no longer has them): what the page shows.
+  target_name: string;
   target_agents: string[];
   review_date: string;
   execution_status: string;
@@ -86,6 +91,8 @@ export interface DiscussionView {
   directives: string[];
   // Once the review measured the decision: its verdict, numbers and what memory learned (else null).
   outcome: OutcomeView | null;
+  // While it is ESCALATED: what the person resolving it may pick in the order form (else null).
+  order_form: OrderChoices | null;
 }
 
 // Phases as GET /tasks/{id} reports them (src/core/api/api-progress.ts, the timing `kaigi run --json` measures), in the
@@ -132,6 +139,7 @@ function summary(
     actions: o?.actions ?? [],
     intensity: intensities.join(', '),
     target: d.trigger.target_user_id,
+    target_name: d.trigger.target_user_id,
     target_agents: o?.target_agents ?? [],
     review_date: o?.monitoring?.review_date ?? '',
     execution_status: d.execution_status,
@@ -177,6 +185,13 @@ function num(v: unknown): number | null {
   return v === '' || v === null || v === undefined || !Number.isFinite(Number(v)) ? null : Number(v);
 }
 
+// The summary's target member by name, read from the Members tab only when there is a summary to show.
+function named(c: Council, s: DecisionSummary | null): DecisionSummary | null {
+  if (!s?.target) return s;
+  const m = membersFromRows(c.store.readConfig('members')).find((x) => x.member_id === s.target);
+  return m?.name ? { ...s, target_name: m.name } : s;
+}
+
 // One discussion's view: plain data only, since google.script.run cannot carry Dates.
 export function discussionView(c: Council, id: string): DiscussionView {
   const l = c.loadDiscussion(id);
@@ -193,8 +208,8 @@ export function discussionView(c: Council, id: string): DiscussionView {
       message_id: m.message_id,
       phase: m.phase,
       speaker: m.speaker,
-      speaker_name_ja: names[m.speaker]?.ja || m.speaker,
-      speaker_name_en: names[m.speaker]?.en || m.speaker,
+      speaker_name_ja: names[m.speaker]?.ja || speakerName([], m.speaker, 'ja'),
+      speaker_name_en: names[m.speaker]?.en || speakerName([], m.speaker, 'en'),
       type: m.message_type,
       type_label_ja: label.ja,
       type_label_en: label.en,
@@ -233,7 +248,7 @@ export function discussionView(c: Council, id: string): DiscussionView {
     phases: phases(c, d),
     messages,
     decision: d.final_decision,
-    summary: summary(d.messages, d.final_decision, d),
+    summary: named(c, summary(d.messages, d.final_decision, d)),
     orders: orders(c, d.final_decision ? String(d.final_decision.decision_id ?? '') : ''),
     estimate: estTokens === null && estCost === null ? null : { tokens: estTokens ?? 0, cost_usd: estCost ?? 0 },
     spent: {
@@ -247,5 +262,6 @@ export function discussionView(c: Council, id: string): DiscussionView {
       .flatMap((n) => n.slice(APPLIED_NOTE.length).split('; '))
       .filter((x, i, all) => x !== '' && all.indexOf(x) === i),
     outcome: d.outcome_evaluated ? outcomeView(c, d.discussion_id) : null,
+    order_form: d.status === 'ESCALATED' ? orderChoices(c) : null,
   };
 }

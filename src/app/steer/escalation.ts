@@ -1,10 +1,10 @@
 // Resolving an escalated discussion from the sidebar: an edited order is checked field by field before it is queued.
-import { dayOf } from '../../adapters/gas/records.js';
 import { ValidationError } from '../../core/errors.js';
 import type { ResolutionInput } from '../../core/orders/objections.js';
 import { checkEditedOrder } from '../../core/orders/order-edit.js';
 import type { Council } from '../sheet-council.js';
 import { requestResolution } from '../discussions/requests.js';
+import { orderNames } from './order-choices.js';
 
 // Checks the edited order now, so a person hears about a bad field at the form, not later in a failed task: it passes
 // the schema and allow-list the decider's order passes. The task (src/app/tasks/escalation-resolve.ts) records the
@@ -20,7 +20,8 @@ export function resolveFromSidebar(council: Council, input: Partial<ResolutionIn
 }
 
 // The resolution with its edited order (if any) checked and normalised; the sidebar and POST /escalations/{id} both
-// use it, so a bad field is refused at the door whichever way the person or client came.
+// use it, so a bad field is refused at the door whichever way the person or client came. It names only the executors
+// and metrics the sidebar's form offers, and its review date counts from the day the form counts from.
 export function withCheckedOrder(council: Council, input: Partial<ResolutionInput>): Partial<ResolutionInput> {
   const hasOrder = input.order !== undefined && input.order !== null;
   if (hasOrder && input.action !== 'approve')
@@ -28,7 +29,8 @@ export function withCheckedOrder(council: Council, input: Partial<ResolutionInpu
   const request: Partial<ResolutionInput> = { ...input };
   if (hasOrder) {
     const allow = council.settings().get('actions.allow_list');
-    request.order = checkEditedOrder(input.order, allow, dayOf(council.now(), council.tz)) as Record<string, unknown>;
+    const { known, today } = orderNames(council);
+    request.order = checkEditedOrder(input.order, allow, today, known) as Record<string, unknown>;
   } else delete request.order;
   return request;
 }

@@ -18,13 +18,39 @@ class OrderValidationError extends ValidationError {
   }
 }
 
+// Who and what a person's order may name, when the caller knows them: executors (buddy and the API clients), since an
+// order for nobody is never reported on; metrics (the metric table's), since the review looks a criterion's metric up
+// by its name and a misspelt one could never be measured.
+export interface KnownNames {
+  executors?: readonly string[];
+  metrics?: readonly string[];
+}
+
+// Each name of a list that is not among the known ones, by its path.
+function unknownNames(
+  list: unknown,
+  path: (i: number) => string,
+  known: readonly string[] | undefined,
+  what: string,
+): { field: string; problem: string }[] {
+  if (!known || !Array.isArray(list)) return [];
+  const out: { field: string; problem: string }[] = [];
+  list.forEach((x, i) => {
+    if (typeof x === 'string' && x !== '' && known.indexOf(x) < 0)
+      out.push({ field: path(i), problem: `${x} is not ${what} (${known.join(', ')})` });
+  });
+  return out;
+}
+
 // The order as it will be stored, less its decision id: the same schema and allow-list the decider's order is checked
 // with (src/core/discussion/messages.ts), plus what a schema cannot say about dates: the review date is a real day,
-// after today and at most MAX_DAYS ahead, as a model's review_in_days must be.
+// after today and at most MAX_DAYS ahead, as a model's review_in_days must be; and, when `known` says them, the
+// executors and metrics it names.
 export function checkEditedOrder(
   input: unknown,
   allowList: readonly string[],
   today: string,
+  known: KnownNames = {},
 ): Omit<ContentOf<'EXECUTION_ORDER'>, 'decision_id'> {
   const details: { field: string; problem: string }[] = [];
   if (!input || typeof input !== 'object' || Array.isArray(input))
@@ -46,6 +72,18 @@ export function checkEditedOrder(
     }
   }
   const monitoring = order.monitoring as Record<string, unknown> | undefined;
+  details.push(
+    ...unknownNames(order.target_agents, (i) => `target_agents.${i}`, known.executors, 'a known executor'),
+    ...unknownNames(monitoring?.metrics, (i) => `monitoring.metrics.${i}`, known.metrics, 'a metric of the table'),
+    ...unknownNames(
+      Array.isArray(monitoring?.success_criteria)
+        ? monitoring.success_criteria.map((c) => (c && typeof c === 'object' ? (c as { metric?: unknown }).metric : ''))
+        : [],
+      (i) => `monitoring.success_criteria.${i}.metric`,
+      known.metrics,
+      'a metric of the table',
+    ),
+  );
   const date = monitoring && typeof monitoring.review_date === 'string' ? monitoring.review_date : '';
   if (/^\d{4}-\d{2}-\d{2}$/.test(date)) {
     const [y, m, d] = date.split('-').map(Number);

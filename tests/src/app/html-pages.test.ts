@@ -336,6 +336,17 @@ describe('the sidebar', () => {
         orders: [],
         estimate: { tokens: 40000, cost_usd: 0.01 },
         spent: { tokens: 100, cost_usd: 0, by_phase: 'P1 100 tok $0.0000' },
+        order_form: {
+          actions: [{ value: 'ONE_ON_ONE', label_ja: '1on1', label_en: 'One-on-one' }],
+          intensities: ['low', 'medium', 'high'].map((v) => ({ value: v, label_ja: v, label_en: v })),
+          executors: [{ value: 'buddy', label_ja: 'バディ', label_en: 'Buddy' }],
+          metrics: [{ value: 'contacts', label_ja: '連絡数', label_en: 'Contacts' }],
+          directions: [{ value: 'increase', label_ja: '増える', label_en: 'rises' }],
+          members: [{ value: 'U001', label_ja: evil, label_en: evil }],
+          zone: 'Asia/Tokyo',
+          today: '2026-01-15',
+          max_days: 90,
+        },
       }),
     );
     const card = page.byId('MSG-1')!;
@@ -347,7 +358,19 @@ describe('the sidebar', () => {
     expect(page.byId('d-budget')!.textContent).toContain('40,000');
     // The escalation form: a bad field is marked where it is, before anything is sent.
     (page.byId('escalation-approve')!.onclick as () => void)();
-    expect(page.byId('order-actions-0-description-error')!.textContent).not.toBe('');
+    const slot = (end: string) =>
+      page
+        .byId('d-escalation')!
+        .all()
+        .find((e) => String(e.id).endsWith(end))!;
+    expect(slot('-description-error').textContent).not.toBe('');
+    expect(slot('order-monitoring-success_criteria-error').textContent).toBe('1 件以上の成功基準');
+    // A member is picked by name, shown as text.
+    expect(
+      slot('-target')
+        .all()
+        .find((e) => e.tagName === 'option')!.textContent,
+    ).toBe(evil);
     expect(page.calls).toEqual([]);
     for (const c of namedControls(page)) expect(c.name, `${c.tag}#${c.id}`).not.toBe('');
   });
