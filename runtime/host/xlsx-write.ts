@@ -88,18 +88,20 @@ const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships
 const PKG_REL = 'http://schemas.openxmlformats.org/package/2006/relationships';
 const HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 
-function sheetXml(s: SheetPart, styles: Styles, strings: { index(text: string): number }): string {
+function sheetXml(s: SheetPart, styles: Styles, strings: { index(text: string): number }, active: boolean): string {
   const out: string[] = [`${HEAD}<worksheet xmlns="${MAIN}" xmlns:r="${REL}">`];
+  // Excel selects the tab marked tabSelected, whatever the workbook's activeTab says.
+  const view = `<sheetView${active ? ' tabSelected="1"' : ''} workbookViewId="0"`;
   if (s.frozenRows || s.frozenCols) {
     const pane = s.frozenRows && s.frozenCols ? 'bottomRight' : s.frozenRows ? 'bottomLeft' : 'topRight';
     out.push(
-      '<sheetViews><sheetView workbookViewId="0"><pane',
+      `<sheetViews>${view}><pane`,
       s.frozenCols ? ` xSplit="${s.frozenCols}"` : '',
       s.frozenRows ? ` ySplit="${s.frozenRows}"` : '',
       ` topLeftCell="${toA1(s.frozenRows + 1, s.frozenCols + 1)}" activePane="${pane}" state="frozen"/>`,
       '</sheetView></sheetViews>',
     );
-  } else out.push('<sheetViews><sheetView workbookViewId="0"/></sheetViews>');
+  } else out.push(`<sheetViews>${view}/></sheetViews>`);
   out.push('<sheetFormatPr defaultRowHeight="15"/>');
   if (s.widths.length)
     out.push(
@@ -130,8 +132,8 @@ function sheetXml(s: SheetPart, styles: Styles, strings: { index(text: string): 
   return out.join('');
 }
 
-// The .xlsx file of these sheets, as bytes.
-export function xlsxFile(sheets: SheetPart[]): Buffer {
+// The .xlsx file of these sheets, as bytes; it opens on the sheet at index `active` when that one is visible.
+export function xlsxFile(sheets: SheetPart[], active = -1): Buffer {
   const styles = new Styles();
   const list: string[] = [];
   const ids = new Map<string, number>();
@@ -145,18 +147,20 @@ export function xlsxFile(sheets: SheetPart[]): Buffer {
       return i;
     },
   };
-  const parts: Record<string, string> = {};
-  sheets.forEach((s, i) => {
-    parts[`xl/worksheets/sheet${i + 1}.xml`] = sheetXml(s, styles, strings);
-  });
-  // The first visible sheet is the one a program opens on (a hidden one cannot be active).
-  const active = Math.max(
+  // Otherwise the first visible sheet is the one a program opens on (a hidden one cannot be active). firstSheet is the
+  // first tab shown in the tab bar, so it stays the first visible one: the tabs before the active one are not hidden.
+  const first = Math.max(
     0,
     sheets.findIndex((s) => s.state === 'visible'),
   );
+  const shown = sheets[active]?.state === 'visible' ? active : first;
+  const parts: Record<string, string> = {};
+  sheets.forEach((s, i) => {
+    parts[`xl/worksheets/sheet${i + 1}.xml`] = sheetXml(s, styles, strings, i === shown);
+  });
   const book =
     `${HEAD}<workbook xmlns="${MAIN}" xmlns:r="${REL}"><workbookPr/>` +
-    `<bookViews><workbookView activeTab="${active}" firstSheet="${active}"/></bookViews><sheets>` +
+    `<bookViews><workbookView activeTab="${shown}" firstSheet="${first}"/></bookViews><sheets>` +
     sheets
       .map(
         (s, i) =>

@@ -97,7 +97,11 @@ export function xlsxBytes(wb: Workbook): Buffer {
     i += n;
   }
   sheets.push({ name: META_SHEET, state: 'veryHidden', frozenRows: 0, frozenCols: 0, widths: [], rows: metaRows });
-  return xlsxFile(sheets);
+  // A program opens the file on the spreadsheet's active sheet, as Sheets does (a hidden one cannot be active).
+  return xlsxFile(
+    sheets,
+    wb.sheets.findIndex((s) => s.id === wb.activeSheetId && !s.hidden),
+  );
 }
 
 // How a date cell's serial is read: version 1 files hold the instant; later ones, and files without the metadata

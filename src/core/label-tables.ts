@@ -4,6 +4,7 @@ import type { DashboardColumn } from './dashboard.js';
 import type { ExecutionStatus, OrderStatus } from './orders/order-status.js';
 import type { MessageType } from './discussion/messages.js';
 import type { Verdict } from './memory/outcomes.js';
+import type { DIRECTIONS } from './memory/criteria.js';
 import type {
   ACTION_TYPES,
   CHECK_RESULTS,
@@ -144,6 +145,12 @@ export const METRIC_LABELS: Labels<(typeof METRICS)[number]> = {
   overtime_hours: ['残業時間', 'overtime hours'],
 };
 
+// Which way a success criterion's metric is forecast to move.
+export const DIRECTION_LABELS: Labels<(typeof DIRECTIONS)[number]> = {
+  increase: ['増える', 'rises'],
+  decrease: ['減る', 'falls'],
+};
+
 // Who carries out an order: `buddy`, or an API client by its name.
 export const EXECUTOR_LABELS: Labels<'buddy'> = {
   buddy: ['バディ（指示を実際に行う人）', 'Buddy: whoever carries out the order'],
@@ -167,6 +174,21 @@ export const DASHBOARD_COLUMN_LABELS: Labels<DashboardColumn> = {
   day: ['日', 'Day'],
   tokens: ['トークン数', 'Tokens'],
   cost_usd: ['コスト（USD）', 'Cost (USD)'],
+};
+
+// An Inbox item's and a directive's state, as the sidebar shows and filters them (the Inbox and Directives tabs).
+export const INBOX_STATES = ['unread', 'read', 'responded', 'archived'] as const;
+export const INBOX_STATE_LABELS: Labels<(typeof INBOX_STATES)[number]> = {
+  unread: ['未読', 'Unread'],
+  read: ['既読', 'Read'],
+  responded: ['返信済み', 'Replied'],
+  archived: ['アーカイブ', 'Archived'],
+};
+export const DIRECTIVE_STATES = ['active', 'consumed', 'cancelled'] as const;
+export const DIRECTIVE_STATE_LABELS: Labels<(typeof DIRECTIVE_STATES)[number]> = {
+  active: ['有効', 'Active'],
+  consumed: ['受け取り済み', 'Received'],
+  cancelled: ['取り消し', 'Cancelled'],
 };
 
 // A member's recognition_preference (Members profile): how they like to be praised.

@@ -6,6 +6,7 @@ import * as L from './label-tables.js';
 import { MESSAGE_TYPES } from './discussion/messages.js';
 import { ORDER_STATUSES } from './orders/order-status.js';
 import { VERDICTS } from './memory/outcomes.js';
+import { DIRECTIONS } from './memory/criteria.js';
 import {
   ACTION_TYPES,
   CHECK_RESULTS,
@@ -39,7 +40,10 @@ export const LABEL_KINDS = {
   objection_status: { values: OBJECTION_STATUSES, labels: L.OBJECTION_STATUS_LABELS },
   metric: { values: L.METRICS, labels: L.METRIC_LABELS },
   executor: { values: ['buddy'], labels: L.EXECUTOR_LABELS },
+  direction: { values: DIRECTIONS, labels: L.DIRECTION_LABELS },
   recognition: { values: L.RECOGNITION_PREFERENCES, labels: L.RECOGNITION_LABELS },
+  inbox_state: { values: L.INBOX_STATES, labels: L.INBOX_STATE_LABELS },
+  directive_state: { values: L.DIRECTIVE_STATES, labels: L.DIRECTIVE_STATE_LABELS },
   dashboard_column: { values: DASHBOARD_COLUMNS, labels: L.DASHBOARD_COLUMN_LABELS },
 } satisfies Record<string, { values: readonly (string | number)[]; labels: Table }>;
 

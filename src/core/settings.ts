@@ -7,6 +7,7 @@ import type { Weights } from './discussion/confidence.js';
 import { settingDef as s, shape, type SettingDef, type SettingType, type ValueOfDef } from './setting-def.js';
 import { ACTION_TYPES } from './types.js';
 import { GROUNDING_SETTINGS } from './orders/grounding-settings.js';
+import { DEFAULT_TRIGGER_TYPES } from './trigger-defaults.js';
 
 export type { SettingDef, SettingType };
 
@@ -51,12 +52,12 @@ export const DEFAULT_SETTINGS = [
     'number',
     'Cost per day (USD) before the council falls back to rule-based agents',
   ),
-  s('limits.discussion_timeout_hours', 24, 'number', 'A discussion not DECIDED within this many hours becomes TIMEOUT'),
+  s('limits.discussion_timeout_hours', 24, 'number', 'A discussion not decided within this many hours times out'),
   s(
     'discussion.escalation_timeout_hours',
     72,
     'number',
-    'An ESCALATED discussion no person answers within this many hours becomes TIMEOUT; a reminder goes to the Inbox at half the time',
+    'A discussion escalated to a person that no one answers within this many hours times out; a reminder goes to the Inbox at half the time',
   ),
   s(
     'phase.max_seconds',
@@ -89,9 +90,9 @@ export const DEFAULT_SETTINGS = [
     'confidence.band_feedback',
     0.3,
     'number',
-    'At or above (and below cross-check): ask for more data with FEEDBACK_REQUEST',
+    'At or above (and below cross-check): ask for more data with a feedback request',
   ),
-  s('confidence.max_feedback_rounds', 2, 'integer', 'Bound on FEEDBACK_REQUEST/RESPONSE rounds per discussion'),
+  s('confidence.max_feedback_rounds', 2, 'integer', 'Bound on feedback request and response rounds per discussion'),
   s(
     'archive.spreadsheet_name',
     'Kaigi Archive',
@@ -118,7 +119,12 @@ export const DEFAULT_SETTINGS = [
     'integer',
     'A running discussion writes its steps at least this often; steps finished sooner are written together',
   ),
-  s('queue.nudge_delay_ms', 1000, 'integer', 'Delay of the one-shot trigger scheduled after new work is enqueued'),
+  s(
+    'queue.nudge_delay_ms',
+    1000,
+    'integer',
+    'Delay of the one-shot trigger scheduled after new work is enqueued (at least 1000)',
+  ),
   s(
     'queue.backstop_minutes',
     10,
@@ -142,14 +148,9 @@ export const DEFAULT_SETTINGS = [
   s(
     'triggers.types',
     // Checked where it is read (trigger-door), so its type stays open here.
-    shape<unknown[]>([
-      { type: 'kpi_decline', label_ja: 'KPI の低下', label_en: 'KPI decline' },
-      { type: 'overwork', label_ja: '働きすぎの兆候', label_en: 'Signs of overwork' },
-      { type: 'motivation', label_ja: 'モチベーションの変化', label_en: 'Change in motivation' },
-      { type: 'manual', label_ja: 'その他の相談', label_en: 'Other request' },
-    ]),
+    shape<unknown[]>(DEFAULT_TRIGGER_TYPES),
     'json',
-    'Kinds of trigger a discussion may be started for ({type, label_ja, label_en}); the start dialog offers them in this order and any other type is refused',
+    'Kinds of trigger a discussion may be started for, each with its labels (and descriptions) in Japanese and English; the start dialog and the API offer them in this order and any other type is refused',
   ),
   s('watcher.metric', 'contacts', 'string', 'KPI metric the watcher rule follows'),
   s('watcher.consecutive_days', 3, 'integer', 'Open a discussion when the metric fell this many days in a row'),
@@ -166,15 +167,15 @@ export const DEFAULT_SETTINGS = [
     'outcome.review_days',
     7,
     'integer',
-    'Days from a decision to its review date (the rule-based decider; models propose their own)',
+    'Days from a decision to its review date (rule-based decisions; models propose their own)',
   ),
   s(
     'outcome.target_change',
     0.2,
     'number',
-    'Change the rule-based decider predicts for the monitored metric (0.2 = +20%)',
+    'Change a rule-based decision predicts for the monitored metric (0.2 = +20%)',
   ),
-  s('outcome.window_days', 7, 'integer', 'Days in the baseline and review windows the rule-based decider sets'),
+  s('outcome.window_days', 7, 'integer', 'Days in the baseline and review windows a rule-based decision sets'),
   s('data.read_attempts', 3, 'integer', 'Attempts to read KPI or Members data before going on without it (E002)'),
   s('outcome.confirm_max_error', 0.3, 'number', 'Prediction error at or below this confirms a decision'),
   s('outcome.reject_min_error', 0.5, 'number', 'Prediction error at or above this rejects a decision'),

@@ -26,6 +26,7 @@ import {
 import { askAfterOutcome, type Spent } from '../../core/memory/review-reflections.js';
 import type { Council, Loaded } from '../sheet-council.js';
 import { nudge } from '../discussions/requests.js';
+import { triggerTypes } from '../discussions/trigger-door.js';
 import { writeOps } from './review-write.js';
 import { sendStatusReport } from './status-report.js';
 import { emptyTrust, parseTrust, trustValue } from '../../core/memory/trust.js';
@@ -163,7 +164,12 @@ function prepare(
   if (!a) return null;
   // The agents' records as the last commit left them: only what their prompts show, the plan reads them again.
   const asked = askAfterOutcome(a, env, props.json(PROPERTY_KEYS.agentStats, {}));
-  const learned = newLearnings(a, env.lang, asked.learning, asked.reflections);
+  // What a person reads names the member and the trigger as they know them; the stored ids stay in their columns.
+  const trigger = loaded.d.trigger;
+  const learned = newLearnings(a, env.lang, asked.learning, asked.reflections, {
+    member: env.members.find((m) => m.member_id === trigger.target_user_id)?.name,
+    trigger: triggerTypes(council).find((t) => t.type === trigger.type)?.[env.lang === 'ja' ? 'label_ja' : 'label_en'],
+  });
   return {
     a,
     loaded,

@@ -8,6 +8,7 @@ import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import { writeDirective } from '../surfaces/admin.js';
 import type { Council } from '../sheet-council.js';
 import { plainRow, text } from './plain.js';
+import { speakerName } from '../../core/labels.js';
 
 const cols = rowsOf('inbox');
 const STATUSES = ['unread', 'read', 'responded', 'archived'];
@@ -26,10 +27,16 @@ export function listInbox(council: Council, filter: { status?: string; limit?: n
   const last = state.tails.inbox?.last ?? 1;
   const from = Math.max(2, last - LIST_LIMIT + 1);
   const raw = council.store.readTail(state, 'inbox', from).filter((v) => text(v[0]) !== '');
+  const agents = council.config.agents();
+  // The sender by name in both languages (the page picks one); the id stays in from_agent.
+  const named = (item: InboxItem): InboxItem => {
+    const id = text(item.from_agent);
+    return { ...item, from_name_ja: speakerName(agents, id, 'ja'), from_name_en: speakerName(agents, id, 'en') };
+  };
   const wanted = raw.filter((v) => !status || cols.read(v).status === status);
   return council.store
     .resolveOverflow(wanted)
-    .map((v) => plainRow(cols.read(v)) as InboxItem)
+    .map((v) => named(plainRow(cols.read(v)) as InboxItem))
     .reverse()
     .slice(0, limit);
 }

@@ -3,8 +3,9 @@ import { embedOffline } from '../../core/memory/embedding.js';
 import { ValidationError } from '../../core/errors.js';
 import { decodeMatrix, topK } from '../../core/memory/retrieval.js';
 import type { Council } from '../sheet-council.js';
+import { learningNamer, type ReadableNames } from './learning-names.js';
 
-export interface LearningHit {
+export interface LearningHit extends ReadableNames {
   learning_id: string;
   agent_id: string;
   scope: string;
@@ -50,6 +51,7 @@ export function searchLearnings(
     mem.provider === 'offline'
       ? embedOffline(query, mem.dims)
       : Float32Array.from(decodeMatrix(mem.embed([query]), mem.dims).data);
+  const names = learningNamer(council);
   const hits = topK(m, q, limit, (row) => !agent || byRow[row].agent_id === agent);
   return {
     results: hits.map((h) => {
@@ -64,6 +66,7 @@ export function searchLearnings(
         similarity: round(h.score),
         confidence: l.confidence,
         retrievable: l.scope !== 'case' ? l.confidence >= min : true,
+        ...names(l),
       };
     }),
     model: mem.tag,

@@ -4,6 +4,7 @@ import { bumpConfigVersion, configCacheNameAt, globalConfigVersion } from '../..
 import { ValidationError } from '../../core/errors.js';
 import { EMBEDDING_PROVIDERS } from '../../core/providers/embeddings.js';
 import { DEFAULT_SETTINGS, parseSetting, type SettingDef } from '../../core/settings.js';
+import { SETTING_DESCRIPTIONS_JA } from '../../core/setting-texts-ja.js';
 import type { Council } from '../sheet-council.js';
 import { text } from './plain.js';
 
@@ -14,6 +15,8 @@ export interface SettingRow {
   value: string;
   type: string;
   description: string;
+  // The description a Japanese page shows; the key stays the row's identifier in either language.
+  description_ja: string;
 }
 
 // Values a type alone does not bound: a choice among a few words. Numbers are bounded below by 0, since no
@@ -39,10 +42,17 @@ export function settingsRows(council: Council): SettingRow[] {
     value: d.key in stored ? stored[d.key] : d.value,
     type: d.type,
     description: d.description,
+    description_ja: SETTING_DESCRIPTIONS_JA[d.key],
   }));
   const unknown = order
     .filter((k) => !DEFAULT_SETTINGS.some((d) => d.key === k))
-    .map((k) => ({ key: k, value: stored[k], type: 'string', description: '(not a Kaigi setting)' }));
+    .map((k) => ({
+      key: k,
+      value: stored[k],
+      type: 'string',
+      description: '(not a Kaigi setting)',
+      description_ja: '（Kaigi の設定ではありません）',
+    }));
   return known.concat(unknown);
 }
 

@@ -1,6 +1,6 @@
 // setup(): create or repair every tab, seed missing settings, install one set of workers — idempotently.
 import { scriptZone } from '../../adapters/gas/records.js';
-import { TABS, CONFIG_TABS } from '../../../sheets-schema/index.js';
+import { TABS, CONFIG_TABS, tabByKey } from '../../../sheets-schema/index.js';
 import type { Lang } from '../../core/i18n.js';
 import { DEFAULT_SETTINGS } from '../../core/settings.js';
 import { describePlan, planTab } from '../../core/tab-plan.js';
@@ -16,6 +16,7 @@ import { adoptConfigRows } from '../audit/config-audit.js';
 import { seedSettings } from '../../adapters/gas/settings-tab.js';
 import { settleTimeZone, type TimeZoneStep } from '../../adapters/gas/spreadsheet.js';
 import { applyTab, findSheet, readHeader } from '../../adapters/gas/tabs.js';
+import { openOnDashboard } from '../../adapters/gas/first-sheet.js';
 import {
   installTriggers,
   readClaim,
@@ -114,6 +115,8 @@ export function runSetup(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, lang: Lan
   // The Dashboard exists from setup on: its tables (empty or not) and five charts, not only after a first refresh.
   const dash = refreshDashboardNow(new Council(ss, store.timeZone));
   report.dashboardCharts = { created: dash.created, updated: dash.updated };
+  // A new spreadsheet opens on its Dashboard; a later setup leaves the sheet people are on alone.
+  if (report.created.indexOf(tabByKey('dashboard').name) >= 0) openOnDashboard(ss);
   return report;
 }
 

@@ -4,12 +4,12 @@ import { settingDef as s } from '../setting-def.js';
 export const API_SETTINGS = [
   s('api.rate_limit_per_minute', 60, 'integer', 'Web API requests per token per minute'),
   s('api.max_body_bytes', 100000, 'integer', 'Largest web API request body accepted'),
-  s('api.max_kpi_rows', 1000, 'integer', 'KPI rows one POST /kpi or record_kpi call may send; more are refused (413)'),
+  s('api.max_kpi_rows', 1000, 'integer', 'KPI rows one web API or MCP call may send; more are refused (413)'),
   s(
     'api.client_daily_tokens',
     '10%',
     'string',
-    "Tokens one API client's calls may make the council spend a day, rooms included: a number, or a share of limits.daily_token_budget such as 10%",
+    "Tokens one API client's calls may make the council spend a day, rooms included: a number, or a share of the daily token budget such as 10%",
   ),
   s(
     'api.log_digest_rows',
@@ -37,24 +37,24 @@ export const API_SETTINGS = [
     'api.status_max_age_seconds',
     30,
     'integer',
-    'Longest GET /status answers from its cached copy when nothing was committed since (queue leases, room presence)',
+    'Longest the status request answers from its cached copy when nothing was committed since (queue leases, room presence)',
   ),
   s(
     'budget.reserve_share',
     0.5,
     'number',
-    "Share of limits.daily_token_budget kept for the council's own discussions: API clients together never spend into it",
+    "Share of the daily token budget kept for the council's own discussions: API clients together never spend into it",
   ),
   s(
     'api.max_wait_seconds',
     60,
     'integer',
-    'Longest a POST /tasks with wait_seconds runs its discussion in its own request before answering 202 (0: never waits; the caller’s HTTP timeout must be longer)',
+    'Longest a task request that asks to wait runs its discussion in its own request before answering 202 (0: never waits; the caller’s HTTP timeout must be longer)',
   ),
   s(
     'api.replay_seconds',
     600,
     'integer',
-    'How long a re-sent MCP tools/call (same token, JSON-RPC id and arguments) gets the first answer instead of acting again; short, because a client numbers its ids from 0 again in each session',
+    'How long a re-sent MCP tools/call (same token, request id and arguments) gets the first answer instead of acting again; short, because a client numbers its ids from 0 again in each session',
   ),
 ];

@@ -225,7 +225,7 @@ const P: Persona[] = [
   },
   {
     id: 'devils_advocate',
-    ja: "Devil's Advocate",
+    ja: '反対役',
     en: "Devil's advocate",
     group: 'balancer',
     phases: [3],

@@ -7,7 +7,7 @@ export const LEARNING_SETTINGS = [
       'learning.auto_promote_count',
       10,
       'integer',
-      'An individual learning with this many successful uses is proposed for shared (an Inbox proposal), or promoted at once when learning.auto_promote is true',
+      'An individual learning with this many successful uses is proposed for shared (an Inbox proposal), or promoted at once when automatic promotion is on',
     ),
     // The row's name before its rename: a workbook that set it keeps its value.
     formerly: 'learning.promote_after_successes',

@@ -1,7 +1,8 @@
 // Memory: learnings and cases, how verdicts move them, what agents learn after an outcome and when they tell a person.
 import { z } from '../zod.js';
 import { lazy } from '../lazy.js';
-import { label, readable } from '../labels.js';
+import { label, triggerLabel } from '../labels.js';
+import { DEFAULT_TRIGGER_TYPES } from '../trigger-defaults.js';
 import { type Verdict, VERDICTS } from './outcomes.js';
 import type { ContentOf } from '../discussion/messages.js';
 import type { Discussion } from '../types.js';
@@ -122,14 +123,28 @@ export function situationText(d: Discussion): string {
   return [word(d.trigger.type), word(d.trigger.target_user_id), word(ctx.metric)].filter(Boolean).join(' ');
 }
 
-// The situation as a learning states it to a person: the member, the metric by its label and the trigger type in
-// words ("tanaka's contacts (kpi decline)"), where situationText keeps the codes the embedding and recall match on.
-function situationPhrase(d: Discussion, lang: 'ja' | 'en'): string {
+// The names a person knows the situation by: the member's name from the Members tab and the trigger type's label
+// from Settings triggers.types. Either absent: the member's id, and the type's label in the default Settings.
+export interface SituationNames {
+  member?: string;
+  trigger?: string;
+}
+
+// A name goes into a learning only as one short line: a Members cell is a person's text, and a learning is read back
+// into later prompts.
+const shortName = (v: unknown): string =>
+  typeof v === 'string' && v.trim().length > 0 && v.length <= 60 && !/[\r\n\t"「」<>{}]/.test(v) ? v.trim() : '';
+
+// The situation as a learning states it to a person: the member by name, the metric by its label and the trigger
+// type by its label ("田中 太郎's contacts (KPI decline)"), where situationText keeps the codes the embedding and
+// recall match on.
+function situationPhrase(d: Discussion, lang: 'ja' | 'en', names: SituationNames = {}): string {
   const ctx = d.trigger.context as Record<string, unknown>;
   const word = (v: unknown) => (typeof v === 'string' && /^[A-Za-z][A-Za-z0-9_.-]{0,40}$/.test(v) ? v : '');
-  const member = word(d.trigger.target_user_id);
+  const member = word(d.trigger.target_user_id) ? shortName(names.member) || word(d.trigger.target_user_id) : '';
   const metric = word(ctx.metric) ? label('metric', word(ctx.metric), lang) : '';
-  const trigger = word(d.trigger.type) ? readable(word(d.trigger.type)) : '';
+  const type = word(d.trigger.type);
+  const trigger = type ? shortName(names.trigger) || triggerLabel(DEFAULT_TRIGGER_TYPES, type, lang) : '';
   const about =
     lang === 'ja'
       ? [member, metric].filter(Boolean).join('の')
@@ -166,11 +181,12 @@ export function extractLearnings(
   d: Discussion,
   verdict: Verdict,
   lang: 'ja' | 'en',
+  names: SituationNames = {},
 ): { scope: 'individual' | 'shared'; agent_id: string; category: string; content: string; context: string }[] {
   const order = orderOf(d);
   if (!order || verdict === 'inconclusive') return [];
   const chosen = order.actions.map((a) => a.action_type);
-  const situation = situationPhrase(d, lang);
+  const situation = situationPhrase(d, lang, names);
   // Action types by their label: a learning is read by a person (and by the agents) in the workbook's language.
   const named = (type: string) => label('action_type', type, lang);
   const word =

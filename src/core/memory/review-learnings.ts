@@ -2,7 +2,14 @@
 import { forLearning } from './effect-learning.js';
 import { learningRequest } from '../engine.js';
 import type { EngineEnv } from '../engine.js';
-import { applyVerdict, extractLearnings, type Learning, type LearningRules, parseCaseContext } from './memory.js';
+import {
+  applyVerdict,
+  extractLearnings,
+  type Learning,
+  type LearningRules,
+  parseCaseContext,
+  type SituationNames,
+} from './memory.js';
 import type { LearningContent } from '../discussion/messages.js';
 import type { AgentRequest, AgentResponse } from '../provider.js';
 import { validationErrors } from '../providers/http.js';
@@ -98,6 +105,7 @@ export function newLearnings(
   lang: 'ja' | 'en',
   answer: LearningAnswer | null,
   reflections: ModelReflection[] = [],
+  names: SituationNames = {},
 ): Learned {
   const a = forLearning(forecast);
   const base: Learned = answer
@@ -109,7 +117,7 @@ export function newLearnings(
         })),
         source: answer.model,
       }
-    : { items: extractLearnings(a.discussion, a.ev.verdict, lang), source: 'rules' };
+    : { items: extractLearnings(a.discussion, a.ev.verdict, lang, names), source: 'rules' };
   // A shared learning a model wrote becomes the learning call's agent's own (after the reflections' lessons have
   // taken their agents' places, so it is not mistaken for one of them).
   const ownedBy = (l: Learned): Learned => ({

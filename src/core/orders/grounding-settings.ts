@@ -14,19 +14,19 @@ export const GROUNDING_SETTINGS = [
     'kpi.metrics',
     shape<unknown[]>([...DEFAULT_METRICS]),
     'json',
-    'The metric table: one {name, label_ja, label_en, kind (count, hours, rate, score, streak), good (up or down), min, max, watched} per KPI metric. A KPI row for a metric not listed, or outside its range, is refused; only these metrics reach prompts; only bad swings of watched ones open discussions',
+    'The metric table: one entry per KPI metric with its name, labels in Japanese and English, kind (count, hours, rate, score, streak), good way (up or down), range and whether it is watched. A KPI row for a metric not listed, or outside its range, is refused; only these metrics reach prompts; only bad swings of watched ones open discussions',
   ),
   s(
     'kpi.earliest_date',
     '2000-01-01',
     'string',
-    "KPI rows dated before this day (YYYY-MM-DD) are refused; rows dated after today in the sheet's time zone always are",
+    "KPI rows dated before this day (year-month-day, e.g. 2000-01-01) are refused; rows dated after today in the sheet's time zone always are",
   ),
   s(
     'grounding.min_baseline_days',
     5,
     'integer',
-    'Days with data of the metric a discussion is about, within grounding.baseline_days before it, without which the council does not decide (refused at the door, or escalated as no data)',
+    'Days with data of the metric a discussion is about, within the baseline days before it, without which the council does not decide (refused at the door, or escalated as no data)',
   ),
   s('grounding.baseline_days', 14, 'integer', 'Days before a discussion that its baseline data is looked for in'),
   s(

@@ -245,10 +245,7 @@ function rationaleOf(ctx: AgentContext, t: L, s: Selection, negative: Negative, 
       `Weighted vote selects ${selected.map((a) => label('action_type', a, 'en')).join(', ')} (top score ${top}).`,
     ),
     negative
-      ? t(
-          "Devil's Advocate の指摘を受け強度は「弱」とする。",
-          "Intensity set to low after the devil's advocate's warning.",
-        )
+      ? t('反対役の指摘を受け強度は「弱」とする。', "Intensity set to low after the devil's advocate's warning.")
       : '',
     ctx.objection
       ? t(
@@ -293,5 +290,6 @@ export function learning(ctx: AgentContext): { learnings: ReturnType<typeof extr
     notes: [],
   } as Discussion;
   const verdict = (ctx.outcome?.verdict ?? 'inconclusive') as Verdict;
-  return { learnings: extractLearnings(d, verdict, ctx.lang) };
+  // The member by name in what a person reads; the trigger type by the default Settings label.
+  return { learnings: extractLearnings(d, verdict, ctx.lang, { member: ctx.member?.name }) };
 }

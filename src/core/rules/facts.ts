@@ -14,6 +14,7 @@ import {
 } from '../orders/kpi.js';
 import { daysBetween } from '../discussion/ids.js';
 import { datesOf } from '../orders/kpi-index.js';
+import { label } from '../labels.js';
 import type { AgentContext } from '../provider.js';
 import { type HealthCue, healthCues, noteText } from './note-cues.js';
 
@@ -94,20 +95,24 @@ export function facts(ctx: AgentContext): Facts {
 
 // What the metric did, said only as far as the data shows it: a fall with its run of days, a rise, or no change
 // (under 5 % either way), never a direction the numbers do not have.
+// The metric by its label in the language, as a person reads the sentence (the id stays in data_points).
+export const metricWord = (f: Facts, lang: 'ja' | 'en'): string => label('metric', f.metric, lang);
+
 export function changeText(f: Facts, lang: 'ja' | 'en'): string {
-  if (!f.change) return lang === 'ja' ? `${f.metric} のデータが不足` : `not enough ${f.metric} data`;
+  const m = metricWord(f, lang);
+  if (!f.change) return lang === 'ja' ? `${m}のデータが不足` : `not enough ${m} data`;
   const { from, to, ratio } = f.change;
   if (ratio <= -0.05)
     return lang === 'ja'
-      ? `${f.metric} が ${from} → ${to}（${pct(ratio)}）${f.declineDays ? `、${f.declineDays}日連続低下` : ''}`
-      : `${f.metric} went ${from} → ${to} (${pct(ratio)})${f.declineDays ? `, falling ${f.declineDays} days in a row` : ''}`;
+      ? `${m}が ${from} → ${to}（${pct(ratio)}）${f.declineDays ? `、${f.declineDays}日連続低下` : ''}`
+      : `${m} went ${from} → ${to} (${pct(ratio)})${f.declineDays ? `, falling ${f.declineDays} days in a row` : ''}`;
   if (ratio >= 0.05)
     return lang === 'ja'
-      ? `${f.metric} は ${from} → ${to}（${pct(ratio)}）で上向き`
-      : `${f.metric} rose ${from} → ${to} (${pct(ratio)})`;
+      ? `${m}は ${from} → ${to}（${pct(ratio)}）で上向き`
+      : `${m} rose ${from} → ${to} (${pct(ratio)})`;
   return lang === 'ja'
-    ? `${f.metric} は ${from} → ${to}（${pct(ratio)}）でほぼ横ばい`
-    : `${f.metric} held at about ${to} (${from} → ${to})`;
+    ? `${m}は ${from} → ${to}（${pct(ratio)}）でほぼ横ばい`
+    : `${m} held at about ${to} (${from} → ${to})`;
 }
 
 // The health cues by name, for a sentence a person reads.

@@ -4,7 +4,7 @@ import { pct } from '../orders/kpi.js';
 import type { Action, ContentOf } from '../discussion/messages.js';
 import type { AgentContext } from '../provider.js';
 import { caseAdjustment } from '../memory/memory.js';
-import { changeText, cueText, type Facts } from './facts.js';
+import { changeText, cueText, type Facts, metricWord } from './facts.js';
 import { LOAD_ACTIONS } from './note-cues.js';
 import { actionWording } from './action-wording.js';
 import { allowed, named, round2, type L, typeFields } from './shared.js';
@@ -310,12 +310,12 @@ function listenFirst(ctx: AgentContext, f: Facts, o: Opinion, t: L): Opinion {
     // Said without a direction the data may not bear out over a week: a dip of a day or two, or no run at all.
     hypothesis: f.declineDays
       ? t(
-          `${f.metric} が普段の水準を下回ったのは${f.declineDays}日だけで一時的な可能性があり、目標を変える前に本人の話を聞く。`,
-          `${f.metric} has been under its usual level for ${f.declineDays} day(s) only, which may pass: listen before changing any goal.`,
+          `${metricWord(f, 'ja')}が普段の水準を下回ったのは${f.declineDays}日だけで一時的な可能性があり、目標を変える前に本人の話を聞く。`,
+          `${metricWord(f, 'en')} has been under its usual level for ${f.declineDays} day(s) only, which may pass: listen before changing any goal.`,
         )
       : t(
-          `${f.metric} に日を追った下がり方は見られず、目標を変える前に本人の話を聞く。`,
-          `${f.metric} shows no run of bad days: listen before changing any goal.`,
+          `${metricWord(f, 'ja')}に日を追った下がり方は見られず、目標を変える前に本人の話を聞く。`,
+          `${metricWord(f, 'en')} shows no run of bad days: listen before changing any goal.`,
         ),
   };
 }

@@ -46,7 +46,7 @@ describe('the rules provider in-process', () => {
     const ms = messages(k);
     const report = ms.find((m) => m.message_type === 'SITUATION_REPORT')!;
     expect(report.content.summary).toBe(
-      `${name}さんのcontacts が ${from} → ${to}（${pct > 0 ? '+' : ''}${pct}%）、${run}日連続低下。`,
+      `${name}さんの連絡数が ${from} → ${to}（${pct > 0 ? '+' : ''}${pct}%）、${run}日連続低下。`,
     );
     expect(report.content.data_points.find((p: { metric: string }) => p.metric === 'contacts').value).toBe(to);
     expect(report.content.data_points.find((p: { metric: string }) => p.metric === 'praise_count_last_7d').value).toBe(

@@ -110,7 +110,7 @@ describe('an @mention of a council agent', () => {
     const answer = got.messages[2];
     expect(answer).toMatchObject({ agentName: 'devils_advocate', replyTo: asked, mentions: ['helper'] });
     expect(answer.message.startsWith('@helper ')).toBe(true);
-    expect(answer.message).toContain("Devil's Advocateです");
+    expect(answer.message).toContain('反対役です');
     expect(answer.metadata).toMatchObject({ model_used: 'rules:default', fallback_level: 0 });
     expect(answers(rt)[0]).toMatchObject({ client: 'council', reply_to: asked, agent_name: 'devils_advocate' });
     const audit = records(rt, 'audit').filter((r) => r.event === 'room_answer');

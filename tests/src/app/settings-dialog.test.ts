@@ -28,6 +28,7 @@ function element(tag: string, id?: string): FakeElement {
     },
   };
   Object.defineProperty(e, 'innerHTML', { set: () => void (e.children = []) });
+  Object.defineProperty(e, 'firstChild', { get: () => e.children[0] ?? null });
   return e;
 }
 

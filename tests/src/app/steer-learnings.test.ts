@@ -39,6 +39,11 @@ describe('searchLearnings', () => {
     // (without the actions after the arrow), so its own text scores under 1, the less the more actions it names.
     expect(String(results[0].text)).toBe(query);
     expect(results[0].score).toBeGreaterThan(0.75);
+    // Shown to a person, the case reads by the member's name and the labels, its codes kept in the stored text.
+    expect(results[0].scope).toBe('case');
+    expect(results[0].text_ja).toMatch(/^佐藤 花子の連絡数（KPI の低下） → \S/);
+    expect(results[0].text_en).toMatch(/^佐藤 花子's contacts \(KPI decline\) → [A-Z][a-z]/);
+    for (const t of [results[0].text_ja, results[0].text_en]) expect(t).not.toMatch(/sato|kpi_decline|[A-Z]+_[A-Z]+/);
     expect((await call(rt, 'searchLearnings', { query, limit: 1 })).results.length).toBe(1);
   });
 

@@ -13,6 +13,8 @@ describe('getSettingsRows and updateSetting', () => {
     const target = rows.find((r: { key: string }) => r.key === 'phase.target_seconds');
     expect(target.type).toBe('json');
     expect(target.description).toMatch(/Target time per phase/);
+    // A Japanese page reads the row by its Japanese description; the key stays the identifier.
+    expect(target.description_ja).toMatch(/フェーズごとの目標時間/);
     expect(JSON.parse(target.value)).toMatchObject({ 1: 5, 2: 30 });
   });
 

@@ -25,8 +25,9 @@ export const T = thresholdsOf(SETTINGS);
 const RULES = learningRulesOf(SETTINGS);
 const MILESTONE = milestoneRuleOf(SETTINGS);
 export const SITUATION = 'kpi_decline tanaka contacts';
-// The same situation as a learning states it to a person (memory.ts situationPhrase): the metric by its label.
-export const SITUATION_JA = 'tanakaの連絡数（kpi decline）';
+// The same situation as a learning states it to a person (memory.ts situationPhrase): the metric and the trigger type by
+// their labels (the member by id here: the core review is given no names).
+export const SITUATION_JA = 'tanakaの連絡数（KPI の低下）';
 export const SPEAKERS = [
   'analyst',
   'psychology',

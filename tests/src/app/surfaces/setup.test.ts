@@ -62,7 +62,7 @@ describe('setup()', () => {
     expect(rt.ui.alerts.length).toBe(1);
   });
 
-  it("tells the person who ran it, in their language, what it made and the time zone", async () => {
+  it('tells the person who ran it, in their language, what it made and the time zone', async () => {
     const ja = newRuntime();
     await ja.run('setup', [], { kind: 'menu', locale: 'ja_JP' });
     const jaText = ja.ui.alerts[0].prompt;
