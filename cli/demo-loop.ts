@@ -34,10 +34,14 @@ const dayOf = (t: number, tz: string) => new Intl.DateTimeFormat('en-CA', { time
 // The demo's executor: every order of the discussion carried out and reported DONE, straight from PENDING.
 async function carryOut(rt: Runtime, discussionId: string): Promise<LoopReport['reports']> {
   const orders = (await tab(rt, 'Orders')).filter((o) => o.discussion_id === discussionId && o.status === 'PENDING');
+  // The report is read in the sidebar and the Discussion Log beside the council's words: in the workbook's language.
+  const ja = (await tab(rt, 'Settings')).find((r) => r.key === 'locale')?.value !== 'en';
   const out: LoopReport['reports'] = [];
   for (const o of orders) {
     const action = JSON.parse(String(o.action_json)) as { action_type: string; description?: string };
-    const report = `demo executor: carried out${action.description ? ` “${action.description}”` : ' the order'}`;
+    const report = ja
+      ? `デモの実行役: ${action.description ? `「${action.description}」を` : '指示を'}実行しました`
+      : `demo executor: carried out${action.description ? ` “${action.description}”` : ' the order'}`;
     await call(rt, 'reportOrder', [{ order_id: o.order_id, status: 'DONE', report }], 'server');
     out.push({ order_id: String(o.order_id), action_type: action.action_type, status: 'DONE' });
   }
@@ -75,9 +79,11 @@ export async function closeDemoLoop(
   d: { id: string; member: string },
   status: () => string,
   maxDays: number,
+  say: (line: string) => void = () => {},
 ): Promise<LoopReport> {
   const tz = rt.manifest.timeZone;
   const reports = await carryOut(rt, d.id);
+  say(`demo executor: ${reports.length} order${reports.length === 1 ? '' : 's'} reported DONE`);
   const done = reports.map((r) => r.action_type);
   const decided = dayOf(rt.clock.now(), tz);
   const before = await tab(rt, 'Learnings');
@@ -90,6 +96,7 @@ export async function closeDemoLoop(
     // The member's days that have ended by now arrive as KPI rows, the way a CRM feed would send them.
     const today = dayOf(rt.clock.now(), tz);
     const rows = [];
+    const fedBefore = kpi.length;
     for (let day = addDays(fed, 1); day < today; day = addDays(day, 1)) {
       const n = Math.round((Date.parse(day) - Date.parse(decided)) / 86_400_000);
       const dayRows = demoResponse(d.member, done, day, n);
@@ -99,6 +106,8 @@ export async function closeDemoLoop(
       fed = day;
     }
     if (rows.length) await call(rt, 'importKpiCsv', [{ text: csv(rows) }], 'server');
+    const fedNow = kpi.slice(fedBefore).map((k) => `${k.day} contacts ${k.contacts}`);
+    say(`daily review of ${today}${fedNow.length ? ` (KPI in: ${fedNow.join(', ')})` : ''}`);
     await rt.fireDueTriggers();
     await rt.runTriggers(() => queueIdle(rt), { maxFirings: 50 });
   }

@@ -17,6 +17,28 @@ export class UsageError extends Error {
 }
 export class InputError extends UsageError {}
 
+// A server function's refusal of what a command passed it, said with the flags the user typed: `fields` maps each
+// input field, as the function's messages name it (`discussion_id`, `urgency`), to its flag (`discussion`). A message
+// that names no field is put after `otherwise` (`--tab Nope`), the flag and value it most likely concerns.
+export function refusedAs(message: string, fields: Record<string, string>, otherwise = ''): InputError {
+  let said = message;
+  for (const [field, flag] of Object.entries(fields))
+    said = said.replace(new RegExp(`(^|[\\s(])${field}(?![\\w-])`, 'g'), `$1--${flag}`);
+  if (said !== message || !otherwise) return new InputError(said);
+  // A message that names the value as "order DEC-…" says it with the flag instead: "--order DEC-… was not found".
+  const [flag, ...rest] = otherwise.split(' ');
+  const value = rest.join(' ');
+  const at = value ? message.indexOf(` ${value}`) : -1;
+  const word = flag.replace(/^--/, '');
+  if (
+    at >= word.length &&
+    message.slice(at - word.length, at) === word &&
+    !/\w/.test(message[at - word.length - 1] ?? '')
+  )
+    return new InputError(`${message.slice(0, at - word.length)}${flag} ${message.slice(at + 1)}`);
+  return new InputError(`${otherwise}: ${message}`);
+}
+
 export type Opts = Record<string, string | boolean>;
 
 export interface Args {
@@ -106,16 +128,17 @@ export function writableWorkbook(file: string): void {
   try {
     folder = fs.statSync(dir);
   } catch {
-    throw new InputError(`cannot write the workbook ${file}: the folder ${dir} does not exist`);
+    throw new InputError(`--workbook ${file}: cannot write the workbook: the folder ${dir} does not exist`);
   }
-  if (!folder.isDirectory()) throw new InputError(`cannot write the workbook ${file}: ${dir} is not a folder`);
+  if (!folder.isDirectory())
+    throw new InputError(`--workbook ${file}: cannot write the workbook: ${dir} is not a folder`);
   try {
     fs.accessSync(dir, fs.constants.W_OK);
   } catch {
-    throw new InputError(`cannot write the workbook ${file}: the folder ${dir} is not writable`);
+    throw new InputError(`--workbook ${file}: cannot write the workbook: the folder ${dir} is not writable`);
   }
   if (fs.existsSync(file) && !fs.statSync(file).isFile())
-    throw new InputError(`cannot write the workbook ${file}: it is not a file`);
+    throw new InputError(`--workbook ${file}: cannot write the workbook: it is not a file`);
 }
 
 // Only `kaigi run` runs on the simulated clock the project saves, continuing its simulation (and moving it on to the
@@ -181,7 +204,7 @@ export function markServed(file: string): () => void {
 // A workbook that must exist already (`--workbook` is required); `writes` when the command saves it.
 async function existing(opts: Opts, writes = false): Promise<{ rt: Runtime; file: string }> {
   const file = path.resolve(need(opts, 'workbook'));
-  if (!fs.existsSync(file)) throw new InputError(`no workbook at ${file}`);
+  if (!fs.existsSync(file)) throw new InputError(`--workbook ${file}: no workbook there`);
   if (writes) refuseWhileServed(file);
   // Beside a running `kaigi serve`, a reader leaves its files alone and waits for a save under way to end.
   const recover = servingPid(file) === null;

@@ -1,6 +1,6 @@
 // kaigi directive add: a person's directive to the council, as the sidebar's form gives one (text, targets, and the
 // action types banned from or weighed up in its orders, optionally for one member), as the workbook's owner.
-import { type Args, type Command, InputError, need, print, UsageError, withExisting } from '../shared.js';
+import { type Args, type Command, need, print, refusedAs, UsageError, withExisting } from '../shared.js';
 
 function add(opts: Args['opts']): Promise<number> {
   if (opts.by !== undefined) throw new UsageError("kaigi directive acts as the workbook's owner; --by is not accepted");
@@ -16,7 +16,16 @@ function add(opts: Args['opts']): Promise<number> {
     opts,
     async (rt, file) => {
       const r = await rt.run('addDirective', [input], { kind: 'server' });
-      if (!r.ok) throw new InputError(r.error!.message);
+      // addDirective's fields, by the flags that give them.
+      if (!r.ok)
+        throw refusedAs(r.error!.message, {
+          content: 'text',
+          target_agents: 'to',
+          priority: 'priority',
+          member_id: 'member',
+          ban: 'ban',
+          prefer: 'prefer',
+        });
       await rt.save(file);
       await print(JSON.stringify(r.value));
       return 0;

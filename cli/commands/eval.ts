@@ -30,7 +30,7 @@ async function providerChoice(opts: Opts): Promise<ProviderChoice> {
   const provider = String(opts.provider ?? 'rules');
   if (provider === 'rules') return { properties: {}, allowLocalFetch: [] };
   const vendor = vendors.find(provider);
-  if (!vendor) throw new UsageError(`unknown provider ${provider}`);
+  if (!vendor) throw new UsageError(`--provider must be ${['rules', ...vendors.names()].join(', ')}; got ${provider}`);
   const baseUrl = opts['base-url'] ? String(opts['base-url']) : '';
   if (vendor.needs.baseUrl && !baseUrl) throw new UsageError(`--provider ${provider} needs --base-url`);
   if (vendor.needs.key && !process.env[vendor.envKey])

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import type { Runtime } from '../../runtime/runtime.js';
 import { storedContentSchemas } from '../../src/core/discussion/messages.js';
-import { type Args, type Command, InputError, need, print, UsageError, withExisting } from '../shared.js';
+import { type Args, type Command, InputError, need, print, refusedAs, UsageError, withExisting } from '../shared.js';
 import { discussionOutcome, queueIdle, settingsOf } from '../workbook-reads.js';
 
 // An EXECUTION_ORDER content for `resolve --order`, checked against the message schema (Kaigi gives an approved
@@ -12,7 +12,7 @@ function readOrder(file: string, rt: Runtime): Record<string, unknown> {
   try {
     raw = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new InputError(`cannot read order ${file}: ${(e as Error).message}`);
+    throw new InputError(`--order ${file}: cannot read it: ${(e as Error).message}`);
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
     throw new InputError(`--order ${file}: an order file holds a JSON object (an EXECUTION_ORDER content)`);
@@ -33,6 +33,12 @@ function readOrder(file: string, rt: Runtime): Record<string, unknown> {
   });
   return parsed.data as unknown as Record<string, unknown>;
 }
+
+// Each input field of fileObjection and resolveEscalation, by the flag that gives it.
+const FLAGS = {
+  object: { discussion_id: 'discussion', reason: 'reason', alternative: 'alternative', urgency: 'urgency' },
+  resolve: { discussion_id: 'discussion', action: 'action', guidance: 'guidance' },
+};
 
 function act(command: 'object' | 'resolve', { opts }: Args): Promise<number> {
   // The workbook's owner acts here, as Apps Script would say: nobody else's name can be given (SPEC §10).
@@ -55,8 +61,9 @@ function act(command: 'object' | 'resolve', { opts }: Args): Promise<number> {
       const r = await rt.run(command === 'object' ? 'fileObjection' : 'resolveEscalation', [input], {
         kind: 'server',
       });
-      // A discussion whose state takes no such action is refused before anything is queued (exit 2 naming it).
-      if (!r.ok) throw new InputError(r.error!.message);
+      // A discussion whose state takes no such action is refused before anything is queued (exit 2 naming it), and
+      // a bad value by the flag it came from.
+      if (!r.ok) throw refusedAs(r.error!.message, FLAGS[command]);
       await rt.runTriggers(() => queueIdle(rt), { maxFirings: 200 });
       await rt.save(file);
       // What happened, not the queue's task id: the discussion's new status, its current orders and, for an

@@ -1,7 +1,7 @@
 // kaigi report: an executor's report on one order (--order, as POST /orders/{order_id}/report) or on a discussion's
 // open orders (--discussion, as POST /tasks/{id}/result).
 import { REPORT_STATUSES } from '../../src/core/orders/order-status.js';
-import { type Command, InputError, need, print, UsageError, withExisting } from '../shared.js';
+import { type Command, need, print, refusedAs, UsageError, withExisting } from '../shared.js';
 
 export const reportCommand: Command = {
   name: 'report',
@@ -25,7 +25,12 @@ export const reportCommand: Command = {
       async (rt, file) => {
         const r = await rt.run('reportOrder', [input], { kind: 'server' });
         // An unknown discussion, a report its orders' status does not allow, a bad field: bad input (exit 2).
-        if (!r.ok) throw new InputError(r.error!.message);
+        if (!r.ok)
+          throw refusedAs(
+            r.error!.message,
+            { order_id: 'order', discussion_id: 'discussion', report: 'report' },
+            input.order_id === undefined ? `--discussion ${input.discussion_id}` : `--order ${input.order_id}`,
+          );
         await rt.save(file);
         await print(JSON.stringify(r.value));
         return 0;

@@ -23,6 +23,8 @@ import {
   warn,
 } from '../shared.js';
 import { closeDemoLoop, type LoopReport } from '../demo-loop.js';
+import { decisionOf } from '../run-decision.js';
+import { RunProgress } from '../run-progress.js';
 import { discussionOfTask, queueIdle } from '../workbook-reads.js';
 import { type Names, outcomeText, type TranscriptView, transcriptText } from '../transcript.js';
 import type { Lang } from '../../src/core/i18n.js';
@@ -62,12 +64,13 @@ function readTrigger(file: string): Record<string, unknown> {
   try {
     t = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new InputError(`cannot read trigger ${file}: ${(e as Error).message}`);
+    throw new InputError(`--trigger ${file}: cannot read it: ${(e as Error).message}`);
   }
   const x = t as Record<string, unknown>;
-  if (!x || typeof x !== 'object' || Array.isArray(x)) throw new InputError('a trigger file holds a JSON object');
+  if (!x || typeof x !== 'object' || Array.isArray(x))
+    throw new InputError(`--trigger ${file}: a trigger file holds a JSON object`);
   if (typeof x.type !== 'string' || typeof x.target_user_id !== 'string')
-    throw new InputError('a trigger needs "type" and "target_user_id" strings');
+    throw new InputError(`--trigger ${file}: a trigger needs "type" and "target_user_id" strings`);
   return x;
 }
 
@@ -93,9 +96,12 @@ async function namesOf(rt: Runtime, view: View, lang: Lang): Promise<Names> {
   }
   return {
     lang,
-    member: member ? `${member.name} (${view.trigger.target_user_id})` : view.trigger.target_user_id,
+    // The member by name, as the pages show them; the id only when the Members tab has no name for them.
+    member: member?.name ? String(member.name) : view.trigger.target_user_id,
     trigger: triggerLabel(Array.isArray(types) ? types : [], view.trigger.type, lang),
     agents,
+    // The spreadsheet's time zone, which the transcript's times are shown in.
+    zone: rt.workbook.timeZone,
   };
 }
 
@@ -135,7 +141,8 @@ async function run(opts: Opts): Promise<number> {
   const provider = String(opts.provider ?? defaultProvider());
   if (vendors.find(provider)?.needs.baseUrl && !opts['base-url'])
     throw new UsageError(`--provider ${provider} needs --base-url`);
-  if (provider !== 'rules' && !vendors.find(provider)) throw new UsageError(`unknown provider ${provider}`);
+  if (provider !== 'rules' && !vendors.find(provider))
+    throw new UsageError(`--provider must be ${['rules', ...vendors.names()].join(', ')}; got ${provider}`);
   if (!opts.demo && !opts.trigger) throw new UsageError('give --demo or --trigger FILE.json');
   const locale = opts.locale === undefined ? '' : String(opts.locale);
   if (locale && locale !== 'ja' && locale !== 'en') throw new UsageError('--locale must be ja or en');
@@ -158,6 +165,7 @@ async function run(opts: Opts): Promise<number> {
         base_url: opts['base-url'] ? String(opts['base-url']) : '',
       }),
     });
+  let progress: RunProgress | null = null;
   try {
     // --demo loads the demo team, with or without a trigger file of one's own.
     if (opts.demo) await call(rt, 'seedDemoData');
@@ -166,8 +174,14 @@ async function run(opts: Opts): Promise<number> {
     const request = trigger ?? demoTrigger();
     const started = await rt.run('startDiscussion', [request], { kind: 'server' });
     // A trigger the door refuses (an unknown member or type, a misspelt key) is bad input: exit 2, nothing saved.
-    if (!started.ok) throw new InputError(started.error!.message);
+    if (!started.ok)
+      throw new InputError(
+        opts.trigger ? `--trigger ${opts.trigger}: ${started.error!.message}` : started.error!.message,
+      );
     const { task_id } = started.value as { task_id: string };
+    // Progress goes to stderr as the executions commit it (stdout keeps the transcript or the JSON alone).
+    progress = opts.quiet ? null : new RunProgress(rt, task_id, (line) => process.stderr.write(`${line}\n`));
+    progress?.start();
     const status = () => discussionOfTask(rt, task_id)?.status ?? '';
     const done = () => {
       if (until === 'idle') return queueIdle(rt);
@@ -185,15 +199,18 @@ async function run(opts: Opts): Promise<number> {
     // and the KPI are that team's to send.
     const decided = discussionOfTask(rt, task_id);
     let loop: LoopReport | null = null;
+    const say = (line: string) => progress?.say(line);
     if (until === 'closed' && opts.demo && decided && decided.status === 'DECIDED')
-      loop = await closeDemoLoop(rt, { id: decided.id, member: String(request.target_user_id) }, status, MAX_DAYS);
+      loop = await closeDemoLoop(rt, { id: decided.id, member: String(request.target_user_id) }, status, MAX_DAYS, say);
     for (let day = 0; until === 'closed' && status() === 'DECIDED' && day <= MAX_DAYS + 1; day++) {
       const review = rt.triggers.triggers.find((t) => t.handler === 'dailyReview' && t.nextAt !== null);
       if (!review) break;
       rt.clock.advanceTo(review.nextAt!);
+      say(`daily review of ${new Date(rt.clock.now()).toISOString().slice(0, 10)}`);
       await rt.fireDueTriggers();
       await rt.runTriggers(() => queueIdle(rt), { maxFirings: 50 });
     }
+    progress?.stop();
     const d = discussionOfTask(rt, task_id);
     // The Dashboard as the run left the workbook: its tables and five charts, in the workbook's language.
     await call(rt, 'refreshDashboard');
@@ -204,7 +221,10 @@ async function run(opts: Opts): Promise<number> {
     }
     const view = (await call(rt, 'getDiscussion', [d.id], 'server')) as View;
     const s = { ...summary(view, workbook), ...(loop ? { loop } : {}) };
-    if (opts.json) await print(JSON.stringify(s));
+    const decision = await decisionOf(rt, d.id);
+    if (decision?.verdict !== undefined)
+      say(`verdict ${decision.verdict}${decision.effect ? `, effect ${decision.effect}` : ''}`);
+    if (opts.json) await print(JSON.stringify({ ...s, decision }));
     else {
       const lang: Lang = (locale || (await workbookLocale(rt))) === 'en' ? 'en' : 'ja';
       const names = await namesOf(rt, view, lang);
@@ -219,6 +239,7 @@ async function run(opts: Opts): Promise<number> {
           : d.status === 'DECIDED' || d.status === 'CLOSED';
     return reached ? 0 : 1;
   } finally {
+    progress?.halt();
     await rt.close();
   }
 }
@@ -226,6 +247,6 @@ async function run(opts: Opts): Promise<number> {
 export const runCommand: Command = {
   name: 'run',
   options: ['workbook', 'trigger', 'provider', 'base-url', 'model', 'until', 'locale'],
-  flags: ['demo', 'json'],
+  flags: ['demo', 'json', 'quiet'],
   run: ({ opts }) => run(opts),
 };

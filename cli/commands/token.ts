@@ -1,7 +1,7 @@
 // kaigi token create|list|revoke: the web API's clients (SPEC §11), through the script's own entry points, as the
 // spreadsheet's owner; a new token is printed once, alone on the last line, and never stored or printed again.
 import type { Runtime } from '../../runtime/runtime.js';
-import { type Args, type Command, InputError, need, print, UsageError, warn, withExisting } from '../shared.js';
+import { type Args, type Command, need, print, refusedAs, UsageError, warn, withExisting } from '../shared.js';
 
 interface ClientInfo {
   name: string;
@@ -10,9 +10,12 @@ interface ClientInfo {
 }
 
 // The entry point's refusal (a bad name or role, a name taken, no such client) is bad input: exit 2, one line.
+// A message that names no field is about the client's name (no such client), said after --name.
 async function entry(rt: Runtime, fn: string, arg: unknown): Promise<any> {
   const r = await rt.run(fn, arg === undefined ? [] : [arg], { kind: 'editor' });
-  if (!r.ok) throw new InputError(r.error!.message);
+  const name = (arg as { name?: unknown } | undefined)?.name ?? arg;
+  if (!r.ok)
+    throw refusedAs(r.error!.message, { role: 'role' }, fn === 'revokeApiClient' ? `--name ${String(name)}` : '');
   return r.value;
 }
 

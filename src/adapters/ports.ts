@@ -81,6 +81,8 @@ export interface HostPort {
   sleep(ms: number): void;
   // Sends the spreadsheet writes the platform holds (SpreadsheetApp.flush), before anything records them as made.
   flushSheets(): void;
+  // A line in the execution's log (Apps Script's Executions page; the local runtime hands it to the CLI at once).
+  log(text: string): void;
 }
 
 // This account's project triggers (the only ones Apps Script shows it); 'after' is a one-shot in `value` ms.

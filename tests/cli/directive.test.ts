@@ -71,7 +71,7 @@ describe('kaigi directive add', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/ban: FIRE_HIM is not an allowed action/);
     expect(kaigi('directive', 'add', '--workbook', book, '--member', 'nobody', '--text', 'x').stderr).toMatch(
-      /member_id: "nobody" is not a member/,
+      /--member: "nobody" is not a member/,
     );
 
     const second = kaigi('run', '--trigger', trigger, '--workbook', book, '--json');

@@ -82,7 +82,7 @@ describe('kaigi run --until closed, then kaigi report', () => {
       'kaigi: kaigi report takes --order ORDER_ID (one order) or --discussion ID (its open orders)',
     ]);
     expect(refused(kaigi('report', '--workbook', book, '--order', 'DEC-2020-01-01-001-A1', '--status', 'DONE'))).toBe(
-      'kaigi: order DEC-2020-01-01-001-A1 was not found in the Orders tab',
+      'kaigi: --order DEC-2020-01-01-001-A1 was not found in the Orders tab',
     );
     const unknown = report('--status', 'FINISHED');
     expect(unknown.status).toBe(2);
@@ -91,7 +91,7 @@ describe('kaigi run --until closed, then kaigi report', () => {
     );
     expect(
       refused(kaigi('report', '--workbook', book, '--discussion', 'DISC-2020-01-01-001', '--status', 'DONE')),
-    ).toBe('kaigi: discussion DISC-2020-01-01-001 was not found in the Discussion Log');
+    ).toBe('kaigi: --discussion DISC-2020-01-01-001 was not found in the Discussion Log');
     // Refused reports changed nothing.
     expect((await tabs('Discussion Log'))['Discussion Log'][0].execution_status).toBe('PENDING');
     const steps: [string, string][] = [
@@ -115,7 +115,7 @@ describe('kaigi run --until closed, then kaigi report', () => {
     // DONE is final, for the discussion and for the order by its id.
     expect(refused(report('--status', 'FAILED'))).toMatch(/is DONE and cannot become FAILED \(DONE is final\)$/);
     expect(refused(kaigi('report', '--workbook', book, '--order', orderId, '--status', 'IN_PROGRESS'))).toBe(
-      `kaigi: order ${orderId} is DONE and cannot become IN_PROGRESS (DONE is final)`,
+      `kaigi: --order ${orderId} is DONE and cannot become IN_PROGRESS (DONE is final)`,
     );
     // Each report is in the transcript and the audit, which still verifies.
     const after = await tabs('Messages', 'Audit');

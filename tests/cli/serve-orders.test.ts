@@ -141,7 +141,7 @@ describe('kaigi report --order and kaigi object on the same workbook', () => {
     const back = kaigi(['report', '--workbook', book, '--order', a2, '--status', 'ACKNOWLEDGED']);
     expect([back.status, back.stderr.trim()]).toEqual([
       2,
-      `kaigi: order ${a2} is IN_PROGRESS and cannot become ACKNOWLEDGED (it can be reported IN_PROGRESS, DONE, FAILED)`,
+      `kaigi: --order ${a2} is IN_PROGRESS and cannot become ACKNOWLEDGED (it can be reported IN_PROGRESS, DONE, FAILED)`,
     ]);
     const objected = kaigi(['object', '--workbook', book, '--discussion', discussion, '--reason', 'too late']);
     expect(objected.status).toBe(2);

@@ -105,7 +105,7 @@ describe('kaigi token', () => {
     expect(oneLine(create('--role', 'viewer', '--name', 'OPS'))).toMatch(/^kaigi: .*ops exists already.*only in case/);
     expect(
       oneLine(kaigi(['token', 'create', '--workbook', path.join(dir, 'none.xlsx'), '--role', 'admin', '--name', 'a'])),
-    ).toMatch(/^kaigi: no workbook at /);
+    ).toMatch(/^kaigi: --workbook \S+none\.xlsx: no workbook there$/);
     expect(kaigi(['token', 'frob', '--workbook', book]).status).toBe(2);
     expect(kaigi(['token', 'create', '--workbook', book, '--name', 'y']).stderr).toMatch(/--role is required/);
     // Only the admin client made above is left: nothing refused was created.

@@ -48,7 +48,7 @@ describe('kaigi usage and refusals', () => {
     const r = kaigi(['run', '--demo', '--workbok', 'x.xlsx'], process.env, dir);
     expect(r.status).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe(
-      'kaigi: unknown option --workbok for kaigi run (it takes --workbook, --trigger, --provider, --base-url, --model, --until, --locale, --demo, --json)',
+      'kaigi: unknown option --workbok for kaigi run (it takes --workbook, --trigger, --provider, --base-url, --model, --until, --locale, --demo, --json, --quiet)',
     );
     // Nothing ran: neither the misspelt name nor the default workbook was written.
     expect(fs.readdirSync(dir)).toEqual([]);
@@ -60,7 +60,7 @@ describe('kaigi usage and refusals', () => {
     const r = kaigi(['run', '--demo', '--workbook', book]);
     expect(r.status).toBe(2);
     expect(r.stderr.trim()).toBe(
-      `kaigi: cannot write the workbook ${book}: the folder ${path.dirname(book)} does not exist`,
+      `kaigi: --workbook ${book}: cannot write the workbook: the folder ${path.dirname(book)} does not exist`,
     );
     expect(r.stdout).toBe('');
     const notFolder = path.join(dir, 'plain-file');

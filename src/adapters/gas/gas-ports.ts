@@ -58,6 +58,7 @@ function gasPorts(): Ports {
       formatDate: (date, timeZone, pattern) => Utilities.formatDate(date, timeZone, pattern),
       sleep: (ms) => Utilities.sleep(Math.min(300000, Math.ceil(ms))),
       flushSheets: () => SpreadsheetApp.flush(),
+      log: (text) => console.log(text),
     },
     // Every spreadsheet and sheet a store holds in Apps Script came from SpreadsheetApp, so the full API is there to
     // shape tabs and draw charts.

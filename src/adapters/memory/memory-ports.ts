@@ -155,6 +155,8 @@ interface MemoryHost extends HostPort {
   activeEmail: string;
   effectiveEmail: string;
   flushes: number;
+  // What the code logged, in order.
+  logs: string[];
 }
 
 function memoryHost(scriptZone: string, idsIssued = 0): MemoryHost {
@@ -163,6 +165,7 @@ function memoryHost(scriptZone: string, idsIssued = 0): MemoryHost {
     activeEmail: 'owner@example.com',
     effectiveEmail: 'owner@example.com',
     flushes: 0,
+    logs: [],
     idsIssued: () => ids,
     activeUserEmail: () => host.activeEmail,
     effectiveUserEmail: () => host.effectiveEmail,
@@ -175,6 +178,9 @@ function memoryHost(scriptZone: string, idsIssued = 0): MemoryHost {
     sleep: () => undefined,
     flushSheets: () => {
       host.flushes++;
+    },
+    log: (text) => {
+      host.logs.push(text);
     },
   };
   return host;

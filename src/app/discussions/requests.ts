@@ -12,20 +12,22 @@ import type { Priority } from '../../core/types.js';
 import { scriptZone } from '../../adapters/gas/records.js';
 import { openBound } from '../../adapters/gas/spreadsheet.js';
 import { NUDGE_HANDLER } from '../../core/trigger-plan.js';
+import { nudgeDelay } from '../../core/queue.js';
 
 const PRIORITIES: Priority[] = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
 const NUDGE_AT = PROPERTY_KEYS.nudgeAt;
 
-function priorityOf(v: unknown, fallback: Priority = 'MEDIUM'): Priority {
+// `field` is the input's own name for it (an objection's is `urgency`), so a refusal names what the caller sent.
+function priorityOf(v: unknown, fallback: Priority = 'MEDIUM', field = 'priority'): Priority {
   if (v === undefined || v === null || v === '') return fallback;
   if (PRIORITIES.indexOf(v as Priority) < 0)
-    throw new ValidationError(`priority must be one of ${PRIORITIES.join(', ')}`);
+    throw new ValidationError(`${field} must be one of ${PRIORITIES.join(', ')}`);
   return v as Priority;
 }
 
 // Schedules a one-shot trigger so new work starts within seconds instead of at the next minute.
 export function nudge(council: Council): void {
-  const delay = council.settings().number('queue.nudge_delay_ms');
+  const delay = nudgeDelay(council.settings().number('queue.nudge_delay_ms'));
   // A nudge whose time is long past has fired or died; it must not block new ones or use up the trigger quota.
   if (scheduleOnce(NUDGE_HANDLER, delay, Number(props.get(NUDGE_AT) || 0)))
     props.set({ [NUDGE_AT]: String(Date.now() + delay) });
@@ -85,7 +87,7 @@ export function objectionPayload(input: Partial<ObjectionInput>, who: Objector):
     evidence: (Array.isArray(input.evidence) ? input.evidence : input.evidence ? [String(input.evidence)] : [])
       .map((e) => String(e).slice(0, 2000))
       .slice(0, 20),
-    urgency: priorityOf(input.urgency),
+    urgency: priorityOf(input.urgency, 'MEDIUM', 'urgency'),
     kind: input.kind,
   };
 }

@@ -9,6 +9,8 @@ import type { Commit } from '../../adapters/gas/commit.js';
 import type { AgentObjection } from '../../core/engine.js';
 import type { QueueItem } from '../../core/queue.js';
 import type { TaskHandler } from './task.js';
+import { ports } from '../../adapters/ports.js';
+import { stepLine } from '../../core/engine/step-line.js';
 
 function fileAgentObjection(council: Council, c: Commit, discussionId: string, o: AgentObjection): void {
   const { objector, ...rest } = o;
@@ -89,6 +91,9 @@ export const advanceDiscussion: TaskHandler = {
       }
       if (held && !mergeable(held, computed)) write(false);
       held = held ? mergeSteps(held, computed) : computed;
+      // Said as each step ends, before its commit (which may wait for the next steps): the execution's log shows the
+      // council at work, and `kaigi run` prints it as it comes.
+      ports().host.log(stepLine(p.discussion_id, computed));
       council.models.held = {
         tokens: held.messages.reduce((a, m) => a + m.metadata.tokens_consumed, 0),
         cost: held.messages.reduce((a, m) => a + (m.metadata.cost_usd ?? 0), 0),
