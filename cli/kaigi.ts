@@ -40,14 +40,14 @@ const COMMANDS: readonly Command[] = [
 
 const USAGE = `usage:
   kaigi run [--demo] [--trigger FILE.json] [--workbook FILE.xlsx] [--provider ${['rules', ...vendors.names()].join('|')}]
-            [--base-url URL] [--model NAME] [--until decided|closed|idle] [--locale ja|en] [--json]
+            [--base-url URL] [--model NAME] [--until decided|closed|idle] [--locale ja|en] [--json] [--quiet]
   kaigi tick --workbook FILE.xlsx
   kaigi export --workbook FILE.xlsx --tab NAME [--format json|csv]
   kaigi verify-audit --workbook FILE.xlsx
   kaigi object --workbook FILE.xlsx --discussion ID --reason TEXT [--alternative TEXT] [--urgency LEVEL]
   kaigi resolve --workbook FILE.xlsx --discussion ID --action approve|return|reject [--guidance TEXT] [--order FILE.json]
   kaigi report --workbook FILE.xlsx (--order DEC-…-An | --discussion ID) --status ${REPORT_STATUSES.join('|')} [--report TEXT]
-  kaigi serve --workbook FILE.xlsx [--port P] [--host 127.0.0.1] [--after-max-ms N] [--locale ja|en]
+  kaigi serve [--workbook FILE.xlsx] [--demo] [--port P] [--host 127.0.0.1] [--after-max-ms N] [--locale ja|en]
               [--time-scale F]
   kaigi token create --workbook FILE.xlsx --role ROLE --name NAME
   kaigi token list --workbook FILE.xlsx [--json]
@@ -63,10 +63,15 @@ const USAGE = `usage:
   kaigi help [COMMAND]            (or kaigi COMMAND --help): this usage, on stdout
 
   run:    --locale is the workbook's language (Settings locale): the agents' texts, the transcript and the Dashboard;
-          a provider with no key is refused before anything runs (exit 2 naming its environment variable)
-  serve:  --port 8080 by default (0 picks a free one); --after-max-ms N is how late one-shot (after) triggers may
-          fire, in ms (default ${DEFAULT_TRIGGER_DELAYS.afterMaxMs}, Apps Script's pessimistic lateness); --locale
-          is the language of a preview page (/sidebar, /dialog/NAME, /dashboard) whose URL names none (ja by default);
+          a provider with no key is refused before anything runs (exit 2 naming its environment variable);
+          each phase is said on stderr as it starts and ends (speakers, tokens so far, seconds), and with
+          --until closed each day's review and the verdict; --quiet says none of it
+  serve:  without --workbook, serves kaigi-demo.xlsx in the current folder (made if missing, with the demo team);
+          --demo loads the demo team into a --workbook that has no team; http://HOST:PORT/ is an index of the
+          preview pages, the API and MCP; --port 8080 by default (0 picks a free one); --after-max-ms N is how late
+          one-shot (after) triggers may fire, in ms (default ${DEFAULT_TRIGGER_DELAYS.afterMaxMs}, Apps Script's
+          pessimistic lateness); --locale is the language of a preview page (/sidebar, /dialog/NAME, /dashboard)
+          whose URL names none (ja by default);
           --time-scale F (0 to 1, default 1) is the share of Apps Script's modelled time each service call takes, so
           the share of it each answer waits: less for a preview (or a test) that is not about Apps Script's pace
   token:  ROLE is ${ALL_ROLES.join(', ')}; the new token is printed once, on the last line

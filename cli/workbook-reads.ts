@@ -1,5 +1,5 @@
 // What the commands read straight from the runtime's workbook between executions: Settings, a task's discussion,
-// whether the queue is idle.
+// the team, whether the queue is idle.
 import type { Runtime } from '../runtime/runtime.js';
 import { rowsOf, tabByKey } from '../sheets-schema/index.js';
 import { Settings } from '../src/core/settings.js';
@@ -41,6 +41,20 @@ export function discussionOfTask(rt: Runtime, taskId: string): { id: string; sta
     .map((r) => logCols.read(r))
     .find((r) => r.discussion_id === id);
   return row ? { id, status: String(row.status) } : null;
+}
+
+// The team on the Members tab (English or Japanese name), in its order; rows without an id are not members.
+export function membersOf(rt: Runtime): { member_id: string; name: string }[] {
+  const wb = rt.workbook;
+  const spec = tabByKey('members');
+  const sheet = wb.sheetByName(spec.name) ?? (spec.nameJa ? wb.sheetByName(spec.nameJa) : null);
+  if (!sheet || wb.lastRow(sheet) < 2) return [];
+  const cols = rowsOf('members');
+  return wb
+    .getValues(sheet, 2, 1, wb.lastRow(sheet) - 1, cols.width)
+    .map((v) => cols.read(v))
+    .filter((m) => String(m.member_id) !== '')
+    .map((m) => ({ member_id: String(m.member_id), name: String(m.name) }));
 }
 
 export function queueIdle(rt: Runtime): boolean {

@@ -1,13 +1,19 @@
 // kaigi serve: the web app on the local runtime as Apps Script serves it (runtime/web/), the sidebar, dialogs and
 // Dashboard as preview pages, triggers firing on the real clock (not the simulated one a `kaigi run` saved, which is
 // kept as it was: cli/shared.ts), every change journaled before it is acknowledged, the workbook saved (and the
-// journal compacted) periodically and on SIGINT/SIGTERM. Nothing it prints holds a token.
+// journal compacted) periodically and on SIGINT/SIGTERM. Nothing it prints holds a token. Without --workbook (or with
+// --demo) it serves a demo workbook: set up, with the demo team `kaigi run --demo` loads. Its address is an index of
+// the preview pages, the API and MCP (runtime/web/index-page.ts).
 import path from 'node:path';
 import type { Runtime } from '../../runtime/runtime.js';
+import type { IndexOptions } from '../../runtime/web/index-page.js';
+import { tabByKey } from '../../sheets-schema/index.js';
+import { type StringKey, t } from '../../src/core/i18n.js';
 import { TriggerLoop } from '../../runtime/web/trigger-loop.js';
 import { WebServer } from '../../runtime/web/server.js';
 import {
   allowLocalModel,
+  call,
   type Command,
   InputError,
   keysFromEnv,
@@ -19,15 +25,39 @@ import {
   PROVIDER_OVERRIDE,
   UsageError,
   warn,
+  writableWorkbook,
 } from '../shared.js';
+import { membersOf } from '../workbook-reads.js';
 
 const SAVE_EVERY_MS = 30_000;
-// /dialog/NAME → the entry point a menu item runs to show it (src/entries/dialogs.ts).
-const DIALOGS: Record<string, string> = {
-  start: 'showStartDialog',
-  settings: 'showSettings',
-  'api-clients': 'showApiClients',
+// /dialog/NAME → the entry point a menu item runs to show it (src/entries/dialogs.ts), and that item's label.
+const DIALOGS: Record<string, { fn: string; label: StringKey }> = {
+  start: { fn: 'showStartDialog', label: 'startDiscussion' },
+  settings: { fn: 'showSettings', label: 'settings' },
+  'api-clients': { fn: 'showApiClients', label: 'apiClients' },
 };
+// The workbook served when none is named: in the current folder, made and given the demo team if missing, reused
+// (as the last serve left it) if present.
+const DEMO_WORKBOOK = 'kaigi-demo.xlsx';
+// The server function behind the menu's "load demo data" (More tools), which `kaigi run --demo` calls too.
+const DEMO_LOADER = 'seedDemoData';
+const both = (key: StringKey) => ({ ja: t(key, 'ja'), en: t(key, 'en') });
+
+// The index at /: each preview page by the label of the menu item (or the tab) that opens it, the team as it is now,
+// and the menu's demo loader for a workbook without one.
+function previewIndex(rt: Runtime, file: string): IndexOptions {
+  const dashboard = tabByKey('dashboard');
+  return {
+    workbook: file,
+    pages: [
+      { path: '/sidebar', label: both('openSidebar') },
+      ...Object.entries(DIALOGS).map(([name, d]) => ({ path: `/dialog/${name}`, label: both(d.label) })),
+      { path: '/dashboard', label: { ja: dashboard.nameJa, en: dashboard.name } },
+    ],
+    members: () => membersOf(rt),
+    demo: { fn: DEMO_LOADER, label: both('seedDemo') },
+  };
+}
 // Execution records the runtime keeps for in-process tests; a server that runs for days keeps only the latest.
 const KEEP_RECORDS = 1000;
 
@@ -85,14 +115,21 @@ class Saver {
 }
 
 async function serve(opts: Opts): Promise<number> {
-  const file = path.resolve(need(opts, 'workbook'));
+  // No workbook named: the demo workbook in the current folder.
+  const demo = opts.demo === true || opts.workbook === undefined;
+  const file = path.resolve(opts.workbook === undefined ? DEMO_WORKBOOK : need(opts, 'workbook'));
   const port = integer(opts, 'port', 8080, 65535)!;
   const host = String(opts.host ?? '127.0.0.1');
   const afterMaxMs = integer(opts, 'after-max-ms', undefined, 24 * 3600_000);
   const timeScale = share(opts, 'time-scale');
+  // The load bench's second run: waiters get a released lock in seeded random order (runtime/host/locks.ts).
+  const lockOrder = String(opts['lock-order'] ?? 'fifo');
+  if (!/^(fifo|random(:\d+)?)$/.test(lockOrder)) throw new UsageError('--lock-order must be fifo or random[:SEED]');
   // The language of a previewed page whose URL names none (?locale=ja|en), as the user's locale would.
   const locale = String(opts.locale ?? 'ja');
   if (!/^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,4})?$/.test(locale)) throw new UsageError('--locale must look like ja or en');
+  // A folder that is missing or not writable is refused before anything is made (exit 2 naming it).
+  writableWorkbook(file);
   const unmark = markServed(file);
   let opened: Awaited<ReturnType<typeof openWorkbook>>;
   try {
@@ -101,14 +138,25 @@ async function serve(opts: Opts): Promise<number> {
       // The preview's clock is the wall clock; answers wait for their executions' ends (runtime/web/exec.ts).
       wallClock: true,
       ...(timeScale === undefined ? {} : { timeModel: { scale: timeScale } }),
+      ...(lockOrder === 'fifo' ? {} : { lockOrder: { order: 'random', seed: Number(lockOrder.split(':')[1] ?? 1) } }),
     });
   } catch (e) {
     unmark();
     throw e;
   }
   const { rt, fresh } = opened;
+  // The demo team goes into a workbook without a team only: one with a team of its own (the demo's, or a real one a
+  // person entered) is served as it is.
+  const seeded = demo && membersOf(rt).length === 0;
   const log = (text: string) => void warn(`kaigi serve: ${text}`);
-  const web = new WebServer(rt, { host, port, log, pages: { locale, dialogs: DIALOGS, sidebar: 'openSidebar' } });
+  const dialogs = Object.fromEntries(Object.entries(DIALOGS).map(([name, d]) => [name, d.fn]));
+  const web = new WebServer(rt, {
+    host,
+    port,
+    log,
+    pages: { locale, dialogs, sidebar: 'openSidebar' },
+    index: previewIndex(rt, file),
+  });
   const loop = new TriggerLoop(rt, log);
   const saver = new Saver(rt, file, () => web.executions + loop.executions);
   // Listened for before the address is printed, so a supervisor's signal right after it is not lost.
@@ -119,9 +167,10 @@ async function serve(opts: Opts): Promise<number> {
   let periodic: NodeJS.Timeout | undefined;
   try {
     await allowSavedModelServer(rt);
+    if (seeded) await call(rt, DEMO_LOADER);
     // A new workbook is saved at once, so it exists for `kaigi token create` while this runs and the journal has a
     // snapshot to follow; a journal replayed on opening (after a kill) is folded into the workbook at once.
-    if (fresh || rt.replayed > 0) await saver.save(true);
+    if (fresh || seeded || rt.replayed > 0) await saver.save(true);
     // Every change is journaled and fsync'd before the request that made it is answered; saves compact the journal.
     await rt.attachJournal(file);
     let url = '';
@@ -137,8 +186,14 @@ async function serve(opts: Opts): Promise<number> {
         if (records.length > KEEP_RECORDS) records.splice(0, records.length - KEEP_RECORDS);
     }, SAVE_EVERY_MS);
     await print(`listening on ${url}`);
+    if (demo)
+      await warn(
+        `kaigi serve: ${fresh ? 'made' : 'opened'} the demo workbook ${file}` +
+          (seeded ? ' and loaded the demo team' : ` (its team: ${membersOf(rt).length})`),
+      );
     await warn(
-      `kaigi serve: preview ${url}/sidebar, ${url}/dialog/{${Object.keys(DIALOGS).join(',')}}, ${url}/dashboard`,
+      `kaigi serve: preview ${url}/ (the index of these, in Japanese and English, and of the API and MCP), ` +
+        `${url}/sidebar, ${url}/dialog/{${Object.keys(DIALOGS).join(',')}}, ${url}/dashboard`,
     );
     await warn(`kaigi serve: ${await signal}: finishing running executions, saving ${file}`);
     clearInterval(periodic);
@@ -155,6 +210,7 @@ async function serve(opts: Opts): Promise<number> {
 
 export const serveCommand: Command = {
   name: 'serve',
-  options: ['workbook', 'port', 'host', 'after-max-ms', 'locale', 'time-scale'],
+  options: ['workbook', 'port', 'host', 'after-max-ms', 'locale', 'time-scale', 'lock-order'],
+  flags: ['demo'],
   run: ({ opts }) => serve(opts),
 };

@@ -1,5 +1,5 @@
 // The HTTP routes of `kaigi serve`: a path pattern and its methods → a handler. /exec is one entry; the HTML
-// surfaces (/sidebar, /dialog/NAME, /dashboard) are added the same way, each by one `add`.
+// surfaces (/, /sidebar, /dialog/NAME, /dashboard) are added the same way, each by one `add`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 interface RouteRequest {
@@ -17,8 +17,9 @@ export interface HttpRoute {
   handle(r: RouteRequest): Promise<void> | void;
 }
 
+// A trailing slash is ignored on both sides, so the pattern `/` is the root.
 function match(pattern: string, pathname: string): Record<string, string> | null {
-  const want = pattern.split('/');
+  const want = pattern.replace(/\/+$/, '').split('/');
   const got = pathname.replace(/\/+$/, '').split('/');
   if (want.length !== got.length) return null;
   const params: Record<string, string> = {};

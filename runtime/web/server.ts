@@ -6,6 +6,7 @@ import type { Runtime } from '../runtime.js';
 import { dashboardRoute } from './dashboard.js';
 import { EchoStore, echoRoute } from './echo.js';
 import { execRoute } from './exec.js';
+import { type IndexOptions, indexRoute } from './index-page.js';
 import { Pages, type PagesOptions } from './pages.js';
 import { RouteTable, sendText } from './route-table.js';
 
@@ -17,6 +18,8 @@ export interface WebServerOptions {
   log?: (text: string) => void;
   // The preview pages (/sidebar, /dialog/NAME, /dashboard and the google.script.run endpoint); absent, only /exec.
   pages?: PagesOptions;
+  // The index at / (with the preview pages only): links to them, the API and MCP, and the team.
+  index?: IndexOptions;
 }
 
 // An IPv6 address in a URL goes in brackets.
@@ -76,6 +79,10 @@ export class WebServer {
       const pages = new Pages({ rt, opts: opts.pages, host: this.host, track: (p) => this.track(p), log: this.log });
       for (const route of pages.routes()) this.routes.add(route);
       this.routes.add(dashboardRoute(rt, this.host, opts.pages.locale ?? 'ja'));
+      if (opts.index)
+        this.routes.add(
+          indexRoute({ opts: opts.index, locale: opts.pages.locale ?? 'ja', host: this.host, nonce: pages.nonce }),
+        );
     }
   }
 

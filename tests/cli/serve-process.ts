@@ -31,13 +31,18 @@ export function serve(book: string, ...more: string[]): Promise<Served> {
   return listening(['serve', '--workbook', book, '--port', '0', ...more]);
 }
 
+// `kaigi serve` started in the folder `cwd` with only the options given (and --port 0), as `npx kaigi serve` there.
+export function serveIn(cwd: string, ...more: string[]): Promise<Served> {
+  return listening(['serve', '--port', '0', ...more], {}, cwd);
+}
+
 // `kaigi gateway` in front of EXEC_URL on a free loopback port; `env` adds to the environment (KAIGI_TOKEN).
 export function gateway(execUrl: string, more: string[] = [], env: Record<string, string> = {}): Promise<Served> {
   return listening(['gateway', '--url', execUrl, '--listen', '127.0.0.1:0', ...more], env);
 }
 
-function listening(args: string[], env: Record<string, string> = {}): Promise<Served> {
-  const proc = spawn(process.execPath, [KAIGI, ...args], { cwd: root, env: { ...process.env, ...env } });
+function listening(args: string[], env: Record<string, string> = {}, cwd = root): Promise<Served> {
+  const proc = spawn(process.execPath, [KAIGI, ...args], { cwd, env: { ...process.env, ...env } });
   let out = '';
   let err = '';
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
