@@ -28,12 +28,23 @@ export interface TriggerType {
   type: string;
   label_ja: string;
   label_en: string;
+  // What the type is for, told to API clients (list_trigger_types); optional, per language.
+  description_ja?: string;
+  description_en?: string;
 }
 
-// Settings triggers.types as stored: a list of {type, label_ja, label_en}; a row of another shape is a setting
-// problem (the default is used and a person told), never a door left open.
+// Settings triggers.types as stored: a list of {type, label_ja, label_en, description_ja?, description_en?}; a row of
+// another shape is a setting problem (the default is used and a person told), never a door left open.
 export const triggerTypesSchema = lazy(() =>
-  z.array(z.object({ type: z.string().min(1), label_ja: z.string(), label_en: z.string() })),
+  z.array(
+    z.object({
+      type: z.string().min(1),
+      label_ja: z.string(),
+      label_en: z.string(),
+      description_ja: z.string().optional(),
+      description_en: z.string().optional(),
+    }),
+  ),
 );
 
 // What the door refuses of a trigger the schema accepted: a type Settings do not name, a member not in Members.

@@ -31,6 +31,8 @@ const COUNCIL_TOOLS = [
   'get_status',
   'list_orders',
   'report_order',
+  'list_members',
+  'list_trigger_types',
 ];
 // Issue 23's KPI feed.
 const KPI_TOOLS = ['record_kpi'];
@@ -121,6 +123,9 @@ describe('MCP through the web app', () => {
     expect(names).not.toContain('clear_room_messages');
     expect(names).not.toContain('start_discussion');
     expect(names).toContain('get_discussion');
+    // What a discussion may be started about is any client's to read.
+    expect(names).toContain('list_members');
+    expect(names).toContain('list_trigger_types');
     // An executor's tools are a worker's and up.
     expect(names).not.toContain('list_orders');
     expect(names).not.toContain('report_order');

@@ -1,7 +1,10 @@
-// The council's operations: tasks, their results, status, objections and escalations.
+// The council's operations: tasks, their results, status, objections, escalations, and the members and trigger
+// types a discussion may be started for.
 import type { Operation } from '../route.js';
 import { resolveEscalation } from './escalations.js';
 import { getDiscussion } from './get-discussion.js';
+import { listMembersOp } from './list-members.js';
+import { listTriggerTypesOp } from './list-trigger-types.js';
 import { fileObjection } from './objections.js';
 import { reportResult } from './report-result.js';
 import { startDiscussion } from './start-discussion.js';
@@ -14,4 +17,6 @@ export const COUNCIL_OPERATIONS: readonly Operation[] = [
   getStatus,
   fileObjection,
   resolveEscalation,
+  listMembersOp,
+  listTriggerTypesOp,
 ];

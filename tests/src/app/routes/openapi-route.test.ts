@@ -22,7 +22,17 @@ describe('GET ?path=/openapi.json on the web app', () => {
     expect(doc.status).toBeUndefined();
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
     const paths = Object.keys(doc.paths);
-    for (const p of ['/tasks', '/tasks/{id}', '/status', '/orders', '/kpi', '/rooms', '/openapi.json'])
+    for (const p of [
+      '/tasks',
+      '/tasks/{id}',
+      '/status',
+      '/orders',
+      '/kpi',
+      '/rooms',
+      '/members',
+      '/trigger-types',
+      '/openapi.json',
+    ])
       expect(paths).toContain(p);
     for (const p of ['/agent/tasks', '/agent/tasks/{taskId}/result', '/agent/status']) expect(paths).toContain(p);
     for (const item of Object.values(doc.paths) as Answer[])
