@@ -66,8 +66,16 @@ export class EmbeddedChart {
       a.indexOf('!') >= 0 ? this.sheet.getParent().getRange(a) : this.sheet.getRange(a),
     );
   }
+  // Google documents get() only for the option's value as it was set, and not in what form a list or an object
+  // comes back. The harsher reading: a plain value (text, number, true/false) as set; a list or an object as null,
+  // so no script can count on comparing one with what it sets.
   getOptions() {
-    return { get: (k: string) => this.w.options[k] ?? null };
+    return {
+      get: (k: string) => {
+        const v = this.w.options[k];
+        return v === undefined || v === null || typeof v === 'object' ? null : v;
+      },
+    };
   }
   modify(): EmbeddedChartBuilder {
     return new EmbeddedChartBuilder(this.sheet, {

@@ -106,7 +106,8 @@ describe('Dashboard after three simulated weeks', () => {
     expect(status.slice(1).reduce((a, r) => a + Number(r[1]), 0)).toBe(disc.length);
 
     // 2. Phase time taken (mean over discussions of the phase's span in the Messages' timestamps, never less than its
-    // summed processing time) against Settings targets: a phase the discussions reached took some time.
+    // summed processing time) against Settings targets. The rules answer within the millisecond, and steps computed
+    // together share their timestamps, so a phase may show 0 here; the spans themselves are tested in the core.
     const settings = records(rt, 'settings').find((r) => r.key === 'phase.target_seconds');
     const targets = JSON.parse(String(settings?.value));
     for (let p = 1; p <= 6; p++) {
@@ -115,7 +116,6 @@ describe('Dashboard after three simulated weeks', () => {
         per[String(r.discussion_id)] = (per[String(r.discussion_id)] ?? 0) + Number(r.processing_time_ms) / 1000;
       expect(latency[p].slice(0, 1).concat(latency[p].slice(2))).toEqual([`P${p}`, targets[p]]);
       expect(Number(latency[p][1])).toBeGreaterThanOrEqual(round(avg(Object.values(per)), 3) - 0.001);
-      if (Object.keys(per).length) expect(Number(latency[p][1]), `P${p}`).toBeGreaterThan(0);
     }
 
     // 3. Stated and computed confidence per phase.
