@@ -1,6 +1,7 @@
 // What each service call costs on Apps Script's clock: seeded draws per call kind, and each execution's own clock.
 import type { ServiceOp } from '../service-calls.js';
 import type { Clock } from './clock.js';
+import { IMMEDIATE_SHEET_CALLS } from './write-buffer.js';
 
 // Google publishes no per-call latencies. These ranges come from public measurements (docs/apps-script-clock.md
 // names each), and each is the slow end of what was measured, so that a local run overstates the time a script
@@ -57,28 +58,18 @@ const DEFAULT_TIME_MODEL: TimeModelOptions = { seed: 1, fetchMs: 0, scale: 1, fe
 // Draws for a fetchAll's later rounds are numbered apart from the calls' own.
 const ROUND_DRAWS = 2_000_000;
 
-// Sheets calls that change the spreadsheet at once, not queued with the held writes (write-buffer.ts lists the
-// sheet-level ones): priced as writes.
+// Sheets calls that change the spreadsheet at once, not queued with the held writes: the sheet-level ones the write
+// buffer lists, and the spreadsheet's own changes. Priced as writes.
 const IMMEDIATE_SHEETS_WRITES: ReadonlySet<string> = new Set([
+  ...IMMEDIATE_SHEET_CALLS,
   'ss.insertSheet',
-  'ss.deleteSheet',
   'ss.rename',
   'ss.setTimeZone',
   'ss.setLocale',
-  'ss.setActive',
   'ss.moveActive',
   'ss.addEditors',
   'ss.removeEditor',
   'ss.create',
-  'sh.setName',
-  'sh.setHidden',
-  'sh.setTabColor',
-  'sh.protect',
-  'rg.protect',
-  'pr.update',
-  'pr.remove',
-  'sh.chartUpsert',
-  'sh.chartRemove',
 ]);
 
 // The price of a call as it is made; `held` is true for a write the execution only queues (priced when sent).
