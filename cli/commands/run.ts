@@ -24,6 +24,7 @@ import {
 } from '../shared.js';
 import { closeDemoLoop, type LoopReport } from '../demo-loop.js';
 import { decisionOf } from '../run-decision.js';
+import { formatInZone } from '../../src/core/time-display.js';
 import { RunProgress } from '../run-progress.js';
 import { discussionOfTask, queueIdle } from '../workbook-reads.js';
 import { type Names, outcomeText, type TranscriptView, transcriptText } from '../transcript.js';
@@ -206,7 +207,8 @@ async function run(opts: Opts): Promise<number> {
       const review = rt.triggers.triggers.find((t) => t.handler === 'dailyReview' && t.nextAt !== null);
       if (!review) break;
       rt.clock.advanceTo(review.nextAt!);
-      say(`daily review of ${new Date(rt.clock.now()).toISOString().slice(0, 10)}`);
+      // The review's day on the script's calendar, with its time there.
+      say(`daily review at ${formatInZone(rt.clock.now(), rt.manifest.timeZone, 'en')}`);
       await rt.fireDueTriggers();
       await rt.runTriggers(() => queueIdle(rt), { maxFirings: 50 });
     }
