@@ -51,6 +51,17 @@ describe('the documents', () => {
       expect(readme).toContain(`](${f}`);
   });
 
+  it('name every command of the command line in the README', () => {
+    const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+    const dir = path.join(root, 'cli', 'commands');
+    const names = fs
+      .readdirSync(dir)
+      .map((f) => /\bname: '([a-z-]+)'/.exec(fs.readFileSync(path.join(dir, f), 'utf8'))?.[1])
+      .filter((n): n is string => !!n);
+    expect(names.length).toBeGreaterThan(10);
+    expect(names.filter((n) => !readme.includes(`\`kaigi ${n} `) && !readme.includes(`\`kaigi ${n}\``))).toEqual([]);
+  });
+
   it('list every tab of sheets-schema/ in docs/data-model.md, as the schema says', () => {
     checkGenerated('docs/data-model.md', BEGIN, END, tabTable());
   });
