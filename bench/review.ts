@@ -36,7 +36,8 @@ export async function reviewBench(startAt: number, due = 60, latencyMs = 10_000)
       return {};
     });
     counts.push(tabRows(rt, 'outcomes').length);
-    const outcomes = tabRows(rt, 'outcomes').map((o) => String(o.decision_id));
+    // A recheck adds a decision's second row: each decision counts once.
+    const outcomes = [...new Set(tabRows(rt, 'outcomes').map((o) => String(o.decision_id)))];
     const closed = tabRows(rt, 'discussions').every((d) => d.status === 'CLOSED');
     return {
       due: decisions.length,

@@ -70,8 +70,17 @@ export const SETTING_DESCRIPTIONS_JA: Readonly<Record<SettingKey, string>> = {
   'inbox.status_report_days': '受信箱に状況報告（決定、判定の割合、覆り、予算）を送る間隔（日）。0 なら送りません',
   'inbox.milestone_accuracy': '効果測定済みの決定での的中率がこの値に達したエージェントを、受信箱の節目で紹介します',
   'inbox.milestone_min_verdicts': '的中率が節目の対象になるまでに必要な判定済みの数',
-  'learning.confirm_step': '学びを使った決定が予測どおりだったときに加える確信度',
-  'learning.reject_step': '学びを使った決定の予測が外れたときに引く確信度',
+  'learning.confirm_step':
+    '学びを使った決定が予測どおりだったとき、1 までの残りのこの割合を確信度に加えます（0.1 ×（1 − 確信度））',
+  'learning.reject_step': '学びを使った決定の予測が外れたとき、確信度のこの割合を引きます（0.15 × 確信度）',
+  'learning.inconclusive_step': '学びを使った決定の判定が保留だったときに加える確信度',
+  'learning.confidence_cap': '学びの確信度の上限',
+  'learning.confidence_floor': '学びの確信度の下限',
+  'learning.max_injected': 'エージェントに渡す学びの最大数（関連の強い順）',
+  'learning.max_injected_tokens':
+    'エージェントのプロンプトで学びが使えるトークン数。超えるときは関連の弱いものから外します',
+  'outcome.recheck_days':
+    '判定保留の決定は、この日数以内に測定期間の KPI が届けば一度だけ再判定します。0 なら再判定しません',
   'memory.enabled': '学びと過去の事例を議論に取り込み、結果から学びます',
   'learning.reliability_weights': '判定から学んだ信頼性で専門家の票に重みを付けます（オフなら表示のみで使いません）',
   'retrieval.top_k': 'エージェントごとに取り出す学びの数',

@@ -189,8 +189,8 @@ export const DEFAULT_SETTINGS = [
   s('learning.initial_confidence', 0.5, 'number', 'Confidence of a new learning'),
   s('learning.deactivate_below', 0.2, 'number', 'A learning below this confidence is deactivated (kept, not deleted)'),
   ...LEARNING_SETTINGS,
-  s('learning.confirm_step', 0.1, 'number', 'Confidence added when a decision that used the learning is confirmed'),
-  s('learning.reject_step', 0.15, 'number', 'Confidence removed when a decision that used the learning is rejected'),
+  s('learning.confirm_step', 0.1, 'number', 'A confirmed use adds this share of the room below 1: 0.1 × (1 − c)'),
+  s('learning.reject_step', 0.15, 'number', 'A rejected use takes this share of the confidence: 0.15 × c'),
   s('memory.enabled', true, 'boolean', 'Retrieve learnings and past cases into discussions, and learn from outcomes'),
   s(
     'learning.reliability_weights',

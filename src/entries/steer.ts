@@ -10,6 +10,7 @@ import {
   listInbox as inboxOf,
   replyInbox as replyTo,
   setInboxStatus as setStatusOf,
+  type InboxFilter,
   type InboxItem,
 } from '../app/steer/inbox.js';
 import { answerPromotion as promotionAnswer } from '../app/steer/promotion.js';
@@ -31,7 +32,7 @@ export function resolveEscalation(input: Partial<ResolutionInput>): { task_id: s
   return resolveFromSidebar(council(), input);
 }
 
-export function listInbox(filter?: { status?: string; limit?: number }): InboxItem[] {
+export function listInbox(filter?: InboxFilter): InboxItem[] {
   return inboxOf(council(), filter ?? {});
 }
 

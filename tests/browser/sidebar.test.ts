@@ -108,6 +108,15 @@ describe.sequential('the sidebar in chromium', () => {
     // notices (the watcher's anomaly alerts) have no agent to direct.
     const item = list.getByRole('listitem').filter({ hasText: 'E004' }).first();
     await item.waitFor();
+    // Narrowed by type and sender, chosen by label and name: another type hides the alert, its own shows it again.
+    const panel = page.locator('#panel-inbox');
+    await panel.getByLabel('Type', { exact: true }).selectOption({ label: 'Milestone' });
+    await list.getByText('The Inbox is empty').waitFor();
+    await panel.getByLabel('Type', { exact: true }).selectOption({ label: 'Anomaly alert' });
+    await panel.getByLabel('From', { exact: true }).selectOption({ label: 'Ethics' });
+    await item.waitFor();
+    await panel.getByLabel('Type', { exact: true }).selectOption({ label: 'All' });
+    await panel.getByLabel('From', { exact: true }).selectOption({ label: 'All' });
     await screenshot(page, 'en', 'inbox');
     const reply = 'Ask the member first; never monitor location';
     await item.getByLabel('Reply (becomes a directive to the agent)').fill(reply);

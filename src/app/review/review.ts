@@ -27,6 +27,7 @@ import { askAfterOutcome, type Spent } from '../../core/memory/review-reflection
 import type { Council, Loaded } from '../sheet-council.js';
 import { nudge } from '../discussions/requests.js';
 import { triggerTypes } from '../discussions/trigger-door.js';
+import { runRechecks } from './recheck.js';
 import { writeOps } from './review-write.js';
 import { sendStatusReport } from './status-report.js';
 import { emptyTrust, parseTrust, trustValue } from '../../core/memory/trust.js';
@@ -68,14 +69,17 @@ export function runDailyReview(council: Council, deadline: number): ReviewReport
   }
   // The weekly status report goes out whether or not anything is due today.
   sendStatusReport(council);
+  // An inconclusive decision whose late KPI has come is looked at once more; no model is asked, so it takes no turn.
+  const rechecked = runRechecks(council);
   const due = dueNow(council);
-  if (!due.length) return { evaluated: [], reembed, left: 0 };
+  if (!due.length) return { evaluated: rechecked, reembed, left: 0 };
   const item = council.queue.claim(council.queue.enqueue('review.run', {}, 'LOW', 'review.run', 'kaigi').id);
   // Another execution holds the review (yesterday's rest, still going): it goes on with what is due.
-  if (!item) return { evaluated: [], reembed, left: due.length };
+  if (!item) return { evaluated: rechecked, reembed, left: due.length };
   let report: ReviewReport;
   try {
-    report = { ...runReview(council, due, deadline), reembed };
+    const run = runReview(council, due, deadline);
+    report = { ...run, evaluated: rechecked.concat(run.evaluated), reembed };
   } catch (e) {
     // Failed, not left to its lease: the queue retries it with back-off, and a person hears if it dies.
     council.queue.finish(item, { kind: 'failed', error: (e as Error).message || String(e) });

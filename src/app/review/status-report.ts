@@ -3,6 +3,7 @@ import { rowsOf, type TabKey } from '../../../sheets-schema/index.js';
 import { timeOf } from '../../adapters/gas/memory.js';
 import { props } from '../../adapters/gas/services.js';
 import { statusReport, statusReportDue, type ReportRows } from '../../core/memory/inbox-reports.js';
+import { lastPerDecision } from '../../core/memory/last-verdicts.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import type { Council } from '../sheet-council.js';
 import { writeOps } from './review-write.js';
@@ -30,6 +31,7 @@ function reportRows(council: Council): ReportRows {
   const evaluated = column(council, 'outcomes', 'evaluated_at');
   const verdict = column(council, 'outcomes', 'verdict');
   const flip = column(council, 'outcomes', 'flip');
+  const decision = column(council, 'outcomes', 'decision_id');
   return {
     discussions: at.map((v, i) => ({
       at: timeOf(v),
@@ -37,11 +39,16 @@ function reportRows(council: Council): ReportRows {
       tokens: Number(tokens[i]) || 0,
       cost: Number(cost[i]) || 0,
     })),
-    outcomes: evaluated.map((v, i) => ({
-      at: timeOf(v),
-      verdict: String(verdict[i]),
-      flip: flip[i] === true || String(flip[i]).toLowerCase() === 'true' ? true : flip[i] === '' ? '' : false,
-    })),
+    // A decision rechecked has two rows: its later one is its verdict, and it is counted once.
+    outcomes: lastPerDecision(
+      evaluated.map((v, i) => ({
+        decision_id: String(decision[i]),
+        at: timeOf(v),
+        verdict: String(verdict[i]),
+        flip:
+          flip[i] === true || String(flip[i]).toLowerCase() === 'true' ? true : flip[i] === '' ? ('' as const) : false,
+      })),
+    ),
   };
 }
 

@@ -2,6 +2,8 @@
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { lineDiff, type DiffLine } from '../../core/text-diff.js';
+import type { VersionTrend } from '../../core/memory/prompt-trend.js';
+import { promptTrends } from './prompt-trends.js';
 import type { Council } from '../sheet-council.js';
 import { plainCell, text } from './plain.js';
 
@@ -21,6 +23,8 @@ export interface AgentInfo {
     change_reason: string;
     created_at: string;
   }[];
+  // The self-score and effect of the decisions it spoke in, per prompt version it answered with.
+  trend: VersionTrend[];
 }
 
 const promptCols = rowsOf('prompts');
@@ -31,6 +35,7 @@ export function listAgents(council: Council): AgentInfo[] {
     .readConfig('prompts')
     .map((v) => promptCols.read(v))
     .filter((p) => text(p.prompt_id) !== '');
+  const trends = promptTrends(council);
   return council.config.agents().map((a) => ({
     agent_id: a.agent_id,
     name_ja: a.name_ja,
@@ -50,6 +55,7 @@ export function listAgents(council: Council): AgentInfo[] {
         created_at: text(plainCell(p.created_at)),
       }))
       .sort((x, y) => x.version - y.version || (x.language < y.language ? -1 : 1)),
+    trend: trends[a.agent_id] ?? [],
   }));
 }
 

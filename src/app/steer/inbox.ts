@@ -9,6 +9,7 @@ import { writeDirective } from '../surfaces/admin.js';
 import type { Council } from '../sheet-council.js';
 import { plainRow, text } from './plain.js';
 import { speakerName } from '../../core/labels.js';
+import { INBOX_TYPES } from '../../core/discussion/vocab.js';
 
 const cols = rowsOf('inbox');
 const STATUSES = ['unread', 'read', 'responded', 'archived'];
@@ -17,11 +18,29 @@ const LIST_LIMIT = 200;
 
 export type InboxItem = Record<string, unknown> & { inbox_id: string; status: string };
 
-// The newest items (one read of the tail, one more only when a long body lives in Overflow), newest first.
-export function listInbox(council: Council, filter: { status?: string; limit?: number } = {}): InboxItem[] {
+const senderOf = (from: unknown): string => (text(from) === 'system' ? 'kaigi' : text(from));
+
+export interface InboxFilter {
+  status?: string;
+  type?: string;
+  agent?: string;
+  limit?: number;
+}
+
+// The newest items (one read of the tail, one more only when a long body lives in Overflow), newest first, narrowed
+// by state, type and sender; a filter value the Inbox cannot hold is refused rather than answered with nothing.
+export function listInbox(council: Council, filter: InboxFilter = {}): InboxItem[] {
   const status = filter?.status ? String(filter.status) : '';
   if (status && STATUSES.indexOf(status) < 0)
     throw new ValidationError(`status must be one of ${STATUSES.join(', ')}`, 'invalid_status');
+  const type = filter?.type ? String(filter.type) : '';
+  if (type && (INBOX_TYPES as readonly string[]).indexOf(type) < 0)
+    throw new ValidationError(`type must be one of ${INBOX_TYPES.join(', ')}, not "${type}"`, 'invalid_type');
+  const agent = filter?.agent ? String(filter.agent) : '';
+  // Kaigi's own notices are sent as "kaigi" or "system" and are asked for as "kaigi"; any other sender is an agent.
+  const senders = ['kaigi'].concat(council.config.agents().map((a) => a.agent_id));
+  if (agent && senders.indexOf(agent) < 0)
+    throw new ValidationError(`agent must be one of ${senders.join(', ')}, not "${agent}"`, 'invalid_agent');
   const limit = Math.max(1, Math.min(LIST_LIMIT, Number(filter?.limit) || LIST_LIMIT));
   const state = council.store.readState();
   const last = state.tails.inbox?.last ?? 1;
@@ -33,7 +52,14 @@ export function listInbox(council: Council, filter: { status?: string; limit?: n
     const id = text(item.from_agent);
     return { ...item, from_name_ja: speakerName(agents, id, 'ja'), from_name_en: speakerName(agents, id, 'en') };
   };
-  const wanted = raw.filter((v) => !status || cols.read(v).status === status);
+  const wanted = raw.filter((v) => {
+    const row = cols.read(v);
+    return (
+      (!status || row.status === status) &&
+      (!type || row.type === type) &&
+      (!agent || senderOf(row.from_agent) === agent)
+    );
+  });
   return council.store
     .resolveOverflow(wanted)
     .map((v) => named(plainRow(cols.read(v)) as InboxItem))

@@ -4,6 +4,7 @@ import { membersFromRows } from '../../adapters/gas/records.js';
 import { label, speakerName, triggerLabel } from '../../core/labels.js';
 import type { Lang } from '../../core/i18n.js';
 import { hasOwn } from '../../core/json-guard.js';
+import { aboutPhrase } from '../../core/memory/memory.js';
 import { DEFAULT_TRIGGER_TYPES } from '../../core/trigger-defaults.js';
 import type { Council } from '../sheet-council.js';
 
@@ -52,13 +53,7 @@ function caseParts(content: string, context: string): CaseParts | null {
 function caseText(p: CaseParts, lang: Lang, member: string): string {
   const metric = p.metric ? label('metric', p.metric, lang) : '';
   const trigger = p.type ? triggerLabel(DEFAULT_TRIGGER_TYPES, p.type, lang) : '';
-  const about =
-    lang === 'ja'
-      ? [member, metric].filter(Boolean).join('の')
-      : member && metric
-        ? `${member}'s ${metric}`
-        : member || metric;
-  const situation = trigger ? (lang === 'ja' ? `${about}（${trigger}）` : `${about} (${trigger})`) : about;
+  const situation = aboutPhrase(member, metric, trigger, lang);
   const actions = p.actions
     .map((a) => (a === 'no decision' ? (lang === 'ja' ? '決定なし' : 'no decision') : label('action_type', a, lang)))
     .join(lang === 'ja' ? '、' : ', ');

@@ -14,6 +14,7 @@ import {
   parseChartIds,
 } from '../../core/dashboard.js';
 import { label } from '../../core/labels.js';
+import { lastPerDecision } from '../../core/memory/last-verdicts.js';
 import type { Council } from '../sheet-council.js';
 import { parseInstant } from '../../core/instant.js';
 
@@ -112,10 +113,17 @@ export function refreshDashboardNow(council: Council): DashboardReport {
     statusLabel: (s, n) => `${label('status', s, lang)} (${n})`,
     discussions: store.readTab('discussions').map((r) => ({ status: String(discussionCols.read(r).status) })),
     messages: dashMessages(store.readTab('messages'), tz),
-    outcomes: store.readTab('outcomes').map((r) => {
-      const o = outcomeCols.read(r);
-      return { day: dayOf(timeOf(o.evaluated_at), tz), verdict: String(o.verdict) };
-    }),
+    // A decision rechecked has two rows: its later one is its verdict, and it is counted once.
+    outcomes: lastPerDecision(
+      store.readTab('outcomes').map((r) => {
+        const o = outcomeCols.read(r);
+        return {
+          decision_id: String(o.decision_id),
+          day: dayOf(timeOf(o.evaluated_at), tz),
+          verdict: String(o.verdict),
+        };
+      }),
+    ),
     verdicts: valuesOf('outcomes', 'verdict'),
     targets: settings.get('phase.target_seconds'),
   });

@@ -147,6 +147,8 @@ const metadataSchema = lazy(() =>
     // yet): why a feedback round ran (src/core/engine/learned.ts).
     formula_confidence: z.number().min(0).max(1).optional(),
     default_opinion: z.boolean().optional(),
+    // The prompt version the agent answered with, so a prompt change can be judged by the verdicts after it.
+    prompt_version: z.number().int().min(1).optional(),
     // The agent who answered in the speaker's place (a substitute): its view, not the speaker's.
     substitute: z.string().optional(),
     cost_usd: z.number().min(0).optional(),

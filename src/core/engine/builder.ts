@@ -77,6 +77,8 @@ export class Builder {
       fallback_level: a.level,
       ...extra,
     };
+    if (Number.isInteger(a.agent.prompt_version) && a.agent.prompt_version >= 1)
+      meta.prompt_version = a.agent.prompt_version;
     if (stated !== undefined) meta.stated_confidence = stated;
     const price = this.env.priceOf(r.model);
     if (price) meta.cost_usd = roundUsd(costUsd(price, r.tokensIn, r.tokensOut, r));

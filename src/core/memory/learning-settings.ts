@@ -42,4 +42,25 @@ export const LEARNING_SETTINGS = [
     'integer',
     'Reviewed calls an agent needs before its accuracy can make a milestone',
   ),
+  s(
+    'learning.inconclusive_step',
+    0.02,
+    'number',
+    'Confidence added when a decision that used the learning is inconclusive',
+  ),
+  s('learning.confidence_cap', 0.95, 'number', 'The highest confidence a learning can reach'),
+  s('learning.confidence_floor', 0.05, 'number', 'The lowest confidence a rejected use can bring a learning to'),
+  s('learning.max_injected', 20, 'integer', 'Learnings given to an agent at most, the most relevant first'),
+  s(
+    'learning.max_injected_tokens',
+    1500,
+    'integer',
+    'Tokens the learnings may take in an agent prompt; the least relevant are left out to stay under it',
+  ),
+  s(
+    'outcome.recheck_days',
+    7,
+    'integer',
+    'An inconclusive decision is reviewed once more when KPI for its window arrives within this many days; 0 never',
+  ),
 ];

@@ -6,6 +6,7 @@ import { DEFAULT_TRIGGER_TYPES } from '../trigger-defaults.js';
 import { type Verdict, VERDICTS } from './outcomes.js';
 import type { ContentOf } from '../discussion/messages.js';
 import type { Discussion } from '../types.js';
+import { stepConfidence, type ConfidenceSteps } from './confidence-step.js';
 
 export interface Learning {
   row: number;
@@ -31,10 +32,8 @@ export interface Learning {
   promotion?: string;
 }
 
-export interface LearningRules {
+export interface LearningRules extends ConfidenceSteps {
   initial: number;
-  confirmStep: number;
-  rejectStep: number;
   deactivateBelow: number;
   promoteAfter: number;
   // Promote at once (true) or propose the promotion to a person in the Inbox (false, the default).
@@ -93,13 +92,9 @@ export interface AgentMemory {
 
 export const EMPTY_MEMORY: AgentMemory = { learnings: [], cases: [], nextActions: [], directives: [] };
 
-// A verdict moves the confidence of every learning applied in the decision.
+// A verdict moves the confidence of every learning applied in the decision (confidence-step.ts).
 export function applyVerdict(l: Learning, verdict: Verdict, r: LearningRules): Learning {
-  if (verdict === 'inconclusive') return l;
-  const confidence = Math.max(
-    0,
-    Math.min(1, Math.round((l.confidence + (verdict === 'confirmed' ? r.confirmStep : -r.rejectStep)) * 1000) / 1000),
-  );
+  const confidence = stepConfidence(l.confidence, verdict, r);
   const times_successful = l.times_successful + (verdict === 'confirmed' ? 1 : 0);
   // Without auto-promotion it stays individual here; the review proposes it to a person (review-lifecycle.ts).
   const promoted = r.autoPromote && l.scope === 'individual' && times_successful >= r.promoteAfter;
@@ -145,6 +140,11 @@ function situationPhrase(d: Discussion, lang: 'ja' | 'en', names: SituationNames
   const metric = word(ctx.metric) ? label('metric', word(ctx.metric), lang) : '';
   const type = word(d.trigger.type);
   const trigger = type ? shortName(names.trigger) || triggerLabel(DEFAULT_TRIGGER_TYPES, type, lang) : '';
+  return aboutPhrase(member, metric, trigger, lang);
+}
+
+// "田中 太郎の連絡数（KPI の低下）" / "Tanaka's contacts (KPI decline)": whichever parts are known.
+export function aboutPhrase(member: string, metric: string, trigger: string, lang: 'ja' | 'en'): string {
   const about =
     lang === 'ja'
       ? [member, metric].filter(Boolean).join('の')

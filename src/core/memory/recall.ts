@@ -3,11 +3,17 @@
 import { EMPTY_MEMORY, type AgentMemory, type CaseContext, type Learning, parseCaseContext } from './memory.js';
 import { topK, type Matrix } from './retrieval.js';
 import type { Settings } from '../settings.js';
+import { estimateTokens } from '../prompts/tokens.js';
 
 const DAY = 86_400_000;
 
 export interface RecallOptions {
+  // Past cases per agent; learnings too when maxInjected is absent.
   k: number;
+  // Learnings per agent at most (learning.max_injected), and the tokens they may take in its prompt
+  // (learning.max_injected_tokens): the least relevant go first when the budget would be passed.
+  maxInjected?: number;
+  maxTokens?: number;
   minConfidence: number;
   weights: { similarity: number; recency: number; confidence: number };
   // Evidence loses half its weight in this many days: a team changes, and what worked a season ago may not now.
@@ -24,6 +30,8 @@ function weightsOf(w: Record<string, unknown>): RecallOptions['weights'] {
 export function recallOptionsOf(s: Settings, now: number): RecallOptions {
   return {
     k: s.number('retrieval.top_k'),
+    maxInjected: s.number('learning.max_injected'),
+    maxTokens: s.number('learning.max_injected_tokens'),
     minConfidence: s.number('retrieval.min_confidence'),
     weights: weightsOf(s.get('retrieval.weights')),
     halfLifeDays: s.number('retrieval.half_life_days'),
@@ -142,6 +150,18 @@ function casesOf(
   return cases;
 }
 
+// The most relevant learnings (the list comes most relevant first) whose prompt lines fit in `tokens`: the list is cut
+// where the next one would pass the budget, so a less relevant short one never takes the place of a more relevant one.
+function withinBudget<T extends { l: Learning }>(list: T[], tokens: number): T[] {
+  let used = 0;
+  for (let i = 0; i < list.length; i++) {
+    const l = list[i].l;
+    used += estimateTokens(JSON.stringify([l.scope, l.confidence, l.content]));
+    if (used > tokens) return list.slice(0, i);
+  }
+  return list;
+}
+
 // Top-k active learnings for an agent (its own first, then shared) and top-k similar past cases with verdicts,
 // those about `subject` (the discussion's member) first.
 // `m` holds the embeddings of `rows` (keys are their row numbers); `q` is the situation's embedding.
@@ -158,12 +178,13 @@ export function recall(
   const byRow: Record<number, Learning> = {};
   for (const l of rows) byRow[l.row] = l;
   const usable = (l: Learning) => l.is_active && l.confidence >= o.minConfidence;
-  const own = ranked(m, q, byRow, o.k, o, (l) => l.scope === 'individual' && l.agent_id === agent && usable(l));
-  const shared = ranked(m, q, byRow, Math.max(0, o.k - own.length), o, (l) => l.scope === 'shared' && usable(l));
+  const n = o.maxInjected ?? o.k;
+  const own = ranked(m, q, byRow, n, o, (l) => l.scope === 'individual' && l.agent_id === agent && usable(l));
+  const shared = ranked(m, q, byRow, Math.max(0, n - own.length), o, (l) => l.scope === 'shared' && usable(l));
   const cases = casesOf(rows, m, q, byRow, exclude, o, subject);
   const r3 = (x: number) => Math.round(x * 1000) / 1000;
   return {
-    learnings: own.concat(shared).map(({ l }) => ({
+    learnings: withinBudget(own.concat(shared), o.maxTokens ?? Infinity).map(({ l }) => ({
       id: l.learning_id,
       scope: l.scope,
       content: l.content,

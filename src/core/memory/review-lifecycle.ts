@@ -2,6 +2,7 @@
 // with enough successes is proposed to a person for shared (unless learning.auto_promote promotes it at once).
 import { decodeVector, isVectorCell } from './embedding.js';
 import { successRate, type Learning, type LearningRules } from './memory.js';
+import { stepConfidence } from './confidence-step.js';
 import { inboxOp, type ItemWorld } from './inbox-reports.js';
 import { write, type ReviewOp } from './review-ops.js';
 import type { InboxItem } from '../types.js';
@@ -86,7 +87,7 @@ export function mergeOp(
   const learning: Learning = {
     ...target,
     evidence_count: (target.evidence_count ?? 1) + 1,
-    confidence: Math.min(1, Math.round((target.confidence + rules.confirmStep) * 1000) / 1000),
+    confidence: stepConfidence(target.confidence, 'confirmed', rules),
   };
   const op = write('learnings', 'after', target.row, lifecycleValues(learning), {
     actor: 'kaigi',

@@ -128,16 +128,18 @@ export function nextReview(due: readonly DueDecision[], taken: number, clock: Re
 }
 
 // The window before the decision against the window ending on the review date. A discussion that moved on
-// (reopened, replaced by another decision) is not reviewed: null.
+// (reopened, replaced by another decision) is not reviewed: null. `statuses`: the discussion's states that may be
+// measured (a recheck measures a decision its first review already closed).
 export function assessReview(
   due: DueDecision,
   discussion: Discussion,
   logRow: number,
   kpi: readonly KpiRow[],
   t: Thresholds,
+  statuses: readonly string[] = ['DECIDED'],
 ): Assessment | null {
   const order = orderOf(discussion);
-  if (!order || order.decision_id !== due.decision_id || discussion.status !== 'DECIDED') return null;
+  if (!order || order.decision_id !== due.decision_id || statuses.indexOf(discussion.status) < 0) return null;
   const ev = evaluate(
     discussion.trigger.target_user_id,
     order.monitoring.success_criteria,
@@ -155,7 +157,12 @@ function copy<T>(v: T): T {
 
 // The Outcomes row, saying what the orders had been reported as when measured (column L's rule); the review never
 // moves an order itself. A crash before the commit point leaves the decision due.
-function outcomeOp(a: Assessment, outcomeId: string, at: Date, first: ReturnType<typeof firstAnswersRecord>): ReviewOp {
+export function outcomeOp(
+  a: Assessment,
+  outcomeId: string,
+  at: Date,
+  first: ReturnType<typeof firstAnswersRecord>,
+): ReviewOp {
   const { ev, order } = a;
   return write(
     'outcomes',

@@ -77,6 +77,8 @@ describe('a discussion answered from a script', () => {
       computed_confidence: 0.875,
       // (1,000 × 0.00015 + 500 × 0.0006) / 1,000
       cost_usd: 0.00045,
+      // The agent's active prompt version: a prompt change is judged by its versions' verdicts.
+      prompt_version: 1,
     });
     // Sixteen messages from fifteen calls: the decider's one call gives the deliberation and the order, and is
     // counted once, on the deliberation.

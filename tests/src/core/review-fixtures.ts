@@ -124,7 +124,7 @@ export function memory(): ReviewMemory {
         times_applied: 12,
         times_successful: 9,
       }),
-      learning({ row: 4, learning_id: 'LRN-3', confidence: 0.3 }),
+      learning({ row: 4, learning_id: 'LRN-3', confidence: 0.22 }),
       learning({ row: 5, learning_id: 'LRN-4', agent_id: 'psychology' }),
       learning({
         row: 6,

@@ -25,11 +25,11 @@ describe('the effect of a decision', () => {
     const a = assessed(kpi(5, 12));
     const { commit, memory: after } = planReview(a, withEmbeddings(a), memory(), world({}));
     const moves = writes(commit.ops, 'learnings').filter((w) => w.at === 'after');
-    // +0.1 on a use that worked: 0.5 → 0.6, 0.7 → 0.8, 0.3 → 0.4; the case says confirmed (it worked).
+    // Up by 0.1 × (1 − c) on a use that worked: 0.5 → 0.55, 0.7 → 0.73, 0.22 → 0.298; the case says confirmed.
     expect(moves.map((w) => [w.row, w.values.confidence ?? w.values.context])).toEqual([
-      [2, 0.6],
-      [3, 0.8],
-      [4, 0.4],
+      [2, 0.55],
+      [3, 0.73],
+      [4, 0.298],
       [6, JSON.stringify({ ...CASE_CTX, verdict: 'confirmed' })],
     ]);
     const [outcome] = writes(commit.ops, 'outcomes');

@@ -56,17 +56,21 @@ describe('learning lifecycle', () => {
     initial: 0.5,
     confirmStep: 0.1,
     rejectStep: 0.15,
+    inconclusiveStep: 0.02,
+    ceiling: 0.95,
+    floor: 0.05,
     deactivateBelow: 0.2,
     promoteAfter: 10,
     autoPromote: true,
     mergeSimilarity: 0.85,
   };
   it('rises with confirmed use, falls with rejected use, and is deactivated (kept) below 0.2', () => {
-    expect(applyVerdict(base, 'confirmed', r).confidence).toBe(0.6);
-    expect(applyVerdict(base, 'inconclusive', r)).toEqual(base);
+    expect(applyVerdict(base, 'confirmed', r).confidence).toBe(0.55);
+    expect(applyVerdict(base, 'inconclusive', r)).toEqual({ ...base, confidence: 0.52 });
     let l = base;
-    for (let i = 0; i < 3; i++) l = applyVerdict(l, 'rejected', r);
-    expect(l).toMatchObject({ confidence: 0.05, is_active: false, learning_id: 'LRN-1' });
+    for (let i = 0; i < 6; i++) l = applyVerdict(l, 'rejected', r);
+    expect(l).toMatchObject({ is_active: false, learning_id: 'LRN-1' });
+    expect(l.confidence).toBeLessThan(0.2);
   });
   it('promotes an individual learning to shared at ten successes', () => {
     const l = applyVerdict({ ...base, times_successful: 9 }, 'confirmed', r);

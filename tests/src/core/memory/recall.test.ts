@@ -190,6 +190,8 @@ describe('recallOptionsOf', () => {
   it('reads the weights, half-life, k and confidence floor from Settings', () => {
     expect(recallOptionsOf(settings(), NOW)).toEqual({
       k: 5,
+      maxInjected: 20,
+      maxTokens: 1500,
       minConfidence: 0.3,
       weights: { similarity: 1, recency: 0.3, confidence: 0.2 },
       halfLifeDays: 90,
@@ -203,6 +205,29 @@ describe('recallOptionsOf', () => {
       NOW,
     );
     expect(o.weights).toEqual({ similarity: 1, recency: 0, confidence: 0 });
+  });
+});
+
+describe('recall: up to learning.max_injected learnings under a token budget', () => {
+  // 30 relevant learnings, each a little less similar to the situation than the one before.
+  const many = Array.from({ length: 30 }, (_, i) =>
+    row(i + 2, { v: [1, i / 10, 0, 0], scope: i % 2 ? 'shared' : 'individual', agent_id: i % 2 ? '' : 'a' }),
+  );
+  const ids = (o: RecallOptions) => recall(many, matrixOf(many), Q, 'a', '', o).learnings.map((l) => l.id);
+
+  it('gives 20 of 30, the agent’s own first, each part in order of relevance', () => {
+    const got = ids(opts({ k: 5, maxInjected: 20, maxTokens: 100000 }));
+    const own = many.filter((l) => l.scope === 'individual').map((l) => l.learning_id);
+    const shared = many.filter((l) => l.scope === 'shared').map((l) => l.learning_id);
+    expect(got).toEqual(own.concat(shared.slice(0, 5)));
+  });
+
+  it('gives fewer under a small token budget, keeping the most relevant and dropping the least', () => {
+    const all = ids(opts({ k: 5, maxInjected: 20, maxTokens: 100000 }));
+    const got = ids(opts({ k: 5, maxInjected: 20, maxTokens: 40 }));
+    expect(got.length).toBeGreaterThan(0);
+    expect(got.length).toBeLessThan(20);
+    expect(got).toEqual(all.slice(0, got.length));
   });
 });
 

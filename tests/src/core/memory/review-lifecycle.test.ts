@@ -69,9 +69,9 @@ describe('learning lifecycle', () => {
     const rows = writes(commit.ops, 'learnings');
     const merged = rows.find((w) => w.row === 20)!;
     expect(merged.at).toBe('after');
-    expect(merged.values).toMatchObject({ evidence_count: 2, confidence: 0.6, scope: 'individual' });
+    expect(merged.values).toMatchObject({ evidence_count: 2, confidence: 0.55, scope: 'individual' });
     expect(merged.audit).toMatchObject({ event: 'learning_merged', row_key: 'LRN-9' });
-    expect(merged.audit.payload).toMatchObject({ outcome_id: 'OUT-4', evidence_count: 2, confidence: 0.6 });
+    expect(merged.audit.payload).toMatchObject({ outcome_id: 'OUT-4', evidence_count: 2, confidence: 0.55 });
     expect(Number(merged.audit.payload.similarity)).toBeGreaterThanOrEqual(0.85);
     expect(rows.filter((w) => w.at === 'append').map((w) => w.values.agent_id)).toEqual(['coaching']);
     expect(after.learnings.find((l) => l.learning_id === 'LRN-9')).toMatchObject({ evidence_count: 2 });

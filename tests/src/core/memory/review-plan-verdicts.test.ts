@@ -34,11 +34,12 @@ describe('planReview', () => {
     const a = assessed(kpi(10, 6));
     const { commit } = planReview(a, withEmbeddings(a), memory(), world({ inbox: 4 }));
     const moves = writes(commit.ops, 'learnings').filter((w) => w.at === 'after');
-    // −0.15 on a rejected use: 0.5 → 0.35; 0.7 → 0.55 (no success, no promotion); 0.3 → 0.15 < 0.2 is deactivated.
+    // Down by 0.15 × c on a rejected use: 0.5 → 0.425; 0.7 → 0.595 (no success, no promotion); 0.22 → 0.187 < 0.2
+    // is deactivated.
     expect(moves.map((w) => [w.row, w.values])).toEqual([
-      [2, kept({ confidence: 0.35, times_successful: 0, success_rate: 0 })],
-      [3, kept({ agent_id: 'coaching', confidence: 0.55, times_successful: 9, success_rate: 0.75 })],
-      [4, kept({ confidence: 0.15, times_successful: 0, success_rate: 0, is_active: false })],
+      [2, kept({ confidence: 0.425, times_successful: 0, success_rate: 0 })],
+      [3, kept({ agent_id: 'coaching', confidence: 0.595, times_successful: 9, success_rate: 0.75 })],
+      [4, kept({ confidence: 0.187, times_successful: 0, success_rate: 0, is_active: false })],
       [6, { context: JSON.stringify({ ...CASE_CTX, verdict: 'rejected' }) }],
     ]);
     expect(writes(commit.ops, 'learnings').filter((w) => w.at === 'append')).toHaveLength(5);
@@ -115,21 +116,21 @@ describe('planReview', () => {
     expect(reported('ACKNOWLEDGED')).toEqual(['confirmed', 'ACKNOWLEDGED']);
   });
 
-  it('closes an inconclusive review without moving confidence, learning, or scoring the agents', () => {
+  it('closes an inconclusive review with the small inconclusive step (+0.02), learning nothing, scoring no agent', () => {
     const a = assessed(kpi(10, 12, 4));
     const mem = memory();
     const { commit, memory: after } = planReview(a, withEmbeddings(a), mem, world());
     expect(writes(commit.ops, 'learnings').map((w) => [w.at, w.row, w.values])).toEqual([
-      ['after', 2, kept({ confidence: 0.5, times_successful: 0, success_rate: 0 })],
-      ['after', 3, kept({ agent_id: 'coaching', confidence: 0.7, times_successful: 9, success_rate: 0.75 })],
-      ['after', 4, kept({ confidence: 0.3, times_successful: 0, success_rate: 0 })],
+      ['after', 2, kept({ confidence: 0.52, times_successful: 0, success_rate: 0 })],
+      ['after', 3, kept({ agent_id: 'coaching', confidence: 0.72, times_successful: 9, success_rate: 0.75 })],
+      ['after', 4, kept({ confidence: 0.24, times_successful: 0, success_rate: 0 })],
       ['after', 6, { context: JSON.stringify({ ...CASE_CTX, verdict: 'inconclusive' }) }],
     ]);
     expect(commit.properties.agentStats).toEqual(mem.properties.agentStats);
     // An inconclusive verdict still counts the decision (kept, here), never as confirmed or rejected.
     expect(commit.properties.flipStats).toEqual({ ...mem.properties.flipStats, decisions: 5 });
     expect(commit.ops[commit.ops.length - 1]).toMatchObject({ values: { outcome_evaluated: 'inconclusive' } });
-    expect(after.learnings[0]).toEqual(mem.learnings[0]);
+    expect(after.learnings[0]).toEqual({ ...mem.learnings[0], confidence: 0.52 });
   });
 
   it('carries memory from one decision to the next and refuses embeddings that do not match the learnings', () => {
@@ -137,7 +138,8 @@ describe('planReview', () => {
     const first = planReview(a, withEmbeddings(a), memory(), world());
     const second = planReview(a, withEmbeddings(a), first.memory, world());
     const move = writes(second.commit.ops, 'learnings').find((w) => w.row === 2);
-    expect(move?.values).toMatchObject({ confidence: 0.7, times_successful: 2 });
+    // 0.5 → 0.55 → 0.595: each success adds a tenth of what is left to 1.
+    expect(move?.values).toMatchObject({ confidence: 0.595, times_successful: 2 });
     expect(second.commit.properties.agentStats.analyst).toEqual({
       hits: 4,
       misses: 1,

@@ -86,7 +86,7 @@ describe('planReview', () => {
     });
     // The review never moves an order: only a report does (src/app/orders/orders.ts).
     expect(writes(commit.ops, 'orders')).toEqual([]);
-    // +0.1 on a confirmed use; the tenth success proposes the promotion to a person (the learning stays the agent's
+    // Up by 0.1 × (1 − c) on a confirmed use (0.5 → 0.55, 0.7 → 0.73, 0.22 → 0.298); the tenth success proposes the promotion to a person (the learning stays the agent's
     // until one approves, src/app/steer/promotion.ts); the case gets its verdict.
     const moves = writes(commit.ops, 'learnings').filter((w) => w.at === 'after');
     const row = (over: Record<string, unknown>) => ({
@@ -101,24 +101,24 @@ describe('planReview', () => {
     expect(moves.map((w) => [w.row, w.values, w.audit.payload])).toEqual([
       [
         2,
-        row({ confidence: 0.6, times_successful: 1 }),
-        { verdict: 'confirmed', confidence: 0.6, active: true, scope: 'individual' },
+        row({ confidence: 0.55, times_successful: 1 }),
+        { verdict: 'confirmed', confidence: 0.55, active: true, scope: 'individual' },
       ],
       [
         3,
         row({
           agent_id: 'coaching',
-          confidence: 0.8,
+          confidence: 0.73,
           times_successful: 10,
           success_rate: 0.833,
           promotion: 'proposed INB-1',
         }),
-        { verdict: 'confirmed', confidence: 0.8, active: true, scope: 'individual', proposed: 'INB-1' },
+        { verdict: 'confirmed', confidence: 0.73, active: true, scope: 'individual', proposed: 'INB-1' },
       ],
       [
         4,
-        row({ confidence: 0.4, times_successful: 1 }),
-        { verdict: 'confirmed', confidence: 0.4, active: true, scope: 'individual' },
+        row({ confidence: 0.298, times_successful: 1 }),
+        { verdict: 'confirmed', confidence: 0.298, active: true, scope: 'individual' },
       ],
       [
         6,
@@ -233,7 +233,7 @@ describe('planReview', () => {
       from_agent: 'coaching',
       type: 'proposal',
       title: 'LRN-2 を共有知見に昇格する提案',
-      body: '「c」は 10 回成功しました（適用 12 回、成功率 83%、確信度 0.8）。承認すると全エージェントが参照します。',
+      body: '「c」は 10 回成功しました（適用 12 回、成功率 83%、確信度 0.73）。承認すると全エージェントが参照します。',
     });
     expect(proposal.audit.payload).toEqual({ title: 'LRN-2 を共有知見に昇格する提案', learning_id: 'LRN-2' });
     expect(notices).toEqual([
@@ -307,10 +307,10 @@ describe('planReview', () => {
     expect(after.properties).toEqual(commit.properties);
     expect(after.learnings.map((l) => [l.learning_id, l.scope, l.confidence, l.times_successful, l.is_active])).toEqual(
       [
-        ['LRN-1', 'individual', 0.6, 1, true],
+        ['LRN-1', 'individual', 0.55, 1, true],
         // Proposed, not promoted: it stays the agent's until a person approves.
-        ['LRN-2', 'individual', 0.8, 10, true],
-        ['LRN-3', 'individual', 0.4, 1, true],
+        ['LRN-2', 'individual', 0.73, 10, true],
+        ['LRN-3', 'individual', 0.298, 1, true],
         ['LRN-4', 'individual', 0.5, 0, true],
         ['LRN-5', 'case', 0.5, 0, true],
         ['LRN-6', 'case', 0.5, 0, true],
