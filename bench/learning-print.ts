@@ -1,5 +1,6 @@
 // The learning benchmark's report on the console: the arms, calibration, tokens, the targets and the ablations.
 import type { AblationLine, LearningResult } from './learning.js';
+import type { BudgetLine } from './learning-by-k.js';
 import type { Bin } from './stats.js';
 
 function printBriers(by: Record<string, { memory: number; no_memory: number }>): void {
@@ -64,6 +65,15 @@ export function printLearning(l: LearningResult, lines: AblationLine[]): void {
   console.log(
     `  targets (issue 26): memory − no memory ≥ 0.05 ${met(diff >= 0.05)} (${diff.toFixed(3)}); interval above 0 ${met(l.diff_ci95[0] > 0)}; memory ≥ bandit ${met(l.confirmed_rate_memory >= l.bandit_rate)}; gap closed ≥ ½ ${met(l.gap_closed >= 0.5)}; Brier better for ${better} of ${agents.length} agents ${met(better >= 6)}; tokens ≤ 1.10× ${met(l.tokens_memory <= 1.1 * l.tokens_no_memory)} (${l.tokens_memory} vs ${l.tokens_no_memory}); bins monotone ${met(l.bins_monotone_memory)}; ECE ≤ 0.10 ${met(l.ece_memory <= 0.1)}; memory ≥ vote ${met(l.confirmed_rate_memory >= l.vote_baseline_rate)}; ≤ 5 min ${met(l.wall_ms <= 300_000)}`,
   );
+  const budget = (name: string, by: Record<string, BudgetLine>) => {
+    for (const [k, b] of Object.entries(by))
+      console.log(
+        `  k = ${k}, ${name}: memory ${pct(b.memory)}, no memory ${pct(b.no_memory)}, bandit ${pct(b.bandit)}, oracle ${pct(b.oracle)}; memory − no memory 95 % [${b.diff_ci95.join(', ')}]; gap closed ${b.gap_closed}; tokens ${b.tokens_memory} vs ${b.tokens_no_memory}`,
+      );
+  };
+  console.log('\nEqual action budgets (every arm k actions an order)');
+  budget(`extra action cost ${l.extra_action_cost}`, l.by_k);
+  for (const [cost, by] of Object.entries(l.by_cost)) budget(`extra action cost ${cost}`, by);
   console.log(`\nAblations (${l.ablation_seeds.length} seeds × ${l.days} days; memory on)`);
   console.log(
     `  ${'council'.padEnd(30)} ${'confirmed'.padStart(9)} ${'verdicts'.padStart(8)} ${'tokens/disc.'.padStart(12)}`,

@@ -5,6 +5,7 @@ import os from 'node:os';
 import { parentPort, Worker } from 'node:worker_threads';
 import { defaultAgents } from '../src/core/discussion/default-council.js';
 import { type SimOptions, type SimResult, simulateCouncil } from '../tools/council-sim.js';
+import { type BudgetLine, budgetJobs, budgetReport } from './learning-by-k.js';
 import {
   type Bin,
   bootstrapDiff,
@@ -199,6 +200,11 @@ export interface LearningResult {
   best_action_rate: Record<string, BestActionRate>;
   tokens_memory: number;
   tokens_no_memory: number;
+  // Every arm at an equal budget of k actions an order (learning-by-k.ts): at the default extra-action cost, and
+  // under by_cost["0"] at no cost.
+  extra_action_cost: number;
+  by_k: Record<string, BudgetLine>;
+  by_cost: Record<string, Record<string, BudgetLine>>;
   seeds: number[];
   ablation_seeds: number[];
   wall_ms: number;
@@ -218,6 +224,7 @@ export async function learningBench(
   const abl = quick ? {} : ablations();
   for (const [key, o] of Object.entries(abl))
     for (const seed of ABLATION_SEEDS) if (key !== 'full council') jobs.push({ key, seed, days: DAYS, ...o });
+  jobs.push(...budgetJobs(SEEDS, DAYS));
   const done = await runJobs(jobs, workerFile);
   const arms = Object.fromEntries(Object.keys(ARMS).map((k) => [k, pool(done, k)]));
   const { memory, no_memory, vote, random, no_forgetting, oracle, bandit } = arms;
@@ -304,6 +311,7 @@ export async function learningBench(
     ),
     tokens_memory: perDiscussion(memory),
     tokens_no_memory: perDiscussion(no_memory),
+    ...budgetReport((key) => pool(done, key)),
     seeds: SEEDS,
     ablation_seeds: ABLATION_SEEDS,
     wall_ms: Date.now() - started,

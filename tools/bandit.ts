@@ -7,21 +7,20 @@ function betaDraw(c: number, r: number, rand: () => number): number {
   return u[c];
 }
 
-// Thompson sampling: the allowed action whose draw from its posterior is highest (ties to the allow-list's order).
-export function thompson(
+// Thompson sampling: the k allowed actions whose draws from their posteriors are highest (one draw per action, in
+// the allow-list's order; ties to the allow-list's order).
+export function thompsonTop(
   allow: readonly string[],
   record: Record<string, [number, number]>,
   rand: () => number,
-): string {
-  let best = allow[0];
-  let top = -1;
-  for (const a of allow) {
-    const [c, r] = record[a] ?? [0, 0];
-    const x = betaDraw(c, r, rand);
-    if (x > top) {
-      top = x;
-      best = a;
-    }
-  }
-  return best;
+  k: number,
+): string[] {
+  return allow
+    .map((a, i) => {
+      const [c, r] = record[a] ?? [0, 0];
+      return { a, i, x: betaDraw(c, r, rand) };
+    })
+    .sort((p, q) => q.x - p.x || p.i - q.i)
+    .slice(0, k)
+    .map((p) => p.a);
 }

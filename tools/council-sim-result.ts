@@ -14,6 +14,10 @@ export interface SimOptions {
   // Agents switched off for an ablation.
   without?: string[];
   firstDay?: string;
+  // Actions an order carries (an equal budget for every arm); absent, each arm orders as it always did.
+  k?: number;
+  // The simulated team's cost of each action beyond the first (tools/simulated-team.ts); absent, 0.
+  extraActionCost?: number;
 }
 
 export interface SimVerdict {

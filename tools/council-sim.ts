@@ -30,7 +30,7 @@ import { planWatch, type KnownDiscussion } from '../src/core/orders/watch-plan.j
 import { countTokens, type SimOptions, type SimResult } from './council-sim-result.js';
 import { seededRandom } from './seeded-random.js';
 import { emptyTrust } from '../src/core/memory/trust.js';
-import { thompson } from './bandit.js';
+import { thompsonTop } from './bandit.js';
 import { baselineActions, type SimOrder } from './council-sim-baseline.js';
 import { addDay, SimulatedTeam } from './simulated-team.js';
 
@@ -98,10 +98,11 @@ class CouncilSim {
   constructor(readonly o: SimOptions) {
     this.firstDay = o.firstDay ?? '2026-03-02';
     this.today = this.firstDay;
-    this.team = new SimulatedTeam({ seed: o.seed, driftDay: Math.floor(o.days / 2) }, this.firstDay);
+    const team = { seed: o.seed, driftDay: Math.floor(o.days / 2), extraActionCost: o.extraActionCost };
+    this.team = new SimulatedTeam(team, this.firstDay);
     const values: Record<string, string> = {};
     for (const d of DEFAULT_SETTINGS) values[d.key] = d.value;
-    Object.assign(values, { locale: 'en' }, o.settings ?? {});
+    Object.assign(values, { locale: 'en', 'outcome.recheck_days': '0' }, o.settings ?? {}); // it never rechecks
     this.settings = new Settings(values);
     this.memoryOn = this.settings.get('memory.enabled');
     this.agents = defaultAgents().map((a) => ({
@@ -248,10 +249,9 @@ class CouncilSim {
     const first = firstAnswers(d.messages);
     this.result.opinions.push(...opinionScores(d, chosen, a.ev.verdict));
     const member = d.trigger.target_user_id;
-    if (o.policy === 'bandit' && a.ev.verdict !== 'inconclusive') {
-      const t = ((this.bandit[member] ??= {})[chosen[0]] ??= [0, 0]);
-      t[a.ev.verdict === 'confirmed' ? 0 : 1]++;
-    }
+    // An order's actions share one verdict, so the bandit scores each of them with it.
+    if (o.policy === 'bandit' && a.ev.verdict !== 'inconclusive')
+      for (const c of chosen) ((this.bandit[member] ??= {})[c] ??= [0, 0])[a.ev.verdict === 'confirmed' ? 0 : 1]++;
     this.result.verdicts.push({
       day,
       member,
@@ -348,7 +348,7 @@ class CouncilSim {
     countTokens(this.result, d.messages);
     const order = orderOf(d);
     if (!order) return;
-    const actions = this.o.policy === 'council' ? order.actions : this.baseline(d, order, day);
+    const actions = this.o.policy === 'council' && !this.o.k ? order.actions : this.baseline(d, order, day);
     this.orders.push({
       decision_id: order.decision_id,
       discussion_id: d.discussion_id,
@@ -365,8 +365,8 @@ class CouncilSim {
   baseline(d: Discussion, order: SimOrder, day: number): SimOrder['actions'] {
     const member = d.trigger.target_user_id;
     const best = this.o.policy === 'oracle' ? this.team.hiddenOn(member, day).best : '';
-    const draw = () => thompson(this.settings.get('actions.allow_list'), this.bandit[member] ?? {}, this.pick);
-    return baselineActions(d, order, this.o.policy, this.settings.get('actions.allow_list'), best, draw, this.pick);
+    const [allow, record] = [this.settings.get('actions.allow_list'), this.bandit[member] ?? {}];
+    return baselineActions(d, order, this.o, allow, best, (k) => thompsonTop(allow, record, this.pick, k), this.pick);
   }
 
   // As the app's DecisionMemory.rememberDecision: the case joins memory, the learnings used count one more use.

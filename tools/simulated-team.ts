@@ -101,6 +101,16 @@ export interface TeamOptions {
   // The day (from 0) drifting members switch to their new best action.
   driftDay: number;
   members?: number;
+  // Each distinct action in force beyond the first lowers every action's effect by this share (a member's attention
+  // is finite); 0 (the default) keeps the older world where an extra action cost nothing.
+  extraActionCost?: number;
+}
+
+// The daily chance that the actions in force lift a slump: the strongest action's chance, lowered by `cost` for each
+// action beyond the first, so a bigger order is no longer a free lottery ticket.
+export function orderEffect(chances: readonly number[], cost: number): number {
+  if (!chances.length) return 0;
+  return Math.max(...chances) * Math.max(0, 1 - cost * (chances.length - 1));
 }
 
 export class SimulatedTeam {
@@ -170,9 +180,8 @@ export class SimulatedTeam {
 
   private effect(id: string, d: number, actions: readonly string[]): number {
     const h = this.hiddenOn(id, d);
-    let p = 0;
-    for (const a of actions) p = Math.max(p, a === h.best ? P_BEST : a === h.second ? P_SECOND : P_OTHER);
-    return p;
+    const chances = [...new Set(actions)].map((a) => (a === h.best ? P_BEST : a === h.second ? P_SECOND : P_OTHER));
+    return orderEffect(chances, this.o.extraActionCost ?? 0);
   }
 
   private move(id: string, i: number, d: number, actions: readonly string[]): void {

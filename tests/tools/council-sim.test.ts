@@ -73,11 +73,12 @@ async function runProduct(seed: number, days: number): Promise<Run> {
   const rt = await council({ demo: false, startAt: Date.parse(`${FIRST_DAY}T00:00:00Z`) });
   // The simulation runs DEFAULT_SETTINGS in English: the workbook must hold the same values.
   await setSetting(rt, 'locale', 'en');
+  // The simulation has no second review of an inconclusive decision: the product runs with rechecks off too.
+  await setSetting(rt, 'outcome.recheck_days', '0');
   const settings: Record<string, string> = {};
   for (const r of records(rt, 'settings')) settings[String(r.key)] = String(r.value);
-  expect(settings).toEqual(
-    Object.fromEntries(DEFAULT_SETTINGS.map((d) => [d.key, d.key === 'locale' ? 'en' : String(d.value)])),
-  );
+  const sim: Record<string, string> = { locale: 'en', 'outcome.recheck_days': '0' };
+  expect(settings).toEqual(Object.fromEntries(DEFAULT_SETTINGS.map((d) => [d.key, sim[d.key] ?? String(d.value)])));
   const team = new SimulatedTeam({ seed, driftDay: Math.floor(days / 2) }, FIRST_DAY);
   append(
     rt,
