@@ -137,13 +137,17 @@ describe('sixty simulated days', () => {
       });
     }
     expect(learnings.filter((r) => Number(r.times_applied) > 0).length).toBeGreaterThanOrEqual(10);
-    // Confidence moves from the initial value by the configured steps the way each verdict says (inconclusive: not).
+    // Confidence moves from the initial value by the configured steps the way each verdict says: up by a share of what
+    // is left to 1 (capped), down by a share of itself (floored), a small step up when inconclusive.
     const setting = (key: string) => Number(records(rt, 'settings').find((r) => r.key === key)!.value);
     const initial = setting('learning.initial_confidence');
+    const cap = setting('learning.confidence_cap');
+    const floor = setting('learning.confidence_floor');
+    const r3 = (x: number) => Math.round(x * 1000) / 1000;
     const step = {
-      confirmed: setting('learning.confirm_step'),
-      rejected: -setting('learning.reject_step'),
-      inconclusive: 0,
+      confirmed: (c: number) => r3(Math.min(cap, c + setting('learning.confirm_step') * (1 - c))),
+      rejected: (c: number) => r3(Math.max(floor, c - setting('learning.reject_step') * c)),
+      inconclusive: (c: number) => r3(Math.min(cap, c + setting('learning.inconclusive_step'))),
     };
     const last: Record<string, number> = {};
     const moved = { confirmed: 0, rejected: 0, inconclusive: 0 };
@@ -156,14 +160,14 @@ describe('sixty simulated days', () => {
         const prev = last[id] ?? initial;
         expect({ id, confidence: u.confidence }).toEqual({
           id,
-          confidence: Math.min(1, Math.round((prev + step.confirmed) * 1000) / 1000),
+          confidence: step.confirmed(prev),
         });
         last[id] = u.confidence;
         continue;
       }
       const verdict = u.verdict as keyof typeof step;
       const prev = last[id] ?? initial;
-      const next = Math.max(0, Math.min(1, Math.round((prev + step[verdict]) * 1000) / 1000));
+      const next = step[verdict](prev);
       expect({ id, verdict, confidence: u.confidence }).toEqual({ id, verdict, confidence: next });
       last[id] = u.confidence;
       moved[verdict]++;
