@@ -137,13 +137,11 @@ describe('sixty simulated days', () => {
       });
     }
     expect(learnings.filter((r) => Number(r.times_applied) > 0).length).toBeGreaterThanOrEqual(10);
-    // Confidence moves from the initial value by the configured steps the way each verdict says: up by a share of what
-    // is left to 1 (capped), down by a share of itself (floored), a small step up when inconclusive.
+    // Confidence moves by the configured steps: up by a share of what is left to 1, down by a share of itself.
     const setting = (key: string) => Number(records(rt, 'settings').find((r) => r.key === key)!.value);
     const initial = setting('learning.initial_confidence');
-    const cap = setting('learning.confidence_cap');
-    const floor = setting('learning.confidence_floor');
-    const r3 = (x: number) => Math.round(x * 1000) / 1000;
+    const [cap, floor] = [setting('learning.confidence_cap'), setting('learning.confidence_floor')];
+    const r3 = (x: number) => Math.round(x * 1000) / 1000; // the sheet keeps three decimals
     const step = {
       confirmed: (c: number) => r3(Math.min(cap, c + setting('learning.confirm_step') * (1 - c))),
       rejected: (c: number) => r3(Math.max(floor, c - setting('learning.reject_step') * c)),
@@ -213,7 +211,6 @@ describe('sixty simulated days', () => {
 
 describe('what memory puts in front of a model', () => {
   const models = localModelServer();
-
   it('shows retrieved learnings (with ids), directives and last next actions in the prompts of the agents they belong to', async () => {
     const { rt } = await fortnight();
     models.allow(rt);
