@@ -1,32 +1,13 @@
 // The learning benchmark's baseline arms (tools/council-sim.ts): the council's order replaced by one action, or
 // widened by the member's hidden best action (the oracle, the only arm that reads the hidden table), and every arm's
 // order cut or filled to an equal budget of k actions.
-import type { ContentOf, Message } from '../src/core/discussion/messages.js';
-import { firstAnswers } from '../src/core/memory/first-answers.js';
+import type { ContentOf } from '../src/core/discussion/messages.js';
+import { firstAnswers, voteRanking } from '../src/core/memory/first-answers.js';
 import type { orderOf } from '../src/core/memory/memory.js';
 import type { Discussion } from '../src/core/types.js';
 import type { Policy } from './council-sim-result.js';
 
 export type SimOrder = NonNullable<ReturnType<typeof orderOf>>;
-
-// The specialists' first Phase 2 answers ranked as a plain vote ranks them (most votes, then summed stated
-// confidence, then alphabetical): the vote's next choices when an order is filled to k.
-export function voteRanking(messages: readonly Message[]): string[] {
-  const seen = new Set<string>();
-  const tally: Record<string, { votes: number; confidence: number }> = {};
-  for (const m of messages) {
-    if (m.phase !== 2 || m.message_type !== 'SPECIALIST_OPINION' || seen.has(m.speaker)) continue;
-    seen.add(m.speaker);
-    if (m.metadata.default_opinion) continue;
-    const c = m.content as ContentOf<'SPECIALIST_OPINION'>;
-    const t = (tally[c.recommendation.action_type] ??= { votes: 0, confidence: 0 });
-    t.votes++;
-    t.confidence += Number(c.confidence) || 0;
-  }
-  return Object.keys(tally).sort(
-    (a, b) => tally[b].votes - tally[a].votes || tally[b].confidence - tally[a].confidence || (a < b ? -1 : 1),
-  );
-}
 
 // An order at a budget of k actions: its own actions first, in its own order (cut to k), then filled from the
 // preferences after them, then the allow-list; only allowed actions, each once.

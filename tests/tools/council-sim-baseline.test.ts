@@ -2,7 +2,8 @@
 // best action plus the next k − 1, the bandit's top k; without k each arm orders as it always did.
 import { describe, expect, it } from 'vitest';
 import type { Discussion } from '../../src/core/types.js';
-import { atBudget, baselineActions, type SimOrder, voteRanking } from '../../tools/council-sim-baseline.js';
+import { voteRanking } from '../../src/core/memory/first-answers.js';
+import { atBudget, baselineActions, type SimOrder } from '../../tools/council-sim-baseline.js';
 
 const ALLOW = ['GOAL_ADJUSTMENT', 'ONE_ON_ONE', 'PEER_SUPPORT', 'PRAISE_INCREASE', 'REST_RECOMMENDATION'];
 

@@ -13,7 +13,9 @@ export interface FirstAnswers {
   of: number;
 }
 
-export function firstAnswers(messages: readonly Message[]): FirstAnswers | null {
+// The specialists' first answers tallied by action type and ranked as a plain vote ranks them: most votes, then
+// summed stated confidence, then alphabetical.
+function tallied(messages: readonly Message[]): { ranked: string[]; votes: Record<string, number> } {
   const seen = new Set<string>();
   const tally: Record<string, { votes: number; confidence: number }> = {};
   for (const m of messages) {
@@ -28,9 +30,19 @@ export function firstAnswers(messages: readonly Message[]): FirstAnswers | null 
   const ranked = Object.keys(tally).sort(
     (a, b) => tally[b].votes - tally[a].votes || tally[b].confidence - tally[a].confidence || (a < b ? -1 : 1),
   );
+  return { ranked, votes: Object.fromEntries(ranked.map((a) => [a, tally[a].votes])) };
+}
+
+// The action types of the first answers, best first: the vote's next choices when an order is filled.
+export function voteRanking(messages: readonly Message[]): string[] {
+  return tallied(messages).ranked;
+}
+
+export function firstAnswers(messages: readonly Message[]): FirstAnswers | null {
+  const { ranked, votes } = tallied(messages);
   if (!ranked.length) return null;
-  const of = ranked.reduce((n, a) => n + tally[a].votes, 0);
-  return { majority: ranked[0], votes: tally[ranked[0]].votes, of };
+  const of = ranked.reduce((n, a) => n + votes[a], 0);
+  return { majority: ranked[0], votes: votes[ranked[0]], of };
 }
 
 // A flip: the decision's actions leave out what the first answers' majority recommended.
