@@ -1,6 +1,7 @@
 // The learning benchmark at equal action budgets: memory, no memory, the bandit and the oracle each run at k = 1
 // and k = 3 actions an order, on a team where each extra action costs the member attention, and at no cost.
 import type { SimOptions } from '../tools/council-sim.js';
+import type { WorldName } from '../tools/simulated-world.js';
 import { bootstrapDiff, confirmedRate, round3, type Scored } from './stats.js';
 
 // Each action beyond the first lowers every action's effect by this share: a member's attention is finite.
@@ -26,19 +27,28 @@ export interface BudgetLine {
   tokens_no_memory: number;
 }
 
-const keyOf = (cost: number, k: number, arm: string) => `by_k:${cost}:${k}:${arm}`;
+// The main world's keys are as they were before other worlds; another world's name its keys.
+const keyOf = (cost: number, k: number, arm: string, world: WorldName) =>
+  `by_k:${world === 'main' ? '' : `${world}:`}${cost}:${k}:${arm}`;
 
-// The jobs: every arm at every budget and cost, on the same seeds as the main arms.
-export function budgetJobs(seeds: readonly number[], days: number): (SimOptions & { key: string })[] {
+// The jobs: every arm at every budget and cost, on the same seeds as the main arms, in the main world unless told.
+export function budgetJobs(
+  seeds: readonly number[],
+  days: number,
+  world: WorldName = 'main',
+  costs: readonly number[] = COSTS,
+): (SimOptions & { key: string })[] {
   const jobs: (SimOptions & { key: string })[] = [];
-  for (const cost of COSTS)
+  const w = world === 'main' ? {} : { world };
+  for (const cost of costs)
     for (const k of BUDGETS)
       for (const [arm, o] of Object.entries(ARMS))
-        for (const seed of seeds) jobs.push({ key: keyOf(cost, k, arm), seed, days, k, extraActionCost: cost, ...o });
+        for (const seed of seeds)
+          jobs.push({ key: keyOf(cost, k, arm, world), seed, days, k, extraActionCost: cost, ...w, ...o });
   return jobs;
 }
 
-interface Pooled {
+export interface Pooled {
   verdicts: Scored[];
   tokens: number;
   discussions: number;
@@ -68,7 +78,11 @@ export function budgetReport(pool: (key: string) => Pooled): {
   by_k: Record<string, BudgetLine>;
   by_cost: Record<string, Record<string, BudgetLine>>;
 } {
-  const at = (cost: number) =>
-    Object.fromEntries(BUDGETS.map((k) => [String(k), budgetLine((arm) => pool(keyOf(cost, k, arm)))]));
+  const at = (cost: number) => budgetsAt(pool, cost, 'main');
   return { extra_action_cost: EXTRA_ACTION_COST, by_k: at(EXTRA_ACTION_COST), by_cost: { '0': at(0) } };
+}
+
+// One world's lines at one cost, keyed by k.
+export function budgetsAt(pool: (key: string) => Pooled, cost: number, world: WorldName): Record<string, BudgetLine> {
+  return Object.fromEntries(BUDGETS.map((k) => [String(k), budgetLine((arm) => pool(keyOf(cost, k, arm, world)))]));
 }

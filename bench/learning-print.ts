@@ -1,6 +1,7 @@
 // The learning benchmark's report on the console: the arms, calibration, tokens, the targets and the ablations.
 import type { AblationLine, LearningResult } from './learning.js';
 import type { BudgetLine } from './learning-by-k.js';
+import { printStated } from './learning-stated.js';
 import type { Bin } from './stats.js';
 
 function printBriers(by: Record<string, { memory: number; no_memory: number }>): void {
@@ -52,6 +53,7 @@ export function printLearning(l: LearningResult, lines: AblationLine[]): void {
   console.log('  computed confidence bins (mean → share right, n), memory | no memory');
   printBins(l.reliability_computed);
   console.log(`  ECE: memory ${l.ece_memory}, no memory ${l.ece_no_memory}`);
+  printStated(l);
   console.log('  orders holding the hidden best action (all; by quarter; confirmed with | without it):');
   for (const [k, b] of Object.entries(l.best_action_rate))
     console.log(
@@ -74,6 +76,11 @@ export function printLearning(l: LearningResult, lines: AblationLine[]): void {
   console.log('\nEqual action budgets (every arm k actions an order)');
   budget(`extra action cost ${l.extra_action_cost}`, l.by_k);
   for (const [cost, by] of Object.entries(l.by_cost)) budget(`extra action cost ${cost}`, by);
+  budget(`second world, extra action cost ${l.extra_action_cost}`, l.second_world);
+  const w = (x: LearningResult['trust_family']['main_world']) =>
+    `weights on ${pct(x.weights_on)} (${x.verdicts_on}), off ${pct(x.weights_off)} (${x.verdicts_off}), on − off 95 % [${x.diff_ci95.join(', ')}]`;
+  const t = l.trust_family;
+  console.log(`  learned weights, trust family: ${w(t)}; main world: ${w(t.main_world)}; default off ${t.default_off}`);
   console.log(`\nAblations (${l.ablation_seeds.length} seeds × ${l.days} days; memory on)`);
   console.log(
     `  ${'council'.padEnd(30)} ${'confirmed'.padStart(9)} ${'verdicts'.padStart(8)} ${'tokens/disc.'.padStart(12)}`,

@@ -6,6 +6,8 @@ import { parentPort, Worker } from 'node:worker_threads';
 import { defaultAgents } from '../src/core/discussion/default-council.js';
 import { type SimOptions, type SimResult, simulateCouncil } from '../tools/council-sim.js';
 import { type BudgetLine, budgetJobs, budgetReport } from './learning-by-k.js';
+import { type WorldsReport, worldJobs, worldsReport } from './learning-worlds.js';
+import { type StatedReport, statedReport } from './learning-stated.js';
 import {
   type Bin,
   bootstrapDiff,
@@ -166,7 +168,8 @@ export interface AblationLine {
   tokens_per_discussion: number;
 }
 
-export interface LearningResult {
+// bins_per_agent and stated_bins_monotone_agents: each agent's stated and computed bins, memory arm.
+export interface LearningResult extends StatedReport, WorldsReport {
   confirmed_rate_memory: number;
   confirmed_rate_no_memory: number;
   days: number;
@@ -224,7 +227,7 @@ export async function learningBench(
   const abl = quick ? {} : ablations();
   for (const [key, o] of Object.entries(abl))
     for (const seed of ABLATION_SEEDS) if (key !== 'full council') jobs.push({ key, seed, days: DAYS, ...o });
-  jobs.push(...budgetJobs(SEEDS, DAYS));
+  jobs.push(...budgetJobs(SEEDS, DAYS), ...worldJobs(SEEDS, DAYS));
   const done = await runJobs(jobs, workerFile);
   const arms = Object.fromEntries(Object.keys(ARMS).map((k) => [k, pool(done, k)]));
   const { memory, no_memory, vote, random, no_forgetting, oracle, bandit } = arms;
@@ -312,6 +315,8 @@ export async function learningBench(
     tokens_memory: perDiscussion(memory),
     tokens_no_memory: perDiscussion(no_memory),
     ...budgetReport((key) => pool(done, key)),
+    ...worldsReport((key) => pool(done, key)),
+    ...statedReport(memory.opinions),
     seeds: SEEDS,
     ablation_seeds: ABLATION_SEEDS,
     wall_ms: Date.now() - started,

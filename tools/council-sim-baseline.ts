@@ -23,17 +23,18 @@ export function atBudget(
   return out;
 }
 
-// The baselines keep the council's own record and monitoring, and carry out other actions. `best` is the member's
-// hidden best action (oracle only); `draw(k)` is the bandit's Thompson top k; `pick` the arm's random source. Without
-// `k` each arm orders as it always did: the vote, the bandit and random one action, the oracle the order plus the
-// best. With `k`: the council its own order cut or filled by the vote, the bandit its top k, the oracle the best
-// action and the order's (then the vote's) next k − 1.
+// The baselines keep the council's own record and monitoring, and carry out other actions. `best` is what carries
+// the member's hidden best: one action, or a pair that works only together (oracle only). `draw(k)` is the bandit's
+// Thompson top k; `pick` the arm's random source. Without `k` each arm orders as it always did: the vote, the bandit
+// and random one action, the oracle the order plus the best. With `k`: the council its own order cut or filled by
+// the vote, the bandit its top k, the oracle the best (in its order, so a pair cut to k = 1 keeps its first half)
+// and the order's (then the vote's) next k − 1.
 export function baselineActions(
   d: Discussion,
   order: SimOrder,
   arm: { policy: Policy; k?: number },
   allow: string[],
-  best: string,
+  best: readonly string[],
   draw: (k: number) => string[],
   pick: () => number,
 ): SimOrder['actions'] {
@@ -51,8 +52,8 @@ export function baselineActions(
   let types: string[];
   if (k && (policy === 'council' || policy === 'oracle')) {
     const ranking = voteRanking(d.messages);
-    types = policy === 'oracle' ? atBudget([best], [...own, ...ranking], allow, k) : atBudget(own, ranking, allow, k);
-  } else if (policy === 'oracle') types = own.indexOf(best) >= 0 ? own : own.concat([best]);
+    types = policy === 'oracle' ? atBudget(best, [...own, ...ranking], allow, k) : atBudget(own, ranking, allow, k);
+  } else if (policy === 'oracle') types = own.concat(best.filter((b) => own.indexOf(b) < 0));
   else if (policy === 'bandit') types = draw(k ?? 1);
   else if (policy === 'vote') types = [first?.majority ?? allow[0]];
   else types = [allow[Math.floor(pick() * allow.length)]];

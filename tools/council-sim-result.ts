@@ -2,6 +2,7 @@
 import type { OpinionScore } from '../src/core/memory/calibration.js';
 import type { Verdict } from '../src/core/memory/outcomes.js';
 import type { Discussion } from '../src/core/types.js';
+import type { WorldName } from './simulated-world.js';
 
 export type Policy = 'council' | 'vote' | 'random' | 'oracle' | 'bandit';
 
@@ -18,6 +19,8 @@ export interface SimOptions {
   k?: number;
   // The simulated team's cost of each action beyond the first (tools/simulated-team.ts); absent, 0.
   extraActionCost?: number;
+  // The simulated team's hidden structure (tools/simulated-world.ts); absent, the main world.
+  world?: WorldName;
 }
 
 export interface SimVerdict {

@@ -98,7 +98,7 @@ class CouncilSim {
   constructor(readonly o: SimOptions) {
     this.firstDay = o.firstDay ?? '2026-03-02';
     this.today = this.firstDay;
-    const team = { seed: o.seed, driftDay: Math.floor(o.days / 2), extraActionCost: o.extraActionCost };
+    const team = { ...o, driftDay: Math.floor(o.days / 2) }; // seed, extraActionCost and world
     this.team = new SimulatedTeam(team, this.firstDay);
     const values: Record<string, string> = {};
     for (const d of DEFAULT_SETTINGS) values[d.key] = d.value;
@@ -356,7 +356,7 @@ class CouncilSim {
       actions: actions.map((a) => a.action_type),
       review_day: order.monitoring.review_date,
       from: this.today,
-      best: actions.some((a) => a.action_type === this.team.hiddenOn(d.trigger.target_user_id, day).best),
+      best: this.team.holdsBest(d.trigger.target_user_id, day, actions),
       day,
     });
   }
@@ -364,7 +364,7 @@ class CouncilSim {
   // The baselines carry out another action (baseline.ts); only the oracle arm reads the hidden table.
   baseline(d: Discussion, order: SimOrder, day: number): SimOrder['actions'] {
     const member = d.trigger.target_user_id;
-    const best = this.o.policy === 'oracle' ? this.team.hiddenOn(member, day).best : '';
+    const best = this.o.policy === 'oracle' ? this.team.bestOf(member, day) : [];
     const [allow, record] = [this.settings.get('actions.allow_list'), this.bandit[member] ?? {}];
     return baselineActions(d, order, this.o, allow, best, (k) => thompsonTop(allow, record, this.pick, k), this.pick);
   }

@@ -32,7 +32,15 @@ export function grownMatrix(old: Matrix, rows: readonly Learning[], dims: number
   const tails = new Float64Array(rows.length);
   tails.set(old.tails.subarray(0, kept));
   tails.set(added.tails, kept);
-  const m: Matrix = { ...added, rows: rows.length, data, norms, tails, keys };
+  // The simulation's cells are Kaigi's own: none is refused, but if one were, the grown matrix keeps it out too.
+  let dead: Uint8Array | null = null;
+  if (old.dead || added.dead) {
+    dead = new Uint8Array(rows.length);
+    if (old.dead) dead.set(old.dead.subarray(0, kept));
+    if (added.dead) dead.set(added.dead, kept);
+  }
+  const refused = old.refused.filter((k) => keys.indexOf(k) >= 0 && keys.indexOf(k) < kept).concat(added.refused);
+  const m: Matrix = { ...added, rows: rows.length, data, norms, tails, keys, refused, dead };
   cellsOf.set(m, cells);
   return m;
 }

@@ -1,67 +1,17 @@
 // The simulated team of the learning benchmark: 24 salespeople with hidden responses to each action type, daily
-// noise, slumps whose cause shows only through noisy cues, and members whose best action changes halfway.
+// noise, and slumps whose cause shows only through noisy cues, in one of the worlds of tools/simulated-world*.ts.
 // The council never reads the hidden table: it sees the KPI and Members rows this team produces, as a user's sheet.
 import type { KpiRow, Member } from '../src/core/types.js';
+import { HIDDEN, mainWorld, uniform, type World, type WorldName } from './simulated-world.js';
+import { secondWorld } from './simulated-world-second.js';
+import { trustWorld } from './simulated-world-trust.js';
 
-export interface Hidden {
-  // The action that lifts this member out of a slump most often, and one that sometimes does.
-  best: string;
-  second: string;
-  // Members whose best action changes on the drift day: what memory learned about them before goes stale.
-  drift?: { best: string; second: string };
-}
-
-// Written once, before the council's memory and retrieval were tuned against this team; never changed to reach a
-// target. Each action is someone's best; some have a cue in the KPI (below), some have none.
-export const HIDDEN: Readonly<Record<string, Hidden>> = {
-  aoki: { best: 'PRAISE_INCREASE', second: 'ONE_ON_ONE' },
-  baba: { best: 'GOAL_ADJUSTMENT', second: 'MESSAGE_TIMING' },
-  chiba: { best: 'MESSAGE_TIMING', second: 'GOAL_ADJUSTMENT' },
-  doi: { best: 'ONE_ON_ONE', second: 'PRAISE_INCREASE' },
-  endo: { best: 'PEER_SUPPORT', second: 'ONE_ON_ONE', drift: { best: 'SKILL_TRAINING', second: 'PEER_SUPPORT' } },
-  fujii: { best: 'REST_RECOMMENDATION', second: 'ONE_ON_ONE' },
-  goto: { best: 'SKILL_TRAINING', second: 'GOAL_ADJUSTMENT' },
-  hara: {
-    best: 'PRAISE_INCREASE',
-    second: 'PEER_SUPPORT',
-    drift: { best: 'REST_RECOMMENDATION', second: 'ONE_ON_ONE' },
-  },
-  ishii: { best: 'GOAL_ADJUSTMENT', second: 'SKILL_TRAINING' },
-  jinno: { best: 'MESSAGE_TIMING', second: 'REST_RECOMMENDATION' },
-  kato: { best: 'ONE_ON_ONE', second: 'GOAL_ADJUSTMENT', drift: { best: 'MESSAGE_TIMING', second: 'ONE_ON_ONE' } },
-  kubo: { best: 'PEER_SUPPORT', second: 'PRAISE_INCREASE' },
-  maeda: { best: 'REST_RECOMMENDATION', second: 'MESSAGE_TIMING' },
-  mori: { best: 'SKILL_TRAINING', second: 'ONE_ON_ONE' },
-  nagai: { best: 'PRAISE_INCREASE', second: 'GOAL_ADJUSTMENT' },
-  noda: { best: 'GOAL_ADJUSTMENT', second: 'ONE_ON_ONE', drift: { best: 'PEER_SUPPORT', second: 'GOAL_ADJUSTMENT' } },
-  ota: { best: 'MESSAGE_TIMING', second: 'PEER_SUPPORT' },
-  saito: { best: 'ONE_ON_ONE', second: 'REST_RECOMMENDATION' },
-  sano: { best: 'PEER_SUPPORT', second: 'SKILL_TRAINING' },
-  tani: {
-    best: 'REST_RECOMMENDATION',
-    second: 'PRAISE_INCREASE',
-    drift: { best: 'GOAL_ADJUSTMENT', second: 'ONE_ON_ONE' },
-  },
-  ueda: { best: 'SKILL_TRAINING', second: 'MESSAGE_TIMING' },
-  wada: { best: 'ONE_ON_ONE', second: 'PEER_SUPPORT' },
-  yano: {
-    best: 'PRAISE_INCREASE',
-    second: 'REST_RECOMMENDATION',
-    drift: { best: 'ONE_ON_ONE', second: 'PRAISE_INCREASE' },
-  },
-  yoshida: { best: 'GOAL_ADJUSTMENT', second: 'PRAISE_INCREASE' },
-};
-
-// Daily chance that a slump starts to lift while an order holding the action is in force; the strongest action in
-// force counts. Left alone, a slump lifts by itself at P_ALONE a day once it has bottomed out.
-const P_BEST = 0.5;
-const P_SECOND = 0.2;
-const P_OTHER = 0.03;
+// Left alone, a slump lifts by itself at P_ALONE a day once it has bottomed out. What lifts it sooner, and which cues
+// show, is the world's (tools/simulated-world*.ts).
 const P_ALONE = 0.02;
 const P_SLUMP = 0.035;
-// The cause of a slump shows in the KPI with this chance; each other cue shows by chance with P_SPURIOUS.
+// The cause of a slump shows in the KPI with this chance; each other cue shows by chance (World.spurious).
 const P_CUE = 0.65;
-const P_SPURIOUS = 0.12;
 const CUE_OF: Record<string, Cue> = {
   PRAISE_INCREASE: 'praise',
   REST_RECOMMENDATION: 'overtime',
@@ -86,16 +36,6 @@ export function addDay(day: string, n: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY).toISOString().slice(0, 10);
 }
 
-// A uniform number from (seed, member, day, draw): the same draw in every arm, whatever the council decided, so two
-// arms differ only where their decisions made the members differ (common random numbers).
-function uniform(seed: number, member: number, day: number, draw: number): number {
-  let h = (seed * 0x9e3779b1) ^ (member * 0x85ebca77) ^ (day * 0xc2b2ae3d) ^ (draw * 0x27d4eb2f);
-  h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
-  h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
-  h ^= h >>> 16;
-  return (h >>> 0) / 4294967296;
-}
-
 export interface TeamOptions {
   seed: number;
   // The day (from 0) drifting members switch to their new best action.
@@ -104,6 +44,13 @@ export interface TeamOptions {
   // Each distinct action in force beyond the first lowers every action's effect by this share (a member's attention
   // is finite); 0 (the default) keeps the older world where an extra action cost nothing.
   extraActionCost?: number;
+  // The hidden structure: the main world (the default), the second world or the trust family.
+  world?: WorldName;
+}
+
+function worldOf(o: TeamOptions, ids: readonly string[]): World {
+  if (o.world === 'second') return secondWorld(o.seed, ids);
+  return o.world === 'trust' ? trustWorld(o.driftDay) : mainWorld(o.driftDay);
 }
 
 // The daily chance that the actions in force lift a slump: the strongest action's chance, lowered by `cost` for each
@@ -117,6 +64,7 @@ export class SimulatedTeam {
   readonly ids: string[];
   private readonly state: Record<string, State> = {};
   private readonly base: Record<string, number> = {};
+  private readonly world: World;
   private dayIndex = 0;
 
   constructor(
@@ -124,6 +72,7 @@ export class SimulatedTeam {
     readonly firstDay: string,
   ) {
     this.ids = Object.keys(HIDDEN).slice(0, o.members ?? Object.keys(HIDDEN).length);
+    this.world = worldOf(o, this.ids);
     this.ids.forEach((id, i) => {
       this.base[id] = 10 + Math.floor(uniform(o.seed, i, -1, 0) * 6);
       this.state[id] = { level: this.base[id], phase: 'normal', days: 0, factor: 1, cues: [], streak: 20, cooldown: 0 };
@@ -158,12 +107,20 @@ export class SimulatedTeam {
 
   // What the member responds to on day `d` (hidden; for the benchmark's report, never for the council).
   hiddenOn(id: string, d: number): { best: string; second: string } {
-    const h = HIDDEN[id];
-    return h.drift && d >= this.o.driftDay ? h.drift : h;
+    return this.world.hiddenOn(id, d);
+  }
+
+  // What an order must hold to carry the member's best on day `d` (the oracle orders it; the report counts it).
+  bestOf(id: string, d: number): string[] {
+    return this.world.bestOf(id, d);
+  }
+
+  holdsBest(id: string, d: number, actions: readonly { action_type: string }[]): boolean {
+    return this.bestOf(id, d).every((b) => actions.some((a) => a.action_type === b));
   }
 
   drifting(id: string): boolean {
-    return !!HIDDEN[id].drift;
+    return this.world.drifting(id);
   }
 
   // One day: each member moves under the actions in force for them today, and the day's KPI rows come out.
@@ -179,9 +136,7 @@ export class SimulatedTeam {
   }
 
   private effect(id: string, d: number, actions: readonly string[]): number {
-    const h = this.hiddenOn(id, d);
-    const chances = [...new Set(actions)].map((a) => (a === h.best ? P_BEST : a === h.second ? P_SECOND : P_OTHER));
-    return orderEffect(chances, this.o.extraActionCost ?? 0);
+    return orderEffect(this.world.chances(id, d, [...new Set(actions)]), this.o.extraActionCost ?? 0);
   }
 
   private move(id: string, i: number, d: number, actions: readonly string[]): void {
@@ -195,7 +150,7 @@ export class SimulatedTeam {
         s.phase = 'falling';
         s.days = 0;
         s.factor = 0.72 + 0.08 * u(2);
-        s.cues = CUES.filter((c, k) => (c === cause ? u(3) < P_CUE : u(4 + k) < P_SPURIOUS));
+        s.cues = CUES.filter((c, k) => (c === cause ? u(3) < P_CUE : u(4 + k) < this.world.spurious(i, c)));
       }
     }
     if (s.phase === 'falling' || s.phase === 'low') {
@@ -222,12 +177,13 @@ export class SimulatedTeam {
   }
 
   private observe(id: string, i: number, day: string, d: number): KpiRow[] {
+    if (this.world.missing(i, d)) return [];
     const s = this.state[id];
     const u = (k: number) => uniform(this.o.seed, i, d, 20 + k);
     const slumped = s.phase === 'falling' || s.phase === 'low';
     const cue = (c: Cue) => slumped && s.cues.indexOf(c) >= 0;
-    // Noise: a sum of two uniforms, about ±1 contact.
-    const contacts = Math.max(0, Math.round(s.level + (u(0) + u(1) - 1) * 1.5));
+    // Noise: a sum of two uniforms times the world's width (the main world's is about ±1 contact).
+    const contacts = Math.max(0, Math.round(s.level + (u(0) + u(1) - 1) * this.world.noise));
     const conversion = cue('conversion') ? 0.15 : 0.3;
     const row = (metric: string, value: number): KpiRow => ({ date: day, member_id: id, metric, value });
     return [

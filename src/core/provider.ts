@@ -4,6 +4,7 @@ import type { AgentDef, KpiRow, Member, Priority, Trigger } from './types.js';
 import type { Bands, Weights } from './discussion/confidence.js';
 import type { AgentMemory } from './memory/memory.js';
 import type { MemberRecordLine } from './memory/trust.js';
+import type { RecordBand } from './memory/stated-record.js';
 import type { Weighing } from './discussion/votes.js';
 
 // The decider answers Phases 5 and 6 in one call: a deliberation and an order. A council agent mentioned in a room
@@ -77,6 +78,9 @@ export interface AgentContext {
   memberRecord?: MemberRecordLine[];
   // The team's confirmed rate that record is measured against.
   teamRate?: number;
+  // A specialist's own record of stated confidence against verdicts, band by band (memory on, bands with enough
+  // opinions): it states its confidence in line with it (src/core/memory/stated-record.ts).
+  statedRecord?: RecordBand[];
   // The order under review, when governance judges the decider's own order after Phase 6.
   draftOrder?: Record<string, unknown>;
 }

@@ -58,7 +58,7 @@ describe('baselineActions at a budget of k', () => {
       order('ONE_ON_ONE', 'PEER_SUPPORT', 'GOAL_ADJUSTMENT'),
       { policy: 'council', k: 1 },
       ALLOW,
-      '',
+      [],
       noDraw,
       Math.random,
     );
@@ -72,7 +72,7 @@ describe('baselineActions at a budget of k', () => {
       order('REST_RECOMMENDATION'),
       { policy: 'council', k: 3 },
       ALLOW,
-      '',
+      [],
       noDraw,
       Math.random,
     );
@@ -87,7 +87,7 @@ describe('baselineActions at a budget of k', () => {
       order('REST_RECOMMENDATION'),
       arm,
       ALLOW,
-      'GOAL_ADJUSTMENT',
+      ['GOAL_ADJUSTMENT'],
       noDraw,
       Math.random,
     );
@@ -97,7 +97,7 @@ describe('baselineActions at a budget of k', () => {
       order('REST_RECOMMENDATION'),
       { policy: 'oracle', k: 1 },
       ALLOW,
-      'GOAL_ADJUSTMENT',
+      ['GOAL_ADJUSTMENT'],
       noDraw,
       Math.random,
     );
@@ -108,11 +108,11 @@ describe('baselineActions at a budget of k', () => {
     const draw = (k: number) => ['PEER_SUPPORT', 'ONE_ON_ONE', 'GOAL_ADJUSTMENT'].slice(0, k);
     expect(
       typesOf(
-        baselineActions(discussion(), order('ONE_ON_ONE'), { policy: 'bandit', k: 3 }, ALLOW, '', draw, Math.random),
+        baselineActions(discussion(), order('ONE_ON_ONE'), { policy: 'bandit', k: 3 }, ALLOW, [], draw, Math.random),
       ),
     ).toEqual(['PEER_SUPPORT', 'ONE_ON_ONE', 'GOAL_ADJUSTMENT']);
     expect(
-      typesOf(baselineActions(discussion(), order('ONE_ON_ONE'), { policy: 'bandit' }, ALLOW, '', draw, Math.random)),
+      typesOf(baselineActions(discussion(), order('ONE_ON_ONE'), { policy: 'bandit' }, ALLOW, [], draw, Math.random)),
     ).toEqual(['PEER_SUPPORT']);
   });
 
@@ -122,10 +122,29 @@ describe('baselineActions at a budget of k', () => {
       order('REST_RECOMMENDATION', 'ONE_ON_ONE'),
       { policy: 'oracle' },
       ALLOW,
-      'GOAL_ADJUSTMENT',
+      ['GOAL_ADJUSTMENT'],
       noDraw,
       Math.random,
     );
     expect(typesOf(got)).toEqual(['REST_RECOMMENDATION', 'ONE_ON_ONE', 'GOAL_ADJUSTMENT']);
+  });
+
+  it('gives the oracle a pair that works only together, in its order: both at k = 3, its first half at k = 1', () => {
+    const pair = ['PEER_SUPPORT', 'GOAL_ADJUSTMENT'];
+    const at = (k?: number) =>
+      typesOf(
+        baselineActions(
+          discussion(),
+          order('REST_RECOMMENDATION'),
+          { policy: 'oracle', k },
+          ALLOW,
+          pair,
+          noDraw,
+          Math.random,
+        ),
+      );
+    expect(at(3)).toEqual(['PEER_SUPPORT', 'GOAL_ADJUSTMENT', 'REST_RECOMMENDATION']);
+    expect(at(1)).toEqual(['PEER_SUPPORT']);
+    expect(at()).toEqual(['REST_RECOMMENDATION', 'PEER_SUPPORT', 'GOAL_ADJUSTMENT']);
   });
 });

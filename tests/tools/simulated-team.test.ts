@@ -1,6 +1,9 @@
-// The simulated team's cost of extra actions: each action beyond the first lowers the order's chance to lift a slump.
+// The simulated team's cost of extra actions: each action beyond the first lowers the order's chance to lift a slump;
+// and the main world stays bit-for-bit what it was before other worlds were added.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { orderEffect } from '../../tools/simulated-team.js';
+import { ACTION_TYPES } from '../../src/core/types.js';
+import { orderEffect, SimulatedTeam } from '../../tools/simulated-team.js';
 
 describe('orderEffect', () => {
   it('is the strongest action’s chance when the order holds one action, whatever the cost', () => {
@@ -20,5 +23,30 @@ describe('orderEffect', () => {
   it('never goes below 0, and an empty order lifts nothing', () => {
     expect(orderEffect([0.5, 0.2, 0.03, 0.03, 0.03, 0.03, 0.03, 0.03], 0.15)).toBe(0);
     expect(orderEffect([], 0.15)).toBe(0);
+  });
+});
+
+describe('the main world', () => {
+  // A fixed, arbitrary order schedule; the fingerprints were taken before the worlds were split out of this file.
+  const fingerprint = (cost: number) => {
+    const t = new SimulatedTeam({ seed: 1, driftDay: 180, extraActionCost: cost }, '2026-03-02');
+    const acts = [...ACTION_TYPES];
+    const h = createHash('sha256');
+    h.update(JSON.stringify(t.members()));
+    h.update(JSON.stringify(t.history()));
+    for (let d = 0; d < 360; d++) {
+      const s = t.step((m) => {
+        const x = (m.length * 7 + d * 3) % 11;
+        return x < 4 ? [] : x < 8 ? [acts[x % 7]] : [acts[x % 7], acts[(x + 2) % 7], acts[d % 7]];
+      });
+      h.update(JSON.stringify(s));
+      h.update(JSON.stringify(t.ids.map((id) => [t.hiddenOn(id, d), t.drifting(id)])));
+    }
+    return h.digest('hex').slice(0, 16);
+  };
+
+  it('gives the same rows, hidden table and drift for the same seed as before the second world', () => {
+    expect(fingerprint(0)).toBe('e304ed07400b9303');
+    expect(fingerprint(0.15)).toBe('57874b9f158ae847');
   });
 });

@@ -2,6 +2,7 @@
 // council without memory, a new agent and a new context all start neutral.
 import { calibrationCurve, MIN_CALIBRATION, teamCurve } from '../memory/isotonic.js';
 import type { ContentOf } from '../discussion/messages.js';
+import { type RecordBand, statedRecord } from '../memory/stated-record.js';
 import { memberRecord, type MemberRecordLine, reliabilityOf, teamRate, type TrustState } from '../memory/trust.js';
 import type { Discussion } from '../types.js';
 import type { EngineEnv } from './types.js';
@@ -62,4 +63,10 @@ export function recordFor(d: Discussion, env: EngineEnv): MemberRecordLine[] {
 export function teamRateFor(env: EngineEnv): number | undefined {
   const trust = learnedTrust(env);
   return trust ? teamRate(trust) : undefined;
+}
+
+// The agent's record of stated confidence it is shown before it states one; none without memory.
+export function statedRecordFor(env: EngineEnv, agent: string): RecordBand[] {
+  const a = learnedTrust(env)?.agents[agent];
+  return a ? statedRecord(a.bins, env.settings.number('confidence.record_min_opinions')) : [];
 }

@@ -14,7 +14,7 @@ import { evidenceForRediscussion } from '../orders/watch-plan.js';
 import { boundExtra, boundMember, boundMemory, boundMessages, boundNotes, boundTrigger, inputLimit } from './inputs.js';
 import { active, bands, expectOf, latestComputed } from './plan.js';
 import { preferVotes, weighOpinions } from '../discussion/votes.js';
-import { recordFor, reliabilities, teamRateFor } from './learned.js';
+import { recordFor, reliabilities, statedRecordFor, teamRateFor } from './learned.js';
 import type { EngineEnv } from './types.js';
 import {
   allowedFor,
@@ -110,6 +110,8 @@ export function request(
     memory: boundMemory(mem, inputLimit(env.settings)),
     whole: wholeFor(expect, base.earlier, room),
     peers: agent.group !== 'governance' && agent.group !== 'balancer',
+    // Whoever states a confidence reads how its stated confidence has fared, so it can state one in line with it.
+    ...(expect === 'SPECIALIST_OPINION' ? { statedRecord: statedRecordFor(env, agent.agent_id) } : {}),
   };
   return {
     key: `${d.discussion_id}/${phase}/${agent.agent_id}/${attempt}`,

@@ -7,6 +7,13 @@ const CONFIDENCE: Both = [
   'confidence is the probability (0–1) that your recommendation, carried out, meets its success criteria.',
 ];
 
+// A specialist shown its record of stated confidence states one in line with it: added to its task only when the
+// record is shown, so a council that shows none sends no sentence about it.
+export const RECORD_TASK: Both = [
+  'your_confidence_record は、述べた信頼度の帯ごとに実際に正しかった割合です。信頼度はそれに合わせてください（0.8 と述べて 55 % しか正しくなかったなら 0.55 前後）。',
+  'your_confidence_record is how often you were right when you stated each band of confidence: state a confidence in line with it (if your 0.8s were right 55 % of the time, say about 0.55).',
+];
+
 export const TASKS: Record<string, Both> = {
   SITUATION_REPORT: [
     'トリガーと KPI 表から事実だけをまとめてください。data_points の metric は KPI 表の列名、change は表から計算した変化率です。severity は変化の大きさと期間で決めます。',

@@ -4,6 +4,7 @@ import { pct } from '../orders/kpi.js';
 import type { Action, ContentOf } from '../discussion/messages.js';
 import type { AgentContext } from '../provider.js';
 import { caseAdjustment } from '../memory/memory.js';
+import { inLineWithRecord } from '../memory/stated-record.js';
 import { changeText, cueText, type Facts, metricWord } from './facts.js';
 import { LOAD_ACTIONS } from './note-cues.js';
 import { actionWording } from './action-wording.js';
@@ -56,7 +57,11 @@ function opinion(ctx: AgentContext, f: Facts, o: Opinion, t: L): ContentOf<'SPEC
     analysis: o.analysis,
     evidence: o.evidence.length ? o.evidence : [changeText(f, ctx.lang)],
     hypothesis: o.hypothesis,
-    confidence: round2(Math.max(0.05, Math.min(0.95, o.confidence + feedback + recalled))),
+    // Stated in line with the agent's own record of how its stated confidence fared, as a model is asked to.
+    confidence: inLineWithRecord(
+      round2(Math.max(0.05, Math.min(0.95, o.confidence + feedback + recalled))),
+      ctx.statedRecord ?? [],
+    ),
     recommendation: action(f, o.type, words.target, words.description, o.intensity),
   };
 }

@@ -5,6 +5,7 @@ import type { ContentOf } from '../../../src/core/discussion/messages.js';
 import { ScriptedProvider } from '../../../src/core/providers/scripted.js';
 import { RulesProvider } from '../../../src/core/providers/rules.js';
 import { emptyTrust, recordVerdict, type TrustState } from '../../../src/core/memory/trust.js';
+import { DEFAULT_SETTINGS } from '../../../src/core/settings.js';
 import { fullScript } from './answers.js';
 import { newDiscussion, NOW_ISO, runToRest, testEnv } from './env.js';
 
@@ -55,7 +56,8 @@ function deliberation(trust: TrustState | undefined, settings: Record<string, st
   const script = new ScriptedProvider(fullScript(types), { order: 'per-agent' });
   const env = testEnv({
     provider: (a) => (a.group === 'decider' ? rules : script),
-    settings: { locale: 'en', ...settings },
+    // Learned weights on unless a test says otherwise: the setting ships off, and these tests are about its use.
+    settings: { locale: 'en', 'learning.reliability_weights': 'true', ...settings },
   });
   const run = runToRest(newDiscussion(), trust ? { ...env, trust: () => trust } : env);
   const m = run.d.messages.find((x) => x.message_type === 'DECISION_DELIBERATION')!;
@@ -101,6 +103,13 @@ describe('learned reliability in the decision', () => {
     const d = deliberation(withoutBins(learned(6)), { 'learning.reliability_weights': 'false' });
     expect(d.selected_action_types[0]).toBe('GOAL_ADJUSTMENT');
     expect(d.weight_assignment.find((w) => w.agent_id === 'coaching')!.learned_reliability).toBeLessThan(0.5);
+  });
+
+  it('ships with learning.reliability_weights off: the learned figures are shown and not used', () => {
+    const shipped = DEFAULT_SETTINGS.find((x) => x.key === 'learning.reliability_weights')!.value;
+    expect(shipped).toBe('false');
+    const d = deliberation(withoutBins(learned(6)), { 'learning.reliability_weights': shipped });
+    expect(d.selected_action_types[0]).toBe('GOAL_ADJUSTMENT');
   });
 
   it('with memory off, nothing learned is used or shown', () => {
