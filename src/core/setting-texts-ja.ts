@@ -27,6 +27,8 @@ export const SETTING_DESCRIPTIONS_JA: Readonly<Record<SettingKey, string>> = {
   'confidence.band_crosscheck': 'この値以上なら他の意見と照合します',
   'confidence.band_feedback': 'この値以上（照合の基準未満）なら追加データを求めます',
   'confidence.max_feedback_rounds': '1つの議論で追加データの依頼と回答を繰り返せる回数',
+  'confidence.record_min_opinions':
+    '採点済みの意見がこの数以上ある信頼度の帯（0.7〜0.8 など）ごとに、専門家にその帯で正しかった割合を示し、信頼度をそれに合わせるよう求めます。0（既定。シミュレーションでは信頼度の順序が整う専門家がかえって減ったため）なら示しません',
   'archive.spreadsheet_name': '保存期間を過ぎた行を移すアーカイブ用スプレッドシートの名前',
   'archive.cell_threshold':
     'スプレッドシートのセル数上限（1,000 万セル）に対する割合。これを超えると、古い完了済みの議論を早めにアーカイブへ移します',
@@ -55,6 +57,8 @@ export const SETTING_DESCRIPTIONS_JA: Readonly<Record<SettingKey, string>> = {
   'outcome.target_change': 'ルールベースの決定が見込む監視指標の変化（0.2 = +20%）',
   'outcome.window_days': 'ルールベースの決定が設定する基準期間と測定期間の日数',
   'data.read_attempts': 'KPI やメンバーのデータを読む試行回数。読めなければデータなしで進めます（E002）',
+  'data.kpi_cache_seconds':
+    'KPI タブのキャッシュを議論が使い続けてよい秒数。Kaigi の KPI 書き込みとタブの手編集ではすぐに読み直します（0 なら毎回読みます）',
   'outcome.confirm_max_error': '予測誤差がこの値以下なら予測どおりと判定します',
   'outcome.reject_min_error': '予測誤差がこの値以上なら予測は外れと判定します',
   'outcome.min_data_points': 'データ点がこれより少なければ判定を保留します',
@@ -65,6 +69,8 @@ export const SETTING_DESCRIPTIONS_JA: Readonly<Record<SettingKey, string>> = {
   'learning.auto_promote_count':
     '個人の学びがこの回数うまく使われたら共有を提案します（受信箱）。自動昇格が有効ならすぐに共有します',
   'learning.auto_promote': '個人の学びを人に確認せずに共有へ昇格します（既定では人が先に確認します）',
+  'learning.prompt_suggest_drop':
+    '直近 3 回の自己評価が前回以下のまま合計でこの値以上下がり、同じ改善点を再び挙げたエージェントは、プロンプトに加える 1 行を提案します（受信箱、コーディネーターが承認）。0 なら提案しません',
   'learning.merge_similarity':
     '同じエージェントの有効な学びとの類似度（コサイン）がこれ以上なら、行を増やさずその学びを強めます',
   'inbox.status_report_days': '受信箱に状況報告（決定、判定の割合、覆り、予算）を送る間隔（日）。0 なら送りません',

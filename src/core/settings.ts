@@ -177,6 +177,12 @@ export const DEFAULT_SETTINGS = [
   ),
   s('outcome.window_days', 7, 'integer', 'Days in the baseline and review windows a rule-based decision sets'),
   s('data.read_attempts', 3, 'integer', 'Attempts to read KPI or Members data before going on without it (E002)'),
+  s(
+    'data.kpi_cache_seconds',
+    3600,
+    'integer',
+    "Seconds the council may reuse a cached copy of the KPI tab; Kaigi's KPI writes and edits in the tab renew it at once (0: read every time)",
+  ),
   s('outcome.confirm_max_error', 0.3, 'number', 'Prediction error at or below this confirms a decision'),
   s('outcome.reject_min_error', 0.5, 'number', 'Prediction error at or above this rejects a decision'),
   s('outcome.min_data_points', 5, 'integer', 'Fewer data points make the verdict inconclusive'),
@@ -192,9 +198,11 @@ export const DEFAULT_SETTINGS = [
   s('learning.confirm_step', 0.1, 'number', 'A confirmed use adds this share of the room below 1: 0.1 × (1 − c)'),
   s('learning.reject_step', 0.15, 'number', 'A rejected use takes this share of the confidence: 0.15 × c'),
   s('memory.enabled', true, 'boolean', 'Retrieve learnings and past cases into discussions, and learn from outcomes'),
+  // Off by default: in the learning bench's trust family, built for it, learned weights did not beat equal weights by
+  // the 3 points they must earn (docs/learning.md, "Learned trust earns its place or steps aside").
   s(
     'learning.reliability_weights',
-    true,
+    false,
     'boolean',
     "Weigh each specialist's vote by its reliability learned from verdicts (false: shown, not used)",
   ),

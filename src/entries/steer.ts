@@ -1,7 +1,7 @@
-// Entry points the sidebar steers with: escalations, inbox (and promotion proposals), directives, prompt versions, learnings search, settings.
-import { scriptZone } from '../adapters/gas/records.js';
-import { activeUserEmail } from '../adapters/gas/services.js';
-import { openBound } from '../adapters/gas/spreadsheet.js';
+// Entry points the sidebar steers with: escalations, inbox (promotion proposals, prompt suggestions), directives, prompt versions, learnings search, settings.
+import { scriptZone } from '../store/records.js';
+import { activeUserEmail } from '../store/services.js';
+import { openBound } from '../store/spreadsheet.js';
 import { Council } from '../app/sheet-council.js';
 import { listAgents as agentsOf, promptDiff, type AgentInfo, type PromptDiff } from '../app/steer/agents.js';
 import { cancelDirective as cancelOf, listDirectives as directivesOf } from '../app/steer/directives.js';
@@ -14,6 +14,7 @@ import {
   type InboxItem,
 } from '../app/steer/inbox.js';
 import { answerPromotion as promotionAnswer } from '../app/steer/promotion.js';
+import { answerPromptSuggestion as suggestionAnswer, type SuggestionAnswer } from '../app/steer/prompt-suggestion.js';
 import { searchLearnings as search, type LearningHit } from '../app/steer/learnings.js';
 import { settingsRows, updateSetting as update, type SettingRow } from '../app/steer/settings-rows.js';
 import type { ResolutionInput } from '../core/orders/objections.js';
@@ -58,6 +59,14 @@ export function answerPromotion(input: { inbox_id: string; approve: boolean }): 
   requireRole('answerPromotion', 'coordinator');
   refuseActorFields(input, 'answerPromotion');
   return promotionAnswer(council(), input, activeUserEmail());
+}
+
+// An agent's prompt suggestion accepted (a new prompt version) or declined. A suggestion is one line under one
+// section, read back from the item, so it needs a coordinator, not an admin; an input naming `by` is refused.
+export function answerPromptSuggestion(input: { inbox_id: string; accept: boolean }): SuggestionAnswer {
+  requireRole('answerPromptSuggestion', 'coordinator');
+  refuseActorFields(input, 'answerPromptSuggestion');
+  return suggestionAnswer(council(), input, activeUserEmail());
 }
 
 export function listDirectives(filter?: { status?: string }): Record<string, unknown>[] {

@@ -1,9 +1,9 @@
 // The daily review: every decision whose review date has come is measured, closed, and turned into memory.
 // The work is planned in src/core/memory/review-plan.ts; this file reads the sheet, asks the models and writes the plan.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import type { Memory } from '../../adapters/gas/memory.js';
-import { dayCell, dayOf } from '../../adapters/gas/records.js';
-import { props } from '../../adapters/gas/services.js';
+import type { Memory } from '../../store/memory.js';
+import { dayCell, dayOf } from '../../store/records.js';
+import { props } from '../../store/services.js';
 import type { EngineEnv } from '../../core/engine.js';
 import { RequeueError } from '../../core/errors.js';
 import { emptyFlipStats } from '../../core/memory/first-answers.js';
@@ -31,7 +31,9 @@ import { runRechecks } from './recheck.js';
 import { writeOps } from './review-write.js';
 import { sendStatusReport } from './status-report.js';
 import { emptyTrust, parseTrust, trustValue } from '../../core/memory/trust.js';
+import { suggestWorldOf } from '../../core/memory/prompt-suggestion.js';
 import type { Outcome } from '../queue/work-queue.js';
+import { TASK_KINDS } from '../../core/queue-tasks.js';
 
 export interface ReviewReport {
   evaluated: { decision_id: string; discussion_id: string; verdict: Verdict; error: number | null; points: number }[];
@@ -64,7 +66,7 @@ export function runDailyReview(council: Council, deadline: number): ReviewReport
   let reembed = false;
   // A changed embedding model or size: old vectors are never compared with new ones, they are embedded again.
   if (mem.stale().length) {
-    council.queue.enqueue('memory.reembed', {}, 'LOW', 'memory.reembed', 'kaigi');
+    council.queue.enqueue(TASK_KINDS.reembed, {}, 'LOW', TASK_KINDS.reembed.type, 'kaigi');
     reembed = true;
   }
   // The weekly status report goes out whether or not anything is due today.
@@ -73,7 +75,9 @@ export function runDailyReview(council: Council, deadline: number): ReviewReport
   const rechecked = runRechecks(council);
   const due = dueNow(council);
   if (!due.length) return { evaluated: rechecked, reembed, left: 0 };
-  const item = council.queue.claim(council.queue.enqueue('review.run', {}, 'LOW', 'review.run', 'kaigi').id);
+  const item = council.queue.claim(
+    council.queue.enqueue(TASK_KINDS.review, {}, 'LOW', TASK_KINDS.review.type, 'kaigi').id,
+  );
   // Another execution holds the review (yesterday's rest, still going): it goes on with what is due.
   if (!item) return { evaluated: rechecked, reembed, left: due.length };
   let report: ReviewReport;
@@ -133,9 +137,9 @@ export function runReview(council: Council, due: readonly DueDecision[], deadlin
   let taken = 0;
   let slowestMs = 0;
   for (;;) {
-    const d = nextReview(due, taken, { now: Date.now(), deadline, slowestMs });
+    const d = nextReview(due, taken, { now: council.now(), deadline, slowestMs });
     if (!d) break;
-    const started = Date.now();
+    const started = council.now();
     // Outside the lock: load and measure the decision, ask its model for learnings, embed them.
     let p: Prepared | null;
     try {
@@ -150,7 +154,7 @@ export function runReview(council: Council, due: readonly DueDecision[], deadlin
     const done = p ? commitReview(council, mem, p, rules, env.lang, milestoneRuleOf(env.settings)) : null;
     if (done === 'moved') report.left++;
     else if (done) report.evaluated.push(done);
-    slowestMs = Math.max(slowestMs, Date.now() - started);
+    slowestMs = Math.max(slowestMs, council.now() - started);
   }
   report.left += due.length - taken;
   return report;
@@ -223,6 +227,7 @@ function commitReview(
       embeddingModel: mem.tag,
       next: (name) => c.nextSeq(name),
       milestone,
+      suggest: suggestWorldOf(council.prompts(), lang, council.settings().number('learning.prompt_suggest_drop')),
     });
     writeOps(c, planned.commit.ops, now, (tab, row) => {
       if (tab === 'discussions') return raw;

@@ -1,8 +1,8 @@
 // The Inbox from the sidebar: list, mark read or archived, and reply (the reply becomes a directive to the agent).
 import { rowsOf } from '../../../sheets-schema/index.js';
-import { bumpConfigVersion } from '../../adapters/gas/store.js';
-import { dayOf } from '../../adapters/gas/records.js';
-import { props } from '../../adapters/gas/services.js';
+import { bumpConfigVersion } from '../../store/store.js';
+import { dayOf } from '../../store/records.js';
+import { props } from '../../store/services.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import { writeDirective } from '../surfaces/admin.js';
@@ -10,6 +10,8 @@ import type { Council } from '../sheet-council.js';
 import { plainRow, text } from './plain.js';
 import { speakerName } from '../../core/labels.js';
 import { INBOX_TYPES } from '../../core/discussion/vocab.js';
+import { suggestionView } from './prompt-suggestion.js';
+import { InboxRows } from '../../store/repositories/inbox-rows.js';
 
 const cols = rowsOf('inbox');
 const STATUSES = ['unread', 'read', 'responded', 'archived'];
@@ -47,10 +49,17 @@ export function listInbox(council: Council, filter: InboxFilter = {}): InboxItem
   const from = Math.max(2, last - LIST_LIMIT + 1);
   const raw = council.store.readTail(state, 'inbox', from).filter((v) => text(v[0]) !== '');
   const agents = council.config.agents();
-  // The sender by name in both languages (the page picks one); the id stays in from_agent.
+  // The sender by name in both languages (the page picks one); the id stays in from_agent. A prompt suggestion
+  // carries its change as a diff against the active prompt.
   const named = (item: InboxItem): InboxItem => {
     const id = text(item.from_agent);
-    return { ...item, from_name_ja: speakerName(agents, id, 'ja'), from_name_en: speakerName(agents, id, 'en') };
+    const suggestion = suggestionView(council, item);
+    return {
+      ...item,
+      from_name_ja: speakerName(agents, id, 'ja'),
+      from_name_en: speakerName(agents, id, 'en'),
+      ...(suggestion ? { suggestion } : {}),
+    };
   };
   const wanted = raw.filter((v) => {
     const row = cols.read(v);
@@ -68,7 +77,7 @@ export function listInbox(council: Council, filter: InboxFilter = {}): InboxItem
 }
 
 function locate(council: Council, id: string): { row: number; values: unknown[] } {
-  const row = council.store.findRow('inbox', id);
+  const row = new InboxRows(council.store).rowOf(id);
   const values = row ? council.store.readRows('inbox', row, 1)[0] : null;
   if (!row || !values || cols.read(values).inbox_id !== id) throw new NotFoundError(`no Inbox item ${id}`);
   return { row, values };

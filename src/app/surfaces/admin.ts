@@ -3,11 +3,11 @@ import { rowsOf, type RowOf, type TabKey } from '../../../sheets-schema/index.js
 import { phaseRequests } from '../../core/engine.js';
 import { validationErrors } from '../../core/providers/http.js';
 import type { AgentDef } from '../../core/types.js';
-import { bumpConfigVersion, type Commit } from '../../adapters/gas/store.js';
+import { bumpConfigVersion, type Commit } from '../../store/store.js';
 import { ValidationError } from '../../core/errors.js';
 import type { Council } from '../sheet-council.js';
 import { actionList } from '../../core/discussion/directives.js';
-import { membersFromRows } from '../../adapters/gas/records.js';
+import { membersFromRows } from '../../store/records.js';
 
 const promptCols = rowsOf('prompts');
 const agentCols = rowsOf('agents');
@@ -151,10 +151,35 @@ function agentRow(council: Council, agent: string): number {
   return i + 2;
 }
 
+interface PromptVersionInput {
+  agent_id: string;
+  language?: 'ja' | 'en';
+  text: string;
+  reason?: string;
+  by?: string;
+}
+
 // Editing a prompt adds a version and makes it the active one; nothing is overwritten.
-export function editPrompt(
+export function editPrompt(council: Council, input: PromptVersionInput): { prompt_id: string; version: number } {
+  const out = council.store.withLock((state) => {
+    const c = council.store.begin(state);
+    const now = council.now();
+    const written = writePromptVersion(council, c, input, now);
+    c.run(new Date(now).toISOString());
+    return written;
+  });
+  bumpConfigVersion(['prompts', 'agents']);
+  return out;
+}
+
+// A new active version written into a commit, the new row as its marker (its last write): an accepted prompt
+// suggestion writes its version this way in the same commit as its Inbox answer (src/app/steer/prompt-suggestion.ts).
+// Callers bump the config version once the commit is written.
+export function writePromptVersion(
   council: Council,
-  input: { agent_id: string; language?: 'ja' | 'en'; text: string; reason?: string; by?: string },
+  c: Commit,
+  input: PromptVersionInput,
+  now: number,
 ): { prompt_id: string; version: number } {
   const language = input.language ?? 'ja';
   if (!input.text?.trim()) throw new Error('a prompt needs text');
@@ -162,39 +187,33 @@ export function editPrompt(
   const aRow = agentRow(council, input.agent_id);
   const version = rows.reduce((m, p) => Math.max(m, Number(p.cells.version) || 0), 0) + 1;
   const id = `PRM-${input.agent_id}-v${version}-${language}`;
-  council.store.withLock((state) => {
-    const c = council.store.begin(state);
-    const now = council.now();
-    for (const p of rows.filter((x) => x.cells.active === true))
-      c.update('prompts', p.row, promptCols.write({ active: false }, p.values));
-    const agent = council.store.readRows('agents', aRow, 1)[0];
-    c.update('agents', aRow, agentCols.write({ prompt_version: version }, agent));
-    const placed = c.setMarker(
-      'prompts',
-      appendRow(council, 'prompts'),
-      promptCols.write({
-        prompt_id: id,
-        agent_id: input.agent_id,
-        version,
-        active: true,
-        language,
-        text: input.text.slice(0, 45000),
-        changed_by: input.by || 'human',
-        change_reason: input.reason || '',
-        created_at: new Date(now),
-      }),
-      `Prompts:${id}`,
-    );
-    c.audit({
-      actor: input.by || 'human',
-      event: 'prompt_version',
-      tab: 'Prompts',
-      row_key: id,
-      payload: { row: placed.row, version, reason: input.reason || '' },
-    });
-    c.run(new Date(now).toISOString());
+  for (const p of rows.filter((x) => x.cells.active === true))
+    c.update('prompts', p.row, promptCols.write({ active: false }, p.values));
+  const agent = council.store.readRows('agents', aRow, 1)[0];
+  c.update('agents', aRow, agentCols.write({ prompt_version: version }, agent));
+  const placed = c.setMarker(
+    'prompts',
+    appendRow(council, 'prompts'),
+    promptCols.write({
+      prompt_id: id,
+      agent_id: input.agent_id,
+      version,
+      active: true,
+      language,
+      text: input.text.slice(0, 45000),
+      changed_by: input.by || 'human',
+      change_reason: input.reason || '',
+      created_at: new Date(now),
+    }),
+    `Prompts:${id}`,
+  );
+  c.audit({
+    actor: input.by || 'human',
+    event: 'prompt_version',
+    tab: 'Prompts',
+    row_key: id,
+    payload: { row: placed.row, version, reason: input.reason || '' },
   });
-  bumpConfigVersion(['prompts', 'agents']);
   return { prompt_id: id, version };
 }
 

@@ -52,6 +52,12 @@ export const LEARNING_SETTINGS = [
   s('learning.confidence_floor', 0.05, 'number', 'The lowest confidence a rejected use can bring a learning to'),
   s('learning.max_injected', 20, 'integer', 'Learnings given to an agent at most, the most relevant first'),
   s(
+    'confidence.record_min_opinions',
+    0,
+    'integer',
+    'A specialist is shown how often it was right in each band of stated confidence (0.7–0.8, say) that holds at least this many scored opinions, and asked to state its confidence in line with it; 0 (the default: in the simulation it put the confidence of fewer agents in order) shows none',
+  ),
+  s(
     'learning.max_injected_tokens',
     1500,
     'integer',
@@ -62,5 +68,11 @@ export const LEARNING_SETTINGS = [
     7,
     'integer',
     'An inconclusive decision is reviewed once more when KPI for its window arrives within this many days; 0 never',
+  ),
+  s(
+    'learning.prompt_suggest_drop',
+    2,
+    'number',
+    'An agent whose last three self-scores fell (each no higher than the one before, by at least this much in all) while it raised the same point to improve again proposes a line for its prompt (an Inbox proposal a coordinator accepts); 0 proposes none',
   ),
 ];

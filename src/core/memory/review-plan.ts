@@ -10,6 +10,7 @@ import { evaluate, type Thresholds } from './outcomes.js';
 import { forLearning } from './effect-learning.js';
 import { pointKey, type ReflectionHistory } from './reflection-history.js';
 import { reflect } from './reflection-rules.js';
+import { suggestionOps, type SuggestWorld } from './prompt-suggestion.js';
 import { moveLearnings, newLearningOps, type Learned } from './review-learnings.js';
 import { write, type ReviewOp, type SeqName } from './review-ops.js';
 import { reflectionOf } from './review-reflections.js';
@@ -77,6 +78,8 @@ export interface ReviewWorld {
   next: (name: SeqName) => number;
   // When an agent's reliability makes an Inbox milestone (inbox.milestone_*).
   milestone: MilestoneRule;
+  // Prompt suggestions when a self-score falls; absent, none is made.
+  suggest?: SuggestWorld;
 }
 
 // Orders whose review date has come, grouped by decision in the order the tab lists them. The outcome is measured
@@ -353,6 +356,8 @@ export function planReview(
   );
   const reflected = reflectionOps(a, reflections, memory.properties.reflectionHistory, at, w);
   ops.push(...reflected.ops);
+  const history = { before: memory.properties.reflectionHistory, after: reflected.history };
+  ops.push(...suggestionOps(reflections, history, a.discussion_id, w));
 
   // An agent whose reliability rose to the threshold is named in the Inbox (a milestone).
   const marked = milestones(
