@@ -3,6 +3,7 @@
 import { type ExecutionResult, Runtime } from '../runtime/runtime.js';
 import { demoTrigger } from '../src/core/demo-data.js';
 import { ModelServer } from '../tools/model-server.js';
+import { type Floor, floorOf, type Step, stepsOf } from './apps-script-steps.js';
 import { must, sheet } from './discussion.js';
 
 export interface AppsScriptTimeResult {
@@ -29,9 +30,15 @@ export interface AppsScriptTimeResult {
     round_trips_by_op: Record<string, number>;
     steps: { fn: string; waited_ms: number; ms: number; round_trips: number; fetches: number }[];
   };
+  // Each execution split into its steps (the start, the reads, each commit, each model round's overhead, the
+  // script's computing), each with its round trips and modelled time, against the floor on paper.
+  by_step: Step[];
+  floor: Floor;
+  // The script's own computing in the path's executions: real time here, so it moves with the machine's load.
+  cpu_ms: number;
   // The same discussion started without wait_seconds: the request answers 202 at once and the one-shot trigger,
   // which Apps Script fires late, carries the work (the trigger's lateness is the runtime's seeded draw).
-  triggered: Omit<AppsScriptTimeResult, 'triggered' | 'phases' | 'time_model' | 'L_ms'> | null;
+  triggered: Omit<AppsScriptTimeResult, 'triggered' | 'phases' | 'time_model' | 'L_ms' | 'by_step' | 'floor'> | null;
 }
 
 type Path = Omit<AppsScriptTimeResult, 'triggered'>;
@@ -50,7 +57,7 @@ function state(rt: Runtime): string {
 export async function appsScriptTimeBench(startAt: number, L = 2000): Promise<AppsScriptTimeResult> {
   // What a client that wants the decision does: waits for it in the request (api.max_wait_seconds' default).
   const waited = await onePath(startAt, L, 60);
-  const { L_ms: _l, time_model: _t, phases: _p, ...triggered } = await onePath(startAt, L, 0);
+  const { L_ms: _l, time_model: _t, phases: _p, by_step: _s, floor: _f, ...triggered } = await onePath(startAt, L, 0);
   return { ...waited, triggered };
 }
 
@@ -58,7 +65,7 @@ async function onePath(startAt: number, L: number, waitSeconds: number): Promise
   const server = new ModelServer();
   const base = await server.start();
   // The local model server is on loopback: allowed explicitly, as the CLI does for a local --base-url.
-  const rt = new Runtime({ startAt, allowLocalFetch: [base], timeModel: { fetchMs: L } });
+  const rt = new Runtime({ startAt, allowLocalFetch: [base], timeModel: { fetchMs: L, trace: true } });
   try {
     must(await rt.run('setup', [], { kind: 'menu' }));
     must(await rt.run('seedDemoData', [], { kind: 'menu' }));
@@ -126,6 +133,7 @@ function summarise(runs: ExecutionResult[], L: number): Path {
   };
   const to = end - t0;
   const modelMs = rounds * L;
+  const byStep = runs.flatMap((r) => stepsOf(r, L));
   return {
     L_ms: L,
     to_decided_ms: to,
@@ -135,6 +143,9 @@ function summarise(runs: ExecutionResult[], L: number): Path {
     executions: runs.length,
     round_trips: roundTrips,
     time_model: true,
+    by_step: byStep,
+    floor: floorOf(byStep, runs.length, rounds),
+    cpu_ms: byStep.filter((x) => x.step.startsWith('script computing')).reduce((a, x) => a + x.modelled_ms, 0),
     phases: {
       request_ms: runs[0].endedAt - runs[0].startedAt,
       execution_starts_ms: kind('start'),
@@ -174,4 +185,13 @@ export function printAppsScriptTime(r: AppsScriptTimeResult): void {
     console.log(
       `    ${x.fn}: waited ${s(x.waited_ms)}, ran ${s(x.ms)}, ${x.round_trips} round trips, ${x.fetches} fetches`,
     );
+  console.log('  by step (round trips, modelled ms; a model round is its overhead, the model apart):');
+  for (const x of r.by_step)
+    console.log(
+      `    ${x.step}: ${x.round_trips} round trips, ${x.modelled_ms} ms, ${x.calls} calls, ${x.sheets_sent} sheets sent`,
+    );
+  const f = r.floor;
+  console.log(
+    `  floor on paper: ${s(f.on_paper_ms)} and ${f.on_paper_round_trips} round trips (one read, one write and a flush per commit, ${f.commits} commits, ${f.model_rounds} model rounds); with the ${f.sheets_sent} tabs the commits write, ${s(f.with_tabs_written_ms)}; Kaigi's own ${s(r.own_ms)}, of which the script computing ${s(r.cpu_ms)}`,
+  );
 }

@@ -21,6 +21,7 @@ import { printReview, reviewBench } from './review.js';
 import { LOAD_DEFAULTS, loadBench, printLoad } from './load.js';
 import { judgmentBench, printJudgment } from './judgment.js';
 import { fetchConcurrencyBench } from './fetch-concurrency.js';
+import { printYear, yearBench, yearSize } from './year.js';
 
 const START = Date.UTC(2026, 0, 15, 1, 0, 0);
 // Copies the rows of one real discussion `copies` times, as if the log already held that many.
@@ -216,6 +217,8 @@ async function main(): Promise<void> {
   const security = want('security') ? await securityProbe() : null;
   const review = want('review') ? await reviewBench(START) : null;
   const judgment = want('judgment') ? await judgmentBench() : null;
+  // Only when asked for (--only year): it takes minutes. KAIGI_BENCH_YEAR_* size it (bench/year.ts).
+  const year = only === 'year' ? await yearBench(START, yearSize(process.env)) : null;
   // Real time, not modelled: a shorter run for a quick look (KAIGI_BENCH_LOAD_CLIENTS, KAIGI_BENCH_LOAD_SECONDS).
   const loadSize = {
     clients: Number(process.env.KAIGI_BENCH_LOAD_CLIENTS ?? LOAD_DEFAULTS.clients),
@@ -253,6 +256,7 @@ async function main(): Promise<void> {
     security,
     review,
     judgment,
+    year,
     load: load && loadRandom ? { ...load, random_lock_order: loadRandom } : load,
   };
   if (json) {
@@ -319,6 +323,7 @@ async function main(): Promise<void> {
   if (apps_script_time) printAppsScriptTime(apps_script_time);
   if (review) printReview(review);
   if (judgment) printJudgment(judgment);
+  if (year) printYear(year);
   if (load) printLoad(load);
   if (loadRandom) printLoad(loadRandom);
   if (learned) printLearning(learned.learning, learned.ablations);

@@ -1,5 +1,5 @@
-// Retrieval: top-10 over stored int8 cells against exact float64 cosine, the decode timed apart from the scan.
-import { encodeVector, l2normalise } from '../src/core/memory/embedding.js';
+// Retrieval counted whole: the cells as the runtime hands them, their check and decode, and top-10 against exact cosine.
+import { encodeVector, isVectorCell, l2normalise } from '../src/core/memory/embedding.js';
 import { decodeMatrix, topK } from '../src/core/memory/retrieval.js';
 
 export interface RetrievalRow {
@@ -7,8 +7,15 @@ export interface RetrievalRow {
   n: number;
   // Median time of one query's top-10 over the decoded matrix: what each agent's recall costs.
   ms: number;
-  // Decoding every cell into the matrix, once per execution (src/adapters/gas/memory.ts keeps it for every agent).
+  // What a fresh execution pays once (src/store/memory.ts keeps the matrix for every agent): each cell's
+  // format check (memory.searchable) and its decode into the matrix, from strings as the runtime's JSON.parse gives them.
   decode_ms: number;
+  // decode_ms + ms: one execution's first recall.
+  total_ms: number;
+  // The offline runtime's JSON.parse of the embedding column as its bridge carries getValues (runtime/gas/bridge.ts):
+  // not in total_ms, as Apps Script hands a getValues over by its own means, which the runtime's time model counts as
+  // one Sheets read (100–300 ms whatever its size, runtime/host/time-model.ts).
+  read_ms: number;
   // recall@10 against exact float64 cosine over the vectors before they were stored.
   recall: number;
   cell_chars: number;
@@ -72,13 +79,26 @@ const r2 = (x: number) => Math.round(x * 100) / 100;
 
 function row(dims: number, n: number): RetrievalRow {
   const vs = vectors(n, dims, 7 + dims);
-  const cells = vs.map((v) => encodeVector(v));
+  // One column of cells as the bridge carries it: flat strings after the parse, as an execution's are.
+  const column = JSON.stringify(vs.map((v) => [encodeVector(v)]));
   const queries = vectors(25, dims, 99 + dims);
-  const decodes: number[] = [];
-  let m = decodeMatrix(cells, dims);
+  const reads: number[] = [];
+  let cells: string[] = [];
   for (let i = 0; i < 3; i++) {
     const t0 = performance.now();
-    m = decodeMatrix(cells, dims);
+    cells = (JSON.parse(column) as string[][]).map((c) => c[0]);
+    reads.push(performance.now() - t0);
+  }
+  const decode = () =>
+    decodeMatrix(
+      cells.filter((c) => isVectorCell(c, dims)),
+      dims,
+    );
+  const decodes: number[] = [];
+  let m = decode();
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    m = decode();
     decodes.push(performance.now() - t0);
   }
   // Two untimed queries first: an execution's first agents warm the scan up for the others.
@@ -92,11 +112,15 @@ function row(dims: number, n: number): RetrievalRow {
     const truth = exactTop(vs, q, 10);
     recall += hits.filter((h) => truth.has(h.key)).length / 10;
   }
+  const ms = median(times);
+  const decodeMs = median(decodes);
   return {
     dims,
     n,
-    ms: r2(median(times)),
-    decode_ms: r2(median(decodes)),
+    ms: r2(ms),
+    decode_ms: r2(decodeMs),
+    total_ms: r2(decodeMs + ms),
+    read_ms: r2(median(reads)),
     recall: Math.round((recall / queries.length) * 1000) / 1000,
     cell_chars: cells[0].length,
   };
@@ -108,10 +132,10 @@ export function retrievalBench(): RetrievalRow[] {
 
 export function printRetrieval(rows: RetrievalRow[]): void {
   console.log(
-    '\nRetrieval: top-10 over stored int8 embeddings decoded once per execution (target at 256 dims: ≤ 8 ms at 10,000, ≤ 100 ms at 100,000, recall@10 ≥ 0.95)',
+    '\nRetrieval: top-10 over stored int8 embeddings, with the decode an execution pays once (target at 256 dims, decode and query: ≤ 15 ms at 10,000, ≤ 120 ms at 100,000, recall@10 ≥ 0.95)',
   );
   for (const r of rows)
     console.log(
-      `  ${String(r.dims).padStart(4)} dims × ${String(r.n).padStart(6)}: ${r.ms} ms a query, decode ${r.decode_ms} ms once, recall@10 ${r.recall}, ${r.cell_chars} characters per cell`,
+      `  ${String(r.dims).padStart(4)} dims × ${String(r.n).padStart(6)}: ${r.total_ms} ms in all (decode ${r.decode_ms} ms once, ${r.ms} ms a query; the runtime's JSON read ${r.read_ms} ms apart), recall@10 ${r.recall}, ${r.cell_chars} characters per cell`,
     );
 }

@@ -24,6 +24,19 @@ export interface ExecCounts {
   sentBatches: number;
   // Real milliseconds spent waiting for fetch answers and locks: the rest of the real time is the script computing.
   waitRealMs: number;
+  // Each call in order with the modelled time it took (held writes it sent included) and where on the execution's
+  // clock it began, when the time model is asked to trace (a bench splitting an execution into its steps).
+  trace?: TracedCall[];
+}
+
+export interface TracedCall {
+  op: string;
+  at: number;
+  ms: number;
+  // What the call named, when that tells a reader which step it belongs to: a sheet's name, property or cache keys.
+  about?: string;
+  // Sheets whose held writes the call sent, each priced as one Sheets write inside `ms`.
+  sent?: number;
 }
 
 export function newCounts(): ExecCounts {
@@ -94,6 +107,12 @@ function category(op: ServiceOp): CountKey {
   if (op === 'ss.flush') return 'flushes';
   if (op === 'fetch') return 'fetches';
   return 'other';
+}
+
+// Whether a call is one of the round trips counted above (a bench splitting a trace into steps asks).
+export function isRoundTrip(op: string): boolean {
+  const k = category(op as ServiceOp);
+  return k === 'reads' || k === 'writes' || k === 'appends' || k === 'flushes';
 }
 
 export function count(c: ExecCounts, op: ServiceOp, fetches = 1): void {

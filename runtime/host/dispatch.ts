@@ -114,6 +114,33 @@ export async function dispatch(st: HostState, ex: ExecContext, op: string, args:
     ex.counts.other++;
     throw new Error(`unknown service operation ${op}`);
   }
+  if (!st.timeModel.options.trace) return dispatchOp(st, ex, op, args);
+  const at = ex.clock.modelledMs;
+  const sentBefore = ex.counts.sentBatches;
+  try {
+    return await dispatchOp(st, ex, op, args);
+  } finally {
+    const sent = ex.counts.sentBatches - sentBefore;
+    ex.counts.trace ??= [];
+    ex.counts.trace.push({ op, at, ms: ex.clock.modelledMs - at, about: aboutOf(args), ...(sent ? { sent } : {}) });
+  }
+}
+
+// What a traced call names: a sheet by name, or the keys it reads or writes.
+function aboutOf(args: unknown): string | undefined {
+  const a = args as { name?: unknown; keys?: unknown; entries?: unknown } | null;
+  if (typeof a?.name === 'string') return a.name;
+  const keys = Array.isArray(a?.keys)
+    ? a.keys.map(String)
+    : a?.entries && typeof a.entries === 'object'
+      ? Object.keys(a.entries)
+      : null;
+  if (!keys) return undefined;
+  // A cache read of a tab's parts names dozens of keys: the first says which.
+  return keys.length > 2 ? `${keys[0]} +${keys.length - 1}` : keys.join(',');
+}
+
+async function dispatchOp(st: HostState, ex: ExecContext, op: ServiceOp, args: unknown): Promise<unknown> {
   const a = args as ServiceArgs<typeof op>;
   const n = requestsIn(op, a);
   count(ex.counts, op, op === 'fetch' ? n : 1);

@@ -51,9 +51,11 @@ export interface TimeModelOptions {
   // How many requests of a fetchAll are in flight at once (`runtime.fetch_concurrency`). Google documents no
   // figure; practitioners observe about 10–20, so the runtime takes 10 and sends the rest in later rounds.
   fetchConcurrency: number;
+  // Keep each execution's calls in order with their modelled times (ExecCounts.trace): off but for benches.
+  trace: boolean;
 }
 
-const DEFAULT_TIME_MODEL: TimeModelOptions = { seed: 1, fetchMs: 0, scale: 1, fetchConcurrency: 10 };
+const DEFAULT_TIME_MODEL: TimeModelOptions = { seed: 1, fetchMs: 0, scale: 1, fetchConcurrency: 10, trace: false };
 
 // Draws for a fetchAll's later rounds are numbered apart from the calls' own.
 const ROUND_DRAWS = 2_000_000;

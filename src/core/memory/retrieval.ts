@@ -1,5 +1,5 @@
 // Exact cosine top-k over stored int8 vectors, decoded once into one matrix per embedding model and execution.
-import { vectorInto } from './embedding.js';
+import { EmbeddingFormatError, vectorInto } from './embedding.js';
 
 export interface Matrix {
   dims: number;
@@ -10,6 +10,10 @@ export interface Matrix {
   tails: Float64Array;
   split: number;
   keys: number[];
+  // The keys of rows whose cell passed the length check but not the decoder (a hand edit of the right length): they
+  // are never compared, and wait for re-embedding like any unreadable cell.
+  refused: number[];
+  dead: Uint8Array | null;
 }
 
 // Where a row's second part starts: half way, on a multiple of four for the unrolled loop.
@@ -18,23 +22,43 @@ function splitOf(dims: number): number {
 }
 
 // Decodes the cells of one model (any stored version, embedding.ts); the scale cancels out of a cosine, so it is not
-// kept. A cell in no known format throws EmbeddingFormatError: callers pass only cells isVectorCell accepts.
+// kept. Callers pass the cells isVectorCell accepts (the right length); one the decoder still refuses is left out of
+// every comparison and its key reported in `refused`, so one bad row never stops retrieval for the whole execution.
 export function decodeMatrix(cells: string[], dims: number, keys: number[] = cells.map((_, i) => i)): Matrix {
   const data = new Int8Array(cells.length * dims);
   const norms = new Float32Array(cells.length);
   const tails = new Float64Array(cells.length);
   const split = splitOf(dims);
+  const refused: number[] = [];
+  let dead: Uint8Array | null = null;
   for (let r = 0; r < cells.length; r++) {
     const o = r * dims;
-    vectorInto(cells[r], dims, data, o);
+    try {
+      vectorInto(cells[r], dims, data, o);
+    } catch (e) {
+      if (!(e instanceof EmbeddingFormatError)) throw e;
+      data.fill(0, o, o + dims);
+      norms[r] = 1;
+      (dead ??= new Uint8Array(cells.length))[r] = 1;
+      refused.push(keys[r]);
+      continue;
+    }
+    // Sums of at most dims × 127² stay int32 for any model's dimensions: no float adds in optimised code, which made
+    // these two loops cost twice the base64 decoding before them.
     let head = 0;
     let tail = 0;
-    for (let j = o, mid = o + split; j < mid; j++) head += data[j] * data[j];
-    for (let j = o + split, end = o + dims; j < end; j++) tail += data[j] * data[j];
+    for (let j = o, mid = o + split; j < mid; j++) {
+      const x = data[j];
+      head = (head + x * x) | 0;
+    }
+    for (let j = o + split, end = o + dims; j < end; j++) {
+      const x = data[j];
+      tail = (tail + x * x) | 0;
+    }
     norms[r] = Math.sqrt(head + tail) || 1;
     tails[r] = Math.sqrt(tail);
   }
-  return { dims, rows: cells.length, data, norms, tails, split, keys };
+  return { dims, rows: cells.length, data, norms, tails, split, keys, refused, dead };
 }
 
 export interface Hit {
@@ -77,10 +101,10 @@ export function topK(m: Matrix, query: Float32Array, k: number, allow: (key: num
   const best: Hit[] = [];
   // The k-th best score so far: a row below it costs one comparison, not a sort.
   let floor = -Infinity;
-  const { data, norms, tails, keys } = m;
+  const { data, norms, tails, keys, dead } = m;
   for (let r = 0; r < m.rows; r++) {
     const key = keys[r];
-    if (!allow(key)) continue;
+    if (dead?.[r] || !allow(key)) continue;
     const o = r * d;
     const head = dot(data, o, query, 0, h);
     const scale = norms[r] * qn;

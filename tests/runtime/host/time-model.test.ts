@@ -89,6 +89,29 @@ describe('the time model', () => {
     });
   });
 
+  it('traces each call in order with its modelled time and the sheets it sent, only when asked', async () => {
+    const code = `var sh = SpreadsheetApp.getActiveSpreadsheet().getSheets()[0];
+      sh.getRange(1, 1).setValue(1); SpreadsheetApp.flush();
+      PropertiesService.getScriptProperties().setProperties({ a: '1' });`;
+    await withRuntime(
+      async (rt) => {
+        const r = await rt.evaluate(code, { kind: 'trigger' });
+        expect(r.ok).toBe(true);
+        const t = r.counts.trace ?? [];
+        expect(t.map((c) => c.op)).toEqual(['ss.sheets', 'rg.setValues', 'ss.flush', 'props.set']);
+        expect(t.map((c) => c.sent ?? 0)).toEqual([0, 0, 1, 0]);
+        expect(t[3].about).toBe('a');
+        // Each call begins where the one before it ended, and the calls' times add up to the modelled time.
+        expect(t[1].at).toBe(t[0].at + t[0].ms);
+        expect(t.reduce((a, c) => a + c.ms, 0) + (r.counts.msByKind.start ?? 0)).toBeCloseTo(r.modelledMs, 0);
+      },
+      { timeModel: { trace: true } },
+    );
+    await withRuntime(async (rt) => {
+      expect((await rt.evaluate(code, { kind: 'trigger' })).counts.trace).toBeUndefined();
+    });
+  });
+
   it("charges the script's own computing to the trigger runtime, beside its modelled calls", async () => {
     await withRuntime(async (rt) => {
       const r = await rt.evaluate('var t = Date.now(); var x = 0; while (Date.now() - t < 300) x++; return x;', {

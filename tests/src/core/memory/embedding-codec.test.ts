@@ -100,7 +100,7 @@ describe('int8 cells', () => {
       expect(() => decodeVector(bad, 4)).toThrow(EmbeddingFormatError);
     }
     // A cell cut short is refused by its length, not read as zeros.
-    expect(() => decodeVector(good.slice(0, -2), 4)).toThrow(/values where 4 are expected/);
+    expect(() => decodeVector(good.slice(0, -2), 4)).toThrow(/of 4 base64 characters where 6 hold 4 values/);
   });
 
   it('keeps 256 offline dimensions in one cell no longer than version 1 took', () => {

@@ -23,6 +23,17 @@ describe('decodeMatrix', () => {
     expect([m.split, Array.from(m.tails)]).toEqual([0, [127, 127 * Math.SQRT2, 127, 0]]);
   });
 
+  it('leaves out a cell of the right length the decoder refuses, instead of failing every retrieval', () => {
+    // One character a hand edit put in: the length check passes, the decoder does not.
+    const bad = `${X.slice(0, -2)}!${X.slice(-1)}`;
+    expect(bad.length).toBe(X.length);
+    const m = decodeMatrix([X, bad, Y], 4, [2, 3, 4]);
+    expect(m.refused).toEqual([3]);
+    const hits = topK(m, new Float32Array([1, 1, 0, 0]), 3);
+    expect(hits.map((h) => h.key).sort()).toEqual([2, 4]);
+    expect(decodeMatrix([X, Y], 4)).toMatchObject({ refused: [], dead: null });
+  });
+
   it('skips a row after its first half only when it cannot reach the k best, so the result stays exact', () => {
     let s = 5;
     const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
