@@ -1,42 +1,11 @@
 // kaigi: the command line (SPEC §12) — runs the built Apps Script file in the local runtime on a workbook.
-// This file parses arguments, finds the command in COMMANDS (one module each under commands/) and exits.
+// This file parses arguments, finds the command in COMMANDS (commands/index.ts) and exits.
 import { DEFAULT_TRIGGER_DELAYS, FormatError, FormatVersionError } from '../runtime/runtime.js';
 import { ALL_ROLES } from '../src/core/api/api.js';
 import { REPORT_STATUSES } from '../src/core/orders/order-status.js';
 import { registry as vendors } from '../src/core/providers/vendor-registry.js';
-import { directiveCommand } from './commands/directive.js';
-import { evalCommand } from './commands/eval.js';
-import { exportCommand } from './commands/export.js';
-import { gatewayCommand } from './commands/gateway.js';
-import { kpiCommand } from './commands/kpi.js';
-import { mcpCommand } from './commands/mcp.js';
-import { objectCommand, resolveCommand } from './commands/object.js';
-import { queueCommand } from './commands/queue.js';
-import { reportCommand } from './commands/report.js';
-import { runCommand } from './commands/run.js';
-import { serveCommand } from './commands/serve.js';
-import { tickCommand } from './commands/tick.js';
-import { tokenCommand } from './commands/token.js';
-import { verifyAuditCommand } from './commands/verify-audit.js';
+import { COMMANDS } from './commands/index.js';
 import { type Args, type Command, InputError, print, UsageError, warn } from './shared.js';
-
-const COMMANDS: readonly Command[] = [
-  runCommand,
-  tickCommand,
-  exportCommand,
-  verifyAuditCommand,
-  objectCommand,
-  resolveCommand,
-  reportCommand,
-  serveCommand,
-  tokenCommand,
-  mcpCommand,
-  gatewayCommand,
-  queueCommand,
-  kpiCommand,
-  directiveCommand,
-  evalCommand,
-];
 
 const USAGE = `usage:
   kaigi run [--demo] [--trigger FILE.json] [--workbook FILE.xlsx] [--provider ${['rules', ...vendors.names()].join('|')}]

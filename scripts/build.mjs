@@ -75,7 +75,7 @@ const exportsList = Object.values(probe.metafile.outputs)[0].exports.filter(
 );
 if (exportsList.length === 0) throw new Error('src/main.ts exports nothing for Apps Script to call');
 
-// Each wrapper first marks the execution's start (src/adapters/gas/execution-start.ts), then calls the function.
+// Each wrapper first marks the execution's start (src/adapters/execution-start.ts), then calls the function.
 const wrappers = exportsList
   .map((name) => `function ${name}() {\n  ${GLOBAL}.__enter();\n  return ${GLOBAL}.${name}.apply(this, arguments);\n}`)
   .join('\n');

@@ -18,6 +18,20 @@ export interface RowMapper<K extends TabKey> {
   write(row: Partial<RowOf<K>>, base?: readonly unknown[]): unknown[];
 }
 
+// The mapper of a tab chosen at run time (a plan's op, a retention pass over several tabs): columns named by string,
+// checked only at run time (an unknown name gives an undefined index).
+export interface AnyRowMapper {
+  readonly key: TabKey;
+  readonly width: number;
+  index(column: string): number;
+  read(values: readonly unknown[]): Record<string, unknown>;
+  write(row: Record<string, unknown>, base?: readonly unknown[]): unknown[];
+}
+
+export function rowsOfAny(key: TabKey): AnyRowMapper {
+  return rowsOf(key);
+}
+
 const mappers: Partial<Record<TabKey, RowMapper<TabKey>>> = {};
 
 export function rowsOf<K extends TabKey>(key: K): RowMapper<K> {

@@ -1,7 +1,6 @@
 // The tabs of the web API and rooms (SPEC §11, seed 004): rooms, who is in them, their messages, and the API log.
 import { col, type TabSpec } from './types.js';
-
-const MEMBER_STATUSES = ['in', 'out'] as const;
+import { MEMBER_STATUSES } from '../src/core/discussion/vocab.js';
 
 export const API_TABS = [
   {

@@ -2,31 +2,25 @@
 import { API_TABS } from './tabs-api.js';
 import { DATA_TABS } from './tabs-data.js';
 import { col, type TabSpec } from './types.js';
-
-const DISCUSSION_STATUSES = ['OPEN', 'IN_PROGRESS', 'VOTING', 'DECIDED', 'CLOSED', 'TIMEOUT', 'ESCALATED'] as const;
-const PRIORITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
-const QUEUE_STATUSES = ['queued', 'processing', 'done', 'failed', 'dead'] as const;
-const ORDER_STATUSES = ['PENDING', 'ACKNOWLEDGED', 'IN_PROGRESS', 'DONE', 'FAILED', 'CANCELLED'] as const;
-const EXECUTION_STATUSES = [
-  'NOT_STARTED',
-  'PENDING',
-  'ACKNOWLEDGED',
-  'IN_PROGRESS',
-  'DONE',
-  'FAILED',
-  'CANCELLED',
-  'PROVISIONAL',
-] as const;
-const VERDICTS = ['confirmed', 'rejected', 'inconclusive'] as const;
-const EFFECTS = ['worked', 'no_effect', 'worse', 'unclear'] as const;
-const LEARNING_SCOPES = ['individual', 'shared', 'case'] as const;
-const INBOX_TYPES = ['struggle', 'proposal', 'question', 'status_report', 'anomaly_alert', 'milestone'] as const;
-const INBOX_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
-const INBOX_STATUSES = ['unread', 'read', 'responded', 'archived'] as const;
-const DIRECTIVE_STATUSES = ['active', 'consumed', 'cancelled'] as const;
-const OBJECTION_STATUSES = ['OPEN', 'ACCEPTED', 'REJECTED', 'RESOLVED', 'FAILED'] as const;
-const AGENT_GROUPS = ['specialist', 'balancer', 'governance', 'decider'] as const;
-const SETTING_TYPES = ['number', 'integer', 'boolean', 'string', 'json'] as const;
+// Every enum column takes its values from the core list it stands for (tests/repo-vocabulary.test.ts checks them).
+import {
+  AGENT_GROUPS,
+  DIRECTIVE_STATUSES,
+  EFFECTS,
+  INBOX_PRIORITIES,
+  INBOX_STATUSES,
+  INBOX_TYPES,
+  LANGUAGES,
+  LEARNING_SCOPES,
+  OBJECTION_SOURCES,
+  PRIORITIES,
+  QUEUE_STATUSES,
+  STATUSES,
+  VERDICTS,
+} from '../src/core/discussion/vocab.js';
+import { EXECUTION_STATUSES, ORDER_STATUSES } from '../src/core/orders/order-status.js';
+import { SETTING_TYPES } from '../src/core/setting-def.js';
+import { OBJECTION_STATUSES } from '../src/core/types.js';
 
 export const TABS = [
   {
@@ -41,7 +35,7 @@ export const TABS = [
     description: 'One row per discussion; columns A–N exactly as seed 000 §8.1.',
     columns: [
       col('discussion_id', 'id', 190, 'DISC-YYYY-MM-DD-SEQ'),
-      col('status', 'enum', 110, 'Discussion status', DISCUSSION_STATUSES),
+      col('status', 'enum', 110, 'Discussion status', STATUSES),
       col('priority', 'enum', 90, 'Queue priority', PRIORITIES),
       col('trigger_type', 'text', 140, 'What opened the discussion'),
       col('trigger_target_user', 'text', 140, 'The member the trigger is about'),
@@ -156,7 +150,7 @@ export const TABS = [
       col('objection_id', 'id', 200, 'OBJ-…'),
       col('discussion_id', 'id', 190, 'Discussion'),
       col('decision_id', 'id', 180, 'Decision objected to'),
-      col('source', 'enum', 90, 'Where it came from', ['agent', 'human', 'api']),
+      col('source', 'enum', 90, 'Where it came from', OBJECTION_SOURCES),
       col('objector', 'text', 140, 'agent_id or person'),
       col('reason', 'text', 260, 'Why'),
       col('alternative', 'text', 260, 'Proposed alternative'),
@@ -347,7 +341,7 @@ export const TABS = [
       col('agent_id', 'text', 130, 'Agent'),
       col('version', 'integer', 70, 'Version'),
       col('active', 'boolean', 70, 'In use'),
-      col('language', 'enum', 80, 'Language', ['ja', 'en']),
+      col('language', 'enum', 80, 'Language', LANGUAGES),
       col('text', 'text', 480, 'Prompt text'),
       col('changed_by', 'text', 150, 'Author'),
       col('change_reason', 'text', 240, 'Why'),

@@ -23,7 +23,7 @@ export interface TabSpec {
   // Log tabs are protected with a warning: people change state through the sidebar or the API.
   protected: boolean;
   retentionYears?: number;
-  // Read through the configuration cache (src/adapters/gas/store.ts); a person's edit of the tab invalidates it.
+  // Read through the configuration cache (src/store/store.ts); a person's edit of the tab invalidates it.
   cached?: boolean;
   // Audited tabs (SPEC §10): every write records the row's digest under its key (the `key` column's value, with
   // `#part` appended when the `part` column is not 0), and verifyAudit checks each row against its latest record.

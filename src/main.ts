@@ -5,14 +5,15 @@ import './adapters/gas/gas-ports.js';
 import { t } from './core/i18n.js';
 import { ValidationError } from './core/errors.js';
 import type { ObjectionInput } from './core/orders/objections.js';
-import { keyStatus, saveKey } from './adapters/gas/keys.js';
-import { scriptZone } from './adapters/gas/records.js';
-import { openBound, SPREADSHEET_ID_PROPERTY } from './adapters/gas/spreadsheet.js';
-import { bumpConfigVersion, Store } from './adapters/gas/store.js';
+import { keyStatus, saveKey } from './store/keys.js';
+import { scriptZone } from './store/records.js';
+import { openBound, SPREADSHEET_ID_PROPERTY } from './store/spreadsheet.js';
+import { bumpConfigVersion, Store } from './store/store.js';
+import { bumpDataVersion } from './store/config-version.js';
 import { CONFIG_TABS, type TabKey, tabByKey } from '../sheets-schema/index.js';
 import { tellSettingProblems } from './app/notices.js';
-import { deleteTrigger } from './adapters/gas/triggers.js';
-import { activeUserEmail, props } from './adapters/gas/services.js';
+import { deleteTrigger } from './store/triggers.js';
+import { activeUserEmail, props } from './store/services.js';
 import { buildMenu, tellUser, userLang } from './adapters/gas/ui.js';
 import { archiveUnreadable, verifyAudit as verify, type AuditReport } from './app/audit/audit.js';
 import { archiveForAudit } from './app/audit/audit-archive.js';
@@ -21,6 +22,7 @@ import { isStructural } from './core/audit/config-structure.js';
 import { exportTab as exportRows, type LogicalRow } from './app/audit/export.js';
 import { Council } from './app/sheet-council.js';
 import { requestObjection } from './app/discussions/requests.js';
+import { withdrawObjectionRow } from './app/discussions/objection-records.js';
 import { requireRole } from './app/surfaces/access.js';
 import { refuseActorFields } from './core/api/access.js';
 import { seedDemo } from './app/surfaces/seed.js';
@@ -48,11 +50,12 @@ import {
   type ReplayResult,
 } from './app/surfaces/admin.js';
 import { handleWeb } from './app/api/web.js';
+import { jsonOutput } from './adapters/gas/json-output.js';
 import { createClient, listClients, revokeClient, type ClientInfo } from './app/api/clients.js';
 import { reportOrder as reportOrderOf, type OrderReportResult } from './app/orders/orders.js';
 
 // Not a script function: the entry wrappers call it first (scripts/build.mjs leaves `__` names off the entry points).
-export { enterExecution as __enter } from './adapters/gas/execution-start.js';
+export { enterExecution as __enter } from './adapters/execution-start.js';
 export * from './entries/dialogs.js';
 export * from './entries/sidebar.js';
 export * from './entries/start.js';
@@ -127,6 +130,8 @@ export function runQueueNow(): TickReport {
 export function onConfigEdit(e?: GoogleAppsScript.Events.SheetsOnEdit): void {
   const name = e?.range ? e.range.getSheet().getName() : '';
   const isTab = (key: TabKey) => tabByKey(key).name === name || tabByKey(key).nameJa === name;
+  // A hand edit of the KPI tab: the council's cached copy of it goes (the tab is not audited as configuration).
+  if (e && isTab('kpi')) bumpDataVersion('kpi');
   const tab = CONFIG_TABS.filter(isTab)[0];
   if (!tab || !e) return;
   bumpConfigVersion();
@@ -231,10 +236,17 @@ export function exportTab(name: string): { tab: string; columns: string[]; rows:
 
 // A person's objection; the objector is who Apps Script says runs this. An input naming a source, an objector or
 // `by` is refused: only the engine objects as an agent (fileAgentObjection_).
-export function fileObjection(input: Partial<ObjectionInput>): { task_id: string } {
+export function fileObjection(input: Partial<ObjectionInput>): { task_id: string; objection_id: string } {
   requireRole('fileObjection', 'coordinator');
   refuseActorFields(input, 'fileObjection');
   return requestObjection(input ?? {});
+}
+
+// Withdraws an OPEN objection (OBJ-n). Filing one takes a coordinator, so a coordinator, as Apps Script says who runs
+// this, may withdraw any: the filer among them.
+export function withdrawObjection(objectionId: string): { objection_id: string; status: 'WITHDRAWN' } {
+  requireRole('withdrawObjection', 'coordinator');
+  return withdrawObjectionRow(new Council(openBound(), scriptZone()), String(objectionId ?? ''), activeUserEmail());
 }
 
 // The engine's own path for an objection by a council agent (governance, the analyst's data errors). Its name ends
@@ -326,9 +338,9 @@ export function revokeApiClient(name: string): { name: string; revoked: true } {
 }
 
 export function doGet(e: GoogleAppsScript.Events.DoGet): GoogleAppsScript.Content.TextOutput {
-  return handleWeb('GET', e);
+  return jsonOutput(handleWeb('GET', e));
 }
 
 export function doPost(e: GoogleAppsScript.Events.DoPost): GoogleAppsScript.Content.TextOutput {
-  return handleWeb('POST', e);
+  return jsonOutput(handleWeb('POST', e));
 }

@@ -1,9 +1,12 @@
-// The project's own documents: the README and docs/ link only inside the repository, the README stays a short guide,
-// and the data model's tab table is the one sheets-schema/ defines (KAIGI_UPDATE_DOCS=1 rewrites it).
+// The project's own documents: the README and docs/ link only inside the repository, the README stays a short guide
+// naming every command, CONTRIBUTING's registries exist, and the data model's tab table and CONTRIBUTING's route groups
+// are what sheets-schema/ and src/app/routes/ define (KAIGI_UPDATE_DOCS=1 rewrites them).
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../cli/commands/index.js';
 import { TABS, type TabSpec } from '../sheets-schema/index.js';
+import { OPERATIONS } from '../src/app/routes/registry.js';
 import { cell, checkGenerated } from './docs-block.js';
 
 const root = path.resolve(__dirname, '..');
@@ -17,6 +20,28 @@ const docs = [
 ];
 const BEGIN = '<!-- tabs: generated from sheets-schema/ -->';
 const END = '<!-- end of tabs -->';
+const GROUPS_BEGIN = '<!-- route groups: generated from src/app/routes/ -->';
+const GROUPS_END = '<!-- end of route groups -->';
+
+// Each folder of src/app/routes/ with the operations its index.ts lists, read from the folder's files by name so
+// that an operation in no folder, or a folder the registry leaves out, shows.
+function routeGroups(): string {
+  const dir = path.join(root, 'src', 'app', 'routes');
+  const registry = fs.readFileSync(path.join(dir, 'registry.ts'), 'utf8');
+  const groups = fs.readdirSync(dir).filter((f) => fs.statSync(path.join(dir, f)).isDirectory());
+  const listed = new Set<string>();
+  const rows = groups.map((g) => {
+    expect(registry, `src/app/routes/registry.ts gathers ${g}/`).toContain(`'./${g}/index.js'`);
+    const files = fs.readdirSync(path.join(dir, g)).map((f) => fs.readFileSync(path.join(dir, g, f), 'utf8'));
+    const ops = OPERATIONS.filter((o) => files.some((t) => t.includes(`name: '${o.name}'`)));
+    for (const o of ops) listed.add(o.name);
+    const where = (o: (typeof ops)[number]) => [o.http && `\`${o.http.method} ${o.http.path}\``, o.tool && 'tool'];
+    const names = ops.map((o) => `\`${o.name}\` (${where(o).filter(Boolean).join(', ')})`);
+    return `| \`${g}/\` | ${names.join(', ')} |`;
+  });
+  expect(OPERATIONS.map((o) => o.name).filter((n) => !listed.has(n))).toEqual([]);
+  return [GROUPS_BEGIN, '| group | operations |', '|---|---|', ...rows, GROUPS_END].join('\n');
+}
 
 function tabTable(): string {
   const rows = TABS.map(
@@ -51,15 +76,40 @@ describe('the documents', () => {
       expect(readme).toContain(`](${f}`);
   });
 
-  it('name every command of the command line in the README', () => {
+  it('name every command of the command line in the README, from its registry', () => {
     const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-    const dir = path.join(root, 'cli', 'commands');
-    const names = fs
-      .readdirSync(dir)
-      .map((f) => /\bname: '([a-z-]+)'/.exec(fs.readFileSync(path.join(dir, f), 'utf8'))?.[1])
-      .filter((n): n is string => !!n);
-    expect(names.length).toBeGreaterThan(10);
+    const names = COMMANDS.map((c) => c.name);
+    expect(names).toContain('queue');
     expect(names.filter((n) => !readme.includes(`\`kaigi ${n} `) && !readme.includes(`\`kaigi ${n}\``))).toEqual([]);
+  });
+
+  it('name in CONTRIBUTING.md extension points whose files and registries exist', () => {
+    const text = fs.readFileSync(path.join(root, 'CONTRIBUTING.md'), 'utf8');
+    const from = text.indexOf('| to add | write |');
+    const rows = text.slice(from, text.indexOf('\n\n', from)).split('\n').slice(2);
+    expect(rows.length).toBeGreaterThan(5);
+    const bad: string[] = [];
+    for (const row of rows) {
+      const [, write, line] = row
+        .split(/(?<!\\)\|/)
+        .map((c) => c.trim())
+        .filter(Boolean);
+      // A path with a placeholder (NAME, GROUP, *) names its folder; the registry is `LIST` in `file`.
+      for (const m of `${write} ${line}`.matchAll(/`((?:src|cli|runtime|sheets-schema)\/[^`]*)`/g)) {
+        const known = m[1].split('/').filter((seg) => !/NAME|GROUP|\*/.test(seg));
+        if (!fs.existsSync(path.join(root, ...known))) bad.push(`${row.slice(0, 40)}: ${m[1]}`);
+      }
+      for (const m of line.matchAll(/`([A-Z_]+)` in `([^`]+)`/g)) {
+        const file = path.join(root, m[2]);
+        if (!fs.existsSync(file) || !new RegExp(`\\b${m[1]}\\b`).test(fs.readFileSync(file, 'utf8')))
+          bad.push(`${m[1]} is not in ${m[2]}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('list the route groups in CONTRIBUTING.md as src/app/routes/ holds them', () => {
+    checkGenerated('CONTRIBUTING.md', GROUPS_BEGIN, GROUPS_END, routeGroups());
   });
 
   it('list every tab of sheets-schema/ in docs/data-model.md, as the schema says', () => {

@@ -1,13 +1,14 @@
 // Telling a person once: an audited Inbox row per condition, remembered so the same condition is said only once.
-import { sha256Hex } from '../adapters/gas/crypto.js';
-import { inboxRow } from '../adapters/gas/records.js';
-import { props } from '../adapters/gas/services.js';
-import type { Commit, Store } from '../adapters/gas/store.js';
+import { sha256Hex } from '../store/crypto.js';
+import { inboxRow } from '../store/records.js';
+import { props } from '../store/services.js';
+import type { Commit, Store } from '../store/store.js';
 import { ConfigError } from '../core/errors.js';
 import { PROPERTY_KEYS } from '../core/property-keys.js';
 import type { QueueItem } from '../core/queue.js';
 import type { SettingProblem, Settings } from '../core/settings.js';
 import type { InboxItem } from '../core/types.js';
+import { ports } from '../ports.js';
 
 // What has been said: { [notice key]: sha256 of its condition }.
 const NOTICES_PROPERTY = PROPERTY_KEYS.notices;
@@ -59,7 +60,7 @@ function fingerprint(n: Notice): string {
 // A system alert for a person: the Inbox row and its audit event, added to a commit (as its final write when
 // `marker`, a commit of its own). Also for callers that tell a person once by their own record (the daily budget).
 export function writeNotice(c: Commit, n: NoticeText, marker = false): string {
-  const now = Date.now();
+  const now = ports().clock.now();
   const inbox: InboxItem = {
     inbox_id: `INB-${c.nextSeq('inbox')}`,
     from_agent: 'system',
@@ -124,7 +125,7 @@ export class Notices {
       if (todo.length) {
         const c = this.store.begin(state);
         todo.forEach((n, i) => this.write(c, n, i === 0));
-        c.run(new Date(Date.now()).toISOString());
+        c.run(new Date(ports().clock.now()).toISOString());
       }
       for (const n of todo) m[n.key] = fingerprint(n);
       writeMemory(m);

@@ -1,9 +1,9 @@
 // The council in the spreadsheet: a thin facade over configuration, model access, memory, the queue and storage.
 import { chargeDiscussion } from './api/api-budget.js';
-import { dayOf } from '../adapters/gas/records.js';
-import { ESCALATION_TIMEOUT, type EscalationTimer, escalationWake } from '../core/discussion/escalation-timer.js';
-import { uuid } from '../adapters/gas/services.js';
-import { Store } from '../adapters/gas/store.js';
+import { dayOf } from '../store/records.js';
+import { type EscalationTimer, escalationWake } from '../core/discussion/escalation-timer.js';
+import { TASK_KINDS } from '../core/queue-tasks.js';
+import { Store } from '../store/store.js';
 import type { EngineEnv } from '../core/engine.js';
 import { modelPrice, pricesOf } from '../core/providers/model-table.js';
 import { RulesProvider } from '../core/providers/rules.js';
@@ -16,7 +16,8 @@ import { type Loaded, DiscussionStore } from './discussions/discussion-store.js'
 import { ModelAccess } from './discussions/model-access.js';
 import { PENDING_DECISION } from './discussions/pending-ids.js';
 import { WorkQueue } from './queue/work-queue.js';
-import { bumpConfigVersion } from '../adapters/gas/store.js';
+import { bumpConfigVersion } from '../store/store.js';
+import { type ClockPort, type IdsPort, ports } from '../ports.js';
 
 export type { Loaded } from './discussions/discussion-store.js';
 
@@ -29,16 +30,19 @@ export class Council {
   readonly discussions: DiscussionStore;
   private cachedEnv: EngineEnv | null = null;
 
+  // Time and fresh ids come from the platform's ports (installed once by the entry, or by a test), unless given.
   constructor(
     readonly ss: GoogleAppsScript.Spreadsheet.Spreadsheet,
     readonly tz: string,
+    readonly clock: ClockPort = ports().clock,
+    readonly ids: IdsPort = ports().ids,
   ) {
     this.store = new Store(ss, tz);
     this.config = new Configuration(this.store, tz);
-    this.models = new ModelAccess(() => this.config.settings(), tz, new Notices(this.store));
-    this.recall = new DecisionMemory(this.store, this.config);
-    this.queue = new WorkQueue(this.store, this.config, `exec-${uuid().slice(0, 8)}`);
-    this.discussions = new DiscussionStore(this.store, [
+    this.models = new ModelAccess(() => this.config.settings(), tz, new Notices(this.store), clock, ids);
+    this.recall = new DecisionMemory(this.store, this.config, clock);
+    this.queue = new WorkQueue(this.store, this.config, `exec-${ids.uuid().slice(0, 8)}`, clock);
+    this.discussions = new DiscussionStore(this.store, clock, [
       (c, before, after, r) => {
         const changed = this.recall.rememberDecision(c, before, after, r);
         return () => {
@@ -50,12 +54,12 @@ export class Council {
       // An escalation starts its timer in the same commit (reminder at half the timeout, TIMEOUT at the full).
       (c, before, after) => {
         if (after.status !== 'ESCALATED' || before.status === 'ESCALATED') return undefined;
-        const now = Date.now();
+        const now = this.now();
         const hours = this.settings().number('discussion.escalation_timeout_hours');
         const timer: EscalationTimer = { discussion_id: after.discussion_id, escalated_at: now, stage: 'remind' };
         this.queue.append(c, now, {
-          type: ESCALATION_TIMEOUT,
-          payload: { ...timer },
+          task: TASK_KINDS.escalationTimer,
+          payload: timer,
           priority: after.priority,
           from: 'kaigi',
           availableAt: escalationWake(now, hours, 'remind'),
@@ -68,7 +72,7 @@ export class Council {
   }
 
   now(): number {
-    return Date.now();
+    return this.clock.now();
   }
 
   settings(): Settings {
@@ -96,7 +100,7 @@ export class Council {
     const agents = this.config.agents();
     const prompts = this.config.prompts();
     const lang = settings.raw('locale') === 'en' ? 'en' : 'ja';
-    const rules = new RulesProvider(() => Date.now());
+    const rules = new RulesProvider(() => this.now());
     const { kpi, members, notes } = this.config.data();
     const prices = pricesOf(settings);
     this.cachedEnv = {
@@ -108,9 +112,9 @@ export class Council {
       kpi,
       members,
       dataNotes: notes,
-      now: () => Date.now(),
-      today: dayOf(Date.now(), this.tz),
-      isoNow: () => new Date(Date.now()).toISOString(),
+      now: () => this.now(),
+      today: dayOf(this.now(), this.tz),
+      isoNow: () => new Date(this.now()).toISOString(),
       // The real id is allocated inside the commit (see assignDecisionId), so models run outside the lock.
       nextDecisionId: () => PENDING_DECISION,
       lang,

@@ -1,6 +1,7 @@
 // One label table per enum a person sees, in Japanese and English, keyed by the enum's own type so a new value
 // does not compile until it has its labels (tests/src/core/labels.test.ts checks the same at run time).
 import type { DashboardColumn } from './dashboard.js';
+import { DIRECTIVE_STATUSES, INBOX_STATUSES } from './discussion/vocab.js';
 import type { ExecutionStatus, OrderStatus } from './orders/order-status.js';
 import type { MessageType } from './discussion/messages.js';
 import type { Verdict } from './memory/outcomes.js';
@@ -131,6 +132,8 @@ export const OBJECTION_STATUS_LABELS: Labels<(typeof OBJECTION_STATUSES)[number]
   OPEN: ['判断待ち', 'Awaiting a judgement'],
   ACCEPTED: ['採用', 'Accepted'],
   REJECTED: ['却下', 'Rejected'],
+  WITHDRAWN: ['取り下げ', 'Withdrawn'],
+  // Older rows' values, shown as they were written.
   RESOLVED: ['解決', 'Resolved'],
   FAILED: ['処理失敗', 'Failed'],
 };
@@ -177,14 +180,14 @@ export const DASHBOARD_COLUMN_LABELS: Labels<DashboardColumn> = {
 };
 
 // An Inbox item's and a directive's state, as the sidebar shows and filters them (the Inbox and Directives tabs).
-export const INBOX_STATES = ['unread', 'read', 'responded', 'archived'] as const;
+export const INBOX_STATES = INBOX_STATUSES;
 export const INBOX_STATE_LABELS: Labels<(typeof INBOX_STATES)[number]> = {
   unread: ['未読', 'Unread'],
   read: ['既読', 'Read'],
   responded: ['返信済み', 'Replied'],
   archived: ['アーカイブ', 'Archived'],
 };
-export const DIRECTIVE_STATES = ['active', 'consumed', 'cancelled'] as const;
+export const DIRECTIVE_STATES = DIRECTIVE_STATUSES;
 export const DIRECTIVE_STATE_LABELS: Labels<(typeof DIRECTIVE_STATES)[number]> = {
   active: ['有効', 'Active'],
   consumed: ['受け取り済み', 'Received'],

@@ -1,7 +1,7 @@
 // Every Script Property Kaigi reads or writes, named once: the app, the CLI, the bench and the tests import these.
 
 export const PROPERTY_KEYS = {
-  // Journal, sequences and tails of the append-only tabs (src/adapters/gas/store.ts), versioned.
+  // Journal, sequences and tails of the append-only tabs (src/store/store.ts), versioned.
   state: 'KAIGI_STATE',
   // Bumped whenever Settings, Agents, Prompts or Directives change, so cached configuration is dropped.
   configVersion: 'KAIGI_CONFIG_VERSION',
@@ -36,7 +36,7 @@ export const PROPERTY_KEYS = {
   // The last API Log row inside an audited batch: { through } (src/app/api/api-log.ts).
   apiLogDigest: 'KAIGI_API_LOG_DIGEST',
   // The start of the keys that hold one authenticated API call's log row each until a tick appends them to the API
-  // Log (src/adapters/gas/api-log-inbox.ts): KAIGI_APILOG_Q_<time>_<random>.
+  // Log (src/store/api-log-inbox.ts): KAIGI_APILOG_Q_<time>_<random>.
   apiLogInbox: 'KAIGI_APILOG_Q_',
   // Who owns Kaigi's workers (its installable triggers, which belong to the account that made them), since when,
   // and the backstop interval they were installed with: { owner, claimed_at, backstop_minutes } (trigger-plan.ts).

@@ -1,7 +1,8 @@
 // The work queue's rules: what may be claimed next, leases, retries, and duplicates.
-import { PRIORITY_RANK, type Priority } from './types.js';
+import { PRIORITY_RANK, type Priority, type QUEUE_STATUSES } from './types.js';
+import { TASK_KINDS } from './queue-tasks.js';
 
-type QueueStatus = 'queued' | 'processing' | 'done' | 'failed' | 'dead';
+type QueueStatus = (typeof QUEUE_STATUSES)[number];
 
 export interface QueueItem {
   row: number;
@@ -34,7 +35,7 @@ function discussionOf(i: QueueItem): string {
 
 export function isStarted(i: QueueItem): boolean {
   return (
-    i.type === 'discussion.advance' &&
+    i.type === TASK_KINDS.advance.type &&
     !!i.payload &&
     i.payload.started === true &&
     (i.status === 'queued' || i.status === 'processing')
@@ -94,7 +95,12 @@ export function pickNext(items: readonly QueueItem[], now: number, limits: Limit
       i.available_at <= now;
     if (!claimable) return false;
     if (discussionOf(i) && busy.indexOf(discussionOf(i)) >= 0) return false;
-    if (i.type === 'discussion.advance' && i.payload && i.payload.started !== true && started >= limits.maxInProgress)
+    if (
+      i.type === TASK_KINDS.advance.type &&
+      i.payload &&
+      i.payload.started !== true &&
+      started >= limits.maxInProgress
+    )
       return false;
     return true;
   });

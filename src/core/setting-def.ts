@@ -1,5 +1,6 @@
 // One Settings row's definition: its key, its default as the tab stores it, its type and what it is for.
-export type SettingType = 'number' | 'integer' | 'boolean' | 'string' | 'json';
+export const SETTING_TYPES = ['number', 'integer', 'boolean', 'string', 'json'] as const;
+export type SettingType = (typeof SETTING_TYPES)[number];
 
 // What each scalar tag parses to; a 'json' row's type is its default's (see `shape`).
 interface TagValue {

@@ -1,6 +1,6 @@
 // Types shared by the pure core: triggers, agents, discussions and the records Kaigi writes.
 import type { Message } from './discussion/messages.js';
-import type { INBOX_PRIORITIES, INBOX_TYPES, Priority, Status } from './discussion/vocab.js';
+import type { AGENT_GROUPS, INBOX_PRIORITIES, INBOX_TYPES, Priority, Status } from './discussion/vocab.js';
 
 // The vocabularies live in vocab.ts so messages.ts can use them without importing this file back.
 export * from './discussion/vocab.js';
@@ -15,8 +15,13 @@ export const ACTION_TYPES = [
   'REST_RECOMMENDATION',
   'SKILL_TRAINING',
 ] as const;
-export const OBJECTION_STATUSES = ['OPEN', 'ACCEPTED', 'REJECTED', 'RESOLVED', 'FAILED'] as const;
-export type AgentGroup = 'specialist' | 'balancer' | 'governance' | 'decider';
+// An objection's states, on its row from the moment it is filed: OPEN until the decider judges it (or the objector
+// withdraws it). The Objections tab may also hold two older values, RESOLVED and FAILED, written when an objection
+// was only stored once judged: they are read as ACCEPTED and REJECTED (src/core/orders/objection-state.ts).
+export const OBJECTION_STATES = ['OPEN', 'ACCEPTED', 'REJECTED', 'WITHDRAWN'] as const;
+export const OBJECTION_STATUSES = [...OBJECTION_STATES, 'RESOLVED', 'FAILED'] as const;
+export type ObjectionState = (typeof OBJECTION_STATES)[number];
+export type AgentGroup = (typeof AGENT_GROUPS)[number];
 
 export interface Trigger {
   type: string;
@@ -137,7 +142,7 @@ export interface ObjectionRow {
   alternative: string;
   evidence: string;
   urgency: Priority;
-  status: (typeof OBJECTION_STATUSES)[number];
+  status: ObjectionState;
   resolution: string;
   resolved_by: string;
   created_at: string;

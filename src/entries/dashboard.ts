@@ -1,6 +1,6 @@
 // Entry points for the Dashboard tab: refresh its data ranges and charts.
-import { openBound } from '../adapters/gas/spreadsheet.js';
-import { scriptZone } from '../adapters/gas/records.js';
+import { openBound } from '../store/spreadsheet.js';
+import { scriptZone } from '../store/records.js';
 import { Council } from '../app/sheet-council.js';
 import { refreshDashboardNow } from '../app/surfaces/dashboard.js';
 

@@ -1,8 +1,8 @@
 // Entry points for KPI rows a person pastes in the sidebar (check, then commit) and kaigi kpi import sends: the
 // same check and commit as POST /kpi (src/app/orders/kpi-ingest.ts), told by line and column.
-import { scriptZone } from '../adapters/gas/records.js';
-import { activeUserEmail } from '../adapters/gas/services.js';
-import { openBound } from '../adapters/gas/spreadsheet.js';
+import { scriptZone } from '../store/records.js';
+import { activeUserEmail } from '../store/services.js';
+import { openBound } from '../store/spreadsheet.js';
 import { requireRole } from '../app/surfaces/access.js';
 import { Council } from '../app/sheet-council.js';
 import type { KpiResult } from '../app/orders/kpi-ingest.js';

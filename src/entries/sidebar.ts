@@ -1,7 +1,7 @@
 // Entry points the sidebar reads through google.script.run: the discussions list, one discussion's view, and the
 // live poll that reads them only when something changed.
-import { scriptZone } from '../adapters/gas/records.js';
-import { openBound } from '../adapters/gas/spreadsheet.js';
+import { scriptZone } from '../store/records.js';
+import { openBound } from '../store/spreadsheet.js';
 import { Council } from '../app/sheet-council.js';
 import { discussionView, sidebarData, type DiscussionView, type SidebarData } from '../app/surfaces/sidebar.js';
 import { type PollRequest, type SidebarPoll, sidebarPoll } from '../app/surfaces/sidebar-poll.js';

@@ -1,8 +1,8 @@
 // Where an authenticated web API call leaves its API Log row: a Script Property of its own (one write, no lock), and
 // an approximate count in CacheService of how many wait, so a busy hour cannot outgrow the properties' 500 KB before
 // a tick appends them (src/app/api/api-log.ts; why a property and not the cache: docs/decision-to-outcome.md).
-import { encodeEntry, type InboxEntry, inboxKey, waitingRows, type Waiting } from '../../core/api/api-log-inbox.js';
-import { PROPERTY_KEYS } from '../../core/property-keys.js';
+import { encodeEntry, type InboxEntry, inboxKey, waitingRows, type Waiting } from '../core/api/api-log-inbox.js';
+import { PROPERTY_KEYS } from '../core/property-keys.js';
 import { propertiesWritten } from './property-reads.js';
 import { props } from './services.js';
 import { ports } from '../ports.js';

@@ -1,21 +1,14 @@
 // The archive spreadsheet and the store primitives that move rows into it: copy, verify, then remove in one commit.
-import {
-  AUDITED_TABS,
-  auditKeyOf,
-  columnTypesOf,
-  rowsOf,
-  type TabKey,
-  tabByKey,
-} from '../../../sheets-schema/index.js';
-import type { AuditEvent } from '../../core/audit/audit.js';
-import { rowDigest } from '../../core/audit/audit-rows.js';
-import { canonical } from '../../core/cells.js';
-import { StateError } from '../../core/errors.js';
-import { planTab } from '../../core/tab-plan.js';
+import { AUDITED_TABS, auditKeyOf, columnTypesOf, rowsOf, type TabKey, tabByKey } from '../../sheets-schema/index.js';
+import type { AuditEvent } from '../core/audit/audit.js';
+import { rowDigest } from '../core/audit/audit-rows.js';
+import { canonical } from '../core/cells.js';
+import { StateError } from '../core/errors.js';
+import { planTab } from '../core/tab-plan.js';
 import { sha256Hex } from './crypto.js';
 import type { Commit, Store } from './store.js';
 import type { StoreState, Tail } from './store-format.js';
-import { applyTab, findSheet, readHeader } from './tabs.js';
+import { findSheet, readHeader } from './tab-find.js';
 import { ports } from '../ports.js';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -30,13 +23,13 @@ const GROW_BY = 500;
 // A new archive: the name from Settings, the spreadsheet's time zone (a date cell keeps its wall clock in its own
 // spreadsheet's zone, so the copy reads back the same instant only in the same zone), and the tabs.
 export function createArchive(name: string, timeZone: string): Spreadsheet {
-  const ss = SpreadsheetApp.create(name);
+  const ss = ports().spreadsheets.create(name);
   if (ss.getSpreadsheetTimeZone() !== timeZone) ss.setSpreadsheetTimeZone(timeZone);
   return ss;
 }
 
 export function openArchive(id: string): Spreadsheet {
-  return SpreadsheetApp.openById(id);
+  return ports().spreadsheets.openById(id);
 }
 
 // The archive is created in the Drive of the account that runs the archive (the workers' owner): shared with the
@@ -71,7 +64,7 @@ export function shapeArchive(ss: Spreadsheet): void {
   for (const key of ARCHIVE_TABS) {
     const spec = tabByKey(key);
     const existing = findSheet(ss, spec);
-    applyTab(ss, spec, existing, planTab(spec, existing ? readHeader(existing) : []));
+    ports().tabs.apply(ss, spec, existing, planTab(spec, existing ? readHeader(existing) : []));
   }
   const blank = ss.getSheetByName('Sheet1');
   if (blank && blank.getLastRow() === 0 && ss.getSheets().length > 1) ss.deleteSheet(blank);

@@ -1,12 +1,13 @@
 // One journaled commit: rows reserved at known tails, long values moved to Overflow, audit rows chained, one final write.
 import { cellDate, isDate } from './records.js';
-import { rowsOf, type TabKey } from '../../../sheets-schema/index.js';
-import { auditRows, type AuditEvent } from '../../core/audit/audit.js';
-import { type RowWrite, withRowDigests } from '../../core/audit/audit-events.js';
-import { withKpiDigests } from '../../core/audit/kpi-audit.js';
-import { canonical, chunks, MAX_CELL_CHARS, pointerText } from '../../core/cells.js';
-import { type DailySeq, nextDaily } from '../../core/discussion/ids.js';
+import { rowsOf, type TabKey } from '../../sheets-schema/index.js';
+import { auditRows, type AuditEvent } from '../core/audit/audit.js';
+import { type RowWrite, withRowDigests } from '../core/audit/audit-events.js';
+import { withKpiDigests } from '../core/audit/kpi-audit.js';
+import { canonical, chunks, MAX_CELL_CHARS, pointerText } from '../core/cells.js';
+import { type DailySeq, nextDaily } from '../core/discussion/ids.js';
 import { sha256Hex } from './crypto.js';
+import { bumpDataVersion } from './config-version.js';
 import { StoreError, type StoreState, type Tail } from './store-format.js';
 import type { SheetPort } from '../ports.js';
 
@@ -219,6 +220,8 @@ export class Commit {
     this.writeBlocks([markerBlock]);
     this.writeBlocks(this.post);
     this.clearJournal(after);
+    // The KPI tab's cached copy (the council's view of it) moves on once the commit's rows are in.
+    if (this.writes.some((w) => w.tab === 'kpi')) bumpDataVersion('kpi');
     this.store.remember(blocks.concat([markerBlock], this.post), this.appended);
     return after;
   }

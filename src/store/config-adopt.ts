@@ -1,7 +1,7 @@
 // Records audited rows no audit event names yet: the configuration rows setup adds, or, once at the upgrade from an
 // earlier release, the rows that release did not audit (its configuration, learnings, reflections, outcomes…).
-import { auditKeyOf, CONFIG_TABS, isAudited, rowsOf, type TabKey, tabByKey } from '../../../sheets-schema/index.js';
-import { ROW_REMOVED } from '../../core/audit/config-structure.js';
+import { auditKeyOf, CONFIG_TABS, isAudited, rowsOf, type TabKey, tabByKey } from '../../sheets-schema/index.js';
+import { ROW_REMOVED } from '../core/audit/config-structure.js';
 import type { Commit } from './commit.js';
 import type { StoreState } from './store-format.js';
 

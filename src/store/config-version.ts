@@ -1,10 +1,11 @@
 // The configuration cache's version: one for every tab, and a tab's own beside it for Kaigi's changes of one tab.
-import type { TabKey } from '../../../sheets-schema/index.js';
-import { PROPERTY_KEYS } from '../../core/property-keys.js';
+import type { TabKey } from '../../sheets-schema/index.js';
+import { PROPERTY_KEYS } from '../core/property-keys.js';
 import { markChanged } from './change-stamp.js';
 import { forgetGate } from './gate-cache.js';
 import { propertiesWritten, readProperty } from './property-reads.js';
 import { ports } from '../ports.js';
+import { props } from './services.js';
 
 const CONFIG_VERSION = PROPERTY_KEYS.configVersion;
 const CONFIG_TAB_VERSION = PROPERTY_KEYS.configTabVersion;
@@ -19,7 +20,7 @@ export function bumpConfigVersion(tabs?: readonly TabKey[]): string | null {
   const props = ports().properties;
   let token: string | null = null;
   if (tabs?.length) {
-    token = `${Date.now().toString(36)}-${ports().host.uuid().slice(0, 8)}`;
+    token = versionToken();
     const own: Record<string, string> = {};
     for (const t of tabs) own[`${CONFIG_TAB_VERSION}${t}`] = token;
     props.setProperties(own);
@@ -27,6 +28,14 @@ export function bumpConfigVersion(tabs?: readonly TabKey[]): string | null {
   forgetGate();
   markChanged();
   return token;
+}
+
+// A data tab Kaigi itself wrote (KPI), its rows already in the sheet: its cached copy goes (a new token under its own
+// property, in the caller's property batch when one is open); the web API's gate does not depend on it.
+export function bumpDataVersion(tab: TabKey): void {
+  props.set({
+    [`${CONFIG_TAB_VERSION}${tab}`]: versionToken(),
+  });
 }
 
 // The version every tab's name starts with, as this execution last read it.
@@ -41,4 +50,10 @@ export function configCacheName(key: TabKey): string {
 
 export function configCacheNameAt(key: TabKey, version: string, own: string | null): string {
   return own ? `kaigi:cfg:${version}.${own}:${key}` : `kaigi:cfg:${version}:${key}`;
+}
+
+// A new version: the time and the last 8 hex digits of a fresh id (random in a v4 UUID; the count in an ordered id
+// source), so two versions made in the same millisecond still differ.
+function versionToken(): string {
+  return `${ports().clock.now().toString(36)}-${ports().ids.uuid().replace(/-/g, '').slice(-8)}`;
 }

@@ -1,6 +1,6 @@
 // Where a new Kaigi spreadsheet opens: on its Dashboard, its own empty first sheet gone.
-import { tabByKey } from '../../../sheets-schema/index.js';
-import { findSheet } from './tabs.js';
+import { tabByKey } from '../../sheets-schema/index.js';
+import { findSheet } from './tab-find.js';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

@@ -2,8 +2,8 @@
 // hashes, the body and rate limits), so a request with a bad token costs no Properties or Sheets call. Whatever
 // writes one of its sources drops it (the token list, the spreadsheet id, a Settings change), and it lives only
 // minutes, so a reader that raced a writer cannot keep a revoked token for long.
-import { clientKeys } from '../../core/api/api-clients.js';
-import { PROPERTY_KEYS } from '../../core/property-keys.js';
+import { clientKeys } from '../core/api/api-clients.js';
+import { PROPERTY_KEYS } from '../core/property-keys.js';
 import { ports } from '../ports.js';
 
 const GATE_KEY = 'kaigi:api:gate';

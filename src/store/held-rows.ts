@@ -1,5 +1,5 @@
 // The rows an execution's last commit wrote, answered without reading them back while nobody has committed since.
-import type { TabKey } from '../../../sheets-schema/index.js';
+import type { TabKey } from '../../sheets-schema/index.js';
 
 type Block = { tab: TabKey; row: number; rows: unknown[][] };
 

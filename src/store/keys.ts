@@ -1,5 +1,5 @@
 // API keys in Script Properties: written by the settings dialog, never returned to a client.
-import { findVendor, registry } from '../../core/providers/vendor-registry.js';
+import { findVendor, registry } from '../core/providers/vendor-registry.js';
 import { markChanged } from './change-stamp.js';
 import { propertiesWritten } from './property-reads.js';
 import type { Store } from './store.js';

@@ -1,5 +1,5 @@
 // The MCP server's replayed answers in CacheService's script cache (100 KB a value, in bytes; at most 6 hours).
-import { utf8Bytes } from '../../core/api/api.js';
+import { utf8Bytes } from '../core/api/api.js';
 import { ports } from '../ports.js';
 
 const MAX_VALUE_BYTES = 100 * 1024;

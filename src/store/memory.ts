@@ -1,5 +1,5 @@
 // The Learnings tab as memory: embeddings written with rows, decoded once per execution, searched by cosine.
-import { rowsOf } from '../../../sheets-schema/index.js';
+import { rowsOf } from '../../sheets-schema/index.js';
 import {
   OFFLINE_MODEL,
   embedOffline,
@@ -7,17 +7,17 @@ import {
   isVectorCell,
   l2normalise,
   modelTag,
-} from '../../core/memory/embedding.js';
-import { EMPTY_MEMORY, successRate, type AgentMemory, type Learning } from '../../core/memory/memory.js';
-import { recall, recallOptionsOf } from '../../core/memory/recall.js';
-import { buildEmbedding, parseEmbedding, type EmbeddingVendor } from '../../core/providers/embeddings.js';
-import { redact } from '../../core/providers/http.js';
-import { decodeMatrix, type Matrix } from '../../core/memory/retrieval.js';
-import type { Settings } from '../../core/settings.js';
+} from '../core/memory/embedding.js';
+import { EMPTY_MEMORY, successRate, type AgentMemory, type Learning } from '../core/memory/memory.js';
+import { recall, recallOptionsOf } from '../core/memory/recall.js';
+import { buildEmbedding, parseEmbedding, type EmbeddingVendor } from '../core/providers/embeddings.js';
+import { redact } from '../core/providers/http.js';
+import { decodeMatrix, type Matrix } from '../core/memory/retrieval.js';
+import type { Settings } from '../core/settings.js';
 import { keyProperty } from './keys.js';
 import type { Store } from './store.js';
 import { ports } from '../ports.js';
-import { parseInstant } from '../../core/instant.js';
+import { parseInstant } from '../core/instant.js';
 
 const learningCols = rowsOf('learnings');
 
@@ -112,8 +112,11 @@ export class Memory {
   // Rows embedded by another model are never compared with this one; they wait for re-embedding, as do rows whose
   // cell no version of Kaigi wrote (edited by hand, cut short). Cells of an older version are read as they are.
   stale(): Learning[] {
+    // A cell of the right length the decoder refuses shows only when decoded: the matrix is shared with retrieval.
+    const refused = new Set(this.searchable().length ? this.matrix().m.refused : []);
     return this.rows().filter(
-      (l) => l.embedding && (l.embedding_model !== this.tag || !isVectorCell(l.embedding, this.dims)),
+      (l) =>
+        l.embedding && (l.embedding_model !== this.tag || !isVectorCell(l.embedding, this.dims) || refused.has(l.row)),
     );
   }
 

@@ -1,7 +1,7 @@
 // Script Property reads, one at a time or, for a stretch of work, all in one call: a web API call reads a dozen
 // properties (the spreadsheet id, the state, the configuration version, usage, the API ledger, the model override
 // per agent …), Apps Script's quota counts each read, and getProperties() reads every one of them as a single call.
-import { hasOwn } from '../../core/json-guard.js';
+import { hasOwn } from '../core/json-guard.js';
 import { ports } from '../ports.js';
 
 // 'off': every read asks PropertiesService. 'open': a stretch began and reads nothing yet (a call that reads no

@@ -1,23 +1,14 @@
 // Rows ↔ records for the tabs the engine writes: date cells in the spreadsheet's zone, JSON cells, chunked messages.
-import { rowsOf } from '../../../sheets-schema/index.js';
-import { chunks } from '../../core/cells.js';
-import { spentOf } from '../../core/engine/estimate.js';
-import type { Message } from '../../core/discussion/messages.js';
-import type { QueueItem } from '../../core/queue.js';
-import type {
-  Discussion,
-  InboxItem,
-  KpiRow,
-  Member,
-  ObjectionRow,
-  OrderRow,
-  Priority,
-  Status,
-} from '../../core/types.js';
+import { rowsOf } from '../../sheets-schema/index.js';
+import { chunks } from '../core/cells.js';
+import { spentOf } from '../core/engine/estimate.js';
+import type { Message } from '../core/discussion/messages.js';
+import type { QueueItem } from '../core/queue.js';
+import type { Discussion, InboxItem, KpiRow, Member, ObjectionRow, OrderRow, Priority, Status } from '../core/types.js';
 import { sha256Hex } from './crypto.js';
 import { sheetZone } from './spreadsheet.js';
 import { ports } from '../ports.js';
-import { parseInstant } from '../../core/instant.js';
+import { parseInstant } from '../core/instant.js';
 
 export function isDate(v: unknown): v is Date {
   return Object.prototype.toString.call(v) === '[object Date]';

@@ -1,7 +1,8 @@
-// The small Apps Script services the use cases need, so src/app never names a service itself.
-import { hasOwn } from '../../core/json-guard.js';
-import { PROPERTY_KEYS } from '../../core/property-keys.js';
-import { checkPropertySizes } from '../../core/property-size.js';
+// The small platform services the use cases need (properties, session, triggers) through the ports, so src/app never
+// names a service itself.
+import { hasOwn } from '../core/json-guard.js';
+import { PROPERTY_KEYS } from '../core/property-keys.js';
+import { checkPropertySizes } from '../core/property-size.js';
 import { markChanged } from './change-stamp.js';
 import { forgetGateIfAny } from './gate-cache.js';
 import { propertiesWritten, readProperty } from './property-reads.js';
@@ -29,6 +30,13 @@ function heldOrRead(key: string): string | null {
   return held && hasOwn(held, key) ? held[key] : readProperty(key);
 }
 
+function write(values: Record<string, string>): void {
+  propertiesWritten();
+  ports().properties.setProperties(values);
+  forgetGateIfAny(Object.keys(values));
+  changed(Object.keys(values));
+}
+
 export const props = {
   get(key: string): string | null {
     return heldOrRead(key);
@@ -50,8 +58,17 @@ export const props = {
     } finally {
       const values = held;
       held = null;
-      if (Object.keys(values).length) props.set(values);
+      // Each value was checked as it was held (set), or is the store's own state (hold).
+      if (Object.keys(values).length) write(values);
     }
+  },
+  // The store's state after a commit, held for the batch the caller opened around the commit and what it stores
+  // after it: the state, the usage and the API ledger go out in one call. False when no batch is open (the caller
+  // writes it itself). A death before the batch's end leaves the journal, and the next execution rolls forward.
+  hold(key: string, value: string): boolean {
+    if (!held) return false;
+    held[key] = value;
+    return true;
   },
   // A write to the token list or the spreadsheet id also drops the web API's cached gate (gate-cache.ts). A value
   // that would not fit in a property (8,000 B) is refused with Kaigi's own message, and none of `values` is written.
@@ -61,10 +78,7 @@ export const props = {
       Object.assign(held, values);
       return;
     }
-    propertiesWritten();
-    ports().properties.setProperties(values);
-    forgetGateIfAny(Object.keys(values));
-    changed(Object.keys(values));
+    write(values);
   },
   remove(key: string): void {
     propertiesWritten();
@@ -88,7 +102,7 @@ export const scriptCache = {
 };
 
 export function uuid(): string {
-  return ports().host.uuid();
+  return ports().ids.uuid();
 }
 
 export function sleep(ms: number): void {
@@ -139,8 +153,4 @@ export function scheduleOnce(handler: string, delayMs: number, pendingUntil: num
   if (pending.length) triggers.remove(pending.map((t) => t.id));
   triggers.create({ handler, kind: 'after', value: delayMs });
   return true;
-}
-
-export function jsonOutput(body: unknown): GoogleAppsScript.Content.TextOutput {
-  return ContentService.createTextOutput(JSON.stringify(body)).setMimeType(ContentService.MimeType.JSON);
 }

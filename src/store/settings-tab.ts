@@ -1,8 +1,8 @@
 // Reads the Settings tab and adds rows for settings it lacks, leaving edited values alone.
-import { tabByKey } from '../../../sheets-schema/index.js';
-import { hasOwn } from '../../core/json-guard.js';
-import type { SettingDef } from '../../core/settings.js';
-import { findSheet } from './tabs.js';
+import { tabByKey } from '../../sheets-schema/index.js';
+import { hasOwn } from '../core/json-guard.js';
+import type { SettingDef } from '../core/settings.js';
+import { findSheet } from './tab-find.js';
 import type { SpreadsheetPort } from '../ports.js';
 
 // Only cells: seeding runs on any spreadsheet the ports give, Apps Script's or the in-memory one.

@@ -1,5 +1,5 @@
 // The bound spreadsheet: active in triggers and the UI; opened by its stored id in a web app; its time zone.
-import { PROPERTY_KEYS } from '../../core/property-keys.js';
+import { PROPERTY_KEYS } from '../core/property-keys.js';
 import { readProperty } from './property-reads.js';
 import { ports } from '../ports.js';
 

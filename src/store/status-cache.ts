@@ -1,7 +1,7 @@
 // GET /status's cached copy in CacheService, read in the same cache call as the change stamp it must match
 // (change-stamp.ts): one cache read answers a status when nothing changed since the copy was taken.
 import { STAMP_KEY } from './change-stamp.js';
-import { utf8Bytes } from '../../core/api/api.js';
+import { utf8Bytes } from '../core/api/api.js';
 import { splitForCache } from './store-format.js';
 import { ports } from '../ports.js';
 

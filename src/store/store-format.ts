@@ -1,9 +1,9 @@
 // The store's persisted blobs, versioned (the state and journal in KAIGI_STATE, cached configuration rows), and its errors.
 // Pure (no Apps Script services), so the formats and their migration are tested without a runtime.
-import type { TabKey } from '../../../sheets-schema/index.js';
-import type { ChainHead } from '../../core/audit/audit.js';
-import type { DailySeq } from '../../core/discussion/ids.js';
-import { StateError } from '../../core/errors.js';
+import type { TabKey } from '../../sheets-schema/index.js';
+import type { ChainHead } from '../core/audit/audit.js';
+import type { DailySeq } from '../core/discussion/ids.js';
+import { StateError } from '../core/errors.js';
 
 // 1: written by every release before versions were checked; same layout as 2. 2: checked on every read.
 export const STATE_VERSION = 2;

@@ -1,31 +1,22 @@
 // Kaigi's tabs as a store: batched reads, journaled commits at known tails, overflow for long values.
-import { APPEND_TABS, AUDITED_TABS, rowsOf, tabByKey, type TabKey } from '../../../sheets-schema/index.js';
-import { GENESIS, type ChainHead } from '../../core/audit/audit.js';
-import { canonical, parsePointer, type Pointer } from '../../core/cells.js';
-import { PROPERTY_KEYS } from '../../core/property-keys.js';
-import { BusyError } from '../../core/errors.js';
+import { APPEND_TABS, AUDITED_TABS, rowsOf, tabByKey, type TabKey } from '../../sheets-schema/index.js';
+import { GENESIS, type ChainHead } from '../core/audit/audit.js';
+import { canonical, parsePointer, type Pointer } from '../core/cells.js';
+import { PROPERTY_KEYS } from '../core/property-keys.js';
+import { BusyError } from '../core/errors.js';
 import { markChanged, withOneStamp } from './change-stamp.js';
 import { configCacheName } from './config-version.js';
 import { HeldRows } from './held-rows.js';
 import { propertiesWritten, readProperty } from './property-reads.js';
 import { Commit } from './commit.js';
 import { sha256Hex } from './crypto.js';
-import {
-  decodeConfigRows,
-  splitForCache,
-  encodeConfigRows,
-  freshState,
-  parseState,
-  serializeState,
-  StoreError,
-  type StoreState,
-  type Tail,
-} from './store-format.js';
-import { findSheet } from './tabs.js';
-import { tabLayout } from './tab-upgrade.js';
+import { CachedTabs } from './cache-parts.js';
+import { freshState, parseState, serializeState, StoreError, type StoreState, type Tail } from './store-format.js';
+import { findSheet, tabLayout } from './tab-find.js';
 import { adoptUnrecorded } from './config-adopt.js';
 import type { SheetPort, SpreadsheetPort } from '../ports.js';
 import { ports } from '../ports.js';
+import { props } from './services.js';
 
 // Other modules import these from here; the commit, the formats and the cache's version live in their own files.
 export { Commit } from './commit.js';
@@ -41,11 +32,6 @@ const STATE_KEY = PROPERTY_KEYS.state;
 const GROW_BY = 500;
 // Apps Script's longest cache lifetime (6 h): an edit invalidates the entries by moving the version on anyway.
 const CONFIG_TTL_S = 21600;
-// CacheService holds at most 100 KB a value; larger tabs are simply read from the sheet each time.
-// A configuration tab is cached in parts of at most 30,000 UTF-16 units (≤ 90 KB of UTF-8 each, under the
-// 100 KB a cache value may hold), at most 8 parts; a larger tab is read from the sheet every execution.
-const CONFIG_PART_UNITS = 30_000;
-const CONFIG_MAX_PARTS = 8;
 
 const AUDIT = rowsOf('audit');
 const OVERFLOW = rowsOf('overflow');
@@ -62,6 +48,8 @@ function clone<T>(v: T): T {
 export class Store {
   private readonly sheets: Record<string, Sheet> = {};
   private readonly tabCache: Record<string, unknown[][]> = {};
+  // Cached tabs as this execution fetched them, every configuration tab in one getAll (cache-parts.ts).
+  private readonly cached = new CachedTabs();
   // Apps Script holds spreadsheet writes and sends them in batches; a killed execution loses what it held.
   // Every write the store makes marks it dirty, and flush() sends them before anything records that they
   // were made (the state and journal in Script Properties) and before the lock is released.
@@ -175,9 +163,12 @@ export class Store {
   // sidebar poll reads again. A journal being written is not a change anyone can see yet.
   writeState(s: StoreState): void {
     const text = serializeState(s);
-    propertiesWritten();
     underLock.state = null;
-    ports().properties.setProperty(STATE_KEY, text);
+    // A state with no journal, under the lock, joins the caller's property batch (services.ts props.hold).
+    if (!(underLock.depth && !s.journal && props.hold(STATE_KEY, text))) {
+      propertiesWritten();
+      ports().properties.setProperty(STATE_KEY, text);
+    }
     this.lastState = text;
     this.held.drop();
     if (underLock.depth) underLock.state = text;
@@ -305,23 +296,9 @@ export class Store {
   // An entry in another cache format is a miss, read again from the sheet and replaced.
   readConfig(key: TabKey): unknown[][] {
     if (this.tabCache[key]) return this.tabCache[key];
-    const cache = ports().cache;
     const name = configCacheName(key);
-    const names = Array.from({ length: CONFIG_MAX_PARTS }, (_, i) => `${name}:${i}`);
-    // One getAll: part 0 starts with the number of parts, and every part must still be there.
-    const hit = cache.getAll(names);
-    const head = hit[names[0]];
-    const count = head ? Number(head.slice(0, head.indexOf('|'))) : 0;
-    if (count > 0 && names.slice(1, count).every((n) => hit[n] !== undefined)) {
-      const text =
-        head.slice(head.indexOf('|') + 1) +
-        names
-          .slice(1, count)
-          .map((n) => hit[n])
-          .join('');
-      const rows = decodeConfigRows(text);
-      if (rows) return (this.tabCache[key] = rows);
-    }
+    const hit = this.cached.read(name);
+    if (hit) return (this.tabCache[key] = hit);
     const read = this.readTab(key);
     this.cacheConfig(name, read);
     return read;
@@ -329,13 +306,21 @@ export class Store {
 
   // A configuration tab's rows put under a cache name, in parts; a tab too large for the parts is not cached.
   cacheConfig(name: string, rows: unknown[][]): void {
-    const parts = splitForCache(encodeConfigRows(rows), CONFIG_PART_UNITS);
-    if (parts.length > CONFIG_MAX_PARTS) return;
-    const put: Record<string, string> = {};
-    parts.forEach((p, i) => {
-      put[`${name}:${i}`] = i === 0 ? `${parts.length}|${p}` : p;
-    });
-    ports().cache.putAll(put, CONFIG_TTL_S);
+    this.cached.put(name, rows, CONFIG_TTL_S);
+  }
+
+  // A data tab kept in the cache for `ttlS` seconds at most (people and other programs change it outside Kaigi's
+  // view): kept apart from readTab's copy, which a commit's audit of rewritten rows reads as the sheet holds it.
+  // The copy's first row is the time it was read, so a Setting lowered since bounds a copy cached before too.
+  readCachedData(key: TabKey, ttlS: number): unknown[][] {
+    if (ttlS <= 0) return this.readTab(key);
+    const name = configCacheName(key);
+    const hit = this.cached.read(name);
+    const now = ports().clock.now();
+    if (hit && now - Number(hit[0]?.[0]) <= ttlS * 1000) return hit.slice(1);
+    const read = this.readTab(key);
+    this.cached.put(name, [[now], ...read], Math.min(ttlS, CONFIG_TTL_S));
+    return read;
   }
 
   forgetTab(key: TabKey): void {

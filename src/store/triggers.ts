@@ -1,5 +1,5 @@
 // Kaigi's triggers through the triggers port (ScriptApp in Apps Script), and the Script Property that says which account owns them.
-import { PROPERTY_KEYS } from '../../core/property-keys.js';
+import { PROPERTY_KEYS } from '../core/property-keys.js';
 import { propertiesWritten } from './property-reads.js';
 import {
   KAIGI_HANDLERS,
@@ -10,7 +10,7 @@ import {
   type TriggerPlan,
   type WantedTrigger,
   type WorkersClaim,
-} from '../../core/trigger-plan.js';
+} from '../core/trigger-plan.js';
 import { ports } from '../ports.js';
 
 // Creates what is missing from `wanted` among this account's triggers (the only ones ScriptApp shows it) and

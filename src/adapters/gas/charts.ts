@@ -1,25 +1,9 @@
 // The only code that touches the Sheets chart API: keeps one native chart per Dashboard table, pointed at its range.
 // Sheets keeps a chart's fixed spec and nothing else (no option of Kaigi's own), so a chart is found again by the
 // id Sheets gave it (getChartId(), kept by the caller), or else by where it is anchored, or by the table it shows.
+import type { ChartIds, ChartSpec } from '../../ports.js';
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 type Chart = GoogleAppsScript.Spreadsheet.EmbeddedChart;
-
-export interface ChartSpec {
-  // Kaigi's name for the chart (the key its Sheets id is kept under; titles change with the language).
-  id: string;
-  type: 'PIE' | 'COLUMN' | 'LINE' | 'COMBO';
-  title: string;
-  // The table's cells, header row included (A1 on the Dashboard tab).
-  a1: string;
-  // Where the chart floats (row, column of its top-left corner).
-  row: number;
-  column: number;
-  // Chart options beyond the title, in the dotted form Sheets keeps ('legend.position', 'series.1.targetAxisIndex').
-  options: Record<string, unknown>;
-}
-
-// Kaigi's chart name → the id Sheets gave the chart.
-export type ChartIds = Record<string, number>;
 
 function build(sheet: Sheet, spec: ChartSpec, builder: GoogleAppsScript.Spreadsheet.EmbeddedChartBuilder): Chart {
   const typed = builder

@@ -1,7 +1,8 @@
-// The platform ports as Apps Script provides them: the only module that hands its services to src/adapters/ports.ts.
-import { setDefaultPorts, type Ports, type SpreadsheetPort, type TriggerSpec, type TriggersPort } from '../ports.js';
+// The platform ports as Apps Script provides them: the only module that hands its services to src/ports.ts.
+import { setDefaultPorts, type Ports, type SpreadsheetPort, type TriggerSpec, type TriggersPort } from '../../ports.js';
 import { ensureCharts } from './charts.js';
 import { urlFetchPort } from './http-port.js';
+import { applyTab } from './tabs.js';
 import { upgradeTabs } from './tab-upgrade.js';
 
 function sha256Hex(text: string): string {
@@ -48,15 +49,18 @@ function gasPorts(): Ports {
     get lock() {
       return LockService.getScriptLock();
     },
+    // Apps Script's own clock and ids (the local runtime gives the bundle a Date on its simulated clock).
+    clock: { now: () => Date.now() },
+    ids: { uuid: () => Utilities.getUuid(), random: () => Math.random() },
     host: {
       activeUserEmail: () => Session.getActiveUser().getEmail(),
       effectiveUserEmail: () => Session.getEffectiveUser().getEmail(),
       temporaryActiveUserKey: () => Session.getTemporaryActiveUserKey(),
       scriptTimeZone: () => Session.getScriptTimeZone(),
-      uuid: () => Utilities.getUuid(),
       sha256Hex,
       formatDate: (date, timeZone, pattern) => Utilities.formatDate(date, timeZone, pattern),
       sleep: (ms) => Utilities.sleep(Math.min(300000, Math.ceil(ms))),
+      activeUserLocale: () => Session.getActiveUserLocale(),
       flushSheets: () => SpreadsheetApp.flush(),
       log: (text) => console.log(text),
     },
@@ -65,13 +69,17 @@ function gasPorts(): Ports {
     spreadsheets: {
       active: () => SpreadsheetApp.getActiveSpreadsheet(),
       openById: (id) => SpreadsheetApp.openById(id),
+      create: (name) => SpreadsheetApp.create(name),
     },
     fetch: urlFetchPort,
     triggers,
     charts: {
       ensure: (sheet, specs, known) => ensureCharts(sheet as GoogleAppsScript.Spreadsheet.Sheet, specs, known),
     },
-    tabs: { upgrade: (ss: SpreadsheetPort) => upgradeTabs(ss as GoogleAppsScript.Spreadsheet.Spreadsheet) },
+    tabs: {
+      upgrade: (ss: SpreadsheetPort) => upgradeTabs(ss as GoogleAppsScript.Spreadsheet.Spreadsheet),
+      apply: applyTab,
+    },
   };
 }
 

@@ -2,7 +2,7 @@
 import { RequeueError } from '../../core/errors.js';
 import { FETCH_LIMIT_MS, type HttpPort, type HttpResult } from '../../core/providers/http.js';
 import type { WireRequest } from '../../core/providers/vendors.js';
-import { executionStarted } from './execution-start.js';
+import { executionStarted } from '../execution-start.js';
 
 // Apps Script ends every execution at 6 minutes.
 const EXECUTION_LIMIT_MS = 360_000;

@@ -1,27 +1,9 @@
 // Creates and repairs tabs in the bound spreadsheet from sheets-schema; the only place tabs are shaped.
 import { numberFormatOf, type TabSpec } from '../../../sheets-schema/index.js';
 import type { TabPlan } from '../../core/tab-plan.js';
-import type { SheetPort } from '../ports.js';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
-
-// Typed by the port, so a store on any spreadsheet finds its tabs; Apps Script's own spreadsheet gives its own sheets.
-export function findSheet<S extends SheetPort>(
-  ss: { getSheetByName(name: string): S | null },
-  spec: TabSpec,
-): S | null {
-  return ss.getSheetByName(spec.name) ?? ss.getSheetByName(spec.nameJa);
-}
-
-export function readHeader(sheet: SheetPort): string[] {
-  const width = sheet.getLastColumn();
-  if (width === 0) return [];
-  return sheet
-    .getRange(1, 1, 1, width)
-    .getValues()[0]
-    .map((v) => String(v));
-}
 
 function fill<T>(rows: number, cols: number, f: (c: number) => T): T[][] {
   const out: T[][] = [];

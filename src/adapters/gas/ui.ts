@@ -1,11 +1,12 @@
 // The Sheets UI: menu, sidebar, dialogs and alerts; absent in trigger and web-app executions.
 import { langOf, t, type Lang } from '../../core/i18n.js';
 import { labelsFor } from '../../core/labels.js';
-import { scriptZone } from './records.js';
-import { sheetZone } from './spreadsheet.js';
+import { scriptZone } from '../../store/records.js';
+import { sheetZone } from '../../store/spreadsheet.js';
+import { ports } from '../../ports.js';
 
 export function userLang(): Lang {
-  return langOf(Session.getActiveUserLocale());
+  return langOf(ports().host.activeUserLocale());
 }
 
 // The everyday items first; the occasional tools (KPI watch, demo data, worker ownership) sit in a submenu.

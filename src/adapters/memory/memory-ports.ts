@@ -5,14 +5,17 @@ import { hasOwn } from '../../core/json-guard.js';
 import { sha256Text } from '../../core/sha256.js';
 import { planTab } from '../../core/tab-plan.js';
 import { EVENT_TYPES } from '../../core/trigger-plan.js';
-import type { ChartIds, ChartSpec } from '../gas/charts.js';
 import type { HttpResult } from '../../core/providers/http.js';
 import type { WireRequest } from '../../core/providers/vendors.js';
 import type {
   BoundSpreadsheet,
   CachePort,
   ChartsPort,
+  ClockPort,
+  ChartIds,
+  ChartSpec,
   HostPort,
+  IdsPort,
   LockPort,
   SheetPort,
   Ports,
@@ -22,7 +25,7 @@ import type {
   TriggerInfo,
   TriggerSpec,
   TriggersPort,
-} from '../ports.js';
+} from '../../ports.js';
 import { MemorySpreadsheet } from './memory-sheets.js';
 
 class MemoryProperties implements PropertiesPort {
@@ -151,7 +154,6 @@ function formatDate(date: Date, timeZone: string, pattern: string): string {
 }
 
 interface MemoryHost extends HostPort {
-  idsIssued(): number;
   activeEmail: string;
   effectiveEmail: string;
   flushes: number;
@@ -159,23 +161,20 @@ interface MemoryHost extends HostPort {
   logs: string[];
 }
 
-function memoryHost(scriptZone: string, idsIssued = 0): MemoryHost {
-  let ids = idsIssued;
+function memoryHost(scriptZone: string): MemoryHost {
   const host: MemoryHost = {
     activeEmail: 'owner@example.com',
     effectiveEmail: 'owner@example.com',
     flushes: 0,
     logs: [],
-    idsIssued: () => ids,
     activeUserEmail: () => host.activeEmail,
     effectiveUserEmail: () => host.effectiveEmail,
     temporaryActiveUserKey: () => 'memory-user-key',
     scriptTimeZone: () => scriptZone,
-    // Ids in order, so a test that reads them back finds the same ones each run.
-    uuid: () => `00000000-0000-4000-8000-${String(++ids).padStart(12, '0')}`,
     sha256Hex: sha256Text,
     formatDate,
     sleep: () => undefined,
+    activeUserLocale: () => 'en',
     flushSheets: () => {
       host.flushes++;
     },
@@ -184,6 +183,26 @@ function memoryHost(scriptZone: string, idsIssued = 0): MemoryHost {
     },
   };
   return host;
+}
+
+interface MemoryIds extends IdsPort {
+  issued(): number;
+}
+
+// Ids in order and chance from a fixed seed (mulberry32), so a test that reads them back finds the same ones each run.
+function memoryIds(issued = 0): MemoryIds {
+  let ids = issued;
+  let seed = 0x9e3779b9;
+  return {
+    issued: () => ids,
+    uuid: () => `00000000-0000-4000-8000-${String(++ids).padStart(12, '0')}`,
+    random: () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    },
+  };
 }
 
 // A missing tab is made and a missing column added at the end, as gas/tab-upgrade.ts does in Sheets.
@@ -202,6 +221,10 @@ const memoryTabs: TabsPort = {
       changed.push(spec.name);
     }
     return changed;
+  },
+  // Formats, validation and protection are Sheets' alone: setup and the archive are proved through the bundle.
+  apply: () => {
+    throw new Error('memoryTabs shapes no tab: setup and the archive run in the bundle');
   },
 };
 
@@ -268,6 +291,7 @@ export interface MemoryPorts extends Ports {
   properties: MemoryProperties;
   cache: MemoryCache;
   lock: MemoryLock;
+  ids: MemoryIds;
   host: MemoryHost;
   fetch: MemoryFetch;
   triggers: MemoryTriggers;
@@ -277,8 +301,9 @@ export interface MemoryPorts extends Ports {
 
 // Everything one in-process "script" needs: its own properties, cache, lock and a workbook with every Kaigi tab.
 // `from`: a copy of another's cells, properties and cache (a set-up Kaigi made once and copied for each test).
+// `clock`: the time the use cases read; by default the host's Date.now (which a test's fake timers move).
 export function memoryPorts(
-  options: { scriptZone?: string; sheetZone?: string; from?: MemoryPorts } = {},
+  options: { scriptZone?: string; sheetZone?: string; from?: MemoryPorts; clock?: ClockPort } = {},
 ): MemoryPorts {
   const from = options.from;
   const scriptZone = from ? from.host.scriptTimeZone() : (options.scriptZone ?? 'UTC');
@@ -290,7 +315,9 @@ export function memoryPorts(
     properties,
     cache: from ? from.cache.copy() : new MemoryCache(),
     lock: new MemoryLock(),
-    host: memoryHost(scriptZone, from ? from.host.idsIssued() : 0),
+    clock: options.clock ?? { now: () => Date.now() },
+    ids: memoryIds(from ? from.ids.issued() : 0),
+    host: memoryHost(scriptZone),
     tabs: memoryTabs,
     fetch: new MemoryFetch(),
     triggers: new MemoryTriggers(),
@@ -301,6 +328,9 @@ export function memoryPorts(
       openById: (id) => {
         if (id !== spreadsheet.getId()) throw new Error(`no spreadsheet ${id} in memory`);
         return spreadsheet as unknown as BoundSpreadsheet;
+      },
+      create: () => {
+        throw new Error('memory ports make no new spreadsheet: the archive is proved through the bundle');
       },
     },
     spreadsheet,

@@ -1,5 +1,5 @@
 // An in-memory workbook behind the spreadsheet ports: cells as values, rows and columns 1-based, as Sheets keeps them.
-import type { RangePort, SheetPort, SpreadsheetPort, TextFinderPort } from '../ports.js';
+import type { RangePort, SheetPort, SpreadsheetPort, TextFinderPort } from '../../ports.js';
 
 type Cell = unknown;
 

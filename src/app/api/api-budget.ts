@@ -1,8 +1,8 @@
 // The API clients' ledger (src/core/api/api-budget.ts) in a Script Property, read and written under the script lock:
 // admission of a call that will make the council spend, the hold of a discussion's forecast, and the charge of
 // the tokens its answers take.
-import { dayOf } from '../../adapters/gas/records.js';
-import { props } from '../../adapters/gas/services.js';
+import { dayOf } from '../../store/records.js';
+import { props } from '../../store/services.js';
 import {
   addHold,
   admitSpend,
@@ -29,12 +29,13 @@ const KEY = PROPERTY_KEYS.apiSpend;
 // each discussion through this module and the two would import each other.
 interface Council {
   readonly tz: string;
+  now(): number;
   settings(): Settings;
   forecastEnv(): EngineEnv;
 }
 
 function readSpend(council: Council): Spend {
-  return spendOf(props.json<unknown>(KEY, null), dayOf(Date.now(), council.tz));
+  return spendOf(props.json<unknown>(KEY, null), dayOf(council.now(), council.tz));
 }
 
 // Room for the key and a margin under the 8,000 bytes a property keeps.
@@ -46,7 +47,7 @@ function writeSpend(s: Spend): void {
 
 // The tokens a discussion about this trigger is forecast to take (the start dialog's estimate).
 export function forecastTokens(council: Council, trigger: Trigger, priority: Priority): number {
-  const d = newDiscussion('DISC-FORECAST', trigger, priority, new Date(Date.now()).toISOString());
+  const d = newDiscussion('DISC-FORECAST', trigger, priority, new Date(council.now()).toISOString());
   return pricedEstimate(d, council.forecastEnv()).tokens;
 }
 

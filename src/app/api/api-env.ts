@@ -1,9 +1,9 @@
 // One web API call's Kaigi: the gate a request passes before its caller is known (from CacheService), and the
 // council built once per execution and shared by the router's limits and the handler.
-import { readGate, writeGate } from '../../adapters/gas/gate-cache.js';
-import { scriptZone } from '../../adapters/gas/records.js';
-import { props } from '../../adapters/gas/services.js';
-import { openBound, SPREADSHEET_ID_PROPERTY } from '../../adapters/gas/spreadsheet.js';
+import { readGate, writeGate } from '../../store/gate-cache.js';
+import { scriptZone } from '../../store/records.js';
+import { props } from '../../store/services.js';
+import { openBound, SPREADSHEET_ID_PROPERTY } from '../../store/spreadsheet.js';
 import type { TokenRecord } from '../../core/api/api.js';
 import { readClients } from '../../core/api/api-clients.js';
 import { ConflictError } from '../../core/errors.js';

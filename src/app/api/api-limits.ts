@@ -1,6 +1,7 @@
 // The per-token rate limit: a CacheService counter per token hash and minute, no Sheets round trip.
-import { scriptCache } from '../../adapters/gas/services.js';
+import { scriptCache } from '../../store/services.js';
 import { apiError, type ApiError } from '../../core/api/api.js';
+import { ports } from '../../ports.js';
 
 // Long enough to outlive its minute; the key names the minute, so an entry never counts for the next one.
 const COUNTER_TTL_S = 120;
@@ -14,7 +15,7 @@ const COUNTER_TTL_S = 120;
 const BUCKETS = 32;
 
 // Counts this call against its token's minute; the answer to give instead when the token is over its rate.
-export function admitCall(tokenHash: string, perMinute: number, now = Date.now()): ApiError | null {
+export function admitCall(tokenHash: string, perMinute: number, now = ports().clock.now()): ApiError | null {
   const minute = Math.floor(now / 60000);
   const prefix = `kaigi:rate:${tokenHash.slice(0, 40)}:${minute}:`;
   const keys: string[] = [];
@@ -29,7 +30,7 @@ export function admitCall(tokenHash: string, perMinute: number, now = Date.now()
       limit_per_minute: perMinute,
     });
   }
-  const bucket = keys[Math.floor(Math.random() * BUCKETS)];
+  const bucket = keys[Math.floor(ports().ids.random() * BUCKETS)];
   scriptCache.put(bucket, String(Number(counts[bucket] || 0) + 1), COUNTER_TTL_S);
   return null;
 }

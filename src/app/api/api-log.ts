@@ -1,18 +1,19 @@
 // The API Log tab: one row per authenticated web API or MCP call — time, client, call, status, code,
 // duration; never the token, the raw path or the body — and one summary row per minute for the calls whose token
-// was missing or bad (counted in CacheService, src/adapters/gas/unauthorized-cache.ts). A call leaves its row in the
-// inbox (src/adapters/gas/api-log-inbox.ts) without the lock; a tick, or a call that finds many waiting, appends them.
+// was missing or bad (counted in CacheService, src/store/unauthorized-cache.ts). A call leaves its row in the
+// inbox (src/store/api-log-inbox.ts) without the lock; a tick, or a call that finds many waiting, appends them.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import { sha256Hex } from '../../adapters/gas/crypto.js';
-import { props } from '../../adapters/gas/services.js';
-import type { Store, StoreState } from '../../adapters/gas/store.js';
-import { forgetRows, setWaitingCount, waitingNow } from '../../adapters/gas/api-log-inbox.js';
-import { endedMinutes, forgetMinutes, type SourceCounts } from '../../adapters/gas/unauthorized-cache.js';
+import { sha256Hex } from '../../store/crypto.js';
+import { props } from '../../store/services.js';
+import type { Store, StoreState } from '../../store/store.js';
+import { forgetRows, setWaitingCount, waitingNow } from '../../store/api-log-inbox.js';
+import { endedMinutes, forgetMinutes, type SourceCounts } from '../../store/unauthorized-cache.js';
 import { callLabel } from '../../core/api/api.js';
 import type { InboxEntry } from '../../core/api/api-log-inbox.js';
 import { API_LOG_BATCH, batchDigest } from '../../core/api/api-log-digest.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import { OPERATIONS } from '../routes/registry.js';
+import { ports } from '../../ports.js';
 
 const cols = rowsOf('api_log');
 
@@ -118,7 +119,7 @@ export function writeApiLog(
   // lockWaitMs: how long to wait for the script lock (the store's 30 s when absent); a BusyError past it.
   opts: { digestRows: number; digestAll?: boolean; now?: number; drain?: boolean; lockWaitMs?: number },
 ): { rows: number; waiting: number } {
-  const now = opts.now ?? Date.now();
+  const now = opts.now ?? ports().clock.now();
   if (!entry && !opts.digestAll && !opts.drain) return { rows: 0, waiting: 0 };
   // Under the lock, the minutes read and forgotten too: two calls at once never write one minute twice.
   return store.withLock((state) => {

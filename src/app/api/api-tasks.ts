@@ -1,26 +1,27 @@
 // Tasks over the web API: queued once per idempotency key with the discussion id reserved at once, and found again
 // by task id (Q-n) or discussion id (DISC-…), also before the discussion has opened.
-import { rowsOf } from '../../../sheets-schema/index.js';
-import { findRows } from '../discussions/find-rows.js';
-import { dayOf, queueItem, queueRow } from '../../adapters/gas/records.js';
-import type { Commit } from '../../adapters/gas/store.js';
-import { queueSettled } from '../../adapters/gas/store-format.js';
+import { AuditRows } from '../../store/repositories/audit-rows.js';
+import { QueueRows } from '../../store/repositories/queue-rows.js';
+import { dayOf, queueRow } from '../../store/records.js';
+import type { Commit } from '../../store/store.js';
+import { queueSettled } from '../../store/store-format.js';
+import { props } from '../../store/services.js';
 import { TASK_ID } from '../../core/api/api-schemas.js';
 import { ConflictError, NotFoundError } from '../../core/errors.js';
 import { discussionId } from '../../core/discussion/ids.js';
 import type { QueueItem } from '../../core/queue.js';
+import { payloadRow, type TaskKind } from '../../core/queue-tasks.js';
 import type { Priority } from '../../core/types.js';
 import type { Council } from '../sheet-council.js';
 import { nudge } from '../discussions/requests.js';
 import type { Claimed, ClaimStep } from '../queue/work-queue.js';
 
-const auditCols = rowsOf('audit');
 // The audit event that says which task holds a reserved discussion id, found by the id as its row key.
 const RESERVED = 'discussion_reserved';
 
-export interface EnqueueRequest {
-  type: string;
-  payload: Record<string, unknown>;
+export interface EnqueueRequest<P extends object> {
+  task: TaskKind<P>;
+  payload: P;
   priority: Priority;
   // Namespaced per client by the caller; empty for a task that may be queued any number of times.
   dedupeKey: string;
@@ -36,6 +37,8 @@ export interface EnqueueRequest {
   // An API client's budget (src/app/api/api-budget.ts), under the lock: `check` before anything is recorded (it
   // throws 429 budget_exceeded), `hold` once the discussion is queued. A repeated call is answered before either.
   budget?: { check: () => void; hold: (discussion: string) => void };
+  // A record filed in the same commit as the task (an objection's OPEN row); the payload queued is what it returns.
+  file?: (c: Commit, payload: P) => P;
   // The caller runs the work in its own execution and schedules the one-shot trigger itself if work is left.
   noNudge?: boolean;
   // With noNudge: the task's first step (tick.ts claimStep), so that the caller's task is claimed in the enqueue's
@@ -52,32 +55,32 @@ export interface Enqueued {
 }
 
 function readQueueRow(council: Council, row: number): QueueItem {
-  const raw = council.store.readRows('queue', row, 1)[0];
-  return queueItem(council.store.resolveOverflow([raw])[0], row);
+  return new QueueRows(council.store).at(row);
 }
 
-// The committed queue row holding a dedupe key: one search of that column, whatever is finished. Kept rows are never
-// removed from the Queue tab, so a key is answered for as long as the workbook lives.
+// The committed queue row holding a dedupe key: one search of that column, whatever is finished.
 function rowWithKey(council: Council, key: string): QueueItem | null {
-  const rows = findRows(council, 'queue', 'dedupe_key', key);
-  return rows.length ? readQueueRow(council, rows[rows.length - 1]) : null;
+  return new QueueRows(council.store).withKey(key);
 }
 
 // Under one lock: the first task with this key answers again (nothing is written), else the task is queued with
 // its discussion id reserved from the same per-day sequence discussion.open uses, in one commit.
-export function enqueueOnce(council: Council, req: EnqueueRequest): Enqueued {
+export function enqueueOnce<P extends object>(council: Council, req: EnqueueRequest<P>): Enqueued {
   const out = council.store.withLock((state): Enqueued => {
     if (req.dedupeKey) {
       const dup = rowWithKey(council, req.dedupeKey);
-      const fresh = dup && (req.dedupeWithinMs === undefined || dup.created_at >= Date.now() - req.dedupeWithinMs);
+      const fresh = dup && (req.dedupeWithinMs === undefined || dup.created_at >= council.now() - req.dedupeWithinMs);
       if (dup && fresh)
         return { task_id: dup.id, discussion_id: String(dup.payload?.discussion_id ?? ''), duplicate: true };
     }
     if (req.budget) req.budget.check();
-    const now = Date.now();
+    const now = council.now();
     const done = (c: Commit, q: { item: QueueItem; disc: string }, claimed?: Claimed): Enqueued => {
-      c.run(new Date(now).toISOString());
-      if (req.budget) req.budget.hold(q.disc);
+      // The state after the commit and the budget's hold in one property write.
+      props.batch(() => {
+        c.run(new Date(now).toISOString());
+        if (req.budget) req.budget.hold(q.disc);
+      });
       return { task_id: q.item.id, discussion_id: q.disc, duplicate: false, ...(claimed ? { claimed } : {}) };
     };
     // The caller's own task, claimed in this commit when nothing else is live in the queue (a claim would take it
@@ -96,14 +99,15 @@ export function enqueueOnce(council: Council, req: EnqueueRequest): Enqueued {
 }
 
 // The queue row and its audit events, in `c`: the row is the commit's final write until a claim's step replaces it.
-function writeEnqueue(
+function writeEnqueue<P extends object>(
   council: Council,
   c: Commit,
-  req: EnqueueRequest,
+  req: EnqueueRequest<P>,
   now: number,
 ): { item: QueueItem; disc: string } {
   const id = `Q-${c.nextSeq('queue')}`;
-  const payload: Record<string, unknown> = { ...req.payload, actor: req.actor };
+  const filed = req.file ? req.file(c, req.payload) : req.payload;
+  const payload: Record<string, unknown> = { ...payloadRow(req.task, filed), actor: req.actor };
   let disc = '';
   if (req.reserveDiscussion) {
     disc = discussionId(c.nextDaily('disc', dayOf(now, council.tz)));
@@ -112,7 +116,7 @@ function writeEnqueue(
   const item: QueueItem = {
     row: 0,
     id,
-    type: req.type,
+    type: req.task.type,
     from: req.actor,
     to: 'council',
     priority: req.priority,
@@ -133,7 +137,7 @@ function writeEnqueue(
     event: 'enqueue',
     tab: 'Queue',
     row_key: id,
-    payload: { type: req.type, priority: req.priority, row: placed.row, call: req.call },
+    payload: { type: req.task.type, priority: req.priority, row: placed.row, call: req.call },
   });
   if (disc)
     c.audit({ actor: req.actor, event: RESERVED, tab: '', row_key: disc, payload: { task_id: id, row: placed.row } });
@@ -144,21 +148,20 @@ function writeEnqueue(
 // and Queue rows are never removed, so Q-n is on row n + 1: that row is read and checked (one read); a workbook where
 // it is not (rows added by hand, an older layout) is searched.
 function taskById(council: Council, id: string): QueueItem {
+  const queue = new QueueRows(council.store);
   const guess = Number(id.slice(2)) + 1;
-  const last = council.store.readState().tails.queue?.last ?? 1;
-  if (guess >= 2 && guess <= last) {
-    const item = readQueueRow(council, guess);
+  if (guess >= 2 && guess <= queue.last()) {
+    const item = queue.at(guess);
     if (item.id === id) return item;
   }
-  const [row] = findRows(council, 'queue', 'id', id);
+  const [row] = queue.rowsWith('id', id);
   if (!row) throw new NotFoundError(`task ${id} was not found in the Queue`, 'task_not_found');
-  return readQueueRow(council, row);
+  return queue.at(row);
 }
 
 // The task that holds a reserved discussion id not yet in the Discussion Log (its reservation's audit event).
 export function taskOfReserved(council: Council, discussion: string): QueueItem | null {
-  for (const at of findRows(council, 'audit', 'row_key', discussion)) {
-    const r = auditCols.read(council.store.readRows('audit', at, 1)[0]);
+  for (const r of new AuditRows(council.store).about(discussion)) {
     if (r.event !== RESERVED) continue;
     const p = JSON.parse(String(r.payload_json)) as { task_id?: string; row?: number };
     const item = p.row ? readQueueRow(council, p.row) : null;
@@ -180,19 +183,7 @@ export function locate(council: Council, id: string): { item: QueueItem | null; 
 export function taskByKey(council: Council, client: string, key: string): QueueItem {
   const own = rowWithKey(council, `api:${client}:key:${key}`);
   if (own) return own;
-  const last = council.store.readState().tails.queue?.last ?? 1;
-  const rows =
-    last < 2
-      ? []
-      : council.store
-          .sheet('queue')
-          .getRange(2, rowsOf('queue').index('dedupe_key') + 1, last - 1, 1)
-          .createTextFinder(`^api:.+:key:${key.replace(/\./g, '\\.')}$`)
-          .useRegularExpression(true)
-          .matchEntireCell(true)
-          .matchCase(true)
-          .findAll()
-          .map((r) => r.getRow());
+  const rows = new QueueRows(council.store).rowsMatchingKey(`^api:.+:key:${key.replace(/\./g, '\\.')}$`);
   const items = rows.map((r) => readQueueRow(council, r)).filter((i) => i.dedupe_key.endsWith(`:key:${key}`));
   if (!items.length) throw new NotFoundError(`no task was sent with the id ${key}`, 'task_not_found');
   if (items.length > 1)

@@ -1,7 +1,7 @@
 // API clients: create one (its token shown once), list them, revoke one; only SHA-256 hashes are kept.
-import { sha256Hex } from '../../adapters/gas/crypto.js';
-import { props, uuid } from '../../adapters/gas/services.js';
-import type { Store } from '../../adapters/gas/store.js';
+import { sha256Hex } from '../../store/crypto.js';
+import { props, uuid } from '../../store/services.js';
+import type { Store } from '../../store/store.js';
 import { ALL_ROLES, type Role, type TokenRecord } from '../../core/api/api.js';
 import { clientNameProblem } from '../../core/api/access.js';
 import { clientValues, readClients } from '../../core/api/api-clients.js';
@@ -10,6 +10,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../core/errors
 import { checkPropertySizes } from '../../core/property-size.js';
 import type { AgentDef } from '../../core/types.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
+import { ports } from '../../ports.js';
 
 const KEY = PROPERTY_KEYS.apiTokens;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -72,7 +73,7 @@ export function createClient(
     );
     if (problem) throw new ConflictError(problem, 'client_name_taken');
     const token = newToken();
-    const created_at = new Date().toISOString();
+    const created_at = new Date(ports().clock.now()).toISOString();
     const entry: TokenRecord = { hash: sha256Hex(token), role, name, created_at };
     // Before the record: a list past the cap, or one that could not be stored, is refused with nothing audited.
     const values = clientValues(list.concat([entry]), KEY);
@@ -101,7 +102,7 @@ export function revokeClient(store: Store, name: unknown, by: string): { name: s
       ),
     );
     c.audit({ actor: by, event: 'api_client_revoked', tab: '', row_key: n, payload: { role: gone.role } });
-    c.run(new Date().toISOString());
+    c.run(new Date(ports().clock.now()).toISOString());
     return { name: n, revoked: true };
   });
 }

@@ -1,14 +1,13 @@
 // doGet/doPost: the router over the route registry, with the token list and limits from the cached gate
 // (api-env.ts), an API log row per authenticated call (left in the inbox for a tick to append), a CacheService count
 // per refused one, and JSON answers.
-import { sha256Hex } from '../../adapters/gas/crypto.js';
-import { scriptZone } from '../../adapters/gas/records.js';
-import { jsonOutput } from '../../adapters/gas/services.js';
-import { openBound } from '../../adapters/gas/spreadsheet.js';
-import { Store } from '../../adapters/gas/store.js';
-import { leaveRow } from '../../adapters/gas/api-log-inbox.js';
-import { withPropertySnapshot } from '../../adapters/gas/property-reads.js';
-import { countUnauthorized } from '../../adapters/gas/unauthorized-cache.js';
+import { sha256Hex } from '../../store/crypto.js';
+import { scriptZone } from '../../store/records.js';
+import { openBound } from '../../store/spreadsheet.js';
+import { Store } from '../../store/store.js';
+import { leaveRow } from '../../store/api-log-inbox.js';
+import { withPropertySnapshot } from '../../store/property-reads.js';
+import { countUnauthorized } from '../../store/unauthorized-cache.js';
 import { type ApiError, constantTimeEqual, type Method } from '../../core/api/api.js';
 import { BusyError, ConfigError } from '../../core/errors.js';
 import { apiCouncil, apiSettings, beginApiCall, gate, isSetUp } from './api-env.js';
@@ -21,6 +20,7 @@ import type { Caller } from '../routes/route.js';
 import { type Body, type CallInfo, routeRequest } from '../routes/router.js';
 import { ownTaskStep, workOwnTask } from '../queue/work-now.js';
 import type { Claimed } from '../queue/work-queue.js';
+import { ports } from '../../ports.js';
 
 // The caller a token belongs to, with the token's hash (the rate limit's key); a token list that cannot be read
 // throws a ConfigError naming the property.
@@ -76,7 +76,7 @@ function logCall(answer: Body | ApiError, info: CallInfo, started: number): void
     return;
   }
   if (!isSetUp()) return;
-  const entry = { time: started, ...info, ms: Date.now() - started };
+  const entry = { time: started, ...info, ms: ports().clock.now() - started };
   try {
     let waiting: number;
     try {
@@ -104,12 +104,13 @@ function logCall(answer: Body | ApiError, info: CallInfo, started: number): void
   }
 }
 
+// The answer's body; the composition root serves it as JSON (gas/json-output.ts).
 export function handleWeb(
   method: Method,
   e: GoogleAppsScript.Events.DoGet | GoogleAppsScript.Events.DoPost,
-): GoogleAppsScript.Content.TextOutput {
+): ReturnType<typeof answerWeb> {
   const contents = method === 'POST' ? (e as GoogleAppsScript.Events.DoPost).postData?.contents : undefined;
-  return jsonOutput(answerWeb(method, e.parameter as Record<string, string>, contents));
+  return answerWeb(method, e.parameter as Record<string, string>, contents);
 }
 
 // The answer to one web API call as a body, before Apps Script wraps it as JSON: what an in-process test calls.
@@ -118,7 +119,7 @@ export function answerWeb(
   parameter: Record<string, string>,
   contents: string | undefined,
 ): ReturnType<typeof routeRequest> {
-  const started = Date.now();
+  const started = ports().clock.now();
   beginApiCall();
   let hash = '';
   let done: CallInfo = { client: '', call: `${method} (no route)`, status: 500, code: 'internal' };

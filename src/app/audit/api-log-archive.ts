@@ -7,8 +7,8 @@
 // run writes the same rows to the same place again (never a second copy); killed between the commit and the mark's
 // update, the mark's `moving` note tells the next reader (src/app/api/api-log.ts readMark).
 import { columnTypesOf, rowsOf } from '../../../sheets-schema/index.js';
-import { commitMove, ensureAuditRoom, placeAt } from '../../adapters/gas/archive.js';
-import { sha256Hex } from '../../adapters/gas/crypto.js';
+import { commitMove, ensureAuditRoom, placeAt } from '../../store/archive.js';
+import { sha256Hex } from '../../store/crypto.js';
 import { API_LOG_BATCH } from '../../core/api/api-log-digest.js';
 import { API_LOG_ARCHIVED, type ApiLogBatch, planApiLogMove } from '../../core/api/api-log-retention.js';
 import { rowDigest } from '../../core/audit/audit-rows.js';

@@ -1,9 +1,9 @@
 // The archive as verifyAudit reads it: opened as the person who runs verifyAudit, or why it cannot be. The archive
 // lives in the Drive of the account that runs Kaigi's workers, and is shared with the spreadsheet's owner and editors
-// when it is made and at each archive run (src/adapters/gas/archive.ts shareArchive).
-import { openArchive } from '../../adapters/gas/archive.js';
-import { activeUserEmail, props } from '../../adapters/gas/services.js';
-import { Store } from '../../adapters/gas/store.js';
+// when it is made and at each archive run (src/store/archive.ts shareArchive).
+import { openArchive } from '../../store/archive.js';
+import { activeUserEmail, props } from '../../store/services.js';
+import { Store } from '../../store/store.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import { parseClaim } from '../../core/trigger-plan.js';
 

@@ -7,8 +7,8 @@ import { checkKpi } from '../../core/audit/kpi-audit.js';
 import { parsePointer } from '../../core/cells.js';
 import { checkApiLog } from '../../core/api/api-log-digest.js';
 import { archivedRows } from '../../core/api/api-log-retention.js';
-import { sha256Hex } from '../../adapters/gas/crypto.js';
-import type { Store } from '../../adapters/gas/store.js';
+import { sha256Hex } from '../../store/crypto.js';
+import type { Store } from '../../store/store.js';
 
 export interface AuditReport {
   ok: boolean;

@@ -1,9 +1,9 @@
 // The audit of configuration rows: a person's edit seen by the on-edit trigger, rows a person inserted or removed
 // seen by the on-change trigger, and rows setup first records.
 import { auditKeyOf, CONFIG_TABS, isAudited, rowsOf, type TabKey, tabByKey } from '../../../sheets-schema/index.js';
-import { adoptUnrecorded } from '../../adapters/gas/config-adopt.js';
-import { sha256Hex } from '../../adapters/gas/crypto.js';
-import type { Store } from '../../adapters/gas/store.js';
+import { adoptUnrecorded } from '../../store/config-adopt.js';
+import { sha256Hex } from '../../store/crypto.js';
+import type { Store } from '../../store/store.js';
 import {
   type ChainEvent,
   recordedRows,
@@ -68,7 +68,7 @@ export function auditConfigEdit(store: Store, edit: ConfigEdit, now: Date): numb
   });
 }
 
-// Configuration rows no audit event names yet are recorded once (src/adapters/gas/config-adopt.ts), by the person
+// Configuration rows no audit event names yet are recorded once (src/store/config-adopt.ts), by the person
 // running setup.
 export function adoptConfigRows(store: Store, by: string, now: Date): number {
   return store.withLock((state) => adoptUnrecorded(store, state, by, now).adopted);

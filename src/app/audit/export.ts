@@ -1,9 +1,9 @@
 // Logical rows of a tab: headers as keys, overflowed values reassembled, messages rejoined from their chunks.
 import { rowsOf, TABS, tabByName } from '../../../sheets-schema/index.js';
 import { parsePointer } from '../../core/cells.js';
-import { dayCell, isDate, messagesFromRows, sheetInstant } from '../../adapters/gas/records.js';
+import { dayCell, isDate, messagesFromRows, sheetInstant } from '../../store/records.js';
 import type { ColumnType } from '../../../sheets-schema/types.js';
-import type { Store } from '../../adapters/gas/store.js';
+import type { Store } from '../../store/store.js';
 
 export type LogicalRow = Record<string, string | number | boolean>;
 

@@ -1,7 +1,7 @@
 // The archive run's two moves: a batch of whole discussions, and the oldest Audit rows (src/app/audit/retention.ts).
 import { auditKeyOf, rowsOf, type TabKey, tabByKey } from '../../../sheets-schema/index.js';
-import { ArchiveTab, commitMove, ensureAuditRoom, flushAll, retireAudit } from '../../adapters/gas/archive.js';
-import type { Commit, StoreState } from '../../adapters/gas/store.js';
+import { ArchiveTab, commitMove, ensureAuditRoom, flushAll, retireAudit } from '../../store/archive.js';
+import type { Commit, StoreState } from '../../store/store.js';
 import type { AuditEvent } from '../../core/audit/audit.js';
 import { StateError } from '../../core/errors.js';
 import { blobsToMove, keysOf, MOVING_TABS, type MovingUnit } from '../../core/audit/retention-plan.js';
@@ -17,7 +17,7 @@ const KEYS_PER_EVENT = 200;
 
 // Another execution holding a lease may hold row numbers of these tabs between its read and its commit.
 function othersAtWork(council: Council, state: StoreState, self: string): boolean {
-  const now = Date.now();
+  const now = council.now();
   return council.queue.read(state).some((i) => i.id !== self && i.status === 'processing' && i.lease_until > now);
 }
 

@@ -1,7 +1,15 @@
 // What the archive run reads of the spreadsheet: narrow columns to plan with, whole rows to copy, and the cells.
-import { APPEND_TABS, auditKeyOf, rowsOf, type TabKey, tabByKey, TABS } from '../../../sheets-schema/index.js';
-import { isDate } from '../../adapters/gas/records.js';
-import type { Store, StoreState } from '../../adapters/gas/store.js';
+import {
+  APPEND_TABS,
+  auditKeyOf,
+  rowsOf,
+  rowsOfAny,
+  type TabKey,
+  tabByKey,
+  TABS,
+} from '../../../sheets-schema/index.js';
+import { isDate } from '../../store/records.js';
+import type { Store, StoreState } from '../../store/store.js';
 import { parsePointer } from '../../core/cells.js';
 import type { AuditLine, DiscussionLine, Line, MovingTab } from '../../core/audit/retention-plan.js';
 import { parseInstant } from '../../core/instant.js';
@@ -23,7 +31,7 @@ export function timeOf(v: unknown): number | null {
 export function readColumns(store: Store, state: StoreState, tab: TabKey, names: readonly string[]): unknown[][] {
   const last = state.tails[tab]?.last ?? 1;
   if (last < 2) return [];
-  const cols = rowsOf(tab) as unknown as { index(c: string): number; width: number };
+  const cols = rowsOfAny(tab);
   const idx = names.map((n) => cols.index(n)).sort((a, b) => a - b);
   const out: unknown[][] = Array.from({ length: last - 1 }, () => new Array(cols.width).fill(''));
   let i = 0;
@@ -55,7 +63,7 @@ function lines(
   names: readonly string[],
   at: (r: Record<string, unknown>) => number | null,
 ): Line[] {
-  const cols = rowsOf(tab) as unknown as { read(v: readonly unknown[]): Record<string, unknown> };
+  const cols = rowsOfAny(tab);
   const out: Line[] = [];
   readColumns(store, state, tab, names).forEach((v, i) => {
     if (blank(v)) return;

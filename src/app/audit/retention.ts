@@ -7,10 +7,10 @@
 // back, then removed. Killed at any point, nothing is lost: a batch copied but not removed is named in the
 // KAIGI_ARCHIVE property and moved first by the next run; Audit rows copied but not removed are the archive's last
 // rows and are removed first.
-import { rowsOf, type TabKey, tabByKey } from '../../../sheets-schema/index.js';
-import { ARCHIVE_TABS, createArchive, openArchive, shapeArchive, shareArchive } from '../../adapters/gas/archive.js';
-import { sha256Hex } from '../../adapters/gas/crypto.js';
-import { props } from '../../adapters/gas/services.js';
+import { rowsOf, rowsOfAny, type TabKey, tabByKey } from '../../../sheets-schema/index.js';
+import { ARCHIVE_TABS, createArchive, openArchive, shapeArchive, shareArchive } from '../../store/archive.js';
+import { sha256Hex } from '../../store/crypto.js';
+import { props } from '../../store/services.js';
 import { ConfigError, StateError } from '../../core/errors.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import {
@@ -36,6 +36,7 @@ import {
   UNITS_PER_BATCH,
 } from './retention-move.js';
 import { estimateCells, measureCells, readLines, timeOf } from './retention-read.js';
+import { TASK_KINDS } from '../../core/queue-tasks.js';
 
 const SCHEDULE = PROPERTY_KEYS.archive;
 const ARCHIVE_ID = PROPERTY_KEYS.archiveId;
@@ -139,7 +140,7 @@ export function scheduleArchive(council: Council): { queued: boolean } {
   const state = council.store.readState();
   const full = estimateCells(state, s.other) > SHEETS_CELL_LIMIT * threshold(council) || apiLogOverCap(council, state);
   if (now < s.next && !full && !s.pending.length) return { queued: false };
-  council.queue.enqueue('archive.run', {}, 'LOW', 'archive.run', 'kaigi');
+  council.queue.enqueue(TASK_KINDS.archive, {}, 'LOW', TASK_KINDS.archive.type, 'kaigi');
   return { queued: true };
 }
 
@@ -159,7 +160,7 @@ function firstDue(council: Council, now: number): number {
   let due = now + RECHECK_MS;
   for (const tab of Object.keys(firstDate) as (MovingTab | 'audit')[]) {
     if ((state.tails[tab]?.last ?? 1) < 2) continue;
-    const cols = rowsOf(tab) as unknown as { index(c: string): number };
+    const cols = rowsOfAny(tab);
     const at = timeOf(
       store
         .sheet(tab)
@@ -220,10 +221,12 @@ function archiveBook(
 // Another execution holding a lease may hold row numbers of these tabs between its read and its commit.
 // Another archive run with a live lease: this one leaves the work to it.
 function anotherRun(council: Council, self: string): boolean {
-  const now = Date.now();
+  const now = council.now();
   return council.queue
     .read(council.store.readState())
-    .some((i) => i.id !== self && i.type === 'archive.run' && i.status === 'processing' && i.lease_until > now);
+    .some(
+      (i) => i.id !== self && i.type === TASK_KINDS.archive.type && i.status === 'processing' && i.lease_until > now,
+    );
 }
 
 function open(council: Council, s: Schedule, report: ArchiveReport): Book {
@@ -261,7 +264,7 @@ function moveApiLogInto(council: Council, report: ArchiveReport, book: () => Boo
       report.busy = true;
     }
     if (!r.rows || r.busy || r.nextDue === null || r.nextDue > council.now()) return r.nextDue;
-    if (Date.now() >= deadline) {
+    if (council.now() >= deadline) {
       report.done = false;
       return r.nextDue;
     }
@@ -282,7 +285,7 @@ function moveUnits(
 ): void {
   const all = batches(units, ROWS_PER_BATCH, UNITS_PER_BATCH);
   for (let b = 0; b < all.length; b++) {
-    if (Date.now() >= deadline) {
+    if (council.now() >= deadline) {
       report.done = false;
       break;
     }
@@ -319,7 +322,7 @@ function retireAudit(
   report: ArchiveReport,
 ): void {
   while (left > 0) {
-    if (Date.now() >= deadline) {
+    if (council.now() >= deadline) {
       report.done = false;
       break;
     }

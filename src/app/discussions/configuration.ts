@@ -1,7 +1,7 @@
 // What the council is configured with: Settings, Agents, Prompts, active Directives and the team's data, read once.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import { kpiFromRows, membersFromRows } from '../../adapters/gas/records.js';
-import type { Store } from '../../adapters/gas/store.js';
+import { kpiFromRows, membersFromRows } from '../../store/records.js';
+import type { Store } from '../../store/store.js';
 import type { EngineEnv } from '../../core/engine.js';
 import { Settings } from '../../core/settings.js';
 import { metricTableOf } from '../../core/orders/metric-table.js';
@@ -29,8 +29,9 @@ function list(v: unknown): string[] {
     .filter(Boolean);
 }
 
-// Each read goes through the store's configuration cache (Members too; KPI is read from its tab: it changes daily, and
-// not only by edits the on-edit trigger sees); within one execution every tab is read at most once.
+// Each read goes through the store's configuration cache (Members too). KPI changes daily, and not only by edits the
+// on-edit trigger sees (a formula, another program): its cached copy lives `data.kpi_cache_seconds` at most, and
+// Kaigi's own KPI writes and the on-edit trigger move it on at once. Within one execution every tab is read once.
 export class Configuration {
   private cachedSettings: Settings | null = null;
   // The team's data as this execution first read it: the door and the engine's view share one read of the KPI tab.
@@ -137,7 +138,8 @@ export class Configuration {
     // Only the metric table's metrics reach the council (and so its prompts): a row of another metric, typed into the
     // tab by hand, cannot add a column to every prompt.
     const known = new Set(metricTableOf(this.settings()).map((m) => m.name));
-    const kpi = attempt('KPI data', () => kpiFromRows(this.store.readTab('kpi'), this.tz), []).filter((r) =>
+    const ttl = this.settings().number('data.kpi_cache_seconds');
+    const kpi = attempt('KPI data', () => kpiFromRows(this.store.readCachedData('kpi', ttl), this.tz), []).filter((r) =>
       known.has(r.metric),
     );
     const members = attempt('Members data', () => membersFromRows(this.store.readConfig('members')), []);

@@ -1,8 +1,9 @@
 // The council's memory around a discussion: what each agent recalls, and what a decision adds to memory.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import { learningRow, Memory } from '../../adapters/gas/memory.js';
-import { props } from '../../adapters/gas/services.js';
-import type { Commit, Store } from '../../adapters/gas/store.js';
+import { learningRow, Memory } from '../../store/memory.js';
+import { props } from '../../store/services.js';
+import type { Commit, Store } from '../../store/store.js';
+import type { ClockPort } from '../../ports.js';
 import type { StepResult } from '../../core/engine.js';
 import {
   type AgentMemory,
@@ -34,6 +35,7 @@ export class DecisionMemory {
   constructor(
     private readonly store: Store,
     private readonly config: Configuration,
+    private readonly clock: ClockPort,
   ) {}
 
   memory(): Memory {
@@ -65,7 +67,7 @@ export class DecisionMemory {
     const key = `${d.discussion_id}/${agent.agent_id}`;
     // One instant for a discussion's agents: the similar cases do not depend on the agent, and with the same query,
     // rows and options recall ranks them once for all of them (src/core/memory/recall.ts casesOf).
-    const at = (this.recalledAt[d.discussion_id] ??= Date.now());
+    const at = (this.recalledAt[d.discussion_id] ??= this.clock.now());
     if (!this.recalled[key])
       this.recalled[key] = this.memory().retrieve(
         situationText(d),
@@ -89,7 +91,7 @@ export class DecisionMemory {
     // A directive is consumed once a decision applied it, with memory on or off.
     if (this.consumeDirectives(c, after.discussion_id, delivered)) changes.config = true;
     if (!settings.get('memory.enabled')) return changes;
-    const now = Date.now();
+    const now = this.clock.now();
     const mem = this.memory();
     const o = order.content as ContentOf<'EXECUTION_ORDER'>;
     const ctx = caseContext(after, o);

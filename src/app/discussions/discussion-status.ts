@@ -1,19 +1,15 @@
 // A discussion's status as its log row holds it, for the doors that must refuse at once what its state cannot take
 // (an objection to no decision, a resolution of a discussion that is not escalated) rather than queue a task that
 // would fail later.
-import { rowsOf } from '../../../sheets-schema/index.js';
 import { ConflictError, NotFoundError } from '../../core/errors.js';
-import { findRows } from './find-rows.js';
+import { DiscussionRows } from '../../store/repositories/discussion-rows.js';
 import type { Council } from '../sheet-council.js';
 import { parseInstant } from '../../core/instant.js';
 
-const logCols = rowsOf('discussions');
-
 // The discussion must be in the log: a clear 404 now rather than a dead task later. Returns its status.
 function statusOf(council: Council, id: string): string {
-  const [row] = findRows(council, 'discussions', 'discussion_id', id);
-  if (!row) throw new NotFoundError(`discussion ${id} was not found in the Discussion Log`, 'discussion_not_found');
-  const d = logCols.read(council.store.readRows('discussions', row, 1)[0]);
+  const d = new DiscussionRows(council.store).logRow(id);
+  if (!d) throw new NotFoundError(`discussion ${id} was not found in the Discussion Log`, 'discussion_not_found');
   refuseIfAhead(council.now(), id, [d.created_at, d.closed_at]);
   return String(d.status);
 }

@@ -1,16 +1,10 @@
 // Discussions in the sheet: load one with its messages, and commit a step with the log row as the commit point.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import { sha256Hex } from '../../adapters/gas/crypto.js';
-import {
-  discussionFromRow,
-  inboxRow,
-  logRow,
-  messageRecord,
-  messagesFromRows,
-  orderRow,
-} from '../../adapters/gas/records.js';
-import type { Commit, Store } from '../../adapters/gas/store.js';
-import { props } from '../../adapters/gas/services.js';
+import { sha256Hex } from '../../store/crypto.js';
+import { discussionFromRow, inboxRow, logRow, messageRecord, messagesFromRows, orderRow } from '../../store/records.js';
+import type { Commit, Store } from '../../store/store.js';
+import { props } from '../../store/services.js';
+import type { ClockPort } from '../../ports.js';
 import { MAX_CELL_CHARS, parsePointer, pointerText } from '../../core/cells.js';
 import { applyStep, type StepResult } from '../../core/engine.js';
 import { NotFoundError } from '../../core/errors.js';
@@ -39,6 +33,7 @@ const ESTIMATE_COST = logCols.index('estimate_cost_usd');
 export class DiscussionStore {
   constructor(
     private readonly store: Store,
+    private readonly clock: ClockPort,
     private readonly hooks: readonly CommitHook[],
   ) {}
 
@@ -101,7 +96,7 @@ export class DiscussionStore {
     extra: (c: Commit) => void = () => {},
     afterCommit: () => void = () => {},
   ): Loaded {
-    const now = Date.now();
+    const now = this.clock.now();
     const d = applyStep(l.d, r);
     const span = this.writeMessages(c, l, r.messages);
     if (r.cancelDecision) this.cancelOrders(c, r.cancelDecision, now);
@@ -157,10 +152,10 @@ export class DiscussionStore {
       row_key: d.discussion_id,
       payload: { row: placed.row, status: d.status },
     });
-    c.run(new Date(now).toISOString());
-    // What the hooks and the caller store after the commit (usage, the API ledger, the Dashboard's mark) in one
-    // property write (props.batch).
+    // The commit's state after it, and what the hooks and the caller store after it (usage, the API ledger, the
+    // Dashboard's mark), in one property write (props.batch).
     props.batch(() => {
+      c.run(new Date(now).toISOString());
       for (const f of after) f?.();
       afterCommit();
     });

@@ -1,8 +1,8 @@
 // Which provider answers each agent, and the day's token and cost budget that can send the council back to rules.
-import { ports } from '../../adapters/ports.js';
-import { dayOf } from '../../adapters/gas/records.js';
-import { props, sleep } from '../../adapters/gas/services.js';
-import type { Commit } from '../../adapters/gas/store.js';
+import { type ClockPort, type IdsPort, ports } from '../../ports.js';
+import { dayOf } from '../../store/records.js';
+import { props, sleep } from '../../store/services.js';
+import type { Commit } from '../../store/store.js';
 import type { StepResult } from '../../core/engine.js';
 import type { Message } from '../../core/discussion/messages.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
@@ -33,7 +33,7 @@ interface Override {
 export class ModelAccess {
   private readonly providers: Record<string, HttpProvider> = {};
   // The tick's deadline: a retry wait past it re-queues the work instead of sleeping.
-  deadline = Date.now() + 270_000;
+  deadline: number;
   // What steps computed but not yet committed spent (discussion.advance holds steps between commits): counted
   // against the day's budget with what the commits recorded, so that holding steps never lets a budget be passed.
   held = { tokens: 0, cost: 0 };
@@ -42,11 +42,15 @@ export class ModelAccess {
     private readonly settings: () => Settings,
     private readonly tz: string,
     // Tells a person, once per model, that a model with no price was priced at its vendor's dearest.
-    private readonly notices?: Notices,
-  ) {}
+    private readonly notices: Notices | undefined,
+    private readonly clock: ClockPort,
+    private readonly ids: IdsPort,
+  ) {
+    this.deadline = clock.now() + 270_000;
+  }
 
   usage(): Usage {
-    const today = dayOf(Date.now(), this.tz);
+    const today = dayOf(this.clock.now(), this.tz);
     const u = props.json<Usage | null>(PROPERTY_KEYS.usage, null);
     return u && u.day === today ? u : { day: today, tokens: 0, cost: 0, notified: false };
   }
@@ -96,7 +100,7 @@ export class ModelAccess {
           outputCaps: s.get('provider.max_output_tokens'),
         },
         ports().fetch,
-        { now: () => Date.now(), sleep, random: () => Math.random() },
+        { now: () => this.clock.now(), sleep, random: () => this.ids.random() },
       );
     }
     const p = this.providers[id];

@@ -1,8 +1,9 @@
 // Ids that only a commit can allocate (decision, objection): placeholders outside the lock, filled in inside it.
-import { dayOf } from '../../adapters/gas/records.js';
-import type { Commit } from '../../adapters/gas/store.js';
+import { dayOf } from '../../store/records.js';
+import type { Commit } from '../../store/store.js';
 import type { StepResult } from '../../core/engine.js';
 import { decisionId } from '../../core/discussion/ids.js';
+import { ports } from '../../ports.js';
 
 export const PENDING_DECISION = 'DEC-0000-00-00-000';
 export const PENDING_OBJECTION = 'OBJ-PENDING';
@@ -19,7 +20,7 @@ export function assignDecisionId<T>(
   alongside?: T,
 ): { r: StepResult; alongside?: T } {
   if (JSON.stringify(r).indexOf(PENDING_DECISION) < 0) return { r, alongside };
-  const id = decisionId(c.nextDaily('dec', dayOf(Date.now(), tz)));
+  const id = decisionId(c.nextDaily('dec', dayOf(ports().clock.now(), tz)));
   return {
     r: replaceDeep(r, PENDING_DECISION, id),
     alongside: alongside === undefined ? undefined : replaceDeep(alongside, PENDING_DECISION, id),

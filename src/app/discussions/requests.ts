@@ -1,5 +1,5 @@
 // What people and rules ask of the council: open a discussion, object to a decision, resolve an escalation.
-import { activeUserEmail, props, scheduleOnce } from '../../adapters/gas/services.js';
+import { activeUserEmail, props, scheduleOnce } from '../../store/services.js';
 import { ValidationError } from '../../core/errors.js';
 import { DISCUSSION_ID } from '../../core/discussion/ids.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
@@ -9,10 +9,12 @@ import { refuseIfInExecution } from '../orders/order-execution.js';
 import { refuseUnlessDecided, refuseUnlessEscalated } from './discussion-status.js';
 import type { ObjectionInput, ResolutionInput } from '../../core/orders/objections.js';
 import type { Priority } from '../../core/types.js';
-import { scriptZone } from '../../adapters/gas/records.js';
-import { openBound } from '../../adapters/gas/spreadsheet.js';
+import { scriptZone } from '../../store/records.js';
+import { openBound } from '../../store/spreadsheet.js';
 import { NUDGE_HANDLER } from '../../core/trigger-plan.js';
 import { nudgeDelay } from '../../core/queue.js';
+import { TASK_KINDS } from '../../core/queue-tasks.js';
+import { queueObjection } from './objection-records.js';
 
 const PRIORITIES: Priority[] = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
 const NUDGE_AT = PROPERTY_KEYS.nudgeAt;
@@ -30,7 +32,7 @@ export function nudge(council: Council): void {
   const delay = nudgeDelay(council.settings().number('queue.nudge_delay_ms'));
   // A nudge whose time is long past has fired or died; it must not block new ones or use up the trigger quota.
   if (scheduleOnce(NUDGE_HANDLER, delay, Number(props.get(NUDGE_AT) || 0)))
-    props.set({ [NUDGE_AT]: String(Date.now() + delay) });
+    props.set({ [NUDGE_AT]: String(council.now() + delay) });
 }
 
 export interface DiscussionRequest {
@@ -55,7 +57,7 @@ export function requestDiscussion(
   });
   const priority = priorityOf(req.priority);
   const r = council.queue.enqueue(
-    'discussion.open',
+    TASK_KINDS.open,
     { trigger, priority },
     priority,
     req.dedupe_key ? String(req.dedupe_key) : '',
@@ -97,20 +99,14 @@ export function requestObjection(
   input: Partial<ObjectionInput>,
   council = new Council(openBound(), scriptZone()),
   who: Objector = { source: 'human', objector: activeUserEmail() },
-): { task_id: string } {
+): { task_id: string; objection_id: string } {
   const payload = objectionPayload(input, who);
   // A person's objection is refused at once in a state that takes none; the engine's own is filed under its lock.
   if (who.source !== 'agent') refuseUnlessDecided(council, payload.discussion_id);
   refuseIfInExecution(council, payload.discussion_id);
-  const r = council.queue.enqueue(
-    'objection.process',
-    payload as unknown as Record<string, unknown>,
-    payload.urgency,
-    '',
-    payload.objector,
-  );
+  const filed = queueObjection(council, payload);
   nudge(council);
-  return { task_id: r.id };
+  return filed;
 }
 
 // The escalation.resolve payload, checked; `by` is who resolves it (the acting person, or the API client).
@@ -132,13 +128,7 @@ export function requestResolution(
 ): { task_id: string } {
   const payload = resolutionPayload(input, activeUserEmail());
   refuseUnlessEscalated(council, payload.discussion_id);
-  const r = council.queue.enqueue(
-    'escalation.resolve',
-    payload as unknown as Record<string, unknown>,
-    'HIGH',
-    '',
-    payload.by,
-  );
+  const r = council.queue.enqueue(TASK_KINDS.resolution, payload, 'HIGH', '', payload.by);
   nudge(council);
   return { task_id: r.id };
 }

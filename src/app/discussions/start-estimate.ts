@@ -1,6 +1,6 @@
 // The budget forecast of a discussion before it opens: tokens per prompt, labelled by the model each agent will use
 // and priced from the table messages are costed with (provider.prices_per_1k_tokens_usd).
-import { props } from '../../adapters/gas/services.js';
+import { props } from '../../store/services.js';
 import { costByModel, estimateDiscussion, type Estimate, type ModelCost } from '../../core/engine/estimate.js';
 import type { EngineEnv } from '../../core/engine/types.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';

@@ -1,6 +1,6 @@
 // Which agents would answer by rules instead of their model, and why, before a discussion starts: the provider each
 // active agent would use (the override first, as ModelAccess.providerFor picks it) with no key or no base URL for it.
-import { props } from '../../adapters/gas/services.js';
+import { props } from '../../store/services.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import { findVendor } from '../../core/providers/vendor-registry.js';
 import { missingFor, settingsBaseUrl } from '../../core/providers/vendors.js';

@@ -3,9 +3,9 @@
 import { type RuleFallback, ruleFallbacks } from './start-fallbacks.js';
 import { checkJsonValue } from '../../core/json-guard.js';
 import { label } from '../../core/labels.js';
-import { membersFromRows, scriptZone } from '../../adapters/gas/records.js';
-import { activeUserEmail } from '../../adapters/gas/services.js';
-import { openBound } from '../../adapters/gas/spreadsheet.js';
+import { membersFromRows, scriptZone } from '../../store/records.js';
+import { activeUserEmail } from '../../store/services.js';
+import { openBound } from '../../store/spreadsheet.js';
 import { fieldIssues } from '../../core/api/api.js';
 import { startDiscussionInput } from '../../core/api/api-schemas.js';
 import type { ModelCost } from '../../core/engine/estimate.js';
@@ -17,6 +17,7 @@ import { enqueueOnce } from '../api/api-tasks.js';
 import { Council } from '../sheet-council.js';
 import { pricedEstimate } from './start-estimate.js';
 import { admitTrigger, triggerTypes } from './trigger-door.js';
+import { TASK_KINDS } from '../../core/queue-tasks.js';
 
 // A trigger started from Sheets says so; the watcher says 'watcher', the API 'api', the CLI 'human'.
 const SHEETS_SOURCE = 'sheets';
@@ -112,7 +113,7 @@ export function getStartOptions(council = new Council(openBound(), scriptZone())
 // The forecast discussion.open will write, for the same trigger, without writing anything.
 export function estimateStart(input: unknown, council = new Council(openBound(), scriptZone())): StartEstimate {
   const { trigger, priority } = parse(input, council);
-  const now = new Date(Date.now()).toISOString();
+  const now = new Date(council.now()).toISOString();
   const d = newDiscussion('DISC-ESTIMATE', trigger, priority, now);
   const e = pricedEstimate(d, council.env());
   return {
@@ -136,7 +137,7 @@ export function startDiscussion(
   const { trigger, priority, idempotency_key } = parse(input, council);
   const email = activeUserEmail();
   const r = enqueueOnce(council, {
-    type: 'discussion.open',
+    task: TASK_KINDS.open,
     payload: { trigger, priority },
     priority,
     dedupeKey: idempotency_key ? `sheets:${sha256Text(email).slice(0, 16)}:key:${idempotency_key}` : '',

@@ -1,8 +1,8 @@
 // The door every discussion a person or client starts passes (the start dialog and sidebar, POST /tasks and MCP
 // start_discussion, kaigi run --trigger): its type is one Settings triggers.types names and its member is in
 // Members, so no discussion reasons from numbers that do not exist.
-import { configCacheName } from '../../adapters/gas/config-version.js';
-import { dayOf, membersFromRows } from '../../adapters/gas/records.js';
+import { configCacheName } from '../../store/config-version.js';
+import { dayOf, membersFromRows } from '../../store/records.js';
 import { gapOf } from '../../core/engine/grounded.js';
 import { ValidationError } from '../../core/errors.js';
 import { defaultSetting } from '../../core/settings.js';
@@ -41,7 +41,12 @@ export function admitTrigger(
   // on to run the discussion here (POST /tasks with wait_seconds) does not read the KPI tab twice.
   const data = issues.length ? null : council.config.data();
   if (data && !data.notes.length) {
-    const gap = gapOf({ ...t, context: t.context ?? {} }, data.kpi, council.settings(), dayOf(Date.now(), council.tz));
+    const gap = gapOf(
+      { ...t, context: t.context ?? {} },
+      data.kpi,
+      council.settings(),
+      dayOf(council.now(), council.tz),
+    );
     if (gap)
       issues.push({
         field: gap.metric ? 'context.metric' : 'target_user_id',

@@ -5,7 +5,7 @@ import type { CallContext, Caller, Operation } from '../routes/route.js';
 import { RPC, type RpcId } from './protocol.js';
 import { isTool, mayCall } from './tools.js';
 
-// Where answers wait to be replayed (CacheService in Apps Script: src/adapters/gas/mcp-cache.ts).
+// Where answers wait to be replayed (CacheService in Apps Script: src/store/mcp-cache.ts).
 export interface ReplayCache {
   get(key: string): string | null;
   // False when the value is too large to keep; the call is then not replayed (requestKey still dedupes).
@@ -29,11 +29,12 @@ export interface CallDeps {
   onError?: (e: unknown, answer: ApiError) => void;
 }
 
-interface ToolResult {
+// A type, not an interface: a JSON-RPC result is any JSON object, and only a type alias is one.
+type ToolResult = {
   content: { type: 'text'; text: string }[];
   structuredContent: Record<string, unknown>;
   isError?: true;
-}
+};
 
 type CallOutcome =
   | { result: ToolResult; called: string }
@@ -70,7 +71,7 @@ function answer(body: Record<string, unknown>): ToolResult {
 // A tool error carries the API's error JSON ({error: {code, message, details}}, status), so a model reads the same code
 // and status a REST client gets.
 function toolError(e: ApiError): ToolResult {
-  return { ...answer(e as unknown as Record<string, unknown>), isError: true };
+  return { ...answer({ ...e }), isError: true };
 }
 
 function statusOf(result: ToolResult): number {

@@ -1,7 +1,7 @@
 // The MCP server as the web app runs it: the operation registry, CacheService for replays, Settings for how long.
-import { sha256Hex } from '../../adapters/gas/crypto.js';
-import { mcpCache } from '../../adapters/gas/mcp-cache.js';
-import { sleep } from '../../adapters/gas/services.js';
+import { sha256Hex } from '../../store/crypto.js';
+import { mcpCache } from '../../store/mcp-cache.js';
+import { sleep } from '../../store/services.js';
 import type { ApiError } from '../../core/api/api.js';
 import { apiCouncil, apiSettings } from '../api/api-env.js';
 import { ownTaskStep, workOwnTask } from '../queue/work-now.js';
@@ -9,6 +9,7 @@ import type { Claimed } from '../queue/work-queue.js';
 import { OPERATIONS } from '../routes/registry.js';
 import type { McpHandler } from '../routes/router.js';
 import { createMcpServer } from './server.js';
+import { ports } from '../../ports.js';
 
 // The handler for POST ?path=/mcp; `onError` is the web app's own (a ConfigError is told to a person).
 export function mcpHandler(onError?: (e: unknown, answer: ApiError) => void): McpHandler {
@@ -21,7 +22,7 @@ export function mcpHandler(onError?: (e: unknown, answer: ApiError) => void): Mc
     replaySeconds: () => apiSettings().number('api.replay_seconds'),
     hash: sha256Hex,
     sleep,
-    now: () => Date.now(),
+    now: () => ports().clock.now(),
     onError,
   });
 }

@@ -51,7 +51,7 @@ function request(
       const outcome = callTool(id, params, caller, deps);
       meta.called = outcome.called;
       if ('error' in outcome) return rpcError(id, outcome.error.code, outcome.error.message, outcome.error.data);
-      return rpcResult(id, outcome.result as unknown as Record<string, unknown>);
+      return rpcResult(id, outcome.result);
     }
     case 'server/discover':
       // Newer clients (stateless MCP) ask this before, or instead of, initialize.

@@ -1,8 +1,8 @@
 // KPI rows in (POST /kpi, MCP record_kpi, kaigi kpi import, the sidebar's paste form): the whole batch is checked
 // under the lock, then written in one audited commit; a bad row or a conflict writes nothing.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import { sha256Hex } from '../../adapters/gas/crypto.js';
-import { dayCell, dayOf, dayToDate, membersFromRows } from '../../adapters/gas/records.js';
+import { sha256Hex } from '../../store/crypto.js';
+import { dayCell, dayOf, dayToDate, membersFromRows } from '../../store/records.js';
 import { type MetricDef, metricTableOf } from '../../core/orders/metric-table.js';
 import { ConflictError, TooLargeError, ValidationError } from '../../core/errors.js';
 import {
@@ -52,7 +52,7 @@ function kpiBounds(council: Council): { metrics: readonly MetricDef[]; today: st
   const earliest = String(s.get('kpi.earliest_date')).trim();
   return {
     metrics: metricTableOf(s),
-    today: dayOf(Date.now(), council.tz),
+    today: dayOf(council.now(), council.tz),
     earliest: isCalendarDay(earliest) ? earliest : '',
   };
 }
@@ -140,7 +140,7 @@ export function recordKpi(
         sha256: sha256Hex(appended.map((v) => c.digest(v)).join('\n')),
       },
     });
-    c.run(new Date(Date.now()).toISOString());
+    c.run(new Date(council.now()).toISOString());
     council.store.forgetTab('kpi');
     return { ...result, replaced };
   });

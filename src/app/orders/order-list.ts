@@ -1,7 +1,7 @@
 // The orders an executor pulls (GET /orders, MCP list_orders): filtered by status, executor and member, oldest first,
 // a page at a time by offset.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import { dayCell, isDate } from '../../adapters/gas/records.js';
+import { dayCell, isDate } from '../../store/records.js';
 import type { OrderStatus } from '../../core/orders/order-status.js';
 import type { Council } from '../sheet-council.js';
 

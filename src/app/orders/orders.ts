@@ -12,6 +12,7 @@ import {
 import type { Council, Loaded } from '../sheet-council.js';
 import { listClients } from '../api/clients.js';
 import { refuseIfAhead } from '../discussions/discussion-status.js';
+import { OrderRows } from '../../store/repositories/order-rows.js';
 
 const orderCols = rowsOf('orders');
 
@@ -123,7 +124,7 @@ export function reportOrder(
 // FAILED) or CANCELLED: the report answers 409 naming its status.
 function loadOfOrder(council: Council, input: OrderReportInput): Loaded {
   const orderId = input.order_id;
-  const row = council.store.findRow('orders', orderId);
+  const row = new OrderRows(council.store).rowOf(orderId);
   if (!row) throw new NotFoundError(`order ${orderId} was not found in the Orders tab`, 'order_not_found');
   const o = orderCols.read(council.store.readRows('orders', row, 1)[0]);
   const discussion = String(o.discussion_id);

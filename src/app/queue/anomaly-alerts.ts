@@ -10,7 +10,7 @@ import {
 } from '../../core/orders/anomaly.js';
 import { metricTableOf } from '../../core/orders/metric-table.js';
 import type { KpiRow, Member } from '../../core/types.js';
-import type { StoreState } from '../../adapters/gas/store.js';
+import type { StoreState } from '../../store/store.js';
 import type { Council } from '../sheet-council.js';
 import { Notices } from '../notices.js';
 import { rowsOf } from '../../../sheets-schema/index.js';
@@ -85,7 +85,7 @@ export function tellAnomalies(
       // Two good days of one metric in a week are one milestone: the second finds the first's title.
       seen.add(title.slice(0, TITLE_CHARS));
     });
-    if (written) c.run(new Date(Date.now()).toISOString());
+    if (written) c.run(new Date(council.now()).toISOString());
     return found.map((a, i) => ({ ...a, inbox_id: ids[i], duplicate: !ids[i] }));
   });
 }

@@ -1,10 +1,10 @@
 // One worker execution: claim queued work under the lock with a lease, run its task handler, record the result.
-import { scriptZone } from '../../adapters/gas/records.js';
-import { effectiveUserEmail } from '../../adapters/gas/services.js';
-import { openBound } from '../../adapters/gas/spreadsheet.js';
-import { parseState, queueSettled } from '../../adapters/gas/store-format.js';
-import { allScriptProperties, removeWorkerTriggers } from '../../adapters/gas/triggers.js';
-import { withPropertySnapshot } from '../../adapters/gas/property-reads.js';
+import { scriptZone } from '../../store/records.js';
+import { effectiveUserEmail } from '../../store/services.js';
+import { openBound } from '../../store/spreadsheet.js';
+import { parseState, queueSettled } from '../../store/store-format.js';
+import { allScriptProperties, removeWorkerTriggers } from '../../store/triggers.js';
+import { withPropertySnapshot } from '../../store/property-reads.js';
 import { anyWaiting } from '../../core/api/api-log-inbox.js';
 import { BusyError, RequeueError } from '../../core/errors.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
@@ -16,6 +16,7 @@ import { dashboardDueAt, refreshDueDashboard } from '../surfaces/dashboard.js';
 import { tellSettingProblems, unknownTaskNotice } from '../notices.js';
 import { findTask } from '../tasks/registry.js';
 import type { Claimed, ClaimStep, Finished, WorkQueue } from './work-queue.js';
+import { ports } from '../../ports.js';
 
 export interface TickReport {
   ran: boolean;
@@ -56,7 +57,7 @@ export function runTick(): TickReport {
   const props = allScriptProperties();
   retireIfNotOwner(props[PROPERTY_KEYS.workers]);
   const due = dashboardDueAt(props);
-  const dashboardDue = due !== null && due <= Date.now();
+  const dashboardDue = due !== null && due <= ports().clock.now();
   // API Log rows that authenticated calls left in the inbox are work too: the same read shows them.
   const logWaiting = anyWaiting(props, PROPERTY_KEYS.apiLogInbox);
   if (queueIsIdle(props[PROPERTY_KEYS.state]) && !dashboardDue && !logWaiting)
@@ -68,23 +69,23 @@ export function runTick(): TickReport {
 // The queued work, the Dashboard if due, the notices and the API Log inbox, until the tick's budget is spent.
 function runWork(dashboardDue: boolean, due: number | null): TickReport {
   const council = new Council(openBound(), scriptZone());
-  const deadline = Date.now() + council.settings().number('queue.tick_budget_seconds') * 1000;
+  const deadline = council.now() + council.settings().number('queue.tick_budget_seconds') * 1000;
   const { processed, failed, tasks, busy } = workQueue(council, deadline);
   // The housekeeping below takes the lock too: with the lock that busy, it waits for a tick that finds it free.
   if (busy) return { ran: true, processed, failed, reason: 'lock busy', tasks, dashboard: false };
   // The Dashboard after the work, if it fell due before this execution began and there is time left.
-  const dashboard = dashboardDue && Date.now() < deadline;
+  const dashboard = dashboardDue && council.now() < deadline;
   if (dashboard) refreshDueDashboard(council, due as number);
   // Settings rows that fell back to their defaults, told once each, after the work so a notice never delays it.
   tellSettingProblems(council.store, council.settings());
   // The rows authenticated web API calls left in the inbox, in as many drains as they take, with the per-minute
   // summaries of refused calls (an idle tick stays at one property read, so those wait for a tick with work).
-  drainApiLog(council.store, council.settings().number('api.log_digest_rows'), () => Date.now() < deadline);
+  drainApiLog(council.store, council.settings().number('api.log_digest_rows'), () => council.now() < deadline);
   return {
     ran: true,
     processed,
     failed,
-    reason: Date.now() >= deadline ? 'time budget spent' : 'queue empty',
+    reason: council.now() >= deadline ? 'time budget spent' : 'queue empty',
     tasks,
     dashboard,
   };
@@ -111,7 +112,7 @@ export function workQueue(
   let processed = 0;
   let failed = 0;
   const tasks: string[] = [];
-  while (Date.now() < deadline) {
+  while (council.now() < deadline) {
     // A task's first step may be written in the claim's own commit (a discussion's log row: work-queue.ts ClaimStep).
     let claimed: ReturnType<WorkQueue['claimNext']>;
     try {

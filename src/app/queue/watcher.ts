@@ -2,7 +2,7 @@
 // a value of any metric far from its member's recent mean is told in the Inbox (src/app/queue/anomaly-alerts.ts).
 import { metricTableOf } from '../../core/orders/metric-table.js';
 import { rowsOf } from '../../../sheets-schema/index.js';
-import { discussionFromRow } from '../../adapters/gas/records.js';
+import { discussionFromRow } from '../../store/records.js';
 import { type Decline, declineOf, series } from '../../core/orders/kpi.js';
 import { StateError } from '../../core/errors.js';
 import { type AnomalyReport, tellAnomalies } from './anomaly-alerts.js';
@@ -10,6 +10,7 @@ import type { Priority } from '../../core/types.js';
 import { type KnownDiscussion, planWatch, type WatchAction } from '../../core/orders/watch-plan.js';
 import type { Council } from '../sheet-council.js';
 import { requestDiscussion } from '../discussions/requests.js';
+import { TASK_KINDS } from '../../core/queue-tasks.js';
 
 export interface WatchReport {
   // `duplicate` when no discussion was opened; then `action` says why and task_id names what holds the decline.
@@ -42,7 +43,7 @@ interface Signal {
 function queuedAbout(council: Council, metric: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const item of council.queue.read(council.store.readState())) {
-    if (item.type !== 'discussion.open' || item.status === 'done' || item.status === 'dead') continue;
+    if (item.type !== TASK_KINDS.open.type || item.status === 'done' || item.status === 'dead') continue;
     const t = (item.payload?.trigger ?? null) as { type?: string; target_user_id?: string; context?: unknown } | null;
     // As for a logged discussion (src/core/orders/watch-plan.ts), a request that names no metric is about any of them.
     const m = t?.context && typeof t.context === 'object' ? (t.context as Record<string, unknown>).metric : undefined;
@@ -109,7 +110,7 @@ function addEvidence(
   note: string,
 ): boolean {
   return council.store.withLock((state) => {
-    const now = Date.now();
+    const now = council.now();
     const busy = council.queue
       .read(state)
       .some((i) => i.status === 'processing' && i.lease_until > now && i.payload?.discussion_id === at.discussion_id);

@@ -1,6 +1,6 @@
 // A request that waits for its own task: its execution runs the queue itself, up to the wait, instead of leaving the
 // work to a one-shot trigger that Apps Script fires late (after(ms) is only a minimum: a minute or more is usual).
-import { queueSettled } from '../../adapters/gas/store-format.js';
+import { queueSettled } from '../../store/store-format.js';
 import type { QueueItem } from '../../core/queue.js';
 import type { Council } from '../sheet-council.js';
 import type { OwnWork } from '../routes/route.js';
@@ -35,7 +35,7 @@ export function workOwnTask(council: Council, taskId: string, waitSeconds: numbe
     const own = claimed && claimed.item.id === taskId ? claimed : null;
     // The wait counts from before the claim, as it did when the claim was the first step of the work below: a task
     // claimed in its enqueue's commit counts from that commit's start.
-    const now = own ? Math.min(Date.now(), own.item.created_at) : Date.now();
+    const now = own ? Math.min(council.now(), own.item.created_at) : council.now();
     const stop = (item: QueueItem, outcome: Finished) => {
       if (item.id !== taskId) return false;
       finished = outcome.kind === 'finished' || outcome.kind === 'done';

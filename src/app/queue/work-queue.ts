@@ -1,8 +1,8 @@
 // The Queue tab as a work queue: enqueue with dedupe, claim under the lock with a lease, and record the result.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import { queueItem, queueRow } from '../../adapters/gas/records.js';
-import type { Commit, Store, StoreState } from '../../adapters/gas/store.js';
-import { queueSettled } from '../../adapters/gas/store-format.js';
+import { queueItem, queueRow } from '../../store/records.js';
+import type { Commit, Store, StoreState } from '../../store/store.js';
+import { queueSettled } from '../../store/store-format.js';
 import {
   advanceHead,
   backoffMs,
@@ -16,6 +16,8 @@ import {
   reclaimedAfterExpiry,
 } from '../../core/queue.js';
 import type { Priority } from '../../core/types.js';
+import { payloadRow, TASK_KINDS, type TaskKind } from '../../core/queue-tasks.js';
+import type { ClockPort } from '../../ports.js';
 import type { Configuration } from '../discussions/configuration.js';
 import { type Notice, Notices } from '../notices.js';
 
@@ -59,6 +61,7 @@ export class WorkQueue {
     private readonly store: Store,
     private readonly config: Configuration,
     readonly owner: string,
+    private readonly clock: ClockPort,
   ) {
     this.notices = new Notices(store);
   }
@@ -87,31 +90,31 @@ export class WorkQueue {
       c.state.queueHead = item.row + 1;
   }
 
-  enqueue(
-    type: string,
-    payload: Record<string, unknown>,
+  enqueue<P extends object>(
+    task: TaskKind<P>,
+    payload: P,
     priority: Priority,
     dedupeKey = '',
     from = 'human',
   ): { id: string; duplicate: boolean } {
     return this.store.withLock((state) => {
       const items = dedupeKey ? this.read(state) : [];
-      const now = Date.now();
+      const now = this.clock.now();
       const c = this.store.begin(state);
       const dup = findDuplicate(items, dedupeKey);
       if (dup) {
-        this.write(c, { ...dup, payload, priority, updated_at: now }, true);
+        this.write(c, { ...dup, payload: payloadRow(task, payload), priority, updated_at: now }, true);
         c.audit({
           actor: from,
           event: 'enqueue_replaced',
           tab: 'Queue',
           row_key: dup.id,
-          payload: { type, dedupe_key: dedupeKey },
+          payload: { type: task.type, dedupe_key: dedupeKey },
         });
         c.run(new Date(now).toISOString());
         return { id: dup.id, duplicate: true };
       }
-      const id = this.append(c, now, { type, payload, priority, from, dedupeKey, availableAt: now }, true);
+      const id = this.append(c, now, { task, payload, priority, from, dedupeKey, availableAt: now }, true);
       c.run(new Date(now).toISOString());
       return { id, duplicate: false };
     });
@@ -119,12 +122,12 @@ export class WorkQueue {
 
   // A new item written by a commit that is already under the lock (a discussion's step that schedules follow-up
   // work in the same commit, so the step and its follow-up are written together or not at all).
-  append(
+  append<P extends object>(
     c: Commit,
     now: number,
     o: {
-      type: string;
-      payload: Record<string, unknown>;
+      task: TaskKind<P>;
+      payload: P;
       priority: Priority;
       from: string;
       dedupeKey?: string;
@@ -137,11 +140,11 @@ export class WorkQueue {
     const item: QueueItem = {
       row: 0,
       id,
-      type: o.type,
+      type: o.task.type,
       from: o.from,
       to: 'council',
       priority: o.priority,
-      payload: o.payload,
+      payload: payloadRow(o.task, o.payload),
       status: 'queued',
       attempts: 0,
       available_at: o.availableAt,
@@ -160,7 +163,7 @@ export class WorkQueue {
       event: 'enqueue',
       tab: 'Queue',
       row_key: id,
-      payload: { type: o.type, priority: o.priority, row: placed.row },
+      payload: { type: o.task.type, priority: o.priority, row: placed.row },
     });
     return id;
   }
@@ -175,7 +178,7 @@ export class WorkQueue {
     return this.store.withLock((state) => {
       const items = this.read(state);
       this.seen = items;
-      const now = Date.now();
+      const now = this.clock.now();
       const item = pickNext(items, now, {
         maxInProgress: s.number('limits.max_concurrent_discussions'),
         maxAttempts: s.number('queue.max_attempts'),
@@ -200,7 +203,7 @@ export class WorkQueue {
   claim(id: string): QueueItem | null {
     return this.store.withLock((state) => {
       const items = this.read(state);
-      const now = Date.now();
+      const now = this.clock.now();
       const item = items.find((i) => i.id === id);
       if (!item || (item.status !== 'queued' && !leaseExpired(item, now))) return null;
       const others = items.filter((i) => i.id !== id && i.dedupe_key === item.dedupe_key);
@@ -237,7 +240,8 @@ export class WorkQueue {
       lease_owner: this.owner,
       lease_until: now + this.config.settings().number('queue.lease_seconds') * 1000,
       updated_at: now,
-      payload: item.payload && item.type === 'discussion.advance' ? { ...item.payload, started: true } : item.payload,
+      payload:
+        item.payload && item.type === TASK_KINDS.advance.type ? { ...item.payload, started: true } : item.payload,
     };
   }
 
@@ -289,7 +293,7 @@ export class WorkQueue {
       status: 'done',
       lease_owner: '',
       lease_until: 0,
-      updated_at: Date.now(),
+      updated_at: this.clock.now(),
       last_error: '',
     };
     this.write(c, done, false);
@@ -301,7 +305,7 @@ export class WorkQueue {
     if (outcome.kind === 'converted' || outcome.kind === 'finished' || outcome.kind === 'continue') return;
     const maxAttempts = this.config.settings().number('queue.max_attempts');
     this.store.withLock((state) => {
-      const now = Date.now();
+      const now = this.clock.now();
       const c = this.store.begin(state);
       const raw = this.store.readRows('queue', item.row, 1)[0];
       const current: QueueItem =

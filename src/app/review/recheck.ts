@@ -1,6 +1,6 @@
 // The daily review's second look at an inconclusive decision whose late KPI has come: measured once more, under lock.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import { dayCell, dayOf } from '../../adapters/gas/records.js';
+import { dayCell, dayOf } from '../../store/records.js';
 import { thresholdsOf } from '../../core/memory/outcomes.js';
 import { dueRechecks, recheckReady, type OutcomeLine } from '../../core/memory/recheck.js';
 import { planRecheck } from '../../core/memory/recheck-plan.js';

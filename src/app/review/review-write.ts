@@ -1,6 +1,6 @@
 // Writes planned review ops (src/core/memory/review-ops.ts) into one commit, by column name, and runs it.
-import { rowsOf, type RowMapper, type TabKey } from '../../../sheets-schema/index.js';
-import type { Commit } from '../../adapters/gas/store.js';
+import { rowsOfAny, type TabKey } from '../../../sheets-schema/index.js';
+import type { Commit } from '../../store/store.js';
 import type { ReviewOp } from '../../core/memory/review-ops.js';
 
 // Writes the ops in their order and runs the commit; an update starts from `base`, the row as stored.
@@ -15,7 +15,7 @@ export function writeOps(
       c.audit({ actor: op.actor, event: op.event, tab: op.tab, row_key: op.row_key, payload: op.payload });
       continue;
     }
-    const cols = rowsOf(op.tab) as unknown as RowMapper<TabKey>;
+    const cols = rowsOfAny(op.tab);
     if (op.at === 'append') {
       const values = cols.write(op.values);
       if (op.owner) c.appendOne(op.tab, values, op.owner);

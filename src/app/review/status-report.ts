@@ -1,7 +1,7 @@
 // The daily review's weekly Inbox status report: the window's decisions, verdicts, flips and budget.
 import { rowsOf, type TabKey } from '../../../sheets-schema/index.js';
-import { timeOf } from '../../adapters/gas/memory.js';
-import { props } from '../../adapters/gas/services.js';
+import { timeOf } from '../../store/memory.js';
+import { props } from '../../store/services.js';
 import { statusReport, statusReportDue, type ReportRows } from '../../core/memory/inbox-reports.js';
 import { lastPerDecision } from '../../core/memory/last-verdicts.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';

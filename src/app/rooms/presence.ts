@@ -1,14 +1,15 @@
 // Presence: a member is online while its name, or the API client it entered with, called within the window.
-import { lastSeen, touchSeen } from '../../adapters/gas/presence-cache.js';
+import { lastSeen, touchSeen } from '../../store/presence-cache.js';
 import { isOnline } from '../../core/api/rooms.js';
 import type { MemberRecord } from './room-data.js';
+import { ports } from '../../ports.js';
 
 // Records a call by a client, under an agent name too when the call gave one.
 export function touchPresence(
   client: string,
   agentName: string | undefined,
   windowSeconds: number,
-  now = Date.now(),
+  now = ports().clock.now(),
 ): void {
   const names: { kind: 'agent' | 'client'; name: string }[] = [{ kind: 'client', name: client }];
   if (agentName) names.push({ kind: 'agent', name: agentName });
@@ -16,7 +17,11 @@ export function touchPresence(
 }
 
 // Which of these members are online, by member key; one cache read for all of them.
-export function onlineKeys(members: readonly MemberRecord[], windowSeconds: number, now = Date.now()): Set<string> {
+export function onlineKeys(
+  members: readonly MemberRecord[],
+  windowSeconds: number,
+  now = ports().clock.now(),
+): Set<string> {
   const agents = uniq(members.map((m) => m.agentName));
   const clients = uniq(members.map((m) => m.client).filter(Boolean));
   const seen = lastSeen([

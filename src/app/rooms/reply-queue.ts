@@ -1,19 +1,11 @@
 // Queues a council agent's answer to a room message inside the commit that stores the message, so a stored
 // mention always has its answer queued; the caller then nudges the queue (src/app/discussions/requests.ts).
-import { queueRow } from '../../adapters/gas/records.js';
-import type { Commit } from '../../adapters/gas/store.js';
+import { queueRow } from '../../store/records.js';
+import type { Commit } from '../../store/store.js';
 import type { QueueItem } from '../../core/queue.js';
+import { payloadRow, type RoomReplyPayload, TASK_KINDS } from '../../core/queue-tasks.js';
 
-export const ROOM_REPLY = 'room.reply';
-
-export interface RoomReplyPayload {
-  room: string;
-  message_id: string;
-  agent_id: string;
-  sender: string;
-  // The API client whose message asked: the answer's tokens count against its day (absent on older queue rows).
-  client?: string;
-}
+const ROOM_REPLY = TASK_KINDS.roomReply.type;
 
 // One queue row per mentioned agent, with a dedupe key naming the message and the agent.
 export function queueReply(c: Commit, p: RoomReplyPayload, actor: string, now: number): string {
@@ -25,7 +17,7 @@ export function queueReply(c: Commit, p: RoomReplyPayload, actor: string, now: n
     from: actor,
     to: p.agent_id,
     priority: 'HIGH',
-    payload: { ...p },
+    payload: payloadRow(TASK_KINDS.roomReply, p),
     status: 'queued',
     attempts: 0,
     available_at: now,

@@ -2,7 +2,7 @@
 // the rules fallback as for any answer), with the room's recent messages as delimited data, and written back to
 // the room as the agent's message, once per mentioning message.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import { cellDate, dayOf } from '../../adapters/gas/records.js';
+import { cellDate, dayOf } from '../../store/records.js';
 import { answerErrors, type Message, type RoomAnswer } from '../../core/discussion/messages.js';
 import type { AgentRequest, AgentResponse, RoomLine } from '../../core/provider.js';
 import { BUDGET_NOTE } from '../../core/providers/budget.js';
@@ -12,7 +12,7 @@ import { roomAnswerRequest, ruleRoomAnswer } from '../../core/api/rooms-answer.j
 import type { AgentDef } from '../../core/types.js';
 import { chargeRoomAnswer, clientMayAnswer } from '../api/api-budget.js';
 import type { Council } from '../sheet-council.js';
-import type { RoomReplyPayload } from './reply-queue.js';
+import type { RoomReplyPayload } from '../../core/queue-tasks.js';
 import { readTexts, type IndexRecord, type RoomRecord } from './room-data.js';
 import { withRoomLock } from './room-lock.js';
 import { RoomSnapshot } from './room-snapshot.js';
@@ -97,10 +97,10 @@ function ask(
     room: { name: p.room, mention: line(mention), recent: before.map(line) },
     settings: s,
     lang,
-    today: dayOf(Date.now(), council.tz),
+    today: dayOf(council.now(), council.tz),
   });
   council.models.deadline = deadline;
-  const rules = new RulesProvider(() => Date.now());
+  const rules = new RulesProvider(() => council.now());
   // A client past its day (or all clients past theirs) gets the rules' answer, which costs no tokens.
   const spendable = !p.client || clientMayAnswer(council, p.client);
   const [res] = (spendable ? council.models.providerFor(agent, rules) : rules).respond([req]);
@@ -129,7 +129,7 @@ function writeAnswer(council: Council, p: RoomReplyPayload, room: RoomRecord, as
     const again = answerOf(now.index(), p);
     if (again) return { answered: again.id, again: true };
     const seq = now.stored(room).reduce((a, x) => Math.max(a, x.seq), 0) + 1;
-    const t = Date.now();
+    const t = council.now();
     const c = store.begin(state, p.agent_id);
     const id = `RMSG-${c.nextSeq('room_message')}`;
     const meta = JSON.stringify(metadata);

@@ -1,8 +1,8 @@
 // Reading rooms from their tabs: free rooms, members, the message index (short columns, one range), message texts
 // for a page, and the discussions, which are read-only rooms under their ids.
-import { rowsOf, type TabKey } from '../../../sheets-schema/index.js';
-import { isDate } from '../../adapters/gas/records.js';
-import type { Store, StoreState } from '../../adapters/gas/store.js';
+import { rowsOf, rowsOfAny, type TabKey } from '../../../sheets-schema/index.js';
+import { isDate } from '../../store/records.js';
+import type { Store, StoreState } from '../../store/store.js';
 import { parsePointer } from '../../core/cells.js';
 import type { RoomProfile } from '../../core/api/rooms.js';
 
@@ -79,7 +79,7 @@ function blank(values: readonly unknown[]): boolean {
 function readColumns(store: Store, state: StoreState, tab: TabKey, first: string, last: string): unknown[][] {
   const end = state.tails[tab]?.last ?? 1;
   if (end < 2) return [];
-  const cols = rowsOf(tab) as unknown as { index(c: string): number };
+  const cols = rowsOfAny(tab);
   const from = cols.index(first);
   const width = cols.index(last) - from + 1;
   return store
@@ -90,7 +90,7 @@ function readColumns(store: Store, state: StoreState, tab: TabKey, first: string
 
 // Widens rows read from column `first` on to the tab's full width, so the tab's mapper reads them by name.
 function widen(tab: TabKey, first: string, rows: unknown[][]): unknown[][] {
-  const cols = rowsOf(tab) as unknown as { index(c: string): number; width: number };
+  const cols = rowsOfAny(tab);
   const from = cols.index(first);
   return rows.map((r) => {
     const out = new Array(cols.width).fill('');

@@ -1,13 +1,13 @@
 // Room reads and writes with the rooms protocol's codes for a store that fails (STORAGE_ERROR, 500) and, for writes
 // under the script lock, a lock that cannot be had in time (FILE_LOCK_TIMEOUT, 503 with retry_after_seconds).
-import type { Store, StoreState } from '../../adapters/gas/store.js';
+import type { Store, StoreState } from '../../store/store.js';
 import { BusyError, KaigiError, StateError } from '../../core/errors.js';
 
 // An API call waits this long for the lock (the rooms protocol's AGENT_COMM_LOCK_TIMEOUT is 5 s; a tick's commit takes
 // a few).
 const LOCK_WAIT_MS = 10_000;
 
-// The store's code for a lock it could not get in time (src/adapters/gas/store.ts withLock).
+// The store's code for a lock it could not get in time (src/store/store.ts withLock).
 function isLockTimeout(e: StateError): boolean {
   return e.code === 'lock_timeout';
 }

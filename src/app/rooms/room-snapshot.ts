@@ -1,5 +1,5 @@
 // One call's view of the rooms: each tab read at most once, on first use, and the room a name refers to.
-import type { Store, StoreState } from '../../adapters/gas/store.js';
+import type { Store, StoreState } from '../../store/store.js';
 import { NotFoundError } from '../../core/errors.js';
 import { isDiscussionRoom } from '../../core/api/rooms.js';
 import {

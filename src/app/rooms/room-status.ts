@@ -1,5 +1,5 @@
 // The rooms protocol's get_status: per room its online users, messages and storage, and the totals.
-import type { Store } from '../../adapters/gas/store.js';
+import type { Store } from '../../store/store.js';
 import { Configuration } from '../discussions/configuration.js';
 import { onlineKeys } from './presence.js';
 import { discussionSizes } from './room-data.js';

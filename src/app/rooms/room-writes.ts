@@ -1,7 +1,7 @@
 // What clients change in rooms: create, enter, leave, send and clear; each one commit under the lock, the client as
 // the actor of its audit rows, and the room's rules checked against what the tabs hold at that moment.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import { cellDate } from '../../adapters/gas/records.js';
+import { cellDate } from '../../store/records.js';
 import { ConflictError, ForbiddenError, NotFoundError, TooLargeError, ValidationError } from '../../core/errors.js';
 import { charCount, checkAgentName, checkRoomName, parseMentions, type RoomProfile } from '../../core/api/rooms.js';
 import { touchPresence } from './presence.js';
@@ -80,7 +80,7 @@ export function createRoom(call: RoomCall, input: { roomName: string; descriptio
       throw new ConflictError(`A room named ${name} exists already.`, 'ROOM_ALREADY_EXISTS');
     if (snap.rooms().length >= max)
       throw new ConflictError(`Kaigi holds ${max} rooms already (Settings rooms.max_rooms).`, 'ROOM_LIMIT_REACHED');
-    const now = Date.now();
+    const now = call.council.now();
     const c = call.council.store.begin(state, actorOf(call));
     c.setMarker(
       'rooms',
@@ -114,7 +114,7 @@ export function enterRoom(call: RoomCall, input: { roomName: string; agentName?:
     // A row another client wrote under this name (before names were the clients'): the name is this client's, so
     // its row is taken over, and the audit row says from whom.
     const replaced = existing?.inRoom && existing.client !== call.caller.name ? existing.client : '';
-    const now = Date.now();
+    const now = call.council.now();
     const key = `${found.name}/${agentName}`;
     const values = memberCols.write(
       {
@@ -156,7 +156,7 @@ export function leaveRoom(call: RoomCall, input: { roomName: string; agentName?:
     if (!m.inRoom) throw new ConflictError(`${name} is not in ${found.name}.`, 'AGENT_NOT_IN_ROOM');
     if (m.client !== call.caller.name && call.caller.role !== 'admin')
       throw new ConflictError(`${name} entered through another API client.`, 'AGENT_NOT_IN_ROOM');
-    const now = Date.now();
+    const now = call.council.now();
     const c = call.council.store.begin(state, actorOf(call));
     c.setMarker(
       'room_members',
@@ -216,7 +216,7 @@ function checkedMessage(call: RoomCall, input: SendInput) {
 // client's next MCP session numbers its ids from 0 again.
 function replayed(call: RoomCall, snap: RoomSnapshot): SendAnswer | null {
   if (!call.requestKey) return null;
-  const since = Date.now() - limit(call, 'api.replay_seconds') * 1000;
+  const since = call.council.now() - limit(call, 'api.replay_seconds') * 1000;
   const first = snap
     .index()
     .find(
@@ -261,7 +261,7 @@ export function sendMessage(call: RoomCall, input: SendInput) {
     const room = writable(found, 'sending a message');
     checkSender(call, snap, found.name, room, sender);
     const seq = snap.stored(room).reduce((a, x) => Math.max(a, x.seq), 0) + 1;
-    const now = Date.now();
+    const now = call.council.now();
     const at = cellDate(now);
     if (asked.length) checkReplies(call, snap.index(), found.name, agents, asked.length, now);
     const c = call.council.store.begin(state, actorOf(call));
@@ -326,7 +326,7 @@ export function clearRoom(call: RoomCall, input: { roomName: string; confirm?: u
     const room = writable(found, 'clearing it');
     const visible = snap.visible(room);
     const through = snap.stored(room).reduce((a, x) => Math.max(a, x.seq), room.clearedThrough);
-    const now = Date.now();
+    const now = call.council.now();
     const c = call.council.store.begin(state, actorOf(call));
     c.setMarker(
       'rooms',

@@ -60,8 +60,9 @@ export interface Operation<I = unknown> {
   bare?: boolean;
   // The Kaigi route an alias answers as (the agent API's /agent/… routes), for the OpenAPI document and the docs.
   same_as?: string;
-  // Returns the answer's body; `status` defaults to 200. Throw a KaigiError subclass to answer with an error.
-  handler: (input: I, ctx: CallContext) => Record<string, unknown>;
+  // Returns the answer's body; `status` defaults to 200. Throw a KaigiError subclass to answer with an error. A method,
+  // so an operation of any input type is an Operation: the router calls it only with what `input` parsed.
+  handler(input: I, ctx: CallContext): Record<string, unknown>;
 }
 
 // An operation as its module writes it: input and output may be functions that build the schema (src/core/lazy.ts).
@@ -73,12 +74,17 @@ type OperationDef<I> = Omit<Operation<I>, 'input' | 'output'> & {
 // Keeps each operation's input type checked against its handler while the registry holds them all alike. A schema
 // given as a function is built when `input` or `output` is first read, so loading the registry builds none.
 export function defineOperation<I>(def: OperationDef<I>): Operation {
-  const op = { ...def } as Record<string, unknown>;
-  for (const key of ['input', 'output'] as const) {
-    const given = def[key];
-    if (typeof given !== 'function') continue;
-    const build = lazy(given);
-    Object.defineProperty(op, key, { enumerable: true, configurable: true, get: build });
+  const { input, output, ...rest } = def;
+  const inputOf = typeof input === 'function' ? lazy(input) : () => input;
+  const op: Operation<I> = {
+    ...rest,
+    get input() {
+      return inputOf();
+    },
+  };
+  if (output) {
+    const outputOf = typeof output === 'function' ? lazy(output) : () => output;
+    Object.defineProperty(op, 'output', { enumerable: true, configurable: true, get: outputOf });
   }
-  return op as unknown as Operation;
+  return op;
 }

@@ -1,8 +1,10 @@
 // Whether anything is queued or running, and the discussions waiting to open: the sidebar keeps polling while
 // anything is, and lists a discussion started anywhere (the API, the watcher, another person) as soon as it is queued.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import type { Store } from '../../adapters/gas/store.js';
+import type { Store } from '../../store/store.js';
 import { text } from './plain.js';
+import { ports } from '../../ports.js';
+import { TASK_KINDS } from '../../core/queue-tasks.js';
 
 const cols = rowsOf('queue');
 // One read of the columns from the task id to when it was queued.
@@ -62,14 +64,14 @@ export function queueActivity(store: Store): QueueActivity {
     .sheet('queue')
     .getRange(head, 1, last - head + 1, WIDTH)
     .getValues();
-  const now = Date.now();
+  const now = ports().clock.now();
   const discussions: string[] = [];
   const queued: QueuedDiscussion[] = [];
   let busy = false;
   for (const v of values) {
     const r = cols.read(v);
     if (r.status !== 'queued' && r.status !== 'processing') continue;
-    if (r.type === 'discussion.open') queued.push(queuedOf(r, payloadOf(r.payload_json)));
+    if (r.type === TASK_KINDS.open.type) queued.push(queuedOf(r, payloadOf(r.payload_json)));
     const at = r.available_at;
     if (r.status === 'queued' && at instanceof Date && at.getTime() > now) continue;
     busy = true;

@@ -1,6 +1,6 @@
 // Directives from the sidebar: the list, and cancelling one before an agent receives it.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import { bumpConfigVersion } from '../../adapters/gas/store.js';
+import { bumpConfigVersion } from '../../store/store.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
 import type { Council } from '../sheet-council.js';
 import { plainRow, text } from './plain.js';

@@ -9,7 +9,7 @@ import { queueActivity } from './busy.js';
 import { type OutcomeView, outcomeView } from './outcome-view.js';
 import { type OrderChoices, orderChoices } from './order-choices.js';
 import { typeLabel } from './labels.js';
-import { membersFromRows } from '../../adapters/gas/records.js';
+import { membersFromRows } from '../../store/records.js';
 import { speakerName } from '../../core/labels.js';
 import { plainCell, text } from './plain.js';
 

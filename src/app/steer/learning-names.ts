@@ -1,6 +1,6 @@
 // A searched learning as a person reads it: its agent by name, and a case's stored codes (trigger type, member id,
 // metric, action types) as the member's name and the labels, in both languages; the stored row is not changed.
-import { membersFromRows } from '../../adapters/gas/records.js';
+import { membersFromRows } from '../../store/records.js';
 import { label, speakerName, triggerLabel } from '../../core/labels.js';
 import type { Lang } from '../../core/i18n.js';
 import { hasOwn } from '../../core/json-guard.js';

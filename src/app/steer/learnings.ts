@@ -21,7 +21,7 @@ export interface LearningHit extends ReadableNames {
 const MAX_LIMIT = 50;
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
-// The query is embedded as Memory.retrieve embeds a discussion's situation (src/adapters/gas/memory.ts): the
+// The query is embedded as Memory.retrieve embeds a discussion's situation (src/store/memory.ts): the
 // offline n-gram vector as is, a vendor's vector through the same int8 cell the rows are stored in. Rows embedded
 // by another model are skipped, as the engine skips them until memory.reembed has run. Ranking is the engine's
 // cosine (topK in src/core/memory/retrieval.ts), so score and similarity are the same number.

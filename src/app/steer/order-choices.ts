@@ -1,5 +1,5 @@
 // What a person may pick in an escalation's order form, and the names the server holds an edited order to.
-import { dayOf, membersFromRows } from '../../adapters/gas/records.js';
+import { dayOf, membersFromRows } from '../../store/records.js';
 import { MAX_DAYS } from '../../core/discussion/messages.js';
 import { INTENSITIES } from '../../core/discussion/vocab.js';
 import { label, type LabelKind } from '../../core/labels.js';

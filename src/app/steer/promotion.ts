@@ -5,6 +5,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../core/errors
 import { successRate } from '../../core/memory/memory.js';
 import type { Council } from '../sheet-council.js';
 import { text } from './plain.js';
+import { InboxRows } from '../../store/repositories/inbox-rows.js';
 
 const inboxCols = rowsOf('inbox');
 const learningCols = rowsOf('learnings');
@@ -33,7 +34,7 @@ export function answerPromotion(
   if (typeof input?.approve !== 'boolean') throw new ValidationError('approve must be true or false', 'invalid_answer');
   const approve = input.approve;
   const out = council.store.withLock((state) => {
-    const irow = council.store.findRow('inbox', id);
+    const irow = new InboxRows(council.store).rowOf(id);
     const ivalues = irow ? council.store.readRows('inbox', irow, 1)[0] : null;
     if (!irow || !ivalues || text(inboxCols.read(ivalues).inbox_id) !== id)
       throw new NotFoundError(`no Inbox item ${id}`);

@@ -1,6 +1,6 @@
 // Each agent's self-score and effect per prompt version, read from the Outcomes and the Messages of reviewed discussions.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import { messagesFromRows } from '../../adapters/gas/records.js';
+import { messagesFromRows } from '../../store/records.js';
 import { promptTrend, type TrendMessage, type VersionTrend } from '../../core/memory/prompt-trend.js';
 import type { Council } from '../sheet-council.js';
 import { text } from './plain.js';

@@ -1,6 +1,6 @@
 // Settings from the sidebar and the settings dialog: every row with its type, and a typed, audited update.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import { bumpConfigVersion, configCacheNameAt, globalConfigVersion } from '../../adapters/gas/config-version.js';
+import { bumpConfigVersion, configCacheNameAt, globalConfigVersion } from '../../store/config-version.js';
 import { ValidationError } from '../../core/errors.js';
 import { EMBEDDING_PROVIDERS } from '../../core/providers/embeddings.js';
 import { DEFAULT_SETTINGS, parseSetting, type SettingDef } from '../../core/settings.js';

@@ -1,21 +1,21 @@
 // Who may do what: every server function a person can call asks here first; a refusal is audited and told.
 import { allows, type Need, type Person, type PersonRole, roleOf, sameEmail } from '../../core/api/access.js';
 import { ForbiddenError } from '../../core/errors.js';
-import { t } from '../../core/i18n.js';
+import { langOf, t } from '../../core/i18n.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
-import { scriptZone } from '../../adapters/gas/records.js';
+import { scriptZone } from '../../store/records.js';
 import {
   activeEmail,
   activeUserEmail,
   effectiveUserEmail,
   props,
   spreadsheetOwnerEmail,
-} from '../../adapters/gas/services.js';
-import { openBound } from '../../adapters/gas/spreadsheet.js';
-import { Store } from '../../adapters/gas/store.js';
-import { readClaim } from '../../adapters/gas/triggers.js';
-import { userLang } from '../../adapters/gas/ui.js';
+} from '../../store/services.js';
+import { openBound } from '../../store/spreadsheet.js';
+import { Store } from '../../store/store.js';
+import { readClaim } from '../../store/triggers.js';
 import { Configuration } from '../discussions/configuration.js';
+import { ports } from '../../ports.js';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -63,7 +63,10 @@ export function requireRole(what: string, need: Need, opts: { recordsOwner?: boo
   const role = roleNow(ss, p);
   if (allows(need, role, p)) return;
   const needs = need === 'workers' ? "admin (or the workers' owner)" : need;
-  const message = t('forbidden', userLang()).replace('{what}', what).replace('{need}', needs).replace('{role}', role);
+  const message = t('forbidden', langOf(ports().host.activeUserLocale()))
+    .replace('{what}', what)
+    .replace('{need}', needs)
+    .replace('{role}', role);
   throw new ForbiddenError(message + auditRefusal(ss, what, need, role));
 }
 
@@ -76,7 +79,7 @@ function auditRefusal(ss: Spreadsheet, what: string, need: Need, role: PersonRol
     store.withLock((state) => {
       const c = store.begin(state, by);
       c.audit({ actor: by, event: 'access_refused', tab: '', row_key: what, payload: { needs: need, role } });
-      c.run(new Date().toISOString());
+      c.run(new Date(ports().clock.now()).toISOString());
     });
     return '';
   } catch (e) {

@@ -1,9 +1,9 @@
 // Refreshes the Dashboard tab: the five tables in one batched write, then one native chart per table.
 import { rowsOf, tabByKey } from '../../../sheets-schema/index.js';
-import type { ChartSpec } from '../../adapters/gas/charts.js';
-import { ports } from '../../adapters/ports.js';
-import { dayOf } from '../../adapters/gas/records.js';
-import { props } from '../../adapters/gas/services.js';
+import type { ChartSpec } from '../../ports.js';
+import { ports } from '../../ports.js';
+import { dayOf } from '../../store/records.js';
+import { props } from '../../store/services.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import {
   chartIdsValue,
@@ -155,7 +155,7 @@ export function refreshDashboardNow(council: Council): DashboardReport {
 export function markDashboardDue(council: Council): void {
   if (props.get(PROPERTY_KEYS.dashboardDue)) return;
   const delay = council.settings().number('dashboard.refresh_delay_seconds') * 1000;
-  props.set({ [PROPERTY_KEYS.dashboardDue]: String(Date.now() + delay) });
+  props.set({ [PROPERTY_KEYS.dashboardDue]: String(council.now() + delay) });
 }
 
 export function dashboardDueAt(all: Record<string, string>): number | null {

@@ -2,8 +2,8 @@
 // join the table with the range they were observed in (widened: metric-table.ts), so no existing data stops reaching
 // the council and the next ordinary value is not refused.
 import { rowsOf, tabByKey } from '../../../sheets-schema/index.js';
-import { findSheet } from '../../adapters/gas/tabs.js';
-import type { SpreadsheetPort } from '../../adapters/ports.js';
+import { findSheet } from '../../store/tab-find.js';
+import type { SpreadsheetPort } from '../../ports.js';
 import { metricTable, observedMetric } from '../../core/orders/metric-table.js';
 
 const KEY = 'kpi.metrics';

@@ -3,11 +3,12 @@ import { type ColumnOf, type RowOf, rowsOf, tabByKey, type TabKey } from '../../
 import { defaultAgents, defaultPrompts } from '../../core/discussion/default-council.js';
 import { DEMO_MEMBERS, demoKpi } from '../../core/demo-data.js';
 import { addDays } from '../../core/discussion/ids.js';
-import { dayOf, dayToDate, scriptZone } from '../../adapters/gas/records.js';
-import { bumpConfigVersion, Store } from '../../adapters/gas/store.js';
-import { findSheet } from '../../adapters/gas/tabs.js';
+import { dayOf, dayToDate, scriptZone } from '../../store/records.js';
+import { bumpConfigVersion, Store } from '../../store/store.js';
+import { findSheet } from '../../store/tab-find.js';
 import { ConflictError } from '../../core/errors.js';
-import type { SheetPort, SpreadsheetPort } from '../../adapters/ports.js';
+import type { SheetPort, SpreadsheetPort } from '../../ports.js';
+import { ports } from '../../ports.js';
 
 // Only cells: seeding runs on any spreadsheet the ports give, Apps Script's or the in-memory one.
 type Spreadsheet = SpreadsheetPort;
@@ -46,7 +47,7 @@ function addMissing<K extends TabKey>(ss: Spreadsheet, key: K, records: RowOf<K>
 }
 
 export function seedCouncil(ss: Spreadsheet): { agents: number; prompts: number } {
-  const now = new Date();
+  const now = new Date(ports().clock.now());
   const agents = addMissing(
     ss,
     'agents',
@@ -117,7 +118,7 @@ export function seedDemo(ss: Spreadsheet): { members: number; kpi: number } {
   const kpiSheet = findSheet(ss, tabByKey('kpi'));
   if (!kpiSheet) throw new Error('the KPI tab is missing; run setup');
   if (kpiSheet.getLastRow() >= 2) return { members, kpi: 0 };
-  const lastDay = addDays(dayOf(Date.now(), tz), -1);
+  const lastDay = addDays(dayOf(ports().clock.now(), tz), -1);
   const kpiCols = rowsOf('kpi');
   const rows = demoKpi(lastDay).map((r) =>
     kpiCols.write({ date: dayToDate(r.date, tz), member_id: r.member_id, metric: r.metric, value: r.value, note: '' }),
@@ -125,5 +126,9 @@ export function seedDemo(ss: Spreadsheet): { members: number; kpi: number } {
   const need = rows.length + 1 - kpiSheet.getMaxRows();
   if (need > 0) kpiSheet.insertRowsAfter(kpiSheet.getMaxRows(), need);
   kpiSheet.getRange(2, 1, rows.length, kpiCols.width).setValues(rows);
+  // The KPI tab's cached copy moves on once the rows are in the sheet: moved first, another execution could read the
+  // old rows and cache them under the new name.
+  ports().host.flushSheets();
+  bumpConfigVersion(['kpi']);
   return { members, kpi: rows.length };
 }

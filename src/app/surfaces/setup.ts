@@ -1,5 +1,5 @@
 // setup(): create or repair every tab, seed missing settings, install one set of workers — idempotently.
-import { scriptZone } from '../../adapters/gas/records.js';
+import { scriptZone } from '../../store/records.js';
 import { TABS, CONFIG_TABS, tabByKey } from '../../../sheets-schema/index.js';
 import type { Lang } from '../../core/i18n.js';
 import { DEFAULT_SETTINGS } from '../../core/settings.js';
@@ -11,12 +11,12 @@ import {
   otherOwnerMessage,
   wantedTriggers,
 } from '../../core/trigger-plan.js';
-import { activeUserEmail, effectiveUserEmail } from '../../adapters/gas/services.js';
+import { activeUserEmail, effectiveUserEmail } from '../../store/services.js';
 import { adoptConfigRows } from '../audit/config-audit.js';
-import { seedSettings } from '../../adapters/gas/settings-tab.js';
-import { settleTimeZone, type TimeZoneStep } from '../../adapters/gas/spreadsheet.js';
-import { applyTab, findSheet, readHeader } from '../../adapters/gas/tabs.js';
-import { openOnDashboard } from '../../adapters/gas/first-sheet.js';
+import { seedSettings } from '../../store/settings-tab.js';
+import { settleTimeZone, type TimeZoneStep } from '../../store/spreadsheet.js';
+import { findSheet, readHeader } from '../../store/tab-find.js';
+import { openOnDashboard } from '../../store/first-sheet.js';
 import {
   installTriggers,
   readClaim,
@@ -24,13 +24,14 @@ import {
   removeTriggers,
   removeWorkerTriggers,
   writeClaim,
-} from '../../adapters/gas/triggers.js';
+} from '../../store/triggers.js';
 import { Configuration } from '../discussions/configuration.js';
 import { Council } from '../sheet-council.js';
 import { refreshDashboardNow } from './dashboard.js';
 import { seedCouncil } from './seed.js';
 import { adoptKpiMetrics } from './metric-adopt.js';
-import { bumpConfigVersion, Store } from '../../adapters/gas/store.js';
+import { bumpConfigVersion, Store } from '../../store/store.js';
+import { ports } from '../../ports.js';
 
 export interface SetupReport {
   created: string[];
@@ -82,7 +83,7 @@ export function runSetup(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, lang: Lan
   for (const spec of TABS) {
     const existing = findSheet(ss, spec);
     const plan = planTab(spec, existing ? readHeader(existing) : []);
-    applyTab(ss, spec, existing, plan);
+    ports().tabs.apply(ss, spec, existing, plan);
     if (!existing) report.created.push(spec.name);
     else if (plan.insert.length || plan.writeHeader) report.repaired.push(spec.name);
     report.problems.push(...describePlan(plan));
@@ -111,7 +112,7 @@ export function runSetup(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, lang: Lan
   // The configuration tabs go into the script cache now, so the first discussion after setup reads none of them.
   for (const key of CONFIG_TABS) store.readConfig(key);
   // Rows setup added (or a workbook's configuration from before the audit covered it) are recorded once.
-  report.configAudited = adoptConfigRows(store, activeUserEmail() || 'setup', new Date());
+  report.configAudited = adoptConfigRows(store, activeUserEmail() || 'setup', new Date(ports().clock.now()));
   // The Dashboard exists from setup on: its tables (empty or not) and five charts, not only after a first refresh.
   const dash = refreshDashboardNow(new Council(ss, store.timeZone));
   report.dashboardCharts = { created: dash.created, updated: dash.updated };
@@ -161,7 +162,7 @@ function setUpWorkers(store: Store, force: boolean, lang: Lang): WorkersReport {
   if (fresh)
     writeClaim({
       owner: me,
-      claimed_at: decision.kind === 'mine' ? decision.claim.claimed_at : new Date().toISOString(),
+      claimed_at: decision.kind === 'mine' ? decision.claim.claimed_at : new Date(ports().clock.now()).toISOString(),
       backstop_minutes: minutes,
     });
   const plan = installTriggers(wantedTriggers(minutes), fresh ? [BACKSTOP_HANDLER] : []);

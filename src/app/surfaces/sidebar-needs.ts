@@ -2,6 +2,7 @@
 // (unread Inbox items, objections to judge), each from one read of the columns it needs. Only a poll that found a
 // change reads them; an idle poll reads nothing (docs/web-cost.md).
 import { rowsOf } from '../../../sheets-schema/index.js';
+import { objectionState } from '../../core/orders/objection-state.js';
 import type { Council } from '../sheet-council.js';
 import { text } from '../steer/plain.js';
 
@@ -57,7 +58,7 @@ export function listNeeds(council: Council, present: (key: TabKey) => boolean): 
       }
   if (present('objections'))
     for (const r of recent(council, 'objections', ['discussion_id', 'status']))
-      if (r.status === 'OPEN') count(out.objections, text(r.discussion_id));
+      if (objectionState(r.status) === 'OPEN') count(out.objections, text(r.discussion_id));
   // Every member, the id and name only.
   if (present('members'))
     for (const r of recent(council, 'members', ['member_id', 'name'], 5000))

@@ -1,7 +1,7 @@
 // One poll of the live sidebar: when nothing changed since the change stamp the page holds, one cache read and
 // nothing else; otherwise the list and the open discussion's view, tagged with the stamp taken before reading them.
-import { peekStamp, stampForRead } from '../../adapters/gas/change-stamp.js';
-import { withPropertySnapshot } from '../../adapters/gas/property-reads.js';
+import { peekStamp, stampForRead } from '../../store/change-stamp.js';
+import { withPropertySnapshot } from '../../store/property-reads.js';
 import type { Council } from '../sheet-council.js';
 import { discussionView, type DiscussionView, type SidebarData, sidebarData } from './sidebar.js';
 

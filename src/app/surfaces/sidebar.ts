@@ -1,7 +1,7 @@
 // What the sidebar's list shows: whether each tab is in place, the discussions in the log, agents and activity.
-import { props } from '../../adapters/gas/services.js';
+import { props } from '../../store/services.js';
 import { rowsOf, tabByKey, TABS } from '../../../sheets-schema/index.js';
-import { findSheet } from '../../adapters/gas/tabs.js';
+import { findSheet } from '../../store/tab-find.js';
 import { ValidationError } from '../../core/errors.js';
 import { deliberationOf, type Deliberation, type FlipStats } from '../../core/memory/first-answers.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';

@@ -4,23 +4,27 @@ import type { Loaded } from '../discussions/discussion-store.js';
 import { markDashboardDue } from '../surfaces/dashboard.js';
 import { assignDecisionId } from '../discussions/pending-ids.js';
 import { objectionPayload } from '../discussions/requests.js';
+import { fileObjectionRow } from '../discussions/objection-records.js';
 import type { Council } from '../sheet-council.js';
-import type { Commit } from '../../adapters/gas/commit.js';
+import type { Commit } from '../../store/commit.js';
 import type { AgentObjection } from '../../core/engine.js';
 import type { QueueItem } from '../../core/queue.js';
-import type { TaskHandler } from './task.js';
-import { ports } from '../../adapters/ports.js';
+import { TASK_KINDS } from '../../core/queue-tasks.js';
+import { defineTask } from './task.js';
+import { ports } from '../../ports.js';
 import { stepLine } from '../../core/engine/step-line.js';
 
 function fileAgentObjection(council: Council, c: Commit, discussionId: string, o: AgentObjection): void {
   const { objector, ...rest } = o;
-  const payload = objectionPayload({ ...rest, discussion_id: discussionId }, { source: 'agent', objector });
-  council.queue.append(c, Date.now(), {
-    type: 'objection.process',
-    payload: payload as unknown as Record<string, unknown>,
+  const checked = objectionPayload({ ...rest, discussion_id: discussionId }, { source: 'agent', objector });
+  // Filed OPEN in the same commit as its task, like any other objection.
+  const payload = fileObjectionRow(c, checked, new Date(council.now()).toISOString());
+  council.queue.append(c, council.now(), {
+    task: TASK_KINDS.objection,
+    payload,
     priority: payload.urgency,
     from: objector,
-    availableAt: Date.now(),
+    availableAt: council.now(),
   });
 }
 
@@ -46,27 +50,25 @@ function commitSteps(council: Council, item: QueueItem, loaded: Loaded, computed
 // journal, a write per tab, the flush), so steps that finish within queue.commit_every_seconds of the last commit
 // are held and written together: the timeline still moves at least that often, and an execution that dies loses
 // at most those steps, which the next claim of the task computes again (nothing of them was written).
-export const advanceDiscussion: TaskHandler = {
-  type: 'discussion.advance',
-  run(item, { council, deadline, callsUntil }) {
+export const advanceDiscussion = defineTask(TASK_KINDS.advance, {
+  run(item, p, { council, deadline, callsUntil }) {
     council.models.deadline = Math.max(deadline, callsUntil ?? 0);
-    const p = item.payload as { discussion_id: string; row?: number };
     const every = council.settings().number('queue.commit_every_seconds') * 1000;
     let l: Loaded | null = null;
     // The steps computed and not yet written, and when the last commit was.
     let held: StepResult | null = null;
-    let since = Date.now();
+    let since = council.now();
     let progressed = false;
     const write = (close: boolean) => {
       if (!l || !held) return;
       l = commitSteps(council, item, l, held, close);
       held = null;
       council.models.held = { tokens: 0, cost: 0 };
-      since = Date.now();
+      since = council.now();
       progressed = true;
     };
     for (;;) {
-      if (Date.now() >= deadline) {
+      if (council.now() >= deadline) {
         write(false);
         return { kind: 'requeue', progressed };
       }
@@ -104,7 +106,7 @@ export const advanceDiscussion: TaskHandler = {
         write(true);
         return { kind: 'finished' };
       }
-      if (Date.now() - since >= every) write(false);
+      if (council.now() - since >= every) write(false);
     }
   },
-};
+});

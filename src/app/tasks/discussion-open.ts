@@ -1,19 +1,20 @@
 // discussion.open: take the id reserved at enqueue (or allocate one), write the log row, and turn the task into
 // discussion.advance.
-import { dayOf, logRow } from '../../adapters/gas/records.js';
+import { dayOf, logRow } from '../../store/records.js';
 import type { Estimate } from '../../core/engine/estimate.js';
 import { DISCUSSION_ID } from '../../core/api/api-schemas.js';
 import { discussionId } from '../../core/discussion/ids.js';
 import { inProgressCount, type QueueItem } from '../../core/queue.js';
 import { transition } from '../../core/discussion/state-machine.js';
 import { validateTrigger } from '../../core/discussion/trigger-input.js';
-import { newDiscussion, type Priority, type Trigger } from '../../core/types.js';
+import { newDiscussion } from '../../core/types.js';
+import { type OpenPayload, payloadRow, TASK_KINDS } from '../../core/queue-tasks.js';
 import { Notices } from '../notices.js';
 import { pricedEstimate } from '../discussions/start-estimate.js';
-import type { Commit } from '../../adapters/gas/store.js';
+import type { Commit } from '../../store/store.js';
 import type { Council } from '../sheet-council.js';
 import type { Outcome } from '../queue/work-queue.js';
-import type { TaskHandler } from './task.js';
+import { defineTask } from './task.js';
 
 // The forecast, in the notes column of the log row; past the limit it says what happens, once, at creation.
 function estimateNote(e: Estimate, lang: 'ja' | 'en'): string {
@@ -40,9 +41,15 @@ function overNotice(id: string, e: Estimate, input: number, lang: 'ja' | 'en') {
 
 // Writes the log row and turns the task into discussion.advance, in `c` (under the lock), with the item's row as the
 // commit point; the caller runs the commit. `items`: the queue as read under this lock.
-function open(council: Council, item: QueueItem, inProgress: number, items: QueueItem[], c: Commit): Outcome {
+function open(
+  council: Council,
+  item: QueueItem,
+  p: OpenPayload,
+  inProgress: number,
+  items: QueueItem[],
+  c: Commit,
+): Outcome {
   // discussion_id: reserved when the task was queued (POST /tasks answers with it); actor: who asked, for the audit.
-  const p = item.payload as { trigger: Trigger; priority?: Priority; discussion_id?: unknown; actor?: unknown };
   const reserved = typeof p.discussion_id === 'string' && DISCUSSION_ID.test(p.discussion_id) ? p.discussion_id : '';
   const trigger = validateTrigger(p.trigger);
   const max = council.settings().number('limits.max_concurrent_discussions');
@@ -50,7 +57,7 @@ function open(council: Council, item: QueueItem, inProgress: number, items: Queu
   const env = council.env();
   // Counted under the lock: executions that claimed at the same time must not all start.
   const start = inProgress < max && inProgressCount(items) < max;
-  const now = Date.now();
+  const now = council.now();
   const id = reserved || discussionId(c.nextDaily('disc', dayOf(now, council.tz)));
   const d = newDiscussion(id, trigger, p.priority ?? item.priority, new Date(now).toISOString());
   // The forecast before it starts counts every input bounded, as the prompts will carry it.
@@ -82,12 +89,12 @@ function open(council: Council, item: QueueItem, inProgress: number, items: Queu
       discussion_id: id,
     });
   // With room under the in-progress limit the same execution goes straight on; otherwise it waits queued.
-  const advance = { ...item, type: 'discussion.advance', updated_at: now, attempts: 0 };
+  const advance = { ...item, type: TASK_KINDS.advance.type, updated_at: now, attempts: 0 };
   const next: QueueItem = start
-    ? { ...advance, payload: { discussion_id: id, row, started: true } }
+    ? { ...advance, payload: payloadRow(TASK_KINDS.advance, { discussion_id: id, row, started: true }) }
     : {
         ...advance,
-        payload: { discussion_id: id, row, started: false },
+        payload: payloadRow(TASK_KINDS.advance, { discussion_id: id, row, started: false }),
         status: 'queued',
         lease_owner: '',
         lease_until: 0,
@@ -99,22 +106,21 @@ function open(council: Council, item: QueueItem, inProgress: number, items: Queu
   return start ? { kind: 'continue', item: { ...next, rawPayload: undefined } as QueueItem } : { kind: 'converted' };
 }
 
-export const openDiscussion: TaskHandler = {
-  type: 'discussion.open',
+export const openDiscussion = defineTask(TASK_KINDS.open, {
   // Claimed by a tick, the log row is written in the claim's own commit: one lock, one read of the queue, one flush.
   // Only once this execution holds the configuration: reading it under the claim's lock would hold every other
   // execution's claim behind a dozen reads (twelve ticks at once then wait past LockService's 30 s).
-  atClaim(item, { council, inProgress, items, commit }) {
-    return council.hasEnv() ? open(council, item, inProgress, items, commit) : null;
+  atClaim(item, p, { council, inProgress, items, commit }) {
+    return council.hasEnv() ? open(council, item, p, inProgress, items, commit) : null;
   },
-  run(item, { council, inProgress }) {
+  run(item, p, { council, inProgress }) {
     // The configuration is read before the lock is taken, for the same reason.
     council.env();
     return council.store.withLock((state) => {
       const c = council.store.begin(state);
-      const outcome = open(council, item, inProgress, council.queue.read(state), c);
-      c.run(new Date().toISOString());
+      const outcome = open(council, item, p, inProgress, council.queue.read(state), c);
+      c.run(new Date(council.now()).toISOString());
       return outcome;
     });
   },
-};
+});

@@ -1,12 +1,11 @@
 // escalation.resolve: a person approved, returned or rejected an escalated discussion.
-import { type ResolutionInput, runResolution } from '../../core/orders/objections.js';
+import { runResolution } from '../../core/orders/objections.js';
+import { TASK_KINDS } from '../../core/queue-tasks.js';
 import { assignDecisionId } from '../discussions/pending-ids.js';
-import type { TaskHandler } from './task.js';
+import { defineTask } from './task.js';
 
-export const resolveEscalation: TaskHandler = {
-  type: 'escalation.resolve',
-  run(item, { council }) {
-    const input = item.payload as unknown as ResolutionInput;
+export const resolveEscalation = defineTask(TASK_KINDS.resolution, {
+  run(_item, input, { council }) {
     const l = council.discussions.load(input.discussion_id);
     const computed = runResolution(l.d, input, council.env());
     council.store.withLock((state) => {
@@ -15,4 +14,4 @@ export const resolveEscalation: TaskHandler = {
     });
     return { kind: 'done' };
   },
-};
+});

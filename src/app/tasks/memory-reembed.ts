@@ -1,19 +1,19 @@
 // memory.reembed: rows embedded by another model (or dimensions) are embedded again, a batch per commit.
 import { rowsOf } from '../../../sheets-schema/index.js';
-import type { TaskHandler } from './task.js';
+import { TASK_KINDS } from '../../core/queue-tasks.js';
+import { defineTask } from './task.js';
 
 const BATCH = 100;
 
-export const reembedMemory: TaskHandler = {
-  type: 'memory.reembed',
-  run(_item, { council, deadline }) {
+export const reembedMemory = defineTask(TASK_KINDS.reembed, {
+  run(_item, _payload, { council, deadline }) {
     const mem = council.recall.memory();
     const cols = rowsOf('learnings');
     for (;;) {
       mem.forget();
       const stale = mem.stale().slice(0, BATCH);
       if (!stale.length) return { kind: 'done' };
-      if (Date.now() >= deadline) return { kind: 'requeue', progressed: true };
+      if (council.now() >= deadline) return { kind: 'requeue', progressed: true };
       const cells = mem.embed(stale.map((l) => l.content));
       council.store.withLock((state) => {
         const c = council.store.begin(state);
@@ -30,8 +30,8 @@ export const reembedMemory: TaskHandler = {
           row_key: mem.tag,
           payload: { ids: stale.map((l) => l.learning_id) },
         });
-        c.run(new Date(Date.now()).toISOString());
+        c.run(new Date(council.now()).toISOString());
       });
     }
   },
-};
+});

@@ -1,23 +1,25 @@
-// objection.process: an objection re-opens the discussion where it applies and is stored with its outcome.
-import { objectionRow } from '../../adapters/gas/records.js';
+// objection.process: an objection re-opens the discussion where it applies, and its row takes the judged state.
 import { applyStep, needsReview } from '../../core/engine.js';
-import { type ObjectionInput, runObjection } from '../../core/orders/objections.js';
+import { runObjection } from '../../core/orders/objections.js';
+import { TASK_KINDS } from '../../core/queue-tasks.js';
 import { inExecutionText, orderInExecution } from '../orders/order-execution.js';
 import { assignDecisionId, PENDING_OBJECTION, replaceDeep } from '../discussions/pending-ids.js';
-import type { TaskHandler } from './task.js';
+import { objectionOpen, settleObjectionRow } from '../discussions/objection-records.js';
+import { defineTask } from './task.js';
 
-export const processObjection: TaskHandler = {
-  type: 'objection.process',
-  run(item, { council }) {
-    const input = item.payload as unknown as ObjectionInput;
+export const processObjection = defineTask(TASK_KINDS.objection, {
+  run(_item, input, { council }) {
+    // A withdrawn objection is judged no more: its task ends with nothing written.
+    if (!objectionOpen(council, input.objection_id)) return { kind: 'done' };
     const l = council.discussions.load(input.discussion_id);
-    // The objection's id is only known inside the commit; it is filled in there like a decision id.
+    // An objection queued before objections were filed as rows has no id yet: it is given one inside the commit, like
+    // a decision id.
     const run = (late: string) =>
       runObjection(
         l.d,
         { ...input, objection_id: input.objection_id || PENDING_OBJECTION },
         council.env(),
-        new Date(Date.now()).toISOString(),
+        new Date(council.now()).toISOString(),
         late,
       );
     const tooLate = () => {
@@ -29,6 +31,8 @@ export const processObjection: TaskHandler = {
     council.store.withLock((state) => {
       // A report may have moved an order on while the objection was judged: then it is refused instead, so a
       // revised decision never replaces an order already being carried out.
+      // Withdrawn while it was judged: nothing is written.
+      if (!objectionOpen(council, input.objection_id)) return;
       const late = before ? '' : tooLate();
       const result = late ? run(late) : computed;
       const c = council.store.begin(state);
@@ -39,23 +43,17 @@ export const processObjection: TaskHandler = {
       council.discussions.commitStep(c, l, r, (cc) => {
         // A revised order is a new decision: the agent review reads it too, within the same limit.
         if (needsReview(applyStep(l.d, r)))
-          council.queue.append(cc, Date.now(), {
-            type: 'discussion.advance',
+          council.queue.append(cc, council.now(), {
+            task: TASK_KINDS.advance,
             payload: { discussion_id: l.d.discussion_id },
             priority: l.d.priority,
             from: 'council',
-            availableAt: Date.now(),
+            availableAt: council.now(),
           });
-        cc.appendOne('objections', objectionRow(objection), `Objections:${id}`);
-        cc.audit({
-          actor: objection.objector,
-          event: 'objection',
-          tab: 'Objections',
-          row_key: id,
-          payload: { status: objection.status },
-        });
+        // The row filed OPEN with the task takes its judged state.
+        settleObjectionRow(council, cc, objection);
       });
     });
     return { kind: 'done' };
   },
-};
+});

@@ -1,6 +1,6 @@
 // The API log's inbox as data: an authenticated call's row kept under a Script Property of its own until a tick
 // appends it (src/app/api/api-log.ts), how such a key is named, and reading the waiting rows back in the order the calls
-// came. Pure: the adapter (src/adapters/gas/api-log-inbox.ts) reads and writes the properties.
+// came. Pure: the adapter (src/store/api-log-inbox.ts) reads and writes the properties.
 
 export interface InboxEntry {
   time: number;

@@ -2,6 +2,7 @@
 // and the queue's depth. Pure: the adapters hand in what they read.
 import type { QueueItem } from '../queue.js';
 import { parseInstant } from '../instant.js';
+import { TASK_KINDS } from '../queue-tasks.js';
 
 const PHASE_NAMES: Record<number, string> = {
   1: 'situation report',
@@ -120,7 +121,7 @@ export function queueDepth(items: readonly QueueItem[], now: number): QueueDepth
 export function activeDiscussions(items: readonly QueueItem[]): { discussion_id: string; row: number }[] {
   const out: { discussion_id: string; row: number }[] = [];
   for (const i of items) {
-    if (i.type !== 'discussion.advance' || i.status === 'done' || i.status === 'dead' || !i.payload) continue;
+    if (i.type !== TASK_KINDS.advance.type || i.status === 'done' || i.status === 'dead' || !i.payload) continue;
     const id = String(i.payload.discussion_id ?? '');
     if (id) out.push({ discussion_id: id, row: Number(i.payload.row) || 0 });
   }

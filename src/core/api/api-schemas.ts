@@ -4,8 +4,7 @@ import { lazy } from '../lazy.js';
 import { DISCUSSION_ID } from '../discussion/ids.js';
 import { REPORT_STATUSES, type ReportStatus } from '../orders/order-status.js';
 import { triggerSchema } from '../discussion/trigger-input.js';
-
-const PRIORITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
+import { PRIORITIES } from '../discussion/vocab.js';
 
 export { DISCUSSION_ID };
 export const TASK_ID = /^Q-\d+$/;

@@ -8,6 +8,7 @@
 // although logs alone would go after 3. Over the cell threshold the oldest settled units move first, whatever their
 // age. The Audit tab retires as a prefix of the chain, oldest first, so the archive's Audit rows followed by the
 // spreadsheet's are the whole chain.
+import { SETTLED_STATUSES } from '../discussion/vocab.js';
 
 // Google Sheets: at most 10,000,000 cells in a spreadsheet, counted over every sheet's grid, empty cells included.
 export const SHEETS_CELL_LIMIT = 10_000_000;
@@ -15,10 +16,6 @@ export const SHEETS_CELL_LIMIT = 10_000_000;
 // Tabs whose rows move, in the order a unit's rows are copied.
 export const MOVING_TABS = ['discussions', 'messages', 'orders', 'objections', 'outcomes'] as const;
 export type MovingTab = (typeof MOVING_TABS)[number];
-
-// Statuses after which nothing more happens to a discussion (src/core/discussion/state-machine.ts: no transition leaves
-// them).
-const SETTLED = ['CLOSED', 'TIMEOUT'];
 
 export interface RetentionYears {
   discussions: number;
@@ -124,7 +121,7 @@ function units(input: RetentionInput): Candidate[] {
       unit,
       age: d.created ?? d.at ?? Number.POSITIVE_INFINITY,
       due: dueOf(d, y.discussions, null),
-      movable: SETTLED.indexOf(d.status) >= 0,
+      movable: SETTLED_STATUSES.indexOf(d.status) >= 0,
       cells: cellsOf('discussions', 1),
     };
     // A key listed twice (a row a person copied) keeps the first; the copy is a row of its own, moved with nothing.

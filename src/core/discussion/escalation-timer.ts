@@ -8,9 +8,7 @@ import { parseInstant } from '../instant.js';
 
 export type EscalationStage = 'remind' | 'expire';
 
-// The queue task type, and its payload.
-export const ESCALATION_TIMEOUT = 'escalation.timeout';
-
+// The payload of the queue task that wakes the timer (src/core/queue-tasks.ts).
 export interface EscalationTimer {
   discussion_id: string;
   row?: number;

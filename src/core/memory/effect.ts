@@ -2,8 +2,8 @@
 // where the member stood at the decision (outcomes.ts says which days)? It says whether the actions helped, which the
 // forecast verdict does not: a member going from 5 to 12 contacts against a +20 % forecast missed the forecast by
 // far, and the actions plainly worked.
+import type { EFFECTS } from '../discussion/vocab.js';
 
-const EFFECTS = ['worked', 'no_effect', 'worse', 'unclear'] as const;
 export type Effect = (typeof EFFECTS)[number];
 
 // A target change below this counts as this (a forecast of "hold steady" would make any wobble an effect).

@@ -1,6 +1,7 @@
 // Memory: learnings and cases, how verdicts move them, what agents learn after an outcome and when they tell a person.
 import { z } from '../zod.js';
 import { lazy } from '../lazy.js';
+import type { LEARNING_SCOPES } from '../discussion/vocab.js';
 import { label, triggerLabel } from '../labels.js';
 import { DEFAULT_TRIGGER_TYPES } from '../trigger-defaults.js';
 import { type Verdict, VERDICTS } from './outcomes.js';
@@ -11,7 +12,7 @@ import { stepConfidence, type ConfidenceSteps } from './confidence-step.js';
 export interface Learning {
   row: number;
   learning_id: string;
-  scope: 'individual' | 'shared' | 'case';
+  scope: (typeof LEARNING_SCOPES)[number];
   agent_id: string;
   category: string;
   content: string;

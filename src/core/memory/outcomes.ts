@@ -6,8 +6,9 @@ import type { ReadsSetting } from '../setting-def.js';
 import type { KpiRow } from '../types.js';
 import { type EffectResult, effectOf } from './effect.js';
 import { metricTable } from '../orders/metric-table.js';
+import { VERDICTS } from '../discussion/vocab.js';
 
-export const VERDICTS = ['confirmed', 'rejected', 'inconclusive'] as const;
+export { VERDICTS };
 export type Verdict = (typeof VERDICTS)[number];
 
 export interface Thresholds {

@@ -5,8 +5,10 @@
 // share of those decisions whose forecast was confirmed; the effect counts what the actions did. A message written
 // before messages recorded their prompt version counts under no version and is left out, rather than guessed.
 
-type TrendVerdict = 'confirmed' | 'rejected' | 'inconclusive';
-type TrendEffect = 'worked' | 'no_effect' | 'worse' | 'unclear';
+import { EFFECTS, VERDICTS } from '../discussion/vocab.js';
+
+type TrendVerdict = (typeof VERDICTS)[number];
+type TrendEffect = (typeof EFFECTS)[number];
 
 export interface TrendMessage {
   discussion_id: string;
@@ -31,9 +33,6 @@ export interface VersionTrend {
   effect: { worked: number; no_effect: number; worse: number; unclear: number };
 }
 
-const VERDICTS: readonly string[] = ['confirmed', 'rejected', 'inconclusive'];
-const EFFECTS: readonly string[] = ['worked', 'no_effect', 'worse', 'unclear'];
-
 const blank = (version: number): VersionTrend => ({
   version,
   decisions: 0,
@@ -48,7 +47,7 @@ const blank = (version: number): VersionTrend => ({
 // recheck writes a later one).
 export function promptTrend(messages: TrendMessage[], outcomes: TrendOutcome[]): Record<string, VersionTrend[]> {
   const verdictOf = new Map<string, TrendOutcome>();
-  for (const o of outcomes) if (VERDICTS.indexOf(o.verdict) >= 0) verdictOf.set(o.discussion_id, o);
+  for (const o of outcomes) if (VERDICTS.some((v) => v === o.verdict)) verdictOf.set(o.discussion_id, o);
   // One (agent, version) per discussion: an agent that spoke five times in a discussion made one decision there.
   const spoke = new Map<string, Set<string>>();
   for (const m of messages) {
@@ -68,7 +67,7 @@ export function promptTrend(messages: TrendMessage[], outcomes: TrendOutcome[]):
       t.decisions++;
       t[o.verdict as TrendVerdict]++;
       const e = String(o.effect ?? '');
-      if (EFFECTS.indexOf(e) >= 0) t.effect[e as TrendEffect]++;
+      if (EFFECTS.some((x) => x === e)) t.effect[e as TrendEffect]++;
     }
     t.self_score = t.decisions ? t.confirmed / t.decisions : null;
     (out[agent] ??= []).push(t);

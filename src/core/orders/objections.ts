@@ -85,12 +85,13 @@ export function judge(o: ObjectionInput, env: EngineEnv): Judgement {
   };
 }
 
-// The Objections row as it is filed: OPEN until the decider rules on it.
-function objectionRow(d: Discussion, o: ObjectionInput, nowIso: string): ObjectionRow {
+// The Objections row as it is filed: OPEN until the decider rules on it. `decisionId` is the decision objected to,
+// empty when it is filed before the discussion is read (it is named when the objection is judged).
+export function filedObjection(o: ObjectionInput, decisionId: string, nowIso: string): ObjectionRow {
   return {
     objection_id: o.objection_id,
-    discussion_id: d.discussion_id,
-    decision_id: String(d.final_decision?.decision_id ?? ''),
+    discussion_id: o.discussion_id,
+    decision_id: decisionId,
     source: o.source,
     objector: o.objector,
     reason: o.reason,
@@ -147,7 +148,8 @@ function failedObjection(
     result: f.out,
     objection: {
       ...filed.row,
-      status: 'FAILED',
+      // The objection was not judged and the order stands as it was: rejected, the resolution says why.
+      status: 'REJECTED',
       resolution: text.slice(0, 2000),
       resolved_by: 'system',
       resolved_at: filed.nowIso,
@@ -164,7 +166,11 @@ export function runObjection(
   nowIso: string,
   inExecution = '',
 ): { result: StepResult; objection: ObjectionRow } {
-  const row = objectionRow(d, o, nowIso);
+  const row = filedObjection(
+    { ...o, discussion_id: d.discussion_id },
+    String(d.final_decision?.decision_id ?? ''),
+    nowIso,
+  );
   const content = {
     reason: o.reason,
     alternative: o.alternative,
@@ -209,7 +215,7 @@ export function runObjection(
       result: b.out,
       objection: {
         ...row,
-        status: b.out.status === 'ESCALATED' ? 'ACCEPTED' : 'RESOLVED',
+        status: 'ACCEPTED',
         resolution: resolutionOf(b.out, j.why, row.decision_id),
         resolved_by: 'decider',
         resolved_at: nowIso,

@@ -81,14 +81,9 @@ export function moveOrder(from: unknown, to: OrderStatus, orderId = ''): OrderSt
 }
 
 // Column L values this derivation gives (the engine also writes NOT_STARTED before a decision and PROVISIONAL).
-export type ExecutionStatus =
-  | 'NOT_STARTED'
-  | 'PENDING'
-  | 'ACKNOWLEDGED'
-  | 'IN_PROGRESS'
-  | 'DONE'
-  | 'FAILED'
-  | 'CANCELLED';
+export type ExecutionStatus = Exclude<(typeof EXECUTION_STATUSES)[number], 'PROVISIONAL'>;
+// Every value column L may hold: before a decision, an order's statuses, and an order awaiting an objection's outcome.
+export const EXECUTION_STATUSES = ['NOT_STARTED', ...ORDER_STATUSES, 'PROVISIONAL'] as const;
 
 // Column L (execution_status) from the statuses of a decision's orders. Cancelled orders no longer count; then,
 // in this order: any FAILED → FAILED (a failed action needs a person whatever the others did); all DONE → DONE;

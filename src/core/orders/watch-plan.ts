@@ -1,9 +1,9 @@
 // What the KPI watcher does with a decline: open a discussion, add evidence to the open one, or nothing.
 import type { Decline } from './kpi.js';
 import { parseInstant } from '../instant.js';
+import { SETTLED_STATUSES } from '../discussion/vocab.js';
 
 // A discussion that has ended can take no evidence; a TIMEOUT one never answered, so it does not hold a decline.
-const ENDED = ['CLOSED', 'TIMEOUT'];
 // Column L values after which the decision is being (or was) carried out: new evidence is noted, not deliberated.
 const NOT_EXECUTED = ['', 'NOT_STARTED', 'PENDING', 'ACKNOWLEDGED'];
 
@@ -93,7 +93,7 @@ export function planWatch(
   const mine = known
     .filter((d) => about(d, type, member, metric))
     .sort((a, b) => (a.discussion_id < b.discussion_id ? 1 : -1));
-  const open = mine.find((d) => ENDED.indexOf(d.status) < 0);
+  const open = mine.find((d) => SETTLED_STATUSES.indexOf(d.status) < 0);
   if (open)
     return decline.last > seenUpTo(open)
       ? {

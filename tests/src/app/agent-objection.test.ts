@@ -37,7 +37,7 @@ describe('an agent objection after Phase 6', () => {
     expect(String(objections[0].reason)).toMatch(/deals closed/);
     // The analyst's data error reopens after re-analysis, then the decider decides again.
     expect(String(objections[0].resolution)).toMatch(/^データの誤りのため再分析して再議論; /);
-    expect(objections[0].status).toBe('RESOLVED');
+    expect(objections[0].status).toBe('ACCEPTED');
     // Re-analysis cannot find the data either: the decider keeps the original order and says why.
     expect(String(objections[0].resolution)).toMatch(/再検討の結果、原案（DEC-\S+）を維持：/);
     const ms = messages(rt, id);

@@ -2,12 +2,12 @@
 // others'; a person's edit still moves every tab on.
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
-import { decodeConfigRows } from '../../../src/adapters/gas/store-format.js';
+import { decodeConfigRows } from '../../../src/store/store-format.js';
 import { PROPERTY_KEYS } from '../../../src/core/property-keys.js';
 import { council, ok, start } from '../../council-helpers.js';
 import { gas } from '../../helpers.js';
 
-// The name a tab's cached copy goes under now (src/adapters/gas/config-version.ts), and whether its first part is there.
+// The name a tab's cached copy goes under now (src/store/config-version.ts), and whether its first part is there.
 function nameOf(rt: Runtime, tab: string): string {
   const version = rt.scriptProperties.get(PROPERTY_KEYS.configVersion) ?? '0';
   const own = rt.scriptProperties.get(`${PROPERTY_KEYS.configTabVersion}${tab}`);

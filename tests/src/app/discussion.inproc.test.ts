@@ -1,7 +1,7 @@
 // A discussion from request to decision in-process: startDiscussion queues it, the tick's work runs it with the
 // rules provider, and the audit chain verifies over what it wrote.
 import { describe, expect, it } from 'vitest';
-import { Store } from '../../../src/adapters/gas/store.js';
+import { Store } from '../../../src/store/store.js';
 import { verifyAudit } from '../../../src/app/audit/audit.js';
 import { startDiscussion } from '../../../src/app/discussions/start.js';
 import { decline, kaigi, settle, statuses, ZONE } from './inproc.js';

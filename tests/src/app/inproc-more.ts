@@ -3,9 +3,9 @@
 // in call order, and the audit chain's check.
 import { afterEach, vi } from 'vitest';
 import { type TabKey, tabByKey } from '../../../sheets-schema/index.js';
-import { bumpConfigVersion, Store } from '../../../src/adapters/gas/store.js';
+import { bumpConfigVersion, Store } from '../../../src/store/store.js';
 import { type MemoryPorts, memoryPorts } from '../../../src/adapters/memory/memory-ports.js';
-import { usePorts } from '../../../src/adapters/ports.js';
+import { usePorts } from '../../../src/ports.js';
 import { verifyAudit } from '../../../src/app/audit/audit.js';
 import { auditConfigEdit } from '../../../src/app/audit/config-audit.js';
 import { Council } from '../../../src/app/sheet-council.js';

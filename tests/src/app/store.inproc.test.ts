@@ -1,7 +1,7 @@
 // The store in-process: commits under the script lock, a busy lock refused with nothing written, the configuration
 // cached between executions until its version moves, and a tampered audited row found by verifyAudit.
 import { describe, expect, it } from 'vitest';
-import { bumpConfigVersion, Store } from '../../../src/adapters/gas/store.js';
+import { bumpConfigVersion, Store } from '../../../src/store/store.js';
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { verifyAudit } from '../../../src/app/audit/audit.js';
 import { recordKpi } from '../../../src/app/orders/kpi-ingest.js';

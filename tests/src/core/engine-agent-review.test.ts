@@ -78,7 +78,7 @@ describe('the agent review of the final order', () => {
     expect(agentObjections(run.d)).toBe(1);
     const after = object(run.d, filed, env);
     // Governance objections always reopen: VOTING, then a revised order or the original kept with reasons.
-    expect(after.objection.status).toBe('RESOLVED');
+    expect(after.objection.status).toBe('ACCEPTED');
     expect(after.objection.resolution).toMatch(/^Objections from governance always reopen the decision; /);
     const objMsg = after.d.messages.find((m) => m.message_type === 'OBJECTION');
     expect(objMsg).toMatchObject({ speaker: 'legal', phase: 5 });

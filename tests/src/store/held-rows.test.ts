@@ -1,6 +1,6 @@
 // The rows a commit wrote, answered only while the committed state is still the one that commit left.
 import { describe, expect, it } from 'vitest';
-import { HeldRows } from '../../../../src/adapters/gas/held-rows.js';
+import { HeldRows } from '../../../src/store/held-rows.js';
 
 const width = () => 3;
 

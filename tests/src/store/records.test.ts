@@ -1,7 +1,7 @@
 // Rows read back from the tabs: the KPI tab's rows as the engine sees them.
 import { describe, expect, it } from 'vitest';
-import { kpiFromRows } from '../../../../src/adapters/gas/records.js';
-import { rowsOf } from '../../../../sheets-schema/index.js';
+import { kpiFromRows } from '../../../src/store/records.js';
+import { rowsOf } from '../../../sheets-schema/index.js';
 
 const kpi = rowsOf('kpi');
 

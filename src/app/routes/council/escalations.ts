@@ -7,6 +7,7 @@ import { enqueueOnce } from '../../api/api-tasks.js';
 import { resolutionPayload } from '../../discussions/requests.js';
 import { withCheckedOrder } from '../../steer/escalation.js';
 import { defineOperation } from '../route.js';
+import { TASK_KINDS } from '../../../core/queue-tasks.js';
 import { refuseUnlessEscalated } from '../../discussions/discussion-status.js';
 
 export const resolveEscalation = defineOperation({
@@ -35,8 +36,8 @@ export const resolveEscalation = defineOperation({
       `api:${ctx.caller.name}`,
     );
     const r = enqueueOnce(council, {
-      type: 'escalation.resolve',
-      payload: payload as unknown as Record<string, unknown>,
+      task: TASK_KINDS.resolution,
+      payload,
       priority: 'HIGH',
       dedupeKey: '',
       actor: `api:${ctx.caller.name}`,

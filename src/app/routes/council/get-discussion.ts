@@ -1,6 +1,6 @@
 // GET /tasks/{id}: a task or discussion — its state, each phase's progress, the decision and its orders.
 import { rowsOf } from '../../../../sheets-schema/index.js';
-import { dayCell, isDate } from '../../../adapters/gas/records.js';
+import { dayCell, isDate } from '../../../store/records.js';
 import { ALL_ROLES } from '../../../core/api/api.js';
 import { phaseProgress, type ProgressMessage, currentPhase } from '../../../core/api/api-progress.js';
 import { getDiscussionInput } from '../../../core/api/api-schemas.js';
@@ -9,9 +9,11 @@ import type { QueueItem } from '../../../core/queue.js';
 import type { Trigger } from '../../../core/types.js';
 import { apiCouncil } from '../../api/api-env.js';
 import { locate, taskOfReserved } from '../../api/api-tasks.js';
-import { findRows } from '../../discussions/find-rows.js';
+import { DiscussionRows } from '../../../store/repositories/discussion-rows.js';
+import { OrderRows } from '../../../store/repositories/order-rows.js';
 import type { Council, Loaded } from '../../sheet-council.js';
 import { defineOperation } from '../route.js';
+import { TASK_KINDS } from '../../../core/queue-tasks.js';
 
 const orderCols = rowsOf('orders');
 
@@ -53,11 +55,7 @@ function ordersOf(council: Council, decision: string) {
 }
 
 function searchOrders(council: Council, decision: string): unknown[][] {
-  const rows = findRows(council, 'orders', 'decision_id', decision);
-  if (!rows.length) return [];
-  const first = Math.min(...rows);
-  const block = council.store.readRows('orders', first, Math.max(...rows) - first + 1);
-  return rows.map((r) => block[r - first]);
+  return new OrderRows(council.store).ofDecision(decision);
 }
 
 function parseOr(v: unknown): unknown {
@@ -70,7 +68,7 @@ function parseOr(v: unknown): unknown {
 
 // The discussion at the row a task names (one read), else found by its id (a search and a read).
 function loadOrNull(council: Council, id: string, hint: number): Loaded | null {
-  const row = hint || findRows(council, 'discussions', 'discussion_id', id)[0];
+  const row = hint || new DiscussionRows(council.store).rowOf(id);
   return row ? council.discussions.load(id, row) : null;
 }
 
@@ -99,7 +97,7 @@ function queuedView(council: Council, item: QueueItem, id: string | null) {
 export function discussionAnswer(council: Council, id: string): Record<string, unknown> {
   const { item, discussion_id } = locate(council, id);
   // A discussion queued by the sidebar or a rule: its id is allocated when it opens.
-  if (!discussion_id && item && item.type === 'discussion.open') return queuedView(council, item, null);
+  if (!discussion_id && item && item.type === TASK_KINDS.open.type) return queuedView(council, item, null);
   if (!discussion_id) {
     // A task that is not about one discussion (an archive run, a re-embedding): the task alone.
     return { task_id: item!.id, task: taskInfo(item!), discussion_id: null, state: item!.status.toUpperCase() };

@@ -1,5 +1,5 @@
 // GET /members: the members a discussion may be started about — id, name, team and role — and nothing private.
-import { membersFromRows } from '../../../adapters/gas/records.js';
+import { membersFromRows } from '../../../store/records.js';
 import { ALL_ROLES } from '../../../core/api/api.js';
 import { z } from '../../../core/zod.js';
 import { apiCouncil } from '../../api/api-env.js';

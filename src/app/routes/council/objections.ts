@@ -1,4 +1,4 @@
-// POST /objections: an API client objects to a decision; the objection is processed from the queue.
+// POST /objections: an API client objects to a decision; the objection is filed OPEN and processed from the queue.
 import { fileObjectionInput } from '../../../core/api/api-schemas.js';
 import { reworkBudget } from '../../api/api-budget.js';
 import { apiCouncil } from '../../api/api-env.js';
@@ -7,7 +7,9 @@ import { enqueueOnce } from '../../api/api-tasks.js';
 import { refuseUnlessDecided } from '../../discussions/discussion-status.js';
 import { refuseIfInExecution } from '../../orders/order-execution.js';
 import { objectionPayload } from '../../discussions/requests.js';
+import { fileObjectionRow } from '../../discussions/objection-records.js';
 import { defineOperation } from '../route.js';
+import { TASK_KINDS } from '../../../core/queue-tasks.js';
 
 export const fileObjection = defineOperation({
   name: 'file_objection',
@@ -30,13 +32,15 @@ export const fileObjection = defineOperation({
     // The objector is the client the token belongs to, as every audit row names a client: never an agent's id.
     const payload = objectionPayload(input, { source: 'api', objector: `api:${ctx.caller.name}` });
     const r = enqueueOnce(council, {
-      type: 'objection.process',
-      payload: payload as unknown as Record<string, unknown>,
+      task: TASK_KINDS.objection,
+      payload,
       priority: payload.urgency,
       dedupeKey: '',
       actor: `api:${ctx.caller.name}`,
       call: 'POST /objections',
       reserveDiscussion: false,
+      // The objection's OPEN row is written with its task, so it counts among the open ones from now on.
+      file: (c, p) => fileObjectionRow(c, p, new Date(council.now()).toISOString()),
       // Checked and held against the client's daily budget at the discussion's forecast, charged as it runs.
       budget: reworkBudget(council, ctx.caller.name, input.discussion_id, reworkForecast(council, input.discussion_id)),
     });

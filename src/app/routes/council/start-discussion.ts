@@ -12,6 +12,7 @@ import { admitTrigger } from '../../discussions/trigger-door.js';
 import type { ClaimStep } from '../../queue/work-queue.js';
 import { discussionAnswer } from './get-discussion.js';
 import { type CallContext, defineOperation } from '../route.js';
+import { TASK_KINDS } from '../../../core/queue-tasks.js';
 
 const CALL = 'POST /tasks';
 
@@ -46,7 +47,7 @@ export function queueDiscussion(input: StartInput, ctx: CallContext, call: strin
   const step = waits && ctx.ownTaskStep ? ctx.ownTaskStep(input.wait_seconds ?? 0) : null;
   const claimWith = step ? (step as ClaimStep) : undefined;
   return enqueueOnce(council, {
-    type: 'discussion.open',
+    task: TASK_KINDS.open,
     payload: { trigger, priority },
     priority,
     dedupeKey: dedupeKeyOf(client, input.idempotency_key, ctx.requestKey),

@@ -1,11 +1,12 @@
 // GET /status's cached copy: what the status says whoever asks, tagged with the change stamp it was read under
-// (src/adapters/gas/change-stamp.ts) and the time it was taken. A copy answers while the stamp is the same (nothing
+// (src/store/change-stamp.ts) and the time it was taken. A copy answers while the stamp is the same (nothing
 // committed since, no property it shows written), it is younger than api.status_max_age_seconds (what changes with
 // time alone: a lease running out, a room member's presence) and it is of today (the budget's day).
-import { dayOf, scriptZone } from '../../../adapters/gas/records.js';
-import { stampForRead } from '../../../adapters/gas/change-stamp.js';
-import { readStatusCopy, writeStatusCopy } from '../../../adapters/gas/status-cache.js';
+import { dayOf, scriptZone } from '../../../store/records.js';
+import { stampForRead } from '../../../store/change-stamp.js';
+import { readStatusCopy, writeStatusCopy } from '../../../store/status-cache.js';
 import type { BudgetLimits, Spend } from '../../../core/api/api-budget.js';
+import { ports } from '../../../ports.js';
 
 export interface Shared {
   // The budget's day: a copy of another day is not used.
@@ -32,7 +33,10 @@ function parse(text: string): Copy | null {
 }
 
 // One cache read: the copy when it may answer, and the stamp seen (for keepStatus to tag a new copy with).
-export function cachedStatus(maxAgeS: number, now = Date.now()): { shared: Shared | null; stamp: string | null } {
+export function cachedStatus(
+  maxAgeS: number,
+  now = ports().clock.now(),
+): { shared: Shared | null; stamp: string | null } {
   const seen = readStatusCopy();
   const copy = seen.text ? parse(seen.text) : null;
   const fresh =
@@ -50,7 +54,7 @@ export function tagForRead(seen: string | null): string {
   return stampForRead(seen);
 }
 
-export function keepStatus(tag: string, shared: Shared, maxAgeS: number, now = Date.now()): void {
+export function keepStatus(tag: string, shared: Shared, maxAgeS: number, now = ports().clock.now()): void {
   if (maxAgeS <= 0) return;
   const copy: Copy = { v: 1, stamp: tag, at: now, ...shared };
   writeStatusCopy(JSON.stringify(copy), maxAgeS);

@@ -1,8 +1,8 @@
 // GET /status: the council and each agent — idle, busy or in error, the discussion it is in —
 // the queue's depth, today's tokens and cost against the budget, and how often deliberation overturned the vote.
 import { rowsOf } from '../../../../sheets-schema/index.js';
-import { withPropertySnapshot } from '../../../adapters/gas/property-reads.js';
-import { props } from '../../../adapters/gas/services.js';
+import { withPropertySnapshot } from '../../../store/property-reads.js';
+import { props } from '../../../store/services.js';
 import { budgetView } from '../../../core/api/api-budget.js';
 import { type Pointer, parsePointer } from '../../../core/cells.js';
 import { ALL_ROLES } from '../../../core/api/api.js';
@@ -66,7 +66,7 @@ function lastPhase(council: Council, id: string, cell: unknown): number | null {
 // An agent whose model cannot be called as configured (no key, an unknown provider) is in error; its discussions
 // fall back to the rules, but a person should see it.
 function modelProblems(council: Council): Map<string, string> {
-  const rules = new RulesProvider(() => Date.now());
+  const rules = new RulesProvider(() => council.now());
   const out = new Map<string, string>();
   for (const a of council.config.agents()) {
     if (!a.active) continue;
@@ -86,7 +86,7 @@ function toolsFor({ caller, operations }: CallContext): string[] {
 
 // Everything the status says that is the same whoever asks: what its cached copy keeps (status-copy.ts).
 function sharedStatus(council: Council, roomName?: string): Shared {
-  const now = Date.now();
+  const now = council.now();
   const items = council.queue.read(council.store.readState());
   const depth = queueDepth(items, now);
   const live = livePhases(council, activeDiscussions(items));

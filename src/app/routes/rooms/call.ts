@@ -1,7 +1,7 @@
 // What every room operation starts from: the council in the bound spreadsheet and who is calling.
-import { props } from '../../../adapters/gas/services.js';
-import { scriptZone } from '../../../adapters/gas/records.js';
-import { openBound, SPREADSHEET_ID_PROPERTY } from '../../../adapters/gas/spreadsheet.js';
+import { props } from '../../../store/services.js';
+import { scriptZone } from '../../../store/records.js';
+import { openBound, SPREADSHEET_ID_PROPERTY } from '../../../store/spreadsheet.js';
 import { ConflictError } from '../../../core/errors.js';
 import { Council } from '../../sheet-council.js';
 import type { RoomCall } from '../../rooms/room-writes.js';

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { requestDiscussion } from '../../../../src/app/discussions/requests.js';
 import { estimateStart, startDiscussion } from '../../../../src/app/discussions/start.js';
 import { ValidationError } from '../../../../src/core/errors.js';
+import { bumpDataVersion } from '../../../../src/store/config-version.js';
 import { api, client, kaigi, settle, statuses } from '../inproc.js';
 
 const revenue = {
@@ -44,6 +45,8 @@ describe('grounding at the door and in the queue', () => {
     const rows = kpi.getRange(2, 1, kpi.getLastRow() - 1, 5).getValues();
     const keep = rows.filter((r) => r[1] !== 'suzuki' || (r[0] as Date).getTime() > Date.now() - 3 * 86_400_000);
     kpi.getRange(2, 1, rows.length, 5).setValues(keep.concat(rows.slice(keep.length).map(() => ['', '', '', '', ''])));
+    // A person's edit fires the on-edit trigger, which drops the council's cached copy of the tab (onConfigEdit).
+    bumpDataVersion('kpi');
     const r = api(token, 'POST', '/tasks', { ...revenue, target_user_id: 'suzuki', context: { metric: 'contacts' } });
     expect(r.status).toBe(400);
     expect(r.error.message).toMatch(

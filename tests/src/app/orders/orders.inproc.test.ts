@@ -1,6 +1,6 @@
 // Reports on orders in-process: column L follows the orders, a failure is final, and every report is audited.
 import { describe, expect, it } from 'vitest';
-import { Store } from '../../../../src/adapters/gas/store.js';
+import { Store } from '../../../../src/store/store.js';
 import { verifyAudit } from '../../../../src/app/audit/audit.js';
 import { reportOrder } from '../../../../src/app/orders/orders.js';
 import { startDiscussion } from '../../../../src/app/discussions/start.js';

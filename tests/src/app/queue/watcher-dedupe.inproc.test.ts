@@ -6,6 +6,7 @@ import { rowsOf } from '../../../../sheets-schema/index.js';
 import { reportOrder } from '../../../../src/app/orders/orders.js';
 import { runWatcher } from '../../../../src/app/queue/watcher.js';
 import { runDailyReview } from '../../../../src/app/review/review.js';
+import { bumpDataVersion } from '../../../../src/store/config-version.js';
 import { type Kaigi, kaigi, settle, statuses } from '../inproc.js';
 import { auditOk } from '../inproc-more.js';
 
@@ -34,6 +35,8 @@ function addContacts(k: Kaigi, values: number[]): string[] {
   const cols = rowsOf('kpi');
   const rows = values.map((v, i) => cols.write({ date: days[i], member_id: 'tanaka', metric: 'contacts', value: v }));
   kpi.getRange(at, 1, rows.length, cols.width).setValues(rows);
+  // A person's edit fires the on-edit trigger, which drops the council's cached copy of the tab (onConfigEdit).
+  bumpDataVersion('kpi');
   return days;
 }
 

@@ -3,7 +3,7 @@
 // doGet/doPost, the 429 counted without a round trip, concurrent calls and each call's cost: council-routes.test.ts.
 import { describe, expect, it, vi } from 'vitest';
 import { TABS } from '../../../../sheets-schema/index.js';
-import { Store } from '../../../../src/adapters/gas/store.js';
+import { Store } from '../../../../src/store/store.js';
 import { answerWeb } from '../../../../src/app/api/web.js';
 import { revokeClient } from '../../../../src/app/api/clients.js';
 import { verifyAudit } from '../../../../src/app/audit/audit.js';

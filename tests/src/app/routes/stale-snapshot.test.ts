@@ -2,7 +2,7 @@
 // begins, and reads the sheet later: a commit that lands in between shows its Discussion Log row to the reader while
 // the state it holds still ends the tabs before that commit's rows. GET /tasks/{id} must still find them.
 import { describe, expect, it, vi } from 'vitest';
-import { withPropertySnapshot } from '../../../../src/adapters/gas/property-reads.js';
+import { withPropertySnapshot } from '../../../../src/store/property-reads.js';
 import { startDiscussion } from '../../../../src/app/discussions/start.js';
 import { discussionAnswer } from '../../../../src/app/routes/council/get-discussion.js';
 import { PROPERTY_KEYS } from '../../../../src/core/property-keys.js';

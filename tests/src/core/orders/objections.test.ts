@@ -144,7 +144,7 @@ describe('runObjection', () => {
     expect(result.cancelDecision).toBe(FIRST);
     expect(result.orders.map((o) => o.order_id)).toEqual([`${SECOND}-A1`]);
     expect(row).toMatchObject({
-      status: 'RESOLVED',
+      status: 'ACCEPTED',
       resolution: `Accepted: urgency High; revised order ${SECOND} replaces ${FIRST}`,
     });
   });
@@ -249,7 +249,7 @@ describe('runObjection', () => {
         discussion_id: DISC,
       },
     ]);
-    expect(row).toMatchObject({ status: 'FAILED', resolution: text, resolved_by: 'system' });
+    expect(row).toMatchObject({ status: 'REJECTED', resolution: text, resolved_by: 'system' });
   });
 });
 
