@@ -69,6 +69,25 @@ describe('the documents', () => {
     expect(bad).toEqual([]);
   });
 
+  it('leave src/ free of citations: a comment or a Settings description states the rule, docs/sources.md the source', () => {
+    const bad: string[] = [];
+    const walk = (dir: string): void => {
+      for (const e of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+        const rel = path.join(dir, e.name);
+        if (e.isDirectory()) walk(rel);
+        else if (/\.(ts|html)$/.test(e.name)) {
+          const text = fs.readFileSync(path.join(root, rel), 'utf8');
+          text.split('\n').forEach((line, i) => {
+            if (/\bSPEC\s*§|\bseed\s*00\d|shared\/seeds/i.test(line)) bad.push(`${rel}:${i + 1}: ${line.trim()}`);
+          });
+        }
+      }
+    };
+    walk('src');
+    expect(bad).toEqual([]);
+    expect(fs.existsSync(path.join(root, 'docs/sources.md'))).toBe(true);
+  });
+
   it('keep the README a guide of at most 300 lines that links to docs/ and CONTRIBUTING.md', () => {
     const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
     expect(readme.replace(/\n$/, '').split('\n').length).toBeLessThanOrEqual(300);

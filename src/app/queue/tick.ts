@@ -125,9 +125,10 @@ export function workQueue(
     }
     if (!claimed) break;
     tasks.push(claimed.item.type);
-    const { item, outcome } = runClaimed(council, claimed, deadline, callsUntil);
+    const { item, outcome, busy } = runClaimed(council, claimed, deadline, callsUntil);
     if (outcome.kind === 'failed') failed++;
     else processed++;
+    if (busy) return { processed, failed, tasks, stopped: false, busy: true };
     if (stopAfter?.(item, outcome)) return { processed, failed, tasks, stopped: true };
   }
   return { processed, failed, tasks, stopped: false };
@@ -145,7 +146,7 @@ export function runClaimed(
   claimed: Claimed,
   deadline: number,
   callsUntil?: number,
-): { item: QueueItem; outcome: Finished } {
+): { item: QueueItem; outcome: Finished; busy?: boolean } {
   let item = claimed.item;
   let outcome: Finished;
   if (claimed.malformed)
@@ -169,6 +170,13 @@ export function runClaimed(
           : { kind: 'failed', error: (e as Error).message || String(e) };
     }
   }
-  council.queue.finish(item, outcome);
+  try {
+    council.queue.finish(item, outcome);
+  } catch (e) {
+    // The lock stayed busy past its wait again: the item keeps its claim until the lease runs out, and is then
+    // claimed afresh (its steps are idempotent). The execution stops quietly rather than fail as a whole.
+    if (!(e instanceof BusyError)) throw e;
+    return { item, outcome, busy: true };
+  }
   return { item, outcome };
 }
