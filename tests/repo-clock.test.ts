@@ -2,17 +2,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tsFiles } from './source-files.js';
 
 const root = path.resolve(__dirname, '..');
 const APP = path.join(root, 'src', 'app');
 
-function sources(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return sources(p);
-    return e.name.endsWith('.ts') ? [p] : [];
-  });
-}
+const sources = tsFiles;
 
 // A clock read or a draw of chance the simulated clock and a test could not steer: Date.now(), Date() and new Date
 // without an argument (new Date(x) turns a number into a Date and reads no clock), and Math.random().

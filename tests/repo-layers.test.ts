@@ -3,16 +3,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tsFiles } from './source-files.js';
 
 const root = path.resolve(__dirname, '..');
 
-function sources(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return sources(p);
-    return e.name.endsWith('.ts') ? [p] : [];
-  });
-}
+const sources = tsFiles;
 
 const rel = (f: string) => path.relative(root, f);
 // Comments may name a service or a path; only code counts.

@@ -2,17 +2,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tsFiles } from './source-files.js';
 import { TASK_KINDS } from '../src/core/queue-tasks.js';
 
 const root = path.resolve(__dirname, '..');
 
-function sources(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return sources(p);
-    return e.name.endsWith('.ts') ? [p] : [];
-  });
-}
+const sources = tsFiles;
 
 const rel = (f: string) => path.relative(root, f);
 const read = (f: string) => fs.readFileSync(f, 'utf8');

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tsFiles } from './source-files.js';
 import { TABS } from '../sheets-schema/index.js';
 import * as V from '../src/core/discussion/vocab.js';
 import { EXECUTION_STATUSES, ORDER_STATUSES } from '../src/core/orders/order-status.js';
@@ -61,13 +62,7 @@ describe('the sheet schema’s enum columns', () => {
 });
 
 const root = path.resolve(__dirname, '..');
-function sources(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return sources(p);
-    return e.name.endsWith('.ts') ? [p] : [];
-  });
-}
+const sources = tsFiles;
 
 // Every `const NAME = ['a', 'b', …]` in src/core and sheets-schema (exported or not) of string literals only, with where it is declared.
 function declaredLists(): { name: string; at: string; values: string[]; exported: boolean }[] {

@@ -8,7 +8,7 @@ import { decline, kaigi, settle, statuses } from '../inproc.js';
 describe('a busy lock when a claimed item finishes', () => {
   it('returns busy instead of throwing, and the item is worked again once its lease runs out', () => {
     const k = kaigi();
-    requestDiscussion(decline('tanaka'), k.council(), 'manager@example.com');
+    requestDiscussion(decline('tanaka'), k.council());
     const council = k.council();
     const claimed = council.queue.claimNext(() => true);
     expect(claimed).not.toBeNull();
