@@ -1,4 +1,5 @@
 // What people and rules ask of the council: open a discussion, object to a decision, resolve an escalation.
+import { PRIORITIES as DISCUSSION_PRIORITIES } from '../../core/discussion/vocab.js';
 import { activeUserEmail, props, scheduleOnce } from '../../store/services.js';
 import { ValidationError } from '../../core/errors.js';
 import { DISCUSSION_ID } from '../../core/discussion/ids.js';
@@ -16,7 +17,7 @@ import { nudgeDelay } from '../../core/queue.js';
 import { TASK_KINDS } from '../../core/queue-tasks.js';
 import { queueObjection } from './objection-records.js';
 
-const PRIORITIES: Priority[] = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
+const PRIORITIES: readonly Priority[] = DISCUSSION_PRIORITIES;
 const NUDGE_AT = PROPERTY_KEYS.nudgeAt;
 
 // `field` is the input's own name for it (an objection's is `urgency`), so a refusal names what the caller sent.

@@ -1,5 +1,6 @@
 // Starting a discussion from Sheets (the start dialog and the sidebar form): the choices, the budget estimate before
 // the person confirms, and the start itself, validated with POST /tasks's zod schema and queued the way it queues.
+import { PRIORITIES as DISCUSSION_PRIORITIES } from '../../core/discussion/vocab.js';
 import { type RuleFallback, ruleFallbacks } from './start-fallbacks.js';
 import { checkJsonValue } from '../../core/json-guard.js';
 import { label } from '../../core/labels.js';
@@ -21,7 +22,8 @@ import { TASK_KINDS } from '../../core/queue-tasks.js';
 
 // A trigger started from Sheets says so; the watcher says 'watcher', the API 'api', the CLI 'human'.
 const SHEETS_SOURCE = 'sheets';
-const PRIORITIES: Priority[] = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'];
+// The start dialog offers them from the least urgent up.
+const PRIORITIES: Priority[] = DISCUSSION_PRIORITIES.slice().reverse();
 
 export interface StartOptions {
   members: { member_id: string; name: string; team: string }[];

@@ -1,5 +1,6 @@
 // The KPI watcher: a metric that fell N days in a row (thresholds in Settings) opens one discussion per decline, and
 // a value of any metric far from its member's recent mean is told in the Inbox (src/app/queue/anomaly-alerts.ts).
+import { SETTLED_STATUSES } from '../../core/discussion/vocab.js';
 import { metricTableOf } from '../../core/orders/metric-table.js';
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { discussionFromRow } from '../../store/records.js';
@@ -30,7 +31,7 @@ const TRIGGER_TYPE = 'kpi_decline';
 const logCols = rowsOf('discussions');
 // The log's first columns: id, status, priority, trigger type, member, trigger context.
 const LOG_WIDTH = logCols.index('trigger_context_json') + 1;
-const ENDED = ['CLOSED', 'TIMEOUT'];
+const ENDED = SETTLED_STATUSES;
 
 interface Signal {
   member: string;

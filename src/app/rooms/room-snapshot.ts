@@ -1,4 +1,5 @@
 // One call's view of the rooms: each tab read at most once, on first use, and the room a name refers to.
+import { ACTIVE_STATUSES } from '../../core/discussion/vocab.js';
 import type { Store, StoreState } from '../../store/store.js';
 import { NotFoundError } from '../../core/errors.js';
 import { isDiscussionRoom } from '../../core/api/rooms.js';
@@ -19,7 +20,7 @@ export type FoundRoom =
   | { kind: 'discussion'; name: string; d: DiscussionRoom };
 
 // Discussions in these states are still being deliberated: their agents count as online in the room.
-const ACTIVE = ['OPEN', 'IN_PROGRESS', 'VOTING'];
+const ACTIVE = ACTIVE_STATUSES;
 
 export function isActiveDiscussion(d: DiscussionRoom): boolean {
   return ACTIVE.indexOf(d.status) >= 0;

@@ -1,4 +1,5 @@
 // Directives from the sidebar: the list, and cancelling one before an agent receives it.
+import { DIRECTIVE_STATUSES } from '../../core/discussion/vocab.js';
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { bumpConfigVersion } from '../../store/store.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
@@ -6,7 +7,7 @@ import type { Council } from '../sheet-council.js';
 import { plainRow, text } from './plain.js';
 
 const cols = rowsOf('directives');
-const STATUSES = ['active', 'consumed', 'cancelled'];
+const STATUSES: readonly string[] = DIRECTIVE_STATUSES;
 
 // Directives is read through the configuration cache (no round trip when cached), newest first.
 export function listDirectives(council: Council, filter: { status?: string } = {}): Record<string, unknown>[] {

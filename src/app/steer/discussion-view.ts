@@ -1,4 +1,5 @@
 // One discussion for the sidebar: the decision and why first, then phases against their targets, then the timeline.
+import { ACTIVE_STATUSES } from '../../core/discussion/vocab.js';
 import { APPLIED_NOTE } from '../../core/discussion/directives.js';
 import { rowsOf } from '../../../sheets-schema/index.js';
 import { phaseProgress } from '../../core/api/api-progress.js';
@@ -15,7 +16,7 @@ import { plainCell, text } from './plain.js';
 
 const logCols = rowsOf('discussions');
 const orderCols = rowsOf('orders');
-const ACTIVE = ['OPEN', 'IN_PROGRESS', 'VOTING'];
+const ACTIVE = ACTIVE_STATUSES;
 const round = (x: number, places: number) => Math.round(x * 10 ** places) / 10 ** places;
 
 interface PhaseView {

@@ -9,12 +9,12 @@ import { writeDirective } from '../surfaces/admin.js';
 import type { Council } from '../sheet-council.js';
 import { plainRow, text } from './plain.js';
 import { speakerName } from '../../core/labels.js';
-import { INBOX_TYPES } from '../../core/discussion/vocab.js';
+import { INBOX_STATUSES, INBOX_TYPES } from '../../core/discussion/vocab.js';
 import { suggestionView } from './prompt-suggestion.js';
 import { InboxRows } from '../../store/repositories/inbox-rows.js';
 
 const cols = rowsOf('inbox');
-const STATUSES = ['unread', 'read', 'responded', 'archived'];
+const STATUSES: readonly string[] = INBOX_STATUSES;
 // The sidebar shows the newest items; older ones stay in the tab.
 const LIST_LIMIT = 200;
 

@@ -1,4 +1,5 @@
 // What the sidebar's list shows: whether each tab is in place, the discussions in the log, agents and activity.
+import { STATUSES as DISCUSSION_STATUSES } from '../../core/discussion/vocab.js';
 import { props } from '../../store/services.js';
 import { rowsOf, tabByKey, TABS } from '../../../sheets-schema/index.js';
 import { findSheet } from '../../store/tab-find.js';
@@ -12,7 +13,7 @@ import { text } from '../steer/plain.js';
 
 export { discussionView, type DiscussionView } from '../steer/discussion-view.js';
 
-const STATUSES = ['OPEN', 'IN_PROGRESS', 'VOTING', 'DECIDED', 'CLOSED', 'TIMEOUT', 'ESCALATED'];
+const STATUSES: readonly string[] = DISCUSSION_STATUSES;
 // The list shows the newest discussions; older ones stay in the log.
 const LIST_ROWS = 50;
 

@@ -1,5 +1,6 @@
 // What GET /tasks/{id} and GET /status say about progress: each phase's state and timing, each agent's state,
 // and the queue's depth. Pure: the adapters hand in what they read.
+import { WORKING_STATUSES } from '../discussion/vocab.js';
 import type { QueueItem } from '../queue.js';
 import { parseInstant } from '../instant.js';
 import { TASK_KINDS } from '../queue-tasks.js';
@@ -37,7 +38,7 @@ export interface PhaseProgress {
 }
 
 // Statuses in which the council is still working on the discussion (ESCALATED waits for a person at its phase).
-const WORKING = ['IN_PROGRESS', 'VOTING', 'ESCALATED'];
+const WORKING = WORKING_STATUSES;
 const FINISHED = ['DECIDED', 'CLOSED', 'TIMEOUT'];
 
 // The phase being worked on: that of the last message written (a discussion reopened by an objection goes back to

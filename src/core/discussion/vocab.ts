@@ -8,6 +8,10 @@ export type Status = (typeof STATUSES)[number];
 // Statuses after which nothing more happens to a discussion (src/core/discussion/state-machine.ts: no transition
 // leaves them).
 export const SETTLED_STATUSES: readonly string[] = ['CLOSED', 'TIMEOUT'];
+// A discussion still being discussed: the council has not decided, escalated or ended it.
+export const ACTIVE_STATUSES: readonly string[] = ['OPEN', 'IN_PROGRESS', 'VOTING'];
+// A discussion the council is working on now (a status report shows its progress).
+export const WORKING_STATUSES: readonly string[] = ['IN_PROGRESS', 'VOTING', 'ESCALATED'];
 // The messages of Phases 1 to 4, and those around a decision (its order, feedback, objections, acknowledgements,
 // errors): each group's schemas are built together (src/core/discussion/message-schemas.ts).
 export const PHASE_MESSAGE_TYPES = [

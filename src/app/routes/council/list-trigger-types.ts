@@ -1,4 +1,5 @@
 // GET /trigger-types: the kinds of trigger a discussion may be started for, with their labels in one language.
+import { LANGUAGES } from '../../../core/discussion/vocab.js';
 import { ALL_ROLES } from '../../../core/api/api.js';
 import type { Lang } from '../../../core/i18n.js';
 import { z } from '../../../core/zod.js';
@@ -6,7 +7,7 @@ import { apiCouncil } from '../../api/api-env.js';
 import { triggerTypes } from '../../discussions/trigger-door.js';
 import { defineOperation } from '../route.js';
 
-const LANGS = ['ja', 'en'] as const;
+const LANGS = LANGUAGES;
 
 const triggerTypesAnswer = () =>
   z.object({

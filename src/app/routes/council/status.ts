@@ -1,5 +1,6 @@
 // GET /status: the council and each agent — idle, busy or in error, the discussion it is in —
 // the queue's depth, today's tokens and cost against the budget, and how often deliberation overturned the vote.
+import { WORKING_STATUSES } from '../../../core/discussion/vocab.js';
 import { rowsOf } from '../../../../sheets-schema/index.js';
 import { withPropertySnapshot } from '../../../store/property-reads.js';
 import { props } from '../../../store/services.js';
@@ -24,7 +25,7 @@ import { cachedStatus, keepStatus, type Shared, tagForRead } from './status-copy
 
 const logCols = rowsOf('discussions');
 const messageCols = rowsOf('messages');
-const WORKING = ['IN_PROGRESS', 'VOTING', 'ESCALATED'];
+const WORKING = WORKING_STATUSES;
 // Log rows further apart than this are read one by one instead of as one block.
 const BLOCK = 50;
 
