@@ -17,7 +17,7 @@ const USAGE = `usage:
   kaigi resolve --workbook FILE.xlsx --discussion ID --action approve|return|reject [--guidance TEXT] [--order FILE.json]
   kaigi report --workbook FILE.xlsx (--order DEC-…-An | --discussion ID) --status ${REPORT_STATUSES.join('|')} [--report TEXT]
   kaigi serve [--workbook FILE.xlsx] [--demo] [--port P] [--host 127.0.0.1] [--after-max-ms N] [--locale ja|en]
-              [--time-scale F]
+              [--time-scale F] [--lock-order fifo|random[:SEED]]
   kaigi token create --workbook FILE.xlsx --role ROLE --name NAME
   kaigi token list --workbook FILE.xlsx [--json]
   kaigi token revoke --workbook FILE.xlsx --name NAME

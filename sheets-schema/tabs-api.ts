@@ -11,8 +11,7 @@ export const API_TABS = [
     kind: 'log',
     frozenRows: 1,
     protected: true,
-    description:
-      'Free rooms clients created (seed 004); every discussion is also a read-only room and has no row here.',
+    description: 'Free rooms clients created; every discussion is also a read-only room and has no row here.',
     columns: [
       col('room_name', 'id', 160, 'Room name: letters, digits, hyphen and underscore'),
       col('description', 'text', 260, 'What the room is for'),

@@ -71,7 +71,12 @@ export const DATA_TABS = [
       col('status', 'text', 110, 'Discussion status'),
       col('discussions', 'integer', 90, 'Discussions in that status'),
       col('phase', 'text', 60, 'Phase'),
-      col('latency_seconds', 'number', 110, 'Mean phase time taken (s), from the Messages timestamps'),
+      col(
+        'latency_seconds',
+        'number',
+        110,
+        'Mean phase time taken (s): the Messages timestamps’ span, or the summed processing times where larger',
+      ),
       col('target_seconds', 'number', 110, 'Settings phase.target_seconds'),
       col('confidence_phase', 'text', 60, 'Phase'),
       col('stated_confidence', 'number', 110, 'Mean stated confidence'),

@@ -32,7 +32,7 @@ export const TABS = [
     frozenRows: 1,
     protected: true,
     retentionYears: 3,
-    description: 'One row per discussion; columns A–N exactly as seed 000 §8.1.',
+    description: 'One row per discussion; columns A–N are the log every earlier workbook has, in that order.',
     columns: [
       col('discussion_id', 'id', 190, 'DISC-YYYY-MM-DD-SEQ'),
       col('status', 'enum', 110, 'Discussion status', STATUSES),
@@ -80,7 +80,12 @@ export const TABS = [
       col('processing_time_ms', 'integer', 110, 'Time to produce'),
       col('model_used', 'text', 170, 'provider:model'),
       col('tokens_consumed', 'integer', 100, 'Tokens'),
-      col('fallback_level', 'integer', 90, '0 none, 1–5 per SPEC §4.6'),
+      col(
+        'fallback_level',
+        'integer',
+        90,
+        '0 none; 1–5 how far the answer fell back (repair, retry, another model, rules, skipped)',
+      ),
       col('error_code', 'text', 80, 'E001–E005'),
       col('stated_confidence', 'number', 90, 'Confidence the agent stated'),
       col('computed_confidence', 'number', 90, 'Confidence computed from data'),

@@ -69,8 +69,9 @@ export interface SpreadsheetPort {
   getSpreadsheetTimeZone(): string;
 }
 
-// What time it is (epoch ms). The use cases read time only here, so a test or the local runtime's simulated clock
-// drives every deadline, stamp and "today" they compute; the platform's own clock is the adapters' business.
+// What time it is (epoch ms). The use cases (src/app) read time only here, so a test or the local runtime's simulated
+// clock drives every deadline, stamp and "today" they compute (the store and src/main.ts still read Date.now() in a
+// few places: the local runtime's Date is its simulated clock, so it agrees there).
 export interface ClockPort {
   now(): number;
 }

@@ -7,8 +7,6 @@ import { tsFiles } from './source-files.js';
 const root = path.resolve(__dirname, '..');
 const APP = path.join(root, 'src', 'app');
 
-const sources = tsFiles;
-
 // A clock read or a draw of chance the simulated clock and a test could not steer: Date.now(), Date() and new Date
 // without an argument (new Date(x) turns a number into a Date and reads no clock), and Math.random().
 const GLOBAL_READS: { what: string; re: RegExp }[] = [
@@ -30,7 +28,7 @@ function globalReads(file: string, text: string): string[] {
 }
 
 describe("src/app's time and ids", () => {
-  const files = sources(APP);
+  const files = tsFiles(APP);
 
   it('are found (the walk reaches the use cases)', () => {
     expect(files.map((f) => path.relative(root, f))).toContain(path.join('src', 'app', 'sheet-council.ts'));

@@ -7,8 +7,6 @@ import { tsFiles } from './source-files.js';
 
 const root = path.resolve(__dirname, '..');
 
-const sources = tsFiles;
-
 const rel = (f: string) => path.relative(root, f);
 // Comments may name a service or a path; only code counts.
 const code = (f: string) =>
@@ -34,8 +32,8 @@ const SERVICES =
 // A message may name a service ('Session.getEffectiveUser() has no email'); a call is outside any string.
 const calls = (f: string) => code(f).replace(/'(?:[^'\\\n]|\\.)*'/g, "''");
 
-const app = sources(path.join(root, 'src', 'app'));
-const outsideGas = sources(path.join(root, 'src')).filter(
+const app = tsFiles(path.join(root, 'src', 'app'));
+const outsideGas = tsFiles(path.join(root, 'src')).filter(
   (f) => !rel(f).startsWith(path.join('src', 'adapters', 'gas') + path.sep),
 );
 
@@ -66,7 +64,7 @@ describe('Apps Script services', () => {
   });
 
   it('are named there (the check can fail)', () => {
-    const gas = sources(path.join(root, 'src', 'adapters', 'gas'));
+    const gas = tsFiles(path.join(root, 'src', 'adapters', 'gas'));
     expect(gas.filter((f) => SERVICES.test(calls(f))).length).toBeGreaterThan(3);
   });
 });

@@ -7,8 +7,6 @@ import { TASK_KINDS } from '../src/core/queue-tasks.js';
 
 const root = path.resolve(__dirname, '..');
 
-const sources = tsFiles;
-
 const rel = (f: string) => path.relative(root, f);
 const read = (f: string) => fs.readFileSync(f, 'utf8');
 
@@ -22,7 +20,7 @@ function hits(files: readonly string[], re: RegExp): string[] {
 }
 
 describe('src/app', () => {
-  const app = sources(path.join(root, 'src/app'));
+  const app = tsFiles(path.join(root, 'src/app'));
 
   it('is found (the walk reaches the use cases)', () => {
     expect(app.length).toBeGreaterThan(100);
@@ -37,7 +35,7 @@ describe('src/app', () => {
 describe('queue task types', () => {
   const defined = path.join(root, 'src/core/queue-tasks.ts');
   const files = ['src', 'sheets-schema', 'cli']
-    .flatMap((d) => sources(path.join(root, d)))
+    .flatMap((d) => tsFiles(path.join(root, d)))
     .filter((f) => f !== defined);
   const types = Object.values(TASK_KINDS).map((k) => k.type);
 

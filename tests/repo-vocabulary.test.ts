@@ -62,14 +62,13 @@ describe('the sheet schema’s enum columns', () => {
 });
 
 const root = path.resolve(__dirname, '..');
-const sources = tsFiles;
 
 // Every `const NAME = ['a', 'b', …]` in src/core, sheets-schema and src/app (exported or not) of string literals only,
 // with where it is declared.
 function declaredLists(): { name: string; at: string; values: string[]; exported: boolean }[] {
   const decl = /(?:^|\n)\s*(export\s+)?const\s+([A-Z][A-Z0-9_]*)\s*(?::[^=]+)?=\s*\[([^\]]*)\]/g;
   return ['src/core', 'sheets-schema', 'src/app'].flatMap((d) =>
-    sources(path.join(root, d)).flatMap((f) => {
+    tsFiles(path.join(root, d)).flatMap((f) => {
       const out: { name: string; at: string; values: string[]; exported: boolean }[] = [];
       for (const m of fs.readFileSync(f, 'utf8').matchAll(decl)) {
         const items = m[3]

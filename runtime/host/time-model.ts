@@ -17,7 +17,7 @@ import { IMMEDIATE_SHEET_CALLS } from './write-buffer.js';
 // - cache_read 20–60 ms (3–28 measured); cache_write (put, remove) 60–280 ms (56–93 on average, up to 281);
 // - lock (the call itself, before any wait for a holder): 30–100 ms;
 // - triggers (ScriptApp): 100–300 ms;
-// - fetch: 200–600 ms of overhead per round of a fetchAll (the runtime's fetch_concurrency requests at a time), plus
+// - fetch: 200–600 ms of overhead per round of a fetchAll (`fetchConcurrency` requests at a time), plus
 //   the real time its answers took, plus `fetchMs` a round when a bench or a test models a slow server (a model
 //   that thinks for 10 s) without anyone waiting for it;
 // - start (loading the project, authorising, starting the trigger or web request): 800–1,500 ms.
@@ -48,7 +48,7 @@ export interface TimeModelOptions {
   // takes less for a preview (or a test) that is not about time, so its answers, paced at their executions' ends,
   // come sooner and its lock holds are shorter. Every call is still made, counted and metered.
   scale: number;
-  // How many requests of a fetchAll are in flight at once (`runtime.fetch_concurrency`). Google documents no
+  // How many requests of a fetchAll are in flight at once (the `fetchConcurrency` time-model option). Google documents no
   // figure; practitioners observe about 10–20, so the runtime takes 10 and sends the rest in later rounds.
   fetchConcurrency: number;
   // Keep each execution's calls in order with their modelled times (ExecCounts.trace): off but for benches.

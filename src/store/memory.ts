@@ -31,6 +31,8 @@ export function timeOf(v: unknown): number {
 export class Memory {
   private cached: Learning[] | null = null;
   private matrixCache: { tag: string; m: Matrix } | null = null;
+  // Row → the cell the decoder refused there, kept past forget(): a row written again since is not refused.
+  private readonly refused = new Map<number, string>();
   private searchableCache: { from: Learning[]; tag: string; rows: Learning[] } | null = null;
 
   constructor(
@@ -111,12 +113,16 @@ export class Memory {
 
   // Rows embedded by another model are never compared with this one; they wait for re-embedding, as do rows whose
   // cell no version of Kaigi wrote (edited by hand, cut short). Cells of an older version are read as they are.
-  stale(): Learning[] {
-    // A cell of the right length the decoder refuses shows only when decoded: the matrix is shared with retrieval.
-    const refused = new Set(this.searchable().length ? this.matrix().m.refused : []);
+  // A cell of the right length the decoder refuses shows only when decoded: `decode` decodes the matrix (shared with
+  // retrieval) if this execution has not yet; without it, the refusals of any matrix decoded so far count.
+  stale(decode = false): Learning[] {
+    if (decode && this.searchable().length) this.matrix();
     return this.rows().filter(
       (l) =>
-        l.embedding && (l.embedding_model !== this.tag || !isVectorCell(l.embedding, this.dims) || refused.has(l.row)),
+        l.embedding &&
+        (l.embedding_model !== this.tag ||
+          !isVectorCell(l.embedding, this.dims) ||
+          this.refused.get(l.row) === l.embedding),
     );
   }
 
@@ -143,6 +149,8 @@ export class Memory {
           rows.map((l) => l.row),
         ),
       };
+      const { refused } = this.matrixCache.m;
+      if (refused.length) for (const l of rows) if (refused.indexOf(l.row) >= 0) this.refused.set(l.row, l.embedding);
     }
     return { m: this.matrixCache.m, rows };
   }

@@ -149,7 +149,7 @@ export function activeUserEmail(): string {
 export function scheduleOnce(handler: string, delayMs: number, pendingUntil: number): boolean {
   const triggers = ports().triggers;
   const pending = triggers.list().filter((t) => t.handler === handler);
-  if (pending.length && pendingUntil > Date.now() - 120000) return false;
+  if (pending.length && pendingUntil > ports().clock.now() - 120000) return false;
   if (pending.length) triggers.remove(pending.map((t) => t.id));
   triggers.create({ handler, kind: 'after', value: delayMs });
   return true;

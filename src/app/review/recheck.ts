@@ -80,6 +80,8 @@ function commitRecheck(
     if (String(log.discussion_id) !== a.discussion_id) return null;
     if (MEASURABLE.indexOf(String(log.status)) < 0) return null;
     if (log.messages_json !== logCols.read(loaded.raw).messages_json) return null;
+    // The Outcomes rows as committed now, not this execution's earlier copy: another execution may have rechecked it.
+    store.forgetTab('outcomes');
     if (outcomeLines(council).filter((l) => l.decision_id === a.decision_id).length !== 1) return null;
     mem.forget();
     const learningRows = store.readTab('learnings');

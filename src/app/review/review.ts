@@ -64,8 +64,9 @@ interface Prepared {
 export function runDailyReview(council: Council, deadline: number): ReviewReport {
   const mem = council.recall.memory();
   let reembed = false;
-  // A changed embedding model or size: old vectors are never compared with new ones, they are embedded again.
-  if (mem.stale().length) {
+  // A changed embedding model or size: old vectors are never compared with new ones, they are embedded again; so is a
+  // cell the decoder refuses, which shows only when decoded: the matrix is decoded here once a day.
+  if (mem.stale(true).length) {
     council.queue.enqueue(TASK_KINDS.reembed, {}, 'LOW', TASK_KINDS.reembed.type, 'kaigi');
     reembed = true;
   }

@@ -70,7 +70,7 @@ export function orderChoices(council: Council): OrderChoices {
       label_en: m.label_en || label('metric', m.name, 'en'),
     })),
     directions: DIRECTIONS.map((d) => labelled('direction', d)),
-    members: membersFromRows(council.store.readTab('members')).map((m) => ({
+    members: membersFromRows(council.store.readConfig('members')).map((m) => ({
       value: m.member_id,
       label_ja: m.name || m.member_id,
       label_en: m.name || m.member_id,

@@ -27,6 +27,8 @@ export interface SuggestionView {
 // The Prompts rows read under the lock from the tab, not the configuration cache: a version another execution has
 // just written is seen.
 function promptsNow(council: Council): PromptRow[] {
+  // readConfig may have left the cached copy in this execution's tab cache: the tab itself is read.
+  council.store.forgetTab('prompts');
   return council.store
     .readTab('prompts')
     .map((v) => promptCols.read(v))

@@ -9,6 +9,8 @@ export const reembedMemory = defineTask(TASK_KINDS.reembed, {
   run(_item, _payload, { council, deadline }) {
     const mem = council.recall.memory();
     const cols = rowsOf('learnings');
+    // The matrix is decoded once, at the start, for the cells the decoder refuses; each batch re-reads the rows only.
+    mem.stale(true);
     for (;;) {
       mem.forget();
       const stale = mem.stale().slice(0, BATCH);

@@ -37,14 +37,12 @@ export interface PhaseProgress {
   over_target: boolean;
 }
 
-// Statuses in which the council is still working on the discussion (ESCALATED waits for a person at its phase).
-const WORKING = WORKING_STATUSES;
 const FINISHED = ['DECIDED', 'CLOSED', 'TIMEOUT'];
 
 // The phase being worked on: that of the last message written (a discussion reopened by an objection goes back to
 // Phase 5 although Phase 6 spoke before), Phase 1 before anyone spoke; none when it has not started or is over.
 export function currentPhase(status: string, messages: readonly ProgressMessage[]): number | null {
-  if (WORKING.indexOf(status) < 0) return null;
+  if (WORKING_STATUSES.indexOf(status) < 0) return null;
   return messages.length ? messages[messages.length - 1].phase : 1;
 }
 

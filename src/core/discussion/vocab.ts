@@ -10,7 +10,7 @@ export type Status = (typeof STATUSES)[number];
 export const SETTLED_STATUSES: readonly string[] = ['CLOSED', 'TIMEOUT'];
 // A discussion still being discussed: the council has not decided, escalated or ended it.
 export const ACTIVE_STATUSES: readonly string[] = ['OPEN', 'IN_PROGRESS', 'VOTING'];
-// A discussion the council is working on now (a status report shows its progress).
+// Statuses in which the council is still working on the discussion (ESCALATED waits for a person at its phase).
 export const WORKING_STATUSES: readonly string[] = ['IN_PROGRESS', 'VOTING', 'ESCALATED'];
 // The messages of Phases 1 to 4, and those around a decision (its order, feedback, objections, acknowledgements,
 // errors): each group's schemas are built together (src/core/discussion/message-schemas.ts).

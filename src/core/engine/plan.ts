@@ -1,4 +1,5 @@
 // Step planning: decides the next step of a discussion from the record alone.
+import { ACTIVE_STATUSES } from '../discussion/vocab.js';
 import { bandOf, type Bands } from '../discussion/confidence.js';
 import type { MessageType } from '../discussion/messages.js';
 import type { Expectation } from '../provider.js';
@@ -73,10 +74,7 @@ export function bands(s: Settings): Bands {
 export function planStep(d: Discussion, env: EngineEnv): Step {
   const s = env.settings;
   const timeoutMs = s.number('limits.discussion_timeout_hours') * 3600_000;
-  if (
-    (d.status === 'OPEN' || d.status === 'IN_PROGRESS' || d.status === 'VOTING') &&
-    env.now() - parseInstant(d.created_at) > timeoutMs
-  )
+  if (ACTIVE_STATUSES.indexOf(d.status) >= 0 && env.now() - parseInstant(d.created_at) > timeoutMs)
     return { kind: 'timeout' };
   if (d.status === 'OPEN') return { kind: 'start' };
   if (d.status === 'VOTING') return { kind: 'decide' };

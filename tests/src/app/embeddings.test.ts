@@ -52,7 +52,7 @@ describe('a changed embedding model', () => {
 });
 
 describe('stored cell versions', () => {
-  it('reads a version 1 cell as it is and embeds again a cell in no known format', async () => {
+  it('reads a version 1 cell as it is and embeds again a cell in no known format or one the decoder refuses', async () => {
     const rt = await fortnight();
     const before = records(rt, 'learnings');
     const cell = String(before[0].embedding);
@@ -62,7 +62,10 @@ describe('stored cell versions', () => {
     const v1 = `${Number(scale).toPrecision(6)}|${Buffer.from(b64, 'base64').toString('base64')}`;
     const learnings = rt.workbook.sheetByName('Learnings')!;
     const col = column('learnings', 'embedding');
-    rt.workbook.setValues(learnings, 2, col, 2, 1, [[v1], [`${cell.slice(0, 100)}`]]);
+    // The third: the right length, one character a hand edit put in that no base64 holds; only decoding tells.
+    const third = String(before[2].embedding);
+    const bad = `${third.slice(0, 10)}!${third.slice(11)}`;
+    rt.workbook.setValues(learnings, 2, col, 3, 1, [[v1], [`${cell.slice(0, 100)}`], [bad]]);
     const review = ok(await rt.run('dailyReview', [], { kind: 'trigger' }));
     expect(review.reembed).toBe(true);
     await settle(rt);
@@ -70,6 +73,7 @@ describe('stored cell versions', () => {
     expect(after[0].embedding).toBe(v1);
     // Embedded again from its content, in the current version.
     expect(after[1].embedding).toBe(encodeVector(embedOffline(String(after[1].content), 256)));
+    expect(after[2].embedding).toBe(encodeVector(embedOffline(String(after[2].content), 256)));
     // Search still finds the row with the old cell, scored by the cosine of its vector.
     const active = after.filter((r) => r.is_active === true);
     expect(active[0].learning_id).toBe(before[0].learning_id);
