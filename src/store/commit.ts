@@ -11,7 +11,7 @@ import { bumpDataVersion } from './config-version.js';
 import { StoreError, type StoreState, type Tail } from './store-format.js';
 import type { SheetPort } from '../ports.js';
 
-interface Block {
+export interface Block {
   tab: TabKey;
   row: number;
   rows: unknown[][];
@@ -214,7 +214,9 @@ export class Commit {
     this.growTabs();
     const after: StoreState = { ...this.state, journal: null };
     this.writeJournal(before, marker, after);
-    const blocks = this.blocks.filter((b) => b.tab !== 'audit').concat(this.blocks.filter((b) => b.tab === 'audit'));
+    const blocks = joinRuns(
+      this.blocks.filter((b) => b.tab !== 'audit').concat(this.blocks.filter((b) => b.tab === 'audit')),
+    );
     const markerBlock = { tab: marker.tab, row: marker.row, rows: [marker.values] };
     this.writeBlocks(blocks);
     this.writeBlocks([markerBlock]);
@@ -295,6 +297,22 @@ export class Commit {
     this.store.flush();
     this.store.writeState(after);
   }
+}
+
+// Blocks of one tab that follow on from each other (three orders appended one by one) become one block, so one
+// setValues writes them: Apps Script counts each call. Blocks are grouped by tab in the order their tabs first appear,
+// each tab's blocks kept in their own order; only a block that starts right below the run before it joins it, so
+// two writes to the same row are never merged and the later one still lands last.
+export function joinRuns(blocks: readonly Block[]): Block[] {
+  const byTab = new Map<TabKey, Block[]>();
+  for (const b of blocks) {
+    const runs = byTab.get(b.tab) ?? byTab.set(b.tab, []).get(b.tab)!;
+    const last = runs[runs.length - 1];
+    if (last && last.row + last.rows.length === b.row)
+      runs[runs.length - 1] = { ...last, rows: last.rows.concat(b.rows) };
+    else runs.push(b);
+  }
+  return [...byTab.values()].flat();
 }
 
 function pad(r: unknown[], width: number): unknown[] {
