@@ -70,6 +70,7 @@ export function runTick(): TickReport {
 function runWork(dashboardDue: boolean, due: number | null): TickReport {
   const council = new Council(openBound(), scriptZone());
   const deadline = council.now() + council.settings().number('queue.tick_budget_seconds') * 1000;
+  prepareEnv(council);
   const { processed, failed, tasks, busy } = workQueue(council, deadline);
   // The housekeeping below takes the lock too: with the lock that busy, it waits for a tick that finds it free.
   if (busy) return { ran: true, processed, failed, reason: 'lock busy', tasks, dashboard: false };
@@ -89,6 +90,20 @@ function runWork(dashboardDue: boolean, due: number | null): TickReport {
     tasks,
     dashboard,
   };
+}
+
+// With live items queued, the configuration is read before the claim, outside the lock, so that a discussion's log
+// row is written in the claim's own commit (one lock, one flush where there were two: discussion-open.ts atClaim). It
+// is read from the configuration cache (one call, as settings() above already made it) unless a tab changed. A
+// configuration that cannot be read is not this step's to report: the claimed task builds it again, fails with the
+// error, and the queue's failed → retried → dead → Inbox path tells a person.
+function prepareEnv(council: Council): void {
+  if (queueSettled(council.store.readState())) return;
+  try {
+    council.env();
+  } catch (e) {
+    if (!(e instanceof Error)) throw e;
+  }
 }
 
 export interface Worked {

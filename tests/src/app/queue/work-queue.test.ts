@@ -5,7 +5,7 @@ import { council, decline, messages, ok, plantOpenTask, start, statuses } from '
 import { records } from '../../../helpers.js';
 
 describe('the commits of a discussion', () => {
-  it('claims and opens in one commit once the configuration is read, and writes the steps of a fast council together', async () => {
+  it('claims and opens in one commit, the configuration read before the claim, and writes a fast council’s steps together', async () => {
     const rt = await council();
     await start(rt);
     await start(rt, { ...decline('sato'), source: 'human' });
@@ -13,11 +13,10 @@ describe('the commits of a discussion', () => {
     ok(r);
     const ids = Object.keys(statuses(rt));
     expect(ids.map((id) => statuses(rt)[id])).toEqual(['DECIDED', 'DECIDED']);
-    // One flush per commit. The first discussion: its claim (the configuration is not read under the lock), its log
-    // row, then every step of the rule-based council (well within queue.commit_every_seconds of each other). The
-    // second: the claim with its log row, then its steps. A claim of its own each, or a commit per step, would
-    // flush more.
-    expect(r.counts.byOp['ss.flush']).toBe(5);
+    // One flush per commit. Each discussion: the claim with its log row (the tick read the configuration before
+    // the lock, as live items were queued), then every step of the rule-based council (well within
+    // queue.commit_every_seconds of each other). A claim of its own, or a commit per step, would flush more.
+    expect(r.counts.byOp['ss.flush']).toBe(4);
     expect(records(rt, 'queue').map((q) => [q.type, q.status])).toEqual([
       ['discussion.advance', 'done'],
       ['discussion.advance', 'done'],
@@ -33,8 +32,8 @@ describe('the commits of a discussion', () => {
     const r = await rt.run('tick', [], { kind: 'trigger' });
     ok(r);
     expect(Object.values(statuses(rt))).toEqual(['DECIDED']);
-    // The claim, the log row, then start, phase 2, phases 3–4 and the decision.
-    expect(r.counts.byOp['ss.flush']).toBe(6);
+    // The claim with the log row, then start, phase 2, phases 3–4 and the decision.
+    expect(r.counts.byOp['ss.flush']).toBe(5);
   });
 
   it('records a discussion.open whose trigger fails validation as the task failing, the queue moving on', async () => {
