@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ExecClock } from '../../../../runtime/host/time-model.js';
 import type { Runtime } from '../../../../runtime/runtime.js';
-import { council, ok } from '../../../council-helpers.js';
+import { council, decline, ok, start } from '../../../council-helpers.js';
 import { appendApiLog, records } from '../../../helpers.js';
 import { token } from '../rooms-helpers.js';
 
@@ -117,5 +117,25 @@ describe('the API log inbox', () => {
       expect(waiting(rt), at).toEqual([]);
       expect(ok(await rt.run('verifyAudit', [], { kind: 'editor' })).ok, at).toBe(true);
     }
+  });
+
+  it('takes no lock for the log in a tick with work and nothing waiting, and one when a refused minute ended', async () => {
+    const rt = await council();
+    const viewer = await token(rt, 'runner', 'worker');
+    await calls(rt, viewer, 1);
+    rt.clock.advance(61_000);
+    await appendApiLog(rt);
+    expect(waiting(rt)).toHaveLength(0);
+    // A discussion to work on, no row waiting, every row in a batch: every lock the tick takes is a commit's.
+    await start(rt);
+    rt.clock.advance(61_000);
+    const worked = await appendApiLog(rt);
+    expect(worked.counts.byService.lock).toBe(2 * (worked.counts.byOp['ss.flush'] ?? 0));
+    // A refused call's minute has ended: the next tick with work writes its summary, under a lock of its own.
+    await rt.doGet({ path: '/status', token: 'not-a-token' });
+    await start(rt, { ...decline('sato'), source: 'human' });
+    rt.clock.advance(61_000);
+    await appendApiLog(rt);
+    expect(records(rt, 'api_log').some((r) => r.client === 'unauthenticated')).toBe(true);
   });
 });
