@@ -122,6 +122,20 @@ describe('startDiscussion from Sheets', () => {
     }
   });
 
+  it('reads the Script Properties in one call at a time, not one per key', async () => {
+    const rt = await council();
+    try {
+      const r = await rt.run('startDiscussion', [{ ...FORM, idempotency_key: 'form-props' }], { kind: 'server' });
+      expect(r.ok).toBe(true);
+      // The store's state, the configuration version, each agent's model and key: one getProperties() each time
+      // the snapshot is new (at the start, under the lock, after it) and the commit's two writes, never one
+      // getProperty per key (twenty-odd calls).
+      expect(r.counts.byService.props).toBeLessThanOrEqual(6);
+    } finally {
+      await rt.close();
+    }
+  });
+
   it('opens one discussion for a double-click (the same idempotency key)', async () => {
     const rt = await council();
     try {
