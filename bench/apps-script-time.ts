@@ -36,6 +36,8 @@ export interface AppsScriptTimeResult {
   floor: Floor;
   // The script's own computing in the path's executions: real time here, so it moves with the machine's load.
   cpu_ms: number;
+  // The discussion before the one measured, the first after set-up: the same path with the caches set-up left empty.
+  first?: { own_ms: number; round_trips: number; executions: number };
   // The same discussion started without wait_seconds: the request answers 202 at once and the one-shot trigger,
   // which Apps Script fires late, carries the work (the trigger's lateness is the runtime's seeded draw).
   triggered: Omit<AppsScriptTimeResult, 'triggered' | 'phases' | 'time_model' | 'L_ms' | 'by_step' | 'floor'> | null;
@@ -43,11 +45,12 @@ export interface AppsScriptTimeResult {
 
 type Path = Omit<AppsScriptTimeResult, 'triggered'>;
 
-// Where the discussion is: the last Discussion Log row's state.
-function state(rt: Runtime): string {
+// How many Discussion Log rows say DECIDED: one more once the discussion measured is decided.
+function decidedCount(rt: Runtime): number {
   const log = sheet(rt.workbook, 'Discussion Log');
   const last = rt.workbook.lastRow(log);
-  return last < 2 ? '' : String(rt.workbook.getValues(log, last, 2, 1, 1)[0][0]);
+  if (last < 2) return 0;
+  return rt.workbook.getValues(log, 2, 2, last - 1, 1).filter((r) => r[0] === 'DECIDED').length;
 }
 
 // The model answers after L ms on the execution's clock (the time model's `fetchMs`), not on the wall: the model
@@ -82,26 +85,43 @@ async function onePath(startAt: number, L: number, waitSeconds: number): Promise
     });
     // Setup's own triggers (the daily ones) are not this discussion's: only what fires after the request counts.
     const body = { token: admin.token, ...demoTrigger(), ...(waitSeconds ? { wait_seconds: waitSeconds } : {}) };
-    const post = await rt.doPost({ path: '/tasks' }, JSON.stringify(body));
-    const answer = JSON.parse(post.body) as { error?: unknown; state?: string };
-    if (!post.result.ok || answer.error) throw new Error(`POST /tasks answered ${post.body}`);
-    if (waitSeconds && answer.state !== 'DECIDED') throw new Error(`POST /tasks with a wait answered ${post.body}`);
-    const runs: ExecutionResult[] = [post.result];
-    for (let i = 0; i < 50 && state(rt) !== 'DECIDED'; i++) {
-      const next = rt.triggers.nextDueTime();
-      if (next === null) throw new Error('nothing scheduled before DECIDED');
-      rt.clock.advanceTo(Math.max(next, rt.clock.now()));
-      for (const r of await rt.fireDueTriggers()) {
-        must(r);
-        runs.push(r);
-      }
-    }
-    if (state(rt) !== 'DECIDED') throw new Error('the apps_script_time discussion did not reach DECIDED');
-    return summarise(runs, L);
+    // The first discussion after set-up pays for caches that set-up and the seed left empty (the KPI copy, the API
+    // gate): reported as `first`. The one measured is the next, as a workbook in use runs it, once the Dashboard
+    // refresh the first made due has run (a tick a minute later, as the sheets bench lets it).
+    const first = summarise(await oneDiscussion(rt, body, waitSeconds), L);
+    rt.clock.advance(61_000);
+    must(await rt.run('tick', [], { kind: 'trigger' }));
+    rt.clock.advance(60_000);
+    const measured = summarise(await oneDiscussion(rt, body, waitSeconds), L);
+    return {
+      ...measured,
+      first: { own_ms: first.own_ms, round_trips: first.round_trips, executions: first.executions },
+    };
   } finally {
     await rt.close();
     await server.stop();
   }
+}
+
+// One POST /tasks and the triggers it leaves, to DECIDED: every execution that took part.
+async function oneDiscussion(rt: Runtime, body: object, waitSeconds: number): Promise<ExecutionResult[]> {
+  const before = decidedCount(rt);
+  const post = await rt.doPost({ path: '/tasks' }, JSON.stringify(body));
+  const answer = JSON.parse(post.body) as { error?: unknown; state?: string };
+  if (!post.result.ok || answer.error) throw new Error(`POST /tasks answered ${post.body}`);
+  if (waitSeconds && answer.state !== 'DECIDED') throw new Error(`POST /tasks with a wait answered ${post.body}`);
+  const runs: ExecutionResult[] = [post.result];
+  for (let i = 0; i < 50 && decidedCount(rt) === before; i++) {
+    const next = rt.triggers.nextDueTime();
+    if (next === null) throw new Error('nothing scheduled before DECIDED');
+    rt.clock.advanceTo(Math.max(next, rt.clock.now()));
+    for (const r of await rt.fireDueTriggers()) {
+      must(r);
+      runs.push(r);
+    }
+  }
+  if (decidedCount(rt) === before) throw new Error('the apps_script_time discussion did not reach DECIDED');
+  return runs;
 }
 
 function summarise(runs: ExecutionResult[], L: number): Path {
@@ -176,6 +196,10 @@ export function printAppsScriptTime(r: AppsScriptTimeResult): void {
     `  own time: starts ${s(p.execution_starts_ms)}, Sheets ${s(p.sheets_ms)}, flushes ${s(p.flushes_ms)}, properties ${s(p.properties_ms)}, other calls ${s(p.other_calls_ms)}`,
   );
   console.log(`  ${r.executions} executions, ${r.round_trips} round trips`);
+  if (r.first)
+    console.log(
+      `  the first discussion after set-up (caches empty): Kaigi's own ${s(r.first.own_ms)}, ${r.first.round_trips} round trips`,
+    );
   const t = r.triggered;
   if (t)
     console.log(

@@ -3,6 +3,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
 import { Runtime } from '../runtime/runtime.js';
+import { GROW_BY } from '../src/store/store.js';
 import { ModelServer } from '../tools/model-server.js';
 import { bundleBench, printBundle } from './bundle.js';
 import { printRetrieval, retrievalBench } from './retrieval.js';
@@ -45,8 +46,11 @@ function replicate(rt: Runtime, copies: number): void {
       for (const r of templates[t]) rows.push(r.map((v) => (typeof v === 'string' ? v.split(id).join(copyId) : v)));
     }
     const at = wb.lastRow(s) + 1;
+    // The store grows a tab GROW_BY rows past what it needs (store.ts), so a workbook in use has between none and
+    // GROW_BY spare rows on each tab: half, on average. With 10 (as before), the one discussion measured grew two
+    // tabs, which a real one does about once in 20-30 discussions.
     const need = at + rows.length - 1 - s.maxRows;
-    if (need > 0) wb.insertRows(s, s.maxRows + 1, need + 10, s.maxRows);
+    if (need > 0) wb.insertRows(s, s.maxRows + 1, need + GROW_BY / 2, s.maxRows);
     // Written straight into the model: this is set-up, not an execution, so it is not counted.
     for (let i = 0; i < rows.length; i += 5000) {
       const chunk = rows.slice(i, i + 5000);

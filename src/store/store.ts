@@ -29,7 +29,7 @@ type Spreadsheet = SpreadsheetPort;
 
 const STATE_KEY = PROPERTY_KEYS.state;
 // Tabs Kaigi appends to grow this many rows at a time, ahead of the writes.
-const GROW_BY = 500;
+export const GROW_BY = 500;
 // Apps Script's longest cache lifetime (6 h): an edit invalidates the entries by moving the version on anyway.
 const CONFIG_TTL_S = 21600;
 
