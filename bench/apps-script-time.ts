@@ -11,6 +11,8 @@ export interface AppsScriptTimeResult {
   to_decided_ms: number;
   trigger_waits_ms: number;
   own_ms: number;
+  // own_ms under each seed of the time model's draws (own_ms is their median).
+  own_ms_by_seed?: number[];
   model_rounds: number;
   executions: number;
   round_trips: number;
@@ -57,18 +59,50 @@ function decidedCount(rt: Runtime): number {
 // server itself answers at once. UrlFetchApp blocks the execution while the answer comes, so charging L to each
 // fetch (a fetchAll once) is what Apps Script would charge, and a 2 s model costs no real seconds here, so the
 // machine's load cannot blur Kaigi's own time.
+//
+// Each call's price is a seeded draw keyed on its place in the execution, so a change that adds or drops one call
+// reshuffles the draws of every call after it, by several hundred ms either way. Each path therefore runs under SEEDS
+// seeds of the time model: `own_ms` and `round_trips` are the medians (`own_ms_by_seed` lists them), and the
+// detail (phases, steps, the floor) is seed 1's.
+const SEEDS = 5;
+
 export async function appsScriptTimeBench(startAt: number, L = 2000): Promise<AppsScriptTimeResult> {
   // What a client that wants the decision does: waits for it in the request (api.max_wait_seconds' default).
-  const waited = await onePath(startAt, L, 60);
-  const { L_ms: _l, time_model: _t, phases: _p, by_step: _s, floor: _f, ...triggered } = await onePath(startAt, L, 0);
+  const waited = await seeded((seed) => onePath(startAt, L, 60, seed));
+  const {
+    L_ms: _l,
+    time_model: _t,
+    phases: _p,
+    by_step: _s,
+    floor: _f,
+    ...triggered
+  } = await seeded((seed) => onePath(startAt, L, 0, seed));
   return { ...waited, triggered };
 }
 
-async function onePath(startAt: number, L: number, waitSeconds: number): Promise<Path> {
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function seeded(run: (seed: number) => Promise<Path>): Promise<Path> {
+  const paths: Path[] = [];
+  for (let seed = 1; seed <= SEEDS; seed++) paths.push(await run(seed));
+  const own = paths.map((p) => p.own_ms);
+  return {
+    ...paths[0],
+    own_ms: median(own),
+    own_ms_by_seed: own,
+    round_trips: median(paths.map((p) => p.round_trips)),
+    first: paths[0].first && {
+      ...paths[0].first,
+      own_ms: median(paths.map((p) => p.first?.own_ms ?? 0)),
+    },
+  };
+}
+
+async function onePath(startAt: number, L: number, waitSeconds: number, seed: number): Promise<Path> {
   const server = new ModelServer();
   const base = await server.start();
   // The local model server is on loopback: allowed explicitly, as the CLI does for a local --base-url.
-  const rt = new Runtime({ startAt, allowLocalFetch: [base], timeModel: { fetchMs: L, trace: true } });
+  const rt = new Runtime({ startAt, allowLocalFetch: [base], timeModel: { seed, fetchMs: L, trace: true } });
   try {
     must(await rt.run('setup', [], { kind: 'menu' }));
     must(await rt.run('seedDemoData', [], { kind: 'menu' }));
