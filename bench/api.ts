@@ -170,7 +170,7 @@ async function serveBench(afterMaxMs: number): Promise<ApiResult['serve']> {
 
 export async function apiBench(start: number, n = 9): Promise<ApiResult> {
   const trips = await roundTrips(start, n);
-  // The runtime's default: a one-shot trigger may fire up to 3 minutes late (the pessimistic reading, SPEC §14).
+  // The runtime's default: a one-shot trigger may fire up to 3 minutes late (the pessimistic reading).
   const serve = await serveBench(180_000);
   return {
     calls_per_route: n,

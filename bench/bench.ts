@@ -1,4 +1,4 @@
-// npm run bench: measures SPEC §15 targets through the built file in the local runtime.
+// npm run bench: measures the performance targets (docs/benchmarks.md) through the built file in the local runtime.
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
@@ -233,7 +233,7 @@ async function main(): Promise<void> {
   const loadRandom = want('load') ? await loadBench({ ...loadSize, lockOrder: 'random' }) : null;
   const result = {
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version },
-    // SPEC §15 names one latency object; it is the L = 1,000 ms run, and every L measured is listed too.
+    // One latency object, as the targets name it: the L = 1,000 ms run, with every L measured listed too.
     latency: latency.length ? { ...latency[latency.length - 1], runs: latency } : null,
     sheets: {
       round_trips_small_log: small.roundTrips,

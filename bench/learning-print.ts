@@ -60,7 +60,7 @@ export function printLearning(l: LearningResult, lines: AblationLine[]): void {
       `    ${k.padEnd(14)} ${pct(b.all)}; ${b.quarters.map(pct).join(' ')}; ${pct(b.confirmed_with)} | ${pct(b.confirmed_without)}`,
     );
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
-  // SPEC §15 asks that each agent's calibration improves, not only the pooled score.
+  // The target: each agent's calibration improves, not only the pooled score.
   const agents = Object.values(l.brier_per_agent);
   const better = agents.filter((b) => b.memory < b.no_memory).length;
   const diff = l.confirmed_rate_memory - l.confirmed_rate_no_memory;

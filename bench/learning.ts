@@ -1,4 +1,4 @@
-// The learning benchmark (SPEC §15, issue 13): the council with and without memory, a plain vote of its Phase 2
+// The learning benchmark (issue 13): the council with and without memory, a plain vote of its Phase 2
 // answers, a random action and memory that never forgets, on the simulated team over many seeds, plus ablations.
 // Runs the pure core in-process (tools/council-sim.ts) in worker threads, one per core.
 import os from 'node:os';
@@ -194,7 +194,8 @@ export interface LearningResult extends StatedReport, WorldsReport {
   bandit_rate: number;
   // (memory − no memory) / (oracle − no memory): the share of the room above no memory that memory takes.
   gap_closed: number;
-  // On the confidence the council computes for an opinion (recalibrated stated confidence, SPEC §4.4), as weighed.
+  // On the confidence the council computes for an opinion (stated confidence recalibrated, docs/learning.md), as
+  // weighed.
   brier_per_agent: Record<string, { memory: number; no_memory: number }>;
   ece_memory: number;
   ece_no_memory: number;

@@ -24,7 +24,7 @@ export interface LoadCheck {
 }
 
 const LADDER = ['PENDING', 'ACKNOWLEDGED', 'IN_PROGRESS', 'DONE'];
-// Discussion Log statuses of a discussion the council has finished deliberating (SPEC §5).
+// Discussion Log statuses of a discussion the council has finished deliberating.
 const DECIDED = ['DECIDED', 'CLOSED', 'TIMEOUT', 'ESCALATED'];
 
 function counts(xs: string[]): Map<string, number> {

@@ -79,7 +79,8 @@ export function percentile(xs: number[], p: number): number {
   return Math.round(s[Math.max(0, Math.ceil(p * s.length) - 1)]);
 }
 
-// 503: the script lock stayed held past the call's wait; nothing was done. Seed 004's rooms name it FILE_LOCK_TIMEOUT.
+// 503: the script lock stayed held past the call's wait; nothing was done. The rooms protocol's name for it:
+// FILE_LOCK_TIMEOUT.
 const isLockTimeout = (s: { status: number; code: string }) =>
   s.status === 503 && (s.code === 'lock_timeout' || s.code === 'FILE_LOCK_TIMEOUT');
 
@@ -89,7 +90,7 @@ export interface Tally {
   // 5xx other than a lock time-out: the server failed.
   server_errors: number;
   lock_timeouts: number;
-  // Of lock_timeouts, the rooms' FILE_LOCK_TIMEOUT (seed 004's code; rooms wait 10 s for the lock, not 30 s).
+  // Of lock_timeouts, the rooms' FILE_LOCK_TIMEOUT (the rooms protocol's code; rooms wait 10 s for the lock, not 30 s).
   room_lock_timeouts: number;
   rate_limited: number;
   // No answer at all (connection refused or reset, or none within 2 minutes), or an answer that was not JSON.

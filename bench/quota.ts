@@ -1,5 +1,5 @@
-// The quota bench (SPEC §15 `quota`): what an idle day and a discussion cost against Apps Script's daily quotas,
-// from the runtime's time model (runtime/host/time-model.ts) and a model server answering after L ms.
+// The quota bench (`npm run bench -- --only quota`): what an idle day and a discussion cost against Apps Script's
+// daily quotas, from the runtime's time model (runtime/host/time-model.ts) and a model server answering after L ms.
 import { CALL_COST_MS, DAILY_LIMITS, type QuotaUsage, Runtime, type ExecutionResult } from '../runtime/runtime.js';
 import { demoTrigger } from '../src/core/demo-data.js';
 import { PROPERTY_KEYS } from '../src/core/property-keys.js';

@@ -14,7 +14,7 @@ export interface Stated {
   right: boolean;
 }
 
-// Confirmed over confirmed and rejected: an inconclusive verdict says nothing either way (SPEC §8.3).
+// Confirmed over confirmed and rejected: an inconclusive verdict says nothing either way.
 export function confirmedRate(vs: readonly Scored[]): number {
   let c = 0;
   let n = 0;

@@ -1,4 +1,4 @@
-// kaigi: the command line (SPEC §12) — runs the built Apps Script file in the local runtime on a workbook.
+// kaigi: the command line — runs the built Apps Script file in the local runtime on a workbook.
 // This file parses arguments, finds the command in COMMANDS (commands/index.ts) and exits.
 import { DEFAULT_TRIGGER_DELAYS, FormatError, FormatVersionError } from '../runtime/runtime.js';
 import { ALL_ROLES } from '../src/core/api/api.js';
@@ -64,7 +64,7 @@ const USAGE = `usage:
           app in flight, the others waiting their turn; a token the web app refused is refused here, unasked, for
           --refused-token-seconds (60)`;
 
-// `kaigi --help`, `kaigi help [COMMAND]`, `kaigi COMMAND --help`: usage on stdout, exit 0 (SPEC §12).
+// `kaigi --help`, `kaigi help [COMMAND]`, `kaigi COMMAND --help`: usage on stdout, exit 0.
 class HelpRequest extends Error {
   constructor(readonly command?: string) {
     super('help');

@@ -59,7 +59,7 @@ export interface Command {
   positionals?: number;
   // Options that may be given more than once; their values are joined with commas.
   repeatable?: readonly string[];
-  // The exit status (SPEC §12: 0 done, 1 ended otherwise, 2 bad usage or input).
+  // The exit status: 0 done, 1 ended otherwise, 2 bad usage or input.
   run(args: Args): Promise<number>;
 }
 

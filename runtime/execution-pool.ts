@@ -249,7 +249,7 @@ export class ExecutionPool {
   private finish(slot: Slot, run: Running, r: Partial<ExecutionResult>, terminate = false): void {
     if (run.settled) return;
     run.settled = true;
-    // Killed, timed out or its host lost: the writes it had not sent are lost (SPEC §12). A normal end sent
+    // Killed, timed out or its host lost: the writes it had not sent are lost. A normal end sent
     // them already (sendHeldWrites), so there is nothing left to drop then.
     const lostWrites = run.ex.writes.drop();
     // The script's own computing counts against the trigger runtime too: the real time it took, less the real time

@@ -36,7 +36,7 @@ export interface ExecutionResult {
   error?: ExecutionError;
   killed?: boolean;
   timedOut?: boolean;
-  // Spreadsheet writes the execution still held when it was killed or timed out, and so lost (SPEC §12).
+  // Spreadsheet writes the execution still held when it was killed or timed out, and so lost.
   lostWrites?: number;
   counts: ExecCounts;
   // On the execution's own clock (the runtime's plus modelled time): endedAt - startedAt is how long Apps Script

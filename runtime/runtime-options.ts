@@ -39,13 +39,13 @@ export interface RuntimeOptions {
   wallClock?: boolean;
   // Script properties for this process only (API keys from the environment): visible to executions, never saved.
   secrets?: Record<string, string>;
-  // Which daily quotas apply (SPEC §14): a consumer account's (the default) or a Workspace account's.
+  // Which daily quotas apply: a consumer account's (the default) or a Workspace account's.
   accountType?: AccountType;
-  // The time zone of a new workbook (SPEC §14: the spreadsheet's own, which may differ from the script's
+  // The time zone of a new workbook (the spreadsheet's own, which may differ from the script's
   // appsscript.json zone); defaults to the script's. Saved with the workbook; a loaded workbook keeps its own.
   spreadsheetTimeZone?: string;
   // Other accounts that use the spreadsheet (editors). Session.getActiveUser().getEmail() names a user only when the
-  // runtime is told they share the owner's Workspace domain; everyone else gets '' as in Apps Script (SPEC §14).
+  // runtime is told they share the owner's Workspace domain; everyone else gets '' as in Apps Script.
   users?: RuntimeUser[];
   // The bound spreadsheet lives on a shared drive, so it has no owner: Spreadsheet.getOwner() returns null.
   sharedDrive?: boolean;

@@ -72,7 +72,7 @@ export const CONFIG_TABS = TABS.filter((t) => t.kind === 'config' || ('cached' i
   (t) => t.key,
 ) as TabKey[];
 
-// The audited tabs and how a row's key is read (SPEC §10).
+// The audited tabs and how a row's key is read (docs/architecture.md, Audit).
 export const AUDITED_TABS = TABS.filter((t) => (t as TabSpec).audit).map((t) => t.key) as TabKey[];
 
 export function isAudited(key: TabKey): boolean {

@@ -1,4 +1,4 @@
-// The tabs of the web API and rooms (SPEC §11, seed 004): rooms, who is in them, their messages, and the API log.
+// The tabs of the web API and rooms (docs/api.md): rooms, who is in them, their messages, and the API log.
 import { col, type TabSpec } from './types.js';
 import { MEMBER_STATUSES } from '../src/core/discussion/vocab.js';
 

@@ -1,4 +1,4 @@
-// The data and presentation tabs (SPEC §5): KPI and Members the council reasons about, long values, the Dashboard.
+// The data and presentation tabs: KPI and Members the council reasons about, long values, the Dashboard.
 import { col, type TabSpec } from './types.js';
 
 export const DATA_TABS = [

@@ -1,4 +1,4 @@
-// Every tab Kaigi keeps (SPEC §5), in order, with its columns.
+// Every tab Kaigi keeps, in order, with its columns (docs/data-model.md lists them).
 import { API_TABS } from './tabs-api.js';
 import { DATA_TABS } from './tabs-data.js';
 import { col, type TabSpec } from './types.js';
@@ -48,7 +48,7 @@ export const TABS = [
       col('execution_status', 'enum', 120, 'Execution of the order', EXECUTION_STATUSES),
       col('outcome_evaluated', 'text', 140, 'Verdict once the review date has passed'),
       col('notes', 'text', 260, 'Notes, fallbacks and flags'),
-      // Budget in cells (after seed 000's A–N, so older workbooks gain them at the end).
+      // Budget in cells (after the original columns A–N, so older workbooks gain them at the end).
       col('estimate_tokens', 'integer', 110, 'Tokens estimated when the discussion opened'),
       col('estimate_cost_usd', 'number', 110, 'Cost estimated when it opened (USD, from the price table)'),
       col('spent_tokens', 'integer', 100, 'Tokens used so far'),
@@ -230,7 +230,8 @@ export const TABS = [
       col('embedding_model', 'text', 160, 'model:dims'),
       col('created_at', 'datetime', 150, 'Created'),
       col('last_applied_at', 'datetime', 150, 'Last retrieved'),
-      // Seed 003 §11.3/§11.5, after the first columns so older workbooks gain them at the end (their rows' digests hold).
+      // Use, evidence and promotion (docs/learning-lifecycle.md), after the first columns so older workbooks gain
+      // them at the end (their rows' digests hold).
       col('success_rate', 'number', 90, 'times_successful / times_applied (0 while never applied)'),
       col('evidence_count', 'integer', 90, 'Reviewed decisions that taught it (a similar new learning merges in)'),
       col('promotion', 'text', 200, 'Promotion to shared: proposed INB-…, approved or declined, by whom'),

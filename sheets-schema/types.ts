@@ -25,7 +25,7 @@ export interface TabSpec {
   retentionYears?: number;
   // Read through the configuration cache (src/store/store.ts); a person's edit of the tab invalidates it.
   cached?: boolean;
-  // Audited tabs (SPEC §10): every write records the row's digest under its key (the `key` column's value, with
+  // Audited tabs: every write records the row's digest under its key (the `key` column's value, with
   // `#part` appended when the `part` column is not 0), and verifyAudit checks each row against its latest record.
   audit?: { key: string; part?: string };
 }

@@ -1,4 +1,4 @@
-// kaigi gateway: standard HTTP in front of the web app (SPEC §11) for clients that expect paths, Bearer tokens, real
+// kaigi gateway: standard HTTP in front of the web app for clients that expect paths, Bearer tokens, real
 // status codes and no redirects, with MCP Streamable HTTP at /mcp. Prints `listening on http://HOST:PORT`, never a
 // token; stops on SIGINT/SIGTERM. The design: docs/gateway.md.
 import { Gateway } from '../gateway/server.js';

@@ -1,5 +1,5 @@
 // kaigi mcp: a stdio MCP server on the official SDK's stdio transport whose tools are the web app's, forwarded to
-// POST ?path=/mcp with the token in the body, following Apps Script's 302, for clients that cannot (SPEC §11).
+// POST ?path=/mcp with the token in the body, following Apps Script's 302, for clients that cannot (docs/gateway.md).
 // stdout carries only JSON-RPC lines; anything else goes to stderr. It exits 0 once stdin closes and every answer due
 // is written.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// kaigi object / kaigi resolve: the objection and escalation actions of SPEC §4.5/§4.6 on a saved workbook.
+// kaigi object / kaigi resolve: a person's objection to a decision, and answer to an escalation, on a saved workbook.
 import fs from 'node:fs';
 import type { Runtime } from '../../runtime/runtime.js';
 import { storedContentSchemas } from '../../src/core/discussion/messages.js';
@@ -41,7 +41,7 @@ const FLAGS = {
 };
 
 function act(command: 'object' | 'resolve', { opts }: Args): Promise<number> {
-  // The workbook's owner acts here, as Apps Script would say: nobody else's name can be given (SPEC §10).
+  // The workbook's owner acts here, as Apps Script would say: nobody else's name can be given.
   if (opts.objector !== undefined || opts.by !== undefined)
     throw new UsageError(`kaigi ${command} acts as the workbook's owner; --objector and --by are not accepted`);
   return withExisting(

@@ -1,4 +1,4 @@
-// kaigi queue: seed 001's debug view of the work queue — the items (optionally of one type or state) and their
+// kaigi queue: the debug view of the work queue — the items (optionally of one type or state) and their
 // counts by type and state, read through the script's own export (logical rows, long payloads reassembled).
 import { type Command, InputError, print, UsageError, withExisting } from '../shared.js';
 

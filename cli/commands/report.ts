@@ -17,7 +17,7 @@ export const reportCommand: Command = {
     if (opts.order !== undefined) input.order_id = need(opts, 'order');
     else input.discussion_id = need(opts, 'discussion');
     if (opts.report !== undefined) input.report = String(opts.report);
-    // The workbook's owner reports, as Apps Script would say; a report cannot name someone else (SPEC §10).
+    // The workbook's owner reports, as Apps Script would say; a report cannot name someone else.
     if (opts.by !== undefined)
       throw new UsageError("kaigi report reports as the workbook's owner; --by is not accepted");
     return withExisting(

@@ -1,5 +1,5 @@
-// kaigi run: set up the workbook if new, enqueue a trigger (or the seed's example), run trigger executions on the
-// clock until the discussion reaches --until, save, and print a transcript or one JSON summary (SPEC §12).
+// kaigi run: set up the workbook if new, enqueue a trigger (or the demo's), run trigger executions on the
+// clock until the discussion reaches --until, save, and print a transcript or one JSON summary.
 import fs from 'node:fs';
 import path from 'node:path';
 import { demoTrigger } from '../../src/core/demo-data.js';

@@ -1,4 +1,4 @@
-// kaigi token create|list|revoke: the web API's clients (SPEC §11), through the script's own entry points, as the
+// kaigi token create|list|revoke: the web API's clients (docs/api.md), through the script's own entry points, as the
 // spreadsheet's owner; a new token is printed once, alone on the last line, and never stored or printed again.
 import type { Runtime } from '../../runtime/runtime.js';
 import { type Args, type Command, need, print, refusedAs, UsageError, warn, withExisting } from '../shared.js';

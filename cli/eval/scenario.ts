@@ -13,7 +13,7 @@ const kpiRow = (day: z.ZodType<string>) =>
 
 const scenarioSchema = z.strictObject({
   name: z.string().min(1).max(200),
-  // Why the scenario exists: the mistake it guards against, or the seed example it comes from.
+  // Why the scenario exists: the mistake it guards against, or the worked example it comes from.
   why: z.string().max(2000).optional(),
   locale: z.enum(['ja', 'en']).optional(),
   members: z

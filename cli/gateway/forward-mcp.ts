@@ -45,7 +45,7 @@ function resultOf(body: Json): Json {
       e.data,
     );
   }
-  // SPEC §11's error JSON (a bad token, the rate limit): the status travels in the body, and on to the client.
+  // The web API's error JSON (a bad token, the rate limit): the status travels in the body, and on to the client.
   if (isObject(body.error) && typeof body.error.message === 'string')
     throw new RpcError(body.error.message, SERVER_ERROR, {
       status: body.status,

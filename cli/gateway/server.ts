@@ -70,7 +70,8 @@ function bearer(req: http.IncomingMessage): string | null | undefined {
   return m ? m[1] : null;
 }
 
-// The status a REST client gets: the one in the body (SPEC §11), with Retry-After when the web app says when.
+// The status a REST client gets: the one in the body (the web app always answers HTTP 200), with Retry-After when
+// the web app says when.
 function statusOf(body: Json): { status: number; headers: Record<string, string> } {
   const s = body.status;
   const status = typeof s === 'number' && Number.isInteger(s) && s >= 200 && s <= 599 ? s : 200;
@@ -178,7 +179,7 @@ export class Gateway {
       if (!isObject(parsed))
         return sendError(res, apiError(400, 'invalid_json', 'The request body must be a JSON object.'));
       body = parsed;
-      // The token travels in the body, where a POST's belongs (SPEC §11), never in a URL of ours.
+      // The token travels in the body, where a POST's belongs (URLs end up in logs), never in a URL of ours.
       if (token !== undefined) body.token = token;
     } else if (token !== undefined) query.set('token', token);
     else req.resume();

@@ -1,4 +1,4 @@
-// Counting an execution's service calls and the round trips among them (SPEC §15).
+// Counting an execution's service calls and the round trips among them (docs/benchmarks.md).
 import type { ServiceOp } from '../service-calls.js';
 
 type CountKey = 'reads' | 'writes' | 'appends' | 'flushes' | 'fetches' | 'other';
@@ -99,7 +99,7 @@ const WRITES: ReadonlySet<ServiceOp> = new Set<ServiceOp>([
   'pr.remove',
 ]);
 
-// Round trips as SPEC §15 counts them: reads and writes of values (and of the sheet's shape), appends, flushes.
+// Round trips as the benchmarks count them: reads and writes of values (and of the sheet's shape), appends, flushes.
 function category(op: ServiceOp): CountKey {
   if (READS.has(op)) return 'reads';
   if (WRITES.has(op)) return 'writes';

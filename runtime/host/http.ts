@@ -31,7 +31,7 @@ class FetchError extends Error {
   }
 }
 
-// UrlFetchApp runs on Google's servers (SPEC §14): loopback, private networks and link-local addresses are not
+// UrlFetchApp runs on Google's servers: loopback, private networks and link-local addresses are not
 // theirs to reach. "This network" (0/8, which Linux routes to the local host), carrier-grade NAT (100.64/10) and the
 // unspecified IPv6 address are equally out of reach, so they are refused too (the pessimistic reading).
 const LOCAL = new BlockList();

@@ -1,7 +1,7 @@
 // PropertiesService's stores with Apps Script's quotas: 8,000 B per property, 500 KB per store.
 import { utf8Length } from './bytes.js';
 
-// Apps Script documents 9 KB per value, and writes of about 8,066 B of value have been seen to fail (SPEC §14). The
+// Apps Script documents 9 KB per value, and writes of about 8,066 B of value have been seen to fail. The
 // pessimistic reading: at most 8,000 B per property, its key's UTF-8 bytes counted with its value's.
 const MAX_PROPERTY_BYTES = 8000;
 const MAX_STORE_BYTES = 500 * 1024;

@@ -1,4 +1,4 @@
-// Apps Script's daily quotas per user (SPEC §14), spent against one cost model of service calls.
+// Apps Script's daily quotas per user (docs/runtime.md), spent against one cost model of service calls.
 import type { ServiceOp } from '../service-calls.js';
 import { QuotaError } from './properties-store.js';
 

@@ -34,7 +34,7 @@ const TOO_MANY_TRIGGERS =
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
-// How late triggers fire (SPEC §12, the pessimistic reading). Google documents after(ms) as a minimum ("the trigger
+// How late triggers fire (the pessimistic reading). Google documents after(ms) as a minimum ("the trigger
 // will run after at least this many milliseconds") and a daily trigger's atHour() as "some time within that hour"
 // (nearMinute() is ±15 minutes, and Google says the time may be randomized). So: after(ms) fires between ms and
 // ms + afterMaxMs later, and a daily trigger at a random minute of its hour, every day a new one; nearMinute() is not

@@ -1,4 +1,4 @@
-// Who an execution is for, whom it runs as, and what Session shows of them (SPEC §12, §14).
+// Who an execution is for, whom it runs as, and what Session shows of them (docs/runtime.md).
 import crypto from 'node:crypto';
 import type { ExecutionKind } from '../execution-types.js';
 

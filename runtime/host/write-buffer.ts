@@ -1,4 +1,4 @@
-// An execution's held spreadsheet writes (SPEC §12/§14), in every spreadsheet it opened: sent on a read of their sheet,
+// An execution's held spreadsheet writes, in every spreadsheet it opened: sent on a read of their sheet,
 // flush() or a normal end; lost on a kill.
 import type { ServiceOp } from '../service-calls.js';
 import type { JournalSink } from './journal.js';

@@ -29,7 +29,7 @@ let gw: Served;
 let token = '';
 
 beforeAll(async () => {
-  // A new workbook set up, with the demo team (so a seed 002 task about one of its members is accepted) and a token,
+  // A new workbook set up, with the demo team (so an agent API task about one of its members is accepted) and a token,
   // in this process and saved once: what `kaigi serve` on a new file (tests/cli/serve.test.ts), seedDemoData and
   // `kaigi token create` (tests/cli/token.test.ts) would leave, without a serve and a kaigi process more.
   const rt = await Runtime.open(book, { clock: 'real', wallClock: true });
@@ -115,7 +115,7 @@ describe('kaigi gateway in front of kaigi serve', () => {
     await wrong.close();
   }, 60_000);
 
-  it("answers seed 002's own bodies with Bearer: a task accepted as a discussion, and the agent's status", async () => {
+  it("answers the agent API's own bodies with Bearer: a task accepted as a discussion, and the agent's status", async () => {
     const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
     const body = {
       taskId: 'crm-0001',

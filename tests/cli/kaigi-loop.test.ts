@@ -57,7 +57,7 @@ describe('kaigi run --until closed, then kaigi report', () => {
     expect(kaigi('verify-audit', '--workbook', book).status).toBe(0);
   }, 180_000);
 
-  it('a report cannot name its reporter: --by is refused before the workbook is read (SPEC §10)', () => {
+  it('a report cannot name its reporter: --by is refused before the workbook is read', () => {
     const forged = kaigi('report', '--workbook', book, '--discussion', id, '--status', 'ACKNOWLEDGED', '--by', 'x');
     expect(forged.status).toBe(2);
     expect(forged.stderr).toMatch(/^kaigi: kaigi report reports as the workbook's owner; --by is not accepted/);

@@ -29,7 +29,7 @@ describe('kaigi', () => {
     const speakers = new Set(s.phases.flatMap((p: { speakers: string[] }) => p.speakers));
     expect(speakers.size).toBe(14);
     for (const p of s.phases) expect(p).toHaveProperty('ms');
-    // The seed's example: six phases without feedback rounds, sixteen messages.
+    // The demo's example: six phases without feedback rounds, sixteen messages.
     expect(s.messages).toBe(16);
     // The token total is the sum over the stored messages.
     const stored = JSON.parse(kaigi('export', '--workbook', book, '--tab', 'Messages').stdout);

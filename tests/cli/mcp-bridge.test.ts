@@ -129,7 +129,7 @@ describe('kaigi mcp', () => {
       expect(a.get(1).result.protocolVersion).toBe('2025-06-18');
       expect(a.get('two').result).toEqual({});
       expect(a.get(null).error.code).toBe(-32700);
-      // SPEC §11's error JSON becomes a JSON-RPC error for that id, with the status in data.
+      // The web API's error JSON becomes a JSON-RPC error for that id, with the status in data.
       expect(a.get(3).error).toEqual({
         code: -32000,
         message: 'A valid API token is required.',

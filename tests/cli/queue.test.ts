@@ -1,4 +1,4 @@
-// kaigi queue: seed 001's debug view, counts by type and state and the items, filtered by type or state.
+// kaigi queue: the work queue's debug view, counts by type and state and the items, filtered by type or state.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Seed 002's REST API end to end: `kaigi serve` over real HTTP, each call following Apps Script's 302 as a client does.
+// The web API end to end: `kaigi serve` over real HTTP, each call following Apps Script's 302 as a client does.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -107,7 +107,7 @@ describe('the REST API on kaigi serve', () => {
       );
   }, 300_000);
 
-  it('answers 401, 400 naming the field, 413 and 429 in SPEC §11’s format', async () => {
+  it('answers 401, 400 naming the field, 413 and 429 in the web API’s error format', async () => {
     expect(await get('/status', null)).toMatchObject({ status: 401, error: { code: 'unauthorized' } });
     expect(await get('/status', 'kaigi_not-a-token')).toMatchObject({ status: 401 });
     expect(await post('/tasks', null, {}, '{"token": "x", broken')).toMatchObject({

@@ -99,7 +99,7 @@ describe('kaigi token', () => {
     expect(oneLine(create('--role', 'viewer', '--name', 'has space'))).toMatch(/^kaigi: A client name is/);
     expect(create('--role', 'admin', '--name', 'ops').status).toBe(0);
     expect(oneLine(create('--role', 'viewer', '--name', 'ops'))).toMatch(/^kaigi: .*ops exists already/);
-    // A name that would read as someone else (SPEC §10): an agent, Kaigi itself, or a client in another case.
+    // A name that would read as someone else: an agent, Kaigi itself, or a client in another case.
     expect(oneLine(create('--role', 'admin', '--name', 'decider'))).toMatch(/^kaigi: decider is a council agent's id/);
     expect(oneLine(create('--role', 'admin', '--name', 'System'))).toMatch(/^kaigi: System is reserved/);
     expect(oneLine(create('--role', 'viewer', '--name', 'OPS'))).toMatch(/^kaigi: .*ops exists already.*only in case/);

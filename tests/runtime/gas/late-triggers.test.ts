@@ -1,4 +1,4 @@
-// after(ms) and daily triggers fire late by a seeded amount (SPEC §12): never early, repeatable for one seed.
+// after(ms) and daily triggers fire late by a seeded amount: never early, repeatable for one seed.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TRIGGER_DELAYS, type Runtime } from '../../../runtime/runtime.js';
 import { gas, withRuntime } from '../../helpers.js';

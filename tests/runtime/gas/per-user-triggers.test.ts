@@ -1,4 +1,4 @@
-// Installable triggers belong to the user who made them (SPEC §12, §14): listing, the 20 limit, deleting and firing.
+// Installable triggers belong to the user who made them: listing, the 20 limit, deleting and firing.
 import { describe, expect, it } from 'vitest';
 import { gas, gasError, withRuntime } from '../../helpers.js';
 

@@ -1,4 +1,4 @@
-// Daily quotas per user (SPEC §14): trigger runtime from the time model, URL fetches, properties; Apps Script's refusals.
+// Daily quotas per user: trigger runtime from the time model, URL fetches, properties; Apps Script's refusals.
 import { describe, expect, it } from 'vitest';
 import { CALL_COST_MS, QUOTA_MESSAGES, type QuotaUsage, type Runtime } from '../../../runtime/runtime.js';
 import { gas, gasError, withRuntime } from '../../helpers.js';

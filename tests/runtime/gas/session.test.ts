@@ -1,4 +1,4 @@
-// Session (SPEC §14): the active user's email only for the owner and the owner's domain; a stable key for everyone.
+// Session: the active user's email only for the owner and the owner's domain; a stable key for everyone.
 import { describe, expect, it } from 'vitest';
 import { gas, withRuntime } from '../../helpers.js';
 

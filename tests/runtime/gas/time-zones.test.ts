@@ -1,4 +1,4 @@
-// Time zones (SPEC §14): the spreadsheet's zone is its own; date cells are its wall clock, to the second, as in Sheets.
+// Time zones: the spreadsheet's zone is its own; date cells are its wall clock, to the second, as in Sheets.
 import ExcelJS from 'exceljs';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,4 +1,4 @@
-// Spreadsheet writes are held per execution (SPEC §12/§14): sent on a read of their sheet, flush() or a normal end; lost on a kill.
+// Spreadsheet writes are held per execution: sent on a read of their sheet, flush() or a normal end; lost on a kill.
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
 import { gas, gasError, withRuntime } from '../../helpers.js';

@@ -1,4 +1,4 @@
-// Who may do what (SPEC §10): every server function, run as five people, against the role table in docs/access.md.
+// Who may do what: every server function, run as five people, against the role table in docs/access.md.
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -24,7 +24,7 @@ function agentId(rt: Runtime): string {
 describe('the actor of a person’s change', () => {
   it('records a refused prompt edit by a hidden editor as unknown, with the effective user and the temporary key', async () => {
     const rt = await workbook();
-    // A hidden email is never an admin's (SPEC §10): the refusal is audited under the same unknown form.
+    // A hidden email is never an admin's: the refusal is audited under the same unknown form.
     const r = await rt.run('editPrompt', [{ agent_id: agentId(rt), text: 'New prompt text', reason: 'clearer' }], {
       kind: 'server',
       user: HIDDEN,

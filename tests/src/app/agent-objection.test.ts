@@ -1,5 +1,6 @@
-// The council objects to its own order through the built file (seed 000 §7): a trigger on a metric with a single KPI
-// row ends in an order whose success criterion cannot be measured, so the analyst files a data_error objection.
+// The council objects to its own order in the agent review, through the built file: a trigger on a metric with a
+// single KPI row ends in an order whose success criterion cannot be measured, so the analyst files a data_error
+// objection.
 import { describe, expect, it } from 'vitest';
 import { council, messages, ok, setSetting, settle, start, statuses } from '../../council-helpers.js';
 import { DEFAULT_METRICS } from '../../../src/core/orders/metric-table.js';

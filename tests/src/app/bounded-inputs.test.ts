@@ -1,4 +1,4 @@
-// Bounded inputs end to end (SPEC §4.7): a 120,000-character memo in a trigger costs a bounded discussion, every
+// Bounded inputs end to end: a 120,000-character memo in a trigger costs a bounded discussion, every
 // prompt as sent carries it cut with a pointer, the forecast is noted at creation, and the full memo stays exportable.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// SPEC §4.4's computed confidence worked out from what the workbook holds, for the council tests through the built
+// The council's computed confidence worked out from what the workbook holds, for the council tests through the built
 // file (council.test.ts) and in-process (council.inproc.test.ts) alike.
 import { computeConfidence, type Weights } from '../../../src/core/discussion/confidence.js';
 

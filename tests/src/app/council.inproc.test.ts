@@ -1,6 +1,6 @@
 // The council in-process on the rules provider: different data gives different reasoning, feedback rounds ask the
-// specialists in SPEC §4.4's band, the message and token limits force and summarise, and a discussion left OPEN
-// times out after 24 hours. The six phases within SPEC §15's round trips and the limit of 10 in progress among
+// specialists in the feedback band, the message and token limits force and summarise, and a discussion left OPEN
+// times out after 24 hours. The six phases within 40 Sheets round trips and the limit of 10 in progress among
 // concurrent executions run through the built file in council.test.ts.
 import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../../../sheets-schema/index.js';
@@ -14,7 +14,7 @@ import { editConfig, type Message, messages } from './inproc-more.js';
 
 const start = (k: Kaigi, trigger: object = demoTrigger()) => startDiscussion(trigger, k.council()).discussion_id;
 
-// SPEC §4.4 over what this workbook holds (confidence-oracle.ts); no outcomes yet, so no agent stats.
+// The computed confidence over what this workbook holds (confidence-oracle.ts); no outcomes yet, so no agent stats.
 function expectedFormula(k: Kaigi, member: string, opinions: Message[], speaker: string, bonus = 0): number {
   expect(k.ports.properties.getProperty('KAIGI_AGENT_STATS')).toBeFalsy();
   const w = { kpi: k.records('kpi'), settings: k.records('settings'), now: Date.now() };

@@ -1,4 +1,4 @@
-// The council end to end through the built file: six phases within SPEC §15's round trips, and at most 10
+// The council end to end through the built file: six phases within 40 Sheets round trips, and at most 10
 // discussions in progress among concurrent executions. Different data, feedback rounds, the message and token
 // limits and TIMEOUT run in-process in council.inproc.test.ts.
 import { describe, expect, it } from 'vitest';
@@ -19,7 +19,8 @@ import { expectedFormula as oracle } from './confidence-oracle.js';
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
-// SPEC §4.4 over what this runtime's workbook holds (confidence-oracle.ts); no outcomes yet, so no agent stats.
+// The computed confidence over what this runtime's workbook holds (confidence-oracle.ts); no outcomes yet, so no
+// agent stats.
 function expectedFormula(rt: Runtime, member: string, opinions: Message[], speaker: string): number {
   expect(rt.scriptProperties.get('KAIGI_AGENT_STATS')).toBeFalsy();
   const w = { kpi: records(rt, 'kpi'), settings: records(rt, 'settings'), now: rt.clock.now() };
@@ -34,7 +35,7 @@ describe('a full discussion on the rules provider', () => {
     await settle(rt);
     const [id] = Object.keys(statuses(rt));
     expect(statuses(rt)[id]).toBe('DECIDED');
-    // SPEC §15: at most 40 Sheets round trips for the whole discussion, request to decision. The Dashboard refresh
+    // The target: at most 40 Sheets round trips for the whole discussion, request to decision. The Dashboard refresh
     // it makes due runs in a later execution of its own, shared by every discussion that ends meanwhile: it is
     // counted apart, and it must not be missing.
     const runs = rt.executions.slice(from);
@@ -54,7 +55,7 @@ describe('a full discussion on the rules provider', () => {
     // Phase 2 specialists answer independently: each saw only Phase 1.
     const p2 = ms.filter((m) => m.phase === 2 && m.message_type === 'SPECIALIST_OPINION');
     expect(p2.length).toBe(8);
-    // Each formula figure is SPEC §4.4 over this discussion's own inputs, not the stated one.
+    // Each formula figure is the computed confidence over this discussion's own inputs, not the stated one.
     for (const m of p2)
       expect({ speaker: m.speaker, formula: m.metadata.formula_confidence }).toEqual({
         speaker: m.speaker,
@@ -71,7 +72,7 @@ describe('a full discussion on the rules provider', () => {
     });
     for (const m of p2) expect([m.speaker, m.metadata.computed_confidence]).toEqual([m.speaker, 0.5]);
     for (const m of p2) expect(m.metadata.stated_confidence).toBe(m.content.confidence);
-    // The seed's example: contacts 12 → 5 and little praise point psychology to recognition.
+    // The demo's example: contacts 12 → 5 and little praise point psychology to recognition.
     const report = ms.find((m) => m.message_type === 'SITUATION_REPORT')!;
     expect(report.content.summary).toMatch(/12 → 5（-58%）/);
     const psych = p2.find((m) => m.speaker === 'psychology')!;

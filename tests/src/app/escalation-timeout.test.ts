@@ -1,4 +1,4 @@
-// An escalation nobody answers (SPEC §4.6, discussion.escalation_timeout_hours): a reminder in the Inbox at half the
+// An escalation nobody answers (discussion.escalation_timeout_hours): a reminder in the Inbox at half the
 // time, TIMEOUT with a notice at the full time; an answered one keeps quiet. Through the built file, on the clock.
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';

@@ -1,4 +1,4 @@
-// The HTML pages (SPEC §9) rendered through the built file: includes resolve, every control is named, text stays text.
+// The HTML pages rendered through the built file: includes resolve, every control is named, text stays text.
 import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';

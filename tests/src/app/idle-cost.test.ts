@@ -1,4 +1,5 @@
-// What Kaigi spends when there is nothing to do (SPEC §6, §14 quotas): an idle tick, an edit elsewhere, a repeated watch.
+// What Kaigi spends of Apps Script's daily quotas when there is nothing to do: an idle tick, an edit elsewhere, a
+// repeated watch.
 import { describe, expect, it } from 'vitest';
 import type { ExecutionResult } from '../../../runtime/runtime.js';
 import { PROPERTY_KEYS } from '../../../src/core/property-keys.js';

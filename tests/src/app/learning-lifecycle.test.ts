@@ -1,6 +1,6 @@
-// Seed 003's learning lifecycle through the built file over three simulated weeks: near-duplicates merge (audited),
-// the status report and milestones come by their rules, and a promotion waiting in the Inbox is approved by a
-// coordinator (an editor is refused); verifyAudit holds throughout.
+// The learning lifecycle (docs/learning-lifecycle.md) through the built file over three simulated weeks:
+// near-duplicates merge (audited), the status report and milestones come by their rules, and a promotion waiting in
+// the Inbox is approved by a coordinator (an editor is refused); verifyAudit holds throughout.
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../../../tools/demo-team.js';
 import { ok, setSetting, START } from '../../council-helpers.js';

@@ -1,4 +1,4 @@
-// Seed 001's time-outs through the built file: a task whose execution is killed holding it is re-delivered one
+// The work queue's time-outs through the built file: a task whose execution is killed holding it is re-delivered one
 // priority higher after its lease, and the second time in a row a person is told in the Inbox, once.
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';

@@ -257,7 +257,7 @@ describe('MCP tools', () => {
     expect(things).toEqual([]);
   });
 
-  it('answers a role the tool does not allow, and an operation’s KaigiError, as tool errors in SPEC §11’s format', () => {
+  it('answers a role the tool does not allow, and an operation’s KaigiError, as tool errors in the web API’s error format', () => {
     const { call, errors } = setup();
     const refusal = call(1, 'make_thing', { name: 'x' }, viewer);
     // The API log shows the tool error's status and code, though the JSON-RPC answer is a result.
@@ -285,7 +285,7 @@ describe('MCP tools', () => {
     expect(JSON.stringify(broken)).not.toMatch(/at .*\.ts/);
   });
 
-  it('answers -32603 with the SPEC error JSON when the server itself fails, never a stack trace', () => {
+  it('answers -32603 with the web API’s error JSON when the server itself fails, never a stack trace', () => {
     const { send } = setup();
     const h = createMcpServer({
       operations: [

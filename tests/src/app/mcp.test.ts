@@ -147,7 +147,7 @@ describe('MCP through the web app', () => {
     );
   });
 
-  it('answers a missing or bad token with SPEC §11’s 401 JSON, which the SDK reports as an error', async () => {
+  it('answers a missing or bad token with the web API’s 401 JSON, which the SDK reports as an error', async () => {
     const rt = await council();
     expect(await rpc(rt, undefined, { jsonrpc: '2.0', id: 1, method: 'ping' })).toEqual({
       error: { code: 'unauthorized', message: 'A valid API token is required.' },
@@ -156,7 +156,7 @@ describe('MCP through the web app', () => {
     await expect(connect(rt, `kaigi_${'0'.repeat(64)}`)).rejects.toThrow();
   });
 
-  it('reports tool errors as SPEC §11 JSON: bad arguments, a role the tool refuses, seed 004’s codes', async () => {
+  it('reports tool errors as the web API’s error JSON: bad arguments, a role the tool refuses, the rooms protocol’s codes', async () => {
     const rt = await council();
     const client = await connect(rt, await token(rt, 'helper', 'worker'));
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({

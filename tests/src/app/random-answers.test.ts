@@ -1,5 +1,5 @@
 // End to end against a model server that answers every request with a random valid instance of the schema it was
-// sent: the demo runs to CLOSED with fallback level 0 on every message, in each vendor's wire format (SPEC §7.1).
+// sent: the demo runs to CLOSED with fallback level 0 on every message, in each vendor's wire format.
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';
 import { addDays } from '../../../src/core/discussion/ids.js';
@@ -17,8 +17,8 @@ const WIRES = [
   { provider: 'gemini', key: 'KAIGI_KEY_GEMINI', path: '/v1beta' },
 ] as const;
 
-// A governance check that fails holds the decision for a person (E004, level 5 by SPEC §4.6): a verdict, not a
-// fallback. The level-0 runs draw governance answers that pass, still at random from the schema.
+// A governance check that fails holds the decision for a person (E004, the fallback ladder's level 5): a verdict, not
+// a fallback. The level-0 runs draw governance answers that pass, still at random from the schema.
 const passes = (v: { check_result?: string }) => v.check_result !== 'FAIL';
 
 // The demo as `kaigi run --demo --until closed` runs it: the trigger, the triggers until the discussion is decided or

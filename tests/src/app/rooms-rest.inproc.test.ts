@@ -1,4 +1,4 @@
-// Rooms (seed 004) over REST in-process, answered as doGet/doPost answer them: the errors in SPEC §11's JSON, the
+// Rooms over REST in-process, answered as doGet/doPost answer them: the errors in the web API's JSON, the
 // limits Settings hold, paging, clearing that keeps the record, hostile text and presence. The operations through
 // the built file's doGet/doPost: rooms.test.ts.
 import { describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ function setup(): { k: Kaigi; worker: string; coord: string; viewer: string } {
 }
 
 describe('rooms over REST in-process', () => {
-  it('answers seed 004 error codes with the SPEC §11 error JSON', () => {
+  it('answers the rooms protocol’s error codes with the web API’s error JSON', () => {
     const { k, worker, coord, viewer } = setup();
     const other = client(k, 'other', 'worker');
     call(worker, 'POST', '/rooms', { roomName: 'dev-team' });

@@ -4,7 +4,7 @@ import { besideLockHolder, gas, records } from '../../helpers.js';
 import { call, mcp, setup } from './rooms-helpers.js';
 
 describe('get_status for the rooms', () => {
-  it('gives seed 004’s shape: per room online users, visible messages and storage, and the totals', async () => {
+  it('gives the rooms protocol’s shape: per room online users, visible messages and storage, and the totals', async () => {
     const { rt, worker, coord, viewer } = await setup();
     for (const room of ['alpha', 'beta']) await call(rt, worker, 'POST', '/rooms', { roomName: room });
     await call(rt, worker, 'POST', '/rooms/alpha/enter', { agentName: 'helper' });
@@ -92,7 +92,7 @@ describe('send_message over MCP', () => {
 });
 
 describe('the room tools', () => {
-  it('are listed under seed 004’s names with number and boolean inputs, and work with JSON arguments', async () => {
+  it('are listed under the rooms protocol’s names with number and boolean inputs, and work with JSON arguments', async () => {
     const { rt, worker } = await setup();
     const list = JSON.parse(
       (

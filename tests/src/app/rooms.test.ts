@@ -1,11 +1,11 @@
-// Rooms (seed 004) through the built file's doGet/doPost: every operation over REST with seed 004's shapes. Errors,
+// Rooms through the built file's doGet/doPost: every operation over REST with the rooms protocol's shapes. Errors,
 // limits, paging, clearing, hostile text and presence run in-process in rooms-rest.inproc.test.ts.
 import { describe, expect, it } from 'vitest';
 import { ok } from '../../council-helpers.js';
 import { call, setup } from './rooms-helpers.js';
 
 describe('rooms over REST', () => {
-  it('creates, enters, sends, reads, lists users and leaves, with seed 004 shapes', async () => {
+  it('creates, enters, sends, reads, lists users and leaves, with the rooms protocol shapes', async () => {
     const { rt, worker, viewer } = await setup();
     expect(await call(rt, worker, 'POST', '/rooms', { roomName: 'dev-team', description: 'Development' })).toEqual({
       status: 200,

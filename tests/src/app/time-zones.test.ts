@@ -1,4 +1,4 @@
-// A spreadsheet in another time zone than the script's (SPEC §14): days in cells do not shift, the audit verifies,
+// A spreadsheet in another time zone than the script's: days in cells do not shift, the audit verifies,
 // also for a discussion and its daily review across New York's switch to summer time.
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../runtime/runtime.js';

@@ -1,5 +1,6 @@
-// Seed 000 §4 Phase 6's fields per action type: in the schema a model is sent, checked on its answer, filled by the
-// rule-based council, kept only on their own type, and absent from orders stored before them without harm.
+// Phase 6's fields per action type (docs/architecture.md): in the schema a model is sent, checked on its answer,
+// filled by the rule-based council, kept only on their own type, and absent without harm from orders stored before
+// them.
 import { describe, expect, it } from 'vitest';
 import { actionTypeFields, type Action, typedAction, validateContent } from '../../../src/core/discussion/messages.js';
 import { schemaFor } from '../../../src/core/providers/schema.js';

@@ -1,4 +1,4 @@
-// The agent review after Phase 6 (seed 000 §7) with the rule-based council: nothing found, a legal objection that
+// The agent review after Phase 6 with the rule-based council: nothing found, a legal objection that
 // reopens and ends with a new order, the per-discussion limit, an ethics and a data-error finding.
 import { describe, expect, it } from 'vitest';
 import { agentObjections, applyStep, planStep, runStep, type AgentObjection } from '../../../src/core/engine.js';

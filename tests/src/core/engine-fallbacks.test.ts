@@ -1,4 +1,4 @@
-// The fallback ladder (SPEC §4.6) driven by scripted failures: retry/repair, substitute, default opinion, rules, a person.
+// The fallback ladder driven by scripted failures: retry/repair, substitute, default opinion, rules, a person.
 import { describe, expect, it } from 'vitest';
 import { planStep } from '../../../src/core/engine.js';
 import type { Message } from '../../../src/core/discussion/messages.js';

@@ -22,7 +22,7 @@ describe('a discussion with the rule-based council', () => {
         { from: 'VOTING', to: 'DECIDED' },
       ],
     ]);
-    // The agent review (seed 000 §7) runs within the decision step: it reads the demo order, finds nothing and
+    // The agent review after Phase 6 runs within the decision step: it reads the demo order, finds nothing and
     // only leaves its note.
     expect(d.notes.filter((n) => n.startsWith('agent review'))).toEqual([
       'agent review DEC-2026-01-15-001: no objection from ethics, legal, analyst',
@@ -146,7 +146,7 @@ describe('planStep', () => {
     expect(d.messages).toHaveLength(9);
     expect(planStep(d, e)).toEqual({ kind: 'decide' });
     const r = runStep(d, planStep(d, e), e);
-    // The agent review's note (seed 000 §7) aside.
+    // The agent review's note aside.
     const own = (notes: string[]) => notes.filter((n) => !n.startsWith('agent review'));
     expect(own(r.notes)).toEqual(['message limit 9 reached: forced to phase 5']);
     expect(r.status).toBe('DECIDED');

@@ -209,7 +209,7 @@ describe('beyond the token budget', () => {
     expect(pos.shared).toContain(
       '<data name="summary_of_earlier_messages">\n[P1 analyst SITUATION_REPORT] contacts fell',
     );
-    // The agent review's note (seed 000 §7) aside.
+    // The agent review's note aside.
     expect(run.d.notes.filter((n) => !n.startsWith('agent review'))[0]).toBe(
       'summarised: the digests of earlier messages passed a quarter of 1000 tokens',
     );

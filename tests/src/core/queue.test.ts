@@ -1,4 +1,4 @@
-// The queue's rules (SPEC §6): priority then age, one live lease per discussion, the in-progress cap, dedupe, backoff.
+// The queue's rules: priority then age, one live lease per discussion, the in-progress cap, dedupe, backoff.
 import { describe, expect, it } from 'vitest';
 import {
   advanceHead,
@@ -172,7 +172,7 @@ describe('advanceHead', () => {
   });
 });
 
-describe('an item whose execution died (seed 001: re-delivered one priority higher)', () => {
+describe('an item whose execution died (re-delivered one priority higher)', () => {
   it('is picked before older items of its own priority, as if one priority higher', () => {
     const older = item({ id: 'older', priority: 'HIGH', created_at: 10 });
     const died = item({ id: 'died', status: 'processing', priority: 'MEDIUM', lease_until: NOW - 1, created_at: 50 });

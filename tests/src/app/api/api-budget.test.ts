@@ -1,7 +1,7 @@
 // Issue 22, finding 4 through the built file: a room message asks at most rooms.max_mentions_per_message council
 // agents and a room at most rooms.agent_replies_per_minute answers a minute; one API client's calls (rooms
 // included) spend at most api.client_daily_tokens a day; API clients never spend the budget.reserve_share the
-// council keeps. Refusals are SPEC §11's error JSON, and nothing of a refused call is stored.
+// council keeps. Refusals are the web API's error JSON, and nothing of a refused call is stored.
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../../runtime/runtime.js';
 import { demoTrigger } from '../../../../src/core/demo-data.js';

@@ -1,4 +1,4 @@
-// Retention and archive (SPEC §10, seed 000 §8.2): six years on, the daily job moves the old rows to the archive spreadsheet.
+// Retention and archive: six years on, the daily job moves the old rows to the archive spreadsheet.
 import { describe, expect, it } from 'vitest';
 import { localModelServer } from '../../../model-server-hooks.js';
 import type { Runtime } from '../../../../runtime/runtime.js';

@@ -1,5 +1,5 @@
 // Helpers for the web API tests: a client per role, GET/POST through the built file's doGet/doPost, and the shape
-// of SPEC §11's error answers (in-process tests check it too).
+// of the web API's error answers (in-process tests check it too).
 import { expect } from 'vitest';
 import type { Runtime } from '../../../../runtime/runtime.js';
 
@@ -21,7 +21,7 @@ export async function clients(rt: Runtime): Promise<Record<RoleName, string>> {
 
 export type Answer = Record<string, any>;
 
-// Every error answer has SPEC §11's shape and nothing else: no stack, no internals.
+// Every error answer is {error: {code, message, details}, status} and nothing else: no stack, no internals.
 export function isSpecError(a: Answer, status: number, code: string): void {
   expect(a.status).toBe(status);
   expect(a.error.code).toBe(code);

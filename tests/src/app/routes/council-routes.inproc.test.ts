@@ -1,5 +1,5 @@
 // The council's REST routes in-process, answered as doGet/doPost answer them: the role table, 401/403/400/404/413
-// in SPEC §11's format, and one API log row per call with no token anywhere in the workbook. The built file's
+// in the web API's error format, and one API log row per call with no token anywhere in the workbook. The built file's
 // doGet/doPost, the 429 counted without a round trip, concurrent calls and each call's cost: council-routes.test.ts.
 import { describe, expect, it, vi } from 'vitest';
 import { TABS } from '../../../../sheets-schema/index.js';
@@ -39,7 +39,7 @@ function noTokenInWorkbook(k: Kaigi, tokens: string[]): void {
   expect(cells).not.toContain('kaigi_');
 }
 
-describe('the role table (SPEC §11) in-process', () => {
+describe('the web API’s role table in-process', () => {
   it('lets each role call exactly its routes, and logs every call', () => {
     const k = kaigi();
     const t = clients(k);

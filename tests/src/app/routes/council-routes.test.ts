@@ -1,6 +1,6 @@
 // The council's REST routes through the built file's doGet/doPost: the 429 counted without a Sheets round trip,
 // concurrent calls each with its own log row, and the round trips of a call. The role table and 401/403/400/404/413
-// in SPEC §11's format run in-process in council-routes.inproc.test.ts.
+// in the web API's error format run in-process in council-routes.inproc.test.ts.
 import { describe, expect, it } from 'vitest';
 import { council, ok, setSetting, statuses } from '../../../council-helpers.js';
 import { appendApiLog, records } from '../../../helpers.js';

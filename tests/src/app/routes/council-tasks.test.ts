@@ -1,4 +1,4 @@
-// Seed 002's task flow through the built file: an idempotent POST /tasks, a discussion run to DECIDED and read back
+// The web API's task flow through the built file: an idempotent POST /tasks, a discussion run to DECIDED and read back
 // with GET /tasks/{id}, result reports that move the orders and column L, objections and escalations over the API,
 // hostile text kept as text, and the audit naming the client.
 import { describe, expect, it } from 'vitest';

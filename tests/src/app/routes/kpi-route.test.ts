@@ -1,4 +1,4 @@
-// POST /kpi and MCP record_kpi through the built file (SPEC §11): rows in once, duplicates counted, a bad row or a
+// POST /kpi and MCP record_kpi through the built file: rows in once, duplicates counted, a bad row or a
 // conflict refusing the whole batch with nothing written, replace audited, the batch limit from Settings.
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../../runtime/runtime.js';

@@ -1,5 +1,5 @@
-// Seed 002's own agent API through the built file: its request bodies in, its answers out ({status: accepted |
-// rejected, message}, {success}, {agentName, role, status, …}), its errors in seed 002's JSON.
+// The agent API (/agent/…, docs/api.md) through the built file: its request bodies in, its answers out
+// ({status: accepted | rejected, message}, {success}, {agentName, role, status, …}), its errors in its own JSON.
 import { describe, expect, it } from 'vitest';
 import { seedResultAnswer, seedStatusAnswer, seedTaskAnswer } from '../../../../src/core/api/seed-api.js';
 import { council, messages, statuses } from '../../../council-helpers.js';
@@ -13,7 +13,7 @@ const TASK = {
   context: { target_user_id: 'tanaka', metric: 'contacts' },
 };
 
-// The queued task a seed 002 answer's message names.
+// The queued task an agent API answer's message names.
 function taskOf(a: Answer): string {
   return /task (Q-\d+)/.exec(String(a.message))![1];
 }
@@ -22,8 +22,8 @@ function discussionOf(a: Answer): string {
   return /discussion (DISC-[\d-]+)/.exec(String(a.message))![1];
 }
 
-describe('seed 002’s agent API', () => {
-  it('accepts a seed 002 task once per taskId, as a discussion of its taskType about context.target_user_id', async () => {
+describe('the agent API', () => {
+  it('accepts an agent API task once per taskId, as a discussion of its taskType about context.target_user_id', async () => {
     const rt = await council();
     const t = await clients(rt);
     const first = await post(rt, '/agent/tasks', t.coordinator, TASK);
@@ -49,7 +49,7 @@ describe('seed 002’s agent API', () => {
     expect(JSON.stringify(records(rt, 'queue').map((r) => r.dedupe_key))).not.toContain('HYPERLINK');
   });
 
-  it('rejects a task the council declines, and answers a body that is not seed 002’s with seed 002’s error JSON', async () => {
+  it('rejects a task the council declines, and answers a body the agent API does not take with its error JSON', async () => {
     const rt = await council();
     const t = await clients(rt);
     const declined = await post(rt, '/agent/tasks', t.coordinator, { ...TASK, taskType: 'code_generation' });
@@ -65,7 +65,7 @@ describe('seed 002’s agent API', () => {
     expect(Object.keys(missing.error).sort()).toEqual(['code', 'details', 'message']);
     const noMember = await post(rt, '/agent/tasks', t.coordinator, { ...TASK, context: { metric: 'contacts' } });
     expect(noMember.error.details[0].field).toBe('context.target_user_id');
-    // The seed's role rule: only a coordinator assigns tasks; a token is who the client is.
+    // The agent API's role rule: only a coordinator assigns tasks; a token is who the client is.
     expect((await post(rt, '/agent/tasks', t.worker, TASK)).error.code).toBe('forbidden');
     expect((await post(rt, '/agent/tasks', undefined, TASK)).error.code).toBe('unauthorized');
     expect(records(rt, 'queue').filter((r) => r.type === 'discussion.open')).toHaveLength(0);
@@ -87,7 +87,7 @@ describe('seed 002’s agent API', () => {
     expect(orders.every((o) => o.status === 'DONE')).toBe(true);
     expect(String(orders[0].last_report)).toContain('Friday');
     // Kaigi's own ids work too; the same status again is answered as it stands, with no new message; an id never sent
-    // is seed 002's 404.
+    // is the agent API's 404.
     const acks = () => messages(rt, disc).filter((m) => m.message_type === 'ACKNOWLEDGEMENT').length;
     const before = acks();
     expect(await post(rt, `/agent/tasks/${taskOf(first)}/result`, t.worker, { status: 'completed' })).toEqual({
@@ -101,7 +101,7 @@ describe('seed 002’s agent API', () => {
     expect((await post(rt, path, t.viewer, { status: 'completed' })).error.code).toBe('forbidden');
   });
 
-  it('says the council’s state as one seed 002 agent, with the caller’s tools', async () => {
+  it('says the council’s state as the agent API’s one agent, with the caller’s tools', async () => {
     const rt = await council();
     const t = await clients(rt);
     const idle = await get(rt, '/agent/status', t.viewer);

@@ -1,4 +1,4 @@
-// The door every discussion passes (SPEC §12's trigger, checked strictly): POST /tasks, MCP start_discussion's route
+// The door every discussion passes (its trigger, checked strictly): POST /tasks, MCP start_discussion's route
 // and the start dialog refuse an unknown member, a trigger type Settings do not name and a misspelt key, with 400
 // naming the field, and queue nothing.
 import { describe, expect, it } from 'vitest';

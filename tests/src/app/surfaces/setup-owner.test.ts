@@ -5,7 +5,7 @@ import { ok, setSetting, START } from '../../../council-helpers.js';
 import { newRuntime } from '../../../helpers.js';
 
 // A second editor of the owner's domain, listed in access.admins once the owner has set Kaigi up: only an admin
-// handles the workers (SPEC §10).
+// handles the workers.
 const EDITOR = 'second.editor@example.com';
 const WORKERS = ['tick', 'dailyReview', 'dailyWatch', 'onConfigEdit', 'onConfigChange'];
 const MINUTE = 60_000;

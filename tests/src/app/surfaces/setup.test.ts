@@ -14,7 +14,7 @@ function snapshot(rt: Runtime) {
 }
 
 describe('setup()', () => {
-  it('creates every tab of SPEC §5 with its columns, formats, validation, frozen header and protection', async () => {
+  it('creates every tab of sheets-schema/ with its columns, formats, validation, frozen header and protection', async () => {
     const rt = newRuntime();
     const r = await rt.run('setup', [], { kind: 'menu' });
     expect(r.ok).toBe(true);
@@ -165,7 +165,7 @@ describe('teardown() and onOpen', () => {
     expect(open.ok).toBe(true);
     expect(rt.ui.menus[0].caption).toBe('Kaigi');
     const items = rt.ui.menus[0].items as { caption?: string; fn?: string; submenu?: { fn?: string }[] }[];
-    // SPEC §9's items in order; the occasional tools in a submenu after a separator.
+    // The menu's items in order; the occasional tools in a submenu after a separator.
     expect(items.map((i) => i.fn).filter(Boolean)).toEqual([
       'showStartDialog',
       'openSidebar',

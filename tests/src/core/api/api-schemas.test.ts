@@ -41,7 +41,7 @@ describe('the trigger schema', () => {
 });
 
 describe('reports and escalations', () => {
-  it('takes seed 002’s statuses as aliases and keeps its result fields in the report text', () => {
+  it('takes the agent API’s statuses as aliases and keeps its result fields in the report text', () => {
     expect(reportStatusOf('completed')).toBe('DONE');
     expect(reportStatusOf('in_progress')).toBe('IN_PROGRESS');
     expect(reportStatusOf('failed')).toBe('FAILED');

@@ -49,7 +49,7 @@ const OPS: DescribedOperation[] = [
   },
   {
     name: 'seed_assign_task',
-    description: 'Seed 002.',
+    description: 'The agent API.',
     roles: ['coordinator'],
     input: seedTaskInput(),
     output: seedTaskAnswer(),
@@ -60,7 +60,7 @@ const OPS: DescribedOperation[] = [
   },
   {
     name: 'seed_status',
-    description: 'Seed 002.',
+    description: 'The agent API.',
     roles: ['viewer'],
     input: seedStatusInput(),
     output: seedStatusAnswer(),
@@ -112,7 +112,7 @@ describe('openApiDocument', () => {
     expect(tasks.schema.required).toEqual(expect.arrayContaining(['type', 'target_user_id']));
   });
 
-  it('says who may call each route, its errors in SPEC §11’s format, and seed 002’s own answers', () => {
+  it('says who may call each route, its errors in the web API’s format, and the agent API’s own answers', () => {
     const d = doc();
     const tasks = d.paths['/tasks'].post;
     expect(tasks['x-kaigi-roles']).toEqual(['coordinator', 'admin']);

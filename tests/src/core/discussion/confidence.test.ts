@@ -1,4 +1,4 @@
-// Computed confidence (SPEC §4.4): the weighted sum, clamping and rounding, and the bands with their vote weights.
+// Computed confidence: the weighted sum, clamping and rounding, and the bands with their vote weights.
 import { describe, expect, it } from 'vitest';
 import { BAND_WEIGHT, bandOf, computeConfidence, type Weights } from '../../../../src/core/discussion/confidence.js';
 import { Settings } from '../../../../src/core/settings.js';

@@ -1,4 +1,4 @@
-// The discussion state machine: exactly the transitions SPEC §4.1 and §4.6 allow; anything else throws.
+// The discussion state machine: exactly the transitions its table allows; anything else throws.
 import { describe, expect, it } from 'vitest';
 import { canTransition, IllegalTransitionError, transition } from '../../../../src/core/discussion/state-machine.js';
 import type { Status } from '../../../../src/core/types.js';

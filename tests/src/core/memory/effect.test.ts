@@ -8,9 +8,9 @@ import { planReview } from '../../../../src/core/memory/review-plan.js';
 import { assessed, CASE_CTX, kpi, memory, world, withEmbeddings, writes } from '../review-fixtures.js';
 
 describe('the effect of a decision', () => {
-  it('calls 5 → 12 contacts against +20 % worked, while the forecast (seed 003 §17.1) missed', () => {
+  it('calls 5 → 12 contacts against +20 % worked, while the forecast missed', () => {
     const a = assessed(kpi(5, 12));
-    // Predicted 5 × 1.2 = 6, measured 12: |6 − 12| / 12 = 0.5, the seed's rejection.
+    // Predicted 5 × 1.2 = 6, measured 12: |6 − 12| / 12 = 0.5, rejected (an error of 0.5 or more).
     expect([a.ev.verdict, a.ev.error]).toEqual(['rejected', 0.5]);
     expect(a.ev.effect).toMatchObject({ effect: 'worked', change: 1.4, target: 0.2 });
     expect(effectText(a.ev.effect, a.ev.verdict, 'en')).toBe(

@@ -1,4 +1,4 @@
-// Pure memory rules: verdicts from the seed's formula, confidence lifecycle, and when agents write to people.
+// Pure memory rules: verdicts from the forecast's error, confidence lifecycle, and when agents write to people.
 import { describe, expect, it } from 'vitest';
 import { applyVerdict, shouldNotify, type Learning } from '../../../../src/core/memory/memory.js';
 import { evaluate } from '../../../../src/core/memory/outcomes.js';
@@ -78,7 +78,7 @@ describe('learning lifecycle', () => {
   });
 });
 
-describe('agent → person messages (seed 003 §12.5)', () => {
+describe('agent → person messages', () => {
   it('speaks when the self score falls three times in a row or the same point recurs, once per condition', () => {
     expect(
       shouldNotify([

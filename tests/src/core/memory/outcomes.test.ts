@@ -1,4 +1,5 @@
-// Outcomes (seed 003 §17.1) and the KPI readings behind them: exact prediction errors, verdict thresholds, series maths.
+// Outcomes (docs/decision-to-outcome.md) and the KPI readings behind them: exact prediction errors, verdict
+// thresholds, series maths.
 import { describe, expect, it } from 'vitest';
 import { demoKpi } from '../../../../src/core/demo-data.js';
 import { addDays } from '../../../../src/core/discussion/ids.js';

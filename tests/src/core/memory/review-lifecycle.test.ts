@@ -1,5 +1,6 @@
-// Seed 003 §11.5's lifecycle in the review plan: a near-duplicate merges (audited), a promotion waits for a person
-// unless learning.auto_promote, and seed 003 §12.5's milestone and weekly status report follow their rules.
+// The learning lifecycle in the review plan (docs/learning-lifecycle.md): a near-duplicate merges (audited), a
+// promotion waits for a person unless learning.auto_promote, and the milestone and weekly status report follow their
+// rules.
 import { describe, expect, it } from 'vitest';
 import { embedOffline, encodeVector } from '../../../../src/core/memory/embedding.js';
 import { milestones, statusReport, statusReportDue } from '../../../../src/core/memory/inbox-reports.js';

@@ -1,4 +1,4 @@
-// Objections (SPEC §4.5) and a person's resolution of an escalation (§4.6): judgement, revised orders, E005.
+// Objections and a person's resolution of an escalation: judgement, revised orders, E005.
 import { describe, expect, it } from 'vitest';
 import { judge, runObjection, runResolution, type ObjectionInput } from '../../../../src/core/orders/objections.js';
 import type { Provider } from '../../../../src/core/provider.js';

@@ -1,4 +1,4 @@
-// Bounded inputs (SPEC §4.7): a long input is cut to the token limit with a pointer to its full value and its hash.
+// Bounded inputs: a long input is cut to the token limit with a pointer to its full value and its hash.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
