@@ -139,10 +139,29 @@ function isTimeZone(timeZone: string): boolean {
 }
 
 const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
-// A zone's offset at an instant never changes; formatToParts costs tens of microseconds, and every date cell written
-// asks for it (the same instants again and again: a day's rows, a commit's timestamps). Bounded, forgotten at once.
-const offsets = new Map<string, number>();
+const HOUR_MS = 3_600_000;
+// A zone's offset by the hour: formatToParts costs tens of microseconds, and every date cell written asks for the
+// offsets of its instant and of the days either side (zonedToEpoch), each instant a new one. When the offsets at an
+// hour's first and last millisecond agree, the offset holds for the whole hour, as no zone changes its offset twice
+// within an hour; an hour whose ends differ (a change inside it) is kept as NaN, and its instants are asked one by
+// one. Bounded, forgotten at once.
+const hourOffsets = new Map<string, number>();
 export function zoneOffsetMinutes(epochMs: number, timeZone: string): number {
+  const start = Math.floor(epochMs / HOUR_MS) * HOUR_MS;
+  const key = `${start} ${timeZone}`;
+  let hourly = hourOffsets.get(key);
+  if (hourly === undefined) {
+    if (hourOffsets.size >= 10_000) hourOffsets.clear();
+    const first = instantOffset(start, timeZone);
+    hourly = first === instantOffset(start + HOUR_MS - 1, timeZone) ? first : Number.NaN;
+    hourOffsets.set(key, hourly);
+  }
+  return Number.isNaN(hourly) ? instantOffset(epochMs, timeZone) : hourly;
+}
+
+// A zone's offset at an instant never changes: kept per instant (the same instants again and again).
+const offsets = new Map<string, number>();
+function instantOffset(epochMs: number, timeZone: string): number {
   const key = `${epochMs} ${timeZone}`;
   let offset = offsets.get(key);
   if (offset === undefined) {
