@@ -103,6 +103,10 @@ export function wallToEpoch(wall: number, timeZone: string): number {
 // truncated to the whole second, then through the spreadsheet's wall clock and back.
 function sheetDate(d: Date, timeZone: string): Date {
   const t = Math.floor(d.getTime() / 1000) * 1000;
+  // With one offset from a day before to a day after (no change near), the wall clock names this instant alone.
+  const o = zoneOffsetMinutes(t, timeZone);
+  if (zoneOffsetMinutes(t - DAY_MS, timeZone) === o && zoneOffsetMinutes(t + DAY_MS, timeZone) === o)
+    return new Date(t);
   return new Date(wallToEpoch(epochToWall(t, timeZone), timeZone));
 }
 
@@ -145,16 +149,17 @@ const HOUR_MS = 3_600_000;
 // hour's first and last millisecond agree, the offset holds for the whole hour, as no zone changes its offset twice
 // within an hour; an hour whose ends differ (a change inside it) is kept as NaN, and its instants are asked one by
 // one. Bounded, forgotten at once.
-const hourOffsets = new Map<string, number>();
+const hourOffsets = new Map<string, Map<number, number>>();
 export function zoneOffsetMinutes(epochMs: number, timeZone: string): number {
   const start = Math.floor(epochMs / HOUR_MS) * HOUR_MS;
-  const key = `${start} ${timeZone}`;
-  let hourly = hourOffsets.get(key);
+  let hours = hourOffsets.get(timeZone);
+  if (!hours) hourOffsets.set(timeZone, (hours = new Map()));
+  let hourly = hours.get(start);
   if (hourly === undefined) {
-    if (hourOffsets.size >= 10_000) hourOffsets.clear();
+    if (hours.size >= 10_000) hours.clear();
     const first = instantOffset(start, timeZone);
     hourly = first === instantOffset(start + HOUR_MS - 1, timeZone) ? first : Number.NaN;
-    hourOffsets.set(key, hourly);
+    hours.set(start, hourly);
   }
   return Number.isNaN(hourly) ? instantOffset(epochMs, timeZone) : hourly;
 }
