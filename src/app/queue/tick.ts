@@ -70,7 +70,6 @@ export function runTick(): TickReport {
 function runWork(dashboardDue: boolean, due: number | null): TickReport {
   const council = new Council(openBound(), scriptZone());
   const deadline = council.now() + council.settings().number('queue.tick_budget_seconds') * 1000;
-  prepareEnv(council);
   const { processed, failed, tasks, busy } = workQueue(council, deadline);
   // The housekeeping below takes the lock too: with the lock that busy, it waits for a tick that finds it free.
   if (busy) return { ran: true, processed, failed, reason: 'lock busy', tasks, dashboard: false };
@@ -98,7 +97,7 @@ function runWork(dashboardDue: boolean, due: number | null): TickReport {
 // configuration that cannot be read is not this step's to report: the claimed task builds it again, fails with the
 // error, and the queue's failed → retried → dead → Inbox path tells a person.
 function prepareEnv(council: Council): void {
-  if (queueSettled(council.store.readState())) return;
+  if (council.hasEnv() || queueSettled(council.store.readState())) return;
   try {
     council.env();
   } catch (e) {
@@ -129,6 +128,8 @@ export function workQueue(
   const tasks: string[] = [];
   while (council.now() < deadline) {
     // A task's first step may be written in the claim's own commit (a discussion's log row: work-queue.ts ClaimStep).
+    // Read within the budget's check, so a tick whose budget is left claims, however long the reading took.
+    prepareEnv(council);
     let claimed: ReturnType<WorkQueue['claimNext']>;
     try {
       claimed = council.queue.claimNext((type) => !!findTask(type), claimStep(council));

@@ -92,9 +92,10 @@ describe('a discussion killed at its service calls', () => {
     const expected = record(rt);
     expect(ok(await rt.run('verifyAudit', [], { kind: 'editor' })).ok).toBe(true);
     const marks = killPoints(ops);
-    // Every locked section of the claim, the phases and the decision's commit is visited (a tick takes four locks).
-    expect(ops.filter((op) => op === 'lock.acquire').length).toBeGreaterThanOrEqual(3);
-    expect(marks.length).toBeGreaterThanOrEqual(15);
+    // Every locked section is visited: the claim with the log row, and the steps with the decision (the rules council
+    // is fast enough that its steps are written together).
+    expect(ops.filter((op) => op === 'lock.acquire').length).toBeGreaterThanOrEqual(2);
+    expect(marks.length).toBeGreaterThanOrEqual(12);
     for (const k of marks) {
       rt.restore(base);
       const r = await rt.run('tick', [], { kind: 'trigger', killAtCall: k });
