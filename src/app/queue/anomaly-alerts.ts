@@ -5,8 +5,10 @@ import {
   type Anomaly,
   anomalyBody,
   anomalyTitles,
+  idTitles,
   milestoneBody,
   milestoneTitles,
+  type Shown,
 } from '../../core/orders/anomaly.js';
 import { metricTableOf } from '../../core/orders/metric-table.js';
 import type { KpiRow, Member } from '../../core/types.js';
@@ -38,11 +40,14 @@ function toldTitles(council: Council, state: StoreState): Set<string> {
 }
 
 // A bad swing is told as an alert each day; a good one as a milestone once a week (its title names the week).
-const titlesOf = (a: Anomaly) => (a.direction === 'good' ? milestoneTitles(a) : anomalyTitles(a));
+const titlesOf = (a: Anomaly, shown: Shown) =>
+  a.direction === 'good' ? milestoneTitles(a, shown) : anomalyTitles(a, shown);
 
-function told(a: Anomaly, seen: Set<string>): boolean {
-  const t = titlesOf(a);
-  return seen.has(t.ja.slice(0, TITLE_CHARS)) || seen.has(t.en.slice(0, TITLE_CHARS));
+// Told already: under its title in either language, or under the ids an earlier release's title named.
+function told(a: Anomaly, shown: Shown, seen: Set<string>): boolean {
+  return [titlesOf(a, shown), idTitles(a)].some(
+    (t) => seen.has(t.ja.slice(0, TITLE_CHARS)) || seen.has(t.en.slice(0, TITLE_CHARS)),
+  );
 }
 
 export function tellAnomalies(
@@ -62,8 +67,19 @@ export function tellAnomalies(
     metricTableOf(s),
   );
   const duplicates = () => found.map((a) => ({ ...a, inbox_id: '', duplicate: true }));
+  // The member by name and the metric by its label (the metric table's), as a person reads them.
+  const table = metricTableOf(s);
+  const shownOf = (a: Anomaly): Shown => {
+    const m = table.find((x) => x.name === a.metric);
+    return {
+      name: env.members.find((x) => x.member_id === a.member)?.name || a.member,
+      label_ja: m?.label_ja || a.metric,
+      label_en: m?.label_en || a.metric,
+    };
+  };
   // The common case, everything already told, takes no lock.
-  if (found.every((a) => told(a, toldTitles(council, council.store.readState())))) return duplicates();
+  const before = toldTitles(council, council.store.readState());
+  if (found.every((a) => told(a, shownOf(a), before))) return duplicates();
   return council.store.withLock((state) => {
     const seen = toldTitles(council, state);
     const ids: string[] = found.map(() => '');
@@ -71,15 +87,15 @@ export function tellAnomalies(
     const notices = new Notices(council.store);
     let written = 0;
     found.forEach((a, i) => {
-      if (told(a, seen)) return;
-      const name = env.members.find((m) => m.member_id === a.member)?.name || a.member;
+      const shown = shownOf(a);
+      if (told(a, shown, seen)) return;
       const good = a.direction === 'good';
-      const title = titlesOf(a)[env.lang];
+      const title = titlesOf(a, shown)[env.lang];
       ids[i] = notices.write(
         c,
         good
-          ? { title, body: milestoneBody(a, name, env.lang), priority: 'low', type: 'milestone' }
-          : { title, body: anomalyBody(a, name, sigma, env.lang), priority: 'normal' },
+          ? { title, body: milestoneBody(a, shown, env.lang), priority: 'low', type: 'milestone' }
+          : { title, body: anomalyBody(a, shown, sigma, env.lang), priority: 'normal' },
         written++ === 0,
       );
       // Two good days of one metric in a week are one milestone: the second finds the first's title.

@@ -52,7 +52,8 @@ export function listInbox(council: Council, filter: InboxFilter = {}): InboxItem
   // The sender by name in both languages (the page picks one); the id stays in from_agent. A prompt suggestion
   // carries its change as a diff against the active prompt.
   const named = (item: InboxItem): InboxItem => {
-    const id = text(item.from_agent);
+    // Kaigi's own notices are written from 'system': named as Kaigi, as the sender filter calls them.
+    const id = senderOf(item.from_agent);
     const suggestion = suggestionView(council, item);
     return {
       ...item,

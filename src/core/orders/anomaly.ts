@@ -79,33 +79,59 @@ export function weekOf(day: string): string {
   return new Date(t - dow * DAY).toISOString().slice(0, 10);
 }
 
+// What a person reads of an alert's member and metric: the member's name and the metric's label in each language
+// (ids are codes to a person, and a Japanese page would show them as English).
+export interface Shown {
+  name: string;
+  label_ja: string;
+  label_en: string;
+}
+
+type Titled = { member: string; metric: string; date: string };
+
 // A good swing's Inbox titles, by the week, so a re-run (or another good day that week) finds the row it wrote.
-export function milestoneTitles(a: { member: string; metric: string; date: string }): { ja: string; en: string } {
+export function milestoneTitles(a: Titled, shown: Shown): { ja: string; en: string } {
   const week = weekOf(a.date);
   return {
-    ja: `KPI の好転: ${a.member} / ${a.metric} / ${week} の週`,
-    en: `KPI milestone: ${a.member} / ${a.metric} / week of ${week}`,
+    ja: `KPI の好転: ${shown.name}さん / ${shown.label_ja} / ${week} の週`,
+    en: `KPI milestone: ${shown.name} / ${shown.label_en} / week of ${week}`,
   };
 }
 
-export function milestoneBody(a: Anomaly, name: string, lang: 'ja' | 'en'): string {
+export function milestoneBody(a: Anomaly, shown: Shown, lang: 'ja' | 'en'): string {
   return lang === 'ja'
-    ? `${name}さんの ${a.metric} は ${a.date} に ${a.value} で、直前 ${a.points} 点の平均 ${round(a.mean)} から良い方向に大きく動きました。`
-    : `${name}'s ${a.metric} was ${a.value} on ${a.date}, far from the mean ${round(a.mean)} of the ${a.points} values before it, and the good way.`;
+    ? `${shown.name}さんの${shown.label_ja}は ${a.date} に ${a.value} で、直前 ${a.points} 点の平均 ${round(a.mean)} から良い方向に大きく動きました。`
+    : `${shown.name}'s ${shown.label_en} was ${a.value} on ${a.date}, far from the mean ${round(a.mean)} of the ${a.points} values before it, and the good way.`;
 }
 
-// How an anomaly is told in the Inbox. The title names only ids and the day, so a re-run finds the row it wrote
-// (in either language) and tells nothing twice.
-export function anomalyTitles(a: { member: string; metric: string; date: string }): { ja: string; en: string } {
+// How an anomaly is told in the Inbox. The title names the member, the metric and the day, so a re-run finds the row
+// it wrote (in either language) and tells nothing twice.
+export function anomalyTitles(a: Titled, shown: Shown): { ja: string; en: string } {
+  return {
+    ja: `KPI の外れ値: ${shown.name}さん / ${shown.label_ja} / ${a.date}`,
+    en: `KPI outlier: ${shown.name} / ${shown.label_en} / ${a.date}`,
+  };
+}
+
+// The titles earlier releases wrote, with the member's id and the metric's name: a re-run after an upgrade finds
+// those rows too and does not tell the same day again.
+export function idTitles(a: Titled & { direction: string }): { ja: string; en: string } {
+  if (a.direction === 'good') {
+    const week = weekOf(a.date);
+    return {
+      ja: `KPI の好転: ${a.member} / ${a.metric} / ${week} の週`,
+      en: `KPI milestone: ${a.member} / ${a.metric} / week of ${week}`,
+    };
+  }
   return {
     ja: `KPI の外れ値: ${a.member} / ${a.metric} / ${a.date}`,
     en: `KPI outlier: ${a.member} / ${a.metric} / ${a.date}`,
   };
 }
 
-export function anomalyBody(a: Anomaly, name: string, sigma: number, lang: 'ja' | 'en'): string {
+export function anomalyBody(a: Anomaly, shown: Shown, sigma: number, lang: 'ja' | 'en'): string {
   const dev = a.sd === 0 ? '∞' : String(round(Math.abs(a.value - a.mean) / a.sd));
   return lang === 'ja'
-    ? `${name}さんの ${a.metric} は ${a.date} に ${a.value} で、直前 ${a.points} 点の平均 ${round(a.mean)}（標準偏差 ${round(a.sd)}）から ${dev}σ 離れています（基準 ${sigma}σ）。`
-    : `${name}'s ${a.metric} was ${a.value} on ${a.date}, ${dev} σ from the mean ${round(a.mean)} (σ ${round(a.sd)}) of the ${a.points} values before it (threshold ${sigma} σ).`;
+    ? `${shown.name}さんの${shown.label_ja}は ${a.date} に ${a.value} で、直前 ${a.points} 点の平均 ${round(a.mean)}（標準偏差 ${round(a.sd)}）から ${dev}σ 離れています（基準 ${sigma}σ）。`
+    : `${shown.name}'s ${shown.label_en} was ${a.value} on ${a.date}, ${dev} σ from the mean ${round(a.mean)} (σ ${round(a.sd)}) of the ${a.points} values before it (threshold ${sigma} σ).`;
 }

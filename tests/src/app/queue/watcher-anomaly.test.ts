@@ -19,7 +19,7 @@ describe('the watcher, on every metric', () => {
     const tanaka = first.anomalies.find((a: { member: string }) => a.member === 'tanaka');
     expect(tanaka).toMatchObject({ metric: 'contacts', date: '2026-01-14', value: 5, points: 14, duplicate: false });
     const told = alerts(rt);
-    expect(told.map((r) => r.title)).toContain('KPI の外れ値: tanaka / contacts / 2026-01-14');
+    expect(told.map((r) => r.title)).toContain('KPI の外れ値: 田中 太郎さん / 連絡数 / 2026-01-14');
     expect(told).toHaveLength(first.anomalies.length);
     // A re-run tells nothing again.
     const again = await watch(rt);
@@ -34,8 +34,8 @@ describe('the watcher, on every metric', () => {
     expect(third.anomalies.filter((a: { duplicate: boolean }) => !a.duplicate)).toEqual([
       expect.objectContaining({ member: 'suzuki', metric: 'overtime_hours', date: '2026-01-15', value: 9 }),
     ]);
-    const suzuki = alerts(rt).find((r) => r.title === 'KPI の外れ値: suzuki / overtime_hours / 2026-01-15')!;
-    expect(String(suzuki.body)).toMatch(/overtime_hours は 2026-01-15 に 9 で/);
+    const suzuki = alerts(rt).find((r) => r.title === 'KPI の外れ値: 鈴木 一郎さん / 残業時間 / 2026-01-15')!;
+    expect(String(suzuki.body)).toMatch(/^鈴木 一郎さんの残業時間は 2026-01-15 に 9 で/);
     expect(alerts(rt)).toHaveLength(told.length + 1);
     expect(ok(await rt.run('verifyAudit')).ok).toBe(true);
   });

@@ -1,7 +1,15 @@
 // The watcher's 2 σ rule: the latest value against the member's own window, only with enough points, every watched
 // metric, each swing good or bad by the metric table.
 import { describe, expect, it } from 'vitest';
-import { anomalies, anomalyOf, milestoneTitles, weekOf } from '../../../../src/core/orders/anomaly.js';
+import {
+  anomalies,
+  anomalyBody,
+  anomalyOf,
+  anomalyTitles,
+  idTitles,
+  milestoneTitles,
+  weekOf,
+} from '../../../../src/core/orders/anomaly.js';
 import { DEFAULT_METRICS } from '../../../../src/core/orders/metric-table.js';
 import type { KpiRow } from '../../../../src/core/types.js';
 
@@ -61,11 +69,29 @@ describe('the anomaly rule', () => {
 
   it('names a good swing by its week, so one week gives one milestone per metric', () => {
     const a = { member: 'tanaka', metric: 'contacts' };
+    const shown = { name: '田中 太郎', label_ja: '連絡数', label_en: 'Contacts' };
     // 2026-01-15 is a Thursday; its week began on Monday the 12th, as did the Sunday the 18th's.
     expect(weekOf('2026-01-15')).toBe('2026-01-12');
-    expect(milestoneTitles({ ...a, date: '2026-01-15' })).toEqual(milestoneTitles({ ...a, date: '2026-01-18' }));
-    expect(milestoneTitles({ ...a, date: '2026-01-19' }).en).toBe(
-      'KPI milestone: tanaka / contacts / week of 2026-01-19',
+    expect(milestoneTitles({ ...a, date: '2026-01-15' }, shown)).toEqual(
+      milestoneTitles({ ...a, date: '2026-01-18' }, shown),
     );
+    expect(milestoneTitles({ ...a, date: '2026-01-19' }, shown)).toEqual({
+      ja: 'KPI の好転: 田中 太郎さん / 連絡数 / 2026-01-19 の週',
+      en: 'KPI milestone: 田中 太郎 / Contacts / week of 2026-01-19',
+    });
+  });
+
+  it('titles and tells an outlier by the member’s name and the metric’s label, never their ids', () => {
+    const a = { member: 'tanaka', metric: 'contacts', date: '2026-01-14' };
+    const shown = { name: '田中 太郎', label_ja: '連絡数', label_en: 'Contacts' };
+    expect(anomalyTitles(a, shown)).toEqual({
+      ja: 'KPI の外れ値: 田中 太郎さん / 連絡数 / 2026-01-14',
+      en: 'KPI outlier: 田中 太郎 / Contacts / 2026-01-14',
+    });
+    const full = { ...a, direction: 'bad' as const, value: 5, mean: 11, sd: 2, points: 14 };
+    expect(anomalyBody(full as never, shown, 3, 'ja')).toMatch(/^田中 太郎さんの連絡数は 2026-01-14 に 5 で/);
+    expect(anomalyBody(full as never, shown, 3, 'en')).toMatch(/^田中 太郎's Contacts was 5 on 2026-01-14/);
+    // What an earlier release wrote, by ids: found again so an upgrade does not tell the same day twice.
+    expect(idTitles(full).en).toBe('KPI outlier: tanaka / contacts / 2026-01-14');
   });
 });
