@@ -1,6 +1,7 @@
-// Embeddings as Kaigi stores them: the offline character n-gram embedding, int8 quantisation, versioned base64 cells.
+// Embeddings as Kaigi stores them: the offline character n-gram embedding, int8 quantisation, versioned cells.
 import { KaigiError } from '../errors.js';
-import { payloadChars, payloadInto } from './cell-decoder.js';
+import { payloadChars, payloadInto, squares } from './cell-decoder.js';
+import { DENSE_START, denseCellInto, denseCellOk, denseScale, encodeDense, isDense } from './dense-cell.js';
 
 export const OFFLINE_MODEL = 'kaigi-ngram-v1';
 
@@ -63,7 +64,7 @@ const LOOKUP = (() => {
   return t;
 })();
 
-// Standard base64; `pad` false leaves out the trailing '=' (a version 2 cell has none).
+// Standard base64; `pad` false leaves out the trailing '=' (a version 2 cell had none).
 export function bytesToBase64(b: Uint8Array, pad = true): string {
   let out = '';
   for (let i = 0; i < b.length; i += 3) {
@@ -113,10 +114,12 @@ export function base64Into(s: string, out: Int8Array, offset: number, from = 0):
   return o - offset;
 }
 
-// The cell format written now. Version 1, "scale|base64(int8)" with padding, was written by earlier releases and is
-// still read; version 2 is "2|scale|base64(int8)" with the scale to 4 digits and no padding: 256 dims take 353
-// characters instead of 355, and the version can be checked before a byte is decoded.
-export const VECTOR_VERSION = 2;
+// The cell format written now: "3|", then the scale and the int8 values 14 bits a character (dense-cell.ts). 256
+// dims take 154 characters, under half of version 2's, so an execution has fewer to decode (docs/benchmarks.md).
+// Earlier releases wrote version 1, "scale|base64(int8)" with padding (355 characters), and version 2,
+// "2|scale|base64(int8)" with the scale to 4 digits and no padding (353): both are still read as they are, and never
+// rewritten for being old.
+export const VECTOR_VERSION = 3;
 
 // An embedding cell no version of Kaigi wrote (edited by hand, cut short): its row is embedded again (memory.reembed).
 export class EmbeddingFormatError extends KaigiError {
@@ -128,22 +131,29 @@ export class EmbeddingFormatError extends KaigiError {
 export interface VectorCell {
   version: number;
   scale: number;
-  // Where the base64 starts.
+  // Where the values start.
   start: number;
 }
 
-// The version, scale and payload offset of a cell, or null when it is in no known format.
+// The version, scale and payload offset of a cell, or null when it is in no known format. A cell of a version this
+// code does not know ("4|…") is refused, not read as the nearest one.
 export function readVectorCell(cell: string): VectorCell | null {
+  if (isDense(cell)) {
+    const scale = denseScale(cell);
+    return Number.isNaN(scale) ? null : { version: 3, scale, start: DENSE_START };
+  }
   const a = cell.indexOf('|');
   if (a <= 0) return null;
   const b = cell.indexOf('|', a + 1);
   if (b < 0) {
-    const scale = Number(cell.slice(0, a));
-    return scale > 0 && Number.isFinite(scale) ? { version: 1, scale, start: a + 1 } : null;
+    // Version 1 wrote its scale to six digits, so always with a point: "4|…" is a later version's, not a scale of 4.
+    const text = cell.slice(0, a);
+    const scale = Number(text);
+    return text.indexOf('.') >= 0 && scale > 0 && Number.isFinite(scale) ? { version: 1, scale, start: a + 1 } : null;
   }
-  if (cell.slice(0, a) !== String(VECTOR_VERSION)) return null;
+  if (cell.slice(0, a) !== '2') return null;
   const scale = Number(cell.slice(a + 1, b));
-  return scale > 0 && Number.isFinite(scale) ? { version: VECTOR_VERSION, scale, start: b + 1 } : null;
+  return scale > 0 && Number.isFinite(scale) ? { version: 2, scale, start: b + 1 } : null;
 }
 
 // Decodes the int8 values of a cell into `out` at `offset`; throws when the cell's format or length is not one written
@@ -153,27 +163,39 @@ export function vectorInto(cell: string, dims: number, out: Int8Array, offset: n
   if (!c) throw new EmbeddingFormatError(`an embedding cell in no known format: ${JSON.stringify(cell.slice(0, 16))}…`);
   if (!payloadInto(cell, c.start, c.version, dims, out, offset))
     throw new EmbeddingFormatError(
-      `an embedding cell of ${cell.length - c.start} base64 characters where ${payloadChars(c.version, dims)} hold ${dims} values`,
+      `a version ${c.version} embedding cell that does not hold ${dims} values: ${cell.length - c.start} payload characters where ${payloadChars(c.version, dims)} would, or one no cell holds`,
     );
   return c.scale;
 }
 
+// Decodes a cell's `dims` values into `out` at `offset` as vectorInto does, for the matrix: it returns their sum of
+// squares, or −1 instead of an error for a cell it refuses; a version 3 cell's scale is checked, not read, as a cosine
+// does not need it.
+export function cellInto(cell: string, dims: number, out: Int8Array, offset: number): number {
+  if (isDense(cell)) return denseCellInto(cell, dims, out, offset);
+  const c = readVectorCell(cell);
+  return c !== null && payloadInto(cell, c.start, c.version, dims, out, offset)
+    ? squares(out, offset, offset + dims)
+    : -1;
+}
+
 // Whether a cell decodes to `dims` values: a row whose cell does not is never compared and is embedded again.
 export function isVectorCell(cell: string, dims: number): boolean {
+  if (isDense(cell)) return denseCellOk(cell, dims);
   const c = readVectorCell(cell);
   if (!c) return false;
-  // Version 1 pads to whole groups of four characters, version 2 does not.
+  // Version 1 pads to whole groups of four characters, version 2 does not, version 3 packs 14 bits a character.
   return cell.length - c.start === payloadChars(c.version, dims);
 }
 
-// A unit vector as a version 2 cell: 256 dims take about 353 characters, 1,536 take about 2,058.
+// A unit vector as a version 3 cell: 256 dims take 154 characters, 1,536 take 885. The scale is kept exactly.
 export function encodeVector(v: Float32Array | number[]): string {
   let max = 0;
   for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]));
   const scale = max / 127 || 1;
-  const q = new Uint8Array(v.length);
-  for (let i = 0; i < v.length; i++) q[i] = Math.round(v[i] / scale) & 0xff;
-  return `${VECTOR_VERSION}|${scale.toPrecision(4)}|${bytesToBase64(q, false)}`;
+  const q = new Int8Array(v.length);
+  for (let i = 0; i < v.length; i++) q[i] = Math.round(v[i] / scale);
+  return encodeDense(q, scale);
 }
 
 export function decodeVector(cell: string, dims: number): Float32Array {

@@ -1,5 +1,6 @@
 // Exact cosine top-k over stored int8 vectors, decoded once into one matrix per embedding model and execution.
-import { EmbeddingFormatError, vectorInto } from './embedding.js';
+import { squares } from './cell-decoder.js';
+import { cellInto } from './embedding.js';
 
 export interface Matrix {
   dims: number;
@@ -33,30 +34,16 @@ export function decodeMatrix(cells: string[], dims: number, keys: number[] = cel
   let dead: Uint8Array | null = null;
   for (let r = 0; r < cells.length; r++) {
     const o = r * dims;
-    try {
-      vectorInto(cells[r], dims, data, o);
-    } catch (e) {
-      if (!(e instanceof EmbeddingFormatError)) throw e;
+    const sum = cellInto(cells[r], dims, data, o);
+    if (sum < 0) {
       data.fill(0, o, o + dims);
       norms[r] = 1;
       (dead ??= new Uint8Array(cells.length))[r] = 1;
       refused.push(keys[r]);
       continue;
     }
-    // Sums of at most dims × 127² stay int32 for any model's dimensions: no float adds in optimised code, which made
-    // these two loops cost twice the base64 decoding before them.
-    let head = 0;
-    let tail = 0;
-    for (let j = o, mid = o + split; j < mid; j++) {
-      const x = data[j];
-      head = (head + x * x) | 0;
-    }
-    for (let j = o + split, end = o + dims; j < end; j++) {
-      const x = data[j];
-      tail = (tail + x * x) | 0;
-    }
-    norms[r] = Math.sqrt(head + tail) || 1;
-    tails[r] = Math.sqrt(tail);
+    norms[r] = Math.sqrt(sum) || 1;
+    tails[r] = Math.sqrt(squares(data, o + split, o + dims));
   }
   return { dims, rows: cells.length, data, norms, tails, split, keys, refused, dead };
 }

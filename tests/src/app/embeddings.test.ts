@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { localModelServer } from '../../model-server-hooks.js';
 import { simulate } from '../../../tools/demo-team.js';
 import { council, messages, ok, setSetting, settle, start } from '../../council-helpers.js';
-import { decodeVector, embedOffline, encodeVector } from '../../../src/core/memory/embedding.js';
+import { decodeVector, embedOffline, encodeVector, vectorInto } from '../../../src/core/memory/embedding.js';
 import { cosine } from '../../cosine.js';
 import { column, records } from '../../helpers.js';
 import { prepared } from './prepared.js';
@@ -52,25 +52,32 @@ describe('a changed embedding model', () => {
 });
 
 describe('stored cell versions', () => {
-  it('reads a version 1 cell as it is and embeds again a cell in no known format or one the decoder refuses', async () => {
+  it('reads version 1 and 2 cells as they are and embeds again a cell in no known format or one the decoder refuses', async () => {
     const rt = await fortnight();
     const before = records(rt, 'learnings');
     const cell = String(before[0].embedding);
-    expect(cell).toMatch(/^2\|/);
-    // The same vector as version 1 wrote it: "scale|base64" with padding.
-    const [, scale, b64] = cell.split('|');
-    const v1 = `${Number(scale).toPrecision(6)}|${Buffer.from(b64, 'base64').toString('base64')}`;
+    expect(cell).toMatch(/^3\|[\u4e00-\u8dff]+$/);
+    // The same vectors as versions 1 ("scale|base64" with padding) and 2 ("2|scale|base64" without) wrote them.
+    const old = (text: string, version: 1 | 2) => {
+      const q = new Int8Array(256);
+      const scale = vectorInto(text, 256, q, 0);
+      const b64 = Buffer.from(q.buffer).toString('base64');
+      return version === 1 ? `${scale.toPrecision(6)}|${b64}` : `2|${scale.toPrecision(4)}|${b64.replace(/=+$/, '')}`;
+    };
+    const v1 = old(cell, 1);
+    const v2 = old(String(before[3].embedding), 2);
     const learnings = rt.workbook.sheetByName('Learnings')!;
     const col = column('learnings', 'embedding');
-    // The third: the right length, one character a hand edit put in that no base64 holds; only decoding tells.
+    // The third: the right length, one character a hand edit put in that no cell holds; only decoding tells.
     const third = String(before[2].embedding);
     const bad = `${third.slice(0, 10)}!${third.slice(11)}`;
-    rt.workbook.setValues(learnings, 2, col, 3, 1, [[v1], [`${cell.slice(0, 100)}`], [bad]]);
+    rt.workbook.setValues(learnings, 2, col, 4, 1, [[v1], [`${cell.slice(0, 100)}`], [bad], [v2]]);
     const review = ok(await rt.run('dailyReview', [], { kind: 'trigger' }));
     expect(review.reembed).toBe(true);
     await settle(rt);
     const after = records(rt, 'learnings');
     expect(after[0].embedding).toBe(v1);
+    expect(after[3].embedding).toBe(v2);
     // Embedded again from its content, in the current version.
     expect(after[1].embedding).toBe(encodeVector(embedOffline(String(after[1].content), 256)));
     expect(after[2].embedding).toBe(encodeVector(embedOffline(String(after[2].content), 256)));

@@ -1,4 +1,4 @@
-// How vectors are stored: base64 both ways, versioned int8 cells with their scale (and the old version), normalising, and the offline embedding's text handling.
+// How vectors are stored: base64 both ways, versioned int8 cells with their scale (and the old versions), normalising, and the offline embedding's text handling.
 import { describe, expect, it } from 'vitest';
 import {
   base64Into,
@@ -55,20 +55,32 @@ describe('base64', () => {
 });
 
 describe('int8 cells', () => {
-  it('stores version 2, "2|scale|base64" without padding, and decodes to the quantised values', () => {
+  it('stores version 3, the scale and the values 14 bits a character, and decodes to the quantised values', () => {
     // Scale 1/127; −0.5 → round(−63.5) = −63, 0.25 → 31.75 → 32.
     const cell = encodeVector([1, -0.5, 0, 0.25]);
-    const bytes = Buffer.from([127, 256 - 63, 0, 32])
-      .toString('base64')
-      .replace(/=+$/, '');
-    expect(cell).toBe(`2|0.007874|${bytes}`);
-    expect(readVectorCell(cell)).toEqual({ version: VECTOR_VERSION, scale: 0.007874, start: 11 });
-    const s = 0.007874;
+    expect(cell.slice(0, 2)).toBe('3|');
+    // "3|", 5 characters of scale, and 4 × 8 bits in 3 characters of 14.
+    expect(cell.length).toBe(10);
+    expect(readVectorCell(cell)).toEqual({ version: VECTOR_VERSION, scale: 1 / 127, start: 7 });
+    expect(VECTOR_VERSION).toBe(3);
+    const s = 1 / 127;
     expect(Array.from(decodeVector(cell, 4))).toEqual([127 * s, -63 * s, 0, 32 * s].map(Math.fround));
   });
 
   it('stores a zero vector with scale 1', () => {
-    expect(encodeVector([0, 0, 0])).toBe('2|1.000|AAAA');
+    const zero = encodeVector([0, 0, 0]);
+    expect(readVectorCell(zero)?.scale).toBe(1);
+    expect(Array.from(decodeVector(zero, 3))).toEqual([0, 0, 0]);
+  });
+
+  it('still reads version 2 cells, "2|scale|base64" without padding, to the same values', () => {
+    const v2 = `2|0.007874|${Buffer.from([127, 256 - 63, 0, 32])
+      .toString('base64')
+      .replace(/=+$/, '')}`;
+    expect(readVectorCell(v2)).toEqual({ version: 2, scale: 0.007874, start: 11 });
+    expect(isVectorCell(v2, 4)).toBe(true);
+    const s = 0.007874;
+    expect(Array.from(decodeVector(v2, 4))).toEqual([127 * s, -63 * s, 0, 32 * s].map(Math.fround));
     expect(Array.from(decodeVector('2|1.000|AAAA', 3))).toEqual([0, 0, 0]);
   });
 
@@ -87,29 +99,45 @@ describe('int8 cells', () => {
       expect(isVectorCell(cell, dims)).toBe(true);
       expect(isVectorCell(cell, dims + 3)).toBe(false);
       const back = decodeVector(cell, dims);
-      // int8 keeps each component within half a step (the stored scale is rounded to 4 digits: a little more).
+      // int8 keeps each component within half a step (and float32 a little more).
       const scale = readVectorCell(cell)!.scale;
-      for (let i = 0; i < dims; i++) expect(Math.abs(back[i] - v[i])).toBeLessThanOrEqual(scale * 0.52);
+      for (let i = 0; i < dims; i++) expect(Math.abs(back[i] - v[i])).toBeLessThanOrEqual(scale * 0.5001);
     }
   });
 
   it('refuses cells no version wrote, before decoding them', () => {
     const good = encodeVector([1, 0, 0, 0]);
-    for (const bad of ['', 'abc', '|AAAA', 'x|AAAA', '3|0.1|AAAAAA', '2|0|AAAAAA', '2|-1|AAAAAA', `${good}A`]) {
+    for (const bad of ['', 'abc', '|AAAA', 'x|AAAA', '3|0.1|AAAAAA', '4|0.1|AAAAAA', '2|0|AAAAAA', '2|-1|AAAAAA']) {
       expect(readVectorCell(bad) === null || !isVectorCell(bad, 4)).toBe(true);
       expect(() => decodeVector(bad, 4)).toThrow(EmbeddingFormatError);
     }
-    // A cell cut short is refused by its length, not read as zeros.
-    expect(() => decodeVector(good.slice(0, -2), 4)).toThrow(/of 4 base64 characters where 6 hold 4 values/);
+    // A cell cut short, or one character longer, is refused by its length, not read as zeros.
+    for (const bad of [good.slice(0, -1), `${good}\u4e00`]) {
+      expect(isVectorCell(bad, 4)).toBe(false);
+      expect(() => decodeVector(bad, 4)).toThrow(/version 3 embedding cell that does not hold 4 values/);
+    }
+    expect(() => decodeVector('2|0.5|AAAA', 4)).toThrow(/4 payload characters where 6 would/);
   });
 
-  it('keeps 256 offline dimensions in one cell no longer than version 1 took', () => {
+  it('refuses a cell of a later version, even one shaped as version 1 with a whole number for its scale', () => {
+    // 6 values as version 1 wrote them take 8 base64 characters; its scale always had a point.
+    const payload = Buffer.from([1, 2, 3, 4, 5, 6]).toString('base64');
+    expect(isVectorCell(`3.00000|${payload}`, 6)).toBe(true);
+    expect(Array.from(decodeVector(`3.00000|${payload}`, 6))).toEqual([3, 6, 9, 12, 15, 18]);
+    for (const later of [`4|${payload}`, `3|${payload}`, `9|0.5|${payload}`]) {
+      expect(readVectorCell(later)).toBeNull();
+      expect(isVectorCell(later, 6)).toBe(false);
+      expect(() => decodeVector(later, 6)).toThrow(EmbeddingFormatError);
+    }
+  });
+
+  it('keeps 256 offline dimensions in under half the characters versions 1 and 2 took', () => {
     const v = embedOffline('田中さんの連絡数が低下', 256);
     const cell = encodeVector(v);
-    // "2|", the scale, a bar, and 256 bytes as 342 base64 characters.
-    expect(cell.length - cell.lastIndexOf('|') - 1).toBe(342);
+    // "3|", 5 characters of scale, and 256 bytes as 147 characters of 14 bits.
+    expect(cell.length).toBe(154);
     const v1 = `${(Math.max(...Array.from(v, Math.abs)) / 127).toPrecision(6)}|${'A'.repeat(344)}`;
-    expect(cell.length).toBeLessThanOrEqual(v1.length);
+    expect(cell.length * 2).toBeLessThan(v1.length);
   });
 });
 

@@ -1,6 +1,6 @@
 // Exact cosine top-k over stored int8 vectors: decoding, ordering, filters, and agreement with brute force.
 import { describe, expect, it } from 'vitest';
-import { decodeVector, encodeVector } from '../../../../src/core/memory/embedding.js';
+import { decodeVector, encodeVector, vectorInto } from '../../../../src/core/memory/embedding.js';
 import { decodeMatrix, topK } from '../../../../src/core/memory/retrieval.js';
 import { cosine } from '../../../cosine.js';
 
@@ -137,17 +137,21 @@ describe('topK', () => {
   });
 
   it('ranks a matrix of old and new cells as if every cell were new', () => {
-    const v1 = (v: number[]) => {
-      const cell = encodeVector(v);
-      const bytes = Buffer.from(cell.slice(cell.lastIndexOf('|') + 1), 'base64');
-      return `${cell.split('|')[1]}|${bytes.toString('base64')}`;
+    // The same int8 values and scale as versions 1 ("scale|base64" with padding) and 2 wrote them.
+    const old = (v: number[], version: 1 | 2) => {
+      const q = new Int8Array(v.length);
+      const scale = vectorInto(encodeVector(v), v.length, q, 0);
+      const b64 = Buffer.from(q.buffer).toString('base64');
+      return version === 1 ? `${scale.toPrecision(6)}|${b64}` : `2|${scale.toPrecision(4)}|${b64.replace(/=+$/, '')}`;
     };
     const vs = [
       [0.1, 0.9, -0.2, 0.4, 0.3],
       [0.8, -0.1, 0.2, 0.1, 0],
       [-0.5, 0.5, 0.5, -0.5, 0.1],
+      [0.3, 0.3, -0.7, 0.2, -0.1],
     ];
-    const mixed = decodeMatrix([v1(vs[0]), encodeVector(vs[1]), v1(vs[2])], 5);
+    const mixed = decodeMatrix([old(vs[0], 1), encodeVector(vs[1]), old(vs[2], 1), old(vs[3], 2)], 5);
+    expect(mixed.refused).toEqual([]);
     const fresh = decodeMatrix(vs.map(encodeVector), 5);
     expect(Array.from(mixed.data)).toEqual(Array.from(fresh.data));
     const q = new Float32Array([0.2, 0.7, 0, 0.3, 0.2]);
