@@ -69,10 +69,12 @@ export function claimsIn(text: string, table: readonly Pick<MetricDef, 'name' | 
     });
     rest = rest.replace(m[0], ' ');
   }
+  // Each metric's names once per text, not once per sentence: a round reads every answer's texts.
+  const named = table.map((m) => ({ m, names: namesOf(m) }));
   for (const s of sentences(rest)) {
     if (NEGATION.test(s)) continue;
     const low = s.toLowerCase();
-    const metrics = table.filter((m) => namesOf(m).some((n) => mentions(low, n)));
+    const metrics = named.filter((x) => x.names.some((n) => mentions(low, n))).map((x) => x.m);
     const dirs = (Object.keys(WORDS) as Direction[]).filter((d) => WORDS[d].test(s));
     if (metrics.length !== 1 || dirs.length !== 1) continue;
     out.push({ metric: metrics[0].name, direction: dirs[0], window: DEFAULT_WINDOW, text: s.slice(0, 200) });
