@@ -220,7 +220,7 @@ export function verifyAudit(): AuditReport {
   const report =
     'unreadable' in archive
       ? archiveUnreadable(archive.unreadable)
-      : verify(new Store(openBound(), scriptZone()), archive.store);
+      : verify(new Store(openBound(), scriptZone()), archive.stores);
   const lang = userLang();
   const where = report.problem && report.problem.row > 0 ? `${report.problem.tab} row ${report.problem.row}: ` : '';
   tellUser(

@@ -2,6 +2,7 @@
 import { TABS } from '../sheets-schema/tabs.js';
 import { ExecClock } from '../runtime/host/time-model.js';
 import { Runtime, type ExecutionResult, type RunOptions, type RuntimeOptions } from '../runtime/runtime.js';
+import type { Workbook } from '../runtime/host/workbook.js';
 
 // Every runtime a test creates, so tests/close-runtimes.ts can close them after it whatever the outcome.
 const open = new Set<Runtime>();
@@ -144,4 +145,16 @@ export function records<K extends TabKey>(rt: Runtime, key: K): Row<K>[] {
   return wb
     .getValues(sheet, 2, 1, last - 1, names.length)
     .map((values) => Object.fromEntries(names.map((n, i) => [n, values[i]])) as Row<K>);
+}
+
+// Every API Log row's values of a workbook (the spreadsheet or an archive) as text, in order, blank rows left out.
+export function apiLogTexts(wb: Workbook | undefined): string[] {
+  const sheet = wb?.sheetByName('API Log');
+  if (!wb || !sheet) return [];
+  const last = wb.lastRow(sheet);
+  if (last < 2) return [];
+  return wb
+    .getValues(sheet, 2, 1, last - 1, 6)
+    .filter((v) => v.some((x) => x !== ''))
+    .map((v) => JSON.stringify(v));
 }

@@ -43,8 +43,11 @@ export const PROPERTY_KEYS = {
   workers: 'KAIGI_WORKERS',
   // Kaigi's owner where the spreadsheet has none (a shared drive): the account of the first setup (src/app/surfaces/access.ts).
   owner: 'KAIGI_OWNER',
-  // The archive spreadsheet's id (src/app/audit/retention.ts): rows past retention move there; verifyAudit reads it.
+  // The archive spreadsheet rows move to now, the last of KAIGI_ARCHIVES (src/app/audit/archive-book.ts).
   archiveId: 'KAIGI_ARCHIVE_ID',
+  // Every archive spreadsheet in order, oldest first, with what each holds: { v, archives: [{ id, audit_from,
+  // api_log_from }] } (src/store/archive-list.ts). A full archive is left for a new one; verifyAudit reads them all.
+  archives: 'KAIGI_ARCHIVES',
   // The archive's schedule and bookkeeping: when a row can next become due, the cells of the tabs without tails,
   // the schema the archive's tabs were shaped for, and a batch copied but not yet removed (src/app/audit/retention.ts).
   archive: 'KAIGI_ARCHIVE',

@@ -32,6 +32,8 @@ export const SETTING_DESCRIPTIONS_JA: Readonly<Record<SettingKey, string>> = {
   'archive.spreadsheet_name': '保存期間を過ぎた行を移すアーカイブ用スプレッドシートの名前',
   'archive.cell_threshold':
     'スプレッドシートのセル数上限（1,000 万セル）に対する割合。これを超えると、古い完了済みの議論を早めにアーカイブへ移します',
+  'archive.max_share':
+    'アーカイブ用スプレッドシート1つのセル数上限（1,000 万セル）に対する割合。これを超えると、アーカイブ処理は新しいアーカイブ用スプレッドシートを作り、以後の行をそちらへ移します',
   'queue.lease_seconds': '取得したタスクを保持する秒数。過ぎると別の実行が取り直せます',
   'queue.max_attempts': '失敗したタスクを試す回数。使い切ると停止し、人に通知します',
   'queue.tick_budget_seconds': 'トリガーの1回の実行がこの秒数を過ぎたら新しい仕事を取りません（上限は 360 秒）',

@@ -1,6 +1,7 @@
 // Every threshold and limit Kaigi uses, with its default; the Settings tab holds the live values.
 import { hasOwn } from './json-guard.js';
 import { API_SETTINGS } from './api/api-settings.js';
+import { ARCHIVE_SETTINGS } from './audit/archive-settings.js';
 import { LEARNING_SETTINGS } from './memory/learning-settings.js';
 import { PROVIDER_SETTINGS } from './providers/provider-settings.js';
 import type { Weights } from './discussion/confidence.js';
@@ -93,18 +94,7 @@ export const DEFAULT_SETTINGS = [
     'At or above (and below cross-check): ask for more data with a feedback request',
   ),
   s('confidence.max_feedback_rounds', 2, 'integer', 'Bound on feedback request and response rounds per discussion'),
-  s(
-    'archive.spreadsheet_name',
-    'Kaigi Archive',
-    'string',
-    'Name of the archive spreadsheet created for rows past retention',
-  ),
-  s(
-    'archive.cell_threshold',
-    0.8,
-    'number',
-    "Share of Google Sheets' 10,000,000-cell limit above which the oldest closed discussions move to the archive early",
-  ),
+  ...ARCHIVE_SETTINGS,
   s('queue.lease_seconds', 300, 'integer', 'How long a claimed task is held before another execution may re-claim it'),
   s('queue.max_attempts', 3, 'integer', 'Attempts before a failed task becomes dead and a person is notified'),
   s(

@@ -1,7 +1,7 @@
 // The archive spreadsheet and the store primitives that move rows into it: copy, verify, then remove in one commit.
 import { AUDITED_TABS, auditKeyOf, columnTypesOf, rowsOf, type TabKey, tabByKey } from '../../sheets-schema/index.js';
 import type { AuditEvent } from '../core/audit/audit.js';
-import { rowDigest } from '../core/audit/audit-rows.js';
+import { canonicalRow } from '../core/audit/audit-rows.js';
 import { canonical } from '../core/cells.js';
 import { StateError } from '../core/errors.js';
 import { planTab } from '../core/tab-plan.js';
@@ -19,6 +19,11 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 export const ARCHIVE_TABS: readonly TabKey[] = AUDITED_TABS.concat(['audit', 'overflow', 'api_log']);
 // Rows added to an archive tab at a time when it is full, as the store grows its own tabs.
 const GROW_BY = 500;
+
+// The cells `rows` more rows of a tab may add to an archive's grid: the rows, and the room a tab grows by at once.
+export function moveCells(tab: TabKey, rows: number): number {
+  return rows ? (rows + GROW_BY) * rowsOf(tab).width : 0;
+}
 
 // A new archive: the name from Settings, the spreadsheet's time zone (a date cell keeps its wall clock in its own
 // spreadsheet's zone, so the copy reads back the same instant only in the same zone), and the tabs.
@@ -53,6 +58,13 @@ export function shareArchive(archive: Spreadsheet, main: Spreadsheet): string[] 
   return missing;
 }
 
+// Cells of a spreadsheet's grid, as Sheets counts them against its limit: every sheet's rows × columns, empty or not.
+export function gridCells(ss: Spreadsheet): number {
+  let n = 0;
+  for (const s of ss.getSheets()) n += s.getMaxRows() * s.getMaxColumns();
+  return n;
+}
+
 // Sends the writes this execution holds for every spreadsheet (the archive's before anything relies on them).
 export function flushAll(): void {
   ports().host.flushSheets();
@@ -80,11 +92,12 @@ function rowKey(tab: TabKey, values: readonly unknown[]): string {
   return auditKeyOf(tab, values);
 }
 
-// How a copy is compared with its source: as verifyAudit compares a row with its recorded digest.
+// How a copy is compared with its source: as verifyAudit compares a row with its recorded digest, by the canonical
+// text the digest is taken over.
 function sameRow(tab: TabKey, a: readonly unknown[], b: readonly unknown[]): boolean {
   if (AUDITED_TABS.indexOf(tab) >= 0) {
     const types = columnTypesOf(tab);
-    return rowDigest(types, a, sha256Hex) === rowDigest(types, b, sha256Hex);
+    return canonicalRow(types, a) === canonicalRow(types, b);
   }
   return canonical(a.slice(0, rowsOf(tab).width)) === canonical(b.slice(0, rowsOf(tab).width));
 }
@@ -216,6 +229,16 @@ export function placeAt(ss: Spreadsheet, tab: TabKey, first: number, rows: reado
   if (last > need) sheet.getRange(need + 1, 1, last - need, width).clearContent();
   flushAll();
   return rows.length ? sheet.getRange(first, 1, rows.length, width).getValues() : [];
+}
+
+// Empties an archive tab's rows from `first` down: a copy a killed run left below what the chain records (the API
+// Log's), cleared when the archive is left for a new one, where those rows then go.
+export function clearFrom(ss: Spreadsheet, tab: TabKey, first: number): void {
+  const sheet = findSheet(ss, tabByKey(tab));
+  if (!sheet) return;
+  const last = sheet.getLastRow();
+  if (last >= first) sheet.getRange(first, 1, last - first + 1, rowsOf(tab).width).clearContent();
+  flushAll();
 }
 
 // ---- removing rows from the spreadsheet ---------------------------------------------------------

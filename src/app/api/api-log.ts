@@ -10,7 +10,7 @@ import { forgetRows, setWaitingCount, waitingNow } from '../../store/api-log-inb
 import { endedMinutes, forgetMinutes, type SourceCounts } from '../../store/unauthorized-cache.js';
 import { callLabel } from '../../core/api/api.js';
 import type { InboxEntry } from '../../core/api/api-log-inbox.js';
-import { API_LOG_BATCH, batchDigest } from '../../core/api/api-log-digest.js';
+import { API_LOG_BATCH, batchPayload } from '../../core/api/api-log-digest.js';
 import { PROPERTY_KEYS } from '../../core/property-keys.js';
 import { OPERATIONS } from '../routes/registry.js';
 import { ports } from '../../ports.js';
@@ -154,11 +154,7 @@ export function writeApiLog(
         event: API_LOG_BATCH,
         tab: '',
         row_key: `API Log:${through + 1 + archived}`,
-        payload: {
-          first_row: through + 1 + archived,
-          row_count: pending,
-          batch_sha256: batchDigest(earlier.concat(rows), sha256Hex),
-        },
+        payload: batchPayload(through + 1 + archived, earlier.concat(rows), sha256Hex),
       });
     }
     if (rows.length || digest) {

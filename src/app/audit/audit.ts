@@ -6,6 +6,7 @@ import { type AuditRecord, checkRows, type RowProblem, type TabRows } from '../.
 import { checkKpi } from '../../core/audit/kpi-audit.js';
 import { parsePointer } from '../../core/cells.js';
 import { checkApiLog } from '../../core/api/api-log-digest.js';
+import { LogPages } from './api-log-pages.js';
 import { archivedRows } from '../../core/api/api-log-retention.js';
 import { sha256Hex } from '../../store/crypto.js';
 import type { Store } from '../../store/store.js';
@@ -19,14 +20,23 @@ export interface AuditReport {
 const auditCols = rowsOf('audit');
 const overflowCols = rowsOf('overflow');
 
-// Where the rows came from: the archive (older, first in the chain) or the spreadsheet itself.
+// Where the rows came from: an archive (older, first in the chain, oldest archive first) or the spreadsheet itself.
 interface Source {
   store: Store;
   archive: boolean;
+  id?: string;
+  // How a person finds its tabs: "Archive: Orders", "Archive 2: Orders" (the archive list's order), "Orders".
+  prefix: string;
 }
 
-function label(archive: boolean, name: string): string {
-  return archive ? `Archive: ${name}` : name;
+// An archive spreadsheet verifyAudit reads, by its id (src/store/archive-list.ts).
+export interface ArchiveStore {
+  id: string;
+  store: Store;
+}
+
+function label(s: Source, name: string): string {
+  return `${s.prefix}${name}`;
 }
 
 function parseRecord(v: unknown[], at: { tab: string; row: number }): AuditRecord {
@@ -68,14 +78,25 @@ function checkOverflow(places: TabRows[], blobs: Record<string, { rows: unknown[
   return null;
 }
 
-// The API Log as its batches number it: the archive's first rows (as many as the chain records as archived; a copy a
-// killed run left below them is not the log's), then the spreadsheet's. A row of the archive removed or altered
-// changes a batch's digest, or leaves fewer rows than the chain says.
-function apiLogRows(events: readonly AuditRecord[], main: Store, archive: Store | null): unknown[][] {
-  const n = archivedRows(events);
-  const kept = n && archive ? archive.readWhole('api_log').slice(0, n) : [];
-  const gap: unknown[][] = Array.from({ length: n - kept.length }, () => new Array(rowsOf('api_log').width).fill(''));
-  return kept.concat(gap, main.readWhole('api_log'));
+// The API Log as its batches number it, read a page at a time (api-log-pages.ts): each archive's first rows in the
+// archives' order (as many as the chain records as archived there), then the spreadsheet's. A row of an archive
+// removed or altered changes a batch's digest, or leaves fewer rows than the chain says.
+function apiLogRows(events: readonly AuditRecord[], main: Store, archives: readonly ArchiveStore[]): LogPages {
+  const ids = archives.map((a) => a.id);
+  const counts = archives.map(() => 0);
+  let unplaced = 0;
+  for (const e of events) {
+    const n = archivedRows([e]);
+    if (!n) continue;
+    // A move naming no archive that is read (before archives had ids) went to the first one.
+    const k = Math.max(0, ids.indexOf(String(e.payload.archive ?? '')));
+    if (archives.length) counts[k] += n;
+    else unplaced += n;
+  }
+  const pages = new LogPages();
+  archives.forEach((a, k) => pages.add(a.store, 2, counts[k]));
+  pages.add(null, 2, unplaced);
+  return pages.add(main, 2, main.sheet('api_log').getLastRow() - 1);
 }
 
 // The archive could not be opened: nothing is checked, and the report says why (src/app/audit/audit-archive.ts).
@@ -83,18 +104,21 @@ export function archiveUnreadable(detail: string): AuditReport {
   return { ok: false, rows: 0, problem: { tab: 'Archive', row: 0, detail } };
 }
 
-// One read per tab and source. `stores` run oldest first: the archive, then the spreadsheet.
-export function verifyAudit(main: Store, archive?: Store | null): AuditReport {
-  const sources: Source[] = (archive ? [{ store: archive, archive: true }] : []).concat([
-    { store: main, archive: false },
-  ]);
+// One read per tab and source. The sources run oldest first: the archives in the archive list's order, then the
+// spreadsheet.
+export function verifyAudit(main: Store, archives: readonly ArchiveStore[] = []): AuditReport {
+  const sources: Source[] = archives
+    .map(
+      (a, i): Source => ({ store: a.store, archive: true, id: a.id, prefix: i ? `Archive ${i + 1}: ` : 'Archive: ' }),
+    )
+    .concat([{ store: main, archive: false, prefix: '' }]);
   const chain: unknown[][] = [];
   const origin: { tab: string; row: number }[] = [];
   for (const s of sources) {
     const rows = s.store.readWhole('audit');
     rows.forEach((v, i) => {
       chain.push(v);
-      origin.push({ tab: label(s.archive, 'Audit'), row: i + 2 });
+      origin.push({ tab: label(s, 'Audit'), row: i + 2 });
     });
   }
   const broken = verifyChain(chain, sha256Hex);
@@ -110,7 +134,8 @@ export function verifyAudit(main: Store, archive?: Store | null): AuditReport {
       places.push({
         tab,
         archive: s.archive,
-        label: label(s.archive, tabByKey(tab).name),
+        archiveId: s.id,
+        label: label(s, tabByKey(tab).name),
         rows: s.store.readWhole(tab),
       });
     for (const v of s.store.readWhole('overflow')) {
@@ -121,7 +146,7 @@ export function verifyAudit(main: Store, archive?: Store | null): AuditReport {
   const problem =
     checkRows(events, places, sha256Hex) ??
     checkOverflow(places, blobs) ??
-    checkApiLog(events, apiLogRows(events, main, archive ?? null), tabByKey('api_log').name, sha256Hex) ??
+    checkApiLog(events, apiLogRows(events, main, archives), tabByKey('api_log').name, sha256Hex) ??
     checkKpi(events, main.readWhole('kpi'), sha256Hex);
   return problem ? { ok: false, rows: chain.length, problem } : { ok: true, rows: chain.length };
 }

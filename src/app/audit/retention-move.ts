@@ -6,12 +6,13 @@ import type { AuditEvent } from '../../core/audit/audit.js';
 import { StateError } from '../../core/errors.js';
 import { blobsToMove, keysOf, MOVING_TABS, type MovingUnit } from '../../core/audit/retention-plan.js';
 import type { Council } from '../sheet-council.js';
+import { archiveTab, type Book } from './archive-book.js';
 import { keysAt, pointedBlobs, readWhole } from './retention-read.js';
 
 // Whole discussions per batch, and rows: a batch is copied, read back and committed in a few calls each.
 export const UNITS_PER_BATCH = 20;
 export const ROWS_PER_BATCH = 1500;
-const AUDIT_PER_BATCH = 2000;
+export const AUDIT_PER_BATCH = 2000;
 // Keys named by one audit event: a long list is split over several events.
 const KEYS_PER_EVENT = 200;
 
@@ -41,11 +42,6 @@ export type BatchResult =
   | { kind: 'moved'; rows: Record<string, number>; deleted: Record<string, number[]> }
   | { kind: 'busy' }
   | { kind: 'changed' };
-
-export interface Book {
-  ss: GoogleAppsScript.Spreadsheet.Spreadsheet;
-  id: string;
-}
 
 const KEYED_TABS: readonly TabKey[] = [...MOVING_TABS, 'overflow'];
 
@@ -92,7 +88,7 @@ export function moveBatch(
   const placed: { tab: ArchiveTab; at: { row: number; values: unknown[] }[] }[] = [];
   for (const tab of KEYED_TABS) {
     if (!rows[tab].length) continue;
-    const at = new ArchiveTab(book.ss, tab);
+    const at = archiveTab(book, tab);
     placed.push({ tab: at, at: at.copy(rows[tab].map((r) => whole[tab][r])) });
   }
   flushAll();
@@ -144,9 +140,10 @@ function followHints(council: Council, state: StoreState, removed: readonly numb
   }
 }
 
-// Where Audit rows of the given sequences stand in the archive, whose Audit rows run on from sequence 1 at row 2.
-function archivedAt(first: number, rows: readonly unknown[][]): { row: number; values: unknown[] }[] {
-  return rows.map((values, i) => ({ row: first + i + 1, values: values.slice() }));
+// Where Audit rows of the given sequences stand in the archive, whose Audit rows run on from its first sequence
+// (book.auditFrom, 1 in the first archive) at row 2.
+function archivedAt(book: Book, first: number, rows: readonly unknown[][]): { row: number; values: unknown[] }[] {
+  return rows.map((values, i) => ({ row: first - book.auditFrom + i + 2, values: values.slice() }));
 }
 
 // Audit rows the archive holds that are still the spreadsheet's first rows (a retirement cut short): removed.
@@ -162,7 +159,7 @@ export function finishAudit(council: Council, book: Book): number {
     const overlap = Math.min(lastSeq - first + 1, last - 2);
     if (overlap < 1) return 0;
     // The same rows in both, or the two disagree about the chain: verify() stops the run rather than guess.
-    archived.verify(archivedAt(first, store.readRows('audit', 2, overlap)));
+    archived.verify(archivedAt(book, first, store.readRows('audit', 2, overlap)));
     retireAudit(store, state, overlap);
     return overlap;
   });
@@ -196,7 +193,8 @@ export function retireBatch(council: Council, book: Book, wanted: number, self: 
     if (Number(r[0]) !== first + i) throw new StateError(`Audit row ${i + 2} holds seq ${r[0]}, not ${first + i}`);
   });
   const tab = new ArchiveTab(book.ss, 'audit');
-  const lastSeq = tab.lastSeq();
+  // A new archive's chain goes on from where the one before it ends.
+  const lastSeq = tab.lastSeq() || book.auditFrom - 1;
   if (lastSeq + 1 < first)
     throw new StateError(
       `The archive's Audit tab ends at seq ${lastSeq} and the spreadsheet's starts at ${first}: the chain has a gap. ` +

@@ -6,13 +6,11 @@
 // then retires its oldest rows as a prefix of the chain: the chain records the move, the rows are copied and read
 // back, then removed. Killed at any point, nothing is lost: a batch copied but not removed is named in the
 // KAIGI_ARCHIVE property and moved first by the next run; Audit rows copied but not removed are the archive's last
-// rows and are removed first.
+// rows and are removed first. When the archive nears its cell limit, the run goes on into a new one
+// (src/app/audit/archive-book.ts).
 import { rowsOf, rowsOfAny, type TabKey, tabByKey } from '../../../sheets-schema/index.js';
-import { ARCHIVE_TABS, createArchive, openArchive, shapeArchive, shareArchive } from '../../store/archive.js';
-import { sha256Hex } from '../../store/crypto.js';
-import { props } from '../../store/services.js';
-import { ConfigError, StateError } from '../../core/errors.js';
-import { PROPERTY_KEYS } from '../../core/property-keys.js';
+import { moveCells } from '../../store/archive.js';
+import { ConfigError } from '../../core/errors.js';
 import {
   addYears,
   batches,
@@ -20,41 +18,29 @@ import {
   type MovingTab,
   type MovingUnit,
   planRetention,
+  type RetentionPlan,
   type RetentionYears,
   SHEETS_CELL_LIMIT,
 } from '../../core/audit/retention-plan.js';
 import { DAY_MS } from '../../core/api/api-log-retention.js';
-import { apiLogOverCap, moveApiLog } from './api-log-archive.js';
+import { ApiLogMove, apiLogOverCap } from './api-log-archive.js';
 import type { Council } from '../sheet-council.js';
+import { ArchiveBooks, type Book, cellShare, readSchedule, type Schedule, writeSchedule } from './archive-book.js';
 import {
+  AUDIT_PER_BATCH,
   type BatchResult,
-  type Book,
   finishAudit,
   moveBatch,
   ROWS_PER_BATCH,
   retireBatch,
   UNITS_PER_BATCH,
 } from './retention-move.js';
-import { estimateCells, measureCells, readLines, timeOf } from './retention-read.js';
+import { estimateCells, type MainLines, measureCells, readLines, timeOf } from './retention-read.js';
 import { TASK_KINDS } from '../../core/queue-tasks.js';
 
-const SCHEDULE = PROPERTY_KEYS.archive;
-const ARCHIVE_ID = PROPERTY_KEYS.archiveId;
 // A plan is checked again at least this often, whatever it expected: rows waiting on a discussion to settle, and
 // the cells of tabs the daily check cannot count (KPI, Members), are looked at again then.
 const RECHECK_MS = 30 * 24 * 3600_000;
-
-interface Schedule {
-  v: 1;
-  // When a row can next become due (epoch ms): before it, the daily check does nothing.
-  next: number;
-  // Cells of the tabs without tails (KPI, Members, Settings…), as last measured.
-  other: number;
-  // The tab schema the archive's tabs were last shaped for.
-  shaped: string;
-  // A batch copied to the archive but not yet removed: discussion ids, and `tab:key` for rows of no discussion.
-  pending: string[];
-}
 
 export interface ArchiveReport {
   archive: string;
@@ -66,28 +52,6 @@ export interface ArchiveReport {
   done: boolean;
   busy: boolean;
   next: number;
-}
-
-function readSchedule(): Schedule | null {
-  const raw = props.get(SCHEDULE);
-  if (!raw) return null;
-  let v: Partial<Schedule>;
-  try {
-    v = JSON.parse(raw) as Partial<Schedule>;
-  } catch (e) {
-    throw new StateError(`The Script Property ${SCHEDULE} is not JSON (${(e as Error).message}); fix or delete it.`);
-  }
-  return {
-    v: 1,
-    next: Number(v.next) || 0,
-    other: Number(v.other) || 0,
-    shaped: String(v.shaped ?? ''),
-    pending: Array.isArray(v.pending) ? v.pending.map(String) : [],
-  };
-}
-
-function writeSchedule(s: Schedule): void {
-  props.set({ [SCHEDULE]: JSON.stringify(s) });
 }
 
 function retentionYears(): RetentionYears {
@@ -107,24 +71,7 @@ function retentionYears(): RetentionYears {
 }
 
 function threshold(council: Council): number {
-  const t = council.settings().number('archive.cell_threshold');
-  if (!(t > 0 && t <= 1))
-    throw new ConfigError(
-      `Settings archive.cell_threshold must be a share of the cell limit above 0 and at most 1, not ${t}`,
-    );
-  return t;
-}
-
-// The columns every archive tab is shaped for, as a digest: when sheets-schema changes, the archive is repaired once.
-function schemaSignature(): string {
-  return sha256Hex(
-    ARCHIVE_TABS.map(
-      (k) =>
-        `${k}:${tabByKey(k)
-          .columns.map((c) => c.key)
-          .join(',')}`,
-    ).join('|'),
-  );
+  return cellShare(council, 'archive.cell_threshold');
 }
 
 // The daily check (from the daily review): a property read, and the store's state. The archive run is queued when
@@ -134,7 +81,7 @@ export function scheduleArchive(council: Council): { queued: boolean } {
   let s = readSchedule();
   if (!s) {
     // First look at this spreadsheet: the oldest rows say when anything can come due.
-    s = { v: 1, next: firstDue(council, now), other: 0, shaped: '', pending: [] };
+    s = { v: 1, next: firstDue(council, now), other: 0, shaped: '', pending: [], log_seq: 0 };
     writeSchedule(s);
   }
   const state = council.store.readState();
@@ -178,47 +125,6 @@ function firstDue(council: Council, now: number): number {
   return due;
 }
 
-// The archive spreadsheet named in the Script Properties, or a new one named in Settings; its tabs as the schema says.
-function archiveBook(
-  council: Council,
-  s: Schedule,
-): { ss: GoogleAppsScript.Spreadsheet.Spreadsheet; created: boolean } {
-  const id = props.get(ARCHIVE_ID);
-  const tz = council.ss.getSpreadsheetTimeZone();
-  let ss: GoogleAppsScript.Spreadsheet.Spreadsheet;
-  let created = false;
-  if (id) {
-    try {
-      ss = openArchive(id);
-    } catch (e) {
-      throw new ConfigError(
-        `The archive spreadsheet ${id} (Script Property ${ARCHIVE_ID}) cannot be opened: ${(e as Error).message}. ` +
-          'Rows moved there are only there: give this account access again. Nothing was moved.',
-      );
-    }
-    const zone = ss.getSpreadsheetTimeZone();
-    if (zone !== tz)
-      throw new ConfigError(
-        `The archive's time zone is ${zone} and the spreadsheet's ${tz}: a date copied between them would change. ` +
-          'Set both to the same zone. Nothing was moved.',
-      );
-  } else {
-    ss = createArchive(council.settings().get('archive.spreadsheet_name') || 'Kaigi Archive', tz);
-    // Remembered at once: a run cut short after this reuses the spreadsheet instead of creating another.
-    props.set({ [ARCHIVE_ID]: ss.getId() });
-    created = true;
-  }
-  shareArchive(ss, council.ss);
-  const sig = schemaSignature();
-  if (created || s.shaped !== sig) {
-    shapeArchive(ss);
-    s.shaped = sig;
-    writeSchedule(s);
-  }
-  return { ss, created };
-}
-
-// Another execution holding a lease may hold row numbers of these tabs between its read and its commit.
 // Another archive run with a live lease: this one leaves the work to it.
 function anotherRun(council: Council, self: string): boolean {
   const now = council.now();
@@ -227,14 +133,6 @@ function anotherRun(council: Council, self: string): boolean {
     .some(
       (i) => i.id !== self && i.type === TASK_KINDS.archive.type && i.status === 'processing' && i.lease_until > now,
     );
-}
-
-function open(council: Council, s: Schedule, report: ArchiveReport): Book {
-  const opened = archiveBook(council, s);
-  const book: Book = { ss: opened.ss, id: opened.ss.getId() };
-  report.archive = book.id;
-  report.created = opened.created;
-  return book;
 }
 
 // Rows a batch deleted moved every row below them up: the later batches' row numbers follow.
@@ -254,10 +152,32 @@ function shiftUp(later: readonly MovingUnit[][], deleted: Record<string, number[
 
 // The API Log's rows past retention (src/app/audit/api-log-archive.ts): counted in the report; returns when the next
 // batch comes due.
-function moveApiLogInto(council: Council, report: ArchiveReport, book: () => Book, deadline: number): number | null {
+function moveApiLogInto(
+  council: Council,
+  s: Schedule,
+  report: ArchiveReport,
+  book: (cells: number) => Book,
+  deadline: number,
+): number | null {
   const name = tabByKey('api_log').name;
+  const log = new ApiLogMove(council, s.log_seq);
+  try {
+    return moveAll(council, log, report, book, deadline, name);
+  } finally {
+    if (log.seq) s.log_seq = log.seq;
+  }
+}
+
+function moveAll(
+  council: Council,
+  log: ApiLogMove,
+  report: ArchiveReport,
+  book: (cells: number) => Book,
+  deadline: number,
+  name: string,
+): number | null {
   for (;;) {
-    const r = moveApiLog(council, book);
+    const r = log.move(book);
     if (r.rows) report.moved[name] = (report.moved[name] ?? 0) + r.rows;
     if (r.busy) {
       report.done = false;
@@ -271,11 +191,23 @@ function moveApiLogInto(council: Council, report: ArchiveReport, book: () => Boo
   }
 }
 
+// The cells a batch of units adds to the archive (its Overflow values are not known before it is read: the room
+// each tab grows by covers them).
+function batchCells(batch: readonly MovingUnit[]): number {
+  let n = 0;
+  for (const tab of MOVING_TABS)
+    n += moveCells(
+      tab,
+      batch.reduce((a, u) => a + u.rows[tab].length, 0),
+    );
+  return n;
+}
+
 // The plan's units, batch by batch until `deadline` (a batch whose rows changed under it is tried up to three times);
 // a batch not moved stops the run, marked busy when another execution held the tabs.
 function moveUnits(
   council: Council,
-  book: Book,
+  books: ArchiveBooks,
   units: readonly MovingUnit[],
   overflow: readonly { row: number; id: string; owner: string }[],
   s: Schedule,
@@ -289,6 +221,7 @@ function moveUnits(
       report.done = false;
       break;
     }
+    const book = books.room(batchCells(all[b]));
     let r: BatchResult = { kind: 'changed' };
     for (let attempt = 0; attempt < 3 && r.kind === 'changed'; attempt++)
       r = moveBatch(
@@ -315,7 +248,7 @@ function moveUnits(
 // Retires `left` Audit rows into the archive, batch by batch until `deadline`; counted in the report.
 function retireAudit(
   council: Council,
-  book: Book,
+  books: ArchiveBooks,
   left: number,
   self: string,
   deadline: number,
@@ -326,6 +259,7 @@ function retireAudit(
       report.done = false;
       break;
     }
+    const book = books.room(moveCells('audit', Math.min(left, AUDIT_PER_BATCH)));
     const n = retireBatch(council, book, left, self);
     if (n === null) {
       report.done = false;
@@ -338,26 +272,25 @@ function retireAudit(
   }
 }
 
-// The archive run (the archive.run task): moves what the plan says, batch by batch, until `deadline`.
-export function runArchive(council: Council, self: string, deadline: number): ArchiveReport {
-  const now = council.now();
-  const s = readSchedule() ?? { v: 1, next: 0, other: 0, shaped: '', pending: [] };
-  const t = threshold(council);
-  const report: ArchiveReport = {
-    archive: '',
-    created: false,
-    moved: {},
-    audit: 0,
-    cells: { before: 0, planned: 0, threshold: t },
-    done: true,
-    busy: false,
-    next: s.next,
-  };
-  if (anotherRun(council, self)) return { ...report, busy: true };
+// What the run moves besides the API Log. Nothing can have come due before the schedule's `next`, so until then,
+// with no batch pending and the cells under the threshold as the daily check counts them (the store's tails), the
+// tabs are not read to plan: the run was queued for the API Log's rows alone.
+function planRun(
+  council: Council,
+  s: Schedule,
+  t: number,
+  report: ArchiveReport,
+): { plan: Pick<RetentionPlan, 'units' | 'audit' | 'nextDue' | 'cells'>; overflow: MainLines['overflow'] } {
   const store = council.store;
-  // An archive that exists is opened first: Audit rows a run cut short are removed before anything is planned.
-  let book: Book | null = props.get(ARCHIVE_ID) ? open(council, s, report) : null;
-  if (book) report.audit += finishAudit(council, book);
+  const now = council.now();
+  const estimate = estimateCells(store.readState(), s.other);
+  if (now < s.next && !s.pending.length && estimate <= SHEETS_CELL_LIMIT * t) {
+    report.cells.before = report.cells.planned = estimate;
+    return {
+      plan: { units: [], audit: 0, nextDue: s.next, cells: { before: estimate, after: estimate, over: 0 } },
+      overflow: [],
+    };
+  }
   const lines = readLines(store, store.readState());
   const cells = measureCells(council.ss);
   const widths = {} as Record<MovingTab | 'audit', number>;
@@ -374,17 +307,42 @@ export function runArchive(council: Council, self: string, deadline: number): Ar
   report.cells.before = cells.used;
   report.cells.planned = cells.used;
   s.other = cells.other;
-  if (!book && (plan.units.length || plan.audit)) book = open(council, s, report);
+  return { plan, overflow: lines.overflow };
+}
+
+// The archive run (the archive.run task): moves what the plan says, batch by batch, until `deadline`.
+export function runArchive(council: Council, self: string, deadline: number): ArchiveReport {
+  const now = council.now();
+  const s = readSchedule() ?? { v: 1, next: 0, other: 0, shaped: '', pending: [], log_seq: 0 };
+  const t = threshold(council);
+  const report: ArchiveReport = {
+    archive: '',
+    created: false,
+    moved: {},
+    audit: 0,
+    cells: { before: 0, planned: 0, threshold: t },
+    done: true,
+    busy: false,
+    next: s.next,
+  };
+  if (anotherRun(council, self)) return { ...report, busy: true };
+  const books = new ArchiveBooks(council, s);
+  // An archive that exists is opened first: Audit rows a run cut short are removed before anything is planned.
+  const existed = books.exists();
+  if (existed) report.audit += finishAudit(council, books.current());
+  const { plan, overflow } = planRun(council, s, t, report);
+  const moving = existed || plan.units.length > 0 || plan.audit > 0;
   // Without an archive yet, the API Log's move opens one only when its rows are due.
   let apiLog: number | null = null;
-  const apiLogFirst = !book;
-  if (apiLogFirst) apiLog = moveApiLogInto(council, report, () => (book = open(council, s, report)), deadline);
-  if (book) {
-    moveUnits(council, book, plan.units, lines.overflow, s, self, deadline, report);
-    if (report.done && !apiLogFirst) apiLog = moveApiLogInto(council, report, () => book!, deadline);
-    retireAudit(council, book, report.done ? plan.audit : 0, self, deadline, report);
+  if (!moving) apiLog = moveApiLogInto(council, s, report, (n) => books.room(n), deadline);
+  if (moving) {
+    moveUnits(council, books, plan.units, overflow, s, self, deadline, report);
+    if (report.done) apiLog = moveApiLogInto(council, s, report, (n) => books.room(n), deadline);
+    retireAudit(council, books, report.done ? plan.audit : 0, self, deadline, report);
     report.cells.planned = plan.cells.after;
   }
+  if (books.exists()) report.archive = books.current().id;
+  report.created = books.created > 0;
   if (report.done) {
     s.next = Math.min(plan.nextDue ?? Number.POSITIVE_INFINITY, apiLog ?? Number.POSITIVE_INFINITY, now + RECHECK_MS);
     s.pending = [];

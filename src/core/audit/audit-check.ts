@@ -21,10 +21,13 @@ export interface AuditRecord {
   payload: Record<string, unknown>;
 }
 
-// One place a tab's rows are kept: the spreadsheet itself, or the archive its old rows moved to.
+// One place a tab's rows are kept: the spreadsheet itself, or one of the archives its old rows moved to.
 export interface TabRows {
   tab: TabKey;
   archive: boolean;
+  // The archive's spreadsheet id: a row is looked for in the archive its `archived` event names (an id no place
+  // has, as in a chain from before archives had ids, means the first archive).
+  archiveId?: string;
   // The tab's name as a person finds it (the archive's tabs are named like the main ones).
   label: string;
   rows: readonly unknown[][];
@@ -48,13 +51,19 @@ interface Latest {
 
 const spec = (key: TabKey) => TABS.find((t) => t.key === key) as TabSpec;
 
-// What the chain says of each audited tab: each key's latest digest, and the keys moved to the archive.
+// Where the chain says a key went: the sequence of its move, and the archive named.
+interface Moved {
+  seq: number;
+  archive: string;
+}
+
+// What the chain says of each audited tab: each key's latest digest, and the keys moved to an archive.
 function recordsOf(events: readonly AuditRecord[]): {
   latest: Record<string, Record<string, Latest>>;
-  archived: Record<string, Record<string, number>>;
+  archived: Record<string, Record<string, Moved>>;
 } {
   const latest: Record<string, Record<string, Latest>> = {};
-  const archived: Record<string, Record<string, number>> = {};
+  const archived: Record<string, Record<string, Moved>> = {};
   for (const e of events) {
     const digest = e.payload.digest as RowDigest | undefined;
     const byKey = (latest[e.tab] ??= {});
@@ -85,7 +94,7 @@ function recordsOf(events: readonly AuditRecord[]): {
     }
     if (e.event === 'archived') {
       const keys = Array.isArray(e.payload.keys) ? (e.payload.keys as unknown[]).map(String) : [e.row_key];
-      for (const k of keys) (archived[e.tab] ??= {})[k] = e.seq;
+      for (const k of keys) (archived[e.tab] ??= {})[k] = { seq: e.seq, archive: String(e.payload.archive ?? '') };
     }
   }
   return { latest, archived };
@@ -118,12 +127,16 @@ function matches(
   return false;
 }
 
+// `archived`: every key the chain moved, with the place (archive id) it went to, as checkRows resolved it.
 function checkPlace(
   place: TabRows,
   latest: Record<string, Latest>,
-  archived: Record<string, number>,
+  archived: Record<string, Moved>,
   sha256: (s: string) => string,
 ): RowProblem | null {
+  // Where this place's rows should be: here, or moved (to this archive, for an archive's rows).
+  const here = (key: string) =>
+    place.archive ? key in archived && archived[key].archive === (place.archiveId ?? '') : !(key in archived);
   const s = spec(place.tab);
   const types = columnTypesOf(place.tab);
   const seen: Record<string, number> = {};
@@ -145,11 +158,13 @@ function checkPlace(
       return problem(`row ${row} (${key || 'no key'}) has no audit record: it was inserted behind Kaigi's back`);
     if (key in seen) return problem(`row ${row} repeats ${key} of row ${seen[key]}: it was inserted`);
     seen[key] = row;
-    if (place.archive !== key in archived)
+    if (!here(key))
       return problem(
-        place.archive
-          ? `row ${row} (${key}) is in the archive, but the audit records no move of it`
-          : `row ${row} (${key}) was moved to the archive at audit seq ${archived[key]} but is still here`,
+        !place.archive
+          ? `row ${row} (${key}) was moved to the archive at audit seq ${archived[key].seq} but is still here`
+          : key in archived
+            ? `row ${row} (${key}) is in this archive, but the audit records its move to the archive ${archived[key].archive} at seq ${archived[key].seq}`
+            : `row ${row} (${key}) is in the archive, but the audit records no move of it`,
       );
     if (!matches(place, i, rec, types, sha256)) {
       const c = firstChangedColumn(types, values, rec.digest.cols);
@@ -166,7 +181,7 @@ function checkPlace(
   // A key the chain records here that the tab no longer holds was removed; named where it would stand.
   let gone: { key: string; rec: Latest } | null = null;
   for (const key of Object.keys(latest)) {
-    if (key in seen || place.archive !== key in archived) continue;
+    if (key in seen || !here(key)) continue;
     if (!gone || latest[key].created < gone.rec.created) gone = { key, rec: latest[key] };
   }
   if (!gone) return null;
@@ -192,6 +207,10 @@ export function checkRows(
   sha256: (s: string) => string,
 ): RowProblem | null {
   const { latest, archived } = recordsOf(events);
+  // A move naming no archive that is read (a chain from before archives had ids) went to the first one.
+  const ids = places.filter((p) => p.archive).map((p) => p.archiveId ?? '');
+  for (const byKey of Object.values(archived))
+    for (const m of Object.values(byKey)) if (ids.indexOf(m.archive) < 0) m.archive = ids[0] ?? '';
   for (const tab of AUDITED_TABS) {
     const name = spec(tab).name;
     const here = places.filter((p) => p.tab === tab).sort((a, b) => Number(a.archive) - Number(b.archive));

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Workbook } from '../../../../runtime/host/workbook.js';
 import type { Runtime, RuntimeSnapshot } from '../../../../runtime/runtime.js';
 import { council, ok, START, settle } from '../../../council-helpers.js';
-import { column, newRuntime, records } from '../../../helpers.js';
+import { apiLogTexts, column, newRuntime, records } from '../../../helpers.js';
 import { distinctKills, oneOfEachKind } from '../../../kill-marks.js';
 import { token } from '../rooms-helpers.js';
 
@@ -13,18 +13,6 @@ const DAY = 24 * 3600_000;
 function archiveOf(rt: Runtime): Workbook | undefined {
   const id = rt.scriptProperties.get('KAIGI_ARCHIVE_ID');
   return id ? rt.spreadsheet(id) : undefined;
-}
-
-// Every API Log row's values, archive first, as text (client and time tell the calls apart).
-function logRows(wb: Workbook | undefined): string[] {
-  const sheet = wb?.sheetByName('API Log');
-  if (!wb || !sheet) return [];
-  const last = wb.lastRow(sheet);
-  if (last < 2) return [];
-  return wb
-    .getValues(sheet, 2, 1, last - 1, 6)
-    .filter((v) => v.some((x) => x !== ''))
-    .map((v) => JSON.stringify(v));
 }
 
 // 11 calls (batches at rows 2–6 and 7–11, row 12 waits), then 91 days on 5 more: the batch 12–16 ends recent.
@@ -48,7 +36,7 @@ async function oldAndNew(): Promise<{ rt: Runtime; all: string[]; viewer: string
   rt.clock.advance(91 * DAY);
   for (let i = 0; i < 5; i++) await rt.doGet({ path: '/status', token: viewer });
   ok(await rt.run('tick', [], { kind: 'trigger' }));
-  made = { base: rt.snapshot(), all: logRows(rt.workbook), viewer };
+  made = { base: rt.snapshot(), all: apiLogTexts(rt.workbook), viewer };
   return { rt, all: made.all, viewer };
 }
 
@@ -75,8 +63,8 @@ describe('the API Log past retention', () => {
     expect(all.length).toBe(16);
     await archiveRun(rt);
     // Rows 2–11 (two whole batches) moved; row 12 is old but its batch ends with a recent row: it stays.
-    expect(logRows(archiveOf(rt))).toEqual(all.slice(0, 10));
-    expect(logRows(rt.workbook).slice(0, 6)).toEqual(all.slice(10));
+    expect(apiLogTexts(archiveOf(rt))).toEqual(all.slice(0, 10));
+    expect(apiLogTexts(rt.workbook).slice(0, 6)).toEqual(all.slice(10));
     const events = records(rt, 'audit').filter((r) => r.event === 'api_log_archived');
     expect(events.map((e) => JSON.parse(String(e.payload_json)))).toEqual([
       expect.objectContaining({ rows: 10, first_row: 2, last_row: 11, batches: 2, first_batch: 2, last_batch: 7 }),
@@ -86,11 +74,11 @@ describe('the API Log past retention', () => {
     const viewer = await token(rt, 'watcher2', 'viewer');
     for (let i = 0; i < 5; i++) await rt.doGet({ path: '/status', token: viewer });
     ok(await rt.run('tick', [], { kind: 'trigger' }));
-    expect(lastBatchEnd(rt)).toBe(1 + 10 + logRows(rt.workbook).length);
+    expect(lastBatchEnd(rt)).toBe(1 + 10 + apiLogTexts(rt.workbook).length);
     expect(await verify(rt)).toMatchObject({ ok: true });
     // A second run the same day moves nothing more.
     await archiveRun(rt);
-    expect(logRows(archiveOf(rt)).length).toBe(10);
+    expect(apiLogTexts(archiveOf(rt)).length).toBe(10);
   }, 120_000);
 
   for (const [what, tamper] of [
@@ -117,8 +105,8 @@ describe('the API Log past retention', () => {
     rt.scriptProperties.set({ KAIGI_ARCHIVE: JSON.stringify({ v: 1, next: 0, other: 0, shaped: '', pending: [] }) });
     await archiveRun(rt);
     expect(records(rt, 'queue').find((q) => q.type === 'archive.run')?.status).toBe('done');
-    expect(logRows(archiveOf(rt))).toEqual([]);
-    expect(logRows(rt.workbook)).toEqual(all);
+    expect(apiLogTexts(archiveOf(rt))).toEqual([]);
+    expect(apiLogTexts(rt.workbook)).toEqual(all);
     expect(await verify(rt)).toMatchObject({ ok: true });
   }, 120_000);
 
@@ -128,7 +116,7 @@ describe('the API Log past retention', () => {
     const base = rt.snapshot();
     const ops: string[] = [];
     ok(await rt.run('tick', [], { kind: 'trigger', onCall: (_n, op) => ops.push(op) }));
-    const expectedArchive = logRows(archiveOf(rt));
+    const expectedArchive = apiLogTexts(archiveOf(rt));
     expect(expectedArchive.length).toBe(10);
     // Every call that commits, locks or removes from the archive's API Log copy to the end of the run: after the
     // archive's tabs are shaped (its last ss.deleteSheet). Kills in the claim and in creating the archive, before any
@@ -153,15 +141,15 @@ describe('the API Log past retention', () => {
       await settle(rt);
       ok(await rt.run('dailyReview', [], { kind: 'trigger' }));
       await settle(rt);
-      const archived = logRows(archiveOf(rt));
-      const kept = logRows(rt.workbook).filter((v) => all.indexOf(v) >= 0);
+      const archived = apiLogTexts(archiveOf(rt));
+      const kept = apiLogTexts(rt.workbook).filter((v) => all.indexOf(v) >= 0);
       expect(archived, at).toEqual(expectedArchive);
       expect(archived.concat(kept), at).toEqual(all);
       // Calls after the move (one batch of api.log_digest_rows) are batched where the chain expects them.
       for (let i = 0; i < 5; i++) await rt.doGet({ path: '/status', token: viewer });
       ok(await rt.run('tick', [], { kind: 'trigger' }));
       // (a kill may have cost the tick's digest of the last old row: it joins the next batch, so up to 4 wait)
-      const waiting = 1 + archived.length + logRows(rt.workbook).length - lastBatchEnd(rt);
+      const waiting = 1 + archived.length + apiLogTexts(rt.workbook).length - lastBatchEnd(rt);
       expect(waiting, at).toBeGreaterThanOrEqual(0);
       expect(waiting, at).toBeLessThan(5);
       const report = await verify(rt);

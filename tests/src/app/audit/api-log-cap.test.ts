@@ -5,24 +5,12 @@ import { describe, expect, it } from 'vitest';
 import type { Workbook } from '../../../../runtime/host/workbook.js';
 import type { Runtime } from '../../../../runtime/runtime.js';
 import { council, ok, settle } from '../../../council-helpers.js';
-import { records } from '../../../helpers.js';
+import { apiLogTexts, records } from '../../../helpers.js';
 import { token } from '../rooms-helpers.js';
 
 function archiveOf(rt: Runtime): Workbook | undefined {
   const id = rt.scriptProperties.get('KAIGI_ARCHIVE_ID');
   return id ? rt.spreadsheet(id) : undefined;
-}
-
-// Every API Log row's values as text, in order.
-function logRows(wb: Workbook | undefined): string[] {
-  const sheet = wb?.sheetByName('API Log');
-  if (!wb || !sheet) return [];
-  const last = wb.lastRow(sheet);
-  if (last < 2) return [];
-  return wb
-    .getValues(sheet, 2, 1, last - 1, 6)
-    .filter((v) => v.some((x) => x !== ''))
-    .map((v) => JSON.stringify(v));
 }
 
 // 16 calls on one day, in batches of 5 (rows 2–6, 7–11, 12–16) and one row waiting for the next.
@@ -44,14 +32,14 @@ async function dailyRun(rt: Runtime): Promise<void> {
 describe('the API Log over api.log_max_rows', () => {
   it('moves the oldest whole batches to the archive until at most the cap is left, and verifyAudit passes', async () => {
     const rt = await sixteenCalls();
-    const all = logRows(rt.workbook);
+    const all = apiLogTexts(rt.workbook);
     expect(all.length).toBeGreaterThanOrEqual(16);
     // Well inside api.log_retention_days (90): only the cap moves them.
     await rt.callServer('updateSetting', { key: 'api.log_max_rows', value: all.length - 10 });
     await dailyRun(rt);
     // Two batches (10 rows) leave: one would leave more than the cap.
-    expect(logRows(archiveOf(rt))).toEqual(all.slice(0, 10));
-    expect(logRows(rt.workbook).slice(0, all.length - 10)).toEqual(all.slice(10));
+    expect(apiLogTexts(archiveOf(rt))).toEqual(all.slice(0, 10));
+    expect(apiLogTexts(rt.workbook).slice(0, all.length - 10)).toEqual(all.slice(10));
     const moved = records(rt, 'audit').filter((r) => r.event === 'api_log_archived');
     expect(moved.map((e) => JSON.parse(String(e.payload_json)))).toEqual([
       expect.objectContaining({ rows: 10, first_row: 2, last_row: 11, batches: 2 }),
@@ -61,12 +49,12 @@ describe('the API Log over api.log_max_rows', () => {
 
   it('moves nothing by rows when api.log_max_rows is 0', async () => {
     const rt = await sixteenCalls();
-    const all = logRows(rt.workbook);
+    const all = apiLogTexts(rt.workbook);
     await rt.callServer('updateSetting', { key: 'api.log_max_rows', value: 0 });
     // The run is due anyway (as for other tabs' rows): only the settings keep the log where it is.
     rt.scriptProperties.set({ KAIGI_ARCHIVE: JSON.stringify({ v: 1, next: 0, other: 0, shaped: '', pending: [] }) });
     await dailyRun(rt);
-    expect(logRows(archiveOf(rt))).toEqual([]);
-    expect(logRows(rt.workbook)).toEqual(all);
+    expect(apiLogTexts(archiveOf(rt))).toEqual([]);
+    expect(apiLogTexts(rt.workbook)).toEqual(all);
   }, 120_000);
 });

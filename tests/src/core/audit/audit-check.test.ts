@@ -189,4 +189,32 @@ describe('checkRows', () => {
       column: 'prediction_error',
     });
   });
+
+  it('expects a row in the archive its move names, when there are several', () => {
+    const moved = records.concat([
+      {
+        seq: records.length + 1,
+        event: 'archived',
+        tab: 'Outcomes',
+        row_key: 'OUT-1',
+        payload: { archive: 'second', keys: ['OUT-1'] },
+      },
+    ]);
+    const main = place('outcomes', [rows[1], rows[2]]);
+    const archive = (id: string, r: unknown[][]): TabRows => ({
+      ...place('outcomes', r, true),
+      archiveId: id,
+      label: id,
+    });
+    expect(checkRows(moved, [main, archive('first', []), archive('second', [rows[0]])], sha)).toBeNull();
+    expect(checkRows(moved, [main, archive('first', [rows[0]]), archive('second', [])], sha)).toMatchObject({
+      tab: 'first',
+      row: 2,
+      detail: expect.stringMatching(/in this archive, but the audit records its move to the archive second/),
+    });
+    expect(checkRows(moved, [main, archive('first', []), archive('second', [])], sha)).toMatchObject({
+      tab: 'second',
+      detail: expect.stringMatching(/OUT-1 .* is missing/),
+    });
+  });
 });
