@@ -119,11 +119,15 @@ export function freshState(tails: Record<string, Tail>, audit: ChainHead): Store
 export const CONFIG_CACHE_VERSION = 2;
 
 // Dates survive the cache as tagged values.
+// A date can only be a cell: rows are copied with each Date tagged, then written by JSON.stringify alone (a replacer
+// is called for every value, and made writing the KPI tab's copy several times slower than the copy itself).
 export function encodeConfigRows(rows: unknown[][]): string {
-  return JSON.stringify({ v: CONFIG_CACHE_VERSION, rows }, function (this: Json, k: string, v: unknown) {
-    const raw = this[k];
-    return Object.prototype.toString.call(raw) === '[object Date]' ? { $d: (raw as Date).getTime() } : v;
-  });
+  const tagged = rows.map((r) =>
+    Array.isArray(r)
+      ? r.map((c) => (Object.prototype.toString.call(c) === '[object Date]' ? { $d: (c as Date).getTime() } : c))
+      : r,
+  );
+  return JSON.stringify({ v: CONFIG_CACHE_VERSION, rows: tagged });
 }
 
 // A cached value split into parts that each stay under CacheService's per-value limit: parts of at most
