@@ -25,8 +25,9 @@ const GROUPS_END = '<!-- end of route groups -->';
 // A citation of the product contract (its sections, its file) or of a design note (docs/sources.md): written with
 // escapes so that this file does not match it.
 const CITATION = /\bSPEC\s*§|\bSPEC\.md\b|\bseed\s*00\d|\bseeds\//i;
-// The folders of the project's own code, checked for CITATION (node_modules and dist left out).
-const CODE_DIRS = ['src', 'sheets-schema', 'cli', 'runtime', 'bench', 'tools', 'scripts', 'tests'];
+// The folders of the project's own code, checked for CITATION (node_modules and dist left out), and eval/: the
+// scenarios' names and reasons are read in eval reports and docs/judgment.md.
+const CODE_DIRS = ['src', 'sheets-schema', 'cli', 'runtime', 'bench', 'tools', 'scripts', 'tests', 'eval'];
 // Files that spell the citations they look for: the browser scan rejects them on the pages.
 const SPELLS_CITATIONS = [path.join('tests', 'browser', 'scan.test.ts')];
 
@@ -84,7 +85,7 @@ describe('the documents', () => {
         const rel = path.join(dir, e.name);
         if (e.isDirectory()) {
           if (e.name !== 'node_modules' && e.name !== 'dist') walk(rel);
-        } else if (/\.(ts|mjs|cjs|js|html)$/.test(e.name) && !SPELLS_CITATIONS.includes(rel)) {
+        } else if (/\.(ts|mjs|cjs|js|html|json)$/.test(e.name) && !SPELLS_CITATIONS.includes(rel)) {
           const text = fs.readFileSync(path.join(root, rel), 'utf8');
           text.split('\n').forEach((line, i) => {
             if (CITATION.test(line)) bad.push(`${rel}:${i + 1}: ${line.trim()}`);
