@@ -222,7 +222,7 @@ async function main(): Promise<void> {
   const review = want('review') ? await reviewBench(START) : null;
   const judgment = want('judgment') ? await judgmentBench() : null;
   // Only when asked for (--only year): it takes minutes. KAIGI_BENCH_YEAR_* size it (bench/year.ts).
-  const year = only === 'year' ? await yearBench(START, yearSize(process.env)) : null;
+  const year = only === 'year' ? await yearBench(START, yearSize(process.env), (l) => console.error(l)) : null;
   // Real time, not modelled: a shorter run for a quick look (KAIGI_BENCH_LOAD_CLIENTS, KAIGI_BENCH_LOAD_SECONDS).
   const loadSize = {
     clients: Number(process.env.KAIGI_BENCH_LOAD_CLIENTS ?? LOAD_DEFAULTS.clients),

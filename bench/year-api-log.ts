@@ -2,7 +2,7 @@
 // drain appends them, closed by one api_log_batch audit event over them, and the log's digest mark moved on.
 import type { Runtime } from '../runtime/runtime.js';
 import { rowsOf } from '../sheets-schema/index.js';
-import { API_LOG_BATCH, batchDigest } from '../src/core/api/api-log-digest.js';
+import { API_LOG_BATCH, batchPayload } from '../src/core/api/api-log-digest.js';
 import { PROPERTY_KEYS } from '../src/core/property-keys.js';
 import { appendAudit, appendRows, readState, sha256, writeState } from './year-audit.js';
 import { sheet } from './discussion.js';
@@ -48,11 +48,7 @@ export function apiTraffic(rt: Runtime, from: number, minutes: number, perMinute
         event: API_LOG_BATCH,
         tab: '',
         row_key: `API Log:${through + 1 + archived}`,
-        payload: {
-          first_row: through + 1 + archived,
-          row_count: batch.length,
-          batch_sha256: batchDigest(batch, sha256),
-        },
+        payload: batchPayload(through + 1 + archived, batch, sha256),
       },
     },
   ]);

@@ -13,7 +13,8 @@ const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?Z/g;
 
 export interface Template {
   discussion: string;
-  decision: string;
+  // Its decisions, in the Orders tab's order: a discussion decided again (after an objection) has more than one.
+  decisions: string[];
   created: number;
   rows: Record<string, unknown[][]>;
   events: { at: string; event: AuditEvent }[];
@@ -36,7 +37,7 @@ export function captureTemplate(rt: Runtime, fromSeq: number): Template {
     const col = rowsOf(tab).index('discussion_id');
     rows[tab] = tabValues(rt, tab).filter((v) => v[col] === id);
   }
-  const decision = String(rowsOf('orders').read(rows.orders[0]).decision_id);
+  const decisions = Array.from(new Set(rows.orders.map((o) => String(rowsOf('orders').read(o).decision_id))));
   const names: string[] = TABS.map((t) => tabByKey(t).name);
   const audit = rowsOf('audit');
   const events = tabValues(rt, 'audit')
@@ -52,22 +53,28 @@ export function captureTemplate(rt: Runtime, fromSeq: number): Template {
         payload: JSON.parse(String(a.payload_json || '{}')) as Record<string, unknown>,
       },
     }));
-  return { discussion: id, decision, created: Date.parse(String(d.created_at)) || Number(d.created_at), rows, events };
+  return { discussion: id, decisions, created: Date.parse(String(d.created_at)) || Number(d.created_at), rows, events };
 }
 
-// A text with the template's ids and instants replaced by the copy's.
-function rewrite(s: string, t: Template, disc: string, dec: string, shift: number): string {
+// The copy's ids for the template's: its discussion's and each of its decisions'.
+type Ids = Record<string, string>;
+
+function escaped(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+// A text with the template's ids and instants replaced by the copy's, in one pass (a copy's new id may be another
+// of the template's: replaced one after another, it would be replaced again).
+function rewrite(s: string, ids: Ids, shift: number): string {
+  const keys = Object.keys(ids).sort((a, b) => b.length - a.length);
   return s
-    .split(t.discussion)
-    .join(disc)
-    .split(t.decision)
-    .join(dec)
+    .replace(new RegExp(keys.map(escaped).join('|'), 'g'), (m) => ids[m])
     .replace(ISO, (m) => new Date(Date.parse(m) + shift).toISOString());
 }
 
-function copyRow(v: readonly unknown[], t: Template, disc: string, dec: string, shift: number): unknown[] {
+function copyRow(v: readonly unknown[], ids: Ids, shift: number): unknown[] {
   return v.map((c) =>
-    c instanceof Date ? new Date(c.getTime() + shift) : typeof c === 'string' ? rewrite(c, t, disc, dec, shift) : c,
+    c instanceof Date ? new Date(c.getTime() + shift) : typeof c === 'string' ? rewrite(c, ids, shift) : c,
   );
 }
 
@@ -90,7 +97,12 @@ export function cloneDiscussions(
   count: number,
 ): { discussions: string[]; orders: string[] } {
   const state = readState(rt);
+  // Numbered after the day's discussions and decisions so far, each counter on its own: a discussion decided again
+  // (after an objection) took two decision numbers, and its copies take as many each.
   const first = (state.counters.disc.days[day] ?? 0) + 1;
+  const firstDecision = (state.counters.dec.days[day] ?? 0) + 1;
+  const perCopy = t.decisions.length;
+  const id = (kind: string, n: number) => `${kind}-${day}-${String(n).padStart(3, '0')}`;
   const out = { discussions: [] as string[], orders: [] as string[] };
   const rows: Record<string, unknown[][]> = { discussions: [], messages: [], orders: [] };
   const events: { at: string; event: AuditEvent }[] = [];
@@ -99,14 +111,14 @@ export function cloneDiscussions(
   for (const tab of TABS) next[tab] = (state.tails[tab]?.last ?? 1) + 1;
   const orderCol = rowsOf('orders').index('order_id');
   for (let i = 0; i < count; i++) {
-    const n = String(first + i).padStart(3, '0');
-    const disc = `DISC-${day}-${n}`;
-    const dec = `DEC-${day}-${n}`;
+    const disc = id('DISC', first + i);
+    const ids: Ids = { [t.discussion]: disc };
+    t.decisions.forEach((d, k) => (ids[d] = id('DEC', firstDecision + i * perCopy + k)));
     const shift = at + i * 60_000 - t.created;
     const placed: Record<string, { row: number; values: unknown[] }> = {};
     for (const tab of TABS)
       for (const v of t.rows[tab]) {
-        const values = copyRow(v, t, disc, dec, shift);
+        const values = copyRow(v, ids, shift);
         if (tab === 'orders') out.orders.push(String(values[orderCol]));
         rows[tab].push(values);
         placed[`${tabByKey(tab).name}|${auditKeyOf(tab, values)}`] = { row: next[tab]++, values };
@@ -114,17 +126,14 @@ export function cloneDiscussions(
     resealMessages(rows.messages.slice(rows.messages.length - t.rows.messages.length));
     out.discussions.push(disc);
     for (const e of t.events) {
-      const payload = JSON.parse(rewrite(JSON.stringify(e.event.payload), t, disc, dec, shift)) as Record<
-        string,
-        unknown
-      >;
-      const key = rewrite(e.event.row_key, t, disc, dec, shift);
+      const payload = JSON.parse(rewrite(JSON.stringify(e.event.payload), ids, shift)) as Record<string, unknown>;
+      const key = rewrite(e.event.row_key, ids, shift);
       const p = placed[`${e.event.tab}|${key}`];
       const tab = TABS.find((k) => tabByKey(k).name === e.event.tab)!;
       // Only the row's latest digest is checked: every event on it records the copy's final row.
       if (p && payload.digest) payload.digest = { row: p.row, ...rowDigests(columnTypesOf(tab), p.values, sha256) };
       events.push({
-        at: rewrite(e.at, t, disc, dec, shift),
+        at: rewrite(e.at, ids, shift),
         event: { ...e.event, row_key: key, payload },
       });
     }
@@ -140,7 +149,7 @@ export function cloneDiscussions(
   for (const tab of TABS) appendRows(rt, state, tab, rows[tab]);
   appendAudit(rt, state, events);
   bumpCounter(state.counters.disc, day, first + count - 1);
-  bumpCounter(state.counters.dec, day, first + count - 1);
+  bumpCounter(state.counters.dec, day, firstDecision + count * perCopy - 1);
   writeState(rt, state);
   return out;
 }

@@ -84,6 +84,8 @@ export interface ReviewDay {
   failed: number;
   // Queue items (review, archive) still open when the day's ticks stopped.
   left: number;
+  // Each execution that failed or ran out of time: the function, and for a tick the tasks it held when it stopped.
+  stopped: string[];
 }
 
 // Apps Script ends an execution at six minutes: a review execution must end before.
@@ -91,7 +93,28 @@ export const EXECUTION_LIMIT_MS = 360_000;
 
 // The daily review, then a tick each time queued work may be claimed (as the nudge or the backstop would fire one).
 export async function reviewDay(rt: Runtime, maxRuns = 60): Promise<ReviewDay> {
+  const stopped: string[] = [];
+  const note = (r: ExecutionResult) => {
+    if (r.ok && !r.timedOut) return;
+    const held = tabRows(rt, 'queue')
+      .filter((q) => q.status === 'processing')
+      .map((q) => String(q.type));
+    // Where its modelled time went, and its most frequent round trips: what to look at first.
+    const ms = Object.entries(r.counts.msByKind)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([k, v]) => `${k} ${Math.round(v / 1000)} s`);
+    const ops = Object.entries(r.counts.byOp)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([k, v]) => `${k} ×${v}`);
+    stopped.push(
+      `${r.fn}${r.timedOut ? ' (6 min)' : ` (${r.error?.message ?? 'failed'})`}${held.length ? ` in ${held.join(', ')}` : ''}` +
+        ` [${ms.concat(ops).join(', ')}]`,
+    );
+  };
   const runs: ExecutionResult[] = [await rt.run('dailyReview', [], { kind: 'trigger' })];
+  note(runs[0]);
   const open = () => tabRows(rt, 'queue').filter((q) => q.status === 'queued' || q.status === 'processing');
   for (let left = open(); left.length && runs.length < maxRuns; left = open()) {
     const free = Math.min(
@@ -101,6 +124,7 @@ export async function reviewDay(rt: Runtime, maxRuns = 60): Promise<ReviewDay> {
     );
     rt.clock.advanceTo(Math.max(rt.clock.now(), free) + 1000);
     runs.push(await rt.run('tick', [], { kind: 'trigger' }));
+    note(runs[runs.length - 1]);
   }
   const ms = runs.map((r) => r.endedAt - r.startedAt);
   return {
@@ -109,5 +133,6 @@ export async function reviewDay(rt: Runtime, maxRuns = 60): Promise<ReviewDay> {
     executions: runs.length,
     failed: runs.filter((r) => !r.ok || r.timedOut).length,
     left: open().length,
+    stopped,
   };
 }

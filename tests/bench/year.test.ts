@@ -13,6 +13,8 @@ it('reports each month and loses nothing over a tiny year', async () => {
     real_per_month: 1,
     api_per_minute: 1,
     members: 8,
+    // The real review on the second day and the last of each month: the first day's decisions wait for it.
+    review_every: 2,
   });
   expect(r.months.map((m) => m.month)).toEqual([1, 2]);
   for (const m of r.months) {
@@ -33,6 +35,8 @@ it('reports each month and loses nothing over a tiny year', async () => {
     expect(m.own_ms_per_discussion).toBeGreaterThan(0);
     expect(m.round_trips_per_discussion).toBeGreaterThan(0);
     expect(m.verify_ok).toBe(true);
+    expect(m.days).toBe(3);
+    expect(m.review_days).toBe(2);
     expect(m.review_days_in_budget).toBe(m.review_days);
     expect(m.cell_share).toBeCloseTo(m.cells / 10_000_000, 3);
   }
