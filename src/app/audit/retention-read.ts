@@ -28,7 +28,7 @@ export function timeOf(v: unknown): number | null {
 
 // Some columns of a tab's committed rows, one read per run of adjacent columns (wide text columns are skipped),
 // as full-width rows with the other cells empty. Rows past the committed tail are a dead commit's and not read.
-export function readColumns(store: Store, state: StoreState, tab: TabKey, names: readonly string[]): unknown[][] {
+function readColumns(store: Store, state: StoreState, tab: TabKey, names: readonly string[]): unknown[][] {
   const last = state.tails[tab]?.last ?? 1;
   if (last < 2) return [];
   const cols = rowsOfAny(tab);

@@ -37,7 +37,12 @@ export function batchPayload(
   rows: readonly (readonly unknown[])[],
   sha256: Sha256,
 ): { first_row: number; row_count: number; batch_sha256: string; batch_v: number } {
-  return { first_row: firstRow, row_count: rows.length, batch_sha256: batchDigest(rows, sha256), batch_v: BATCH_VERSION };
+  return {
+    first_row: firstRow,
+    row_count: rows.length,
+    batch_sha256: batchDigest(rows, sha256),
+    batch_v: BATCH_VERSION,
+  };
 }
 
 // The log's rows as its batches number them (row 2 is the first): read a run at a time, so verifyAudit never holds a
