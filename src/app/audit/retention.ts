@@ -335,7 +335,7 @@ export function runArchive(council: Council, self: string, deadline: number): Ar
   // Without an archive yet, the API Log's move opens one only when its rows are due.
   let apiLog: number | null = null;
   if (!moving) apiLog = moveApiLogInto(council, s, report, (n) => books.room(n), deadline);
-  if (moving) {
+  else {
     moveUnits(council, books, plan.units, overflow, s, self, deadline, report);
     if (report.done) apiLog = moveApiLogInto(council, s, report, (n) => books.room(n), deadline);
     retireAudit(council, books, report.done ? plan.audit : 0, self, deadline, report);

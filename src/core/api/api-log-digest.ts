@@ -60,7 +60,7 @@ function batchOf(e: AuditRecord): BatchRecord | null {
   return { first_row: p.first_row, row_count: p.row_count, batch_sha256: p.batch_sha256, batch_v: v };
 }
 
-// Every batch the chain records, checked against the tab's rows (row 2 is rows[0]); the first problem, naming the
+// Every batch the chain records, checked against the log's rows as `rows` reads them; the first problem, naming the
 // row where it starts. Batches follow each other without a gap, so a deleted or inserted row is caught by the
 // batch it falls in, or by the next batch no longer starting where the chain says.
 export function checkApiLog(
