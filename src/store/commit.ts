@@ -25,13 +25,14 @@ interface Store {
   sheet(key: TabKey): SheetPort;
   // A data tab as this execution read it (cached): a rewritten KPI row's text before the commit.
   readTab(key: TabKey): unknown[][];
-  wrote(): void;
+  wrote(inCommit?: boolean): void;
   flush(): void;
   width(key: TabKey): number;
   readState(): StoreState;
   writeState(s: StoreState): void;
   grow(key: TabKey, tail: Tail, needLast: number): void;
-  remember(blocks: readonly Block[], appended: Record<string, [number, number]>): void;
+  remember(blocks: readonly Block[], appended: Record<string, [number, number]>, base: string | null): void;
+  stateText(): string | null;
 }
 
 export class Commit {
@@ -205,6 +206,7 @@ export class Commit {
   // state keeps the tabs' sizes from before the grow); once the marker is in the sheet it rolls forward.
   run(timestamp: string): StoreState {
     const before = this.store.readState();
+    const base = this.store.stateText();
     this.chainAudit(timestamp);
     if (!this.marker) this.markAuditTail();
     if (!this.marker) throw new StoreError('a commit needs a final write');
@@ -224,7 +226,7 @@ export class Commit {
     this.clearJournal(after);
     // The KPI tab's cached copy (the council's view of it) moves on once the commit's rows are in.
     if (this.writes.some((w) => w.tab === 'kpi')) bumpDataVersion('kpi');
-    this.store.remember(blocks.concat([markerBlock], this.post), this.appended);
+    this.store.remember(blocks.concat([markerBlock], this.post), this.appended, base);
     return after;
   }
 
@@ -286,7 +288,7 @@ export class Commit {
         .sheet(b.tab)
         .getRange(b.row, 1, b.rows.length, width)
         .setValues(b.rows.map((r) => pad(r, width)));
-      this.store.wrote();
+      this.store.wrote(true);
     }
   }
 

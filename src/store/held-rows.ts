@@ -20,10 +20,7 @@ export class HeldRows {
     for (const b of blocks) {
       const w = width(b.tab);
       b.rows.forEach((r, i) => {
-        // As the commit wrote it: cut or padded to the tab's width, a missing value an empty cell.
-        const out = r.slice(0, w).map((v) => (v === null || v === undefined ? '' : v));
-        while (out.length < w) out.push('');
-        rows[`${b.tab}:${b.row + i}`] = out;
+        rows[`${b.tab}:${b.row + i}`] = asWritten(r, w);
       });
     }
     const copy: Record<string, [number, number]> = {};
@@ -58,4 +55,11 @@ export class HeldRows {
     }
     return out;
   }
+}
+
+// A row as a commit wrote it: cut or padded to the tab's width, a missing value an empty cell.
+export function asWritten(r: readonly unknown[], width: number): unknown[] {
+  const out = r.slice(0, width).map((v) => (v === null || v === undefined ? '' : v));
+  while (out.length < width) out.push('');
+  return out;
 }

@@ -90,9 +90,22 @@ export class Memory {
   }
 
   forget(): void {
+    this.reparse();
+    this.store.forgetTab('learnings');
+  }
+
+  // Under the lock, before a commit planned from the rows: the tab's rows as committed now. The store reads them again
+  // only when another execution has committed since it last did (Store.readTabNow): a review of a hundred decisions
+  // read the whole tab a hundred times, each before its commit.
+  rowsNow(): unknown[][] {
+    this.reparse();
+    return this.store.readTabNow('learnings');
+  }
+
+  // After this execution's own commit: its rows are parsed again from the store's copy, which the commit carried on.
+  reparse(): void {
     this.cached = null;
     this.matrixCache = null;
-    this.store.forgetTab('learnings');
   }
 
   // One request per batch; the offline embedding needs no network and no key.

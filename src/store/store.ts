@@ -7,6 +7,7 @@ import { BusyError } from '../core/errors.js';
 import { markChanged, withOneStamp } from './change-stamp.js';
 import { configCacheName } from './config-version.js';
 import { HeldRows } from './held-rows.js';
+import { TabCopies } from './tab-copies.js';
 import { propertiesWritten, readProperty } from './property-reads.js';
 import { Commit } from './commit.js';
 import { sha256Hex } from './crypto.js';
@@ -57,6 +58,8 @@ export class Store {
   // The rows this execution's last commit wrote (held-rows.ts), and the state text it last wrote.
   private readonly held = new HeldRows();
   private lastState: string | null = null;
+  // Which of tabCache's whole tabs are the sheet's, and at which committed state (tab-copies.ts).
+  private readonly copies = new TabCopies();
 
   constructor(
     readonly ss: Spreadsheet,
@@ -72,19 +75,22 @@ export class Store {
     return this.sheets[key];
   }
 
-  // Called by every sheet write the store or a commit makes.
-  wrote(): void {
+  // Called by every sheet write the store or a commit makes; one outside a commit changes no state, so copies go.
+  wrote(inCommit = false): void {
     this.dirty = true;
     this.held.drop();
+    if (!inCommit) this.copies.forgetAll();
   }
 
-  // Called by a commit once its state is written: the rows it wrote, in write order (a later write of a row wins).
-  remember(blocks: readonly Block[], appended: Record<string, [number, number]>): void {
-    if (this.lastState !== null) this.held.remember(this.lastState, blocks, appended, (k) => this.width(k));
+  // Called by a commit once its state is written: its rows in write order (a later write wins), the state it began at.
+  remember(blocks: readonly Block[], appended: Record<string, [number, number]>, base: string | null): void {
+    if (this.lastState === null) return;
+    this.held.remember(this.lastState, blocks, appended, (k) => this.width(k));
+    this.copies.carry(this.tabCache, base, this.lastState, blocks, (k) => this.width(k));
   }
 
   // The committed state as this execution sees it now: the text under the lock, else the property snapshot's.
-  private stateText(): string | null {
+  stateText(): string | null {
     return underLock.depth && underLock.state !== null ? underLock.state : readProperty(STATE_KEY);
   }
 
@@ -325,6 +331,17 @@ export class Store {
 
   forgetTab(key: TabKey): void {
     delete this.tabCache[key];
+    this.copies.forget(key);
+  }
+
+  // A whole tab as committed now, under the lock: read again unless this execution's copy is the sheet's (tab-copies.ts).
+  readTabNow(key: TabKey): unknown[][] {
+    const now = this.stateText();
+    if (this.tabCache[key] && this.copies.current(key, now)) return this.tabCache[key];
+    this.forgetTab(key);
+    const rows = this.readTab(key);
+    if (underLock.depth && now !== null) this.copies.mark(key, now);
+    return rows;
   }
 
   // Rows of an append tab from `from` to its committed tail.

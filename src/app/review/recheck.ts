@@ -83,8 +83,7 @@ function commitRecheck(
     // The Outcomes rows as committed now, not this execution's earlier copy: another execution may have rechecked it.
     store.forgetTab('outcomes');
     if (outcomeLines(council).filter((l) => l.decision_id === a.decision_id).length !== 1) return null;
-    mem.forget();
-    const learningRows = store.readTab('learnings');
+    const learningRows = mem.rowsNow();
     const now = council.now();
     const c = store.begin(state);
     const planned = planRecheck(a, first, mem.rows(), { rules, lang, now, next: (name) => c.nextSeq(name) });
@@ -93,7 +92,7 @@ function commitRecheck(
       if (tab === 'learnings') return learningRows[row - 2];
       return store.readRows(tab, row, 1)[0];
     });
-    mem.forget();
+    mem.reparse();
     return {
       decision_id: a.decision_id,
       discussion_id: a.discussion_id,

@@ -216,8 +216,7 @@ function commitReview(
       if (String(row.order_id) !== o.order_id) return 'moved';
       o.status = String(row.status);
     }
-    mem.forget();
-    const learningRows = store.readTab('learnings');
+    const learningRows = mem.rowsNow();
     const memory: ReviewMemory = { learnings: mem.rows(), properties: readProperties() };
     const now = council.now();
     const c = store.begin(state);
@@ -237,7 +236,7 @@ function commitReview(
     });
     // After the commit point: the properties follow the rows they summarise.
     props.set(propertyValues(planned.commit.properties));
-    mem.forget();
+    mem.reparse();
     const { ev } = p.a;
     return {
       decision_id: p.a.decision_id,
