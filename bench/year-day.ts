@@ -4,6 +4,7 @@ import type { ExecutionResult, Runtime } from '../runtime/runtime.js';
 import { tabRows } from '../tools/tab-rows.js';
 import { discussion, must, sheet } from './discussion.js';
 import { rowsOf } from '../sheets-schema/index.js';
+import { PROPERTY_KEYS } from '../src/core/property-keys.js';
 
 export const DAY_MS = 24 * 3600_000;
 
@@ -74,6 +75,19 @@ export async function measuredDiscussion(rt: Runtime): Promise<Measured> {
     own_ms: runs.reduce((a, r) => a + (r.endedAt - r.startedAt), 0),
     round_trips: runs.reduce((a, r) => a + r.counts.roundTrips, 0),
   };
+}
+
+// The Dashboard refresh a decision made due, run by a tick at its due time as the backstop would run it (Apps Script
+// fires one every few minutes; the bench fires none between discussions): its modelled time, 0 when none was due.
+// Without it the next measured discussion's first tick did the refresh and counted it as that discussion's.
+export async function dueDashboard(rt: Runtime): Promise<number> {
+  const due = Number(rt.scriptProperties.get(PROPERTY_KEYS.dashboardDue) || 0);
+  if (!due) return 0;
+  rt.clock.advanceTo(Math.max(rt.clock.now(), due + 1000));
+  const r = await rt.run('tick', [], { kind: 'trigger' });
+  if (!(must(r) as { dashboard?: boolean }).dashboard)
+    throw new Error('the tick at the Dashboard’s due time did not refresh it');
+  return r.endedAt - r.startedAt;
 }
 
 export interface ReviewDay {

@@ -13,6 +13,7 @@ import { captureTemplate, cloneDiscussions, type Template } from './year-clone.j
 import {
   addMembers,
   DAY_MS,
+  dueDashboard,
   EXECUTION_LIMIT_MS,
   measuredDiscussion,
   postKpi,
@@ -39,6 +40,9 @@ interface YearMonth {
   discussions: number;
   own_ms_per_discussion: number;
   round_trips_per_discussion: number;
+  // The month's longest Dashboard refresh a measured decision made due, in a tick of its own at its due time (the
+  // backstop's): reported apart, as it reads whole tabs and serves every decision of a burst, not one discussion.
+  dashboard_ms: number;
   // The month's longest day of review: the daily review's executions and the ticks after it, modelled.
   review_ms: number;
   review_longest_execution_ms: number;
@@ -196,6 +200,7 @@ export async function yearBench(
         expect.discussions.add(r.id);
         for (const o of r.orders) expect.orders.add(o);
         measured = { own: measured.own + r.own_ms, trips: measured.trips + r.round_trips, n: measured.n + 1 };
+        month.dashboard_ms = Math.max(month.dashboard_ms, await timed(wall, 'measured', () => dueDashboard(rt)));
         template = captureTemplate(rt, seq);
       }
       const t = template;
@@ -283,6 +288,7 @@ function emptyMonth(m: number): YearMonth {
     discussions: 0,
     own_ms_per_discussion: 0,
     round_trips_per_discussion: 0,
+    dashboard_ms: 0,
     review_ms: 0,
     review_longest_execution_ms: 0,
     review_days_in_budget: 0,

@@ -39,7 +39,7 @@ import { runWatcher, type WatchReport } from './app/queue/watcher.js';
 import { runDailyReview, type ReviewReport } from './app/review/review.js';
 import { tellUnreadableCases } from './app/review/case-check.js';
 import { runDecay } from './app/review/decay.js';
-import { refreshDashboardNow } from './app/surfaces/dashboard.js';
+import { refreshDashboardCovering } from './app/surfaces/dashboard.js';
 import { scheduleArchive } from './app/audit/retention.js';
 import {
   addDirective as addDirectiveTo,
@@ -194,7 +194,7 @@ export function dailyReview(): ReviewReport & { decayed: string[]; unreadable_ca
   const report = { ...review, decayed: [] as string[], unreadable_cases: [] as string[] };
   report.decayed = runDecay(council);
   // The day's verdicts and usage reach the Dashboard charts: now, or once review.run has the rest in.
-  if (!review.left) refreshDashboardNow(council);
+  if (!review.left) refreshDashboardCovering(council);
   // Once a day, after the review: queue the archive run when a row may have passed its retention (app/retention.ts).
   scheduleArchive(council);
   // Last, so that a failure to tell (a broken notices property, a lock timeout) skips none of the above: a case row

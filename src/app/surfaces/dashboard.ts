@@ -163,6 +163,13 @@ export function dashboardDueAt(all: Record<string, string>): number | null {
   return due > 0 ? due : null;
 }
 
+// A refresh run for its own reason (the daily review, the menu) covers one already due, since it reads the tabs as
+// they are now: the mark goes with it, so the next tick does not read them whole again for nothing.
+export function refreshDashboardCovering(council: Council): DashboardReport {
+  const due = dashboardDueAt({ [PROPERTY_KEYS.dashboardDue]: props.get(PROPERTY_KEYS.dashboardDue) ?? '' });
+  return due === null ? refreshDashboardNow(council) : refreshDueDashboard(council, due);
+}
+
 // Run by a tick once the refresh is due. The mark is cleared first, so a discussion that ends during the refresh
 // marks it due again; a refresh that fails puts the mark back for the next tick, and the error goes on.
 export function refreshDueDashboard(council: Council, due: number): DashboardReport {

@@ -39,6 +39,23 @@ describe('an idle backstop tick', () => {
     expect(cost(idle)).toEqual({ calls: 1, roundTrips: 0 });
   });
 
+  it('is idle after the menu or the daily review refreshed a Dashboard that was due: one refresh covers it', async () => {
+    for (const [fn, kind] of [
+      ['refreshDashboard', 'menu'],
+      ['dailyReview', 'trigger'],
+    ] as const) {
+      const rt = await council();
+      await start(rt);
+      ok(await rt.run('tick', [], { kind: 'trigger' }));
+      expect(rt.scriptProperties.get(PROPERTY_KEYS.dashboardDue)).not.toBeNull();
+      ok(await rt.run(fn, [], { kind }));
+      expect(rt.scriptProperties.get(PROPERTY_KEYS.dashboardDue)).toBeNull();
+      rt.clock.advance(61_000);
+      const after = ok(await rt.run('tick', [], { kind: 'trigger' }));
+      expect([fn, after.reason, after.dashboard]).toEqual([fn, 'idle', false]);
+    }
+  });
+
   it('is not idle while work is queued: a request waiting for its nudge is still taken by the backstop', async () => {
     const rt = await council();
     await start(rt);
