@@ -93,6 +93,10 @@ export const SETTING_DESCRIPTIONS_JA: Readonly<Record<SettingKey, string>> = {
   'learning.reliability_weights': '判定から学んだ信頼性で専門家の票に重みを付けます（オフなら表示のみで使いません）',
   'retrieval.top_k': 'エージェントごとに取り出す学びの数',
   'retrieval.min_confidence': '確信度がこれ未満の学びは取り出しません',
+  'retrieval.exact_rows':
+    '保存された埋め込みがこの数までは全値を復号して比べます。超えると粗い比較で選んだ行だけを正確に比べます',
+  'retrieval.rerank_rows':
+    '全値で比べる数を超える埋め込みがあるとき、求める件数に加えて粗い比較から正確な比較に回す行の数',
   'retrieval.weights': '検索スコア＝類似度×重み＋新しさ×重み＋確信度×重み（新しさは新規で 1、半減期で ½）',
   'retrieval.half_life_days': '学びや事例の重みが半分になる日数（0 なら古さで割り引きません）',
   'learning.decay_days':

@@ -199,6 +199,18 @@ export const DEFAULT_SETTINGS = [
   s('retrieval.top_k', 5, 'integer', 'Learnings retrieved per agent'),
   s('retrieval.min_confidence', 0.3, 'number', 'Learnings below this confidence are not retrieved'),
   s(
+    'retrieval.exact_rows',
+    20000,
+    'integer',
+    'Up to this many stored embeddings every value is decoded and compared; past it a coarse pass picks the rows compared exactly',
+  ),
+  s(
+    'retrieval.rerank_rows',
+    100,
+    'integer',
+    'With more stored embeddings than are compared in full: how many rows beyond those asked for a coarse pass keeps for the exact comparison',
+  ),
+  s(
     'retrieval.weights',
     shape<Record<string, unknown>>({ similarity: 1, recency: 0.3, confidence: 0.2 }),
     'json',

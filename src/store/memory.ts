@@ -12,7 +12,7 @@ import { EMPTY_MEMORY, successRate, type AgentMemory, type Learning } from '../c
 import { recall, recallOptionsOf } from '../core/memory/recall.js';
 import { buildEmbedding, parseEmbedding, type EmbeddingVendor } from '../core/providers/embeddings.js';
 import { redact } from '../core/providers/http.js';
-import { decodeMatrix, type Matrix } from '../core/memory/retrieval.js';
+import { decodeMatrix, type Matrix, matrixOptionsOf } from '../core/memory/retrieval.js';
 import type { Settings } from '../core/settings.js';
 import { keyProperty } from './keys.js';
 import type { Store } from './store.js';
@@ -160,6 +160,7 @@ export class Memory {
           rows.map((l) => l.embedding),
           this.dims,
           rows.map((l) => l.row),
+          matrixOptionsOf(this.settings),
         ),
       };
       const { refused } = this.matrixCache.m;

@@ -1,7 +1,7 @@
 // Semantic search over Learnings with the engine's own retrieval: the same rows, embedding and cosine top-k.
 import { embedOffline } from '../../core/memory/embedding.js';
 import { ValidationError } from '../../core/errors.js';
-import { decodeMatrix, topK } from '../../core/memory/retrieval.js';
+import { decodeMatrix, matrixOptionsOf, topK } from '../../core/memory/retrieval.js';
 import type { Council } from '../sheet-council.js';
 import { learningNamer, type ReadableNames } from './learning-names.js';
 
@@ -43,6 +43,7 @@ export function searchLearnings(
     rows.map((l) => l.embedding),
     mem.dims,
     rows.map((l) => l.row),
+    matrixOptionsOf(council.settings()),
   );
   const byRow: Record<number, (typeof rows)[number]> = {};
   for (const l of rows) byRow[l.row] = l;

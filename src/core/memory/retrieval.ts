@@ -1,6 +1,10 @@
-// Exact cosine top-k over stored int8 vectors, decoded once into one matrix per embedding model and execution.
+// Cosine top-k over stored int8 vectors, decoded once into one matrix per embedding model and execution: exact up to
+// `exactRows` rows, coarse first and then exact for the best (coarse-matrix.ts) past them.
 import { squares } from './cell-decoder.js';
+import { type Coarse, coarseBest, coarseOf, exactRow } from './coarse-matrix.js';
+import { isDense } from './dense-cell.js';
 import { cellInto } from './embedding.js';
+import type { Settings } from '../settings.js';
 
 export interface Matrix {
   dims: number;
@@ -15,6 +19,21 @@ export interface Matrix {
   // are never compared, and wait for re-embedding like any unreadable cell.
   refused: number[];
   dead: Uint8Array | null;
+  // Past `exactRows` rows (all version 3 cells): the values' high nibbles only; `data`, `tails` are then empty.
+  coarse?: Coarse;
+}
+
+// Settings retrieval.exact_rows and retrieval.rerank_rows: the largest matrix decoded whole, and how many rows of a
+// larger one the coarse pass hands to the exact scores beyond the k asked for.
+export interface MatrixOptions {
+  exactRows: number;
+  rerankRows: number;
+}
+
+const ALL_EXACT: MatrixOptions = { exactRows: Infinity, rerankRows: 0 };
+
+export function matrixOptionsOf(s: Pick<Settings, 'number'>): MatrixOptions {
+  return { exactRows: s.number('retrieval.exact_rows'), rerankRows: s.number('retrieval.rerank_rows') };
 }
 
 // Where a row's second part starts: half way, on a multiple of four for the unrolled loop.
@@ -25,7 +44,30 @@ function splitOf(dims: number): number {
 // Decodes the cells of one model (any stored version, embedding.ts); the scale cancels out of a cosine, so it is not
 // kept. Callers pass the cells isVectorCell accepts (the right length); one the decoder still refuses is left out of
 // every comparison and its key reported in `refused`, so one bad row never stops retrieval for the whole execution.
-export function decodeMatrix(cells: string[], dims: number, keys: number[] = cells.map((_, i) => i)): Matrix {
+//
+// A matrix of more than `exactRows` version 3 cells is held coarse: decoding every value of 100,000 rows wrote 25.6 MB
+// of new memory, and a fresh execution pays a page fault for every 4 KB of it. Half of it holds the high nibbles,
+// which rank well enough for the exact scores of the best k + `rerankRows` to find the same top k (docs/benchmarks.md).
+export function decodeMatrix(
+  cells: string[],
+  dims: number,
+  keys: number[] = cells.map((_, i) => i),
+  options: MatrixOptions = ALL_EXACT,
+): Matrix {
+  if (cells.length > options.exactRows && cells.every(isDense)) {
+    const { coarse, dead, refused } = coarseOf(cells, dims, Math.max(0, options.rerankRows));
+    const none = { data: new Int8Array(0), tails: new Float64Array(0), split: 0 };
+    return {
+      dims,
+      rows: cells.length,
+      ...none,
+      norms: coarse.norms,
+      keys,
+      refused: refused.map((r) => keys[r]),
+      dead,
+      coarse,
+    };
+  }
   const data = new Int8Array(cells.length * dims);
   const norms = new Float32Array(cells.length);
   const tails = new Float64Array(cells.length);
@@ -77,6 +119,7 @@ function dot(data: Int8Array, o: number, q: Float32Array, from: number, d: numbe
 export function topK(m: Matrix, query: Float32Array, k: number, allow: (key: number) => boolean = () => true): Hit[] {
   // k = 0 (a Settings value) asks for nothing; without this the loop would read best[-1].
   if (k <= 0) return [];
+  if (m.coarse) return coarseTopK(m, m.coarse, query, k, allow);
   let qn = 0;
   for (let i = 0; i < query.length; i++) qn += query[i] * query[i];
   qn = Math.sqrt(qn) || 1;
@@ -108,4 +151,22 @@ export function topK(m: Matrix, query: Float32Array, k: number, allow: (key: num
     }
   }
   return best;
+}
+
+// The coarse pass keeps the best k + rerank rows (a margin past the k-th as well as before it); each is decoded from its cell and scored exactly, as the exact
+// matrix scores it. A cell the exact decoder refuses now is left out, as it would have been there.
+function coarseTopK(m: Matrix, c: Coarse, query: Float32Array, k: number, allow: (key: number) => boolean): Hit[] {
+  const { keys, dead, dims } = m;
+  const best = coarseBest(c, m.rows, query, k + c.rerank, (r) => !dead?.[r] && allow(keys[r]));
+  let qn = 0;
+  for (let i = 0; i < query.length; i++) qn += query[i] * query[i];
+  qn = Math.sqrt(qn) || 1;
+  const row = new Int8Array(dims);
+  const hits: Hit[] = [];
+  for (const r of best) {
+    const sum = exactRow(c, r, dims, row);
+    if (sum < 0) continue;
+    hits.push({ key: keys[r], score: dot(row, 0, query, 0, dims) / ((Math.sqrt(sum) || 1) * qn) });
+  }
+  return hits.sort((a, b) => b.score - a.score).slice(0, k);
 }
