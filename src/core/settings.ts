@@ -200,7 +200,7 @@ export const DEFAULT_SETTINGS = [
   s('retrieval.min_confidence', 0.3, 'number', 'Learnings below this confidence are not retrieved'),
   s(
     'retrieval.exact_rows',
-    20000,
+    5000,
     'integer',
     'Up to this many stored embeddings every value is decoded and compared; past it a coarse pass picks the rows compared exactly',
   ),

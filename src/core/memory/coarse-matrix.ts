@@ -141,9 +141,20 @@ export function coarseBest(
   for (let r = 0; r < rows; r++) {
     if (!live(r)) continue;
     const o = r * stride;
-    let s = 0;
-    for (let p = 0; p < stride; p++) s += lut[(p << 8) | nibbles[o + p]];
-    s /= norms[r];
+    // Four sums, so that each add waits for the one four places back rather than the one before.
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    let p = 0;
+    for (; p + 4 <= stride; p += 4) {
+      s0 += lut[(p << 8) | nibbles[o + p]];
+      s1 += lut[((p + 1) << 8) | nibbles[o + p + 1]];
+      s2 += lut[((p + 2) << 8) | nibbles[o + p + 2]];
+      s3 += lut[((p + 3) << 8) | nibbles[o + p + 3]];
+    }
+    for (; p < stride; p++) s0 += lut[(p << 8) | nibbles[o + p]];
+    const s = (s0 + s1 + s2 + s3) / norms[r];
     if (n < keep) {
       held[n] = r;
       scores[n++] = s;
