@@ -394,7 +394,7 @@ export class Store {
     if (needLast <= tail.max) return;
     const add = needLast - tail.max + GROW_BY;
     this.sheet(key).insertRowsAfter(tail.max, add);
-    this.wrote();
+    this.wrote(true); // empty rows past the tail: no whole tab's copy (tab-copies.ts) changes
     tail.max += add;
   }
 }
