@@ -202,8 +202,8 @@ export async function yearBench(
         expect.discussions.add(r.id);
         for (const o of r.orders) expect.orders.add(o);
         measured = { own: measured.own + r.own_ms, trips: measured.trips + r.round_trips, n: measured.n + 1 };
-        month.dashboard_ms = Math.max(month.dashboard_ms, await timed(wall, 'measured', () => dueDashboard(rt)));
         template = captureTemplate(rt, seq);
+        month.dashboard_ms = Math.max(month.dashboard_ms, await timed(wall, 'measured', () => dueDashboard(rt)));
       }
       const t = template;
       if (!t) throw new Error('no real discussion ran before the bulk: real_per_month must be at least 1');

@@ -153,8 +153,8 @@ export function topK(m: Matrix, query: Float32Array, k: number, allow: (key: num
   return best;
 }
 
-// The coarse pass keeps the best k + rerank rows (a margin past the k-th as well as before it); each is decoded from its cell and scored exactly, as the exact
-// matrix scores it. A cell the exact decoder refuses now is left out, as it would have been there.
+// The coarse pass keeps the best k + rerank rows (a margin past the k-th as well as before it); each is decoded from
+// its cell and scored exactly, as the exact matrix scores it. A cell the exact decoder refuses is left out, as there.
 function coarseTopK(m: Matrix, c: Coarse, query: Float32Array, k: number, allow: (key: number) => boolean): Hit[] {
   const { keys, dead, dims } = m;
   const best = coarseBest(c, m.rows, query, k + c.rerank, (r) => !dead?.[r] && allow(keys[r]));
