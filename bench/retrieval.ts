@@ -100,7 +100,8 @@ const r2 = (x: number) => Math.round(x * 100) / 100;
 
 // What memory.searchable and the matrix do with a column: keep the cells of the right length, decode them, exactly
 // or coarse as the default Settings say (retrieval.exact_rows, retrieval.rerank_rows).
-const decodeColumn = (cells: string[], dims: number, options = matrixOptionsOf(new Settings({}))) => {
+const DEFAULTS = matrixOptionsOf(new Settings({}));
+const decodeColumn = (cells: string[], dims: number, options = DEFAULTS) => {
   const ok = cells.filter((c) => isVectorCell(c, dims));
   return decodeMatrix(ok, dims, undefined, options);
 };

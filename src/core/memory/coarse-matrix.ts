@@ -1,10 +1,11 @@
 // Large matrices held coarse: each value's high four bits, two to a byte; the best rows re-scored from their cells.
-import { DENSE_START, denseCellInto, denseCellOk } from './dense-cell.js';
+import { DENSE_START, denseCellOk } from './dense-cell.js';
 
 const BASE = 0x4e00;
 
-// Each value kept as its int8's high nibble t (−8…7), which stands for the 16 values 16t…16t+15: their middle is
-// 16t + 7.5, and 2t + 1 is that divided by 8. Odd integers, so a row's sum of squares stays an int32.
+// Each value kept as its int8's high nibble t (−8…7), which stands for the 16 values 16t…16t+15. It is compared as
+// 2t + 1, that is 16t + 8 divided by 8: half a unit from their middle (16t + 7.5), and an odd integer, so a row's sum
+// of squares stays an int32.
 const CENTRE = Int8Array.from({ length: 16 }, (_, n) => 2 * ((n << 28) >> 28) + 1);
 const SQUARE = Int32Array.from(CENTRE, (c) => c * c);
 
@@ -172,9 +173,4 @@ export function coarseBest(
       }
   }
   return Array.from(held.subarray(0, n));
-}
-
-// A row's exact int8 values from its cell, into `out` (dims long): their sum of squares, −1 when refused.
-export function exactRow(c: Coarse, r: number, dims: number, out: Int8Array): number {
-  return denseCellInto(c.cells[r], dims, out, 0);
 }

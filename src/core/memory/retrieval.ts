@@ -1,8 +1,8 @@
 // Cosine top-k over stored int8 vectors, decoded once into one matrix per embedding model and execution: exact up to
 // `exactRows` rows, coarse first and then exact for the best (coarse-matrix.ts) past them.
 import { squares } from './cell-decoder.js';
-import { type Coarse, coarseBest, coarseOf, exactRow } from './coarse-matrix.js';
-import { isDense } from './dense-cell.js';
+import { type Coarse, coarseBest, coarseOf } from './coarse-matrix.js';
+import { denseCellInto, isDense } from './dense-cell.js';
 import { cellInto } from './embedding.js';
 import type { Settings } from '../settings.js';
 
@@ -164,7 +164,7 @@ function coarseTopK(m: Matrix, c: Coarse, query: Float32Array, k: number, allow:
   const row = new Int8Array(dims);
   const hits: Hit[] = [];
   for (const r of best) {
-    const sum = exactRow(c, r, dims, row);
+    const sum = denseCellInto(c.cells[r], dims, row, 0);
     if (sum < 0) continue;
     hits.push({ key: keys[r], score: dot(row, 0, query, 0, dims) / ((Math.sqrt(sum) || 1) * qn) });
   }
